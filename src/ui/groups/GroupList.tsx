@@ -1,0 +1,218 @@
+/** The duplicate-group list: a virtualized listbox of groups and their members, with sort and filter. */
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
+import {
+  flattenRows,
+  groupCount,
+  lowerCasePaths,
+  orderGroups,
+  splitPath,
+  stepRow,
+  type GroupSort,
+  type GroupTable,
+} from './group-table.ts';
+
+export interface GroupListProps {
+  /** The groups, reference document first in each. */
+  table: GroupTable;
+  /** Path of each document id. */
+  paths: readonly string[];
+  /** The member slot whose pair is open (highlighted), or null. */
+  selectedSlot: number | null;
+  /** Opens the pair (reference, member) of a group; `slot` is a non-reference member slot. */
+  onOpenPair: (group: number, slot: number) => void;
+  /** Receives the shown group indexes, in display order, whenever sort or filter change them. */
+  onViewChange?: (order: Uint32Array) => void;
+  /** Height of the scrolling list in pixels (default 480). */
+  height?: number;
+}
+
+const ROW = 30;
+
+function PathText({ path }: { path: string }) {
+  const { dir, name } = splitPath(path);
+  return (
+    <span className="ss-groups-path" title={path}>
+      <span className="ss-groups-dir">{dir}</span>
+      {name}
+    </span>
+  );
+}
+
+/** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
+export function GroupList({ table, paths, selectedSlot, onOpenPair, onViewChange, height = 480 }: GroupListProps) {
+  const id = useId();
+  const [sort, setSort] = useState<GroupSort>('size');
+  const [filter, setFilter] = useState('');
+  const deferredFilter = useDeferredValue(filter);
+  const lowerPaths = useMemo(() => lowerCasePaths(paths), [paths]);
+  const order = useMemo(
+    () => orderGroups(table, lowerPaths, sort, deferredFilter),
+    [table, lowerPaths, sort, deferredFilter],
+  );
+  const rows = useMemo(() => flattenRows(table, order), [table, order]);
+  const [active, setActive] = useState(-1);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => onViewChange?.(order), [order, onViewChange]);
+  // A new view starts at its first member row.
+  useEffect(() => setActive(stepRow(rows, 0, 0)), [rows]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  });
+
+  const open = (row: number) => {
+    if (row < 0) return;
+    const g = rows.group[row];
+    const s = rows.slot[row];
+    const first = table.offsets[g];
+    const target = s === first ? first + 1 : s; // the reference opens its pair with the first member
+    if (target < table.offsets[g + 1]) onOpenPair(g, target);
+  };
+
+  const moveTo = (row: number) => {
+    if (row < 0) return;
+    setActive(row);
+    virtualizer.scrollToIndex(row, { align: 'auto' });
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor(height / ROW) - 1);
+    const from = active < 0 ? 0 : active;
+    let next: number | null = null;
+    if (e.key === 'ArrowDown') next = stepRow(rows, from, active < 0 ? 0 : 1);
+    else if (e.key === 'ArrowUp') next = stepRow(rows, from, -1);
+    else if (e.key === 'PageDown') next = stepRow(rows, from, page);
+    else if (e.key === 'PageUp') next = stepRow(rows, from, -page);
+    else if (e.key === 'Home') next = stepRow(rows, 0, 0);
+    else if (e.key === 'End') next = stepRow(rows, rows.count - 1, 0, -1);
+    else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open(active);
+      return;
+    }
+    if (next !== null) {
+      e.preventDefault();
+      moveTo(next);
+    }
+  };
+
+  const total = groupCount(table);
+  const items = virtualizer.getVirtualItems();
+  return (
+    <section className="ss-panel ss-groups" aria-label="Duplicate groups">
+      <h2 className="ss-panel-title" style={{ margin: 0 }}>
+        Duplicate groups
+      </h2>
+      <div className="ss-groups-controls">
+        <label className="ss-field ss-groups-filter">
+          Filter by path
+          <input
+            className="ss-input"
+            type="search"
+            value={filter}
+            placeholder="part of a file or folder name"
+            onChange={(e) => setFilter(e.currentTarget.value)}
+          />
+        </label>
+        <label className="ss-field">
+          Sort by
+          <select className="ss-select" value={sort} onChange={(e) => setSort(e.currentTarget.value as GroupSort)}>
+            <option value="size">Size (largest first)</option>
+            <option value="closeness">Closeness (closest first)</option>
+            <option value="path">Path (A–Z)</option>
+          </select>
+        </label>
+      </div>
+      <div className="ss-groups-count" role="status">
+        {order.length === total
+          ? `${total.toLocaleString()} ${total === 1 ? 'group' : 'groups'}`
+          : `${order.length.toLocaleString()} of ${total.toLocaleString()} groups match`}
+        , {rows.memberCount.toLocaleString()} documents
+      </div>
+      <div
+        ref={scroller}
+        className="ss-groups-scroller"
+        style={{ height }}
+        role="listbox"
+        aria-label="Groups and their documents"
+        tabIndex={0}
+        aria-activedescendant={active >= 0 && rows.slot[active] >= 0 ? `${id}-r${active}` : undefined}
+        onKeyDown={onKeyDown}
+        onFocus={() => {
+          if (active >= 0) virtualizer.scrollToIndex(active, { align: 'auto' });
+        }}
+      >
+        {rows.count === 0 ? (
+          <div className="ss-groups-empty">{total === 0 ? 'No duplicate groups.' : 'No group matches the filter.'}</div>
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const row = item.index;
+              const g = rows.group[row];
+              const s = rows.slot[row];
+              const style = { transform: `translateY(${item.start}px)`, top: 0 };
+              if (s < 0) {
+                const size = table.offsets[g + 1] - table.offsets[g];
+                const exact = table.exact[g] === 1;
+                return (
+                  <div key={item.key} className="ss-groups-row ss-groups-head" style={style} aria-hidden="true">
+                    <span>
+                      Group {(g + 1).toLocaleString()} · {size} documents
+                    </span>
+                    <span className={`ss-tag ${exact ? 'ss-tag-exact' : 'ss-tag-near'}`}>
+                      {exact ? 'exact duplicates' : 'near-duplicates'}
+                    </span>
+                  </div>
+                );
+              }
+              const isRef = s === table.offsets[g];
+              const d = table.distances[s];
+              const j = table.jaccard[s];
+              const path = paths[table.members[s]];
+              const name = isRef
+                ? `${path}, reference of group ${g + 1}`
+                : `${path}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`;
+              return (
+                <div
+                  key={item.key}
+                  id={`${id}-r${row}`}
+                  role="option"
+                  aria-label={name}
+                  aria-selected={s === selectedSlot}
+                  aria-setsize={rows.memberCount}
+                  aria-posinset={rows.position[row]}
+                  className={`ss-groups-row ss-groups-option${isRef ? ' ss-groups-ref' : ''}${row === active ? ' is-active' : ''}`}
+                  style={style}
+                  onClick={() => {
+                    setActive(row);
+                    open(row);
+                  }}
+                >
+                  <span className="ss-groups-role" aria-hidden="true" title={isRef ? 'Reference document' : undefined}>
+                    {isRef ? '★' : '·'}
+                  </span>
+                  <PathText path={path} />
+                  <span className="ss-groups-metric" title="Hamming distance to the reference">
+                    {isRef ? 'ref' : `d ${d}`}
+                  </span>
+                  <span className="ss-groups-metric" title="Similarity estimate cos(π·d/64)">
+                    {isRef ? '' : similarityEstimate(d).toFixed(3)}
+                  </span>
+                  <span className="ss-groups-metric" title="Exact Jaccard with the reference">
+                    {isRef || Number.isNaN(j) ? '' : `J ${j.toFixed(2)}`}
+                  </span>
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

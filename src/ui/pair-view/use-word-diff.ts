@@ -1,0 +1,27 @@
+/** Subscribes a component to the word diff of two texts, computed in the diff worker. */
+import { useEffect, useState } from 'react';
+import type { DiffResult } from '../../workers/diff-api.ts';
+import { diffInWorker } from './diff-client.ts';
+
+export type WordDiffState =
+  | { phase: 'pending' }
+  | { phase: 'done'; result: DiffResult; a: string; b: string }
+  | { phase: 'error'; message: string };
+
+/** The diff of `a` and `b`; recomputed (and the previous one abandoned) when either changes. */
+export function useWordDiff(a: string, b: string, timeoutMs = 1500): WordDiffState {
+  const [state, setState] = useState<WordDiffState>({ phase: 'pending' });
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ phase: 'pending' });
+    diffInWorker(a, b, { timeoutMs }, controller.signal).then(
+      (result) => setState({ phase: 'done', result, a, b }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setState({ phase: 'error', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [a, b, timeoutMs]);
+  return state;
+}

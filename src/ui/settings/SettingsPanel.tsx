@@ -1,0 +1,175 @@
+/** The settings panel: features, weights, k and the Jaccard cut, with short explanations. */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
+import type { FeatureSpec, WeightScheme } from '../../core/simhash/settings.ts';
+import {
+  DEFAULT_N,
+  DEFAULT_SCAN_SETTINGS,
+  MAX_K,
+  changesFingerprints,
+  fromDraft,
+  toDraft,
+  type ScanSettings,
+  type SettingsDraft,
+} from '../shared/scan-settings.ts';
+
+export interface SettingsPanelProps {
+  /** The settings currently in effect. */
+  value: ScanSettings;
+  /** Called with valid settings when the user applies the form. */
+  onApply: (settings: ScanSettings) => void;
+  /** Disables applying (e.g. during a scan). */
+  disabled?: boolean;
+}
+
+const FEATURES: { kind: FeatureSpec['kind']; label: string; help: string }[] = [
+  {
+    kind: 'word-shingle',
+    label: 'Word shingles',
+    help: 'Runs of n consecutive words. Best for prose: sensitive to word order, robust to small edits.',
+  },
+  { kind: 'word', label: 'Single words', help: 'Each word on its own. Ignores order; finds texts about the same thing.' },
+  {
+    kind: 'char-ngram',
+    label: 'Character n-grams',
+    help: 'Runs of n characters. Good for short texts, typos and languages written without spaces.',
+  },
+];
+
+const WEIGHTS: { value: WeightScheme; label: string; help: string }[] = [
+  { value: 'binary', label: 'Binary', help: 'Every distinct feature counts once. The robust default.' },
+  { value: 'tf', label: 'Term frequency', help: 'Features that repeat in a document count more.' },
+  { value: 'tfidf', label: 'TF-IDF', help: 'Features common across the whole corpus count less.' },
+];
+
+/** A form that edits ScanSettings and emits them on "Apply". */
+export function SettingsPanel({ value, onApply, disabled = false }: SettingsPanelProps) {
+  const id = useId();
+  const [draft, setDraft] = useState<SettingsDraft>(() => toDraft(value));
+  useEffect(() => setDraft(toDraft(value)), [value]);
+  const parsed = fromDraft(draft);
+  const errors = parsed.ok ? {} : parsed.errors;
+  const set = (patch: Partial<SettingsDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const refingerprint = parsed.ok && changesFingerprints(value, parsed.settings);
+  const kNumber = Number(draft.k);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (parsed.ok && !disabled) onApply(parsed.settings);
+  };
+
+  return (
+    <form className="ss-panel ss-settings" aria-label="Settings" onSubmit={submit} noValidate>
+      <h2 className="ss-panel-title">Settings</h2>
+      <fieldset>
+        <legend>Features</legend>
+        {FEATURES.map((f) => (
+          <label key={f.kind} className="ss-settings-choice">
+            <input
+              type="radio"
+              name={`${id}-kind`}
+              checked={draft.kind === f.kind}
+              onChange={() => set({ kind: f.kind, n: String(DEFAULT_N[f.kind]) })}
+            />
+            <span>{f.label}</span>
+            <small>{f.help}</small>
+          </label>
+        ))}
+        {draft.kind !== 'word' && (
+          <div className="ss-settings-row">
+            <label className="ss-field">
+              {draft.kind === 'char-ngram' ? 'Characters per n-gram (n)' : 'Words per shingle (n)'}
+              <input
+                className="ss-input"
+                type="number"
+                min={draft.kind === 'char-ngram' ? 1 : 2}
+                max={16}
+                value={draft.n}
+                aria-invalid={errors.n ? true : undefined}
+                aria-describedby={errors.n ? `${id}-n-error` : undefined}
+                onChange={(e) => set({ n: e.currentTarget.value })}
+              />
+            </label>
+            {errors.n && (
+              <span id={`${id}-n-error`} className="ss-settings-help" role="alert">
+                {errors.n}
+              </span>
+            )}
+          </div>
+        )}
+        <label className="ss-settings-choice">
+          <input type="checkbox" checked={draft.stopWords} onChange={(e) => set({ stopWords: e.currentTarget.checked })} />
+          <span>Remove English stop words</span>
+          <small>Drops words such as “the” and “of” before building features.</small>
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>Weights</legend>
+        {WEIGHTS.map((w) => (
+          <label key={w.value} className="ss-settings-choice">
+            <input
+              type="radio"
+              name={`${id}-weights`}
+              checked={draft.weights === w.value}
+              onChange={() => set({ weights: w.value })}
+            />
+            <span>{w.label}</span>
+            <small>{w.help}</small>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Matching</legend>
+        <div className="ss-settings-row">
+          <label className="ss-field">
+            Threshold k (bits)
+            <input
+              className="ss-input"
+              type="number"
+              min={0}
+              max={MAX_K}
+              value={draft.k}
+              aria-invalid={errors.k ? true : undefined}
+              onChange={(e) => set({ k: e.currentTarget.value })}
+            />
+          </label>
+          <label className="ss-field">
+            Minimum Jaccard
+            <input
+              className="ss-input"
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              value={draft.minJaccard}
+              aria-invalid={errors.minJaccard ? true : undefined}
+              onChange={(e) => set({ minJaccard: e.currentTarget.value })}
+            />
+          </label>
+        </div>
+        <p className="ss-settings-help">
+          Two documents are near-duplicates when their fingerprints differ in at most k of 64 bits
+          {errors.k ? '.' : ` (an estimated similarity of ${similarityEstimate(kNumber).toFixed(3)} or more).`} 3 suits
+          most corpora; raise it to catch looser rewrites. A minimum Jaccard above 0 also checks each pair’s
+          exact feature overlap and drops pairs below it.
+        </p>
+        {(errors.k || errors.minJaccard) && (
+          <p className="ss-settings-help" role="alert">
+            {errors.k ?? errors.minJaccard}
+          </p>
+        )}
+      </fieldset>
+      {refingerprint && (
+        <p className="ss-settings-help">Changing features or weights fingerprints every document again.</p>
+      )}
+      <div className="ss-settings-actions">
+        <button type="submit" className="ss-button ss-button-primary" disabled={!parsed.ok || disabled}>
+          Apply settings
+        </button>
+        <button type="button" className="ss-button" onClick={() => setDraft(toDraft(DEFAULT_SCAN_SETTINGS))}>
+          Reset to defaults
+        </button>
+      </div>
+    </form>
+  );
+}

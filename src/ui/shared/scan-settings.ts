@@ -1,0 +1,106 @@
+/** The settings a scan is run with, as the settings panel edits them, with defaults and validation. */
+import {
+  DEFAULT_SETTINGS,
+  MAX_FEATURE_N,
+  formatFeatureSpec,
+  type FeatureSpec,
+  type SimHashSettings,
+  type WeightScheme,
+} from '../../core/simhash/settings.ts';
+
+/** Fingerprint settings plus the thresholds that decide which pairs are near-duplicates. */
+export interface ScanSettings {
+  simhash: SimHashSettings;
+  /** Largest Hamming distance between near-duplicate fingerprints. */
+  k: number;
+  /** Smallest exact Jaccard (0..1) for a candidate pair to be kept; 0 keeps every pair within k. */
+  minJaccard: number;
+}
+
+/** Largest k the panel offers (the permuted tables need more blocks than k; beyond 16 they stop paying off). */
+export const MAX_K = 16;
+
+/** word3 shingles, binary weights, k = 3 (Manku et al.'s choice for 64-bit fingerprints), no Jaccard cut. */
+export const DEFAULT_SCAN_SETTINGS: ScanSettings = {
+  simhash: DEFAULT_SETTINGS,
+  k: 3,
+  minJaccard: 0,
+};
+
+/** Default n for each feature kind, used when the user switches kinds. */
+export const DEFAULT_N: Record<FeatureSpec['kind'], number> = { 'word-shingle': 3, word: 1, 'char-ngram': 5 };
+
+/** What the form holds while being edited (numbers as typed, so half-typed values are allowed). */
+export interface SettingsDraft {
+  kind: FeatureSpec['kind'];
+  n: string;
+  weights: WeightScheme;
+  stopWords: boolean;
+  k: string;
+  minJaccard: string;
+}
+
+/** The form's starting values for given settings. */
+export function toDraft(s: ScanSettings): SettingsDraft {
+  return {
+    kind: s.simhash.features.kind,
+    n: String(s.simhash.features.n),
+    weights: s.simhash.weights,
+    stopWords: s.simhash.stopWords,
+    k: String(s.k),
+    minJaccard: String(s.minJaccard),
+  };
+}
+
+export type DraftResult =
+  | { ok: true; settings: ScanSettings }
+  | { ok: false; errors: Partial<Record<'n' | 'k' | 'minJaccard', string>> };
+
+function intIn(text: string, lo: number, hi: number): number | null {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const v = Number(t);
+  return v >= lo && v <= hi ? v : null;
+}
+
+/** Validates a draft: settings when every field is valid, else one message per bad field. */
+export function fromDraft(d: SettingsDraft): DraftResult {
+  const errors: Partial<Record<'n' | 'k' | 'minJaccard', string>> = {};
+  const n = d.kind === 'word' ? 1 : intIn(d.n, d.kind === 'char-ngram' ? 1 : 2, MAX_FEATURE_N);
+  if (n === null) {
+    errors.n = `Enter a whole number from ${d.kind === 'char-ngram' ? 1 : 2} to ${MAX_FEATURE_N}.`;
+  }
+  const k = intIn(d.k, 0, MAX_K);
+  if (k === null) errors.k = `Enter a whole number from 0 to ${MAX_K}.`;
+  const j = Number(d.minJaccard.trim());
+  const jOk = d.minJaccard.trim() !== '' && Number.isFinite(j) && j >= 0 && j <= 1;
+  if (!jOk) errors.minJaccard = 'Enter a number from 0 to 1.';
+  if (n === null || k === null || !jOk) return { ok: false, errors };
+  return {
+    ok: true,
+    settings: {
+      simhash: { features: { kind: d.kind, n }, weights: d.weights, stopWords: d.stopWords },
+      k,
+      minJaccard: j,
+    },
+  };
+}
+
+/** One line describing settings, e.g. `word3 · binary · k = 3`. */
+export function describeSettings(s: ScanSettings): string {
+  const parts = [formatFeatureSpec(s.simhash.features), s.simhash.weights];
+  if (s.simhash.stopWords) parts.push('stop words removed');
+  parts.push(`k = ${s.k}`);
+  if (s.minJaccard > 0) parts.push(`Jaccard ≥ ${s.minJaccard}`);
+  return parts.join(' · ');
+}
+
+/** True when two settings give different fingerprints (so applying them means fingerprinting again). */
+export function changesFingerprints(a: ScanSettings, b: ScanSettings): boolean {
+  return (
+    a.simhash.features.kind !== b.simhash.features.kind ||
+    a.simhash.features.n !== b.simhash.features.n ||
+    a.simhash.weights !== b.simhash.weights ||
+    a.simhash.stopWords !== b.simhash.stopWords
+  );
+}

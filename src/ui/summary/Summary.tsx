@@ -1,0 +1,59 @@
+/** The scan summary: what was scanned, what was skipped, what was found, and with which settings. */
+import type { ReactNode } from 'react';
+import { describeSettings, type ScanSettings } from '../shared/scan-settings.ts';
+
+export interface SummaryProps {
+  /** Files read and fingerprinted (or found to be exact duplicates). */
+  filesScanned: number;
+  /** Files not used (binary, too short, unreadable, too large). */
+  skipped: number;
+  /** Groups whose texts are all identical. */
+  exactGroups: number;
+  /** Groups of near-duplicates (at least one member differs from the reference). */
+  nearGroups: number;
+  /** Near-duplicate pairs within k. */
+  pairs: number;
+  /** The settings the scan used. */
+  settings: ScanSettings;
+  /** Opens the Skipped panel; the skipped count is a button when given. */
+  onShowSkipped?: () => void;
+}
+
+function Stat({ label, value, children }: { label: string; value: number; children?: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children ?? value.toLocaleString()}</dd>
+    </div>
+  );
+}
+
+/** Counts from the last scan as a row of figures, plus the settings used. */
+export function Summary({ filesScanned, skipped, exactGroups, nearGroups, pairs, settings, onShowSkipped }: SummaryProps) {
+  return (
+    <section className="ss-panel" aria-label="Summary">
+      <h2 className="ss-panel-title">Summary</h2>
+      <dl className="ss-summary-stats">
+        <Stat label="Files scanned" value={filesScanned} />
+        <Stat label="Skipped" value={skipped}>
+          {onShowSkipped && skipped > 0 ? (
+            <button
+              type="button"
+              className="ss-link-button"
+              onClick={onShowSkipped}
+              aria-label={`Skipped: ${skipped.toLocaleString()} files, show the Skipped panel`}
+            >
+              {skipped.toLocaleString()}
+            </button>
+          ) : undefined}
+        </Stat>
+        <Stat label="Exact-duplicate groups" value={exactGroups} />
+        <Stat label="Near-duplicate groups" value={nearGroups} />
+        <Stat label="Pairs" value={pairs} />
+      </dl>
+      <p className="ss-summary-settings">
+        Settings: <code>{describeSettings(settings)}</code>
+      </p>
+    </section>
+  );
+}
