@@ -1,0 +1,101 @@
+/**
+ * The typed-array list of near-duplicate pairs (a < b, distance) that all-pairs produces, with
+ * concatenation (for per-worker results) and a radix sort into (a, b) order.
+ */
+
+/** Pairs as parallel typed arrays; only the first `count` entries are meaningful. */
+export interface PairList {
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+  count: number;
+}
+
+/** An empty pair list with room for `capacity` pairs. */
+export function createPairList(capacity = 1024): PairList {
+  const c = Math.max(16, capacity | 0);
+  return { a: new Uint32Array(c), b: new Uint32Array(c), distance: new Uint8Array(c), count: 0 };
+}
+
+/** Returns a list with room for at least `needed` pairs, doubling the arrays when full. */
+export function ensurePairCapacity(list: PairList, needed: number): PairList {
+  if (needed <= list.a.length) return list;
+  let c = list.a.length * 2;
+  while (c < needed) c *= 2;
+  const a = new Uint32Array(c);
+  const b = new Uint32Array(c);
+  const distance = new Uint8Array(c);
+  a.set(list.a.subarray(0, list.count));
+  b.set(list.b.subarray(0, list.count));
+  distance.set(list.distance.subarray(0, list.count));
+  return { a, b, distance, count: list.count };
+}
+
+/** A copy trimmed to exactly `count` entries (so buffers sent across threads carry no slack). */
+export function trimPairList(list: PairList): PairList {
+  if (list.a.length === list.count) return list;
+  return {
+    a: list.a.slice(0, list.count),
+    b: list.b.slice(0, list.count),
+    distance: list.distance.slice(0, list.count),
+    count: list.count,
+  };
+}
+
+/** Concatenates pair lists in order (the union of per-worker table ranges). */
+export function concatPairLists(lists: readonly PairList[]): PairList {
+  let total = 0;
+  for (const l of lists) total += l.count;
+  const out = createPairList(total);
+  for (const l of lists) {
+    out.a.set(l.a.subarray(0, l.count), out.count);
+    out.b.set(l.b.subarray(0, l.count), out.count);
+    out.distance.set(l.distance.subarray(0, l.count), out.count);
+    out.count += l.count;
+  }
+  return out;
+}
+
+/**
+ * Sorts pairs by (a, b) with a stable LSD radix sort (16-bit digits; digits that are zero for
+ * every entry are skipped), so output does not depend on the block count or thread split.
+ */
+export function sortPairs(list: PairList): PairList {
+  const n = list.count;
+  let a = list.a.slice(0, n);
+  let b = list.b.slice(0, n);
+  let d = list.distance.slice(0, n);
+  if (n < 2) return { a, b, distance: d, count: n };
+  let a2 = new Uint32Array(n);
+  let b2 = new Uint32Array(n);
+  let d2 = new Uint8Array(n);
+  let maxA = 0;
+  let maxB = 0;
+  for (let i = 0; i < n; i++) {
+    if (a[i] > maxA) maxA = a[i];
+    if (b[i] > maxB) maxB = b[i];
+  }
+  const count = new Uint32Array(65537);
+  // Least significant first: b's low and high digits, then a's.
+  const passes: Array<[0 | 1, number]> = [];
+  passes.push([1, 0]);
+  if (maxB > 0xffff) passes.push([1, 16]);
+  passes.push([0, 0]);
+  if (maxA > 0xffff) passes.push([0, 16]);
+  for (const [word, shift] of passes) {
+    const src = word === 0 ? a : b;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[((src[i] >>> shift) & 0xffff) + 1]++;
+    for (let v = 1; v < 65537; v++) count[v] += count[v - 1];
+    for (let i = 0; i < n; i++) {
+      const p = count[(src[i] >>> shift) & 0xffff]++;
+      a2[p] = a[i];
+      b2[p] = b[i];
+      d2[p] = d[i];
+    }
+    [a, a2] = [a2, a];
+    [b, b2] = [b2, b];
+    [d, d2] = [d2, d];
+  }
+  return { a, b, distance: d, count: n };
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { allPairs, allPairsBruteForce, allPairsForTables, splitTables } from '../../../../src/core/index/all-pairs.ts';
+import { blockLayout } from '../../../../src/core/index/block-layout.ts';
+import { concatPairLists, sortPairs } from '../../../../src/core/index/pair-list.ts';
+import { bruteForcePairs, flipBits, makeRandom, pairStrings, plantedSet, type Fingerprints } from './test-fingerprints.ts';
+
+const cases: Array<[k: number, blocks: number]> = [
+  [0, 1], [0, 2], [0, 4],
+  [1, 2], [1, 3], [1, 5],
+  [2, 3], [2, 4], [2, 6],
+  [3, 4], [3, 5], [3, 6], [3, 7], [3, 8],
+  [4, 6], [6, 8], [8, 9], [8, 10], [8, 12],
+  [12, 13], [12, 14], [12, 16],
+];
+
+describe('allPairs is exact (against brute force)', () => {
+  const fp = plantedSet(1500, 1500, 14, 7);
+  const expected = new Map<number, string[]>();
+  const reference = (k: number) => {
+    if (!expected.has(k)) expected.set(k, bruteForcePairs(fp, k));
+    return expected.get(k)!;
+  };
+
+  it.each(cases)('k=%i, blocks=%i on random and planted fingerprints', (k, blocks) => {
+    const want = reference(k);
+    expect(want.length).toBeGreaterThan(50); // the data really has pairs at this distance
+    expect(pairStrings(allPairs(fp.hi, fp.lo, k, { blocks }))).toEqual(want);
+  });
+
+  it('chooses the block count itself when none is given', () => {
+    for (const k of [0, 1, 3, 5, 8, 12]) expect(pairStrings(allPairs(fp.hi, fp.lo, k))).toEqual(reference(k));
+  });
+
+  it('finds pairs that differ only inside one block, once each', () => {
+    for (const [k, blocks] of [[3, 4], [3, 5], [3, 8], [1, 3], [8, 10], [12, 14]] as const) {
+      const layout = blockLayout(k, blocks);
+      const rnd = makeRandom(blocks * 100 + k);
+      const n = 400;
+      const set: Fingerprints = { hi: new Uint32Array(n), lo: new Uint32Array(n) };
+      const baseHi = rnd();
+      const baseLo = rnd();
+      for (let i = 0; i < n; i++) {
+        // Flip 1..k+1 random bits, all inside one block (wrapping the block's mask bits).
+        const j = rnd() % blocks;
+        let h = baseHi;
+        let l = baseLo;
+        const flips = 1 + (rnd() % (k + 1));
+        for (let f = 0; f < flips; f++) {
+          const bit = layout.start[j] + (rnd() % layout.size[j]);
+          if (bit < 32) h ^= 1 << (31 - bit);
+          else l ^= 1 << (63 - bit);
+        }
+        set.hi[i] = h >>> 0;
+        set.lo[i] = l >>> 0;
+      }
+      expect(pairStrings(allPairs(set.hi, set.lo, k, { blocks }))).toEqual(bruteForcePairs(set, k));
+    }
+  });
+
+  it('groups on a key prefix without losing pairs when keys are wider than the group digit', () => {
+    // All fingerprints share their top 24 bits, so every wide key starts with the same 16 bits.
+    const rnd = makeRandom(99);
+    const n = 1200;
+    const set: Fingerprints = { hi: new Uint32Array(n), lo: new Uint32Array(n) };
+    for (let i = 0; i < n; i++) {
+      set.hi[i] = (0xabcdef00 | (rnd() & 0xff)) >>> 0;
+      set.lo[i] = rnd() & 0x0f0f0f0f;
+      if (i >= 600) {
+        // Near copies of the first half, so there are pairs at every small distance.
+        set.hi[i] = set.hi[i - 600];
+        set.lo[i] = set.lo[i - 600];
+        flipBits(set, i, rnd() % 4, rnd);
+      }
+    }
+    for (const [k, blocks] of [[1, 3], [3, 5], [3, 8], [6, 8], [2, 3]] as const) {
+      expect(pairStrings(allPairs(set.hi, set.lo, k, { blocks }))).toEqual(bruteForcePairs(set, k));
+    }
+  });
+
+  it('reports identical fingerprints as distance-0 pairs', () => {
+    const n = 40;
+    const set = { hi: new Uint32Array(n).fill(0xdeadbeef), lo: new Uint32Array(n).fill(7) };
+    const pairs = allPairs(set.hi, set.lo, 3, { blocks: 4 });
+    expect(pairs.count).toBe((n * (n - 1)) / 2);
+    expect(pairStrings(pairs)).toEqual(bruteForcePairs(set, 3));
+    expect(pairStrings(allPairs(set.hi, set.lo, 0, { blocks: 1 }))).toEqual(bruteForcePairs(set, 0));
+  });
+
+  it('handles n = 0, 1 and 2', () => {
+    const empty = new Uint32Array(0);
+    expect(allPairs(empty, empty, 3).count).toBe(0);
+    expect(allPairs(Uint32Array.of(1), Uint32Array.of(2), 3).count).toBe(0);
+    const near = { hi: Uint32Array.of(0xffffffff, 0xfffffffe), lo: Uint32Array.of(0, 1) };
+    expect(pairStrings(allPairs(near.hi, near.lo, 2, { blocks: 3 }))).toEqual(['0 1 2']);
+    expect(allPairs(near.hi, near.lo, 1, { blocks: 3 }).count).toBe(0);
+  });
+
+  it('uses brute force beyond k = 31 and still agrees', () => {
+    const small = plantedSet(60, 60, 40, 3);
+    expect(pairStrings(allPairs(small.hi, small.lo, 40))).toEqual(bruteForcePairs(small, 40));
+    expect(pairStrings(allPairsBruteForce(small.hi, small.lo, 5))).toEqual(bruteForcePairs(small, 5));
+  });
+
+  it('rejects bad arguments', () => {
+    const a = new Uint32Array(3);
+    expect(() => allPairs(a, new Uint32Array(2), 3)).toThrow(/length/);
+    expect(() => allPairs(a, a, 3, { blocks: 3 })).toThrow(/greater than k/);
+    expect(() => allPairs(a, a, -1)).toThrow(/k must be/);
+    expect(() => allPairs(a, a, 1.5)).toThrow(/k must be/);
+  });
+});
+
+describe('splitting tables across workers', () => {
+  const fp = plantedSet(2000, 2000, 8, 11);
+
+  it.each([[3, 4], [3, 6], [6, 8], [1, 3]])('k=%i, blocks=%i: consecutive table ranges concatenate to the single-thread result', (k, blocks) => {
+    const layout = blockLayout(k, blocks);
+    const single = allPairs(fp.hi, fp.lo, k, { blocks });
+    for (const parts of [2, 3, 5]) {
+      const bounds = splitTables(layout.tables.length, parts);
+      expect(bounds[0]).toBe(0);
+      expect(bounds[bounds.length - 1]).toBe(layout.tables.length);
+      const pieces = [];
+      for (let p = 0; p + 1 < bounds.length; p++) {
+        pieces.push(allPairsForTables(fp.hi, fp.lo, layout, bounds[p], bounds[p + 1]));
+      }
+      const joined = concatPairLists(pieces);
+      expect(joined.count).toBe(single.count);
+      expect(joined.a.subarray(0, joined.count)).toEqual(single.a.subarray(0, single.count));
+      expect(joined.b.subarray(0, joined.count)).toEqual(single.b.subarray(0, single.count));
+      expect(joined.distance.subarray(0, joined.count)).toEqual(single.distance.subarray(0, single.count));
+    }
+  });
+
+  it('never splits into more ranges than tables', () => {
+    expect(Array.from(splitTables(3, 8))).toEqual([0, 1, 2, 3]);
+    expect(Array.from(splitTables(4, 2))).toEqual([0, 2, 4]);
+  });
+});
+
+describe('sortPairs', () => {
+  it('orders by (a, b) and keeps each pair with its distance', () => {
+    const rnd = makeRandom(5);
+    const n = 5000;
+    const list = { a: new Uint32Array(n), b: new Uint32Array(n), distance: new Uint8Array(n), count: n };
+    for (let i = 0; i < n; i++) {
+      const x = rnd() % 200000;
+      list.a[i] = x;
+      list.b[i] = x + 1 + (rnd() % 100000);
+      list.distance[i] = (list.a[i] + list.b[i]) % 7;
+    }
+    const sorted = sortPairs(list);
+    expect(sorted.count).toBe(n);
+    for (let i = 0; i < n; i++) {
+      expect(sorted.distance[i]).toBe((sorted.a[i] + sorted.b[i]) % 7);
+      if (i > 0) {
+        const ordered = sorted.a[i - 1] < sorted.a[i] || (sorted.a[i - 1] === sorted.a[i] && sorted.b[i - 1] <= sorted.b[i]);
+        expect(ordered).toBe(true);
+      }
+    }
+    expect(pairStrings(sorted)).toEqual(pairStrings(list));
+  });
+});
