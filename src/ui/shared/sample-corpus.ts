@@ -27,10 +27,11 @@ export function parseSampleManifest(json: unknown): SampleManifest {
 
 /**
  * Fetches the sample corpus from `${baseUrl}sample/` (same origin, so the CSP allows it) and returns
- * it as File objects for the same path a drop takes. `fetchImpl` is injectable for Node tests.
+ * it as File objects for the same path a drop takes. Pass `import.meta.env.BASE_URL` as `baseUrl`
+ * (not read here, so the module also loads in Node); `fetchImpl` is injectable for Node tests.
  */
 export async function loadSampleCorpus(
-  baseUrl: string = import.meta.env.BASE_URL,
+  baseUrl: string,
   fetchImpl: typeof fetch = fetch,
   signal?: AbortSignal,
 ): Promise<SampleFile[]> {
