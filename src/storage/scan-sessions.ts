@@ -1,0 +1,68 @@
+/**
+ * Scan session markers: a scan is 'running' from its start until it is marked finished, cancelled or
+ * failed; one left 'running' by a closed tab is an interrupted scan the next load offers to resume.
+ */
+import { readTransaction, writeTransaction } from './database.ts';
+import type { ScanSessionRecord, ScanSessionState } from './schema.ts';
+import { StorageError } from './storage-error.ts';
+
+/** Records the start of a scan; returns its id (pass it to addBatch as `sessionId`). */
+export async function beginScanSession(options: { label: string; total: number }): Promise<number> {
+  const now = Date.now();
+  const record: ScanSessionRecord = {
+    label: options.label,
+    total: options.total,
+    committed: 0,
+    state: 'running',
+    startedAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  };
+  return writeTransaction(['scan-sessions'], (tx) => tx.objectStore('scan-sessions').add(record));
+}
+
+/** Marks a scan as ended ('finished', 'cancelled', 'failed' or 'interrupted'), with an optional message. */
+export async function endScanSession(
+  id: number,
+  state: Exclude<ScanSessionState, 'running'>,
+  message?: string,
+): Promise<ScanSessionRecord> {
+  return writeTransaction(['scan-sessions'], async (tx) => {
+    const store = tx.objectStore('scan-sessions');
+    const record = await store.get(id);
+    if (!record) throw new StorageError('invalid-input', `no scan session ${id}`);
+    const now = Date.now();
+    const next: ScanSessionRecord = { ...record, state, updatedAt: now, finishedAt: now };
+    if (message !== undefined) next.message = message;
+    await store.put(next);
+    return next;
+  });
+}
+
+/**
+ * The most recent scan still marked 'running', or null. Only an interrupted scan if no other tab is
+ * scanning: call it while holding the writer lock (see tab-coordination.ts).
+ */
+export async function findUnfinishedScan(): Promise<ScanSessionRecord | null> {
+  return readTransaction(['scan-sessions'], async (tx) => {
+    let cursor = await tx.objectStore('scan-sessions').openCursor(null, 'prev');
+    while (cursor) {
+      if (cursor.value.state === 'running') return cursor.value;
+      cursor = await cursor.continue();
+    }
+    return null;
+  });
+}
+
+/** The most recent scan sessions, newest first. */
+export async function listScanSessions(limit = 20): Promise<ScanSessionRecord[]> {
+  return readTransaction(['scan-sessions'], async (tx) => {
+    const out: ScanSessionRecord[] = [];
+    let cursor = await tx.objectStore('scan-sessions').openCursor(null, 'prev');
+    while (cursor && out.length < limit) {
+      out.push(cursor.value);
+      cursor = await cursor.continue();
+    }
+    return out;
+  });
+}

@@ -1,0 +1,235 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  CHUNK_CAPACITY,
+  addBatch,
+  clearCorpus,
+  findDocumentsByContentHash,
+  findStoredPaths,
+  getContent,
+  getCorpusSummary,
+  getDocuments,
+  listDocuments,
+  loadCorpus,
+} from '../../../src/storage/corpus-repository.ts';
+import type { NewDocument } from '../../../src/storage/corpus-repository.ts';
+import { removeDocuments } from '../../../src/storage/corpus-repository.ts';
+import { getCorpusDb } from '../../../src/storage/database.ts';
+import { keyToHalves } from '../../../src/storage/key-codec.ts';
+import { DOC_FLAG_EXACT_DUPLICATE, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../../../src/storage/schema.ts';
+import { beginScanSession, endScanSession, findUnfinishedScan } from '../../../src/storage/scan-sessions.ts';
+import { putSettings } from '../../../src/storage/settings-repository.ts';
+import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
+import { StorageError } from '../../../src/storage/storage-error.ts';
+import { useFreshDatabase } from './storage-test-db.ts';
+
+useFreshDatabase();
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function doc(id: number, overrides: Partial<NewDocument> = {}): NewDocument {
+  return {
+    id,
+    path: `dir/file-${id}.txt`,
+    size: 100 + id,
+    lastModified: 1_700_000_000_000 + id,
+    contentHash: id.toString(16).padStart(16, '0'),
+    status: 'ok',
+    hi: (id * 2654435761) >>> 0,
+    lo: (id * 40503 + 7) >>> 0,
+    words: 50,
+    features: 48,
+    ...overrides,
+  };
+}
+
+function docs(from: number, count: number): NewDocument[] {
+  return Array.from({ length: count }, (_, i) => doc(from + i));
+}
+
+describe('addBatch and loadCorpus', () => {
+  it('round-trips documents, flags, paths and fingerprints', async () => {
+    const batch = [
+      doc(0),
+      doc(1, { status: 'too-short', words: 2 }),
+      doc(2, { status: 'skipped', skipReason: 'binary', skipMessage: 'Looks like a binary file.', contentHash: null }),
+      doc(3, { duplicateOf: 0, contentHash: doc(0).contentHash, path: 'dir/😀 "odd"\nname,=1.txt' }),
+    ];
+    const summary = await addBatch({ documents: batch });
+    expect(summary).toEqual({ documentCount: 4, nextId: 4, revision: 1 });
+
+    const corpus = await loadCorpus();
+    expect(corpus.count).toBe(4);
+    expect([...corpus.ids]).toEqual([0, 1, 2, 3]);
+    expect([...corpus.hi]).toEqual([doc(0).hi, 0, 0, doc(3).hi]);
+    expect([...corpus.lo]).toEqual([doc(0).lo, 0, 0, doc(3).lo]);
+    expect([...corpus.flags]).toEqual([0, DOC_FLAG_TOO_SHORT, DOC_FLAG_SKIPPED, DOC_FLAG_EXACT_DUPLICATE]);
+    expect(corpus.paths).toEqual(batch.map((d) => d.path));
+
+    const [first, , skipped, duplicate] = await getDocuments([0, 1, 2, 3]);
+    expect(keyToHalves(first!.fingerprint!)).toEqual({ hi: doc(0).hi, lo: doc(0).lo });
+    expect(skipped).toMatchObject({ status: 'skipped', skipReason: 'binary', fingerprint: null, contentHash: null });
+    expect(duplicate!.duplicateOf).toBe(0);
+    expect((await findDocumentsByContentHash(doc(0).contentHash!)).map((d) => d.id)).toEqual([0, 3]);
+  });
+
+  it('fills chunks across many batches and restores them in id order', async () => {
+    // 3 batches crossing the chunk capacity, ids with a gap between batches.
+    await addBatch({ documents: docs(0, CHUNK_CAPACITY - 10) });
+    await addBatch({ documents: docs(CHUNK_CAPACITY, 30) });
+    await addBatch({ documents: docs(CHUNK_CAPACITY + 100, CHUNK_CAPACITY + 5) });
+    const db = await getCorpusDb();
+    const chunks = await db.getAll('corpus-chunks');
+    expect(chunks.map((c) => c.count)).toEqual([CHUNK_CAPACITY, CHUNK_CAPACITY, 25]);
+    const corpus = await loadCorpus();
+    const expected = [...docs(0, CHUNK_CAPACITY - 10), ...docs(CHUNK_CAPACITY, 30), ...docs(CHUNK_CAPACITY + 100, CHUNK_CAPACITY + 5)];
+    expect(corpus.count).toBe(expected.length);
+    expect(corpus.nextId).toBe(2 * CHUNK_CAPACITY + 105);
+    expect([...corpus.ids]).toEqual(expected.map((d) => d.id));
+    expect([...corpus.hi]).toEqual(expected.map((d) => d.hi));
+    expect([...corpus.lo]).toEqual(expected.map((d) => d.lo));
+    expect(corpus.paths).toEqual(expected.map((d) => d.path));
+  });
+
+  it('rejects ids already used and bad input without storing anything', async () => {
+    await addBatch({ documents: docs(0, 3) });
+    await expect(addBatch({ documents: docs(2, 2) })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(addBatch({ documents: [doc(5), doc(4)] })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(addBatch({ documents: [doc(5, { path: 'a\0b' })] })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(addBatch({ documents: [doc(5, { contentHash: 'XYZ' })] })).rejects.toMatchObject({ kind: 'invalid-input' });
+    expect((await loadCorpus()).count).toBe(3);
+    expect(await getCorpusSummary()).toEqual({ documentCount: 3, nextId: 3, revision: 1 });
+  });
+
+  it('keeps contents as Blobs unless the setting turns them off', async () => {
+    const blob = new Blob(['hello there'], { type: 'text/plain' });
+    await addBatch({ documents: docs(0, 1), contents: [{ id: 0, blob }] });
+    expect(await (await getContent(0))!.text()).toBe('hello there');
+
+    await putSettings({ fingerprint: DEFAULT_SETTINGS, k: 3, keepContents: false });
+    expect(await getContent(0)).toBeNull();
+    await addBatch({ documents: docs(1, 1), contents: [{ id: 1, blob }] });
+    expect(await getContent(1)).toBeNull();
+  });
+
+  it('leaves the previous state intact when a batch fails mid-way (value cannot be stored)', async () => {
+    await addBatch({ documents: docs(0, 5), contents: [{ id: 0, blob: new Blob(['a']) }] });
+    const before = await loadCorpus();
+    // The 3rd content is not cloneable: the put throws after documents, chunks and two contents were queued.
+    const poisoned = [
+      { id: 5, blob: new Blob(['x']) },
+      { id: 6, blob: new Blob(['y']) },
+      { id: 7, blob: (() => 1) as unknown as Blob },
+    ];
+    const error = await addBatch({ documents: docs(5, 5), contents: poisoned }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).kind).toBe('invalid-input');
+    const after = await loadCorpus();
+    expect(after).toEqual(before);
+    expect(await getDocuments([5, 6])).toEqual([undefined, undefined]);
+    expect(await getContent(5)).toBeNull();
+    // The corpus still accepts the batch once it is valid.
+    await addBatch({ documents: docs(5, 5) });
+    expect((await loadCorpus()).count).toBe(10);
+  });
+
+  it('turns a quota failure into a typed error and keeps what was committed', async () => {
+    await addBatch({ documents: docs(0, 4) });
+    const before = await loadCorpus();
+    // Fail the way a full disk does: the contents write throws QuotaExceededError after other writes.
+    const proto = IDBObjectStore.prototype;
+    const realPut = proto.put;
+    vi.spyOn(proto, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (this.name === 'contents') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return realPut.call(this, value, key);
+    });
+    const error = await addBatch({ documents: docs(4, 3), contents: [{ id: 4, blob: new Blob(['z']) }] }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: 'StorageError', kind: 'quota' });
+    expect((error as StorageError).userMessage).toMatch(/no more storage space/);
+    vi.restoreAllMocks();
+    expect(await loadCorpus()).toEqual(before);
+    expect(await listDocuments()).toHaveLength(4);
+  });
+
+  it('reports damaged chunk records as corrupt', async () => {
+    await addBatch({ documents: docs(0, 3) });
+    const db = await getCorpusDb();
+    const chunk = (await db.get('corpus-chunks', 0))!;
+    await db.put('corpus-chunks', { ...chunk, fingerprints: new ArrayBuffer(5) });
+    await expect(loadCorpus()).rejects.toMatchObject({ kind: 'corrupt' });
+  });
+});
+
+describe('listing, lookups, removal and clearing', () => {
+  it('pages through documents and finds stored paths', async () => {
+    await addBatch({ documents: docs(0, 10) });
+    const page1 = await listDocuments({ limit: 4 });
+    const page2 = await listDocuments({ afterId: page1.at(-1)!.id, limit: 4 });
+    expect(page1.map((d) => d.id)).toEqual([0, 1, 2, 3]);
+    expect(page2.map((d) => d.id)).toEqual([4, 5, 6, 7]);
+    expect(await findStoredPaths(['dir/file-3.txt', 'dir/file-99.txt'])).toEqual(new Set(['dir/file-3.txt']));
+  });
+
+  it('removes documents from records, chunks and contents in one step', async () => {
+    await addBatch({ documents: docs(0, CHUNK_CAPACITY + 3), contents: [{ id: 1, blob: new Blob(['c']) }] });
+    const result = await removeDocuments([1, CHUNK_CAPACITY + 1, 999_999_999]);
+    expect(result).toMatchObject({ removed: 2, documentCount: CHUNK_CAPACITY + 1, revision: 2 });
+    const corpus = await loadCorpus();
+    expect(corpus.count).toBe(CHUNK_CAPACITY + 1);
+    expect(corpus.ids.includes(1)).toBe(false);
+    expect(corpus.ids.includes(CHUNK_CAPACITY + 1)).toBe(false);
+    expect(corpus.paths[1]).toBe('dir/file-2.txt');
+    expect(corpus.hi[1]).toBe(doc(2).hi);
+    expect(await getContent(1)).toBeNull();
+    // New ids continue after the highest id ever used.
+    await expect(addBatch({ documents: [doc(1)] })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await addBatch({ documents: [doc(CHUNK_CAPACITY + 3)] });
+    expect((await loadCorpus()).count).toBe(CHUNK_CAPACITY + 2);
+  });
+
+  it('removes a whole chunk when all its documents go', async () => {
+    await addBatch({ documents: docs(0, 3) });
+    await removeDocuments([0, 1, 2]);
+    const db = await getCorpusDb();
+    expect(await db.count('corpus-chunks')).toBe(0);
+    expect((await loadCorpus()).count).toBe(0);
+  });
+
+  it('clears the corpus but keeps the settings', async () => {
+    await putSettings({ fingerprint: DEFAULT_SETTINGS, k: 3, keepContents: true });
+    await addBatch({ documents: docs(0, 5), contents: [{ id: 2, blob: new Blob(['q']) }] });
+    const summary = await clearCorpus();
+    expect(summary).toEqual({ documentCount: 0, nextId: 0, revision: 2 });
+    expect((await loadCorpus()).count).toBe(0);
+    expect(await getContent(2)).toBeNull();
+    const db = await getCorpusDb();
+    expect(await db.count('settings')).toBe(1);
+    await addBatch({ documents: docs(0, 2) });
+    expect((await loadCorpus()).count).toBe(2);
+  });
+});
+
+describe('scan sessions', () => {
+  it('counts committed documents per batch and finds an interrupted scan', async () => {
+    const id = await beginScanSession({ label: 'folder "notes"', total: 7 });
+    await addBatch({ documents: docs(0, 3), sessionId: id });
+    await addBatch({ documents: docs(3, 2), sessionId: id });
+    // The tab "dies" here: the session is still running.
+    const unfinished = await findUnfinishedScan();
+    expect(unfinished).toMatchObject({ id, state: 'running', committed: 5, total: 7, label: 'folder "notes"' });
+    expect(await findStoredPaths(docs(0, 7).map((d) => d.path))).toEqual(new Set(docs(0, 5).map((d) => d.path)));
+    const ended = await endScanSession(id, 'finished');
+    expect(ended.state).toBe('finished');
+    expect(ended.finishedAt).not.toBeNull();
+    expect(await findUnfinishedScan()).toBeNull();
+  });
+
+  it('does not advance the session when the batch fails', async () => {
+    const id = await beginScanSession({ label: 'x', total: 4 });
+    await addBatch({ documents: docs(0, 2), sessionId: id });
+    await expect(addBatch({ documents: docs(0, 2), sessionId: id })).rejects.toBeInstanceOf(StorageError);
+    expect((await findUnfinishedScan())!.committed).toBe(2);
+  });
+});

@@ -1,0 +1,166 @@
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import {
+  closeCorpusDb,
+  configureStorage,
+  deleteCorpusDatabase,
+  getCorpusDb,
+  openCorpusDb,
+} from '../../../src/storage/database.ts';
+import { findDocumentsByContentHash, findStoredPaths, loadCorpus } from '../../../src/storage/corpus-repository.ts';
+import { halvesToKey } from '../../../src/storage/key-codec.ts';
+import { DB_VERSION, migrate } from '../../../src/storage/schema.ts';
+import type { CorpusDB, DocumentRecord } from '../../../src/storage/schema.ts';
+import { StorageError } from '../../../src/storage/storage-error.ts';
+import { TEST_DB, useFreshDatabase } from './storage-test-db.ts';
+
+useFreshDatabase();
+
+/** Creates the database as schema version 1 wrote it, with one document and its chunk. */
+async function createVersion1(): Promise<void> {
+  const db = await openDB<CorpusDB>(TEST_DB, 1, {
+    upgrade(database, oldVersion, _newVersion, tx) {
+      migrate(database, oldVersion, 1, tx);
+    },
+  });
+  const doc: DocumentRecord = {
+    id: 0,
+    path: 'old/a.txt',
+    size: 10,
+    lastModified: 1,
+    contentHash: '00000000000000aa',
+    fingerprint: halvesToKey(1, 2),
+    words: 5,
+    features: 3,
+    status: 'ok',
+    addedAt: 1,
+  };
+  const tx = db.transaction(['documents', 'corpus-chunks', 'meta'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('documents').put(doc),
+    tx.objectStore('corpus-chunks').put({
+      chunk: 0,
+      count: 1,
+      ids: Uint32Array.of(0).buffer,
+      fingerprints: halvesToKey(1, 2),
+      flags: new ArrayBuffer(1),
+      paths: 'old/a.txt',
+    }),
+    tx.objectStore('meta').put({ key: 'corpus', nextId: 1, documentCount: 1, revision: 1 }),
+    tx.done,
+  ]);
+  expect(db.objectStoreNames.contains('documents')).toBe(true);
+  expect([...db.transaction('documents').store.indexNames]).toEqual([]);
+  db.close();
+}
+
+describe('opening the corpus database', () => {
+  it('creates every store at the current version', async () => {
+    const db = await getCorpusDb();
+    expect(db.version).toBe(DB_VERSION);
+    expect([...db.objectStoreNames].sort()).toEqual(
+      ['contents', 'corpus-chunks', 'documents', 'meta', 'scan-sessions', 'settings', 'shards'].sort(),
+    );
+  });
+
+  it('upgrades a version 1 database, keeping its records and indexing them', async () => {
+    await createVersion1();
+    const db = await getCorpusDb();
+    expect(db.version).toBe(2);
+    const corpus = await loadCorpus();
+    expect(corpus.paths).toEqual(['old/a.txt']);
+    expect([corpus.hi[0], corpus.lo[0]]).toEqual([1, 2]);
+    // The v2 indexes cover the record written by v1.
+    expect(await findStoredPaths(['old/a.txt', 'new/b.txt'])).toEqual(new Set(['old/a.txt']));
+    expect((await findDocumentsByContentHash('00000000000000aa')).map((d) => d.id)).toEqual([0]);
+  });
+
+  it('refuses a database from a newer version with a typed error', async () => {
+    const newer = await openDB(TEST_DB, DB_VERSION + 1, {
+      upgrade(database) {
+        database.createObjectStore('documents', { keyPath: 'id' });
+      },
+    });
+    newer.close();
+    const error = await getCorpusDb().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).kind).toBe('newer-version');
+    expect((error as StorageError).userMessage).toMatch(/newer version of SimSift/);
+    // "Reset local data" then gives a working, empty corpus.
+    await deleteCorpusDatabase();
+    expect((await loadCorpus()).count).toBe(0);
+  });
+
+  it('reports a database at the current version with missing stores as corrupt', async () => {
+    const damaged = await openDB(TEST_DB, DB_VERSION, {
+      upgrade(database) {
+        database.createObjectStore('documents', { keyPath: 'id' });
+      },
+    });
+    damaged.close();
+    await expect(getCorpusDb()).rejects.toMatchObject({ name: 'StorageError', kind: 'corrupt' });
+  });
+
+  it('closes on versionchange so another tab can upgrade, reports blocked, and reopens after', async () => {
+    const events: string[] = [];
+    configureStorage({
+      events: {
+        onVersionChange: (info) => events.push(`versionchange ${info.currentVersion}->${info.requestedVersion}`),
+      },
+    });
+    await getCorpusDb();
+    // Another "tab" upgrades: our connection must close so the upgrade is not blocked.
+    const other = await openDB(TEST_DB, DB_VERSION + 1);
+    expect(events).toEqual([`versionchange ${DB_VERSION}->${DB_VERSION + 1}`]);
+    other.close();
+    // The shared promise was reset: the next open sees the newer version and says so.
+    await expect(getCorpusDb()).rejects.toMatchObject({ kind: 'newer-version' });
+  });
+
+  it('reports blocked while an old tab keeps a version 1 connection open, then upgrades', async () => {
+    // An old tab's connection without a versionchange handler (it never closes on its own).
+    const old = await openDB<CorpusDB>(TEST_DB, 1, {
+      upgrade(database, oldVersion, _newVersion, tx) {
+        migrate(database, oldVersion, 1, tx);
+      },
+    });
+    const reported: string[] = [];
+    configureStorage({
+      events: { onBlocked: (info) => reported.push(`${info.currentVersion}->${info.requestedVersion}`) },
+    });
+    let opened = false;
+    const opening = getCorpusDb().then((db) => {
+      opened = true;
+      return db;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reported).toEqual([`1->${DB_VERSION}`]);
+    expect(opened).toBe(false);
+    old.close();
+    expect((await opening).version).toBe(DB_VERSION);
+  });
+
+  it('calls onBlocked when deleting while another connection stays open', async () => {
+    const reported: number[] = [];
+    configureStorage({ events: { onBlocked: (info) => reported.push(info.currentVersion) } });
+    const raw = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(TEST_DB, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore('x');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    // This connection ignores versionchange (no handler): the delete waits and reports blocked.
+    const deleting = deleteCorpusDatabase();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reported).toEqual([1]);
+    raw.close();
+    await deleting;
+  });
+
+  it('reopens after closeCorpusDb', async () => {
+    const first = await getCorpusDb();
+    closeCorpusDb();
+    const second = await getCorpusDb();
+    expect(second).not.toBe(first);
+  });
+});
