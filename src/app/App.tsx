@@ -1,11 +1,36 @@
 /** The application shell: the one place where SimSift's features are put together. */
+import { useSyncExternalStore } from 'react';
+import { createScanStore } from '../scan/scan-store.ts';
+import { createScanSession } from '../scan/scan-session.ts';
+import { createScanWorkers } from '../workers/scan-workers.ts';
+import { DropZone } from '../ui/drop-zone/DropZone.tsx';
+import { ScanProgress } from '../ui/progress/ScanProgress.tsx';
+import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
+import { ResultsView } from '../ui/results/ResultsView.tsx';
+
+// One scan session per page: the store is shared state, the workers start on the first scan.
+const scanStore = createScanStore();
+const scanSession = createScanSession(scanStore, createScanWorkers());
+
 export function App() {
+  const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getSnapshot);
   return (
-    <div className="app" data-scan-state="idle">
+    <div className="app" data-scan-state={scan.state}>
       <header className="app-header">
         <h1>SimSift</h1>
         <p>Find near-duplicate texts with SimHash. Your files never leave this machine.</p>
       </header>
+      <main>
+        <DropZone onSource={(source) => void scanSession.start(source)} />
+        <ScanProgress state={scan.state} progress={scan.progress} onCancel={() => scanSession.cancel()} />
+        {scan.state === 'error' && (
+          <p role="alert" className="app-error">
+            {scan.error}
+          </p>
+        )}
+        {scan.result && <ResultsView result={scan.result} />}
+        {scan.result && <SkippedPanel skipped={scan.result.skipped} />}
+      </main>
     </div>
   );
 }

@@ -1,0 +1,185 @@
+/**
+ * Turns what the user gave us (a FileList from an input, or a drop's items: files and whole
+ * folders) into a flat list of files with relative paths, skipping hidden files and folders
+ * (dot-names and node_modules) and recording what was skipped. Time-sliced: never a long task.
+ */
+import { skipMessage } from '../workers/ingest-protocol.ts';
+import type { SkippedFile } from './scan-result.ts';
+import { createTimeSlicer } from './yield-to-event-loop.ts';
+
+/** Files to scan, with their paths, plus the hidden ones left out. */
+export interface CollectedFiles {
+  files: File[];
+  paths: string[];
+  hidden: SkippedFile[];
+}
+
+/** What a drop carried, captured synchronously inside the drop event (items die after it). */
+export interface DropSnapshot {
+  entries: FileSystemEntry[];
+  looseFiles: File[];
+}
+
+/** True for names skipped by default: dotfiles/dot-folders (`.git`, `.DS_Store`) and `node_modules`. */
+export function isHiddenName(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/**
+ * Captures a drop's entries. Must run synchronously in the `drop` handler. Folders come through
+ * `webkitGetAsEntry()`; items without an entry (e.g. files built by a page) fall back to `getAsFile()`.
+ */
+export function snapshotDataTransfer(data: DataTransfer): DropSnapshot {
+  const entries: FileSystemEntry[] = [];
+  const looseFiles: File[] = [];
+  const items = data.items;
+  if (items && items.length > 0) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (item.kind !== 'file') continue;
+      const entry = typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null;
+      if (entry) entries.push(entry);
+      else {
+        const file = item.getAsFile();
+        if (file) looseFiles.push(file);
+      }
+    }
+  } else {
+    for (let i = 0; i < data.files.length; i++) looseFiles.push(data.files[i]);
+  }
+  return { entries, looseFiles };
+}
+
+/** Records hidden paths; files inside one hidden folder collapse into one record with a count. */
+class HiddenLog {
+  private readonly folders = new Map<string, { files: number; bytes: number }>();
+  readonly files: SkippedFile[] = [];
+
+  /** `segments` is the path split on `/`; returns true if the path is hidden (and logs it). */
+  check(segments: string[], size: number): boolean {
+    for (let s = 0; s < segments.length; s++) {
+      if (!isHiddenName(segments[s])) continue;
+      if (s === segments.length - 1) {
+        const path = segments.join('/');
+        this.files.push({ docId: -1, path, size, reason: 'hidden', message: skipMessage('hidden', 'Hidden file: names starting with a dot are skipped.') });
+      } else {
+        this.addFolder(segments.slice(0, s + 1).join('/') + '/', 1, size);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  addFolder(path: string, files: number, bytes: number): void {
+    const entry = this.folders.get(path) ?? { files: 0, bytes: 0 };
+    entry.files += files;
+    entry.bytes += bytes;
+    this.folders.set(path, entry);
+  }
+
+  list(): SkippedFile[] {
+    const out = [...this.files];
+    for (const [path, { files, bytes }] of this.folders) {
+      const what = files > 0 ? `${files} file${files === 1 ? '' : 's'} inside were not read` : 'its contents were not read';
+      out.push({
+        docId: -1,
+        path,
+        size: bytes,
+        reason: 'hidden',
+        message: skipMessage('hidden', `Hidden folder: ${what} (folders starting with a dot and node_modules are skipped).`),
+      });
+    }
+    return out;
+  }
+}
+
+/** Collects a FileList (from "Choose folder" / "Choose files"); paths come from `webkitRelativePath`. */
+export async function collectFromFileList(list: ArrayLike<File>, signal?: AbortSignal): Promise<CollectedFiles> {
+  const files: File[] = [];
+  const paths: string[] = [];
+  const hidden = new HiddenLog();
+  const slice = createTimeSlicer();
+  for (let i = 0; i < list.length; i++) {
+    const file = list[i];
+    const path = file.webkitRelativePath || file.name;
+    if (hidden.check(path.split('/'), file.size)) continue;
+    files.push(file);
+    paths.push(path);
+    const pause = slice();
+    if (pause) {
+      await pause;
+      signal?.throwIfAborted();
+    }
+  }
+  return { files, paths, hidden: hidden.list() };
+}
+
+function readBatch(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {
+  return new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+}
+
+function entryFile(entry: FileSystemFileEntry): Promise<File> {
+  return new Promise((resolve, reject) => entry.file(resolve, reject));
+}
+
+/**
+ * Walks a drop: folders recursively (an explicit stack, so very deep trees cannot overflow),
+ * hidden folders not entered at all. Unreadable entries become `onUnreadable` records.
+ */
+export async function collectFromDrop(
+  drop: DropSnapshot,
+  signal?: AbortSignal,
+  onUnreadable?: (path: string, error: unknown) => void,
+): Promise<CollectedFiles> {
+  const files: File[] = [];
+  const paths: string[] = [];
+  const hidden = new HiddenLog();
+  for (const file of drop.looseFiles) {
+    if (hidden.check([file.name], file.size)) continue;
+    files.push(file);
+    paths.push(file.name);
+  }
+  const stack: FileSystemEntry[] = [...drop.entries].reverse();
+  const slice = createTimeSlicer();
+  const pendingFiles: FileSystemFileEntry[] = [];
+  // File entries are resolved in parallel batches: one await per file would take seconds on 100,000.
+  const flushFiles = async () => {
+    const batch = pendingFiles.splice(0, pendingFiles.length);
+    const settled = await Promise.allSettled(batch.map(entryFile));
+    settled.forEach((outcome, i) => {
+      const path = batch[i].fullPath.replace(/^\/+/, '');
+      if (outcome.status === 'fulfilled') {
+        files.push(outcome.value);
+        paths.push(path);
+      } else onUnreadable?.(path, outcome.reason);
+    });
+  };
+  while (stack.length > 0) {
+    signal?.throwIfAborted();
+    const entry = stack.pop()!;
+    const path = entry.fullPath.replace(/^\/+/, '');
+    if (isHiddenName(entry.name)) {
+      if (entry.isDirectory) hidden.addFolder(path + '/', 0, 0);
+      else hidden.check(path.split('/'), 0);
+      continue;
+    }
+    if (entry.isFile) {
+      pendingFiles.push(entry as FileSystemFileEntry);
+      if (pendingFiles.length >= 512) await flushFiles();
+    } else if (entry.isDirectory) {
+      try {
+        const reader = (entry as FileSystemDirectoryEntry).createReader();
+        const children: FileSystemEntry[] = [];
+        // readEntries returns at most ~100 entries per call; an empty batch means the end.
+        for (let batch = await readBatch(reader); batch.length > 0; batch = await readBatch(reader)) children.push(...batch);
+        for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
+      } catch (error) {
+        onUnreadable?.(path + '/', error);
+      }
+    }
+    const pause = slice();
+    if (pause) await pause;
+  }
+  await flushFiles();
+  return { files, paths, hidden: hidden.list() };
+}

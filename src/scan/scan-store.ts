@@ -1,0 +1,73 @@
+/**
+ * The scan store: the one shared, framework-free state of a scan session (state, phase and
+ * progress, the result, k and the SimHash settings). React reads it with `useSyncExternalStore`;
+ * snapshots are immutable and replaced on every change.
+ */
+import { DEFAULT_SETTINGS, type SimHashSettings } from '../core/simhash/settings.ts';
+import { DEFAULT_K as CORE_DEFAULT_K } from '../core/quality/defaults.ts';
+import type { ScanResult } from './scan-result.ts';
+
+/** The automation contract: mirrored on the app root as `data-scan-state`. */
+export type ScanState = 'idle' | 'scanning' | 'done' | 'error' | 'cancelled';
+
+export type ScanPhase = 'reading' | 'fingerprinting' | 'indexing' | 'grouping';
+
+/** What the progress view shows; published at most about 10 times a second. */
+export interface ScanProgress {
+  phase: ScanPhase;
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  /** Bytes per second over the fingerprinting phase so far (0 until measurable). */
+  bytesPerSecond: number;
+  /** Estimated seconds until fingerprinting ends; null when unknown. */
+  secondsLeft: number | null;
+  elapsedMs: number;
+}
+
+export interface ScanSnapshot {
+  state: ScanState;
+  progress: ScanProgress | null;
+  result: ScanResult | null;
+  /** A message for people when state is 'error'. */
+  error: string | null;
+  k: number;
+  settings: SimHashSettings;
+}
+
+/** The scan's default k: the core's tuned default (src/core/quality/defaults.ts). */
+export const DEFAULT_K = CORE_DEFAULT_K;
+
+/** A store holding one snapshot; `subscribe`/`getSnapshot` fit `useSyncExternalStore` as they are. */
+export interface ScanStore {
+  getSnapshot(): ScanSnapshot;
+  subscribe(listener: () => void): () => void;
+  /** Shallow-merges `patch` into a new snapshot and notifies listeners. */
+  update(patch: Partial<ScanSnapshot>): void;
+}
+
+/** Creates a store starting idle with the given (or default) k and settings. */
+export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore {
+  let snapshot: ScanSnapshot = {
+    state: 'idle',
+    progress: null,
+    result: null,
+    error: null,
+    k: DEFAULT_K,
+    settings: DEFAULT_SETTINGS,
+    ...initial,
+  };
+  const listeners = new Set<() => void>();
+  return {
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    update(patch) {
+      snapshot = { ...snapshot, ...patch };
+      for (const listener of [...listeners]) listener();
+    },
+  };
+}

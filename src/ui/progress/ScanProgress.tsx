@@ -1,0 +1,49 @@
+/** Shows a running scan's phase, files and bytes done, speed and time left, with Cancel. */
+import type { ScanProgress as Progress, ScanState } from '../../scan/scan-store.ts';
+import { formatBytes, formatSeconds } from './format-progress.ts';
+
+export interface ScanProgressProps {
+  state: ScanState;
+  progress: Progress | null;
+  onCancel(): void;
+}
+
+const PHASE_LABEL: Record<Progress['phase'], string> = {
+  reading: 'Reading the file list',
+  fingerprinting: 'Fingerprinting',
+  indexing: 'Indexing',
+  grouping: 'Grouping',
+};
+
+/** The progress panel; renders nothing when idle. */
+export function ScanProgress({ state, progress, onCancel }: ScanProgressProps) {
+  if (state === 'idle') return null;
+  const p = progress;
+  const fraction = p && p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p && p.filesTotal > 0 ? p.filesDone / p.filesTotal : 0;
+  return (
+    <section className="scan-progress" aria-label="Scan progress">
+      {state === 'scanning' && (
+        <>
+          <p className="scan-progress__phase">{p ? PHASE_LABEL[p.phase] : 'Starting'}…</p>
+          <progress aria-label="Scan progress" max={1} value={p?.phase === 'fingerprinting' ? fraction : undefined} />
+          {p && p.filesTotal > 0 && (
+            <p className="scan-progress__figures">
+              {p.filesDone.toLocaleString('en')} of {p.filesTotal.toLocaleString('en')} files · {formatBytes(p.bytesDone)} of {formatBytes(p.bytesTotal)}
+              {p.bytesPerSecond > 0 && <> · {formatBytes(p.bytesPerSecond)}/s</>}
+              {p.secondsLeft !== null && <> · about {formatSeconds(p.secondsLeft)} left</>}
+            </p>
+          )}
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </>
+      )}
+      {state === 'cancelled' && <p role="status">Scan cancelled. Files finished before the cancel are listed below.</p>}
+      {state === 'done' && p && (
+        <p role="status">
+          Scanned {p.filesTotal.toLocaleString('en')} files ({formatBytes(p.bytesTotal)}) in {formatSeconds(p.elapsedMs / 1000)}.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+/** The "Skipped" panel: every file left out of the comparison, with its reason, and counts per reason. */
+import { useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { SkippedFile } from '../../scan/scan-result.ts';
+import type { SkipReason } from '../../workers/ingest-protocol.ts';
+
+export interface SkippedPanelProps {
+  skipped: readonly SkippedFile[];
+}
+
+const REASON_LABEL: Record<SkipReason, string> = {
+  binary: 'Binary',
+  'too-short': 'Too short',
+  empty: 'Empty',
+  unreadable: 'Unreadable',
+  hidden: 'Hidden',
+};
+
+const ROW_HEIGHT = 44;
+
+/** Lists skipped files in a virtual list (there can be tens of thousands). */
+export function SkippedPanel({ skipped }: SkippedPanelProps) {
+  const counts = useMemo(() => {
+    const c = new Map<SkipReason, number>();
+    for (const s of skipped) c.set(s.reason, (c.get(s.reason) ?? 0) + 1);
+    return [...c.entries()].sort((x, y) => y[1] - x[1]);
+  }, [skipped]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: skipped.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    // Before layout (and in headless runs) render a first screenful instead of nothing.
+    initialRect: { width: 800, height: 320 },
+  });
+  if (skipped.length === 0) return null;
+  return (
+    <section className="skipped" aria-labelledby="skipped-heading">
+      <h2 id="skipped-heading">Skipped ({skipped.length.toLocaleString('en')})</h2>
+      <ul className="skipped__counts" aria-label="Skipped by reason">
+        {counts.map(([reason, count]) => (
+          <li key={reason}>
+            {REASON_LABEL[reason]}: {count.toLocaleString('en')}
+          </li>
+        ))}
+      </ul>
+      <div ref={scrollRef} className="skipped__scroll" role="list" aria-label="Skipped files">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const s = skipped[row.index];
+            return (
+              <div
+                key={row.key}
+                role="listitem"
+                className="skipped__row"
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+              >
+                <span className="skipped__path">{s.path}</span>
+                <span className="skipped__reason">{s.message}</span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,5 @@
+/** The index worker: exposes `indexApi` over comlink and nothing else. */
+import { expose } from 'comlink';
+import { indexApi } from './index-api.ts';
+
+expose(indexApi);

@@ -1,0 +1,93 @@
+/**
+ * The data that crosses the ingest worker boundary: per-document status codes, skip reasons with
+ * their human messages, and the shape of one batch's result (parallel typed arrays).
+ */
+
+/** Per-document outcome, stored in a `Uint8Array` (one byte per document). */
+export const DocStatus = {
+  /** Not processed (yet): the scan was cancelled or failed before this file's batch finished. */
+  pending: 0,
+  /** Fingerprinted; `hi`/`lo`, `words` and the content hash are meaningful. */
+  ok: 1,
+  /** Decoded, but too few words for a fingerprint. The content hash is still set. */
+  tooShort: 2,
+  /** The bytes do not look like text. */
+  binary: 3,
+  /** The browser could not read the file (moved, deleted, permission). */
+  unreadable: 4,
+  /** Zero bytes. */
+  empty: 5,
+} as const;
+export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
+
+/** Flag bits, one `Uint8Array` byte per document. */
+export const DocFlag = {
+  /** The file was larger than the fingerprint cap: its fingerprint covers the first part only. */
+  truncated: 1,
+  /** HTML markup was stripped before fingerprinting. */
+  html: 2,
+} as const;
+
+/** Why a file is not part of the near-duplicate search. */
+export type SkipReason = 'binary' | 'too-short' | 'empty' | 'unreadable' | 'hidden';
+
+/** A skipped file as the worker reports it: `index` is the file's position in its batch. */
+export interface BatchSkip {
+  index: number;
+  reason: SkipReason;
+  message: string;
+}
+
+/** One batch's results; every array has one entry per file of the batch, in batch order. */
+export interface IngestBatchResult {
+  status: Uint8Array;
+  flags: Uint8Array;
+  /** Fingerprint halves (0 unless status is ok). */
+  hi: Uint32Array;
+  lo: Uint32Array;
+  /** Word count of the decoded (and HTML-stripped) text. */
+  words: Uint32Array;
+  /** XXH64 (seed 0) of the normalized text, as halves (0 for binary, empty, unreadable). */
+  hashHi: Uint32Array;
+  hashLo: Uint32Array;
+  /** Plain records for skipped files only. */
+  skipped: BatchSkip[];
+  /** Bytes read from disk. */
+  bytesRead: number;
+  /** How many fingerprints were computed (files whose text the worker had already seen reuse one). */
+  fingerprinted: number;
+}
+
+/** Tunables of the ingest worker; tests shrink them to exercise the chunked path on small files. */
+export interface IngestLimits {
+  /** Files larger than this are read in chunks with a streaming decoder instead of at once. */
+  streamAboveBytes: number;
+  /** Chunk size for streamed files. */
+  chunkBytes: number;
+  /** At most this many characters of a file's text are fingerprinted (the content hash covers it all). */
+  fingerprintCapChars: number;
+}
+
+export const DEFAULT_INGEST_LIMITS: IngestLimits = {
+  streamAboveBytes: 32 * 1024 * 1024,
+  chunkBytes: 4 * 1024 * 1024,
+  fingerprintCapChars: 32 * 1024 * 1024,
+};
+
+/** The human message for each skip reason (shown in the Skipped panel). */
+export function skipMessage(reason: SkipReason, detail?: string): string {
+  switch (reason) {
+    case 'binary': {
+      const why = detail?.replace(/^binary file:\s*/i, '');
+      return `Not text: the file looks binary${why ? ` (${why})` : ''}, like an image, archive or program, so it was not compared.`;
+    }
+    case 'too-short':
+      return detail ?? 'Too short: the text has too few words for a meaningful fingerprint.';
+    case 'empty':
+      return 'Empty file: there is no text to compare.';
+    case 'unreadable':
+      return `Could not be read${detail ? ` (${detail})` : ''}: it may have been moved, deleted or locked while scanning.`;
+    case 'hidden':
+      return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
+  }
+}

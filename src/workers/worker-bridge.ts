@@ -1,0 +1,87 @@
+/**
+ * Owns one worker's life on the main thread: starts it lazily on the first call, terminates it on
+ * abort, and races every pending call against the abort (comlink never settles calls that were in
+ * flight when a worker is terminated, so without the race a cancelled scan would hang forever).
+ */
+import { wrap, type Remote } from 'comlink';
+
+/** A lazily started worker whose calls can be aborted. */
+export interface WorkerBridge<Api> {
+  /** Runs `fn` against the worker's API; rejects with the signal's reason as soon as it aborts. */
+  call<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R>;
+  /** Terminates the worker (if started) and rejects every pending call; the next call starts a new one. */
+  terminate(reason?: unknown): void;
+  /** Number of calls in flight. */
+  readonly pending: number;
+}
+
+/** An `AbortError` DOMException, the reason used when no other is given. */
+export function abortError(message = 'The scan was cancelled.'): DOMException {
+  return new DOMException(message, 'AbortError');
+}
+
+/** True for the rejection an aborted call produces. */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** Creates a bridge around workers made by `spawn` (e.g. `() => new Worker(new URL(...), { type: 'module' })`). */
+export function createWorkerBridge<Api>(spawn: () => Worker): WorkerBridge<Api> {
+  let worker: Worker | null = null;
+  let api: Remote<Api> | null = null;
+  const rejectors = new Set<(reason: unknown) => void>();
+
+  function terminate(reason: unknown = abortError()): void {
+    worker?.terminate();
+    worker = null;
+    api = null;
+    const pending = [...rejectors];
+    rejectors.clear();
+    for (const reject of pending) reject(reason);
+  }
+
+  function start(): Remote<Api> {
+    const w = spawn();
+    // A worker that fails to load or throws outside a call would otherwise leave its calls pending.
+    w.addEventListener('error', (event) => {
+      event.preventDefault();
+      if (worker === w) terminate(new Error(`A worker failed: ${event.message || 'it could not be started'}`));
+    });
+    w.addEventListener('messageerror', () => {
+      if (worker === w) terminate(new Error('A worker sent a message that could not be read.'));
+    });
+    worker = w;
+    api = wrap<Api>(w);
+    return api;
+  }
+
+  return {
+    get pending() {
+      return rejectors.size;
+    },
+    terminate,
+    call<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R> {
+      if (signal?.aborted) return Promise.reject(signal.reason ?? abortError());
+      const remote = api ?? start();
+      return new Promise<R>((resolve, reject) => {
+        const onAbort = () => terminate(signal?.reason ?? abortError());
+        const settle = () => {
+          rejectors.delete(reject);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        rejectors.add(reject);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        fn(remote).then(
+          (value) => {
+            settle();
+            resolve(value);
+          },
+          (error: unknown) => {
+            settle();
+            reject(error);
+          },
+        );
+      });
+    },
+  };
+}

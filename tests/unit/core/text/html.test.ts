@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEntities, isHtmlName, stripHtml } from '../../../../src/core/text/html.ts';
+
+const words = (s: string) => s.split(/\s+/).filter(Boolean).join(' ');
+
+describe('stripHtml', () => {
+  it('keeps visible text, drops tags, comments, scripts and styles', () => {
+    const html = `<!DOCTYPE html><html><head><title>T</title><style>p { color: red }</style>
+      <script type="module">if (a < b && c > d) alert("x</p>")</script></head>
+      <body><!-- a comment <p>hidden</p> --><p>Hello<br>world</p><div>two&nbsp;&amp; three</div></body></html>`;
+    expect(words(stripHtml(html))).toBe('T Hello world two & three');
+  });
+
+  it('treats a bare < as text and keeps words apart across tags', () => {
+    expect(words(stripHtml('a < b and c<b>d</b>e'))).toBe('a < b and c d e');
+  });
+
+  it('drops everything after an unclosed script instead of scanning it again and again', () => {
+    const hostile = '<p>kept</p>' + '<script>'.repeat(20000) + 'x';
+    const t0 = performance.now();
+    expect(words(stripHtml(hostile))).toBe('kept');
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('is case-insensitive for raw-text elements', () => {
+    expect(words(stripHtml('<SCRIPT>var x</SCRIPT>ok<Style>a{}</STYLE>'))).toBe('ok');
+  });
+});
+
+describe('decodeEntities', () => {
+  it('decodes named, decimal and hex references and leaves unknown ones', () => {
+    expect(decodeEntities('&lt;&#65;&#x42;&eacute;&bogus;&#0;')).toBe('<ABé&bogus;\uFFFD');
+  });
+});
+
+describe('isHtmlName', () => {
+  it('matches .html, .htm and .xhtml in any case', () => {
+    expect(['a.html', 'b.HTM', 'c.xhtml'].map(isHtmlName)).toEqual([true, true, true]);
+    expect(['a.txt', 'html', 'a.html.txt'].map(isHtmlName)).toEqual([false, false, false]);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import xxhash from 'xxhash-wasm';
+import { ingestApi } from '../../../src/workers/ingest-api.ts';
+import { DocFlag, DocStatus } from '../../../src/workers/ingest-protocol.ts';
+import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
+import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
+import { normalizeText } from '../../../src/core/text/normalize.ts';
+import { hiOf, loOf } from '../../../src/core/simhash/fingerprint64.ts';
+
+const PROSE =
+  'The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden fence, ' +
+  'thinking about the harvest that will come when the autumn rains finally arrive in the valley.';
+
+function file(content: BlobPart | BlobPart[], name = 'a.txt'): File {
+  return new File(Array.isArray(content) ? content : [content], name);
+}
+
+async function contentHash(text: string): Promise<[number, number]> {
+  const h = (await xxhash()).h64(normalizeText(text));
+  return [hiOf(h), loOf(h)];
+}
+
+describe('ingestApi.ingestBatch', () => {
+  it('fingerprints text exactly as the core does and hashes its normalized text with XXH64', async () => {
+    const r = await ingestApi.ingestBatch([file(PROSE)], DEFAULT_SETTINGS);
+    const expected = createFingerprinter(DEFAULT_SETTINGS).fingerprint(PROSE);
+    expect(r.status[0]).toBe(DocStatus.ok);
+    expect([r.hi[0], r.lo[0]]).toEqual([expected.hi, expected.lo]);
+    expect(r.words[0]).toBe(expected.words);
+    expect([r.hashHi[0], r.hashLo[0]]).toEqual(await contentHash(PROSE));
+    expect(r.bytesRead).toBe(new TextEncoder().encode(PROSE).length);
+    expect(r.skipped).toEqual([]);
+  });
+
+  it('skips empty, one-word and binary files with clear messages, and keeps going', async () => {
+    const binary = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]);
+    const r = await ingestApi.ingestBatch(
+      [file('', 'empty.txt'), file('hello', 'one.txt'), file(binary, 'image.txt'), file(PROSE, 'b.txt')],
+      DEFAULT_SETTINGS,
+    );
+    expect(Array.from(r.status)).toEqual([DocStatus.empty, DocStatus.tooShort, DocStatus.binary, DocStatus.ok]);
+    expect(r.skipped.map((s) => [s.index, s.reason])).toEqual([
+      [0, 'empty'],
+      [1, 'too-short'],
+      [2, 'binary'],
+    ]);
+    expect(r.skipped[0].message).toMatch(/^Empty file/);
+    expect(r.skipped[1].message).toMatch(/^Too short: 1 word is too few/);
+    expect(r.skipped[2].message).toMatch(/^Not text: the file looks binary \(NUL byte at offset 4\)/);
+  });
+
+  it('reads UTF-16 (with BOM), Latin-1 and invalid UTF-8 as text', async () => {
+    const utf16 = new Uint8Array(2 + PROSE.length * 2);
+    utf16[0] = 0xff;
+    utf16[1] = 0xfe;
+    for (let i = 0; i < PROSE.length; i++) utf16[2 + 2 * i] = PROSE.charCodeAt(i);
+    const latin1Text = `${PROSE} café naïve`;
+    const latin1 = Uint8Array.from(latin1Text, (c) => c.charCodeAt(0));
+    const invalid = new Uint8Array([...new TextEncoder().encode(PROSE), 0xc3, 0x28, 0xa0, 0xa1]);
+    const r = await ingestApi.ingestBatch([file(utf16), file(latin1), file(invalid)], DEFAULT_SETTINGS);
+    expect(Array.from(r.status)).toEqual([DocStatus.ok, DocStatus.ok, DocStatus.ok]);
+    expect([r.hashHi[0], r.hashLo[0]]).toEqual(await contentHash(PROSE));
+    expect([r.hashHi[1], r.hashLo[1]]).toEqual(await contentHash(latin1Text));
+  });
+
+  it('strips markup, scripts and styles from .html files before fingerprinting', async () => {
+    const html = `<!doctype html><html><head><style>body { color: red }</style><script>var secret = 1;</script></head>
+      <body><p>${PROSE.replace('fox', 'fox</p><p>')}</p></body></html>`;
+    const r = await ingestApi.ingestBatch([file(html, 'page.html'), file(html, 'page.txt')], DEFAULT_SETTINGS);
+    const plain = createFingerprinter(DEFAULT_SETTINGS).fingerprint(PROSE);
+    expect([r.hi[0], r.lo[0]]).toEqual([plain.hi, plain.lo]);
+    expect(r.flags[0] & DocFlag.html).toBe(DocFlag.html);
+    expect([r.hi[1], r.lo[1]]).not.toEqual([plain.hi, plain.lo]);
+  });
+
+  it('fingerprints identical texts once per worker and gives copies the same hash', async () => {
+    const text = `${PROSE} A sentence only this test uses: ${Math.random()}`;
+    const r = await ingestApi.ingestBatch([file(text), file(text.toUpperCase()), file(text)], DEFAULT_SETTINGS);
+    expect(r.fingerprinted).toBe(1);
+    expect(r.hashHi[0]).toBe(r.hashHi[1]);
+    expect(r.hashLo[2]).toBe(r.hashLo[0]);
+    expect(r.hi[2]).toBe(r.hi[0]);
+  });
+
+  it('reports a file that cannot be read as unreadable, not as an error of the batch', async () => {
+    class VanishedFile extends File {
+      override arrayBuffer(): Promise<ArrayBuffer> {
+        return Promise.reject(new DOMException('A requested file could not be found', 'NotFoundError'));
+      }
+    }
+    const r = await ingestApi.ingestBatch([new VanishedFile(['x'.repeat(50)], 'gone.txt'), file(PROSE)], DEFAULT_SETTINGS);
+    expect(Array.from(r.status)).toEqual([DocStatus.unreadable, DocStatus.ok]);
+    expect(r.skipped[0].message).toBe('Could not be read (file not found): it may have been moved, deleted or locked while scanning.');
+  });
+
+  it('streams big files in chunks: same content hash as reading at once, fingerprint capped', async () => {
+    const words = Array.from({ length: 4000 }, (_, i) => `Wörd${i % 997}`).join(' \n');
+    const big = file(words);
+    const whole = await ingestApi.ingestBatch([big], DEFAULT_SETTINGS);
+    const limits = { streamAboveBytes: 1000, chunkBytes: 777, fingerprintCapChars: 2000 };
+    const progress: number[] = [];
+    const streamed = await ingestApi.ingestBatch([big], DEFAULT_SETTINGS, (n) => progress.push(n), limits);
+    expect(streamed.status[0]).toBe(DocStatus.ok);
+    expect([streamed.hashHi[0], streamed.hashLo[0]]).toEqual([whole.hashHi[0], whole.hashLo[0]]);
+    expect(streamed.flags[0] & DocFlag.truncated).toBe(DocFlag.truncated);
+    expect(streamed.bytesRead).toBe(big.size);
+    // Uncapped, the streamed fingerprint is the whole-file one.
+    const uncapped = await ingestApi.ingestBatch([big], DEFAULT_SETTINGS, undefined, { ...limits, fingerprintCapChars: 1e9 });
+    expect([uncapped.hi[0], uncapped.lo[0]]).toEqual([whole.hi[0], whole.lo[0]]);
+    expect(uncapped.flags[0]).toBe(0);
+  });
+});
