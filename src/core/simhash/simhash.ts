@@ -1,0 +1,66 @@
+/**
+ * Charikar's SimHash from given feature hashes and weights at any width up to 64 bits, and exact
+ * Jaccard similarity of two feature sets. The fingerprinter computes the same sums in a faster,
+ * fused form; these are the plain definitions it is tested against.
+ */
+
+/** A fingerprint as uint32 halves; for widths <= 32 only `lo` is used. */
+export type Halves = { hi: number; lo: number };
+
+/**
+ * SimHash of features with the given hashes (uint32 halves; `hashesHi` may be all zero for widths
+ * <= 32) and weights: for each bit i below `bits`, add +w where the feature's bit i is 1 and -w where
+ * it is 0; bit i of the result is 1 iff the sum is > 0 (a tie gives 0, as in simhash-py).
+ */
+export function simhashFromHashes(
+  hashesHi: ArrayLike<number>,
+  hashesLo: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  bits = 64,
+): Halves {
+  if (!Number.isInteger(bits) || bits < 1 || bits > 64) throw new RangeError(`bits must be in 1..64, got ${bits}`);
+  if (hashesHi.length !== hashesLo.length || hashesLo.length !== weights.length) {
+    throw new RangeError('hashesHi, hashesLo and weights must have the same length');
+  }
+  const sums = new Float64Array(bits);
+  for (let f = 0; f < weights.length; f++) {
+    const w = weights[f];
+    const hi = hashesHi[f] >>> 0;
+    const lo = hashesLo[f] >>> 0;
+    for (let i = 0; i < bits; i++) {
+      const bit = i < 32 ? (lo >>> i) & 1 : (hi >>> (i - 32)) & 1;
+      sums[i] += bit ? w : -w;
+    }
+  }
+  let hi = 0;
+  let lo = 0;
+  for (let i = 0; i < bits; i++) {
+    if (sums[i] > 0) {
+      if (i < 32) lo |= 1 << i;
+      else hi |= 1 << (i - 32);
+    }
+  }
+  return { hi: hi >>> 0, lo: lo >>> 0 };
+}
+
+/**
+ * Exact Jaccard similarity |A ∩ B| / |A ∪ B| of two feature sets given as sorted arrays of distinct
+ * uint32 keys (as `Fingerprinter.featureSet` returns). Two empty sets count as identical (1).
+ */
+export function jaccard(a: Uint32Array, b: Uint32Array): number {
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === y) {
+      common++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  const union = a.length + b.length - common;
+  return union === 0 ? 1 : common / union;
+}
