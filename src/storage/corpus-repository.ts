@@ -251,7 +251,7 @@ export async function removeDocuments(ids: readonly number[]): Promise<CorpusSum
     for (const record of touched) {
       if (!record) continue;
       const kept = removeFromChunk(checkChunk(record), byChunk.get(record.chunk)!);
-      writes.add(kept.count === 0 ? chunks.delete(record.chunk) : chunks.put(kept));
+      writes.add<unknown>(kept.count === 0 ? chunks.delete(record.chunk) : chunks.put(kept));
     }
     writes.add(addTombstonesInTransaction(tx, removedIds));
     const next: CorpusMetaRecord = {

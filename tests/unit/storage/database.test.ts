@@ -5,7 +5,6 @@ import {
   configureStorage,
   deleteCorpusDatabase,
   getCorpusDb,
-  openCorpusDb,
 } from '../../../src/storage/database.ts';
 import { findDocumentsByContentHash, findStoredPaths, loadCorpus } from '../../../src/storage/corpus-repository.ts';
 import { halvesToKey } from '../../../src/storage/key-codec.ts';
