@@ -1,21 +1,23 @@
 /** The duplicate-group list: a virtualized listbox of groups and their members, with sort and filter. */
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { UNKNOWN_DISTANCE } from '../../core/groups/group-table.ts';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
 import {
   flattenRows,
-  groupCount,
   lowerCasePaths,
   orderGroups,
   splitPath,
   stepRow,
   type GroupSort,
-  type GroupTable,
-} from './group-table.ts';
+  type GroupView,
+} from './group-view.ts';
 
 export interface GroupListProps {
-  /** The groups, reference document first in each. */
-  table: GroupTable;
+  /** The groups (the core's GroupTable, or mergeExactGroups().table), reference document first in each. */
+  table: GroupView;
+  /** Per group, 1 for an exact-duplicate group (shown with its own tag); all near-duplicate groups when absent. */
+  exact?: Uint8Array;
   /** Path of each document id. */
   paths: readonly string[];
   /** The member slot whose pair is open (highlighted), or null. */
@@ -41,7 +43,7 @@ function PathText({ path }: { path: string }) {
 }
 
 /** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
-export function GroupList({ table, paths, selectedSlot, onOpenPair, onViewChange, height = 480 }: GroupListProps) {
+export function GroupList({ table, exact, paths, selectedSlot, onOpenPair, onViewChange, height = 480 }: GroupListProps) {
   const id = useId();
   const [sort, setSort] = useState<GroupSort>('size');
   const [filter, setFilter] = useState('');
@@ -102,7 +104,7 @@ export function GroupList({ table, paths, selectedSlot, onOpenPair, onViewChange
     }
   };
 
-  const total = groupCount(table);
+  const total = table.count;
   const items = virtualizer.getVirtualItems();
   return (
     <section className="ss-panel ss-groups" aria-label="Duplicate groups">
@@ -159,25 +161,28 @@ export function GroupList({ table, paths, selectedSlot, onOpenPair, onViewChange
               const style = { transform: `translateY(${item.start}px)`, top: 0 };
               if (s < 0) {
                 const size = table.offsets[g + 1] - table.offsets[g];
-                const exact = table.exact[g] === 1;
+                const isExact = exact?.[g] === 1;
                 return (
                   <div key={item.key} className="ss-groups-row ss-groups-head" style={style} aria-hidden="true">
                     <span>
                       Group {(g + 1).toLocaleString()} · {size} documents
                     </span>
-                    <span className={`ss-tag ${exact ? 'ss-tag-exact' : 'ss-tag-near'}`}>
-                      {exact ? 'exact duplicates' : 'near-duplicates'}
+                    <span className={`ss-tag ${isExact ? 'ss-tag-exact' : 'ss-tag-near'}`}>
+                      {isExact ? 'exact duplicates' : 'near-duplicates'}
                     </span>
                   </div>
                 );
               }
               const isRef = s === table.offsets[g];
-              const d = table.distances[s];
-              const j = table.jaccard[s];
+              const d = table.distanceToReference[s];
+              const known = d !== UNKNOWN_DISTANCE;
+              const j = table.jaccardToReference[s];
               const path = paths[table.members[s]];
               const name = isRef
                 ? `${path}, reference of group ${g + 1}`
-                : `${path}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`;
+                : known
+                  ? `${path}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
+                  : `${path}, Jaccard ${j.toFixed(2)}`;
               return (
                 <div
                   key={item.key}
@@ -199,10 +204,10 @@ export function GroupList({ table, paths, selectedSlot, onOpenPair, onViewChange
                   </span>
                   <PathText path={path} />
                   <span className="ss-groups-metric" title="Hamming distance to the reference">
-                    {isRef ? 'ref' : `d ${d}`}
+                    {isRef ? 'ref' : known ? `d ${d}` : 'd —'}
                   </span>
                   <span className="ss-groups-metric" title="Similarity estimate cos(π·d/64)">
-                    {isRef ? '' : similarityEstimate(d).toFixed(3)}
+                    {isRef || !known ? '' : similarityEstimate(d).toFixed(3)}
                   </span>
                   <span className="ss-groups-metric" title="Exact Jaccard with the reference">
                     {isRef || Number.isNaN(j) ? '' : `J ${j.toFixed(2)}`}

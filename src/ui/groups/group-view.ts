@@ -1,32 +1,14 @@
 /**
- * The typed-array shape of duplicate groups that the group list, the exports and the pair view read,
- * and the sorting, filtering and row flattening that decide what the list shows.
+ * What the group list shows: sorting and filtering of groups (the core's typed-array GroupTable),
+ * the flattening into fixed-height rows, keyboard steps, and merging exact-duplicate groups in.
  */
+import { UNKNOWN_DISTANCE, type GroupTable } from '../../core/groups/group-table.ts';
 
-/**
- * Duplicate groups in compressed-row form: group g's member slots are `offsets[g] .. offsets[g + 1]`.
- * Slot `offsets[g]` holds the group's reference document; every other slot is compared with it.
- */
-export interface GroupTable {
-  /** Start of each group's slots; length = group count + 1, last entry = members.length. */
-  readonly offsets: Uint32Array;
-  /** Document id per slot (an index into the paths array). */
-  readonly members: Uint32Array;
-  /** Hamming distance of each slot's fingerprint to its group's reference (0 for the reference). */
-  readonly distances: Uint8Array;
-  /** Exact Jaccard of each slot's feature set with the reference's; NaN where not computed. */
-  readonly jaccard: Float32Array;
-  /** 1 where every text in the group is identical (an exact-duplicate group), else 0. */
-  readonly exact: Uint8Array;
-}
+/** The parts of a group table the list reads (the core's GroupTable satisfies it). */
+export type GroupView = Pick<GroupTable, 'count' | 'offsets' | 'members' | 'jaccardToReference' | 'distanceToReference'>;
 
 /** How the group list is ordered. */
 export type GroupSort = 'size' | 'closeness' | 'path';
-
-/** Number of groups in a table. */
-export function groupCount(table: GroupTable): number {
-  return table.offsets.length - 1;
-}
 
 /** Lower-cased copy of every path, computed once per corpus so filtering does not allocate per keystroke. */
 export function lowerCasePaths(paths: readonly string[]): string[] {
@@ -39,13 +21,13 @@ export function lowerCasePaths(paths: readonly string[]): string[] {
  * distance to the reference first) or reference path. Ties keep group order, so the result is stable.
  */
 export function orderGroups(
-  table: GroupTable,
+  table: GroupView,
   lowerPaths: readonly string[],
   sort: GroupSort,
   filter: string,
 ): Uint32Array {
-  const n = groupCount(table);
-  const { offsets, members, distances } = table;
+  const n = table.count;
+  const { offsets, members, distanceToReference: distances } = table;
   const needle = filter.trim().toLowerCase();
   let order = new Uint32Array(n);
   let kept = 0;
@@ -67,12 +49,13 @@ export function orderGroups(
   if (sort === 'size') {
     order.sort((a, b) => offsets[b + 1] - offsets[b] - (offsets[a + 1] - offsets[a]) || a - b);
   } else if (sort === 'closeness') {
-    // Mean distance of the non-reference members; precomputed so the comparator does no loops.
+    // Mean distance of the non-reference members (unknown counts as 64); precomputed so the
+    // comparator does no loops.
     const mean = new Float64Array(n);
     for (let i = 0; i < kept; i++) {
       const g = order[i];
       let sum = 0;
-      for (let s = offsets[g] + 1; s < offsets[g + 1]; s++) sum += distances[s];
+      for (let s = offsets[g] + 1; s < offsets[g + 1]; s++) sum += distances[s] === UNKNOWN_DISTANCE ? 64 : distances[s];
       const others = offsets[g + 1] - offsets[g] - 1;
       mean[g] = others > 0 ? sum / others : 0;
     }
@@ -101,7 +84,7 @@ export interface GroupRows {
 }
 
 /** Flattens the shown groups into rows, so the virtual list can use one fixed row height. */
-export function flattenRows(table: GroupTable, order: Uint32Array): GroupRows {
+export function flattenRows(table: Pick<GroupView, 'offsets'>, order: Uint32Array): GroupRows {
   const { offsets } = table;
   let count = 0;
   for (let i = 0; i < order.length; i++) count += offsets[order[i] + 1] - offsets[order[i]] + 1;
@@ -144,4 +127,37 @@ export function stepRow(rows: GroupRows, from: number, step: number, prefer: 1 |
 export function splitPath(path: string): { dir: string; name: string } {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
   return cut < 0 ? { dir: '', name: path } : { dir: path.slice(0, cut + 1), name: path.slice(cut + 1) };
+}
+
+/** Near-duplicate and exact-duplicate groups in one table for the list, with a per-group exact flag. */
+export interface MergedGroups {
+  table: GroupView;
+  /** 1 where the group is an exact-duplicate group. */
+  exact: Uint8Array;
+}
+
+/**
+ * Appends exact-duplicate groups (the scan's `{ start, members, count }`, lowest doc id first, which
+ * becomes the reference) after the near-duplicate groups: distance 0 and Jaccard 1 for every member.
+ */
+export function mergeExactGroups(
+  near: GroupView,
+  exactGroups: { start: Uint32Array; members: Uint32Array; count: number },
+): MergedGroups {
+  const nearSlots = near.offsets[near.count];
+  const exactSlots = exactGroups.start[exactGroups.count];
+  const count = near.count + exactGroups.count;
+  const offsets = new Int32Array(count + 1);
+  offsets.set(near.offsets.subarray(0, near.count + 1));
+  for (let g = 1; g <= exactGroups.count; g++) offsets[near.count + g] = nearSlots + exactGroups.start[g];
+  const members = new Int32Array(nearSlots + exactSlots);
+  members.set(near.members.subarray(0, nearSlots));
+  members.set(exactGroups.members.subarray(0, exactSlots), nearSlots);
+  const jaccardToReference = new Float32Array(nearSlots + exactSlots).fill(1);
+  jaccardToReference.set(near.jaccardToReference.subarray(0, nearSlots));
+  const distanceToReference = new Uint8Array(nearSlots + exactSlots);
+  distanceToReference.set(near.distanceToReference.subarray(0, nearSlots));
+  const exact = new Uint8Array(count);
+  exact.fill(1, near.count);
+  return { table: { count, offsets, members, jaccardToReference, distanceToReference }, exact };
 }

@@ -134,28 +134,29 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
             />
           </label>
           <label className="ss-field">
-            Minimum Jaccard
+            Similarity threshold
             <input
               className="ss-input"
               type="number"
               min={0}
               max={1}
               step={0.05}
-              value={draft.minJaccard}
-              aria-invalid={errors.minJaccard ? true : undefined}
-              onChange={(e) => set({ minJaccard: e.currentTarget.value })}
+              value={draft.similarityThreshold}
+              aria-invalid={errors.similarityThreshold ? true : undefined}
+              onChange={(e) => set({ similarityThreshold: e.currentTarget.value })}
             />
           </label>
         </div>
         <p className="ss-settings-help">
-          Two documents are near-duplicates when their fingerprints differ in at most k of 64 bits
-          {errors.k ? '.' : ` (an estimated similarity of ${similarityEstimate(kNumber).toFixed(3)} or more).`} 3 suits
-          most corpora; raise it to catch looser rewrites. A minimum Jaccard above 0 also checks each pair’s
-          exact feature overlap and drops pairs below it.
+          Fingerprints that differ in at most k of 64 bits are candidates
+          {errors.k ? '.' : ` (estimated similarity ${similarityEstimate(kNumber).toFixed(3)} or more).`} Each candidate
+          is then checked exactly: it counts as a near-duplicate when the Jaccard similarity of the two feature sets
+          (shared features ÷ all features) reaches the similarity threshold. A larger k finds looser rewrites but
+          checks more candidates.
         </p>
-        {(errors.k || errors.minJaccard) && (
+        {(errors.k || errors.similarityThreshold) && (
           <p className="ss-settings-help" role="alert">
-            {errors.k ?? errors.minJaccard}
+            {errors.k ?? errors.similarityThreshold}
           </p>
         )}
       </fieldset>

@@ -7,24 +7,25 @@ import {
   type SimHashSettings,
   type WeightScheme,
 } from '../../core/simhash/settings.ts';
+import { DEFAULT_K, DEFAULT_SIMILARITY_THRESHOLD } from '../../core/quality/defaults.ts';
 
 /** Fingerprint settings plus the thresholds that decide which pairs are near-duplicates. */
 export interface ScanSettings {
   simhash: SimHashSettings;
   /** Largest Hamming distance between near-duplicate fingerprints. */
   k: number;
-  /** Smallest exact Jaccard (0..1) for a candidate pair to be kept; 0 keeps every pair within k. */
-  minJaccard: number;
+  /** Smallest exact Jaccard (0..1) of two feature sets for a candidate pair to count as near-duplicates. */
+  similarityThreshold: number;
 }
 
 /** Largest k the panel offers (the permuted tables need more blocks than k; beyond 16 they stop paying off). */
 export const MAX_K = 16;
 
-/** word3 shingles, binary weights, k = 3 (Manku et al.'s choice for 64-bit fingerprints), no Jaccard cut. */
+/** The core's defaults: word3 shingles, binary weights, k and similarity threshold from the quality benchmark. */
 export const DEFAULT_SCAN_SETTINGS: ScanSettings = {
   simhash: DEFAULT_SETTINGS,
-  k: 3,
-  minJaccard: 0,
+  k: DEFAULT_K,
+  similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
 };
 
 /** Default n for each feature kind, used when the user switches kinds. */
@@ -37,7 +38,7 @@ export interface SettingsDraft {
   weights: WeightScheme;
   stopWords: boolean;
   k: string;
-  minJaccard: string;
+  similarityThreshold: string;
 }
 
 /** The form's starting values for given settings. */
@@ -48,13 +49,13 @@ export function toDraft(s: ScanSettings): SettingsDraft {
     weights: s.simhash.weights,
     stopWords: s.simhash.stopWords,
     k: String(s.k),
-    minJaccard: String(s.minJaccard),
+    similarityThreshold: String(s.similarityThreshold),
   };
 }
 
 export type DraftResult =
   | { ok: true; settings: ScanSettings }
-  | { ok: false; errors: Partial<Record<'n' | 'k' | 'minJaccard', string>> };
+  | { ok: false; errors: Partial<Record<'n' | 'k' | 'similarityThreshold', string>> };
 
 function intIn(text: string, lo: number, hi: number): number | null {
   const t = text.trim();
@@ -65,33 +66,33 @@ function intIn(text: string, lo: number, hi: number): number | null {
 
 /** Validates a draft: settings when every field is valid, else one message per bad field. */
 export function fromDraft(d: SettingsDraft): DraftResult {
-  const errors: Partial<Record<'n' | 'k' | 'minJaccard', string>> = {};
+  const errors: Partial<Record<'n' | 'k' | 'similarityThreshold', string>> = {};
   const n = d.kind === 'word' ? 1 : intIn(d.n, d.kind === 'char-ngram' ? 1 : 2, MAX_FEATURE_N);
   if (n === null) {
     errors.n = `Enter a whole number from ${d.kind === 'char-ngram' ? 1 : 2} to ${MAX_FEATURE_N}.`;
   }
   const k = intIn(d.k, 0, MAX_K);
   if (k === null) errors.k = `Enter a whole number from 0 to ${MAX_K}.`;
-  const j = Number(d.minJaccard.trim());
-  const jOk = d.minJaccard.trim() !== '' && Number.isFinite(j) && j >= 0 && j <= 1;
-  if (!jOk) errors.minJaccard = 'Enter a number from 0 to 1.';
+  const j = Number(d.similarityThreshold.trim());
+  const jOk = d.similarityThreshold.trim() !== '' && Number.isFinite(j) && j >= 0 && j <= 1;
+  if (!jOk) errors.similarityThreshold = 'Enter a number from 0 to 1.';
   if (n === null || k === null || !jOk) return { ok: false, errors };
   return {
     ok: true,
     settings: {
       simhash: { features: { kind: d.kind, n }, weights: d.weights, stopWords: d.stopWords },
       k,
-      minJaccard: j,
+      similarityThreshold: j,
     },
   };
 }
 
-/** One line describing settings, e.g. `word3 · binary · k = 3`. */
+/** One line describing settings, e.g. `word3 · binary · k = 10 · Jaccard ≥ 0.8`. */
 export function describeSettings(s: ScanSettings): string {
   const parts = [formatFeatureSpec(s.simhash.features), s.simhash.weights];
   if (s.simhash.stopWords) parts.push('stop words removed');
   parts.push(`k = ${s.k}`);
-  if (s.minJaccard > 0) parts.push(`Jaccard ≥ ${s.minJaccard}`);
+  parts.push(`Jaccard ≥ ${s.similarityThreshold}`);
   return parts.join(' · ');
 }
 

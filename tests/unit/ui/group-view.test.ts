@@ -2,20 +2,21 @@ import { describe, expect, it } from 'vitest';
 import {
   flattenRows,
   lowerCasePaths,
+  mergeExactGroups,
   orderGroups,
   splitPath,
   stepRow,
-  type GroupTable,
-} from '../../../src/ui/groups/group-table.ts';
+  type GroupView,
+} from '../../../src/ui/groups/group-view.ts';
 
 // Three groups: g0 = {0 ref, 1 d2, 2 d4}, g1 = {3 ref, 4 d0} (exact), g2 = {5 ref, 6 d1, 7 d1, 8 d3}.
 const paths = ['b/alpha.txt', 'b/alpha2.txt', 'x/Zeta.txt', 'a/Exact.txt', 'a/exact-copy.txt', 'c/m.txt', 'c/n.txt', 'c/o.txt', 'c/p.txt'];
-const table: GroupTable = {
-  offsets: Uint32Array.from([0, 3, 5, 9]),
-  members: Uint32Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8]),
-  distances: Uint8Array.from([0, 2, 4, 0, 0, 0, 1, 1, 3]),
-  jaccard: Float32Array.from([1, 0.8, 0.6, 1, 1, 1, 0.9, 0.9, 0.7]),
-  exact: Uint8Array.from([0, 1, 0]),
+const table: GroupView = {
+  count: 3,
+  offsets: Int32Array.from([0, 3, 5, 9]),
+  members: Int32Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8]),
+  distanceToReference: Uint8Array.from([0, 2, 4, 0, 0, 0, 1, 1, 3]),
+  jaccardToReference: Float32Array.from([1, 0.8, 0.6, 1, 1, 1, 0.9, 0.9, 0.7]),
 };
 const lower = lowerCasePaths(paths);
 
@@ -37,22 +38,51 @@ describe('orderGroups', () => {
   });
   it('keeps 100,000 groups in typed arrays', () => {
     const n = 100_000;
-    const offsets = new Uint32Array(n + 1);
+    const offsets = new Int32Array(n + 1);
     for (let g = 0; g <= n; g++) offsets[g] = g * 2;
-    const big: GroupTable = {
+    const big: GroupView = {
+      count: n,
       offsets,
-      members: Uint32Array.from({ length: 2 * n }, (_, i) => i),
-      distances: Uint8Array.from({ length: 2 * n }, (_, i) => (i % 2 ? (i >> 1) % 7 : 0)),
-      jaccard: new Float32Array(2 * n).fill(Number.NaN),
-      exact: new Uint8Array(n),
+      members: Int32Array.from({ length: 2 * n }, (_, i) => i),
+      distanceToReference: Uint8Array.from({ length: 2 * n }, (_, i) => (i % 2 ? (i >> 1) % 7 : 0)),
+      jaccardToReference: new Float32Array(2 * n).fill(Number.NaN),
     };
     const order = orderGroups(big, lowerCasePaths(Array.from({ length: 2 * n }, (_, i) => `f${i}`)), 'closeness', '');
     expect(order.length).toBe(n);
     let sorted = true;
     for (let i = 1; i < n; i++) {
-      if (big.distances[offsets[order[i - 1]] + 1] > big.distances[offsets[order[i]] + 1]) sorted = false;
+      if (big.distanceToReference[offsets[order[i - 1]] + 1] > big.distanceToReference[offsets[order[i]] + 1]) sorted = false;
     }
     expect(sorted).toBe(true);
+  });
+});
+
+describe('orderGroups with unknown distances', () => {
+  it('counts an unknown distance (255) as 64 when sorting by closeness', () => {
+    const t: GroupView = {
+      count: 2,
+      offsets: Int32Array.from([0, 2, 4]),
+      members: Int32Array.from([0, 1, 2, 3]),
+      distanceToReference: Uint8Array.from([0, 255, 0, 20]),
+      jaccardToReference: Float32Array.from([1, 0.9, 1, 0.8]),
+    };
+    expect([...orderGroups(t, ['a', 'b', 'c', 'd'], 'closeness', '')]).toEqual([1, 0]);
+  });
+});
+
+describe('mergeExactGroups', () => {
+  it('appends exact groups with distance 0, Jaccard 1 and the exact flag', () => {
+    const merged = mergeExactGroups(table, {
+      start: Uint32Array.from([0, 2, 5]),
+      members: Uint32Array.from([10, 11, 12, 13, 14]),
+      count: 2,
+    });
+    expect(merged.table.count).toBe(5);
+    expect([...merged.table.offsets]).toEqual([0, 3, 5, 9, 11, 14]);
+    expect([...merged.table.members.subarray(9)]).toEqual([10, 11, 12, 13, 14]);
+    expect([...merged.table.distanceToReference.subarray(6)]).toEqual([1, 1, 3, 0, 0, 0, 0, 0]);
+    expect([...merged.table.jaccardToReference.subarray(8)]).toEqual([0.699999988079071, 1, 1, 1, 1, 1]);
+    expect([...merged.exact]).toEqual([0, 0, 0, 1, 1]);
   });
 });
 

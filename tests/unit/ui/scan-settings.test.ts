@@ -8,34 +8,37 @@ import {
 } from '../../../src/ui/shared/scan-settings.ts';
 
 describe('scan settings drafts', () => {
-  it('round-trips the defaults (word3, binary, k = 3)', () => {
+  it('round-trips the defaults (word3, binary, the core quality defaults)', () => {
     const r = fromDraft(toDraft(DEFAULT_SCAN_SETTINGS));
     expect(r).toEqual({ ok: true, settings: DEFAULT_SCAN_SETTINGS });
-    expect(describeSettings(DEFAULT_SCAN_SETTINGS)).toBe('word3 · binary · k = 3');
+    expect(describeSettings({ ...DEFAULT_SCAN_SETTINGS, k: 3, similarityThreshold: 0.8 })).toBe(
+      'word3 · binary · k = 3 · Jaccard ≥ 0.8',
+    );
   });
   it('accepts character n-grams and single words (n forced to 1)', () => {
     const d = toDraft(DEFAULT_SCAN_SETTINGS);
-    const c = fromDraft({ ...d, kind: 'char-ngram', n: '5', weights: 'tfidf', k: '6', minJaccard: '0.5' });
+    const c = fromDraft({ ...d, kind: 'char-ngram', n: '5', weights: 'tfidf', k: '6', similarityThreshold: '0.5' });
     expect(c.ok && c.settings).toEqual({
       simhash: { features: { kind: 'char-ngram', n: 5 }, weights: 'tfidf', stopWords: false },
       k: 6,
-      minJaccard: 0.5,
+      similarityThreshold: 0.5,
     });
     const w = fromDraft({ ...d, kind: 'word', n: '' });
+    expect(w.ok).toBe(true);
     expect(w.ok && w.settings.simhash.features).toEqual({ kind: 'word', n: 1 });
-    expect(w.ok && describeSettings(w.settings)).toBe('word1 · binary · k = 3');
+    expect(w.ok && describeSettings(w.settings)).toBe(`word1 · binary · k = ${DEFAULT_SCAN_SETTINGS.k} · Jaccard ≥ ${DEFAULT_SCAN_SETTINGS.similarityThreshold}`);
   });
   it('reports every bad field', () => {
     const d = toDraft(DEFAULT_SCAN_SETTINGS);
-    const r = fromDraft({ ...d, n: '1', k: '17', minJaccard: '1.5' });
+    const r = fromDraft({ ...d, n: '1', k: '17', similarityThreshold: '1.5' });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(Object.keys(r.errors).sort()).toEqual(['k', 'minJaccard', 'n']);
+    if (!r.ok) expect(Object.keys(r.errors).sort()).toEqual(['k', 'n', 'similarityThreshold']);
     expect(fromDraft({ ...d, k: '2.5' }).ok).toBe(false);
-    expect(fromDraft({ ...d, minJaccard: '' }).ok).toBe(false);
+    expect(fromDraft({ ...d, similarityThreshold: '' }).ok).toBe(false);
   });
   it('knows which changes need fingerprinting again', () => {
     const s = DEFAULT_SCAN_SETTINGS;
-    expect(changesFingerprints(s, { ...s, k: 7, minJaccard: 0.4 })).toBe(false);
+    expect(changesFingerprints(s, { ...s, k: 7, similarityThreshold: 0.4 })).toBe(false);
     expect(changesFingerprints(s, { ...s, simhash: { ...s.simhash, weights: 'tf' } })).toBe(true);
     expect(changesFingerprints(s, { ...s, simhash: { ...s.simhash, features: { kind: 'word-shingle', n: 4 } } })).toBe(true);
   });
