@@ -174,4 +174,54 @@ describe('createFingerprinter', () => {
     const fresh = createFingerprinter(DEFAULT_SETTINGS).fingerprint(big);
     expect(fp.fingerprint(big)).toEqual(fresh);
   });
+
+  it('gives one fingerprint to any order of the same word multiset (word1, binary and tf)', () => {
+    const next = rng(11);
+    const vocab = ['alpha', 'Beta', 'gamma', 'δέλτα', '東', 'Straße', 'x1', 'omega'];
+    for (const weights of ['binary', 'tf'] as const) {
+      const fp = createFingerprinter(settings('word1', weights));
+      for (let trial = 0; trial < 30; trial++) {
+        const bag = Array.from({ length: 5 + Math.floor(next() * 40) }, () => vocab[Math.floor(next() * vocab.length)]);
+        const base = fp.fingerprint(bag.join(' '));
+        const shuffled = [...bag].sort(() => (next() < 0.5 ? -1 : 1));
+        const other = fp.fingerprint(shuffled.join(', '));
+        expect([other.hi, other.lo]).toEqual([base.hi, base.lo]);
+      }
+    }
+  });
+
+  it('distance is symmetric and zero to itself', () => {
+    const fp = createFingerprinter(DEFAULT_SETTINGS);
+    const next = rng(12);
+    const prints = Array.from({ length: 20 }, () => fp.fingerprint(randomDoc(next, 60) + ' a b c'));
+    for (const a of prints) {
+      expect(hamming(a.hi, a.lo, a.hi, a.lo)).toBe(0);
+      for (const b of prints) expect(hamming(a.hi, a.lo, b.hi, b.lo)).toBe(hamming(b.hi, b.lo, a.hi, a.lo));
+    }
+  });
+
+  it('treats case, NFKC and sigma variants as the same text', () => {
+    const fp = createFingerprinter(DEFAULT_SETTINGS);
+    const same = (x: string, y: string) => {
+      const a = fp.fingerprint(x);
+      const b = fp.fingerprint(y);
+      expect(a.status).toBe('ok');
+      expect([b.hi, b.lo]).toEqual([a.hi, a.lo]);
+    };
+    same('Die Straße ist lang und breit', 'DIE STRASSE IST LANG UND BREIT');
+    same('ΟΔΟΣ και ΠΟΛΗ μας', 'οδος και πολη μασ');
+    same('ﬁle ｆｕｌｌ café noir', 'file full cafe\u0301 noir');
+    same('東京都庁', '東 京 都 庁');
+    const a = fp.fingerprint('İstanbul is big');
+    const b = fp.fingerprint('istanbul is big');
+    expect([a.hi, a.lo]).not.toEqual([b.hi, b.lo]); // no Turkish locale: İ keeps its dot as a mark
+  });
+
+  it('fingerprints CJK and emoji text and flags short CJK correctly', () => {
+    const fp = createFingerprinter(DEFAULT_SETTINGS);
+    expect(fp.fingerprint('東京').status).toBe('too-short');
+    expect(fp.fingerprint('東京都').status).toBe('ok');
+    expect(fp.fingerprint('😀 😀 😀').status).toBe('ok');
+    expect(fp.fingerprint('!!! ??? ...').status).toBe('too-short');
+  });
 });

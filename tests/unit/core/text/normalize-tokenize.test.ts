@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { isAscii, normalizeText } from '../../../../src/core/text/normalize.ts';
+import { charStream, removeStopWords, tokenize, tokenizeDetailed } from '../../../../src/core/text/tokenize.ts';
+import { charClass, MARK, SEP, SOLO, WORD } from '../../../../src/core/text/char-class.ts';
+import { isStopWord } from '../../../../src/core/text/stop-words.ts';
+
+const words = (text: string) => tokenize(normalizeText(text));
+
+describe('normalizeText', () => {
+  it('folds Straße, STRASSE and strasse to one word', () => {
+    expect(normalizeText('Straße')).toBe('strasse');
+    expect(normalizeText('STRASSE')).toBe('strasse');
+    expect(words('Straße')).toEqual(words('STRASSE'));
+  });
+
+  it('uses no locale for the Turkish dotted and dotless I', () => {
+    // Unicode default mapping: İ → i + U+0307 COMBINING DOT ABOVE; ı → upper I → i.
+    expect(normalizeText('İ')).toBe('i\u0307');
+    expect(normalizeText('ı')).toBe('i');
+    expect(normalizeText('I')).toBe('i');
+    expect(words('İstanbul')).toEqual(['i\u0307stanbul']); // the mark stays inside the token
+    expect(words('ISTANBUL')).toEqual(['istanbul']);
+  });
+
+  it('makes final sigma and medial sigma the same letter', () => {
+    expect(normalizeText('ΟΔΟΣ')).toBe('οδοσ');
+    expect(normalizeText('οδος')).toBe('οδοσ');
+    expect(normalizeText('ΣΑΣ σας')).toBe('σασ σασ');
+  });
+
+  it('applies NFKC: compatibility forms, ligatures, full-width letters, composed accents', () => {
+    expect(normalizeText('ﬁle')).toBe('file');
+    expect(normalizeText('Ｆｕｌｌ　Ｗｉｄｔｈ')).toBe('full width');
+    expect(normalizeText('cafe\u0301')).toBe('café');
+    expect(normalizeText('café')).toBe('café');
+    expect(normalizeText('x²')).toBe('x2');
+    expect(normalizeText('ᾳ')).toBe('αι');
+  });
+
+  it('lowercases ASCII without touching anything else', () => {
+    expect(normalizeText('Hello, WORLD 42!')).toBe('hello, world 42!');
+    expect(isAscii('Hello')).toBe(true);
+    expect(isAscii('Héllo')).toBe(false);
+  });
+
+  it('is idempotent', () => {
+    for (const s of ['Straße', 'İSTANBUL', 'ΟΔΟΣ', 'ﬁ', 'ǰ', 'ᾳ', 'ŉ', 'Ｆ', '東京', '😀', 'e\u0301\u0323']) {
+      expect(normalizeText(normalizeText(s))).toBe(normalizeText(s));
+    }
+  });
+});
+
+describe('tokenize', () => {
+  it('splits on spaces and punctuation; keeps letters and digits together', () => {
+    expect(words('Hello, world! It\'s 3.14 -- x2y')).toEqual(['hello', 'world', 'it', 's', '3', '14', 'x2y']);
+  });
+
+  it('makes each Han, Hiragana, Katakana, Hangul and Thai character its own token', () => {
+    expect(words('東京都')).toEqual(['東', '京', '都']);
+    expect(words('ひらがなカタカナ')).toEqual(['ひ', 'ら', 'が', 'な', 'カ', 'タ', 'カ', 'ナ']);
+    expect(words('한국어')).toEqual(['한', '국', '어']);
+    expect(words('ไทย')).toEqual(['ไ', 'ท', 'ย']);
+    // A Thai combining vowel stays with its letter.
+    expect(words('กั')).toEqual(['กั']);
+    expect(words('Tokyo東京tower')).toEqual(['tokyo', '東', '京', 'tower']);
+  });
+
+  it('makes each pictographic emoji a token; skin tones and joiners separate', () => {
+    expect(words('I ❤ pizza 🍕🍕')).toEqual(['i', '❤', 'pizza', '🍕', '🍕']);
+    expect(words('👍🏽ok')).toEqual(['👍', 'ok']);
+    expect(words('👨‍👩‍👧')).toEqual(['👨', '👩', '👧']);
+    // Digits and # are Emoji but not pictographic: they stay ordinary.
+    expect(words('#1')).toEqual(['1']);
+  });
+
+  it('keeps combining marks inside the token, and a leading mark starts a word', () => {
+    expect(tokenize('e\u0301te\u0323')).toEqual(['e\u0301te\u0323']);
+    expect(tokenize(' \u0301a')).toEqual(['\u0301a']);
+    expect(tokenize('नमस्ते दुनिया')).toEqual(['नमस्ते', 'दुनिया']);
+  });
+
+  it('treats lone surrogates and symbols as separators', () => {
+    expect(tokenize('a\ud800b')).toEqual(['a', 'b']);
+    expect(tokenize('a€b©')).toEqual(['a', 'b', '©']);
+  });
+
+  it('builds the char stream with one space per separator run and none between touching tokens', () => {
+    expect(charStream(tokenizeDetailed(normalizeText('  Hello,\n\n World!  ')))).toBe('hello world');
+    expect(charStream(tokenizeDetailed('東京 tower'))).toBe('東京 tower');
+  });
+
+  it('removes English stop words on request, leaving a gap', () => {
+    const list = removeStopWords(tokenizeDetailed('the cat and the hat'));
+    expect(list.tokens).toEqual(['cat', 'hat']);
+    expect(charStream(removeStopWords(tokenizeDetailed('東the京')))).toBe('東 京');
+    expect(isStopWord('the')).toBe(true);
+    expect(isStopWord('cat')).toBe(false);
+  });
+});
+
+describe('charClass', () => {
+  it('classifies by Unicode properties', () => {
+    expect(charClass(0x61)).toBe(WORD);
+    expect(charClass(0x20)).toBe(SEP);
+    expect(charClass(0x0301)).toBe(MARK);
+    expect(charClass(0x6771)).toBe(SOLO);
+    expect(charClass(0x20000)).toBe(SOLO); // CJK extension B
+    expect(charClass(0x1f600)).toBe(SOLO);
+    expect(charClass(0x10400)).toBe(WORD); // Deseret
+    expect(charClass(0xe0100)).toBe(MARK); // variation selector supplement
+    expect(charClass(0x10ffff)).toBe(SEP);
+  });
+});
