@@ -27,7 +27,8 @@ export function parseSampleManifest(json: unknown): SampleManifest {
 
 /**
  * Fetches the sample corpus from `${baseUrl}sample/` (same origin, so the CSP allows it) and returns
- * it as File objects for the same path a drop takes. Pass `import.meta.env.BASE_URL` as `baseUrl`
+ * it as File objects whose `webkitRelativePath` is set, so they take the same path as a chosen folder
+ * (`{ kind: 'file-list', files }`). Pass `import.meta.env.BASE_URL` as `baseUrl`
  * (not read here, so the module also loads in Node); `fetchImpl` is injectable for Node tests.
  */
 export async function loadSampleCorpus(
@@ -45,7 +46,11 @@ export async function loadSampleCorpus(
       if (!r.ok) throw new Error(`Could not load sample file ${rel} (HTTP ${r.status}).`);
       const blob = await r.blob();
       const name = rel.slice(rel.lastIndexOf('/') + 1);
-      return { path: `simsift-sample/${rel}`, file: new File([blob], name, { type: 'text/plain' }) };
+      const path = `simsift-sample/${rel}`;
+      const file = new File([blob], name, { type: 'text/plain' });
+      // Like a file from "Choose folder": the scan's file-list path reads webkitRelativePath.
+      Object.defineProperty(file, 'webkitRelativePath', { value: path });
+      return { path, file };
     }),
   );
 }

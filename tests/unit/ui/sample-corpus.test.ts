@@ -27,6 +27,7 @@ describe('sample corpus', () => {
     for (const { path, file } of files) {
       expect(path.startsWith('simsift-sample/')).toBe(true);
       expect(path.endsWith(file.name)).toBe(true);
+      expect(file.webkitRelativePath).toBe(path);
       expect(file.size).toBeGreaterThan(200);
     }
   });
