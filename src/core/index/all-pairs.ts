@@ -83,7 +83,7 @@ export function splitTables(tableCount: number, parts: number): Int32Array {
 
 function checkInput(hi: Uint32Array, lo: Uint32Array, k: number): number {
   if (hi.length !== lo.length) throw new RangeError(`hi and lo differ in length (${hi.length} vs ${lo.length})`);
-  if (!Number.isInteger(k) || k < 0 || k > 63) throw new RangeError(`k must be an integer in 0..63 (got ${k})`);
+  if (!Number.isInteger(k) || k < 0 || k > 64) throw new RangeError(`k must be an integer in 0..64 (got ${k})`);
   return hi.length;
 }
 

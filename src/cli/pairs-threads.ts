@@ -1,0 +1,137 @@
+/**
+ * Threaded all-pairs for Node (the CLI and the benchmark): a pool of worker_threads, each taking a
+ * consecutive range of tables, with the fingerprints in one SharedArrayBuffer. The result is the
+ * single-thread `allPairs` result, pair for pair in the same order.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { allPairsBruteForce, allPairsForTables, splitTables } from '../core/index/all-pairs.ts';
+import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
+import { concatPairLists, type PairList } from '../core/index/pair-list.ts';
+import type { PairsThreadReply, PairsThreadRequest } from './pairs-thread.ts';
+
+/** A started pool of pair-search threads. */
+export interface PairsPool {
+  /** Number of worker threads. */
+  readonly size: number;
+  /** Resolves when every thread has loaded its code (startup is then out of the way). */
+  readonly ready: Promise<void>;
+  /** All pairs within k (same result as `allPairs(hi, lo, k, { blocks })`). */
+  allPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number): Promise<PairList>;
+  /** Stops the threads. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker thread's bootstrap: worker threads do not inherit tsx's `register()` from the parent,
+ * and in Node 20 a `--import tsx` in the worker's execArgv does not apply to its entry module, so
+ * the worker registers tsx itself and then imports pairs-thread.ts. Paths are resolved from this
+ * file, so it works whatever the current directory is.
+ */
+function bootstrapSource(): string {
+  const require = createRequire(import.meta.url);
+  const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./pairs-thread.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+}
+
+/** Starts `size` worker threads (at least 1). */
+export function startPairsPool(size: number): PairsPool {
+  const count = Math.max(1, Math.floor(size));
+  const source = bootstrapSource();
+  const workers: Worker[] = [];
+  const readies: Promise<void>[] = [];
+  const pending = new Map<number, { resolve: (r: PairsThreadReply) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  for (let i = 0; i < count; i++) {
+    // execArgv [] so the parent's own loader flags (tsx CLI) are not applied twice.
+    const worker = new Worker(source, { eval: true, execArgv: [] });
+    workers.push(worker);
+    readies.push(
+      new Promise<void>((resolve, reject) => {
+        worker.once('error', reject);
+        worker.once('message', (m: unknown) => {
+          if (m === 'ready') resolve();
+          else reject(new Error(`pair thread sent ${String(m)} before ready`));
+        });
+      }),
+    );
+    worker.on('message', (m: PairsThreadReply | 'ready') => {
+      if (m === 'ready') return;
+      pending.get(m.id)?.resolve(m);
+      pending.delete(m.id);
+    });
+    worker.on('error', (e) => {
+      for (const p of pending.values()) p.reject(e);
+      pending.clear();
+    });
+  }
+  const ready = Promise.all(readies).then(() => undefined);
+  // Keep a failed startup from surfacing as an unhandled rejection before anyone awaits `ready`.
+  ready.catch(() => undefined);
+
+  function run(req: Omit<PairsThreadRequest, 'id'>, worker: Worker): Promise<PairList> {
+    const id = nextId++;
+    return new Promise<PairsThreadReply>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...req, id });
+    }).then((reply) => {
+      if (!reply.ok) throw new Error(reply.message);
+      return { a: reply.a, b: reply.b, distance: reply.distance, count: reply.count };
+    });
+  }
+
+  return {
+    size: count,
+    ready,
+    async allPairs(hi, lo, k, blocks) {
+      const n = hi.length;
+      if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k);
+      const m = blocks ?? chooseBlocks(n, k);
+      const layout = blockLayout(k, m);
+      if (n < 2) return allPairsForTables(hi, lo, layout, 0, layout.tables.length);
+      await ready;
+      const shared = toShared(hi, lo);
+      const bounds = splitTables(layout.tables.length, count);
+      const parts: Promise<PairList>[] = [];
+      for (let p = 0; p + 1 < bounds.length; p++) {
+        parts.push(
+          run({ hi: shared.hi, lo: shared.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1] }, workers[p]),
+        );
+      }
+      return concatPairLists(await Promise.all(parts));
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** The fingerprints in one SharedArrayBuffer (hi then lo), copied once unless they already are. */
+function toShared(hi: Uint32Array, lo: Uint32Array): { hi: Uint32Array; lo: Uint32Array } {
+  if (hi.buffer instanceof SharedArrayBuffer && lo.buffer instanceof SharedArrayBuffer) return { hi, lo };
+  const n = hi.length;
+  const buffer = new SharedArrayBuffer(8 * n);
+  const sHi = new Uint32Array(buffer, 0, n);
+  const sLo = new Uint32Array(buffer, 4 * n, n);
+  sHi.set(hi);
+  sLo.set(lo);
+  return { hi: sHi, lo: sLo };
+}
+
+/** One-shot threaded all-pairs: starts `threads` threads, runs, stops them. */
+export async function allPairsThreaded(
+  hi: Uint32Array,
+  lo: Uint32Array,
+  k: number,
+  options: { blocks?: number; threads: number },
+): Promise<PairList> {
+  const pool = startPairsPool(options.threads);
+  try {
+    return await pool.allPairs(hi, lo, k, options.blocks);
+  } finally {
+    await pool.close();
+  }
+}
