@@ -17,15 +17,45 @@ export interface BitDiffProps {
   jaccard: number | null;
 }
 
+/** The last path segment, so a row label stays short (the full path is in its title). */
+function shortName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1) || path;
+}
+
+/** Hex digits with the ones that differ from `other` marked. */
+function HexDigits({ hex, other }: { hex: string; other: string }) {
+  return Array.from(hex, (c, i) => (c === other[i] ? c : <mark key={i}>{c}</mark>));
+}
+
+// Cell geometry in SVG units; the SVG stretches horizontally, so every cell gets the same width.
+const CELL = 8;
+const GAP = 2;
+const BYTE_GAP = 5;
+const ROW_WIDTH = 64 * CELL + 63 * GAP + 7 * (BYTE_GAP - GAP);
+const cellX = (i: number) => i * (CELL + GAP) + Math.floor(i / 8) * (BYTE_GAP - GAP);
+
 function BitRow({ bits, diff, label }: { bits: Uint8Array; diff: Uint8Array; label: string }) {
   const cells = [];
   for (let i = 0; i < 64; i++) {
-    cells.push(<span key={i} className={(bits[i] ? 'on' : '') + (diff[i] ? ' diff' : '')} />);
+    const cls = (bits[i] ? 'on' : 'off') + (diff[i] ? ' diff' : '');
+    cells.push(<rect key={i} className={cls} x={cellX(i)} y={0} width={CELL} height={20} rx={1.5} />);
   }
   return (
-    <div className="ss-bits-row" role="img" aria-label={label}>
+    <svg className="ss-bits-row" role="img" aria-label={label} viewBox={`0 0 ${ROW_WIDTH} 20`} preserveAspectRatio="none">
       {cells}
-    </div>
+    </svg>
+  );
+}
+
+function DiffMarks({ diff, label }: { diff: Uint8Array; label: string }) {
+  const marks = [];
+  for (let i = 0; i < 64; i++) {
+    if (diff[i]) marks.push(<rect key={i} x={cellX(i)} y={1} width={CELL} height={5} rx={1} />);
+  }
+  return (
+    <svg className="ss-bits-marks" role="img" aria-label={label} viewBox={`0 0 ${ROW_WIDTH} 7`} preserveAspectRatio="none">
+      {marks}
+    </svg>
   );
 }
 
@@ -49,22 +79,26 @@ export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard }: BitDiff
     <section className="ss-panel ss-bits" aria-label="Bit diff">
       <h2 className="ss-panel-title">Fingerprints</h2>
       <div className="ss-bits-grid">
-        <span className="ss-bits-label" title={labelA}>{labelA}</span>
+        <span className="ss-bits-label" title={labelA}>
+          A · {shortName(labelA)}
+        </span>
         <BitRow bits={bitsA} diff={diff} label={`Fingerprint of ${labelA}: ${hexA}`} />
         <span className="ss-bits-label" aria-hidden="true" />
-        <div className="ss-bits-row ss-bits-marks" role="img" aria-label={diffLabel}>
-          {Array.from(diff, (d, i) => (
-            <span key={i} className={d ? 'diff' : ''} />
-          ))}
-        </div>
-        <span className="ss-bits-label" title={labelB}>{labelB}</span>
+        <DiffMarks diff={diff} label={diffLabel} />
+        <span className="ss-bits-label" title={labelB}>
+          B · {shortName(labelB)}
+        </span>
         <BitRow bits={bitsB} diff={diff} label={`Fingerprint of ${labelB}: ${hexB}`} />
       </div>
       <div className="ss-bits-grid">
         <span className="ss-bits-label">A</span>
-        <code className="ss-bits-hex">{hexA}</code>
+        <code className="ss-bits-hex" aria-label={hexA}>
+          <HexDigits hex={hexA} other={hexB} />
+        </code>
         <span className="ss-bits-label">B</span>
-        <code className="ss-bits-hex">{hexB}</code>
+        <code className="ss-bits-hex" aria-label={hexB}>
+          <HexDigits hex={hexB} other={hexA} />
+        </code>
       </div>
       <dl className="ss-bits-stats">
         <div>

@@ -61,105 +61,107 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
   return (
     <form className="ss-panel ss-settings" aria-label="Settings" onSubmit={submit} noValidate>
       <h2 className="ss-panel-title">Settings</h2>
-      <fieldset>
-        <legend>Features</legend>
-        {FEATURES.map((f) => (
-          <label key={f.kind} className="ss-settings-choice">
-            <input
-              type="radio"
-              name={`${id}-kind`}
-              checked={draft.kind === f.kind}
-              onChange={() => set({ kind: f.kind, n: String(DEFAULT_N[f.kind]) })}
-            />
-            <span>{f.label}</span>
-            <small>{f.help}</small>
+      <div className="ss-settings-body">
+        <fieldset>
+          <legend>Features</legend>
+          {FEATURES.map((f) => (
+            <label key={f.kind} className="ss-settings-choice">
+              <input
+                type="radio"
+                name={`${id}-kind`}
+                checked={draft.kind === f.kind}
+                onChange={() => set({ kind: f.kind, n: String(DEFAULT_N[f.kind]) })}
+              />
+              <span>{f.label}</span>
+              <small>{f.help}</small>
+            </label>
+          ))}
+          {draft.kind !== 'word' && (
+            <div className="ss-settings-row">
+              <label className="ss-field">
+                {draft.kind === 'char-ngram' ? 'Characters per n-gram (n)' : 'Words per shingle (n)'}
+                <input
+                  className="ss-input"
+                  type="number"
+                  min={draft.kind === 'char-ngram' ? 1 : 2}
+                  max={16}
+                  value={draft.n}
+                  aria-invalid={errors.n ? true : undefined}
+                  aria-describedby={errors.n ? `${id}-n-error` : undefined}
+                  onChange={(e) => set({ n: e.currentTarget.value })}
+                />
+              </label>
+              {errors.n && (
+                <span id={`${id}-n-error`} className="ss-settings-help" role="alert">
+                  {errors.n}
+                </span>
+              )}
+            </div>
+          )}
+          <label className="ss-settings-choice">
+            <input type="checkbox" checked={draft.stopWords} onChange={(e) => set({ stopWords: e.currentTarget.checked })} />
+            <span>Remove English stop words</span>
+            <small>Drops words such as “the” and “of” before building features.</small>
           </label>
-        ))}
-        {draft.kind !== 'word' && (
+        </fieldset>
+        <fieldset>
+          <legend>Weights</legend>
+          {WEIGHTS.map((w) => (
+            <label key={w.value} className="ss-settings-choice">
+              <input
+                type="radio"
+                name={`${id}-weights`}
+                checked={draft.weights === w.value}
+                onChange={() => set({ weights: w.value })}
+              />
+              <span>{w.label}</span>
+              <small>{w.help}</small>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Matching</legend>
           <div className="ss-settings-row">
             <label className="ss-field">
-              {draft.kind === 'char-ngram' ? 'Characters per n-gram (n)' : 'Words per shingle (n)'}
+              Threshold k (bits)
               <input
                 className="ss-input"
                 type="number"
-                min={draft.kind === 'char-ngram' ? 1 : 2}
-                max={16}
-                value={draft.n}
-                aria-invalid={errors.n ? true : undefined}
-                aria-describedby={errors.n ? `${id}-n-error` : undefined}
-                onChange={(e) => set({ n: e.currentTarget.value })}
+                min={0}
+                max={MAX_K}
+                value={draft.k}
+                aria-invalid={errors.k ? true : undefined}
+                onChange={(e) => set({ k: e.currentTarget.value })}
               />
             </label>
-            {errors.n && (
-              <span id={`${id}-n-error`} className="ss-settings-help" role="alert">
-                {errors.n}
-              </span>
-            )}
+            <label className="ss-field">
+              Similarity threshold
+              <input
+                className="ss-input"
+                type="number"
+                min={0}
+                max={1}
+                step={0.05}
+                value={draft.similarityThreshold}
+                aria-invalid={errors.similarityThreshold ? true : undefined}
+                onChange={(e) => set({ similarityThreshold: e.currentTarget.value })}
+              />
+            </label>
           </div>
-        )}
-        <label className="ss-settings-choice">
-          <input type="checkbox" checked={draft.stopWords} onChange={(e) => set({ stopWords: e.currentTarget.checked })} />
-          <span>Remove English stop words</span>
-          <small>Drops words such as “the” and “of” before building features.</small>
-        </label>
-      </fieldset>
-      <fieldset>
-        <legend>Weights</legend>
-        {WEIGHTS.map((w) => (
-          <label key={w.value} className="ss-settings-choice">
-            <input
-              type="radio"
-              name={`${id}-weights`}
-              checked={draft.weights === w.value}
-              onChange={() => set({ weights: w.value })}
-            />
-            <span>{w.label}</span>
-            <small>{w.help}</small>
-          </label>
-        ))}
-      </fieldset>
-      <fieldset>
-        <legend>Matching</legend>
-        <div className="ss-settings-row">
-          <label className="ss-field">
-            Threshold k (bits)
-            <input
-              className="ss-input"
-              type="number"
-              min={0}
-              max={MAX_K}
-              value={draft.k}
-              aria-invalid={errors.k ? true : undefined}
-              onChange={(e) => set({ k: e.currentTarget.value })}
-            />
-          </label>
-          <label className="ss-field">
-            Similarity threshold
-            <input
-              className="ss-input"
-              type="number"
-              min={0}
-              max={1}
-              step={0.05}
-              value={draft.similarityThreshold}
-              aria-invalid={errors.similarityThreshold ? true : undefined}
-              onChange={(e) => set({ similarityThreshold: e.currentTarget.value })}
-            />
-          </label>
-        </div>
-        <p className="ss-settings-help">
-          Fingerprints that differ in at most k of 64 bits are candidates
-          {errors.k ? '.' : ` (estimated similarity ${similarityEstimate(kNumber).toFixed(3)} or more).`} Each candidate
-          is then checked exactly: it counts as a near-duplicate when the Jaccard similarity of the two feature sets
-          (shared features ÷ all features) reaches the similarity threshold. A larger k finds looser rewrites but
-          checks more candidates.
-        </p>
-        {(errors.k || errors.similarityThreshold) && (
-          <p className="ss-settings-help" role="alert">
-            {errors.k ?? errors.similarityThreshold}
+          <p className="ss-settings-help">
+            Fingerprints that differ in at most k of 64 bits are candidates
+            {errors.k ? '.' : ` (estimated similarity ${similarityEstimate(kNumber).toFixed(3)} or more).`} Each candidate
+            is then checked exactly: it counts as a near-duplicate when the Jaccard similarity of the two feature sets
+            (shared features ÷ all features) reaches the similarity threshold. A larger k finds looser rewrites but
+            checks more candidates.
           </p>
-        )}
-      </fieldset>
+          {(errors.k || errors.similarityThreshold) && (
+            <p className="ss-settings-help" role="alert">
+              {errors.k ?? errors.similarityThreshold}
+            </p>
+          )}
+        </fieldset>
+      </div>
       {refingerprint && (
         <p className="ss-settings-help">Changing features or weights fingerprints every document again.</p>
       )}
