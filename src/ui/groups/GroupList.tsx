@@ -31,6 +31,8 @@ export interface GroupListProps {
 }
 
 const ROW = 30;
+// Stable identity: a new estimateSize on every render makes the virtualizer re-measure every row.
+const estimateRow = () => ROW;
 
 function PathText({ path }: { path: string }) {
   const { dir, name } = splitPath(path);
@@ -64,7 +66,7 @@ export function GroupList({ table, exact, paths, selectedSlot, onOpenPair, onVie
   const virtualizer = useVirtualizer({
     count: rows.count,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW,
+    estimateSize: estimateRow,
     overscan: 12,
   });
 

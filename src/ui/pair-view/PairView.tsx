@@ -1,7 +1,8 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
 import { useCallback, useMemo, useRef, type UIEvent } from 'react';
 import { REMOVED, ADDED } from '../../workers/diff-api.ts';
-import { runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
+import { chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
+import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
 
 export interface PairViewProps {
@@ -25,10 +26,15 @@ const STATUS_NOTE: Record<string, string | null> = {
   'too-slow': 'The texts differ too much to compare within the time limit; they are shown without marks.',
 };
 
-function Segments({ segments }: { segments: readonly DiffSegment[] }) {
-  return segments.map((s, i) =>
-    s.kind === REMOVED ? <del key={i}>{s.text}</del> : s.kind === ADDED ? <ins key={i}>{s.text}</ins> : s.text,
-  );
+/** One pane's text as blocks of a few KB; off-screen blocks skip layout (content-visibility: auto). */
+function ChunkedText({ chunks, starts }: { chunks: readonly DiffSegment[][]; starts: Uint32Array }) {
+  return chunks.map((chunk, c) => (
+    <span key={c} className="ss-pair-chunk" data-start={starts[c]}>
+      {chunk.map((s, i) =>
+        s.kind === REMOVED ? <del key={i}>{s.text}</del> : s.kind === ADDED ? <ins key={i}>{s.text}</ins> : s.text,
+      )}
+    </span>
+  ));
 }
 
 /** Two texts side by side, differences highlighted, scrolling kept in step. Texts render as text only. */
@@ -40,29 +46,55 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
   const leader = useRef<HTMLPreElement | null>(null);
 
   const done = diff.phase === 'done' && diff.a === textA && diff.b === textB ? diff.result : null;
-  const segA = useMemo(() => (done ? runsToSegments(textA, done.aLengths, done.aKinds) : null), [done, textA]);
-  const segB = useMemo(() => (done ? runsToSegments(textB, done.bLengths, done.bKinds) : null), [done, textB]);
+  const chunksA = useMemo(
+    () => chunkSegments(done ? runsToSegments(textA, done.aLengths, done.aKinds) : [{ text: textA, kind: 0 }]),
+    [done, textA],
+  );
+  const chunksB = useMemo(
+    () => chunkSegments(done ? runsToSegments(textB, done.bLengths, done.bKinds) : [{ text: textB, kind: 0 }]),
+    [done, textB],
+  );
 
+  const startsA = useMemo(() => chunkStarts(chunksA), [chunksA]);
+  const startsB = useMemo(() => chunkStarts(chunksB), [chunksB]);
+
+  // The text at the top of the pane being scrolled is brought to the top of the other pane (matched
+  // through the diff's unchanged runs); before the diff is known, the relative position is kept.
   const onScroll = useCallback((event: UIEvent<HTMLPreElement>) => {
     const source = event.currentTarget;
     if (leader.current !== null && leader.current !== source) return;
     leader.current = source;
-    const target = source === paneA.current ? paneB.current : paneA.current;
+    const fromA = source === paneA.current;
+    const target = fromA ? paneB.current : paneA.current;
     if (target) {
-      target.scrollTop = syncedScrollTop(
-        source.scrollTop,
-        source.scrollHeight,
-        source.clientHeight,
-        target.scrollHeight,
-        target.clientHeight,
-      );
+      const top = done ? offsetAtTop(source) : null;
+      const aligned =
+        done !== null &&
+        top !== null &&
+        scrollOffsetTo(
+          target,
+          fromA ? startsB : startsA,
+          fromA
+            ? mapOffset(done.aLengths, done.aKinds, done.bLengths, done.bKinds, top.offset)
+            : mapOffset(done.bLengths, done.bKinds, done.aLengths, done.aKinds, top.offset),
+          top.y,
+        );
+      if (!aligned) {
+        target.scrollTop = syncedScrollTop(
+          source.scrollTop,
+          source.scrollHeight,
+          source.clientHeight,
+          target.scrollHeight,
+          target.clientHeight,
+        );
+      }
     }
     requestAnimationFrame(() => {
       requestAnimationFrame(() => {
         if (leader.current === source) leader.current = null;
       });
     });
-  }, []);
+  }, [done, startsA, startsB]);
 
   const note = done ? STATUS_NOTE[done.status] : null;
   return (
@@ -99,7 +131,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
             aria-label={`Text of ${pathA}`}
             onScroll={onScroll}
           >
-            {segA ? <Segments segments={segA} /> : textA}
+            <ChunkedText chunks={chunksA} starts={startsA} />
           </pre>
         </div>
         <div className="ss-pair-pane">
@@ -111,7 +143,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
             aria-label={`Text of ${pathB}`}
             onScroll={onScroll}
           >
-            {segB ? <Segments segments={segB} /> : textB}
+            <ChunkedText chunks={chunksB} starts={startsB} />
           </pre>
         </div>
       </div>

@@ -35,3 +35,90 @@ export function syncedScrollTop(
   if (sourceRange <= 0 || targetRange <= 0) return 0;
   return Math.round((sourceTop / sourceRange) * targetRange);
 }
+
+/**
+ * Groups segments into chunks of about `target` characters, cut after a newline, so each chunk can be
+ * its own block with `content-visibility: auto` and the browser lays out only the visible part of a
+ * 1 MB text. A text with no newline for `8 × target` characters is cut at a space (or anywhere) there,
+ * which shows as an extra line break: the price of keeping such a text responsive.
+ */
+export function chunkSegments(segments: readonly DiffSegment[], target = 4096): DiffSegment[][] {
+  const chunks: DiffSegment[][] = [];
+  let chunk: DiffSegment[] = [];
+  let length = 0;
+  const close = () => {
+    if (chunk.length > 0) chunks.push(chunk);
+    chunk = [];
+    length = 0;
+  };
+  for (const segment of segments) {
+    let text = segment.text;
+    while (text.length > 0) {
+      if (length + text.length < target) {
+        chunk.push({ text, kind: segment.kind });
+        length += text.length;
+        break;
+      }
+      const need = Math.max(0, target - length - 1);
+      let cut = text.indexOf('\n', need);
+      if (cut < 0 || length + cut >= 8 * target) {
+        if (length + text.length < 8 * target) {
+          chunk.push({ text, kind: segment.kind });
+          length += text.length;
+          break;
+        }
+        const hard = 8 * target - length;
+        const space = text.lastIndexOf(' ', hard - 1);
+        cut = space > 0 ? space : Math.max(0, hard - 1);
+      }
+      chunk.push({ text: text.slice(0, cut + 1), kind: segment.kind });
+      text = text.slice(cut + 1);
+      close();
+    }
+  }
+  close();
+  return chunks;
+}
+
+/**
+ * The offset in the other text that corresponds to `offset` in this one: unchanged text maps to the
+ * same unchanged text on the other side; a position inside a change maps to where that change is.
+ * `from*` are the runs of this side, `to*` those of the other (kind 0 = unchanged).
+ */
+export function mapOffset(
+  fromLengths: Uint32Array,
+  fromKinds: Uint8Array,
+  toLengths: Uint32Array,
+  toKinds: Uint8Array,
+  offset: number,
+): number {
+  // Unchanged characters before `offset`: the same count on both sides.
+  let common = 0;
+  let at = 0;
+  for (let i = 0; i < fromLengths.length && at < offset; i++) {
+    const take = Math.min(fromLengths[i], offset - at);
+    if (fromKinds[i] === 0) common += take;
+    at += fromLengths[i];
+  }
+  let seen = 0;
+  let pos = 0;
+  for (let i = 0; i < toLengths.length; i++) {
+    if (toKinds[i] === 0) {
+      if (seen + toLengths[i] > common) return pos + (common - seen);
+      seen += toLengths[i];
+    }
+    pos += toLengths[i];
+  }
+  return pos;
+}
+
+/** Start offset of each chunk in its text (for finding the chunk that holds an offset). */
+export function chunkStarts(chunks: readonly DiffSegment[][]): Uint32Array {
+  const starts = new Uint32Array(chunks.length);
+  let at = 0;
+  for (let c = 0; c < chunks.length; c++) {
+    starts[c] = at;
+    for (const s of chunks[c]) at += s.text.length;
+  }
+  return starts;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
+import { chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
 
 describe('runsToSegments', () => {
   it('cuts a text along its runs', () => {
@@ -26,5 +26,63 @@ describe('syncedScrollTop', () => {
   it('is 0 when either pane does not scroll', () => {
     expect(syncedScrollTop(0, 100, 100, 400, 100)).toBe(0);
     expect(syncedScrollTop(50, 200, 100, 80, 100)).toBe(0);
+  });
+});
+
+describe('chunkSegments', () => {
+  const join = (chunks: { text: string; kind: number }[][]) => chunks.map((c) => c.map((s) => s.text).join('')).join('');
+  it('keeps small texts in one chunk', () => {
+    expect(chunkSegments([{ text: 'a\nb', kind: 0 }], 100)).toEqual([[{ text: 'a\nb', kind: 0 }]]);
+    expect(chunkSegments([], 100)).toEqual([]);
+  });
+  it('cuts after a newline once a chunk reaches the target, keeping kinds and all text', () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `line ${i} of the text\n`).join('');
+    const segs = [
+      { text: lines.slice(0, 300), kind: 0 },
+      { text: lines.slice(300, 420), kind: 1 },
+      { text: lines.slice(420), kind: 0 },
+    ];
+    const chunks = chunkSegments(segs, 100);
+    expect(join(chunks)).toBe(lines);
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks.slice(0, -1)) {
+      expect(c[c.length - 1].text.endsWith('\n')).toBe(true);
+      expect(c.reduce((n, s) => n + s.text.length, 0)).toBeGreaterThanOrEqual(100);
+    }
+    expect(chunks.flat().filter((s) => s.kind === 1).map((s) => s.text).join('')).toBe(lines.slice(300, 420));
+  });
+  it('cuts a text without newlines at a space after 8 × target characters', () => {
+    const text = 'word '.repeat(1000);
+    const chunks = chunkSegments([{ text, kind: 2 }], 100);
+    expect(join(chunks)).toBe(text);
+    for (const c of chunks) expect(c.reduce((n, s) => n + s.text.length, 0)).toBeLessThanOrEqual(800);
+    expect(chunks[0][0].text.endsWith(' ')).toBe(true);
+  });
+});
+
+describe('mapOffset', () => {
+  // A = "the quick brown fox" ; B = "the slow brown dog fox"
+  // A runs: "the " same, "quick" removed, " brown " same, "fox" same  (merged: [4 same][5 rem][10 same])
+  // B runs: "the " same, "slow" added, " brown " same, "dog " added, "fox" same
+  const aL = Uint32Array.from([4, 5, 10]);
+  const aK = Uint8Array.from([0, 1, 0]);
+  const bL = Uint32Array.from([4, 4, 7, 4, 3]);
+  const bK = Uint8Array.from([0, 2, 0, 2, 0]);
+  it('maps unchanged text to the same text on the other side', () => {
+    expect(mapOffset(aL, aK, bL, bK, 0)).toBe(0);
+    expect(mapOffset(aL, aK, bL, bK, 10)).toBe(9); // "brown" in A -> "brown" in B
+    expect(mapOffset(aL, aK, bL, bK, 16)).toBe(19); // "fox" in A -> "fox" in B (after "dog ")
+    expect(mapOffset(bL, bK, aL, aK, 19)).toBe(16);
+  });
+  it('maps a position inside a change to the place of the change', () => {
+    expect(mapOffset(aL, aK, bL, bK, 6)).toBe(8); // inside "quick" -> where B's unchanged text resumes
+    expect(mapOffset(bL, bK, aL, aK, 6)).toBe(9); // inside "slow" -> after "quick" in A
+    expect(mapOffset(aL, aK, bL, bK, 99)).toBe(22); // past the end -> end
+  });
+});
+
+describe('chunkStarts', () => {
+  it('gives each chunk its start offset', () => {
+    expect([...chunkStarts([[{ text: 'ab', kind: 0 }, { text: 'c', kind: 1 }], [{ text: 'de', kind: 0 }]])]).toEqual([0, 3]);
   });
 });
