@@ -1,0 +1,177 @@
+/**
+ * `npm run bench -- pairs [--n N] [--k 3,6,10] [--runs R] [--threads T]`: all-pairs on N random
+ * fingerprints of which 10% are planted near-duplicates (copies of random ones with 1-3 flipped
+ * bits): single-threaded and threaded times, pair counts, planted pairs found, index build and
+ * query speed, memory.
+ */
+import { startPairsPool } from '../src/cli/pairs-threads.ts';
+import { allPairs } from '../src/core/index/all-pairs.ts';
+import { binomial, chooseBlocks } from '../src/core/index/block-layout.ts';
+import { sortPairs, type PairList } from '../src/core/index/pair-list.ts';
+import { buildIndex, queryIndex } from '../src/core/index/permuted-index.ts';
+
+interface Options {
+  n: number;
+  ks: number[];
+  runs: number;
+  threads: number;
+  blocks: number | undefined;
+}
+
+function parseOptions(args: string[]): Options {
+  const o: Options = { n: 1_000_000, ks: [3, 6, 10], runs: 5, threads: 2, blocks: undefined };
+  for (let i = 0; i < args.length; i++) {
+    const [name, inline] = args[i].split('=', 2);
+    const value = inline ?? args[++i];
+    if (name === '--n') o.n = Number(value);
+    else if (name === '--k') o.ks = value.split(',').map(Number);
+    else if (name === '--runs') o.runs = Number(value);
+    else if (name === '--threads') o.threads = Number(value);
+    else if (name === '--blocks') o.blocks = Number(value);
+    else throw new Error(`unknown option ${args[i]}`);
+  }
+  return o;
+}
+
+/** Deterministic uint32 stream (mulberry32). */
+function makeRandom(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+/** n fingerprints: 90% random, 10% copies of a random earlier one with 1-3 distinct flipped bits. */
+function makeCorpus(n: number) {
+  const rnd = makeRandom(20261122);
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const planted = Math.floor(n / 10);
+  const random = n - planted;
+  const plantedFrom = new Uint32Array(planted);
+  for (let i = 0; i < random; i++) {
+    hi[i] = rnd();
+    lo[i] = rnd();
+  }
+  for (let p = 0; p < planted; p++) {
+    const i = random + p;
+    const src = rnd() % random;
+    plantedFrom[p] = src;
+    let h = hi[src];
+    let l = lo[src];
+    const flips = 1 + (rnd() % 3);
+    let flipped = 0n;
+    while (flipped.toString(2).replace(/0/g, '').length < flips) flipped |= 1n << BigInt(rnd() & 63);
+    h ^= Number(flipped >> 32n);
+    l ^= Number(flipped & 0xffffffffn);
+    hi[i] = h >>> 0;
+    lo[i] = l >>> 0;
+  }
+  return { hi, lo, random, plantedFrom };
+}
+
+/** How many planted (source, copy) pairs are in the sorted pair list. */
+function plantedFound(sorted: PairList, random: number, plantedFrom: Uint32Array): number {
+  let found = 0;
+  for (let p = 0; p < plantedFrom.length; p++) {
+    const a = plantedFrom[p];
+    const b = random + p;
+    let lo = 0;
+    let hi = sorted.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted.a[mid] < a || (sorted.a[mid] === a && sorted.b[mid] < b)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < sorted.count && sorted.a[lo] === a && sorted.b[lo] === b) found++;
+  }
+  return found;
+}
+
+function samePairs(x: PairList, y: PairList): boolean {
+  if (x.count !== y.count) return false;
+  for (let i = 0; i < x.count; i++) {
+    if (x.a[i] !== y.a[i] || x.b[i] !== y.b[i] || x.distance[i] !== y.distance[i]) return false;
+  }
+  return true;
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+function summary(times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  return `min ${secs(sorted[0])} s, median ${secs(sorted[Math.floor(sorted.length / 2)])} s (${times.length} runs)`;
+}
+
+export async function main(args: string[]): Promise<void> {
+  const o = parseOptions(args);
+  const corpus = makeCorpus(o.n);
+  const { hi, lo } = corpus;
+  console.log(`pairs bench: n=${o.n} (${corpus.plantedFrom.length} planted near-duplicates, 1-3 bits), threads=${o.threads}`);
+  console.log('note: wall-clock on a shared 2-core machine; other processes add noise, so min is the best estimate');
+
+  const pool = startPairsPool(o.threads);
+  const startup = performance.now();
+  await pool.ready;
+  console.log(`  thread pool startup (tsx loading in each worker): ${secs(performance.now() - startup)} s (not in the times below)`);
+
+  const baseRss = process.memoryUsage().rss;
+  for (const k of o.ks) {
+    const blocks = o.blocks ?? chooseBlocks(o.n, k);
+    const tables = binomial(blocks, k);
+    // Large k takes seconds per run: fewer repetitions there.
+    const runs = tables > 100 ? 1 : o.runs;
+    const single: number[] = [];
+    let result: PairList | null = null;
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      result = allPairs(hi, lo, k, { blocks });
+      single.push(performance.now() - t0);
+    }
+    const threaded: number[] = [];
+    let threadedResult: PairList | null = null;
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      threadedResult = await pool.allPairs(hi, lo, k, blocks);
+      threaded.push(performance.now() - t0);
+    }
+    const sorted = sortPairs(result!);
+    const found = plantedFound(sorted, corpus.random, corpus.plantedFrom);
+    const mem = process.memoryUsage();
+    console.log(`k=${k}: blocks=${blocks} tables=${tables} pairs=${result!.count}`);
+    console.log(`  single thread: ${summary(single)}`);
+    console.log(`  ${o.threads} worker threads: ${summary(threaded)}; same pairs as single thread: ${samePairs(result!, threadedResult!)}`);
+    console.log(`  planted pairs found: ${found} / ${corpus.plantedFrom.length}`);
+    console.log(
+      `  memory after: rss ${mib(mem.rss)} (+${mib(mem.rss - baseRss)} since start of searches), heapUsed ${mib(mem.heapUsed)}, arrayBuffers ${mib(mem.arrayBuffers)}`,
+    );
+  }
+
+  // Index for one-document queries (the app matches new files against a stored corpus this way).
+  const k = o.ks[0];
+  const t0 = performance.now();
+  const index = buildIndex(hi, lo, k, o.blocks ? { blocks: o.blocks } : {});
+  const buildMs = performance.now() - t0;
+  const rnd = makeRandom(7);
+  const queries = 100_000;
+  let hits = 0;
+  const t1 = performance.now();
+  for (let q = 0; q < queries; q++) {
+    const doc = rnd() % o.n;
+    hits += queryIndex(index, hi[doc] ^ (1 << (rnd() & 31)), lo[doc], k).docs.length;
+  }
+  const queryMs = performance.now() - t1;
+  let indexBytes = index.hi.byteLength + index.lo.byteLength;
+  for (const t of index.tables) indexBytes += t.keyHi.byteLength + t.keyLo.byteLength + t.docs.byteLength;
+  console.log(
+    `index k=${k}: blocks=${index.blocks} tables=${index.tables.length} build ${secs(buildMs)} s, ${mib(indexBytes)}; ` +
+      `${queries} queries in ${secs(queryMs)} s (${((queryMs * 1000) / queries).toFixed(1)} us each, ${hits} hits)`,
+  );
+  console.log(`peak rss: ${mib(process.resourceUsage().maxRSS * 1024)}`);
+  await pool.close();
+}
