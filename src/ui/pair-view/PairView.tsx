@@ -1,7 +1,7 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
 import { useCallback, useMemo, useRef, type UIEvent } from 'react';
 import { REMOVED, ADDED } from '../../workers/diff-api.ts';
-import { chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
+import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
 
@@ -96,6 +96,31 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
     });
   }, [done, startsA, startsB]);
 
+  const anchors = useMemo(
+    () => (done ? changeAnchors(done.aLengths, done.aKinds, done.bLengths, done.bKinds) : new Uint32Array(0)),
+    [done],
+  );
+  // The change last jumped to, valid while the left pane has not been scrolled since.
+  const lastJump = useRef<{ offset: number; scrollTop: number } | null>(null);
+  const jump = (direction: 1 | -1) => {
+    const pane = paneA.current;
+    if (!pane || anchors.length === 0) return;
+    const base =
+      lastJump.current && lastJump.current.scrollTop === pane.scrollTop
+        ? lastJump.current.offset
+        : (offsetAtTop(pane)?.offset ?? 0);
+    let i = -1;
+    if (direction > 0) {
+      for (let k = 0; k < anchors.length; k++) if (anchors[k] > base) { i = k; break; }
+    } else {
+      for (let k = anchors.length - 1; k >= 0; k--) if (anchors[k] < base) { i = k; break; }
+    }
+    if (i < 0) return;
+    leader.current = null;
+    scrollOffsetTo(pane, startsA, anchors[i], 48);
+    lastJump.current = { offset: anchors[i], scrollTop: pane.scrollTop };
+  };
+
   const note = done ? STATUS_NOTE[done.status] : null;
   return (
     <section className="ss-panel ss-pair" aria-label="Pair view">
@@ -111,6 +136,19 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
             `${done.removedChars.toLocaleString()} characters removed, ${done.addedChars.toLocaleString()} added (${Math.round(done.ms)} ms)`}
         </span>
         <span className="ss-spacer" />
+        {anchors.length > 0 && (
+          <>
+            <span>
+              {anchors.length.toLocaleString()} {anchors.length === 1 ? 'change' : 'changes'}
+            </span>
+            <button type="button" className="ss-button" onClick={() => jump(-1)}>
+              Previous change
+            </button>
+            <button type="button" className="ss-button" onClick={() => jump(1)}>
+              Next change
+            </button>
+          </>
+        )}
         <span>
           <span className="ss-pair-legend-del">removed</span> <span className="ss-pair-legend-ins">added</span>
         </span>

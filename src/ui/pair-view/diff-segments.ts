@@ -122,3 +122,45 @@ export function chunkStarts(chunks: readonly DiffSegment[][]): Uint32Array {
   }
   return starts;
 }
+
+/**
+ * Where each change starts, as offsets in text A, ascending and distinct: removed runs at their start
+ * in A, added runs at the A position where they would be (for "next change" navigation).
+ */
+export function changeAnchors(
+  aLengths: Uint32Array,
+  aKinds: Uint8Array,
+  bLengths: Uint32Array,
+  bKinds: Uint8Array,
+): Uint32Array {
+  const out: number[] = [];
+  // Walk A's runs and B's runs together by the count of unchanged characters before each point.
+  let ia = 0;
+  let aPos = 0;
+  let aCommon = 0;
+  let bCommon = 0;
+  const push = (offset: number) => {
+    if (out.length === 0 || out[out.length - 1] < offset) out.push(offset);
+  };
+  for (let ib = 0; ib <= bLengths.length; ib++) {
+    const bChange = ib < bLengths.length && bKinds[ib] !== 0;
+    const target = ib < bLengths.length ? bCommon : Infinity;
+    // Advance A up to the common count `target`, emitting A's removals on the way.
+    while (ia < aLengths.length) {
+      if (aKinds[ia] !== 0) {
+        if (aCommon > target) break;
+        if (aCommon === target && bChange) break;
+        push(aPos);
+        aPos += aLengths[ia++];
+        continue;
+      }
+      if (aCommon + aLengths[ia] > target) break;
+      aCommon += aLengths[ia];
+      aPos += aLengths[ia++];
+    }
+    if (ib === bLengths.length) break;
+    if (bChange) push(aPos + (target - aCommon));
+    else bCommon += bLengths[ib];
+  }
+  return Uint32Array.from(out);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
+import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
 
 describe('runsToSegments', () => {
   it('cuts a text along its runs', () => {
@@ -84,5 +84,57 @@ describe('mapOffset', () => {
 describe('chunkStarts', () => {
   it('gives each chunk its start offset', () => {
     expect([...chunkStarts([[{ text: 'ab', kind: 0 }, { text: 'c', kind: 1 }], [{ text: 'de', kind: 0 }]])]).toEqual([0, 3]);
+  });
+});
+
+describe('changeAnchors', () => {
+  it('lists removals and additions in A coordinates, in order', () => {
+    // A = "the quick brown fox" ; B = "the slow brown dog fox"
+    const aL = Uint32Array.from([4, 5, 10]);
+    const aK = Uint8Array.from([0, 1, 0]);
+    const bL = Uint32Array.from([4, 4, 7, 4, 3]);
+    const bK = Uint8Array.from([0, 2, 0, 2, 0]);
+    // "quick" removed at 4 (and "slow" added at the same place), "dog " added before "fox" at 16.
+    expect([...changeAnchors(aL, aK, bL, bK)]).toEqual([4, 16]);
+  });
+  it('handles changes at the ends and one-sided diffs', () => {
+    // A = "x abc" ; B = "abc y": "x " removed at 0, " y" added at the end (5).
+    expect([...changeAnchors(Uint32Array.from([2, 3]), Uint8Array.from([1, 0]), Uint32Array.from([3, 2]), Uint8Array.from([0, 2]))]).toEqual([0, 5]);
+    expect([...changeAnchors(Uint32Array.from([3]), Uint8Array.from([0]), Uint32Array.from([3]), Uint8Array.from([0]))]).toEqual([]);
+  });
+  it('agrees with mapOffset on a longer random diff', async () => {
+    const { diffTexts } = await import('../../../src/workers/diff-api.ts');
+    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa'.split(' ');
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % 1000;
+    const a = Array.from({ length: 400 }, () => words[rnd() % 10]).join(' ');
+    const b = a
+      .split(' ')
+      .map((w) => (rnd() < 30 ? 'CHANGED' : w))
+      .join(' ');
+    const r = diffTexts(a, b);
+    const anchors = [...changeAnchors(r.aLengths, r.aKinds, r.bLengths, r.bKinds)];
+    // Every removal start is an anchor; an addition is anchored where mapOffset puts it, or at the
+    // start of the removal it replaces (a removal ending exactly there).
+    const removalStartByEnd = new Map<number, number>();
+    const expected = new Set<number>();
+    let at = 0;
+    r.aLengths.forEach((len, i) => {
+      if (r.aKinds[i] !== 0) {
+        expected.add(at);
+        removalStartByEnd.set(at + len, at);
+      }
+      at += len;
+    });
+    at = 0;
+    r.bLengths.forEach((len, i) => {
+      if (r.bKinds[i] !== 0) {
+        const m = mapOffset(r.bLengths, r.bKinds, r.aLengths, r.aKinds, at);
+        expected.add(removalStartByEnd.get(m) ?? m);
+      }
+      at += len;
+    });
+    expect(anchors).toEqual([...expected].sort((x, y) => x - y));
+    expect(anchors.length).toBeGreaterThan(3);
   });
 });
