@@ -1,0 +1,2 @@
+// Installs fake-indexeddb's globals for the restore benchmark's --node mode.
+import 'fake-indexeddb/auto';
