@@ -1,0 +1,42 @@
+/**
+ * The groups export: one row per document of each group (group, path, role, distance to the
+ * reference), in the order the caller shows the groups.
+ */
+import { UNKNOWN_DISTANCE, type GroupTable } from '../groups/group-table.ts';
+
+/** Header of the groups CSV. */
+export const GROUPS_CSV_HEADER = ['group', 'path', 'role', 'distance_to_reference'] as const;
+
+/** Role of a document in its group. */
+export type GroupRole = 'reference' | 'near-duplicate' | 'exact-duplicate';
+
+/**
+ * The groups CSV's rows as unquoted cells (header first): for each group in `order` (all groups in
+ * table order when absent), its reference then its members. `exact[g] === 1` marks an exact-duplicate
+ * group, whose members get the role `exact-duplicate`. Groups are numbered g + 1, as the app shows them.
+ * An unknown distance is an empty cell.
+ */
+export function groupsCsvRows(
+  table: Pick<GroupTable, 'count' | 'offsets' | 'members' | 'distanceToReference'>,
+  paths: readonly string[],
+  order?: ArrayLike<number>,
+  exact?: ArrayLike<number>,
+): string[][] {
+  const rows: string[][] = [[...GROUPS_CSV_HEADER]];
+  const n = order ? order.length : table.count;
+  for (let i = 0; i < n; i++) {
+    const g = order ? order[i] : i;
+    const first = table.offsets[g];
+    const memberRole: GroupRole = exact?.[g] === 1 ? 'exact-duplicate' : 'near-duplicate';
+    for (let s = first; s < table.offsets[g + 1]; s++) {
+      const d = table.distanceToReference[s];
+      rows.push([
+        String(g + 1),
+        paths[table.members[s]],
+        s === first ? 'reference' : memberRole,
+        s === first ? '0' : d === UNKNOWN_DISTANCE ? '' : String(d),
+      ]);
+    }
+  }
+  return rows;
+}
