@@ -26,7 +26,7 @@ export interface GroupListProps {
   onOpenPair: (group: number, slot: number) => void;
   /** Receives the shown group indexes, in display order, whenever sort or filter change them. */
   onViewChange?: (order: Uint32Array) => void;
-  /** Height of the scrolling list in pixels (default 480). */
+  /** Largest height of the scrolling list in pixels (default 480); shorter lists shrink to fit. */
   height?: number;
 }
 
@@ -142,7 +142,7 @@ export function GroupList({ table, exact, paths, selectedSlot, onOpenPair, onVie
       <div
         ref={scroller}
         className="ss-groups-scroller"
-        style={{ height }}
+        style={{ height: rows.count === 0 ? 80 : Math.min(height, rows.count * ROW + 2) }}
         role="listbox"
         aria-label="Groups and their documents"
         tabIndex={0}

@@ -1,56 +1,73 @@
 /**
- * The main-thread side of the diff worker: starts it lazily, runs one diff at a time, and replaces
- * the worker when a diff is abandoned (a 1 MB diff cannot be interrupted inside the worker).
+ * The main-thread side of the diff worker: one client per pair view starts its worker lazily, runs one
+ * diff at a time, and replaces the worker when a diff is abandoned (a 1 MB diff cannot be interrupted
+ * inside the worker, and comlink leaves the call of a terminated worker pending, so it is rejected here).
  */
 import { wrap, type Remote } from 'comlink';
 import type { DiffApi, DiffOptions, DiffResult } from '../../workers/diff-api.ts';
 
-let worker: Worker | null = null;
-let api: Remote<DiffApi> | null = null;
-let busy = false;
-
-function start(): Remote<DiffApi> {
-  if (api === null) {
-    worker = new Worker(new URL('../../workers/diff.worker.ts', import.meta.url), { type: 'module' });
-    api = wrap<DiffApi>(worker);
-  }
-  return api;
+export interface DiffClient {
+  /** Word-level diff in the worker; rejects with an AbortError as soon as `signal` aborts. */
+  diff(a: string, b: string, options: DiffOptions, signal: AbortSignal): Promise<DiffResult>;
+  /** Terminates the worker (rejecting a pending diff). */
+  dispose(): void;
 }
 
-function stop(): void {
-  worker?.terminate();
-  worker = null;
-  api = null;
-  busy = false;
-}
+const aborted = () => new DOMException('Aborted', 'AbortError');
 
-/**
- * Word-level diff of two texts in the diff worker. When `signal` aborts, the promise rejects with an
- * AbortError at once and, if the worker is still busy, the worker is terminated (comlink would leave
- * the pending call hanging otherwise).
- */
-export function diffInWorker(a: string, b: string, options: DiffOptions, signal: AbortSignal): Promise<DiffResult> {
-  if (signal.aborted) return Promise.reject(new DOMException('Aborted', 'AbortError'));
-  if (busy) stop(); // an older diff nobody waits for any more
-  const remote = start();
-  busy = true;
-  return new Promise<DiffResult>((resolve, reject) => {
-    const onAbort = () => {
-      if (busy) stop();
-      reject(new DOMException('Aborted', 'AbortError'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    remote.diffTexts(a, b, options).then(
-      (result) => {
-        busy = false;
-        signal.removeEventListener('abort', onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        busy = false;
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
+/** A diff client owning at most one worker at a time. */
+export function createDiffClient(): DiffClient {
+  let worker: Worker | null = null;
+  let api: Remote<DiffApi> | null = null;
+  let rejectPending: ((error: unknown) => void) | null = null;
+
+  const stop = () => {
+    worker?.terminate();
+    worker = null;
+    api = null;
+    rejectPending?.(aborted());
+    rejectPending = null;
+  };
+
+  return {
+    diff(a, b, options, signal) {
+      if (signal.aborted) return Promise.reject(aborted());
+      if (rejectPending) stop(); // an older diff nobody waits for any more
+      if (api === null) {
+        worker = new Worker(new URL('../../workers/diff.worker.ts', import.meta.url), { type: 'module' });
+        api = wrap<DiffApi>(worker);
+      }
+      const remote = api;
+      return new Promise<DiffResult>((resolve, reject) => {
+        let settled = false;
+        const settle = () => {
+          settled = true;
+          rejectPending = null;
+          signal.removeEventListener('abort', onAbort);
+        };
+        const onAbort = () => {
+          if (!settled) stop();
+        };
+        rejectPending = (error) => {
+          if (settled) return;
+          settle();
+          reject(error);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        remote.diffTexts(a, b, options).then(
+          (result) => {
+            if (settled) return;
+            settle();
+            resolve(result);
+          },
+          (error: unknown) => {
+            if (settled) return;
+            settle();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      });
+    },
+    dispose: stop,
+  };
 }

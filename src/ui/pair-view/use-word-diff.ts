@@ -1,7 +1,7 @@
-/** Subscribes a component to the word diff of two texts, computed in the diff worker. */
-import { useEffect, useState } from 'react';
+/** Subscribes a component to the word diff of two texts, computed in its own diff worker. */
+import { useEffect, useRef, useState } from 'react';
 import type { DiffResult } from '../../workers/diff-api.ts';
-import { diffInWorker } from './diff-client.ts';
+import { createDiffClient, type DiffClient } from './diff-client.ts';
 
 export type WordDiffState =
   | { phase: 'pending' }
@@ -11,10 +11,24 @@ export type WordDiffState =
 /** The diff of `a` and `b`; recomputed (and the previous one abandoned) when either changes. */
 export function useWordDiff(a: string, b: string, timeoutMs = 1500): WordDiffState {
   const [state, setState] = useState<WordDiffState>({ phase: 'pending' });
+  const client = useRef<DiffClient | null>(null);
+
   useEffect(() => {
+    // The worker lives as long as the component; created here so StrictMode's remount gets a new one.
+    const own = createDiffClient();
+    client.current = own;
+    return () => {
+      own.dispose();
+      if (client.current === own) client.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const current = client.current;
+    if (!current) return;
     const controller = new AbortController();
     setState({ phase: 'pending' });
-    diffInWorker(a, b, { timeoutMs }, controller.signal).then(
+    current.diff(a, b, { timeoutMs }, controller.signal).then(
       (result) => setState({ phase: 'done', result, a, b }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
