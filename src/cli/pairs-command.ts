@@ -4,8 +4,9 @@
  * sorted), with a one-line timing summary on stderr.
  */
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { allPairs } from '../core/index/all-pairs.ts';
-import { MAX_BLOCKS, binomial, chooseBlocks, layoutProblem } from '../core/index/block-layout.ts';
+import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
 
@@ -22,8 +23,12 @@ interface PairsArgs {
   file: string;
   k: number;
   blocks: number | undefined;
-  threads: number;
+  /** Undefined: decided from the estimated search time once n is known. */
+  threads: number | undefined;
 }
+
+/** Searches estimated to take longer than this on one core use every core (thread startup ~0.5 s). */
+const AUTO_THREADS_ABOVE_NS = 1.5e9;
 
 /** Thrown for bad input; the command prints its message as one line and exits with 2. */
 class UsageError extends Error {}
@@ -37,11 +42,11 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
   try {
     const args = parseArgs(argv);
     if (args === 'help') {
-      io.stdout.write(`${USAGE}\n  --k N        maximum Hamming distance, 0..64 (default 3)\n  --blocks M   blocks per fingerprint, k < M <= ${MAX_BLOCKS} (default: chosen from n and k)\n  --threads T  worker threads for the search (default 1)\n`);
+      io.stdout.write(`${USAGE}\n  --k N        maximum Hamming distance, 0..64 (default 3)\n  --blocks M   blocks per fingerprint, k < M <= ${MAX_BLOCKS} (default: chosen from n and k)\n  --threads T  worker threads for the search (default: all cores when the search would take over ~1.5 s on one, else 1)\n`);
       return 0;
     }
-    // Start the threads first: their startup (loading TypeScript) overlaps reading the file.
-    if (args.threads > 1) pool = startPairsPool(args.threads);
+    // Start requested threads first: their startup (loading TypeScript) overlaps reading the file.
+    if (args.threads !== undefined && args.threads > 1) pool = startPairsPool(args.threads);
 
     const readStart = performance.now();
     let bytes: Buffer;
@@ -56,6 +61,10 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     const readSeconds = (performance.now() - readStart) / 1000;
 
     const blocks = args.k > MAX_BLOCKS - 1 && args.blocks === undefined ? 0 : (args.blocks ?? chooseBlocks(n, args.k));
+    if (args.threads === undefined && blocks > 0 && estimateCost(n, args.k, blocks) > AUTO_THREADS_ABOVE_NS) {
+      const threads = Math.min(availableParallelism(), binomial(blocks, args.k), 8);
+      if (threads > 1) pool = startPairsPool(threads);
+    }
     const searchStart = performance.now();
     let startupSeconds: number | undefined;
     let pairs: PairList;
@@ -105,7 +114,7 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
   let file: string | undefined;
   let k = 3;
   let blocks: number | undefined;
-  let threads = 1;
+  let threads: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';

@@ -47,7 +47,7 @@ describe('simsift pairs', () => {
     expect(threaded.code).toBe(0);
     expect(threaded.err).toMatch(/threads=2/);
     expect(threaded.out).toBe(want);
-  });
+  }, 60_000);
 
   it('accepts CRLF, uppercase, spaces and a missing final newline; empty files give no pairs', async () => {
     const file = join(dir, 'crlf.txt');
@@ -114,7 +114,7 @@ describe('threaded all-pairs', () => {
       expect(threaded.b.subarray(0, threaded.count)).toEqual(single.b.subarray(0, single.count));
       expect(threaded.distance.subarray(0, threaded.count)).toEqual(single.distance.subarray(0, single.count));
     }
-  });
+  }, 60_000);
 
   it('runs from another working directory, loaded the way bin/simsift.js loads the CLI', async () => {
     const require = createRequire(import.meta.url);
