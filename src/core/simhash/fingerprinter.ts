@@ -62,14 +62,15 @@ export type Fingerprinter = {
 };
 
 const encoder = new TextEncoder();
-/** Features per SWAR batch: each 8-bit lane counts at most 255 before it is flushed. */
-const SWAR_BATCH = 255;
+/** Features per SWAR batch: lanes are flushed at 127 so every lane word stays below 2^31 (int32 in V8). */
+const SWAR_BATCH = 127;
 /** TF-IDF weights are rounded to multiples of 2^-20 so that float sums are exact. */
 const WEIGHT_SCALE = 1 << 20;
 
 /**
  * SWAR expansion: EXPAND[2v] / EXPAND[2v + 1] spread bits 0-3 / 4-7 of byte v into the four 8-bit
- * lanes of a uint32, so adding them counts, per bit position, how many hashes had that bit set.
+ * lanes of a uint32, so adding them counts, per bit position, how many hashes had that bit set:
+ * 16 additions per feature instead of 64, flushed into real counters every 255 features.
  */
 const EXPAND = new Uint32Array(512);
 for (let v = 0; v < 256; v++) {
@@ -83,13 +84,13 @@ for (let v = 0; v < 256; v++) {
   EXPAND[2 * v + 1] = high >>> 0;
 }
 
-/** ASCII byte → class (SEP or WORD). */
-const ASCII_CLASS = new Uint8Array(128);
-/** ASCII byte → its lowercase. */
-const ASCII_LOWER = new Uint8Array(128);
+/** Byte → its lowercase if it is an ASCII letter or digit, else 0 (separators and all non-ASCII bytes). */
+const ASCII_WORD = new Uint8Array(256);
+/** Byte → 1 if it is an ASCII separator. */
+const ASCII_SEP = new Uint8Array(256);
 for (let b = 0; b < 128; b++) {
-  ASCII_CLASS[b] = charClass(b);
-  ASCII_LOWER[b] = b >= 65 && b <= 90 ? b + 32 : b;
+  if (charClass(b) === SEP) ASCII_SEP[b] = 1;
+  else ASCII_WORD[b] = b >= 65 && b <= 90 ? b + 32 : b;
 }
 
 /** Stop words as a byte-keyed open-addressing table (FNV-1a of the token bytes), so lookups allocate nothing. */
@@ -131,6 +132,345 @@ function isStopWordBytes(bytes: Uint8Array, start: number, end: number): boolean
   }
 }
 
+/** Reusable per-fingerprinter buffers (one set per fingerprinter; grown on demand, never shrunk). */
+type Engine = {
+  /** Input UTF-8 at [inputStart, inputStart + len); compacted tokens are written from 0. */
+  buf: Uint8Array;
+  view: DataView;
+  inputStart: number;
+  /** Token i = buf[starts[i], ends[i]); in char mode, after `codePoints`, starts holds code point offsets. */
+  starts: Int32Array;
+  ends: Int32Array;
+  /** Distinct-feature table, 4 uint32 per slot: stamp, hash hi, hash lo, occurrences. */
+  table: Uint32Array;
+  tableBits: number;
+  /** A slot is live iff its stamp equals this, so the table needs no clearing between documents. */
+  docStamp: number;
+  bitCounts: Float64Array;
+  /** Outputs of the last compaction. */
+  words: number;
+  compactLength: number;
+};
+
+function createEngine(): Engine {
+  const buf = new Uint8Array(1 << 16);
+  return {
+    buf,
+    view: new DataView(buf.buffer),
+    inputStart: 0,
+    starts: new Int32Array(1 << 12),
+    ends: new Int32Array(1 << 12),
+    table: new Uint32Array(4 << 12),
+    tableBits: 12,
+    docStamp: 0,
+    bitCounts: new Float64Array(64),
+    words: 0,
+    compactLength: 0,
+  };
+}
+
+/**
+ * Puts `text` as UTF-8 at e.inputStart, which is text.length + 8 bytes from the front: word mode may
+ * insert one space per one-character token (in "東京" between 東 and 京), at most one per UTF-16
+ * unit, so the in-place compaction writing from 0 never overtakes the bytes it still has to read.
+ */
+function encodeAt(e: Engine, text: string): number {
+  e.inputStart = text.length + 8;
+  const need = e.inputStart + text.length * 3 + 8;
+  if (e.buf.length < need) {
+    e.buf = new Uint8Array(Math.max(need, e.buf.length * 2));
+    e.view = new DataView(e.buf.buffer);
+  }
+  return encoder.encodeInto(text, e.buf.subarray(e.inputStart)).written;
+}
+
+/** Encodes text, normalizing it first unless it is pure ASCII (then lowercasing happens while compacting). */
+function encode(e: Engine, text: string): number {
+  const written = encodeAt(e, text);
+  if (written === text.length) return written;
+  return encodeAt(e, normalizeText(text));
+}
+
+function ensureTokenCapacity(e: Engine, count: number): void {
+  if (e.starts.length >= count) return;
+  const size = Math.max(count, e.starts.length * 2);
+  e.starts = new Int32Array(size);
+  e.ends = new Int32Array(size);
+}
+
+/**
+ * Tokenizes the encoded input in place: tokens move to the front of buf, joined by one space (word
+ * mode) or by one space only where a separator stood (char mode); fills starts/ends; returns the
+ * token count (stop words dropped when asked). Runs of ASCII word bytes and of ASCII separators are
+ * consumed by tight inner loops; other code points are decoded and looked up in the class table.
+ */
+function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boolean): number {
+  ensureTokenCapacity(e, len + 1); // at most one token per input byte
+  const b8 = e.buf;
+  const st = e.starts;
+  const en = e.ends;
+  const end = e.inputStart + len;
+  let r = e.inputStart;
+  let w = 0;
+  let count = 0;
+  let words = 0;
+  let state = SEP; // SEP: no open token; 1 (WORD): in a word; SOLO: in a one-character token
+  let sawSep = false;
+  let joinAt = 0; // write position before the open token's joiner (to undo a stop word)
+  while (r < end) {
+    let b = b8[r];
+    let v = ASCII_WORD[b];
+    if (v !== 0) {
+      // ASCII letter or digit
+      if (state !== 1) {
+        if (state === SOLO) en[count++] = w;
+        joinAt = w;
+        if (count > 0 && (sawSep || !charMode)) b8[w++] = 0x20;
+        sawSep = false;
+        st[count] = w;
+        state = 1;
+        words++;
+      }
+      b8[w++] = v;
+      r++;
+      while (r < end && (v = ASCII_WORD[b8[r]]) !== 0) {
+        b8[w++] = v;
+        r++;
+      }
+      continue;
+    }
+    if (ASCII_SEP[b] !== 0) {
+      if (state !== SEP) {
+        if (stopWords && isStopWordBytes(b8, st[count], w)) w = joinAt;
+        else en[count++] = w;
+        state = SEP;
+      }
+      sawSep = true;
+      r++;
+      while (r < end && ASCII_SEP[b8[r]] !== 0) r++;
+      continue;
+    }
+    // Non-ASCII: decode one code point (the buffer holds valid UTF-8 from TextEncoder).
+    let cp: number;
+    let size: number;
+    if (b < 0xe0) {
+      cp = ((b & 0x1f) << 6) | (b8[r + 1] & 0x3f);
+      size = 2;
+    } else if (b < 0xf0) {
+      cp = ((b & 0x0f) << 12) | ((b8[r + 1] & 0x3f) << 6) | (b8[r + 2] & 0x3f);
+      size = 3;
+    } else {
+      cp = ((b & 0x07) << 18) | ((b8[r + 1] & 0x3f) << 12) | ((b8[r + 2] & 0x3f) << 6) | (b8[r + 3] & 0x3f);
+      size = 4;
+    }
+    let cls = CHAR_CLASS_TABLE[cp];
+    if (cls === 255) cls = charClass(cp);
+    if (cls === SEP) {
+      if (state !== SEP) {
+        if (stopWords && isStopWordBytes(b8, st[count], w)) w = joinAt;
+        else en[count++] = w;
+        state = SEP;
+      }
+      sawSep = true;
+      r += size;
+      continue;
+    }
+    if (cls !== MARK || state === SEP) {
+      if (cls === SOLO || state !== 1) {
+        // A new token starts: close the open one first.
+        if (state !== SEP) {
+          if (stopWords && isStopWordBytes(b8, st[count], w)) {
+            w = joinAt;
+            sawSep = true;
+          } else en[count++] = w;
+        }
+        joinAt = w;
+        if (count > 0 && (sawSep || !charMode)) b8[w++] = 0x20;
+        sawSep = false;
+        st[count] = w;
+        state = cls === SOLO ? SOLO : 1;
+        words++;
+      }
+    }
+    // (a mark after an open token continues it, whatever its kind)
+    b = size;
+    while (b-- > 0) b8[w++] = b8[r++];
+  }
+  if (state !== SEP) {
+    if (stopWords && isStopWordBytes(b8, st[count], w)) w = joinAt;
+    else en[count++] = w;
+  }
+  e.words = words;
+  e.compactLength = w;
+  return count;
+}
+
+/** Char mode: replaces starts with the code point offsets of buf[0, compactLength) (plus the end); returns the code point count. */
+function codePoints(e: Engine): number {
+  ensureTokenCapacity(e, e.compactLength + 1);
+  const b8 = e.buf;
+  const st = e.starts;
+  const len = e.compactLength;
+  let c = 0;
+  for (let i = 0; i < len; i++) if ((b8[i] & 0xc0) !== 0x80) st[c++] = i;
+  st[c] = len;
+  return c;
+}
+
+/** Sizes the distinct-feature table for `count` features at <= 50% load and starts a new document in it. */
+function resetTable(e: Engine, count: number): void {
+  let bits = e.tableBits;
+  while (1 << bits < count * 2) bits++;
+  if (bits !== e.tableBits) {
+    e.tableBits = bits;
+    e.table = new Uint32Array(4 << bits);
+    e.docStamp = 0;
+  }
+  e.docStamp++;
+  if (e.docStamp === 0xffffffff) {
+    e.table.fill(0);
+    e.docStamp = 1;
+  }
+}
+
+/** Adds the 16 SWAR lane words to the 64 bit counters. */
+function flushLanes(
+  c: Float64Array,
+  a0: number, a1: number, a2: number, a3: number, a4: number, a5: number, a6: number, a7: number,
+  a8: number, a9: number, a10: number, a11: number, a12: number, a13: number, a14: number, a15: number,
+): void {
+  flushLane(c, 0, a0);
+  flushLane(c, 4, a1);
+  flushLane(c, 8, a2);
+  flushLane(c, 12, a3);
+  flushLane(c, 16, a4);
+  flushLane(c, 20, a5);
+  flushLane(c, 24, a6);
+  flushLane(c, 28, a7);
+  flushLane(c, 32, a8);
+  flushLane(c, 36, a9);
+  flushLane(c, 40, a10);
+  flushLane(c, 44, a11);
+  flushLane(c, 48, a12);
+  flushLane(c, 52, a13);
+  flushLane(c, 56, a14);
+  flushLane(c, 60, a15);
+}
+
+/** Lane word q holds the counts of bits 4q .. 4q+3, one per byte. */
+function flushLane(c: Float64Array, bit: number, v: number): void {
+  c[bit] += v & 0xff;
+  c[bit + 1] += (v >>> 8) & 0xff;
+  c[bit + 2] += (v >>> 16) & 0xff;
+  c[bit + 3] += v >>> 24;
+}
+
+/**
+ * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count and adds each one's bits
+ * to e.bitCounts; with `dedupe`, only features not seen before in this document count (binary
+ * weights), and the table records them. Returns how many features were counted.
+ */
+function hashAndCount(e: Engine, count: number, endArr: Int32Array, endOffset: number, dedupe: boolean): number {
+  const buf = e.buf;
+  const view = e.view;
+  const st = e.starts;
+  const table = e.table;
+  const mask = (1 << e.tableBits) - 1;
+  const ds = e.docStamp;
+  const counts = e.bitCounts;
+  let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+  let a8 = 0, a9 = 0, a10 = 0, a11 = 0, a12 = 0, a13 = 0, a14 = 0, a15 = 0;
+  let pending = 0;
+  let total = 0;
+  for (let f = 0; f < count; f++) {
+    xxh64Range(buf, view, st[f], endArr[f + endOffset]);
+    const hi = xxhOut[0];
+    const lo = xxhOut[1];
+    if (dedupe) {
+      let slot = (lo & mask) << 2;
+      let fresh = false;
+      for (;;) {
+        if (table[slot] !== ds) {
+          table[slot] = ds;
+          table[slot + 1] = hi;
+          table[slot + 2] = lo;
+          table[slot + 3] = 1;
+          fresh = true;
+          break;
+        }
+        if (table[slot + 2] === lo && table[slot + 1] === hi) {
+          table[slot + 3]++;
+          break;
+        }
+        slot = (slot + 4) & (mask << 2 | 3);
+      }
+      if (!fresh) continue;
+    }
+    let x = (lo & 0xff) << 1;
+    a0 += EXPAND[x];
+    a1 += EXPAND[x | 1];
+    x = ((lo >>> 8) & 0xff) << 1;
+    a2 += EXPAND[x];
+    a3 += EXPAND[x | 1];
+    x = ((lo >>> 16) & 0xff) << 1;
+    a4 += EXPAND[x];
+    a5 += EXPAND[x | 1];
+    x = (lo >>> 24) << 1;
+    a6 += EXPAND[x];
+    a7 += EXPAND[x | 1];
+    x = (hi & 0xff) << 1;
+    a8 += EXPAND[x];
+    a9 += EXPAND[x | 1];
+    x = ((hi >>> 8) & 0xff) << 1;
+    a10 += EXPAND[x];
+    a11 += EXPAND[x | 1];
+    x = ((hi >>> 16) & 0xff) << 1;
+    a12 += EXPAND[x];
+    a13 += EXPAND[x | 1];
+    x = (hi >>> 24) << 1;
+    a14 += EXPAND[x];
+    a15 += EXPAND[x | 1];
+    total++;
+    if (++pending === SWAR_BATCH) {
+      flushLanes(counts, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
+      a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = a8 = a9 = a10 = a11 = a12 = a13 = a14 = a15 = 0;
+      pending = 0;
+    }
+  }
+  flushLanes(counts, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
+  return total;
+}
+
+/** Hashes every feature into the distinct-feature table only (for tf-idf and feature sets). */
+function hashIntoTable(e: Engine, count: number, endArr: Int32Array, endOffset: number): void {
+  const buf = e.buf;
+  const view = e.view;
+  const st = e.starts;
+  const table = e.table;
+  const mask = (1 << e.tableBits) - 1;
+  const ds = e.docStamp;
+  for (let f = 0; f < count; f++) {
+    xxh64Range(buf, view, st[f], endArr[f + endOffset]);
+    const hi = xxhOut[0];
+    const lo = xxhOut[1];
+    let slot = (lo & mask) << 2;
+    for (;;) {
+      if (table[slot] !== ds) {
+        table[slot] = ds;
+        table[slot + 1] = hi;
+        table[slot + 2] = lo;
+        table[slot + 3] = 1;
+        break;
+      }
+      if (table[slot + 2] === lo && table[slot + 1] === hi) {
+        table[slot + 3]++;
+        break;
+      }
+      slot = (slot + 4) & (mask << 2 | 3);
+    }
+  }
+}
+
 /**
  * Creates a fingerprinter for `settings`. Throws a RangeError for invalid settings, or when the
  * weights are 'tfidf' and no `documentFrequencies` are given.
@@ -153,300 +493,42 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
   const n = settings.features.kind === 'word' ? 1 : settings.features.n;
   const stopWords = settings.stopWords;
   const weights = settings.weights;
+  const e = createEngine();
 
-  // Reusable buffers, grown on demand and never shrunk.
-  let buf = new Uint8Array(1 << 16);
-  let view = new DataView(buf.buffer);
-  let starts = new Int32Array(1 << 12); // token i = buf[starts[i], ends[i]); char mode: code point starts
-  let ends = new Int32Array(1 << 12);
-  // Distinct-feature table (open addressing); a slot is live iff stamp[slot] === docStamp, so it needs
-  // no clearing between documents.
-  let tableBits = 12;
-  let keyHi = new Uint32Array(1 << tableBits);
-  let keyLo = new Uint32Array(1 << tableBits);
-  let stamp = new Uint32Array(1 << tableBits);
-  let tally = new Uint32Array(1 << tableBits);
-  let docStamp = 0;
-  let tableSize = 0;
-  const bitCounts = new Float64Array(64);
-  const lanes = new Uint32Array(16);
-
-  /**
-   * Encodes (and if needed normalizes) text into buf at `inputStart`; returns the byte length.
-   * The input sits text.length bytes + 8 from the front because word mode may insert one space per
-   * one-character token (in "東京" between 東 and 京), at most one per UTF-16 unit: so the in-place
-   * compaction writing from 0 never overtakes the bytes it still has to read.
-   */
-  function encode(text: string): number {
-    const written = encodeAt(text);
-    if (written === text.length) return written; // ASCII: lowered in the compaction loop
-    return encodeAt(normalizeText(text));
-  }
-  let inputStart = 0;
-  function encodeAt(text: string): number {
-    inputStart = text.length + 8;
-    const need = inputStart + text.length * 3 + 8;
-    if (buf.length < need) {
-      buf = new Uint8Array(Math.max(need, buf.length * 2));
-      view = new DataView(buf.buffer);
-    }
-    return encoder.encodeInto(text, buf.subarray(inputStart)).written;
-  }
-
-  function ensureTokenCapacity(count: number): void {
-    if (starts.length >= count) return;
-    const size = Math.max(count, starts.length * 2);
-    starts = new Int32Array(size);
-    ends = new Int32Array(size);
-  }
-
-  let wordCount = 0;
-  let compactLength = 0;
-
-  /**
-   * Tokenizes buf[0, len) in place: tokens are moved to the front, joined by one space (word mode)
-   * or by one space where a separator stood (char mode); fills starts/ends; returns the token count.
-   */
-  function compact(len: number): number {
-    // At most one token per input byte, plus one.
-    ensureTokenCapacity(len + 1);
-    const b8 = buf;
-    const st = starts;
-    const en = ends;
-    let w = 0;
-    let count = 0;
-    let words = 0;
-    const end = inputStart + len;
-    let state = SEP; // SEP: no open token; 1 (WORD): in a word; SOLO: in a one-character token
-    let sawSep = false;
-    let joinAt = 0; // write position before the current token's joiner (to undo a stop word)
-    let r = inputStart;
-    while (r < end) {
-      const b = b8[r];
-      if (b < 0x80) {
-        if (ASCII_CLASS[b] !== SEP) {
-          if (state !== 1) {
-            if (state === SOLO) {
-              en[count++] = w;
-              state = SEP;
-            }
-            joinAt = w;
-            if (count > 0 && (!charMode || sawSep)) b8[w++] = 0x20;
-            sawSep = false;
-            st[count] = w;
-            state = 1;
-            words++;
-          }
-          b8[w++] = ASCII_LOWER[b];
-        } else {
-          if (state !== SEP) {
-            if (stopWords && isStopWordBytes(b8, st[count], w)) w = joinAt;
-            else en[count++] = w;
-            state = SEP;
-          }
-          sawSep = true;
-        }
-        r++;
-        continue;
-      }
-      // Non-ASCII: decode one code point (the buffer holds valid UTF-8 from TextEncoder).
-      let cp: number;
-      let size: number;
-      if (b < 0xe0) {
-        cp = ((b & 0x1f) << 6) | (b8[r + 1] & 0x3f);
-        size = 2;
-      } else if (b < 0xf0) {
-        cp = ((b & 0x0f) << 12) | ((b8[r + 1] & 0x3f) << 6) | (b8[r + 2] & 0x3f);
-        size = 3;
-      } else {
-        cp = ((b & 0x07) << 18) | ((b8[r + 1] & 0x3f) << 12) | ((b8[r + 2] & 0x3f) << 6) | (b8[r + 3] & 0x3f);
-        size = 4;
-      }
-      let cls = CHAR_CLASS_TABLE[cp];
-      if (cls === 255) cls = charClass(cp);
-      if (cls === SEP) {
-        if (state !== SEP) {
-          if (stopWords && isStopWordBytes(b8, st[count], w)) w = joinAt;
-          else en[count++] = w;
-          state = SEP;
-        }
-        sawSep = true;
-        r += size;
-        continue;
-      }
-      if (cls === MARK && state !== SEP) {
-        // continues the open token, whatever its kind
-      } else if (cls === SOLO || state !== 1) {
-        // a new token starts: close the open one first
-        if (state !== SEP) {
-          if (stopWords && isStopWordBytes(b8, st[count], w)) {
-            w = joinAt;
-            sawSep = true;
-          } else en[count++] = w;
-        }
-        joinAt = w;
-        if (count > 0 && (!charMode || sawSep)) b8[w++] = 0x20;
-        sawSep = false;
-        st[count] = w;
-        state = cls === SOLO ? SOLO : 1;
-        words++;
-      }
-      for (let k = 0; k < size; k++) b8[w++] = b8[r + k];
-      r += size;
-    }
-    if (state !== SEP) {
-      if (stopWords && isStopWordBytes(b8, st[count], w)) w = joinAt;
-      else en[count++] = w;
-    }
-    wordCount = words;
-    compactLength = w;
-    return count;
-  }
-
-  /** Char mode: replaces the token bounds with code point starts over buf[0, compactLength); returns the code point count. */
-  function codePoints(): number {
-    ensureTokenCapacity(compactLength + 1);
-    const b8 = buf;
-    const st = starts;
-    let c = 0;
-    for (let i = 0; i < compactLength; i++) if ((b8[i] & 0xc0) !== 0x80) st[c++] = i;
-    st[c] = compactLength;
-    return c;
-  }
-
-  /** Makes the distinct-feature table hold `count` features at <= 50% load and starts a new document. */
-  function resetTable(count: number): void {
-    let bits = tableBits;
-    while (1 << bits < count * 2) bits++;
-    if (bits !== tableBits) {
-      tableBits = bits;
-      keyHi = new Uint32Array(1 << bits);
-      keyLo = new Uint32Array(1 << bits);
-      stamp = new Uint32Array(1 << bits);
-      tally = new Uint32Array(1 << bits);
-      docStamp = 0;
-    }
-    docStamp++;
-    if (docStamp === 0xffffffff) {
-      stamp.fill(0);
-      docStamp = 1;
-    }
-    tableSize = 0;
-  }
-
-  /**
-   * Inserts the hash in xxhOut into the distinct-feature table; returns true if it was new.
-   * The table's tally counts occurrences (for tf-idf).
-   */
-  function insertHash(hi: number, lo: number): boolean {
-    const mask = (1 << tableBits) - 1;
-    let slot = lo & mask;
-    for (;;) {
-      if (stamp[slot] !== docStamp) {
-        stamp[slot] = docStamp;
-        keyHi[slot] = hi;
-        keyLo[slot] = lo;
-        tally[slot] = 1;
-        tableSize++;
-        return true;
-      }
-      if (keyLo[slot] === lo && keyHi[slot] === hi) {
-        tally[slot]++;
-        return false;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  /** Number of features and the arrays/offset that bound them: feature f = buf[starts[f], ends2[f + endOffset]). */
+  /** Encodes and tokenizes; returns the number of features (0 when too short). */
   function prepare(text: string): number {
-    const len = encode(text);
-    const tokens = compact(len);
-    if (charMode) {
-      const cps = codePoints();
-      return Math.max(0, cps - n + 1);
-    }
+    const tokens = compactTokens(e, encode(e, text), charMode, stopWords);
+    if (charMode) return Math.max(0, codePoints(e) - n + 1);
     return Math.max(0, tokens - n + 1);
   }
+  // Feature f spans buf[starts[f], endArray()[f + endOffset]).
+  const endOffset = charMode ? n : n - 1;
+  const endArray = () => (charMode ? e.starts : e.ends);
 
-  function flushLanes(): void {
-    for (let q = 0; q < 16; q++) {
-      const v = lanes[q];
-      if (v === 0) continue;
-      bitCounts[4 * q] += v & 0xff;
-      bitCounts[4 * q + 1] += (v >>> 8) & 0xff;
-      bitCounts[4 * q + 2] += (v >>> 16) & 0xff;
-      bitCounts[4 * q + 3] += v >>> 24;
-      lanes[q] = 0;
-    }
-  }
-
-  function addLanes(hi: number, lo: number): void {
-    lanes[0] += EXPAND[(lo & 0xff) << 1];
-    lanes[1] += EXPAND[((lo & 0xff) << 1) | 1];
-    lanes[2] += EXPAND[((lo >>> 8) & 0xff) << 1];
-    lanes[3] += EXPAND[(((lo >>> 8) & 0xff) << 1) | 1];
-    lanes[4] += EXPAND[((lo >>> 16) & 0xff) << 1];
-    lanes[5] += EXPAND[(((lo >>> 16) & 0xff) << 1) | 1];
-    lanes[6] += EXPAND[(lo >>> 24) << 1];
-    lanes[7] += EXPAND[((lo >>> 24) << 1) | 1];
-    lanes[8] += EXPAND[(hi & 0xff) << 1];
-    lanes[9] += EXPAND[((hi & 0xff) << 1) | 1];
-    lanes[10] += EXPAND[((hi >>> 8) & 0xff) << 1];
-    lanes[11] += EXPAND[(((hi >>> 8) & 0xff) << 1) | 1];
-    lanes[12] += EXPAND[((hi >>> 16) & 0xff) << 1];
-    lanes[13] += EXPAND[(((hi >>> 16) & 0xff) << 1) | 1];
-    lanes[14] += EXPAND[(hi >>> 24) << 1];
-    lanes[15] += EXPAND[((hi >>> 24) << 1) | 1];
-  }
-
-  /** Hashes all features of the prepared document into the table (and, unless tf-idf, the bit counts); returns the total weight. */
-  function hashFeatures(count: number, dedupe: boolean, countBits: boolean): number {
-    const endArr = charMode ? starts : ends;
-    const endOffset = charMode ? n : n - 1;
-    let pending = 0;
-    let total = 0;
-    for (let f = 0; f < count; f++) {
-      xxh64Range(buf, view, starts[f], endArr[f + endOffset]);
-      const hi = xxhOut[0];
-      const lo = xxhOut[1];
-      if (dedupe && !insertHash(hi, lo)) continue;
-      if (!countBits) continue;
-      addLanes(hi, lo);
-      total++;
-      if (++pending === SWAR_BATCH) {
-        flushLanes();
-        pending = 0;
-      }
-    }
-    flushLanes();
-    return total;
-  }
-
-  function bitsFromCounts(total: number): void {
-    // bit set iff (set - unset) > 0, i.e. 2 * set > total
+  /** Bit i set iff (documents with bit i) - (without) > 0, i.e. 2 * count > total. */
+  function bitsFromCounts(total: number): [number, number] {
+    const c = e.bitCounts;
     let hi = 0;
     let lo = 0;
     for (let i = 0; i < 32; i++) {
-      if (2 * bitCounts[i] > total) lo |= 1 << i;
-      if (2 * bitCounts[i + 32] > total) hi |= 1 << i;
+      if (2 * c[i] > total) lo |= 1 << i;
+      if (2 * c[i + 32] > total) hi |= 1 << i;
     }
-    outHi = hi >>> 0;
-    outLo = lo >>> 0;
+    return [hi >>> 0, lo >>> 0];
   }
-  let outHi = 0;
-  let outLo = 0;
 
-  function tfidfBits(): void {
-    const table = dfTable!;
-    const sums = bitCounts; // reused as signed sums
-    const size = 1 << tableBits;
+  function tfidfBits(): [number, number] {
+    const df = dfTable!;
+    const sums = e.bitCounts; // reused as signed sums
+    const table = e.table;
+    const ds = e.docStamp;
+    const size = 1 << e.tableBits;
     for (let slot = 0; slot < size; slot++) {
-      if (stamp[slot] !== docStamp) continue;
-      const lo = keyLo[slot];
-      const hi = keyHi[slot];
-      const idf = inverseDocumentFrequency(table.documents, table.get(lo));
-      const w = Math.round(tally[slot] * idf * WEIGHT_SCALE);
+      const at = slot << 2;
+      if (table[at] !== ds) continue;
+      const hi = table[at + 1];
+      const lo = table[at + 2];
+      const w = Math.round(table[at + 3] * inverseDocumentFrequency(df.documents, df.get(lo)) * WEIGHT_SCALE);
       for (let i = 0; i < 32; i++) {
         sums[i] += (lo >>> i) & 1 ? w : -w;
         sums[i + 32] += (hi >>> i) & 1 ? w : -w;
@@ -458,40 +540,42 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (sums[i] > 0) l |= 1 << i;
       if (sums[i + 32] > 0) h |= 1 << i;
     }
-    outHi = h >>> 0;
-    outLo = l >>> 0;
+    return [h >>> 0, l >>> 0];
   }
 
   return {
     settings: frozen,
     fingerprint(text: string): FingerprintResult {
       const count = prepare(text);
-      const words = wordCount;
+      const words = e.words;
       if (count === 0) return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
-      bitCounts.fill(0);
+      e.bitCounts.fill(0);
+      let bits: [number, number];
       if (weights === 'binary') {
-        resetTable(count);
-        const distinct = hashFeatures(count, true, true);
-        bitsFromCounts(distinct);
+        resetTable(e, count);
+        bits = bitsFromCounts(hashAndCount(e, count, endArray(), endOffset, true));
       } else if (weights === 'tf') {
-        const total = hashFeatures(count, false, true);
-        bitsFromCounts(total);
+        bits = bitsFromCounts(hashAndCount(e, count, endArray(), endOffset, false));
       } else {
-        resetTable(count);
-        hashFeatures(count, true, false);
-        tfidfBits();
+        resetTable(e, count);
+        hashIntoTable(e, count, endArray(), endOffset);
+        bits = tfidfBits();
       }
-      return { status: 'ok', hi: outHi, lo: outLo, features: count, words };
+      return { status: 'ok', hi: bits[0], lo: bits[1], features: count, words };
     },
     featureSet(text: string): Uint32Array {
       const count = prepare(text);
       if (count === 0) return new Uint32Array(0);
-      resetTable(count);
-      hashFeatures(count, true, false);
-      const out = new Uint32Array(tableSize);
-      const size = 1 << tableBits;
+      resetTable(e, count);
+      hashIntoTable(e, count, endArray(), endOffset);
+      const table = e.table;
+      const ds = e.docStamp;
+      const size = 1 << e.tableBits;
       let k = 0;
-      for (let slot = 0; slot < size; slot++) if (stamp[slot] === docStamp) out[k++] = keyLo[slot];
+      for (let slot = 0; slot < size; slot++) if (table[slot << 2] === ds) k++;
+      const out = new Uint32Array(k);
+      k = 0;
+      for (let slot = 0; slot < size; slot++) if (table[slot << 2] === ds) out[k++] = table[(slot << 2) + 2];
       out.sort();
       // Two distinct 64-bit hashes may share their low half: keep each key once.
       let m = 0;

@@ -6,6 +6,15 @@
 const NON_ASCII = /[^\x00-\x7f]/;
 const FINAL_SIGMA = /ς/g;
 
+/**
+ * The code points whose lowercase differs from the lowercase of their uppercase (ß, ŉ, ǰ, Greek
+ * letters with ypogegrammeni or with special upper forms, ligatures, ...): only text containing one of
+ * them needs the costly toUpperCase step; for all other text toLowerCase alone gives the same result.
+ * (Computed from the runtime's case tables; a unit test checks the list against every code point.)
+ */
+export const NEEDS_UPPERCASE_FIRST =
+  /[\u00b5\u00df\u0131\u0149\u017f\u01f0\u0345\u0390\u03b0\u03d0\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5\u0587\u1c80-\u1c88\u1e96-\u1e9b\u1f50\u1f52\u1f54\u1f56\u1f80-\u1faf\u1fb2-\u1fb4\u1fb6\u1fb7\u1fbc\u1fbe\u1fc2-\u1fc4\u1fc6\u1fc7\u1fcc\u1fd2\u1fd3\u1fd6\u1fd7\u1fe2-\u1fe4\u1fe6\u1fe7\u1ff2-\u1ff4\u1ff6\u1ff7\u1ffc\ufb00-\ufb06\ufb13-\ufb17]/;
+
 /** True when every UTF-16 unit of `text` is ASCII (ASCII is already NFKC; only A-Z need lowering). */
 export function isAscii(text: string): boolean {
   return !NON_ASCII.test(text);
@@ -20,6 +29,8 @@ export function isAscii(text: string): boolean {
  */
 export function normalizeText(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();
-  const folded = text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+  let folded = text.normalize('NFKC');
+  if (NEEDS_UPPERCASE_FIRST.test(folded)) folded = folded.toUpperCase();
+  folded = folded.toLowerCase().normalize('NFKC');
   return folded.includes('ς') ? folded.replace(FINAL_SIGMA, 'σ') : folded;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAscii, normalizeText } from '../../../../src/core/text/normalize.ts';
+import { isAscii, NEEDS_UPPERCASE_FIRST, normalizeText } from '../../../../src/core/text/normalize.ts';
 import { charStream, removeStopWords, tokenize, tokenizeDetailed } from '../../../../src/core/text/tokenize.ts';
 import { charClass, MARK, SEP, SOLO, WORD } from '../../../../src/core/text/char-class.ts';
 import { isStopWord } from '../../../../src/core/text/stop-words.ts';
@@ -41,6 +41,32 @@ describe('normalizeText', () => {
     expect(normalizeText('Hello, WORLD 42!')).toBe('hello, world 42!');
     expect(isAscii('Hello')).toBe(true);
     expect(isAscii('Héllo')).toBe(false);
+  });
+
+  it('knows every code point whose lowercase changes when uppercased first', () => {
+    const missing: string[] = [];
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const lower = c.toLowerCase();
+      if (lower === 'ς') continue; // σ/ς are unified afterwards
+      if (c.toUpperCase().toLowerCase() !== lower && !NEEDS_UPPERCASE_FIRST.test(c)) missing.push(cp.toString(16));
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('equals NFKC(lower(upper(NFKC(text)))) with σ for ς on mixed text', () => {
+    const pieces = ['Straße', 'ΣΟΦΊΑ', 'ᾳ', 'ﬀ', 'İ', 'ǰ', 'J\u030c', 'Ǆ', 'µ', 'ς', 'abc', ' ', '東', 'ŉ', 'ΐ', 'ẞ'];
+    let seed = 3;
+    for (let trial = 0; trial < 300; trial++) {
+      let s = '';
+      for (let i = 0; i < 8; i++) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        s += pieces[seed % pieces.length];
+      }
+      const want = s.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').replace(/ς/g, 'σ');
+      expect(normalizeText(s)).toBe(want);
+    }
   });
 
   it('is idempotent', () => {

@@ -1,0 +1,179 @@
+/**
+ * `npm run bench -- fingerprint [--mb 100] [--settings word3:binary,char5:binary] [--seed 1]`
+ *
+ * Fingerprinting throughput on one core: generates a deterministic corpus of realistic documents
+ * (no downloads), then times `createFingerprinter(settings).fingerprint(text)` over all of it and
+ * prints MB/s of UTF-8 text per settings. The corpus mixes plain-ASCII English-like prose with
+ * documents carrying typographic quotes, accented names, some Greek/Cyrillic and some CJK, since
+ * non-ASCII text takes the slower normalization path.
+ */
+import { createFingerprinter } from '../src/core/simhash/fingerprinter.ts';
+import { createDocumentFrequencyCounter } from '../src/core/simhash/document-frequencies.ts';
+import { parseFeatureSpec, parseWeightScheme } from '../src/core/simhash/settings.ts';
+import type { SimHashSettings } from '../src/core/simhash/settings.ts';
+
+/** mulberry32: small, fast, deterministic. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const COMMON = (
+  'the of and to a in is that for it as was with be by on not he this are or his from at which but have an ' +
+  'they you were her she there been one all we their has would when if so no will more can who out about ' +
+  'said up some what them its other into time than only new could these two may first then do any like my ' +
+  'now over such our man me even most made after also did many before must through back years where much ' +
+  'your way well down should because each just those people how too little state good very make world still'
+).split(' ');
+const ACCENTED = ['café', 'naïve', 'résumé', 'Zürich', 'São', 'Ångström', 'Dvořák', 'Łódź', 'Straße', 'façade'];
+const GREEK = ['λόγος', 'ΑΘΗΝΑ', 'καλημέρα', 'θάλασσα'];
+const CYRILLIC = ['Москва', 'привет', 'книга', 'мир'];
+const CJK = '東京都大阪市日本語文章検索重複類似度計算情報処理開発者研究所会社電話番号の中にあるからですます';
+
+/** A Zipf-distributed vocabulary: common words first, then syllable-built words. */
+function buildVocabulary(next: () => number): string[] {
+  const syllables = ['ka', 'ri', 'to', 'men', 'sa', 'lo', 'ver', 'in', 'ta', 'ble', 'con', 'di', 'tion', 'ex', 'pro',
+    'ment', 'al', 'er', 'ing', 'ous', 'ly', 'ra', 'de', 'mi', 'nor', 'sto', 'pha', 'gen', 'qui', 'bar'];
+  const words = [...COMMON];
+  const seen = new Set(words);
+  while (words.length < 20000) {
+    const n = 1 + Math.floor(next() * 4);
+    let w = '';
+    for (let i = 0; i < n; i++) w += syllables[Math.floor(next() * syllables.length)];
+    if (!seen.has(w)) {
+      seen.add(w);
+      words.push(w);
+    }
+  }
+  return words;
+}
+
+/** Generates documents until `targetBytes` of UTF-8: prose with sentences, paragraphs, numbers, some non-ASCII. */
+function generateCorpus(targetBytes: number, seed: number): { docs: string[]; bytes: number } {
+  const next = rng(seed);
+  const vocab = buildVocabulary(next);
+  // Zipf(1) sampling via the inverse CDF over ranks, approximated by exp(u * ln(V)).
+  const lnV = Math.log(vocab.length);
+  const word = () => vocab[Math.min(vocab.length - 1, Math.floor(Math.exp(next() * lnV)) - 1)];
+  const docs: string[] = [];
+  let bytes = 0;
+  const encoder = new TextEncoder();
+  while (bytes < targetBytes) {
+    const flavor = next();
+    // Document size: log-uniform 500 B .. 40 KB, like a folder of notes, articles and reports.
+    const size = Math.floor(Math.exp(Math.log(500) + next() * (Math.log(40000) - Math.log(500))));
+    const parts: string[] = [];
+    let len = 0;
+    let sentenceStart = true;
+    let quoteOpen = false;
+    while (len < size) {
+      let w: string;
+      const r = next();
+      if (flavor < 0.03 && r < 0.6) {
+        const start = Math.floor(next() * (CJK.length - 8));
+        w = CJK.slice(start, start + 2 + Math.floor(next() * 6));
+      } else if (flavor < 0.1 && r < 0.08) {
+        w = (next() < 0.5 ? GREEK : CYRILLIC)[Math.floor(next() * 4)];
+      } else if (flavor < 0.3 && r < 0.03) {
+        w = ACCENTED[Math.floor(next() * ACCENTED.length)];
+      } else if (r < 0.02) {
+        w = String(Math.floor(next() * 10000));
+      } else {
+        w = word();
+      }
+      if (sentenceStart) w = w.charAt(0).toUpperCase() + w.slice(1);
+      sentenceStart = false;
+      let sep = ' ';
+      const p = next();
+      if (p < 0.06) {
+        sep = next() < 0.1 ? '.\n\n' : '. ';
+        sentenceStart = true;
+      } else if (p < 0.1) sep = ', ';
+      else if (p < 0.105 && flavor < 0.3) {
+        sep = quoteOpen ? '” ' : ' “';
+        quoteOpen = !quoteOpen;
+      } else if (p < 0.108 && flavor < 0.3) sep = ' — ';
+      parts.push(w, sep);
+      len += w.length + sep.length;
+    }
+    const doc = parts.join('');
+    docs.push(doc);
+    bytes += encoder.encode(doc).length;
+  }
+  return { docs, bytes };
+}
+
+function parseArgs(args: string[]): { mb: number; seed: number; settings: SimHashSettings[]; labels: string[] } {
+  let mb = 100;
+  let seed = 1;
+  let list = 'word3:binary,word1:binary,word3:tf,char5:binary,word3:tfidf';
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--mb') mb = Number(args[++i]);
+    else if (args[i] === '--seed') seed = Number(args[++i]);
+    else if (args[i] === '--settings') list = args[++i];
+  }
+  if (!(mb > 0)) throw new Error('--mb must be a positive number');
+  const labels = list.split(',');
+  const settings = labels.map((label) => {
+    const [spec, weights = 'binary', stop] = label.split(':');
+    const features = parseFeatureSpec(spec);
+    const w = parseWeightScheme(weights);
+    if (!features || !w) throw new Error(`bad settings: ${label} (expected e.g. word3:binary or word1:tf:stop)`);
+    return { features, weights: w, stopWords: stop === 'stop' };
+  });
+  return { mb, seed, settings, labels };
+}
+
+export async function main(args: string[]): Promise<void> {
+  const { mb, seed, settings, labels } = parseArgs(args);
+  const t0 = performance.now();
+  const { docs, bytes } = generateCorpus(mb * 1e6, seed);
+  const ascii = docs.filter((d) => !/[^\x00-\x7f]/.test(d)).length;
+  console.log(
+    `corpus: ${docs.length} documents, ${(bytes / 1e6).toFixed(1)} MB UTF-8, ${((100 * ascii) / docs.length).toFixed(0)}% ` +
+      `pure ASCII, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s (seed ${seed})`,
+  );
+  console.log(
+    `node ${process.version}, one thread; load average ${(await import('node:os')).loadavg()[0].toFixed(1)} ` +
+      '(MB/s per CPU-second discounts time the thread was not running)',
+  );
+  for (let s = 0; s < settings.length; s++) {
+    let options = {};
+    let dfSeconds = 0;
+    if (settings[s].weights === 'tfidf') {
+      // TF-IDF needs corpus document frequencies first: a separate pass, timed separately.
+      const base = createFingerprinter({ ...settings[s], weights: 'binary' });
+      const t = performance.now();
+      const counter = createDocumentFrequencyCounter();
+      for (const d of docs) counter.add(base.featureSet(d));
+      options = { documentFrequencies: counter.result() };
+      dfSeconds = (performance.now() - t) / 1000;
+    }
+    const fp = createFingerprinter(settings[s], options);
+    // Warm up the JIT on a slice of the corpus, then time one full pass.
+    for (let i = 0; i < Math.min(docs.length, 300); i++) fp.fingerprint(docs[i]);
+    let checksum = 0;
+    let tooShort = 0;
+    const t = performance.now();
+    const cpu0 = process.cpuUsage();
+    for (const d of docs) {
+      const r = fp.fingerprint(d);
+      checksum = (checksum ^ r.hi ^ Math.imul(r.lo, 31)) >>> 0;
+      if (r.status !== 'ok') tooShort++;
+    }
+    const seconds = (performance.now() - t) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    const extra = dfSeconds ? `  (+ document-frequency pass ${(bytes / 1e6 / dfSeconds).toFixed(1)} MB/s)` : '';
+    console.log(
+      `${labels[s].padEnd(14)} ${(bytes / 1e6 / seconds).toFixed(1).padStart(7)} MB/s  ` +
+        `${seconds.toFixed(2)} s wall, ${(bytes / 1e6 / cpuSeconds).toFixed(1)} MB/s per CPU-second  checksum ${checksum.toString(16).padStart(8, '0')}  too-short ${tooShort}${extra}`,
+    );
+  }
+}
