@@ -14,7 +14,7 @@ export interface JoinedPairs {
   count: number;
 }
 
-// Guards ceil(t * size) against float error (0.8 * 15 = 12.000000000000002): erring towards a longer
+// Guards ceil(t * size) against float error (0.55 * 100 = 55.00000000000001): erring towards a longer
 // prefix and a looser size bound only adds candidates, never loses a pair.
 const EPS = 1e-9;
 

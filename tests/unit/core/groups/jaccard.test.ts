@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { intersectionSize, jaccardSorted, sizesAllow, toSortedSet } from '../../../../src/core/groups/jaccard.ts';
+
+const set = (...v: number[]) => Uint32Array.from(v);
+
+describe('jaccard', () => {
+  it('counts the intersection of sorted sets', () => {
+    expect(intersectionSize(set(1, 3, 5, 7), set(2, 3, 4, 7, 9))).toBe(2);
+    expect(intersectionSize(set(), set(1))).toBe(0);
+    expect(intersectionSize(set(0xffffffff), set(0xffffffff))).toBe(1);
+  });
+
+  it('gives |A ∩ B| / |A ∪ B|', () => {
+    expect(jaccardSorted(set(1, 2, 3, 4), set(1, 2, 3, 4, 5))).toBe(0.8);
+    expect(jaccardSorted(set(1, 2), set(3, 4))).toBe(0);
+    expect(jaccardSorted(set(7), set(7))).toBe(1);
+  });
+
+  it('never calls an empty document a near-duplicate', () => {
+    expect(jaccardSorted(set(), set())).toBe(0);
+    expect(jaccardSorted(set(), set(1))).toBe(0);
+  });
+
+  it('bounds Jaccard by the ratio of set sizes', () => {
+    expect(sizesAllow(8, 10, 0.8)).toBe(true);
+    expect(sizesAllow(10, 8, 0.8)).toBe(true);
+    expect(sizesAllow(7, 10, 0.8)).toBe(false);
+  });
+
+  it('sorts numerically and drops repeats', () => {
+    expect([...toSortedSet(set(10, 9, 0x80000000, 9, 1, 10))]).toEqual([1, 9, 10, 0x80000000]);
+  });
+});
