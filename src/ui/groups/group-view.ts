@@ -3,6 +3,7 @@
  * the flattening into fixed-height rows, keyboard steps, and merging exact-duplicate groups in.
  */
 import { UNKNOWN_DISTANCE, type GroupTable } from '../../core/groups/group-table.ts';
+import { hamming } from '../../core/simhash/fingerprint64.ts';
 
 /** The parts of a group table the list reads (the core's GroupTable satisfies it). */
 export type GroupView = Pick<GroupTable, 'count' | 'offsets' | 'members' | 'jaccardToReference' | 'distanceToReference'>;
@@ -160,4 +161,29 @@ export function mergeExactGroups(
   const exact = new Uint8Array(count);
   exact.fill(1, near.count);
   return { table: { count, offsets, members, jaccardToReference, distanceToReference }, exact };
+}
+
+/**
+ * A group view from plain member lists (the scan's `{ start, members, count }`): the first member of
+ * each group is its reference, distances are computed from the fingerprint halves, and Jaccard is
+ * unknown (NaN) until verified pairs supply it.
+ */
+export function groupViewFromLists(
+  groups: { start: Uint32Array; members: Uint32Array; count: number },
+  hi: Uint32Array,
+  lo: Uint32Array,
+): GroupView {
+  const slots = groups.start[groups.count];
+  const offsets = Int32Array.from(groups.start.subarray(0, groups.count + 1));
+  const members = Int32Array.from(groups.members.subarray(0, slots));
+  const distanceToReference = new Uint8Array(slots);
+  const jaccardToReference = new Float32Array(slots).fill(Number.NaN);
+  for (let g = 0; g < groups.count; g++) {
+    const ref = members[offsets[g]];
+    jaccardToReference[offsets[g]] = 1;
+    for (let s = offsets[g] + 1; s < offsets[g + 1]; s++) {
+      distanceToReference[s] = hamming(hi[ref], lo[ref], hi[members[s]], lo[members[s]]);
+    }
+  }
+  return { count: groups.count, offsets, members, distanceToReference, jaccardToReference };
 }

@@ -166,6 +166,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
             ref={paneA}
             className="ss-pair-text"
             tabIndex={0}
+            role="region"
             aria-label={`Text of ${pathA}`}
             onScroll={onScroll}
           >
@@ -178,6 +179,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
             ref={paneB}
             className="ss-pair-text"
             tabIndex={0}
+            role="region"
             aria-label={`Text of ${pathB}`}
             onScroll={onScroll}
           >

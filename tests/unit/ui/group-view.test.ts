@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   flattenRows,
   lowerCasePaths,
+  groupViewFromLists,
   mergeExactGroups,
   orderGroups,
   splitPath,
@@ -110,5 +111,18 @@ describe('splitPath', () => {
     expect(splitPath('a/b/c.txt')).toEqual({ dir: 'a/b/', name: 'c.txt' });
     expect(splitPath('c.txt')).toEqual({ dir: '', name: 'c.txt' });
     expect(splitPath('<img src=x onerror=alert(1)>.txt')).toEqual({ dir: '', name: '<img src=x onerror=alert(1)>.txt' });
+  });
+});
+
+describe('groupViewFromLists', () => {
+  it('takes the first member as reference and computes distances from the fingerprints', () => {
+    const hi = Uint32Array.from([0, 0, 1, 0xff]);
+    const lo = Uint32Array.from([0, 7, 0, 0]);
+    const v = groupViewFromLists({ start: Uint32Array.from([0, 2, 4]), members: Uint32Array.from([0, 1, 2, 3]), count: 2 }, hi, lo);
+    expect(v.count).toBe(2);
+    expect([...v.offsets]).toEqual([0, 2, 4]);
+    expect([...v.distanceToReference]).toEqual([0, 3, 0, 7]);
+    expect(v.jaccardToReference[0]).toBe(1);
+    expect(Number.isNaN(v.jaccardToReference[1])).toBe(true);
   });
 });
