@@ -8,10 +8,12 @@ export interface EmptyStateProps {
   onTrySample?: () => void;
   /** True while the sample corpus is loading (the button is disabled). */
   sampleLoading?: boolean;
+  /** Why loading the sample failed, shown as an alert. */
+  sampleError?: string | null;
 }
 
 /** A short explanation, the drop zone slot and the "Try a sample corpus" button. */
-export function EmptyState({ children, onTrySample, sampleLoading = false }: EmptyStateProps) {
+export function EmptyState({ children, onTrySample, sampleLoading = false, sampleError = null }: EmptyStateProps) {
   return (
     <section className="ss-panel ss-empty" aria-labelledby="ss-empty-title">
       <h2 id="ss-empty-title">Find near-duplicate texts in a folder</h2>
@@ -45,6 +47,7 @@ export function EmptyState({ children, onTrySample, sampleLoading = false }: Emp
           </button>
         )}
         {sampleLoading && <span role="status">Loading the sample corpus…</span>}
+        {sampleError && <span role="alert">{sampleError}</span>}
         <span className="ss-muted ss-empty-privacy">
           Your files never leave this computer: nothing is uploaded, and the corpus is kept in this browser until you
           clear it.
