@@ -30,6 +30,7 @@ interface BenchApi {
   setup(n: number, k: number, batchSize: number, withTables: boolean): Promise<Figures>;
   restore(): Promise<Figures>;
   rewriteTables(k: number, shardBits: number): Promise<Figures>;
+  queryStored(queries: number): Promise<Figures>;
 }
 
 function flag(args: string[], name: string, fallback: number): number {
@@ -124,6 +125,9 @@ async function runInChromium(o: ChromiumOptions): Promise<number[]> {
       show(`restore run ${r + 1}`, figures);
       totals.push(figures.totalMs!);
     }
+    if (o.withTables) {
+      show('one-file check from the stored shards (fresh browser, no restore)', await inBrowser(chromium, profile, url, 'queryStored', [20]));
+    }
     return totals;
   } finally {
     server.close();
@@ -135,7 +139,7 @@ async function inBrowser(
   chromium: typeof import('playwright-core').chromium,
   profile: string,
   url: string,
-  phase: 'setup' | 'restore' | 'rewriteTables',
+  phase: 'setup' | 'restore' | 'rewriteTables' | 'queryStored',
   phaseArgs: number[],
 ): Promise<Figures> {
   const context = await chromium.launchPersistentContext(profile, {
@@ -154,6 +158,7 @@ async function inBrowser(
         const api = (window as unknown as { simsiftRestoreBench: BenchApi }).simsiftRestoreBench;
         if (which === 'setup') return api.setup(a[0]!, a[1]!, a[2]!, a[3] === 1);
         if (which === 'rewriteTables') return api.rewriteTables(a[0]!, a[1]!);
+        if (which === 'queryStored') return api.queryStored(a[0]!);
         return api.restore();
       },
       [phase, phaseArgs] as const,

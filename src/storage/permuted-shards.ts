@@ -53,8 +53,13 @@ export function shardOf(keyHi: number, shardBits: number): number {
   return shardBits === 0 ? 0 : (keyHi >>> 0) >>> (32 - shardBits);
 }
 
-/** Shard bits so that a table of `entries` entries has about `target` entries per shard. */
-export function chooseShardBits(entries: number, target = 4096): number {
+/**
+ * Shard bits so that a table of `entries` entries has about `target` entries per shard. The default
+ * (64k entries, 256-512 KiB per shard) is from bench/restore.bench.ts in Chromium: 32 KiB shards made
+ * restoring 1M documents' tables 2-3x slower (many small records), while one shard read for a query
+ * stays a few milliseconds.
+ */
+export function chooseShardBits(entries: number, target = 65536): number {
   if (entries <= target) return 0;
   return Math.min(MAX_SHARD_BITS, Math.ceil(Math.log2(entries / target)));
 }

@@ -66,7 +66,9 @@ describe('shard layout', () => {
     expect(shardOf(0x01ffffff, 8)).toBe(1);
     expect(shardOf(0x80000000, 1)).toBe(1);
     expect(chooseShardBits(1000)).toBe(0);
-    expect(chooseShardBits(1_000_000)).toBe(8);
+    expect(chooseShardBits(65536)).toBe(0);
+    expect(chooseShardBits(1_000_000)).toBe(4);
+    expect(chooseShardBits(1_000_000, 4096)).toBe(8);
     expect(chooseShardBits(1e12)).toBe(16);
   });
 });
