@@ -1,8 +1,11 @@
 /**
  * The groups export: one row per document of each group (group, path, role, distance to the
- * reference), in the order the caller shows the groups.
+ * reference), in the order the caller shows the groups. Quoting and escaping are csv.ts's.
  */
 import { UNKNOWN_DISTANCE, type GroupTable } from '../groups/group-table.ts';
+import { toCsv } from './csv.ts';
+
+type GroupsCsvTable = Pick<GroupTable, 'count' | 'offsets' | 'members' | 'distanceToReference'>;
 
 /** Header of the groups CSV. */
 export const GROUPS_CSV_HEADER = ['group', 'path', 'role', 'distance_to_reference'] as const;
@@ -17,7 +20,7 @@ export type GroupRole = 'reference' | 'near-duplicate' | 'exact-duplicate';
  * An unknown distance is an empty cell.
  */
 export function groupsCsvRows(
-  table: Pick<GroupTable, 'count' | 'offsets' | 'members' | 'distanceToReference'>,
+  table: GroupsCsvTable,
   paths: readonly string[],
   order?: ArrayLike<number>,
   exact?: ArrayLike<number>,
@@ -39,4 +42,14 @@ export function groupsCsvRows(
     }
   }
   return rows;
+}
+
+/** The complete groups CSV text (RFC 4180, formula-escaped, CRLF records), via csv.ts's `toCsv`. */
+export function groupsCsv(
+  table: GroupsCsvTable,
+  paths: readonly string[],
+  order?: ArrayLike<number>,
+  exact?: ArrayLike<number>,
+): string {
+  return toCsv(groupsCsvRows(table, paths, order, exact));
 }

@@ -1,22 +1,26 @@
-/** The export buttons: the pairs in view and the groups, as CSV files saved locally (Blob, no network). */
+/** The export buttons: the pairs and groups the list shows, as CSV files saved locally (Blob, no network). */
 import { useId, useState } from 'react';
 import { datedFileName, downloadText } from './download.ts';
+import { pairCountInView, viewGroupsCsv, viewPairsCsv, type ExportGroups } from './export-csv.ts';
 
 export interface ExportButtonsProps {
-  /** Builds the CSV of the pairs the view shows (called on click, so it can be large). */
-  buildPairsCsv: () => string;
-  /** Builds the CSV of the groups the view shows (group, path, role, distance to the reference). */
-  buildGroupsCsv: () => string;
-  /** How many pairs and groups the view shows (for the description and to disable empty exports). */
-  pairCount: number;
-  groupCount: number;
+  /** The groups (the core's GroupTable, or the merged near + exact table the list shows). */
+  table: ExportGroups;
+  /** Path of each document id. */
+  paths: readonly string[];
+  /** The shown groups in display order (GroupList's onViewChange). */
+  order: Uint32Array;
+  /** Per group, 1 for an exact-duplicate group (role `exact-duplicate` in the groups CSV). */
+  exact?: Uint8Array;
   disabled?: boolean;
 }
 
 /** "Export CSV" (pairs in view) and "Export groups CSV", each saving a dated .csv file. */
-export function ExportButtons({ buildPairsCsv, buildGroupsCsv, pairCount, groupCount, disabled = false }: ExportButtonsProps) {
+export function ExportButtons({ table, paths, order, exact, disabled = false }: ExportButtonsProps) {
   const id = useId();
   const [status, setStatus] = useState('');
+  const pairCount = pairCountInView(table, order);
+  const groupCount = order.length;
   const save = (build: () => string, stem: string, what: string) => {
     try {
       const name = datedFileName(stem);
@@ -33,7 +37,9 @@ export function ExportButtons({ buildPairsCsv, buildGroupsCsv, pairCount, groupC
         className="ss-button"
         disabled={disabled || pairCount === 0}
         aria-describedby={`${id}-pairs`}
-        onClick={() => save(buildPairsCsv, 'simsift-pairs', `${pairCount.toLocaleString()} pairs`)}
+        onClick={() =>
+          save(() => viewPairsCsv(table, paths, order), 'simsift-pairs', `${pairCount.toLocaleString()} pairs`)
+        }
       >
         Export CSV
       </button>
@@ -45,7 +51,9 @@ export function ExportButtons({ buildPairsCsv, buildGroupsCsv, pairCount, groupC
         className="ss-button"
         disabled={disabled || groupCount === 0}
         aria-describedby={`${id}-groups`}
-        onClick={() => save(buildGroupsCsv, 'simsift-groups', `${groupCount.toLocaleString()} groups`)}
+        onClick={() =>
+          save(() => viewGroupsCsv(table, paths, order, exact), 'simsift-groups', `${groupCount.toLocaleString()} groups`)
+        }
       >
         Export groups CSV
       </button>
