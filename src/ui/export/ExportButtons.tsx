@@ -15,6 +15,8 @@ export interface ExportButtonsProps {
   disabled?: boolean;
 }
 
+const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
 /** "Export CSV" (pairs in view) and "Export groups CSV", each saving a dated .csv file. */
 export function ExportButtons({ table, paths, order, exact, disabled = false }: ExportButtonsProps) {
   const id = useId();
@@ -38,13 +40,13 @@ export function ExportButtons({ table, paths, order, exact, disabled = false }: 
         disabled={disabled || pairCount === 0}
         aria-describedby={`${id}-pairs`}
         onClick={() =>
-          save(() => viewPairsCsv(table, paths, order), 'simsift-pairs', `${pairCount.toLocaleString()} pairs`)
+          save(() => viewPairsCsv(table, paths, order), 'simsift-pairs', count(pairCount, 'pair', 'pairs'))
         }
       >
         Export CSV
       </button>
       <span id={`${id}-pairs`} className="ss-visually-hidden">
-        {pairCount.toLocaleString()} pairs in view
+        {count(pairCount, 'pair', 'pairs')} in view
       </span>
       <button
         type="button"
@@ -52,13 +54,13 @@ export function ExportButtons({ table, paths, order, exact, disabled = false }: 
         disabled={disabled || groupCount === 0}
         aria-describedby={`${id}-groups`}
         onClick={() =>
-          save(() => viewGroupsCsv(table, paths, order, exact), 'simsift-groups', `${groupCount.toLocaleString()} groups`)
+          save(() => viewGroupsCsv(table, paths, order, exact), 'simsift-groups', count(groupCount, 'group', 'groups'))
         }
       >
         Export groups CSV
       </button>
       <span id={`${id}-groups`} className="ss-visually-hidden">
-        {groupCount.toLocaleString()} groups in view
+        {count(groupCount, 'group', 'groups')} in view
       </span>
       <span className="ss-export-status" role="status">
         {status}
