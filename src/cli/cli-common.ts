@@ -1,0 +1,120 @@
+/**
+ * What the `simsift` subcommands share: their output streams, the usage error that becomes a
+ * one-line message and exit code 2, option parsing for the SimHash settings, and reading one file
+ * into a fingerprint.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { decodeText } from '../core/text/decode.ts';
+import type { Fingerprinter, FingerprintResult } from '../core/simhash/fingerprinter.ts';
+import {
+  DEFAULT_SETTINGS,
+  formatFeatureSpec,
+  parseFeatureSpec,
+  parseWeightScheme,
+  type SimHashSettings,
+} from '../core/simhash/settings.ts';
+
+/** Where a command writes. `isTTY` on stderr turns the progress line on. */
+export type CliIo = {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+};
+
+/** The process's own streams. */
+export const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr };
+
+/** Bad arguments or unreadable input: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** Files larger than this are skipped (a JavaScript string cannot hold much more text). */
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Options every fingerprinting command takes: --features, --weights, --stop-words. */
+export const SETTINGS_USAGE = '[--features word3|word1|char5|...] [--weights binary|tf|tfidf] [--stop-words]';
+
+/**
+ * Reads a settings option at argv[i] (as `--name value` or `--name=value`) into `settings`.
+ * Returns the index of the last argument consumed, or -1 if argv[i] is not a settings option.
+ */
+export function parseSettingsOption(argv: string[], i: number, settings: SimHashSettings): number {
+  const arg = argv[i];
+  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+  const name = eq > 0 ? arg.slice(0, eq) : arg;
+  if (name === '--stop-words') {
+    if (eq > 0) throw new UsageError('--stop-words takes no value');
+    settings.stopWords = true;
+    return i;
+  }
+  if (name !== '--features' && name !== '--weights') return -1;
+  const value = eq > 0 ? arg.slice(eq + 1) : argv[i + 1];
+  if (value === undefined) throw new UsageError(`${name} needs a value`);
+  if (name === '--features') {
+    const spec = parseFeatureSpec(value);
+    if (!spec) throw new UsageError(`--features must be wordN or charN with N in 1..16 (got ${JSON.stringify(value)})`);
+    settings.features = spec;
+  } else {
+    const weights = parseWeightScheme(value);
+    if (!weights) throw new UsageError(`--weights must be binary, tf or tfidf (got ${JSON.stringify(value)})`);
+    settings.weights = weights;
+  }
+  return eq > 0 ? i : i + 1;
+}
+
+/** A mutable copy of the default settings for option parsing. */
+export function defaultSettings(): SimHashSettings {
+  return { features: { ...DEFAULT_SETTINGS.features }, weights: DEFAULT_SETTINGS.weights, stopWords: false };
+}
+
+/** "word3, binary" (+ ", stop words"), for summaries. */
+export function describeSettings(s: SimHashSettings): string {
+  return `${formatFeatureSpec(s.features)}, ${s.weights}${s.stopWords ? ', stop words' : ''}`;
+}
+
+/** Parses --k: an integer in 0..64. */
+export function parseK(value: string | undefined): number {
+  if (value === undefined) throw new UsageError('--k needs a value');
+  if (!/^\d{1,3}$/.test(value) || Number(value) > 64) {
+    throw new UsageError(`--k must be an integer in 0..64 (got ${JSON.stringify(value)})`);
+  }
+  return Number(value);
+}
+
+/** Why a file could not be read, for messages: "ENOENT", "EACCES", ... */
+export function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException)?.code ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** A file's text, or why it has none. */
+export type LoadedText = { ok: true; text: string; bytes: number } | { ok: false; kind: 'binary' | 'too-large' | 'unreadable'; message: string; bytes: number };
+
+/** Reads and decodes one file; never throws. */
+export async function loadText(path: string): Promise<LoadedText> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return { ok: false, kind: 'unreadable', message: 'not a regular file', bytes: 0 };
+    if (info.size > MAX_FILE_BYTES) {
+      return { ok: false, kind: 'too-large', message: `too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES})`, bytes: info.size };
+    }
+    const bytes = await readFile(path);
+    const decoded = decodeText(bytes);
+    if (!decoded.ok) return { ok: false, kind: 'binary', message: decoded.message, bytes: bytes.length };
+    return { ok: true, text: decoded.text, bytes: bytes.length };
+  } catch (error) {
+    return { ok: false, kind: 'unreadable', message: `unreadable (${errorCode(error)})`, bytes: 0 };
+  }
+}
+
+/** The stderr reason for a too-short document. */
+export function tooShortMessage(result: FingerprintResult, fingerprinter: Fingerprinter): string {
+  const { kind, n } = fingerprinter.settings.features;
+  const need = kind === 'char-ngram' ? `${n} characters` : `${kind === 'word' ? 1 : n} words`;
+  return `too short for a fingerprint (${result.words} words; ${formatFeatureSpec(fingerprinter.settings.features)} needs at least ${need})`;
+}
+
+/** Writes text to a stream, waiting for it to drain when its buffer is full. */
+export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stream.write(text, (error) => (error ? reject(error) : undefined))) resolve();
+    else stream.once('drain', resolve);
+  });
+}

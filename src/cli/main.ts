@@ -1,0 +1,42 @@
+/**
+ * The `simsift` command line: dispatches `fingerprint`, `scan` and `pairs` to their modules and
+ * exits with their code. Runs on import (bin/simsift.js and `npm run simsift` load this file).
+ */
+import { runFingerprint } from './fingerprint-command.ts';
+import { runScan } from './scan-command.ts';
+import { runPairs } from './pairs-command.ts';
+import { processIo, type CliIo } from './cli-common.ts';
+
+const USAGE = `usage: simsift COMMAND [ARGS]
+
+commands:
+  fingerprint FILE...   print each file's 64-bit SimHash (16 hex digits) and path
+  scan DIR              find near-duplicate files under DIR; writes the pairs CSV
+  pairs FILE --k N      all pairs within distance k of the fingerprints in FILE (one per line)
+
+run 'simsift COMMAND --help' for a command's options
+`;
+
+/** Runs one command line (the arguments after `simsift`) and returns its exit code. */
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'fingerprint':
+      return runFingerprint(rest, io);
+    case 'scan':
+      return runScan(rest, io);
+    case 'pairs':
+      return runPairs(rest, io);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      io.stderr.write(`simsift: unknown command ${JSON.stringify(command)} (expected fingerprint, scan or pairs)\n`);
+      return 2;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
