@@ -2,6 +2,7 @@
 import { useMemo } from 'react';
 import { hamming, similarityEstimate, toHex } from '../../core/simhash/fingerprint64.ts';
 import { differingBits, fingerprintBits } from './fingerprint-bits.ts';
+import '../shared/theme.css';
 
 export interface BitDiffProps {
   /** Fingerprint of document A as uint32 halves. */

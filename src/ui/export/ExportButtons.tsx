@@ -2,6 +2,7 @@
 import { useId, useState } from 'react';
 import { datedFileName, downloadText } from './download.ts';
 import { pairCountInView, viewGroupsCsv, viewPairsCsv, type ExportGroups } from './export-csv.ts';
+import '../shared/theme.css';
 
 export interface ExportButtonsProps {
   /** The groups (the core's GroupTable, or the merged near + exact table the list shows). */

@@ -12,6 +12,7 @@ import {
   type GroupSort,
   type GroupView,
 } from './group-view.ts';
+import '../shared/theme.css';
 
 export interface GroupListProps {
   /** The groups (the core's GroupTable, or mergeExactGroups().table), reference document first in each. */

@@ -2,6 +2,7 @@
 import { useId, useMemo, useState } from 'react';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
 import { barHeights, pairsWithin } from './distance-histogram.ts';
+import '../shared/theme.css';
 
 export interface DistanceHistogramProps {
   /** Pairs per Hamming distance: counts[d] for d = 0..(counts.length - 1); see distanceHistogram(). */

@@ -4,6 +4,7 @@ import { REMOVED, ADDED } from '../../workers/diff-api.ts';
 import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
+import '../shared/theme.css';
 
 export interface PairViewProps {
   /** Path of the left document (usually the group's reference). */

@@ -12,6 +12,7 @@ import {
   type ScanSettings,
   type SettingsDraft,
 } from '../shared/scan-settings.ts';
+import '../shared/theme.css';
 
 export interface SettingsPanelProps {
   /** The settings currently in effect. */

@@ -1,5 +1,6 @@
 /** The first-visit screen: what SimSift does, where to drop files, and a one-click sample corpus. */
 import type { ReactNode } from 'react';
+import './theme.css';
 
 export interface EmptyStateProps {
   /** The drop zone (rendered between the explanation and the sample button). */

@@ -1,6 +1,7 @@
 /** The scan summary: what was scanned, what was skipped, what was found, and with which settings. */
 import type { ReactNode } from 'react';
 import { describeSettings, type ScanSettings } from '../shared/scan-settings.ts';
+import '../shared/theme.css';
 
 export interface SummaryProps {
   /** Files read and fingerprinted (or found to be exact duplicates). */
