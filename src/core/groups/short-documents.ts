@@ -3,6 +3,7 @@
  * fingerprint of a few dozen features is too noisy to find them or to vouch for them.
  */
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../quality/defaults.ts';
+import { createDocumentFrequencyCounter } from '../simhash/document-frequencies.ts';
 import { jaccardSorted } from './jaccard.ts';
 import type { FeatureSetSource } from './verify.ts';
 
@@ -21,8 +22,10 @@ const EPS = 1e-9;
 /**
  * Every pair among `docs` whose feature sets have Jaccard >= threshold, exactly (Bayardo et al.'s
  * All-Pairs with prefix filtering): sets are visited by increasing size; a pair with J >= t must share
- * a feature among the first |x| - ceil(t|x|) + 1 features of each set (in one global order, here the
- * hash order), so only those prefixes are indexed and probed, and each candidate is then measured.
+ * a feature among the first |x| - ceil(t|x|) + 1 features of each set in one global order, so only
+ * those prefixes are indexed and probed, and each candidate is then measured. The global order is
+ * rarest feature first (document frequency among `docs`), which keeps the probed posting lists short:
+ * common phrases sit at the end of every set, outside the prefixes.
  * Empty sets are skipped. Meant for the short documents of a corpus (and the few documents small
  * enough to match them), whose sets are small.
  */
@@ -33,8 +36,7 @@ export function similarityJoin(
 ): JoinedPairs {
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
   const m = docs.length;
-  const sets: Uint32Array[] = new Array(m);
-  for (let i = 0; i < m; i++) sets[i] = getFeatureSet(docs[i]);
+  const sets = rarestFirst(Array.from({ length: m }, (_, i) => getFeatureSet(docs[i])));
   const order = Array.from({ length: m }, (_, i) => i).sort((x, y) => sets[x].length - sets[y].length || docs[x] - docs[y]);
 
   const postings = new Map<number, number[]>();
@@ -75,6 +77,36 @@ export function similarityJoin(
     jaccard: Float32Array.from(outJ),
     count: outA.length,
   };
+}
+
+/**
+ * Renames every feature to its rank in the order (document frequency, key) and sorts each set by rank.
+ * A bijection on features, so Jaccard values do not change.
+ */
+function rarestFirst(sets: Uint32Array[]): Uint32Array[] {
+  const counter = createDocumentFrequencyCounter();
+  for (const set of sets) counter.add(set);
+  const { keys, counts } = counter.result();
+  const byRarity = Array.from(keys.keys()).sort((x, y) => counts[x] - counts[y] || x - y);
+  const rank = new Uint32Array(keys.length);
+  byRarity.forEach((keyIndex, r) => (rank[keyIndex] = r));
+  return sets.map((set) => {
+    const renamed = new Uint32Array(set.length);
+    for (let i = 0; i < set.length; i++) renamed[i] = rank[indexOfKey(keys, set[i])];
+    return renamed.sort();
+  });
+}
+
+/** Position of `key` in the sorted `keys` (it is always present). */
+function indexOfKey(keys: Uint32Array, key: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
