@@ -25,7 +25,7 @@ describe('allPairs is exact (against brute force)', () => {
     const want = reference(k);
     expect(want.length).toBeGreaterThan(50); // the data really has pairs at this distance
     expect(pairStrings(allPairs(fp.hi, fp.lo, k, { blocks }))).toEqual(want);
-  });
+  }, 30_000);
 
   it('chooses the block count itself when none is given', () => {
     for (const k of [0, 1, 3, 5, 8, 12]) expect(pairStrings(allPairs(fp.hi, fp.lo, k))).toEqual(reference(k));
