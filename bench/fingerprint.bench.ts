@@ -55,7 +55,7 @@ function buildVocabulary(next: () => number): string[] {
 }
 
 /** Generates documents until `targetBytes` of UTF-8: prose with sentences, paragraphs, numbers, some non-ASCII. */
-function generateCorpus(targetBytes: number, seed: number): { docs: string[]; bytes: number } {
+export function generateCorpus(targetBytes: number, seed: number): { docs: string[]; bytes: number } {
   const next = rng(seed);
   const vocab = buildVocabulary(next);
   // Zipf(1) sampling via the inverse CDF over ranks, approximated by exp(u * ln(V)).
