@@ -182,22 +182,25 @@ export async function getCorpusSummary(): Promise<CorpusSummary> {
 /** Document records in id order, `limit` at a time, starting after `afterId` (for detail lists). */
 export async function listDocuments(options: { afterId?: number; limit?: number } = {}): Promise<DocumentRecord[]> {
   const range = options.afterId === undefined ? null : IDBKeyRange.lowerBound(options.afterId, true);
-  return readTransaction(['documents'], (tx) => tx.objectStore('documents').getAll(range, options.limit));
+  const records = await readTransaction(['documents'], (tx) => tx.objectStore('documents').getAll(range, options.limit));
+  return records.map(checkDocument);
 }
 
 /** The records of the given ids (undefined where an id is not stored), in the given order. */
 export async function getDocuments(ids: readonly number[]): Promise<(DocumentRecord | undefined)[]> {
-  return readTransaction(['documents'], (tx) => {
+  const records = await readTransaction(['documents'], (tx) => {
     const store = tx.objectStore('documents');
     return Promise.all(ids.map((id) => store.get(id)));
   });
+  return records.map((record) => (record === undefined ? undefined : checkDocument(record)));
 }
 
 /** Stored documents whose bytes have this XXH64 (exact duplicates of a new file). */
 export async function findDocumentsByContentHash(contentHash: string): Promise<DocumentRecord[]> {
-  return readTransaction(['documents'], (tx) =>
+  const records = await readTransaction(['documents'], (tx) =>
     tx.objectStore('documents').index('by-content-hash').getAll(contentHash),
   );
+  return records.map(checkDocument);
 }
 
 /** Which of these paths are already stored (a resumed scan skips them). */
@@ -462,6 +465,23 @@ function checkChunk(record: CorpusChunkRecord): CorpusChunkRecord {
     record.flags.byteLength === n &&
     typeof record.paths === 'string';
   if (!ok) throw new StorageError('corrupt', `corpus chunk ${String(record?.chunk)}`);
+  return record;
+}
+
+/** Throws StorageError 'corrupt' unless the record has the shape the UI relies on. */
+function checkDocument(record: DocumentRecord): DocumentRecord {
+  const ok =
+    record !== null &&
+    typeof record === 'object' &&
+    Number.isInteger(record.id) &&
+    typeof record.path === 'string' &&
+    typeof record.size === 'number' &&
+    typeof record.lastModified === 'number' &&
+    (record.status === 'ok' || record.status === 'too-short' || record.status === 'skipped') &&
+    (record.status === 'ok'
+      ? record.fingerprint instanceof ArrayBuffer && record.fingerprint.byteLength === FINGERPRINT_BYTES
+      : record.fingerprint === null);
+  if (!ok) throw new StorageError('corrupt', `document record ${String(record?.id)}`);
   return record;
 }
 

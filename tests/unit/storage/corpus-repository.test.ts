@@ -160,6 +160,16 @@ describe('addBatch and loadCorpus', () => {
     await db.put('corpus-chunks', { ...chunk, fingerprints: new ArrayBuffer(5) });
     await expect(loadCorpus()).rejects.toMatchObject({ kind: 'corrupt' });
   });
+
+  it('reports damaged document records as corrupt', async () => {
+    await addBatch({ documents: docs(0, 3) });
+    const db = await getCorpusDb();
+    const record = (await db.get('documents', 1))!;
+    await db.put('documents', { ...record, fingerprint: new ArrayBuffer(3) });
+    await expect(getDocuments([1])).rejects.toMatchObject({ kind: 'corrupt' });
+    await expect(listDocuments()).rejects.toMatchObject({ kind: 'corrupt' });
+    expect((await getDocuments([0]))[0]!.id).toBe(0);
+  });
 });
 
 describe('listing, lookups, removal and clearing', () => {
