@@ -3,6 +3,7 @@
  * rejected) by the exact Jaccard similarity of the two documents' feature sets.
  */
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../quality/defaults.ts';
+import type { ScoredPairs } from './group-table.ts';
 import { jaccardSorted } from './jaccard.ts';
 
 /** Candidate pairs as parallel typed arrays (the index's `PairList` fits). */
@@ -64,6 +65,28 @@ export function verifyPairs(
     }
   }
   return { jaccard, keep, kept };
+}
+
+/**
+ * The kept pairs as ScoredPairs (input order preserved), ready for grouping: for callers that verify
+ * chunks of candidates themselves (e.g. spread over workers) instead of calling findNearDuplicates.
+ */
+export function keptPairs(pairs: PairArrays & { distance: Uint8Array }, verdicts: VerifiedPairs): ScoredPairs {
+  const out: ScoredPairs = {
+    a: new Uint32Array(verdicts.kept),
+    b: new Uint32Array(verdicts.kept),
+    distance: new Uint8Array(verdicts.kept),
+    jaccard: new Float32Array(verdicts.kept),
+    count: verdicts.kept,
+  };
+  for (let i = 0, w = 0; i < pairs.count; i++) {
+    if (!verdicts.keep[i]) continue;
+    out.a[w] = pairs.a[i];
+    out.b[w] = pairs.b[i];
+    out.distance[w] = pairs.distance[i];
+    out.jaccard[w++] = verdicts.jaccard[i];
+  }
+  return out;
 }
 
 /** Pair indexes sorted by first document (counting sort), so a document's set is reused while hot. */

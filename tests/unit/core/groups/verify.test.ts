@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifyPairs } from '../../../../src/core/groups/verify.ts';
+import { keptPairs, verifyPairs } from '../../../../src/core/groups/verify.ts';
 
 const set = (...v: number[]) => Uint32Array.from(v);
 const pairs = (list: Array<[number, number]>) => ({
@@ -55,5 +55,15 @@ describe('verifyPairs', () => {
     const v = verifyPairs({ ...p, count: 1 }, source, 0.8);
     expect(v.keep.length).toBe(1);
     expect(v.kept).toBe(1);
+  });
+
+  it('compacts the kept pairs with their distance and Jaccard', () => {
+    const p = { ...pairs([[0, 1], [0, 2], [0, 3]]), distance: Uint8Array.of(4, 5, 6) };
+    const kept = keptPairs(p, verifyPairs(p, source, 0.8));
+    expect(kept.count).toBe(2);
+    expect([...kept.a]).toEqual([0, 0]);
+    expect([...kept.b]).toEqual([1, 3]);
+    expect([...kept.distance]).toEqual([4, 6]);
+    expect(kept.jaccard[1]).toBe(1);
   });
 });
