@@ -27,6 +27,7 @@ import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.ts';
 import { xxh64Range, xxhOut } from './xxh64.ts';
+import { createXxh64Kernel, type Xxh64Kernel } from './xxh64-wasm.ts';
 import { validateSettings } from './settings.ts';
 import type { SimHashSettings } from './settings.ts';
 import { createDocumentFrequencyTable, inverseDocumentFrequency } from './document-frequencies.ts';
@@ -47,11 +48,18 @@ export type FingerprintResult = {
 export type FingerprinterOptions = {
   /** Corpus document frequencies; required when `settings.weights` is 'tfidf'. */
   documentFrequencies?: DocumentFrequencies;
+  /**
+   * 'auto' (default): hash features with the WebAssembly XXH64 kernel when WebAssembly is available,
+   * else in JavaScript; 'js': always JavaScript. Both give identical fingerprints.
+   */
+  kernel?: 'auto' | 'js';
 };
 
 /** A reusable fingerprinting engine for one set of settings. Not shareable between threads; create one per worker. */
 export type Fingerprinter = {
   readonly settings: SimHashSettings;
+  /** Which XXH64 implementation hashes the features: the WebAssembly kernel or JavaScript. */
+  readonly kernel: 'wasm' | 'js';
   /** Fingerprints one document's text. */
   fingerprint(text: string): FingerprintResult;
   /**
@@ -132,8 +140,17 @@ function isStopWordBytes(bytes: Uint8Array, start: number, end: number): boolean
   }
 }
 
-/** Reusable per-fingerprinter buffers (one set per fingerprinter; grown on demand, never shrunk). */
+/**
+ * Reusable per-fingerprinter buffers, all in one memory (the WASM kernel's when it is available, so
+ * the kernel reads the compacted text and token bounds where the tokenizer wrote them):
+ * [buf: bufCap bytes][starts: tokCap int32][ends: tokCap int32][hashes: tokCap x (lo, hi) uint32].
+ * buf comes first so growing the token arrays never moves the text. Grown on demand, never shrunk.
+ */
 type Engine = {
+  kernel: Xxh64Kernel | null;
+  memory: ArrayBuffer;
+  bufCap: number;
+  tokCap: number;
   /** Input UTF-8 at [inputStart, inputStart + len); compacted tokens are written from 0. */
   buf: Uint8Array;
   view: DataView;
@@ -141,6 +158,8 @@ type Engine = {
   /** Token i = buf[starts[i], ends[i]); in char mode, after `codePoints`, starts holds code point offsets. */
   starts: Int32Array;
   ends: Int32Array;
+  /** Feature f's XXH64 as hashes[2f] = lo, hashes[2f + 1] = hi (a little-endian uint64). */
+  hashes: Uint32Array;
   /** Distinct-feature table, 4 uint32 per slot: stamp, hash hi, hash lo, occurrences. */
   table: Uint32Array;
   tableBits: number;
@@ -152,14 +171,21 @@ type Engine = {
   compactLength: number;
 };
 
-function createEngine(): Engine {
-  const buf = new Uint8Array(1 << 16);
-  return {
-    buf,
-    view: new DataView(buf.buffer),
+const PAGE = 65536;
+
+function createEngine(useKernel: boolean): Engine {
+  const kernel = useKernel ? createXxh64Kernel() : null;
+  const e: Engine = {
+    kernel,
+    memory: new ArrayBuffer(0),
+    bufCap: 0,
+    tokCap: 0,
+    buf: new Uint8Array(0),
+    view: new DataView(new ArrayBuffer(0)),
     inputStart: 0,
-    starts: new Int32Array(1 << 12),
-    ends: new Int32Array(1 << 12),
+    starts: new Int32Array(0),
+    ends: new Int32Array(0),
+    hashes: new Uint32Array(0),
     table: new Uint32Array(4 << 12),
     tableBits: 12,
     docStamp: 0,
@@ -167,6 +193,31 @@ function createEngine(): Engine {
     words: 0,
     compactLength: 0,
   };
+  layout(e, 1 << 16, 1 << 12, false);
+  return e;
+}
+
+/** Makes room for bufCap bytes and tokCap tokens (rounded up), keeping buf's content if asked. */
+function layout(e: Engine, bufCap: number, tokCap: number, keepText: boolean): void {
+  bufCap = Math.max(e.bufCap, (bufCap + 7) & ~7);
+  tokCap = Math.max(e.tokCap, tokCap);
+  const bytes = bufCap + 16 * tokCap;
+  if (e.kernel) {
+    const memory = e.kernel.memory;
+    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    e.memory = memory.buffer;
+  } else if (e.memory.byteLength < bytes) {
+    const next = new ArrayBuffer(Math.max(bytes, e.memory.byteLength * 2));
+    if (keepText) new Uint8Array(next).set(e.buf);
+    e.memory = next;
+  }
+  e.bufCap = bufCap;
+  e.tokCap = tokCap;
+  e.buf = new Uint8Array(e.memory, 0, bufCap);
+  e.view = new DataView(e.memory, 0, bufCap);
+  e.starts = new Int32Array(e.memory, bufCap, tokCap);
+  e.ends = new Int32Array(e.memory, bufCap + 4 * tokCap, tokCap);
+  e.hashes = new Uint32Array(e.memory, bufCap + 8 * tokCap, 2 * tokCap);
 }
 
 /**
@@ -177,10 +228,7 @@ function createEngine(): Engine {
 function encodeAt(e: Engine, text: string): number {
   e.inputStart = text.length + 8;
   const need = e.inputStart + text.length * 3 + 8;
-  if (e.buf.length < need) {
-    e.buf = new Uint8Array(Math.max(need, e.buf.length * 2));
-    e.view = new DataView(e.buf.buffer);
-  }
+  if (e.bufCap < need) layout(e, Math.max(need, e.bufCap * 2), 0, false);
   return encoder.encodeInto(text, e.buf.subarray(e.inputStart)).written;
 }
 
@@ -192,10 +240,7 @@ function encode(e: Engine, text: string): number {
 }
 
 function ensureTokenCapacity(e: Engine, count: number): void {
-  if (e.starts.length >= count) return;
-  const size = Math.max(count, e.starts.length * 2);
-  e.starts = new Int32Array(size);
-  e.ends = new Int32Array(size);
+  if (e.tokCap < count) layout(e, 0, Math.max(count, e.tokCap * 2), true);
 }
 
 /**
@@ -366,14 +411,31 @@ function flushLane(c: Float64Array, bit: number, v: number): void {
 }
 
 /**
- * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count and adds each one's bits
- * to e.bitCounts; with `dedupe`, only features not seen before in this document count (binary
- * weights), and the table records them. Returns how many features were counted.
+ * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count into e.hashes: in one
+ * call to the WASM kernel when there is one, else with the JavaScript XXH64.
  */
-function hashAndCount(e: Engine, count: number, endArr: Int32Array, endOffset: number, dedupe: boolean): number {
+function hashFeatures(e: Engine, count: number, endArr: Int32Array, endOffset: number): void {
+  if (e.kernel) {
+    e.kernel.hash(e.starts.byteOffset, endArr.byteOffset + 4 * endOffset, count, e.hashes.byteOffset);
+    return;
+  }
   const buf = e.buf;
   const view = e.view;
   const st = e.starts;
+  const out = e.hashes;
+  for (let f = 0; f < count; f++) {
+    xxh64Range(buf, view, st[f], endArr[f + endOffset]);
+    out[2 * f] = xxhOut[1];
+    out[2 * f + 1] = xxhOut[0];
+  }
+}
+
+/**
+ * Adds the bits of each hashed feature to e.bitCounts; with `dedupe`, only features not seen before
+ * in this document count (binary weights), and the table records them. Returns how many counted.
+ */
+function countBits(e: Engine, count: number, dedupe: boolean): number {
+  const hashes = e.hashes;
   const table = e.table;
   const mask = (1 << e.tableBits) - 1;
   const ds = e.docStamp;
@@ -383,9 +445,8 @@ function hashAndCount(e: Engine, count: number, endArr: Int32Array, endOffset: n
   let pending = 0;
   let total = 0;
   for (let f = 0; f < count; f++) {
-    xxh64Range(buf, view, st[f], endArr[f + endOffset]);
-    const hi = xxhOut[0];
-    const lo = xxhOut[1];
+    const lo = hashes[2 * f];
+    const hi = hashes[2 * f + 1];
     if (dedupe) {
       let slot = (lo & mask) << 2;
       let fresh = false;
@@ -402,7 +463,7 @@ function hashAndCount(e: Engine, count: number, endArr: Int32Array, endOffset: n
           table[slot + 3]++;
           break;
         }
-        slot = (slot + 4) & (mask << 2 | 3);
+        slot = (slot + 4) & ((mask << 2) | 3);
       }
       if (!fresh) continue;
     }
@@ -441,18 +502,15 @@ function hashAndCount(e: Engine, count: number, endArr: Int32Array, endOffset: n
   return total;
 }
 
-/** Hashes every feature into the distinct-feature table only (for tf-idf and feature sets). */
-function hashIntoTable(e: Engine, count: number, endArr: Int32Array, endOffset: number): void {
-  const buf = e.buf;
-  const view = e.view;
-  const st = e.starts;
+/** Records every hashed feature in the distinct-feature table only (for tf-idf and feature sets). */
+function tableFeatures(e: Engine, count: number): void {
+  const hashes = e.hashes;
   const table = e.table;
   const mask = (1 << e.tableBits) - 1;
   const ds = e.docStamp;
   for (let f = 0; f < count; f++) {
-    xxh64Range(buf, view, st[f], endArr[f + endOffset]);
-    const hi = xxhOut[0];
-    const lo = xxhOut[1];
+    const lo = hashes[2 * f];
+    const hi = hashes[2 * f + 1];
     let slot = (lo & mask) << 2;
     for (;;) {
       if (table[slot] !== ds) {
@@ -466,7 +524,7 @@ function hashIntoTable(e: Engine, count: number, endArr: Int32Array, endOffset: 
         table[slot + 3]++;
         break;
       }
-      slot = (slot + 4) & (mask << 2 | 3);
+      slot = (slot + 4) & ((mask << 2) | 3);
     }
   }
 }
@@ -493,7 +551,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
   const n = settings.features.kind === 'word' ? 1 : settings.features.n;
   const stopWords = settings.stopWords;
   const weights = settings.weights;
-  const e = createEngine();
+  const e = createEngine(options.kernel !== 'js');
 
   /** Encodes and tokenizes; returns the number of features (0 when too short). */
   function prepare(text: string): number {
@@ -545,6 +603,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
 
   return {
     settings: frozen,
+    kernel: e.kernel ? 'wasm' : 'js',
     fingerprint(text: string): FingerprintResult {
       const count = prepare(text);
       const words = e.words;
@@ -553,12 +612,15 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       let bits: [number, number];
       if (weights === 'binary') {
         resetTable(e, count);
-        bits = bitsFromCounts(hashAndCount(e, count, endArray(), endOffset, true));
+        hashFeatures(e, count, endArray(), endOffset);
+        bits = bitsFromCounts(countBits(e, count, true));
       } else if (weights === 'tf') {
-        bits = bitsFromCounts(hashAndCount(e, count, endArray(), endOffset, false));
+        hashFeatures(e, count, endArray(), endOffset);
+        bits = bitsFromCounts(countBits(e, count, false));
       } else {
         resetTable(e, count);
-        hashIntoTable(e, count, endArray(), endOffset);
+        hashFeatures(e, count, endArray(), endOffset);
+        tableFeatures(e, count);
         bits = tfidfBits();
       }
       return { status: 'ok', hi: bits[0], lo: bits[1], features: count, words };
@@ -567,7 +629,8 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       const count = prepare(text);
       if (count === 0) return new Uint32Array(0);
       resetTable(e, count);
-      hashIntoTable(e, count, endArray(), endOffset);
+      hashFeatures(e, count, endArray(), endOffset);
+      tableFeatures(e, count);
       const table = e.table;
       const ds = e.docStamp;
       const size = 1 << e.tableBits;

@@ -96,12 +96,19 @@ describe('createFingerprinter', () => {
     );
   });
 
+  it('uses the WebAssembly kernel by default here, and JavaScript on request', () => {
+    expect(createFingerprinter(DEFAULT_SETTINGS).kernel).toBe('wasm');
+    expect(createFingerprinter(DEFAULT_SETTINGS, { kernel: 'js' }).kernel).toBe('js');
+  });
+
+  for (const kernel of ['wasm', 'js'] as const)
   for (const spec of ['word3', 'word1', 'word2', 'char5', 'char3', 'char1']) {
     for (const weights of ['binary', 'tf'] as const) {
       for (const stopWords of [false, true]) {
-        it(`agrees with the reference implementation: ${spec} ${weights}${stopWords ? ' stop words' : ''}`, () => {
+        it(`agrees with the reference implementation (${kernel}): ${spec} ${weights}${stopWords ? ' stop words' : ''}`, () => {
           const s = settings(spec, weights, stopWords);
-          const fp = createFingerprinter(s);
+          const fp = createFingerprinter(s, { kernel: kernel === 'js' ? 'js' : 'auto' });
+          expect(fp.kernel).toBe(kernel);
           const next = rng(spec.length * 1000 + (weights === 'tf' ? 7 : 0) + (stopWords ? 3 : 0));
           for (let d = 0; d < 150; d++) {
             const text = d % 3 === 0 ? asciiDoc(next, 60) : randomDoc(next, 40);
@@ -161,6 +168,21 @@ describe('createFingerprinter', () => {
     expect(hamming(fa.hi, fa.lo, fc.hi, fc.lo)).toBeGreaterThan(10);
     expect(jaccard(fp.featureSet(a), fp.featureSet(b))).toBeGreaterThan(0.95);
     expect(jaccard(fp.featureSet(a), fp.featureSet(c))).toBeLessThan(0.1);
+  });
+
+  it('gives identical fingerprints and feature sets with both kernels on long documents', () => {
+    const next = rng(21);
+    const wasm = createFingerprinter(settings('word3'));
+    const js = createFingerprinter(settings('word3'), { kernel: 'js' });
+    const wasmChar = createFingerprinter(settings('char7'));
+    const jsChar = createFingerprinter(settings('char7'), { kernel: 'js' });
+    for (let d = 0; d < 40; d++) {
+      // Long tokens too, so features of 32+ bytes take XXH64's stripe loop.
+      const text = randomDoc(next, 400) + ' ' + 'x'.repeat(d * 3) + ' supercalifragilisticexpialidocious-antidisestablishmentarianism';
+      expect(wasm.fingerprint(text)).toEqual(js.fingerprint(text));
+      expect(wasmChar.fingerprint(text)).toEqual(jsChar.fingerprint(text));
+      expect(wasm.featureSet(text)).toEqual(js.featureSet(text));
+    }
   });
 
   it('reuses its buffers across documents of very different sizes', () => {

@@ -1,0 +1,189 @@
+/**
+ * A WebAssembly kernel that hashes many byte ranges with XXH64 (seed 0) in one call, using native
+ * 64-bit multiplies. The module is assembled here from its instructions (below, in WAT form in the
+ * comments) when first needed: no build step, no dependency, no network; about 400 bytes.
+ * Results equal the JavaScript xxh64.ts and xxhash-wasm's h64 (tests hold all three equal).
+ *
+ * Export `hash(starts, ends, count, out)`: for f < count, hashes memory[i32 starts[f] .. i32 ends[f])
+ * (absolute byte addresses) and stores the 64-bit hash little-endian at out + 8f.
+ */
+
+/** The kernel's API: its memory (grown by the caller) and the batch hash function. */
+export type Xxh64Kernel = {
+  memory: WebAssembly.Memory;
+  hash(startsPtr: number, endsPtr: number, count: number, outPtr: number): void;
+};
+
+const MASK = (1n << 64n) - 1n;
+const P1 = 0x9e3779b185ebca87n;
+const P2 = 0xc2b2ae3d27d4eb4fn;
+const P3 = 0x165667b19e3779f9n;
+const P4 = 0x85ebca77c2b2ae63n;
+const P5 = 0x27d4eb2f165667c5n;
+
+// Opcodes used (WebAssembly MVP).
+const OP = {
+  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d,
+  get: 0x20, set: 0x21, tee: 0x22,
+  i32Load: 0x28, i64Load: 0x29, i64Load8u: 0x31, i64Load32u: 0x35, i64Store: 0x37,
+  i32Const: 0x41, i64Const: 0x42,
+  i32Eqz: 0x45, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f,
+  i32Add: 0x6a, i32Sub: 0x6b, i32Shl: 0x74,
+  i64Add: 0x7c, i64Mul: 0x7e, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
+  i64ExtendI32U: 0xad,
+} as const;
+const EMPTY = 0x40;
+const I32 = 0x7f;
+const I64 = 0x7e;
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+function sleb(v: bigint): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = Number(v & 0x7fn);
+    v >>= 7n;
+    const done = (v === 0n && (b & 0x40) === 0) || (v === -1n && (b & 0x40) !== 0);
+    out.push(done ? b : b | 0x80);
+    if (done) return out;
+  }
+}
+
+/** i64.const of an unsigned 64-bit constant (encoded as its signed two's-complement value). */
+function i64(v: bigint): number[] {
+  v &= MASK;
+  return [OP.i64Const, ...sleb(v >= 1n << 63n ? v - (1n << 64n) : v)];
+}
+
+// Locals: params 0 starts, 1 ends, 2 count, 3 out; then 4 f, 5 p, 6 e, 7 lim, 8 start (i32); 9 h, 10-13 v1-v4 (i64).
+const STARTS = 0, ENDS = 1, COUNT = 2, OUT = 3, F = 4, P = 5, E = 6, LIM = 7, START = 8, H = 9;
+const V = [10, 11, 12, 13];
+const get = (i: number) => [OP.get, i];
+const set = (i: number) => [OP.set, i];
+const mem = (op: number, offset = 0) => [op, 0, ...uleb(offset)]; // alignment hint 0: loads may be unaligned
+
+/** Stack: acc, input → round(acc, input) = rotl(acc + input * P2, 31) * P1. Expects input on top. */
+const roundTail = () => [...i64(P2), OP.i64Mul, OP.i64Add, ...i64(31n), OP.i64Rotl, ...i64(P1), OP.i64Mul];
+
+function body(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: (number | number[])[]) => {
+    for (const part of parts) if (typeof part === 'number') code.push(part);
+    else code.push(...part);
+  };
+  // block $done: if count == 0, return
+  emit(OP.block, EMPTY, get(COUNT), OP.i32Eqz, OP.brIf, 0);
+  emit(OP.loop, EMPTY); // $feature
+  // p = starts[f]; e = ends[f]
+  emit(get(STARTS), get(F), OP.i32Const, 2, OP.i32Shl, OP.i32Add, mem(OP.i32Load), set(P));
+  emit(get(ENDS), get(F), OP.i32Const, 2, OP.i32Shl, OP.i32Add, mem(OP.i32Load), set(E));
+  emit(get(P), set(START));
+  // if (e - p >= 32): the 4-lane stripe loop
+  emit(get(E), get(P), OP.i32Sub, OP.i32Const, 32, OP.i32GeU, OP.if, EMPTY);
+  emit(i64(P1 + P2), set(V[0]), i64(P2), set(V[1]), i64(0n), set(V[2]), i64(-P1), set(V[3]));
+  emit(get(E), OP.i32Const, 32, OP.i32Sub, set(LIM));
+  emit(OP.loop, EMPTY);
+  for (let lane = 0; lane < 4; lane++) {
+    emit(get(V[lane]), get(P), mem(OP.i64Load, 8 * lane), roundTail(), set(V[lane]));
+  }
+  emit(get(P), OP.i32Const, 32, OP.i32Add, OP.tee, P, get(LIM), OP.i32LeU, OP.brIf, 0);
+  emit(OP.end);
+  // h = rotl(v1,1) + rotl(v2,7) + rotl(v3,12) + rotl(v4,18)
+  emit(i64(0n));
+  const rot = [1n, 7n, 12n, 18n];
+  for (let lane = 0; lane < 4; lane++) emit(get(V[lane]), i64(rot[lane]), OP.i64Rotl, OP.i64Add);
+  emit(set(H));
+  // h = (h ^ round(0, v)) * P1 + P4 for each lane
+  for (let lane = 0; lane < 4; lane++) {
+    emit(get(H), i64(0n), get(V[lane]), roundTail(), OP.i64Xor, i64(P1), OP.i64Mul, i64(P4), OP.i64Add, set(H));
+  }
+  emit(OP.else);
+  emit(i64(P5), set(H));
+  emit(OP.end);
+  // h += length
+  emit(get(H), get(E), get(START), OP.i32Sub, OP.i64ExtendI32U, OP.i64Add, set(H));
+  // while (p + 8 <= e): h = rotl(h ^ round(0, load64(p)), 27) * P1 + P4
+  emit(OP.block, EMPTY, OP.loop, EMPTY);
+  emit(get(P), OP.i32Const, 8, OP.i32Add, get(E), OP.i32GtU, OP.brIf, 1);
+  emit(get(H), i64(0n), get(P), mem(OP.i64Load), roundTail(), OP.i64Xor, i64(27n), OP.i64Rotl);
+  emit(i64(P1), OP.i64Mul, i64(P4), OP.i64Add, set(H));
+  emit(get(P), OP.i32Const, 8, OP.i32Add, set(P), OP.br, 0);
+  emit(OP.end, OP.end);
+  // if (p + 4 <= e): h = rotl(h ^ (load32(p) * P1), 23) * P2 + P3
+  emit(get(P), OP.i32Const, 4, OP.i32Add, get(E), OP.i32LeU, OP.if, EMPTY);
+  emit(get(H), get(P), mem(OP.i64Load32u), i64(P1), OP.i64Mul, OP.i64Xor, i64(23n), OP.i64Rotl);
+  emit(i64(P2), OP.i64Mul, i64(P3), OP.i64Add, set(H));
+  emit(get(P), OP.i32Const, 4, OP.i32Add, set(P));
+  emit(OP.end);
+  // while (p < e): h = rotl(h ^ (byte * P5), 11) * P1
+  emit(OP.block, EMPTY, OP.loop, EMPTY);
+  emit(get(P), get(E), OP.i32GeU, OP.brIf, 1);
+  emit(get(H), get(P), mem(OP.i64Load8u), i64(P5), OP.i64Mul, OP.i64Xor, i64(11n), OP.i64Rotl, i64(P1), OP.i64Mul, set(H));
+  emit(get(P), OP.i32Const, 1, OP.i32Add, set(P), OP.br, 0);
+  emit(OP.end, OP.end);
+  // avalanche: h ^= h >> 33; h *= P2; h ^= h >> 29; h *= P3; h ^= h >> 32
+  emit(get(H), get(H), i64(33n), OP.i64ShrU, OP.i64Xor, i64(P2), OP.i64Mul, set(H));
+  emit(get(H), get(H), i64(29n), OP.i64ShrU, OP.i64Xor, i64(P3), OP.i64Mul, set(H));
+  // out[f] = h ^ (h >> 32)
+  emit(get(OUT), get(F), OP.i32Const, 3, OP.i32Shl, OP.i32Add);
+  emit(get(H), get(H), i64(32n), OP.i64ShrU, OP.i64Xor, mem(OP.i64Store));
+  // f++; loop while f < count
+  emit(get(F), OP.i32Const, 1, OP.i32Add, OP.tee, F, get(COUNT), OP.i32LtU, OP.brIf, 0);
+  emit(OP.end); // loop $feature
+  emit(OP.end); // block $done
+  emit(OP.end); // function
+  return code;
+}
+
+function section(id: number, content: number[]): number[] {
+  return [id, ...uleb(content.length), ...content];
+}
+
+function name(s: string): number[] {
+  return [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+}
+
+/** The kernel module's bytes. */
+export function xxh64KernelBytes(): Uint8Array {
+  const locals = [2, 5, I32, 5, I64]; // 2 local groups: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
+  const fn = [...locals, ...body()];
+  return Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [1, 0x60, 4, I32, I32, I32, I32, 0]), // type 0: (i32 i32 i32 i32) -> ()
+    ...section(3, [1, 0]), // function 0 has type 0
+    ...section(5, [1, 0x00, 1]), // one memory, 1 page minimum, no maximum
+    ...section(7, [2, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0]),
+    ...section(10, [1, ...uleb(fn.length), ...fn]),
+  ]);
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/**
+ * A new kernel instance with its own memory (one per fingerprinter, so fingerprinters never share
+ * buffers). The module is compiled once, synchronously (it is tiny, so even a browser main thread
+ * may); null where WebAssembly is unavailable or refused, and callers then use the JavaScript XXH64.
+ */
+export function createXxh64Kernel(): Xxh64Kernel | null {
+  try {
+    if (compiled === undefined) compiled = new WebAssembly.Module(xxh64KernelBytes() as Uint8Array<ArrayBuffer>);
+    if (compiled === null) return null;
+    const exports = new WebAssembly.Instance(compiled, {}).exports as {
+      memory: WebAssembly.Memory;
+      hash: Xxh64Kernel['hash'];
+    };
+    return { memory: exports.memory, hash: exports.hash };
+  } catch {
+    compiled = null;
+    return null;
+  }
+}
