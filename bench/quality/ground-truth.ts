@@ -4,7 +4,7 @@
  */
 import { normalizeText } from '../../src/core/text/normalize.ts';
 import { tokenize } from '../../src/core/text/tokenize.ts';
-import { intersectionSize } from '../../src/core/groups/jaccard.ts';
+import { intersectionSize, sizesAllow } from '../../src/core/groups/jaccard.ts';
 
 export interface ShingleSets {
   /** Per document: sorted ids of its distinct word 3-shingles (ids are exact: one per distinct string, no hashing). */
@@ -57,9 +57,7 @@ export function groundTruth(sets: readonly Uint32Array[], threshold: number): Gr
     for (let b = a + 1; b < n; b++) {
       const B = sets[b]!;
       if (B.length === 0) continue;
-      const small = A.length < B.length ? A.length : B.length;
-      const large = A.length < B.length ? B.length : A.length;
-      if (small < threshold * large) continue;
+      if (!sizesAllow(A.length, B.length, threshold)) continue;
       merged++;
       const common = intersectionSize(A, B);
       const j = common / (A.length + B.length - common);

@@ -35,15 +35,6 @@ export function jaccardSorted(a: Uint32Array, b: Uint32Array): number {
  * differ too much is rejected without a merge.
  */
 export function sizesAllow(sizeA: number, sizeB: number, threshold: number): boolean {
-  return sizeA <= sizeB ? sizeA >= threshold * sizeB : sizeB >= threshold * sizeA;
-}
-
-/** Sorts a Uint32Array of feature hashes and removes repeats, returning a (possibly shorter) view. */
-export function toSortedSet(hashes: Uint32Array): Uint32Array {
-  const sorted = hashes.slice().sort();
-  let w = 0;
-  for (let r = 0; r < sorted.length; r++) {
-    if (r === 0 || sorted[r] !== sorted[w - 1]) sorted[w++] = sorted[r]!;
-  }
-  return sorted.subarray(0, w);
+  // The 1e-9 slack keeps a pair exactly at the threshold (0.55 * 100 = 55.00000000000001).
+  return sizeA <= sizeB ? sizeA >= threshold * sizeB - 1e-9 : sizeB >= threshold * sizeA - 1e-9;
 }

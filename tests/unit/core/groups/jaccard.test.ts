@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intersectionSize, jaccardSorted, sizesAllow, toSortedSet } from '../../../../src/core/groups/jaccard.ts';
+import { intersectionSize, jaccardSorted, sizesAllow } from '../../../../src/core/groups/jaccard.ts';
 
 const set = (...v: number[]) => Uint32Array.from(v);
 
@@ -25,9 +25,6 @@ describe('jaccard', () => {
     expect(sizesAllow(8, 10, 0.8)).toBe(true);
     expect(sizesAllow(10, 8, 0.8)).toBe(true);
     expect(sizesAllow(7, 10, 0.8)).toBe(false);
-  });
-
-  it('sorts numerically and drops repeats', () => {
-    expect([...toSortedSet(set(10, 9, 0x80000000, 9, 1, 10))]).toEqual([1, 9, 10, 0x80000000]);
+    expect(sizesAllow(55, 100, 0.55)).toBe(true); // J can be exactly 0.55 although 0.55 * 100 > 55 in floats
   });
 });
