@@ -1,5 +1,5 @@
 /** The application shell: the one place where SimSift's features are put together. */
-import { useSyncExternalStore } from 'react';
+import { useDeferredValue, useSyncExternalStore } from 'react';
 import { createScanStore } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
@@ -14,6 +14,8 @@ const scanSession = createScanSession(scanStore, createScanWorkers());
 
 export function App() {
   const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getSnapshot);
+  // Results are big: render them in an interruptible (time-sliced) pass so the page never stalls.
+  const result = useDeferredValue(scan.result);
   return (
     <div className="app" data-scan-state={scan.state}>
       <header className="app-header">
@@ -28,8 +30,8 @@ export function App() {
             {scan.error}
           </p>
         )}
-        {scan.result && <ResultsView result={scan.result} />}
-        {scan.result && <SkippedPanel skipped={scan.result.skipped} />}
+        {result && <ResultsView result={result} />}
+        {result && <SkippedPanel skipped={result.skipped} />}
       </main>
     </div>
   );

@@ -102,7 +102,8 @@ export async function collectFromFileList(list: ArrayLike<File>, signal?: AbortS
   for (let i = 0; i < list.length; i++) {
     const file = list[i];
     const path = file.webkitRelativePath || file.name;
-    if (hidden.check(path.split('/'), file.size)) continue;
+    // Not file.size: in Chromium its first read is a synchronous metadata fetch (see scan-session.ts).
+    if (hidden.check(path.split('/'), 0)) continue;
     files.push(file);
     paths.push(path);
     const pause = slice();

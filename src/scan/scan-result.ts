@@ -16,7 +16,7 @@ export interface GroupList {
   count: number;
 }
 
-/** Every file the scan read (not hidden ones), by doc id (0..count-1). */
+/** Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were listed). */
 export interface ScanDocs {
   count: number;
   /** Path relative to the dropped/chosen root, `/`-separated (e.g. `notes/a.txt`). */
@@ -57,8 +57,9 @@ export interface ScanResult {
   docs: ScanDocs;
   skipped: SkippedFile[];
   /**
-   * Per doc: the doc id whose text stands for it (the lowest doc id with the same normalized
-   * text), or -1 if the doc is not ok. Only representatives (`representative[i] === i`) are indexed.
+   * Per doc: the doc id whose text stands for it (among docs with the same normalized text, the
+   * one that was fingerprinted), or -1 if the doc is not ok. Only representatives
+   * (`representative[i] === i`) are indexed and appear in `pairs`.
    */
   representative: Int32Array;
   /** Docs with identical normalized text (2+ members each, status ok). */

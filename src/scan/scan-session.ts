@@ -3,16 +3,16 @@
  * publishes throttled progress and the final `ScanResult` to the scan store, and cancels (hard:
  * workers are terminated) within milliseconds. One session per app; a new scan may start at once.
  */
-import { proxy } from 'comlink';
-import { DEFAULT_INGEST_LIMITS, type IngestBatchResult } from '../workers/ingest-protocol.ts';
+import { proxy, transfer } from 'comlink';
+import { DocStatus, skipMessage, tooShortMessage, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
+import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts';
 import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
-import { batchLimitsFor, planBatches } from './plan-batches.ts';
 import { estimateRate } from './progress-meter.ts';
 import { emptyGroups, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
-import { yieldToEventLoop } from './yield-to-event-loop.ts';
+import { readUpTo } from './read-file-bytes.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
@@ -27,24 +27,22 @@ export interface ScanSession {
 }
 
 const PROGRESS_INTERVAL_MS = 100;
+/** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
+const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_FILES = 256;
+/** Files up to this size are read on the main thread (asynchronously); larger ones by a worker, in chunks. */
+const MAIN_READ_LIMIT = 4 * 1024 * 1024;
+/** Concurrent main-thread reads: enough to hide the per-file latency of the browser's blob reads. */
+const READ_CONCURRENCY = 32;
 
-/** Allocates the per-doc arrays for `collected` in batch-plan order. */
-function allocateDocs(collected: CollectedFiles, order: Uint32Array): ScanDocs {
-  const n = order.length;
-  const paths = new Array<string>(n);
-  const files = new Array<File>(n);
-  const sizes = new Float64Array(n);
-  for (let d = 0; d < n; d++) {
-    const i = order[d];
-    paths[d] = collected.paths[i];
-    files[d] = collected.files[i];
-    sizes[d] = collected.files[i].size;
-  }
+/** Allocates the per-doc arrays for `collected` (doc id = position in the collected list). */
+function allocateDocs(collected: CollectedFiles): ScanDocs {
+  const n = collected.files.length;
   return {
     count: n,
-    paths,
-    files,
-    sizes,
+    paths: collected.paths,
+    files: collected.files,
+    sizes: new Float64Array(n),
     status: new Uint8Array(n),
     flags: new Uint8Array(n),
     hi: new Uint32Array(n),
@@ -55,16 +53,21 @@ function allocateDocs(collected: CollectedFiles, order: Uint32Array): ScanDocs {
   };
 }
 
-function storeBatch(docs: ScanDocs, first: number, r: IngestBatchResult, skipped: SkippedFile[]): void {
-  docs.status.set(r.status, first);
-  docs.flags.set(r.flags, first);
-  docs.hi.set(r.hi, first);
-  docs.lo.set(r.lo, first);
-  docs.words.set(r.words, first);
-  docs.hashHi.set(r.hashHi, first);
-  docs.hashLo.set(r.hashLo, first);
+/** Scatters one batch's results (for docs `ids`, in batch order) into the scan's arrays. */
+function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult, skipped: SkippedFile[]): void {
+  for (let j = 0; j < ids.length; j++) {
+    const d = ids[j];
+    docs.sizes[d] = r.sizes[j];
+    docs.status[d] = r.status[j];
+    docs.flags[d] = r.flags[j];
+    docs.hi[d] = r.hi[j];
+    docs.lo[d] = r.lo[j];
+    docs.words[d] = r.words[j];
+    docs.hashHi[d] = r.hashHi[j];
+    docs.hashLo[d] = r.hashLo[j];
+  }
   for (const s of r.skipped) {
-    const docId = first + s.index;
+    const docId = ids[s.index];
     skipped.push({ docId, path: docs.paths[docId], size: docs.sizes[docId], reason: s.reason, message: s.message });
   }
 }
@@ -98,7 +101,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
     let filesDone = 0;
     let filesTotal = 0;
     let bytesDone = 0;
-    let bytesTotal = 0;
+    let filesRead = 0;
+    let bytesRead = 0;
     let fingerprintStart = 0;
     const inflightBytes = new Map<number, number>();
     const publish = () => {
@@ -106,15 +110,22 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
       const now = performance.now();
       let bytes = bytesDone;
       for (const b of inflightBytes.values()) bytes += b;
-      const rate = phase === 'fingerprinting' ? estimateRate(bytes, bytesTotal, now - fingerprintStart) : { bytesPerSecond: 0, secondsLeft: null };
+      // Workers start during 'reading' (while sizes are still being listed), so the rate counts from then.
+      const working = fingerprintStart > 0 && (phase === 'reading' || phase === 'fingerprinting');
+      // Sizes are learnt by reading (asking for them up front would block, see read-file-bytes.ts):
+      // until every file is read, the total is extrapolated from the files read so far.
+      const bytesTotalKnown = filesRead === filesTotal;
+      const bytesTotal = bytesTotalKnown ? bytesRead : filesRead > 0 ? (bytesRead / filesRead) * filesTotal : 0;
+      const rate = working ? estimateRate(bytes, bytesTotal, now - fingerprintStart) : { bytesPerSecond: 0, secondsLeft: null };
       const progress: ScanProgress = {
         phase,
         filesDone,
         filesTotal,
         bytesDone: bytes,
         bytesTotal,
+        bytesTotalKnown,
         bytesPerSecond: rate.bytesPerSecond || store.getSnapshot().progress?.bytesPerSecond || 0,
-        secondsLeft: phase === 'fingerprinting' ? rate.secondsLeft : null,
+        secondsLeft: rate.secondsLeft,
         elapsedMs: now - t0,
       };
       store.update({ progress });
@@ -156,42 +167,84 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
       signal.throwIfAborted();
       skipped.push(...collected.hidden, ...unreadable);
       filesTotal = collected.files.length;
-      for (const f of collected.files) bytesTotal += f.size;
-      const plan = planBatches(
-        collected.files.map((f) => f.size),
-        batchLimitsFor(bytesTotal, workers.ingest.size),
-      );
-      docs = allocateDocs(collected, plan.order);
-      await yieldToEventLoop();
-      signal.throwIfAborted();
-      timings.readingMs = performance.now() - t0;
-
-      // Fingerprinting: two batches in flight per worker, so reading overlaps hashing.
+      const scanDocs = allocateDocs(collected);
+      docs = scanDocs;
       fingerprintStart = performance.now();
-      setPhase('fingerprinting');
-      let nextBatch = 0;
-      const lane = async () => {
-        while (nextBatch < plan.count) {
-          const b = nextBatch++;
-          const first = plan.bounds[b];
-          const end = plan.bounds[b + 1];
-          const batchFiles = docs!.files.slice(first, end);
-          let batchBytes = 0;
-          let streamed = false;
-          for (let d = first; d < end; d++) {
-            batchBytes += docs!.sizes[d];
-            if (docs!.sizes[d] > DEFAULT_INGEST_LIMITS.streamAboveBytes) streamed = true;
+      publish();
+
+      // Small files are read here (asynchronously, see read-file-bytes.ts) and their bytes go to the
+      // workers in batches cut by bytes; larger files go as Files, alone, and the worker reads them.
+      const claims = canShareMemory() ? createClaimBuffer(filesTotal) : undefined;
+      const inFlight = new Set<Promise<void>>();
+      const maxInFlight = workers.ingest.size * 2;
+      let firstError: unknown = null;
+      const dispatch = (ids: number[], items: IngestItem[], transferables: ArrayBuffer[], batchBytes: number, large: boolean) => {
+        // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
+        const key = ids[0];
+        const onProgress = large ? proxy((bytesRead: number) => void inflightBytes.set(key, bytesRead)) : undefined;
+        const task = workers.ingest
+          .run(signal, (api) => api.ingestBatch(transfer(items, transferables), settings, { claims }, onProgress))
+          .then((result) => {
+            inflightBytes.delete(key);
+            storeBatch(scanDocs, ids, result, skipped);
+            filesDone += ids.length;
+            bytesDone += large ? result.sizes[0] : batchBytes;
+            if (large) bytesRead += result.sizes[0];
+          })
+          .catch((error: unknown) => {
+            firstError ??= error;
+          })
+          .finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      };
+      let batchIds: number[] = [];
+      let batchItems: IngestItem[] = [];
+      let batchBuffers: ArrayBuffer[] = [];
+      let batchBytes = 0;
+      const flush = () => {
+        if (batchIds.length === 0) return;
+        dispatch(batchIds, batchItems, batchBuffers, batchBytes, false);
+        batchIds = [];
+        batchItems = [];
+        batchBuffers = [];
+        batchBytes = 0;
+      };
+      let nextFile = 0;
+      const readLane = async () => {
+        while (nextFile < filesTotal && firstError === null) {
+          const d = nextFile++;
+          const file = scanDocs.files[d];
+          const name = scanDocs.paths[d];
+          const read = await readUpTo(file, MAIN_READ_LIMIT);
+          signal.throwIfAborted();
+          filesRead++;
+          if (read.kind === 'error') {
+            scanDocs.status[d] = DocStatus.unreadable;
+            skipped.push({ docId: d, path: name, size: 0, reason: 'unreadable', message: skipMessage('unreadable', read.message) });
+            filesDone++;
+            continue;
           }
-          // Only batches with a huge file report bytes while running; others finish within a blink.
-          const onProgress = streamed ? proxy((bytesRead: number) => void inflightBytes.set(b, bytesRead)) : undefined;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(batchFiles, settings, onProgress));
-          inflightBytes.delete(b);
-          storeBatch(docs!, first, result, skipped);
-          filesDone += end - first;
-          bytesDone += batchBytes;
+          if (read.kind === 'large') {
+            dispatch([d], [{ name, file }], [], 0, true);
+          } else {
+            bytesRead += read.bytes.byteLength;
+            batchIds.push(d);
+            batchItems.push({ name, bytes: read.bytes });
+            batchBuffers.push(read.bytes.buffer as ArrayBuffer);
+            batchBytes += read.bytes.byteLength;
+            if (batchBytes >= BATCH_BYTES || batchIds.length >= BATCH_FILES) flush();
+          }
+          // Back-pressure: at most two batches per worker queued, so memory stays bounded.
+          while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
         }
       };
-      await Promise.all(Array.from({ length: workers.ingest.size * 2 }, lane));
+      await Promise.all(Array.from({ length: READ_CONCURRENCY }, readLane));
+      flush();
+      if (firstError !== null) throw firstError;
+      timings.readingMs = performance.now() - t0;
+      setPhase('fingerprinting');
+      while (inFlight.size > 0) await Promise.race(inFlight);
+      if (firstError !== null) throw firstError;
       signal.throwIfAborted();
       timings.fingerprintingMs = performance.now() - fingerprintStart;
 
@@ -201,7 +254,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
       setPhase('indexing');
       const found = await workers.index.call(signal, (api) =>
         api.findDuplicates(
-          { status: docs!.status, hi: docs!.hi, lo: docs!.lo, hashHi: docs!.hashHi, hashLo: docs!.hashLo, k },
+          { status: docs!.status, hi: docs!.hi, lo: docs!.lo, words: docs!.words, hashHi: docs!.hashHi, hashLo: docs!.hashLo, k },
           proxy((next: 'indexing' | 'grouping') => {
             if (next === 'grouping') {
               tGroup = performance.now();
@@ -215,6 +268,13 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
       timings.indexingMs = (tGroup || tEnd) - tIndex;
       timings.groupingMs = tGroup ? tEnd - tGroup : 0;
       timings.totalMs = tEnd - t0;
+      // Copies now carry their original's status and fingerprint; short copies join the skipped list.
+      for (let d = 0; d < docs.count; d++) {
+        if (docs.status[d] === DocStatus.copy && found.status[d] === DocStatus.tooShort) {
+          skipped.push({ docId: d, path: docs.paths[d], size: docs.sizes[d], reason: 'too-short', message: tooShortMessage(found.words[d]) });
+        }
+      }
+      docs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
       const result: ScanResult = {
         settings,
         k,

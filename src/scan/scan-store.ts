@@ -18,7 +18,9 @@ export interface ScanProgress {
   filesDone: number;
   filesTotal: number;
   bytesDone: number;
+  /** Exact once every file has been read (`bytesTotalKnown`); extrapolated from the files read until then. */
   bytesTotal: number;
+  bytesTotalKnown: boolean;
   /** Bytes per second over the fingerprinting phase so far (0 until measurable). */
   bytesPerSecond: number;
   /** Estimated seconds until fingerprinting ends; null when unknown. */

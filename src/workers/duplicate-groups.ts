@@ -37,7 +37,11 @@ function packGroups(lists: Uint32Array[], total: number): GroupArrays {
   return { start, members, count: lists.length };
 }
 
-/** Groups docs by their 64-bit content hash (given as halves). */
+/**
+ * Groups docs by their 64-bit content hash (given as halves). `include[i]`: 0 leaves doc i out,
+ * 1 includes it, 2 includes it as a preferred representative (the lowest preferred doc id of a
+ * group stands for it; the lowest doc id when none is preferred).
+ */
 export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Uint8Array): ExactGrouping {
   const n = include.length;
   const representative = new Int32Array(n).fill(-1);
@@ -53,7 +57,13 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
   for (let s = 0; s < m; ) {
     let e = s + 1;
     while (e < m && hashHi[ids[e]] === hashHi[ids[s]] && hashLo[ids[e]] === hashLo[ids[s]]) e++;
-    const rep = ids[s];
+    let rep = ids[s];
+    for (let t = s; t < e; t++) {
+      if (include[ids[t]] === 2) {
+        rep = ids[t];
+        break;
+      }
+    }
     distinct[distinctCount++] = rep;
     for (let t = s; t < e; t++) representative[ids[t]] = rep;
     if (e - s > 1) {

@@ -6,13 +6,15 @@
 import { transfer } from 'comlink';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
-import { groupExact, groupPairs, type GroupArrays } from './duplicate-groups.ts';
+import { groupExact, groupPairs, type ExactGrouping, type GroupArrays } from './duplicate-groups.ts';
+import { DocStatus } from './ingest-protocol.ts';
 
-/** What the index worker needs: the scan's per-doc arrays (status 1 = ok). */
+/** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {
   status: Uint8Array;
   hi: Uint32Array;
   lo: Uint32Array;
+  words: Uint32Array;
   hashHi: Uint32Array;
   hashLo: Uint32Array;
   k: number;
@@ -22,6 +24,11 @@ export interface DuplicateSearchInput {
 
 /** Exact groups, near pairs and near groups over doc ids. */
 export interface DuplicateSearchResult {
+  /** The input arrays with every `copy` resolved to its original's status, fingerprint and words. */
+  status: Uint8Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  words: Uint32Array;
   representative: Int32Array;
   exactGroups: GroupArrays;
   /** Pairs of representatives (doc ids, a < b) within k. */
@@ -34,7 +41,28 @@ export interface DuplicateSearchResult {
   groupMs: number;
 }
 
-const OK = 1;
+const { ok: OK, tooShort: TOO_SHORT, copy: COPY } = DocStatus;
+
+/** Restricts an exact grouping to docs whose (resolved) status is ok. */
+function groupExactOk(grouped: ExactGrouping, status: Uint8Array): ExactGrouping {
+  const representative = grouped.representative.slice();
+  for (let i = 0; i < representative.length; i++) if (status[i] !== OK) representative[i] = -1;
+  let kept = 0;
+  for (const rep of grouped.distinct) if (status[rep] === OK) kept++;
+  const distinct = new Uint32Array(kept);
+  kept = 0;
+  for (const rep of grouped.distinct) if (status[rep] === OK) distinct[kept++] = rep;
+  // All members of a group share one text, hence one status: keep or drop whole groups.
+  const g = grouped.groups;
+  const start: number[] = [0];
+  const members: number[] = [];
+  for (let k = 0; k < g.count; k++) {
+    if (status[g.members[g.start[k]]] !== OK) continue;
+    for (let m = g.start[k]; m < g.start[k + 1]; m++) members.push(g.members[m]);
+    start.push(members.length);
+  }
+  return { representative, distinct, groups: { start: Uint32Array.from(start), members: Uint32Array.from(members), count: start.length - 1 } };
+}
 
 /** The index worker's API object (exposed as-is by `index.worker.ts`). */
 export const indexApi = {
@@ -44,15 +72,30 @@ export const indexApi = {
    */
   async findDuplicates(input: DuplicateSearchInput, onPhase?: (phase: 'indexing' | 'grouping') => void): Promise<DuplicateSearchResult> {
     const t0 = performance.now();
-    const include = new Uint8Array(input.status.length);
-    for (let i = 0; i < include.length; i++) include[i] = input.status[i] === OK ? 1 : 0;
-    const exact = groupExact(input.hashHi, input.hashLo, include);
+    const { status, hi, lo, words } = input;
+    const n = status.length;
+    // Fingerprinted docs (ok, too short) are preferred representatives; copies take their results.
+    const include = new Uint8Array(n);
+    for (let i = 0; i < n; i++) include[i] = status[i] === OK || status[i] === TOO_SHORT ? 2 : status[i] === COPY ? 1 : 0;
+    const grouped = groupExact(input.hashHi, input.hashLo, include);
+    for (let i = 0; i < n; i++) {
+      if (status[i] !== COPY) continue;
+      const rep = grouped.representative[i];
+      // A copy whose original never finished (a cancelled scan) stays a copy.
+      if (rep === i || status[rep] === COPY) continue;
+      status[i] = status[rep];
+      hi[i] = hi[rep];
+      lo[i] = lo[rep];
+      words[i] = words[rep];
+    }
+    // Exact groups and distinct texts count fingerprinted (ok) docs only.
+    const exact = groupExactOk(grouped, status);
     const reps = exact.distinct;
     const repHi = new Uint32Array(reps.length);
     const repLo = new Uint32Array(reps.length);
     for (let r = 0; r < reps.length; r++) {
-      repHi[r] = input.hi[reps[r]];
-      repLo[r] = input.lo[reps[r]];
+      repHi[r] = hi[reps[r]];
+      repLo[r] = lo[reps[r]];
     }
     void onPhase?.('indexing');
     const t1 = performance.now();
@@ -67,9 +110,13 @@ export const indexApi = {
       pairs.b[p] = reps[local!.b[p]];
       pairs.distance[p] = local!.distance[p];
     }
-    const near = groupPairs(input.status.length, pairs);
+    const near = groupPairs(n, pairs);
     const t3 = performance.now();
     const result: DuplicateSearchResult = {
+      status,
+      hi,
+      lo,
+      words,
       representative: exact.representative,
       exactGroups: exact.groups,
       pairs,
@@ -80,6 +127,10 @@ export const indexApi = {
       groupMs: t3 - t2,
     };
     return transfer(result, [
+      status.buffer,
+      hi.buffer,
+      lo.buffer,
+      words.buffer,
       result.representative.buffer,
       result.exactGroups.start.buffer,
       result.exactGroups.members.buffer,

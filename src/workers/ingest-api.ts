@@ -1,6 +1,6 @@
 /**
- * The ingest worker's API: reads a batch of files (Blobs, read here, huge ones in chunks), decodes
- * them with the core's sniffing, strips HTML, hashes the normalized text with XXH64 (xxhash-wasm)
+ * The ingest worker's API: takes a batch of files (bytes the main thread read, or Blobs read here,
+ * huge ones in chunks), decodes them with the core's sniffing, strips HTML, hashes the normalized text with XXH64 (xxhash-wasm)
  * for exact duplicates and fingerprints each distinct text once. Results go back as typed arrays.
  */
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
@@ -17,9 +17,13 @@ import {
   DocStatus,
   skipMessage,
   type BatchSkip,
+  tooShortMessage,
+  type IngestBatchOptions,
   type IngestBatchResult,
+  type IngestItem,
   type IngestLimits,
 } from './ingest-protocol.ts';
+import { claimHash } from './claimed-hashes.ts';
 
 /** Decoded text of one file, or why there is none. */
 type FileText =
@@ -71,9 +75,8 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Reads and decodes a file at once (small files). */
-async function readWhole(file: Blob, html: boolean, xx: XXHashAPI): Promise<FileText> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
+/** Decodes a whole file's bytes, strips HTML, hashes the normalized text. */
+function decodeWhole(bytes: Uint8Array, html: boolean, xx: XXHashAPI): FileText {
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', decoded.message) };
   const text = html ? stripHtml(decoded.text) : decoded.text;
@@ -125,22 +128,44 @@ async function readStreamed(file: Blob, xx: XXHashAPI, limits: IngestLimits, onB
   return { ok: true, text: prefix.join(''), hashHi: hiOf(hash), hashLo: loOf(hash), flags: truncated ? DocFlag.truncated : 0 };
 }
 
+/** Reads (if needed) and decodes one item; never rejects (a failed read is an 'unreadable' result). */
+async function readItem(item: IngestItem, xx: XXHashAPI, limits: IngestLimits, addBytes: (n: number) => void): Promise<FileText> {
+  try {
+    const html = isHtmlName(item.name);
+    if (item.bytes) {
+      addBytes(item.bytes.byteLength);
+      return decodeWhole(item.bytes, html, xx);
+    }
+    const file = item.file!;
+    if (file.size > limits.streamAboveBytes) return await readStreamed(file, xx, limits, addBytes);
+    const read = decodeWhole(new Uint8Array(await file.arrayBuffer()), html, xx);
+    addBytes(file.size);
+    return read;
+  } catch (error) {
+    return { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', describeError(error)) };
+  }
+}
+
 /** The ingest worker's API object (exposed as-is by `ingest.worker.ts`). */
 export const ingestApi = {
   /**
-   * Processes one batch of files in order. `onProgress` (a comlink proxy, optional) receives the
-   * batch's bytes read so far, at most every 100 ms. Buffers of the result are transferred.
+   * Processes one batch; results are in batch order. Items given as Files are read here, a few
+   * ahead of hashing (huge ones one at a time, in chunks). `onProgress` (a comlink proxy, optional)
+   * receives the batch's bytes read so far, at most every 100 ms. Result buffers are transferred.
    */
   async ingestBatch(
-    files: File[],
+    items: IngestItem[],
     settings: SimHashSettings,
+    options: IngestBatchOptions = {},
     onProgress?: (bytesRead: number) => void,
-    limits: IngestLimits = DEFAULT_INGEST_LIMITS,
   ): Promise<IngestBatchResult> {
+    const limits = options.limits ?? DEFAULT_INGEST_LIMITS;
     const xx = await getXxhash();
     const fp = fingerprinterFor(settings);
-    const n = files.length;
+    const n = items.length;
+    const sizeOf = (item: IngestItem) => (item.bytes ? item.bytes.byteLength : item.file!.size);
     const out: IngestBatchResult = {
+      sizes: Float64Array.from(items, sizeOf),
       status: new Uint8Array(n),
       flags: new Uint8Array(n),
       hi: new Uint32Array(n),
@@ -161,23 +186,22 @@ export const ingestApi = {
         void onProgress(out.bytesRead);
       }
     };
+    const reads: Array<Promise<FileText> | undefined> = new Array(n);
+    const startRead = (i: number) => {
+      // Huge files are not read ahead: each holds a chunk and a capped prefix while it is read.
+      if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.streamAboveBytes) reads[i] = readItem(items[i], xx, limits, addBytes);
+    };
+    for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
     for (let i = 0; i < n; i++) {
-      const file = files[i];
-      if (file.size === 0) {
+      const pending = reads[i];
+      reads[i] = undefined;
+      startRead(i + limits.readAhead);
+      if (out.sizes[i] === 0) {
         out.status[i] = DocStatus.empty;
         out.skipped.push({ index: i, reason: 'empty', message: skipMessage('empty') });
         continue;
       }
-      let read: FileText;
-      try {
-        if (file.size > limits.streamAboveBytes) read = await readStreamed(file, xx, limits, addBytes);
-        else {
-          read = await readWhole(file, isHtmlName(file.name), xx);
-          addBytes(file.size);
-        }
-      } catch (error) {
-        read = { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', describeError(error)) };
-      }
+      const read = await (pending ?? readItem(items[i], xx, limits, addBytes));
       if (!read.ok) {
         out.status[i] = read.status;
         out.skipped.push({ index: i, reason: read.skip, message: read.message });
@@ -186,29 +210,31 @@ export const ingestApi = {
       out.flags[i] = read.flags;
       out.hashHi[i] = read.hashHi;
       out.hashLo[i] = read.hashLo;
-      const key = `${read.hashHi}:${read.hashLo}`;
-      let print = printsByHash.get(key);
+      let print: CachedPrint | undefined;
+      if (options.claims) {
+        if (!claimHash(options.claims, read.hashHi, read.hashLo)) {
+          out.status[i] = DocStatus.copy;
+          continue;
+        }
+      } else print = printsByHash.get(`${read.hashHi}:${read.hashLo}`);
       if (!print) {
         const r = fp.fingerprint(read.text);
         print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words };
         out.fingerprinted++;
-        if (printsByHash.size >= MAX_CACHED_PRINTS) printsByHash.clear();
-        printsByHash.set(key, print);
+        if (!options.claims) {
+          if (printsByHash.size >= MAX_CACHED_PRINTS) printsByHash.clear();
+          printsByHash.set(`${read.hashHi}:${read.hashLo}`, print);
+        }
       }
       out.status[i] = print.status;
       out.words[i] = print.words;
       if (print.status === DocStatus.ok) {
         out.hi[i] = print.hi;
         out.lo[i] = print.lo;
-      } else {
-        out.skipped.push({
-          index: i,
-          reason: 'too-short',
-          message: skipMessage('too-short', `Too short: ${print.words} word${print.words === 1 ? '' : 's'} is too few for a meaningful fingerprint.`),
-        });
-      }
+      } else out.skipped.push({ index: i, reason: 'too-short', message: tooShortMessage(print.words) });
     }
     return transfer(out, [
+      out.sizes.buffer,
       out.status.buffer,
       out.flags.buffer,
       out.hi.buffer,

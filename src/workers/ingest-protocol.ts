@@ -17,6 +17,11 @@ export const DocStatus = {
   unreadable: 4,
   /** Zero bytes. */
   empty: 5,
+  /**
+   * Same normalized text as a file another batch fingerprints (it claimed the content hash first):
+   * not fingerprinted again. The index worker gives it that file's status and fingerprint.
+   */
+  copy: 6,
 } as const;
 export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
 
@@ -38,8 +43,20 @@ export interface BatchSkip {
   message: string;
 }
 
+/**
+ * One file of a batch: its name (HTML is recognized by it) and either its bytes (read on the main
+ * thread and transferred) or the File itself (large files, which the worker reads in chunks).
+ */
+export interface IngestItem {
+  name: string;
+  bytes?: Uint8Array;
+  file?: Blob;
+}
+
 /** One batch's results; every array has one entry per file of the batch, in batch order. */
 export interface IngestBatchResult {
+  /** Size in bytes of each file. */
+  sizes: Float64Array;
   status: Uint8Array;
   flags: Uint8Array;
   /** Fingerprint halves (0 unless status is ok). */
@@ -58,19 +75,29 @@ export interface IngestBatchResult {
   fingerprinted: number;
 }
 
+/** Per-batch options of `ingestBatch`. */
+export interface IngestBatchOptions {
+  /** The scan's shared claim set (see claimed-hashes.ts); without it, copies are found per worker only. */
+  claims?: SharedArrayBuffer;
+  limits?: IngestLimits;
+}
+
 /** Tunables of the ingest worker; tests shrink them to exercise the chunked path on small files. */
 export interface IngestLimits {
   /** Files larger than this are read in chunks with a streaming decoder instead of at once. */
   streamAboveBytes: number;
   /** Chunk size for streamed files. */
   chunkBytes: number;
+  /** How many files of a batch are read ahead while earlier ones are hashed (reads are I/O-bound). */
+  readAhead: number;
   /** At most this many characters of a file's text are fingerprinted (the content hash covers it all). */
   fingerprintCapChars: number;
 }
 
 export const DEFAULT_INGEST_LIMITS: IngestLimits = {
-  streamAboveBytes: 32 * 1024 * 1024,
+  streamAboveBytes: 16 * 1024 * 1024,
   chunkBytes: 4 * 1024 * 1024,
+  readAhead: 16,
   fingerprintCapChars: 32 * 1024 * 1024,
 };
 
@@ -90,4 +117,9 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
     case 'hidden':
       return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
   }
+}
+
+/** The too-short message with the file's word count. */
+export function tooShortMessage(words: number): string {
+  return skipMessage('too-short', `Too short: ${words} word${words === 1 ? '' : 's'} is too few for a meaningful fingerprint.`);
 }

@@ -15,9 +15,10 @@ function hasFiles(event: DragEvent): boolean {
 export function DropZone({ onSource }: DropZoneProps) {
   const [over, setOver] = useState(false);
   const pick = (input: HTMLInputElement) => {
-    if (input.files && input.files.length > 0) onSource({ kind: 'file-list', files: input.files });
-    // Clearing lets the same folder be chosen again (no change event otherwise).
+    // A FileList is live: copy it before clearing the input (which lets the same folder be chosen again).
+    const files = input.files ? Array.from(input.files) : [];
     input.value = '';
+    if (files.length > 0) onSource({ kind: 'file-list', files });
   };
   return (
     <section

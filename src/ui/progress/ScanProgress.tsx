@@ -19,16 +19,18 @@ const PHASE_LABEL: Record<Progress['phase'], string> = {
 export function ScanProgress({ state, progress, onCancel }: ScanProgressProps) {
   if (state === 'idle') return null;
   const p = progress;
-  const fraction = p && p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p && p.filesTotal > 0 ? p.filesDone / p.filesTotal : 0;
+  const fraction = !p ? 0 : p.bytesTotalKnown && p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.filesTotal > 0 ? p.filesDone / p.filesTotal : 0;
+  const measurable = p?.phase === 'reading' || p?.phase === 'fingerprinting';
   return (
     <section className="scan-progress" aria-label="Scan progress">
       {state === 'scanning' && (
         <>
           <p className="scan-progress__phase">{p ? PHASE_LABEL[p.phase] : 'Starting'}…</p>
-          <progress aria-label="Scan progress" max={1} value={p?.phase === 'fingerprinting' ? fraction : undefined} />
+          <progress aria-label="Scan progress" max={1} value={measurable && p.filesTotal > 0 ? fraction : undefined} />
           {p && p.filesTotal > 0 && (
             <p className="scan-progress__figures">
-              {p.filesDone.toLocaleString('en')} of {p.filesTotal.toLocaleString('en')} files · {formatBytes(p.bytesDone)} of {formatBytes(p.bytesTotal)}
+              {p.filesDone.toLocaleString('en')} of {p.filesTotal.toLocaleString('en')} files · {formatBytes(p.bytesDone)} of {p.bytesTotalKnown ? '' : 'about '}
+              {formatBytes(p.bytesTotal)}
               {p.bytesPerSecond > 0 && <> · {formatBytes(p.bytesPerSecond)}/s</>}
               {p.secondsLeft !== null && <> · about {formatSeconds(p.secondsLeft)} left</>}
             </p>

@@ -19,6 +19,12 @@ describe('groupExact', () => {
     expect(Array.from(g.distinct)).toEqual([0, 2, 3]);
   });
 
+  it('prefers docs marked 2 as representatives', () => {
+    const g = groupExact(Uint32Array.from([1, 1, 1]), Uint32Array.from([1, 1, 1]), Uint8Array.from([1, 1, 2]));
+    expect(Array.from(g.representative)).toEqual([2, 2, 2]);
+    expect(Array.from(g.distinct)).toEqual([2]);
+  });
+
   it('handles hashes above 2^31 (unsigned comparison)', () => {
     const g = groupExact(Uint32Array.from([0xffffffff, 1, 0xffffffff]), Uint32Array.from([0x80000000, 0, 0x80000000]), Uint8Array.from([1, 1, 1]));
     expect(unpack(g.groups)).toEqual([[0, 2]]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexApi } from '../../../src/workers/index-api.ts';
 import { hamming } from '../../../src/core/simhash/fingerprint64.ts';
+import { DocStatus } from '../../../src/workers/ingest-protocol.ts';
 
 /** A deterministic PRNG (mulberry32) so failures reproduce. */
 function rng(seed: number): () => number {
@@ -42,7 +43,7 @@ describe('indexApi.findDuplicates', () => {
     hi[1999] = hi[0];
     lo[1999] = lo[0];
     const k = 3;
-    const r = await indexApi.findDuplicates({ status, hi, lo, hashHi, hashLo, k });
+    const r = await indexApi.findDuplicates({ status, hi, lo, words: new Uint32Array(n), hashHi, hashLo, k });
 
     expect(r.exactGroups.count).toBe(1);
     expect(Array.from(r.exactGroups.members)).toEqual([11, 20, 21]);
@@ -68,8 +69,25 @@ describe('indexApi.findDuplicates', () => {
 
   it('returns nothing to search when fewer than two texts are ok', async () => {
     const one = Uint32Array.from([1]);
-    const r = await indexApi.findDuplicates({ status: Uint8Array.from([1]), hi: one, lo: one, hashHi: one, hashLo: one, k: 3 });
+    const r = await indexApi.findDuplicates({ status: Uint8Array.from([1]), hi: one, lo: one, words: one, hashHi: one, hashLo: one, k: 3 });
     expect(r.pairs.count).toBe(0);
     expect(r.nearGroups.count).toBe(0);
+  });
+
+  it('gives copies (not fingerprinted) the status, fingerprint and words of the file that was', async () => {
+    const { ok, tooShort, copy, binary } = DocStatus;
+    const status = Uint8Array.from([copy, ok, copy, tooShort, copy, binary, copy]);
+    const hi = Uint32Array.from([0, 0xabc, 0, 0, 0, 0, 0]);
+    const lo = Uint32Array.from([0, 0xdef, 0, 0, 0, 0, 0]);
+    const words = Uint32Array.from([0, 300, 0, 1, 0, 0, 0]);
+    // Docs 0, 1, 2 share a text (1 fingerprinted it); 3, 4 share a short one; 6's original never finished.
+    const hashHi = Uint32Array.from([5, 5, 5, 6, 6, 0, 9]);
+    const hashLo = Uint32Array.from([1, 1, 1, 2, 2, 0, 9]);
+    const r = await indexApi.findDuplicates({ status, hi, lo, words, hashHi, hashLo, k: 3 });
+    expect(Array.from(r.status)).toEqual([ok, ok, ok, tooShort, tooShort, binary, copy]);
+    expect([r.hi[0], r.lo[2], r.words[2], r.words[4]]).toEqual([0xabc, 0xdef, 300, 1]);
+    expect(Array.from(r.representative)).toEqual([1, 1, 1, -1, -1, -1, -1]);
+    expect(Array.from(r.exactGroups.members)).toEqual([0, 1, 2]);
+    expect(r.exactGroups.count).toBe(1);
   });
 });

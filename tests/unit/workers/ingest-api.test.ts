@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import xxhash from 'xxhash-wasm';
 import { ingestApi } from '../../../src/workers/ingest-api.ts';
+import { createClaimBuffer } from '../../../src/workers/claimed-hashes.ts';
 import { DocFlag, DocStatus } from '../../../src/workers/ingest-protocol.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
@@ -15,6 +16,14 @@ function file(content: BlobPart | BlobPart[], name = 'a.txt'): File {
   return new File(Array.isArray(content) ? content : [content], name);
 }
 
+/** Runs a batch of Files (the worker reads them), as the app does for large files. */
+function batch(files: File[], ...rest: Parameters<typeof ingestApi.ingestBatch> extends [unknown, ...infer R] ? R : never) {
+  return ingestApi.ingestBatch(
+    files.map((f) => ({ name: f.name, file: f })),
+    ...rest,
+  );
+}
+
 async function contentHash(text: string): Promise<[number, number]> {
   const h = (await xxhash()).h64(normalizeText(text));
   return [hiOf(h), loOf(h)];
@@ -22,7 +31,7 @@ async function contentHash(text: string): Promise<[number, number]> {
 
 describe('ingestApi.ingestBatch', () => {
   it('fingerprints text exactly as the core does and hashes its normalized text with XXH64', async () => {
-    const r = await ingestApi.ingestBatch([file(PROSE)], DEFAULT_SETTINGS);
+    const r = await batch([file(PROSE)], DEFAULT_SETTINGS);
     const expected = createFingerprinter(DEFAULT_SETTINGS).fingerprint(PROSE);
     expect(r.status[0]).toBe(DocStatus.ok);
     expect([r.hi[0], r.lo[0]]).toEqual([expected.hi, expected.lo]);
@@ -34,7 +43,7 @@ describe('ingestApi.ingestBatch', () => {
 
   it('skips empty, one-word and binary files with clear messages, and keeps going', async () => {
     const binary = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]);
-    const r = await ingestApi.ingestBatch(
+    const r = await batch(
       [file('', 'empty.txt'), file('hello', 'one.txt'), file(binary, 'image.txt'), file(PROSE, 'b.txt')],
       DEFAULT_SETTINGS,
     );
@@ -57,7 +66,7 @@ describe('ingestApi.ingestBatch', () => {
     const latin1Text = `${PROSE} café naïve`;
     const latin1 = Uint8Array.from(latin1Text, (c) => c.charCodeAt(0));
     const invalid = new Uint8Array([...new TextEncoder().encode(PROSE), 0xc3, 0x28, 0xa0, 0xa1]);
-    const r = await ingestApi.ingestBatch([file(utf16), file(latin1), file(invalid)], DEFAULT_SETTINGS);
+    const r = await batch([file(utf16), file(latin1), file(invalid)], DEFAULT_SETTINGS);
     expect(Array.from(r.status)).toEqual([DocStatus.ok, DocStatus.ok, DocStatus.ok]);
     expect([r.hashHi[0], r.hashLo[0]]).toEqual(await contentHash(PROSE));
     expect([r.hashHi[1], r.hashLo[1]]).toEqual(await contentHash(latin1Text));
@@ -66,7 +75,7 @@ describe('ingestApi.ingestBatch', () => {
   it('strips markup, scripts and styles from .html files before fingerprinting', async () => {
     const html = `<!doctype html><html><head><style>body { color: red }</style><script>var secret = 1;</script></head>
       <body><p>${PROSE.replace('fox', 'fox</p><p>')}</p></body></html>`;
-    const r = await ingestApi.ingestBatch([file(html, 'page.html'), file(html, 'page.txt')], DEFAULT_SETTINGS);
+    const r = await batch([file(html, 'page.html'), file(html, 'page.txt')], DEFAULT_SETTINGS);
     const plain = createFingerprinter(DEFAULT_SETTINGS).fingerprint(PROSE);
     expect([r.hi[0], r.lo[0]]).toEqual([plain.hi, plain.lo]);
     expect(r.flags[0] & DocFlag.html).toBe(DocFlag.html);
@@ -75,11 +84,41 @@ describe('ingestApi.ingestBatch', () => {
 
   it('fingerprints identical texts once per worker and gives copies the same hash', async () => {
     const text = `${PROSE} A sentence only this test uses: ${Math.random()}`;
-    const r = await ingestApi.ingestBatch([file(text), file(text.toUpperCase()), file(text)], DEFAULT_SETTINGS);
+    const r = await batch([file(text), file(text.toUpperCase()), file(text)], DEFAULT_SETTINGS);
     expect(r.fingerprinted).toBe(1);
     expect(r.hashHi[0]).toBe(r.hashHi[1]);
     expect(r.hashLo[2]).toBe(r.hashLo[0]);
     expect(r.hi[2]).toBe(r.hi[0]);
+  });
+
+  it('with a shared claim set, fingerprints a text once across batches and marks the rest as copies', async () => {
+    const claims = createClaimBuffer(10);
+    const text = `${PROSE} Only in the claims test: ${Math.random()}`;
+    const first = await batch([file(text), file(text)], DEFAULT_SETTINGS, { claims });
+    const second = await batch([file(text.toLowerCase())], DEFAULT_SETTINGS, { claims });
+    expect(Array.from(first.status)).toEqual([DocStatus.ok, DocStatus.copy]);
+    expect(Array.from(second.status)).toEqual([DocStatus.copy]);
+    expect(first.fingerprinted + second.fingerprinted).toBe(1);
+    expect([second.hashHi[0], second.hashLo[0]]).toEqual([first.hashHi[0], first.hashLo[0]]);
+  });
+
+  it('reads ahead but returns results in file order, with empty files in between', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => (i % 7 === 3 ? '' : `${PROSE} number ${i} ${'x'.repeat(i * 97)}`));
+    const r = await batch(texts.map((t, i) => file(t, `${i}.txt`)), DEFAULT_SETTINGS);
+    const fp = createFingerprinter(DEFAULT_SETTINGS);
+    texts.forEach((t, i) => {
+      if (t === '') expect(r.status[i]).toBe(DocStatus.empty);
+      else expect([r.hi[i], r.lo[i]]).toEqual([fp.fingerprint(t).hi, fp.fingerprint(t).lo]);
+    });
+  });
+
+  it('takes bytes read by the main thread as well as Files, with the same results', async () => {
+    const bytes = new TextEncoder().encode(PROSE);
+    const fromBytes = await ingestApi.ingestBatch([{ name: 'a.txt', bytes }, { name: 'e.txt', bytes: new Uint8Array(0) }], DEFAULT_SETTINGS);
+    const fromFile = await batch([file(PROSE)], DEFAULT_SETTINGS);
+    expect(Array.from(fromBytes.status)).toEqual([DocStatus.ok, DocStatus.empty]);
+    expect([fromBytes.hi[0], fromBytes.lo[0], fromBytes.hashLo[0]]).toEqual([fromFile.hi[0], fromFile.lo[0], fromFile.hashLo[0]]);
+    expect(Array.from(fromBytes.sizes)).toEqual([bytes.length, 0]);
   });
 
   it('reports a file that cannot be read as unreadable, not as an error of the batch', async () => {
@@ -88,7 +127,7 @@ describe('ingestApi.ingestBatch', () => {
         return Promise.reject(new DOMException('A requested file could not be found', 'NotFoundError'));
       }
     }
-    const r = await ingestApi.ingestBatch([new VanishedFile(['x'.repeat(50)], 'gone.txt'), file(PROSE)], DEFAULT_SETTINGS);
+    const r = await batch([new VanishedFile(['x'.repeat(50)], 'gone.txt'), file(PROSE)], DEFAULT_SETTINGS);
     expect(Array.from(r.status)).toEqual([DocStatus.unreadable, DocStatus.ok]);
     expect(r.skipped[0].message).toBe('Could not be read (file not found): it may have been moved, deleted or locked while scanning.');
   });
@@ -96,16 +135,16 @@ describe('ingestApi.ingestBatch', () => {
   it('streams big files in chunks: same content hash as reading at once, fingerprint capped', async () => {
     const words = Array.from({ length: 4000 }, (_, i) => `Wörd${i % 997}`).join(' \n');
     const big = file(words);
-    const whole = await ingestApi.ingestBatch([big], DEFAULT_SETTINGS);
-    const limits = { streamAboveBytes: 1000, chunkBytes: 777, fingerprintCapChars: 2000 };
+    const whole = await batch([big], DEFAULT_SETTINGS);
+    const limits = { streamAboveBytes: 1000, chunkBytes: 777, readAhead: 4, fingerprintCapChars: 2000 };
     const progress: number[] = [];
-    const streamed = await ingestApi.ingestBatch([big], DEFAULT_SETTINGS, (n) => progress.push(n), limits);
+    const streamed = await batch([big], DEFAULT_SETTINGS, { limits }, (n) => progress.push(n));
     expect(streamed.status[0]).toBe(DocStatus.ok);
     expect([streamed.hashHi[0], streamed.hashLo[0]]).toEqual([whole.hashHi[0], whole.hashLo[0]]);
     expect(streamed.flags[0] & DocFlag.truncated).toBe(DocFlag.truncated);
     expect(streamed.bytesRead).toBe(big.size);
     // Uncapped, the streamed fingerprint is the whole-file one.
-    const uncapped = await ingestApi.ingestBatch([big], DEFAULT_SETTINGS, undefined, { ...limits, fingerprintCapChars: 1e9 });
+    const uncapped = await batch([big], DEFAULT_SETTINGS, { limits: { ...limits, fingerprintCapChars: 1e9 } });
     expect([uncapped.hi[0], uncapped.lo[0]]).toEqual([whole.hi[0], whole.lo[0]]);
     expect(uncapped.flags[0]).toBe(0);
   });

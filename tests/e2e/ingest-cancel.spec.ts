@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { generateCorpus } from '../fixtures/generate-corpus.ts';
+import { IngestPage } from './ingest-page.ts';
+
+test('cancel stops a scan at once, and a new scan can start right away', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simsift-cancel-'));
+  try {
+    generateCorpus(join(dir, 'big'), { files: 3000, totalBytes: 150e6, nearEvery: 0, exactEvery: 0, perFolder: 500, seed: 3 });
+    generateCorpus(join(dir, 'small'), { files: 5, totalBytes: 5000, nearEvery: 0, exactEvery: 0, perFolder: 5, seed: 4 });
+    const app = new IngestPage(page);
+    await app.open();
+    await app.chooseFolder(join(dir, 'big'));
+    await app.waitForState('scanning');
+    await expect(page.getByText(/of 3,000 files/)).toBeVisible();
+    // Time from the click to the state change, measured in the page.
+    await page.evaluate(() => {
+      const root = document.querySelector('[data-scan-state]')!;
+      const w = window as unknown as { __cancelMs: number | null };
+      w.__cancelMs = null;
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!;
+      const start = performance.now();
+      new MutationObserver((_, observer) => {
+        if (root.getAttribute('data-scan-state') === 'cancelled') {
+          w.__cancelMs = performance.now() - start;
+          observer.disconnect();
+        }
+      }).observe(root, { attributes: true });
+      button.click();
+    });
+    await app.waitForState('cancelled');
+    const cancelMs = await page.evaluate(() => (window as unknown as { __cancelMs: number | null }).__cancelMs);
+    expect(cancelMs).not.toBeNull();
+    expect(cancelMs!).toBeLessThan(200);
+    await expect(page.getByText('Scan cancelled.', { exact: false })).toBeVisible();
+    await expect(app.results).toContainText('The scan was cancelled');
+
+    await app.chooseFolder(join(dir, 'small'));
+    await app.waitForState('done');
+    await expect(page.getByRole('status')).toContainText('Scanned 5 files');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

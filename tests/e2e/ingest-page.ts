@@ -1,0 +1,88 @@
+/**
+ * Page object for the ingest flow: choosing a folder, dropping files, reading the scan state, the
+ * results and the Skipped panel, plus a long-task recorder for the main thread.
+ */
+import { expect, type Page } from '@playwright/test';
+
+export type ScanState = 'idle' | 'scanning' | 'done' | 'error' | 'cancelled';
+
+export class IngestPage {
+  constructor(readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.goto('/');
+    await expect(this.root).toHaveAttribute('data-scan-state', 'idle');
+  }
+
+  get root() {
+    return this.page.locator('[data-scan-state]');
+  }
+
+  get folderInput() {
+    return this.page.getByLabel('Choose folder', { exact: true });
+  }
+
+  get filesInput() {
+    return this.page.getByLabel('Choose files', { exact: true });
+  }
+
+  get dropZone() {
+    return this.page.getByRole('region', { name: 'Drop zone' });
+  }
+
+  get skipped() {
+    return this.page.getByRole('region', { name: /^Skipped/ });
+  }
+
+  get results() {
+    return this.page.getByRole('region', { name: 'Results' });
+  }
+
+  async chooseFolder(dir: string): Promise<void> {
+    await this.folderInput.setInputFiles(dir);
+  }
+
+  async waitForState(state: ScanState, timeout = 60_000): Promise<void> {
+    await expect(this.root).toHaveAttribute('data-scan-state', state, { timeout });
+  }
+
+  /** Dispatches dragenter, dragover and drop carrying files built in the page. */
+  async dropFiles(files: Array<{ name: string; text: string }>): Promise<void> {
+    await this.dropZone.evaluate((zone, list) => {
+      const data = new DataTransfer();
+      for (const f of list) data.items.add(new File([f.text], f.name, { type: 'text/plain' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+      }
+    }, files);
+  }
+
+  /**
+   * Starts recording main-thread long tasks (call before the scan starts), and when the scan's
+   * input arrived (the first `change` or `drop` event).
+   */
+  async recordLongTasks(): Promise<void> {
+    await this.page.evaluate(() => {
+      const w = window as unknown as { __longTasks: Array<{ start: number; duration: number }>; __inputAt: number };
+      w.__longTasks = [];
+      w.__inputAt = Infinity;
+      const mark = () => (w.__inputAt = Math.min(w.__inputAt, performance.now()));
+      window.addEventListener('change', mark, { capture: true });
+      window.addEventListener('drop', mark, { capture: true });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: 'longtask' });
+    });
+  }
+
+  /**
+   * Durations of the long tasks that started once the scan's input had arrived. The task that
+   * delivers the input (for `setInputFiles`, the browser building the FileList) is not the app's.
+   */
+  async longTasksDuringScan(): Promise<number[]> {
+    return this.page.evaluate(() => {
+      const w = window as unknown as { __longTasks: Array<{ start: number; duration: number }>; __inputAt: number };
+      return w.__longTasks.filter((t) => t.start >= w.__inputAt).map((t) => t.duration);
+    });
+  }
+}
