@@ -80,7 +80,7 @@ class HiddenLog {
   list(): SkippedFile[] {
     const out = [...this.files];
     for (const [path, { files, bytes }] of this.folders) {
-      const what = files > 0 ? `${files} file${files === 1 ? '' : 's'} inside were not read` : 'its contents were not read';
+      const what = files === 0 ? 'its contents were not read' : files === 1 ? '1 file inside was not read' : `${files} files inside were not read`;
       out.push({
         docId: -1,
         path,
