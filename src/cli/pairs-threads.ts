@@ -18,6 +18,8 @@ export interface PairsPool {
   readonly size: number;
   /** Resolves when every thread has loaded its code (startup is then out of the way). */
   readonly ready: Promise<void>;
+  /** Seconds each thread spent computing in the last `allPairs` call (the rest is overhead). */
+  readonly lastThreadSeconds: readonly number[];
   /** All pairs within k (same result as `allPairs(hi, lo, k, { blocks })`). */
   allPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number): Promise<PairList>;
   /** Stops the threads. */
@@ -72,13 +74,16 @@ export function startPairsPool(size: number): PairsPool {
   // Keep a failed startup from surfacing as an unhandled rejection before anyone awaits `ready`.
   ready.catch(() => undefined);
 
-  function run(req: Omit<PairsThreadRequest, 'id'>, worker: Worker): Promise<PairList> {
+  let lastThreadSeconds: number[] = [];
+
+  function run(req: Omit<PairsThreadRequest, 'id'>, worker: Worker, slot: number): Promise<PairList> {
     const id = nextId++;
     return new Promise<PairsThreadReply>((resolve, reject) => {
       pending.set(id, { resolve, reject });
       worker.postMessage({ ...req, id });
     }).then((reply) => {
       if (!reply.ok) throw new Error(reply.message);
+      lastThreadSeconds[slot] = reply.seconds;
       return { a: reply.a, b: reply.b, distance: reply.distance, count: reply.count };
     });
   }
@@ -86,6 +91,9 @@ export function startPairsPool(size: number): PairsPool {
   return {
     size: count,
     ready,
+    get lastThreadSeconds() {
+      return lastThreadSeconds;
+    },
     async allPairs(hi, lo, k, blocks) {
       const n = hi.length;
       if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k);
@@ -96,9 +104,10 @@ export function startPairsPool(size: number): PairsPool {
       const shared = toShared(hi, lo);
       const bounds = splitTables(layout.tables.length, count);
       const parts: Promise<PairList>[] = [];
+      lastThreadSeconds = [];
       for (let p = 0; p + 1 < bounds.length; p++) {
         parts.push(
-          run({ hi: shared.hi, lo: shared.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1] }, workers[p]),
+          run({ hi: shared.hi, lo: shared.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1] }, workers[p], p),
         );
       }
       return concatPairLists(await Promise.all(parts));
