@@ -4,8 +4,10 @@
  *
  * Exact definition (tests hold it equal to the string-level reference built from normalize.ts and
  * tokenize.ts and to xxhash-wasm's h64):
- * - text is normalized by `normalizeText` (NFKC + case folding; ASCII text is only lowercased) and
- *   encoded to UTF-8 once;
+ * - text is normalized as by `normalizeText` (NFKC + case folding) and encoded to UTF-8. Fast paths
+ *   with the same result: ASCII text is lowercased while tokenizing; text whose other characters
+ *   are all "simple" (simple-fold.ts) is folded per code point while tokenizing; anything else is
+ *   normalized as a whole string first;
  * - tokens follow tokenize.ts; with stop words on, English stop words are dropped;
  * - a word shingle's bytes are the UTF-8 of its n tokens joined by one space 0x20 ("the quick brown");
  *   a single word's bytes are the token's UTF-8; a character n-gram's bytes are the UTF-8 of n
@@ -26,6 +28,7 @@
 import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.ts';
+import { SIMPLE_FOLD_TABLE, simpleFold } from '../text/simple-fold.ts';
 import { xxh64Range, xxhOut } from './xxh64.ts';
 import { createXxh64Kernel, type Xxh64Kernel } from './xxh64-wasm.ts';
 import { validateSettings } from './settings.ts';
@@ -166,6 +169,8 @@ type Engine = {
   /** A slot is live iff its stamp equals this, so the table needs no clearing between documents. */
   docStamp: number;
   bitCounts: Float64Array;
+  /** Whether the last encoded text was pure ASCII (then it was not normalized, only lowercased). */
+  ascii: boolean;
   /** Outputs of the last compaction. */
   words: number;
   compactLength: number;
@@ -190,6 +195,7 @@ function createEngine(useKernel: boolean): Engine {
     tableBits: 12,
     docStamp: 0,
     bitCounts: new Float64Array(64),
+    ascii: true,
     words: 0,
     compactLength: 0,
   };
@@ -232,15 +238,54 @@ function encodeAt(e: Engine, text: string): number {
   return encoder.encodeInto(text, e.buf.subarray(e.inputStart)).written;
 }
 
-/** Encodes text, normalizing it first unless it is pure ASCII (then lowercasing happens while compacting). */
+/** Encodes text as it is and notes whether it is pure ASCII (normalization happens later, see `prepare`). */
 function encode(e: Engine, text: string): number {
   const written = encodeAt(e, text);
-  if (written === text.length) return written;
-  return encodeAt(e, normalizeText(text));
+  e.ascii = written === text.length;
+  return written;
 }
 
 function ensureTokenCapacity(e: Engine, count: number): void {
   if (e.tokCap < count) layout(e, 0, Math.max(count, e.tokCap * 2), true);
+}
+
+/**
+ * `compactTokens` for pure ASCII input, where every token is a run of ASCII letters and digits and
+ * tokens are always separated, so word and char mode both join them by one space: the same result
+ * with two tight loops per token and no state machine.
+ */
+function compactAscii(e: Engine, len: number, stopWords: boolean): number {
+  ensureTokenCapacity(e, (len >> 1) + 2); // a token and its separator take at least 2 bytes
+  const b8 = e.buf;
+  const st = e.starts;
+  const en = e.ends;
+  const end = e.inputStart + len;
+  let r = e.inputStart;
+  let w = 0;
+  let count = 0;
+  let words = 0;
+  for (;;) {
+    while (r < end && ASCII_WORD[b8[r]] === 0) r++;
+    if (r >= end) break;
+    const joinAt = w;
+    if (count > 0) b8[w++] = 0x20;
+    const start = w;
+    let v = ASCII_WORD[b8[r++]];
+    do {
+      b8[w++] = v;
+    } while (r < end && (v = ASCII_WORD[b8[r++]]) !== 0);
+    // r is one past the first separator (or at end): that separator was consumed, which is fine.
+    words++;
+    if (stopWords && isStopWordBytes(b8, start, w)) {
+      w = joinAt;
+      continue;
+    }
+    st[count] = start;
+    en[count++] = w;
+  }
+  e.words = words;
+  e.compactLength = w;
+  return count;
 }
 
 /**
@@ -249,7 +294,7 @@ function ensureTokenCapacity(e: Engine, count: number): void {
  * token count (stop words dropped when asked). Runs of ASCII word bytes and of ASCII separators are
  * consumed by tight inner loops; other code points are decoded and looked up in the class table.
  */
-function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boolean): number {
+function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boolean, fold: boolean): number {
   ensureTokenCapacity(e, len + 1); // at most one token per input byte
   const b8 = e.buf;
   const st = e.starts;
@@ -263,7 +308,7 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
   let sawSep = false;
   let joinAt = 0; // write position before the open token's joiner (to undo a stop word)
   while (r < end) {
-    let b = b8[r];
+    const b = b8[r];
     let v = ASCII_WORD[b];
     if (v !== 0) {
       // ASCII letter or digit
@@ -308,6 +353,14 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
       cp = ((b & 0x07) << 18) | ((b8[r + 1] & 0x3f) << 12) | ((b8[r + 2] & 0x3f) << 6) | (b8[r + 3] & 0x3f);
       size = 4;
     }
+    if (fold) {
+      // Unnormalized input: fold simple code points here; anything else aborts to the full path.
+      if (cp >= 0x10000) return -1;
+      let f = SIMPLE_FOLD_TABLE[cp];
+      if (f === -1) f = simpleFold(cp);
+      if (f < 0) return -1;
+      cp = f;
+    }
     let cls = CHAR_CLASS_TABLE[cp];
     if (cls === 255) cls = charClass(cp);
     if (cls === SEP) {
@@ -338,8 +391,24 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
       }
     }
     // (a mark after an open token continues it, whatever its kind)
-    b = size;
-    while (b-- > 0) b8[w++] = b8[r++];
+    r += size;
+    // Write the (possibly folded) code point as UTF-8; a fold grows it by at most one byte, which
+    // the headroom before the input absorbs (see encodeAt).
+    if (cp < 0x80) {
+      b8[w++] = cp; // ı folds to i
+    } else if (cp < 0x800) {
+      b8[w++] = 0xc0 | (cp >> 6);
+      b8[w++] = 0x80 | (cp & 0x3f);
+    } else if (cp < 0x10000) {
+      b8[w++] = 0xe0 | (cp >> 12);
+      b8[w++] = 0x80 | ((cp >> 6) & 0x3f);
+      b8[w++] = 0x80 | (cp & 0x3f);
+    } else {
+      b8[w++] = 0xf0 | (cp >> 18);
+      b8[w++] = 0x80 | ((cp >> 12) & 0x3f);
+      b8[w++] = 0x80 | ((cp >> 6) & 0x3f);
+      b8[w++] = 0x80 | (cp & 0x3f);
+    }
   }
   if (state !== SEP) {
     if (stopWords && isStopWordBytes(b8, st[count], w)) w = joinAt;
@@ -555,7 +624,14 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
 
   /** Encodes and tokenizes; returns the number of features (0 when too short). */
   function prepare(text: string): number {
-    const tokens = compactTokens(e, encode(e, text), charMode, stopWords);
+    const len = encode(e, text);
+    let tokens: number;
+    if (e.ascii) tokens = compactAscii(e, len, stopWords);
+    else {
+      // Fold while tokenizing if every non-ASCII code point is simple, else normalize the whole text.
+      tokens = compactTokens(e, len, charMode, stopWords, true);
+      if (tokens < 0) tokens = compactTokens(e, encodeAt(e, normalizeText(text)), charMode, stopWords, false);
+    }
     if (charMode) return Math.max(0, codePoints(e) - n + 1);
     return Math.max(0, tokens - n + 1);
   }

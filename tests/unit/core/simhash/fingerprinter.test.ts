@@ -6,6 +6,7 @@ import type { SimHashSettings } from '../../../../src/core/simhash/settings.ts';
 import { createDocumentFrequencyCounter } from '../../../../src/core/simhash/document-frequencies.ts';
 import { hamming } from '../../../../src/core/simhash/fingerprint64.ts';
 import { jaccard } from '../../../../src/core/simhash/simhash.ts';
+import { NOT_SIMPLE, simpleFold } from '../../../../src/core/text/simple-fold.ts';
 import { createReference, referenceFeatures } from './reference-fingerprint.ts';
 
 let reference: Awaited<ReturnType<typeof createReference>>;
@@ -122,6 +123,34 @@ describe('createFingerprinter', () => {
       }
     }
   }
+
+  it('agrees with the reference on text whose non-ASCII characters are all simple (folded while tokenizing)', () => {
+    const simplePieces = ['Café', 'ÉCOLE', 'naïve', 'ΟΔΟΣ', 'οδος', 'Москва', 'ЖУК', '“quoted”', '—', '…', '東京', 'ひらがな',
+      '한국어', 'ภาษาไทย', 'Ⱥⱥ', 'ıi', 'x\u00a0y', 'a\u2011b', 'The', 'and', '42'];
+    for (const piece of simplePieces) {
+      for (const ch of piece) if (ch.charCodeAt(0) >= 0x80) expect(simpleFold(ch.charCodeAt(0)), ch).not.toBe(NOT_SIMPLE);
+    }
+    const next = rng(31);
+    for (const spec of ['word3', 'word1', 'char4']) {
+      for (const stopWords of [false, true]) {
+        const s = settings(spec, 'binary', stopWords);
+        const fp = createFingerprinter(s);
+        for (let d = 0; d < 100; d++) {
+          let text = '';
+          const words = Math.floor(next() * 30);
+          for (let i = 0; i < words; i++) {
+            text += simplePieces[Math.floor(next() * simplePieces.length)];
+            text += SEPARATORS[Math.floor(next() * SEPARATORS.length)];
+          }
+          const want = reference(text, s);
+          const got = fp.fingerprint(text);
+          expect(got.status, text).toBe(want.status);
+          expect(got.features, text).toBe(want.features.length);
+          if (want.status === 'ok') expect([got.hi, got.lo], text).toEqual([want.hi, want.lo]);
+        }
+      }
+    }
+  });
 
   it('agrees with the reference for tfidf with corpus document frequencies', () => {
     const next = rng(99);

@@ -1,0 +1,59 @@
+/**
+ * Per-code-point case folding for "simple" characters, so text whose non-ASCII characters are all
+ * simple (accented Latin letters, Greek, Cyrillic, CJK, typographic quotes and dashes, ...) can skip
+ * the whole-string `normalizeText` and be folded while it is tokenized, with the same tokens.
+ *
+ * A BMP code point is simple when
+ * - it is a separator whose NFKC form is made of separators only (so tokens cannot change), or
+ * - it is a letter/digit (WORD or SOLO), already NFKC, not a Hangul jamo (which composes with a
+ *   preceding syllable), and `normalizeText` maps it to exactly one code point of the same class.
+ * Combining marks are never simple: they compose or reorder with their neighbours. A string of
+ * simple characters and ASCII is therefore already NFKC, and folding it per code point equals
+ * `normalizeText` (toUpperCase is context-free; the only context rule of toLowerCase, final sigma,
+ * is undone by mapping ς to σ).
+ */
+import { charClass, MARK, SEP } from './char-class.ts';
+import { normalizeText } from './normalize.ts';
+
+/** Table value: not simple (the text must take the full normalization path). */
+export const NOT_SIMPLE = -2;
+const UNKNOWN = -1;
+
+/** For each BMP code point: its folded code point, NOT_SIMPLE, or UNKNOWN until its block is filled. */
+const table = new Int32Array(0x10000).fill(UNKNOWN);
+
+function classify(cp: number): number {
+  if (cp >= 0xd800 && cp <= 0xdfff) return NOT_SIMPLE;
+  if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff)) {
+    return NOT_SIMPLE; // Hangul jamo
+  }
+  const cls = charClass(cp);
+  if (cls === MARK) return NOT_SIMPLE;
+  const c = String.fromCharCode(cp);
+  const nfkc = c.normalize('NFKC');
+  if (cls === SEP) {
+    for (const ch of nfkc) if (charClass(ch.codePointAt(0)!) !== SEP) return NOT_SIMPLE;
+    return cp;
+  }
+  if (nfkc !== c) return NOT_SIMPLE;
+  const folded = normalizeText(c);
+  const f = folded.codePointAt(0)!;
+  if (folded.length !== 1 || f >= 0x10000 || charClass(f) !== cls) return NOT_SIMPLE;
+  return f;
+}
+
+function fillBlock(block: number): void {
+  const start = block << 8;
+  for (let cp = start; cp < start + 256; cp++) table[cp] = classify(cp);
+}
+
+/** The folded code point of a BMP code point, or NOT_SIMPLE. */
+export function simpleFold(cp: number): number {
+  const v = table[cp];
+  if (v !== UNKNOWN) return v;
+  fillBlock(cp >>> 8);
+  return table[cp];
+}
+
+/** The table itself for hot loops: UNKNOWN (-1) means call `simpleFold`. Indexed by BMP code point. */
+export const SIMPLE_FOLD_TABLE: Int32Array = table;
