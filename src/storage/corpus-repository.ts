@@ -1,49 +1,31 @@
 /**
- * The saved corpus: ingest batches (documents, contents, table entries, scan progress in one
- * transaction each), the bulk restore, listing, exact-duplicate and path lookups, removal and clearing.
+ * The saved corpus: ingest batches (document columns, contents, table entries and scan progress in
+ * one transaction each), the bulk restore, document details, exact-duplicate and path lookups,
+ * removal and clearing. Documents live only in column chunks (see schema.ts for why).
  */
 import { RequestGroup, readTransaction, writeTransaction } from './database.ts';
-import { FINGERPRINT_BYTES, halvesToKey, halvesToKeyBytes, keyBytesToHalves } from './key-codec.ts';
+import {
+  chunkFromColumns,
+  columnsFromChunk,
+  columnsFromDocuments,
+  concatColumns,
+  documentAt,
+  idsOf,
+  sliceColumns,
+  withoutIds,
+  checkChunk,
+  DOC_FLAG_HAS_CONTENT_HASH,
+} from './corpus-columns.ts';
+import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
+import { keyBytesToHalves } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction } from './permuted-shards.ts';
 import type { TableEntries } from './permuted-shards.ts';
-import {
-  DOC_FLAG_EXACT_DUPLICATE,
-  DOC_FLAG_SKIPPED,
-  DOC_FLAG_TOO_SHORT,
-  STORE_NAMES,
-} from './schema.ts';
-import type {
-  CorpusChunkRecord,
-  CorpusMetaRecord,
-  DocumentRecord,
-  DocumentStatus,
-} from './schema.ts';
+import { CHUNK_CAPACITY, STORE_NAMES } from './schema.ts';
+import type { CorpusChunkRecord, CorpusMetaRecord } from './schema.ts';
 import { StorageError } from './storage-error.ts';
 
-/** Documents per corpus chunk: big enough that 1,000,000 documents are ~60 records. */
-export const CHUNK_CAPACITY = 16384;
-
-const MAX_ID = 0xffffffff;
-
-/** A document as the scan hands it over (fingerprint as halves; storage encodes it). */
-export interface NewDocument {
-  /** Given by the scan from `nextId` upward, ascending within a batch; never reused. */
-  id: number;
-  path: string;
-  size: number;
-  lastModified: number;
-  /** XXH64 of the bytes, 16 lowercase hex digits, or null when the bytes were not read. */
-  contentHash: string | null;
-  status: DocumentStatus;
-  /** Fingerprint halves; ignored unless status is 'ok'. */
-  hi: number;
-  lo: number;
-  words: number;
-  features: number;
-  skipReason?: string;
-  skipMessage?: string;
-  duplicateOf?: number;
-}
+export type { NewDocument, StoredDocument };
+export { CHUNK_CAPACITY };
 
 /** One ingest batch: everything in it is committed together or not at all. */
 export interface IngestBatch {
@@ -65,31 +47,32 @@ export interface CorpusSummary {
   revision: number;
 }
 
-/** The corpus restored in bulk: parallel arrays in ascending id order. */
+/** The corpus restored in bulk: parallel arrays in ascending id order (position p = document ids[p]). */
 export interface LoadedCorpus extends CorpusSummary {
   count: number;
   ids: Uint32Array;
+  /** Fingerprint halves (0 for documents without one: check `flags`). */
   hi: Uint32Array;
   lo: Uint32Array;
-  /** DOC_FLAG_* bits per document (0 = fingerprinted, distinct bytes). */
+  /** DOC_FLAG_* bits per document (0 = fingerprinted, distinct bytes, no content hash). */
   flags: Uint8Array;
   paths: string[];
+  /** XXH64 of each file's bytes as halves (valid where flags has DOC_FLAG_HAS_CONTENT_HASH). */
+  hashHi: Uint32Array;
+  hashLo: Uint32Array;
 }
 
 const EMPTY_META: CorpusMetaRecord = { key: 'corpus', nextId: 0, documentCount: 0, revision: 0 };
 
 /**
- * Stores one ingest batch in ONE transaction: document records, corpus chunk columns, contents (if
- * kept), shard merges and the session's progress. On any failure (quota included) nothing of the
+ * Stores one ingest batch in ONE transaction: the documents (appended to the corpus chunks), contents
+ * (if kept), shard merges and the session's progress. On any failure (quota included) nothing of the
  * batch is stored and a StorageError is thrown; earlier batches are untouched.
  */
 export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
   const docs = batch.documents;
   // Compute everything first: the transaction below only reads small records and writes.
-  validateBatch(docs);
-  const now = Date.now();
-  const records: DocumentRecord[] = docs.map((d) => toRecord(d, now));
-  const columns = toColumns(docs);
+  const columns = columnsFromDocuments(docs);
   const contents = batch.contents ?? [];
   const inBatch = new Set(docs.map((d) => d.id));
   for (const c of contents) {
@@ -97,6 +80,7 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
   }
   const tableEntries = batch.tableEntries ?? [];
   const stores = STORE_NAMES.filter((s) => s !== 'shards' || tableEntries.length > 0);
+  const now = Date.now();
 
   return writeTransaction(stores, async (tx) => {
     const metaStore = tx.objectStore('meta');
@@ -111,14 +95,12 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
       throw new StorageError('invalid-input', `id ${docs[0]!.id} is below nextId ${meta.nextId}`);
     }
     const writes = new RequestGroup();
-    const documents = tx.objectStore('documents');
-    for (const record of records) writes.add(documents.add(record));
     if (settings?.keepContents ?? true) {
       const store = tx.objectStore('contents');
       for (const c of contents) writes.add(store.put({ id: c.id, blob: c.blob }));
     }
     const chunks = tx.objectStore('corpus-chunks');
-    const last = lastChunkCursor ? checkChunk(lastChunkCursor.value) : null;
+    const last = lastChunkCursor ? lastChunkCursor.value : null;
     for (const chunk of appendToChunks(last, columns)) writes.add(chunks.put(chunk));
     if (session && batch.sessionId !== undefined) {
       writes.add(
@@ -134,12 +116,12 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
     writes.add(metaStore.put(next));
     writes.add(mergeEntriesInTransaction(tx, tableEntries));
     await writes.done();
-    return { documentCount: next.documentCount, nextId: next.nextId, revision: next.revision };
+    return summaryOf(next);
   });
 }
 
 /**
- * Restores the corpus in bulk from the chunk records (a few big buffers, not one record per
+ * Restores the corpus in bulk from the chunk records (a few dozen big buffers, not one record per
  * document). Throws StorageError 'corrupt' when a chunk is damaged.
  */
 export async function loadCorpus(): Promise<LoadedCorpus> {
@@ -152,12 +134,15 @@ export async function loadCorpus(): Promise<LoadedCorpus> {
   const ids = new Uint32Array(count);
   const hi = new Uint32Array(count);
   const lo = new Uint32Array(count);
+  const hashHi = new Uint32Array(count);
+  const hashLo = new Uint32Array(count);
   const flags = new Uint8Array(count);
   const paths: string[] = new Array<string>(count);
   let at = 0;
   for (const chunk of chunkRecords) {
     ids.set(new Uint32Array(chunk.ids), at);
     keyBytesToHalves(chunk.fingerprints, hi, lo, at);
+    keyBytesToHalves(chunk.contentHashes, hashHi, hashLo, at);
     flags.set(new Uint8Array(chunk.flags), at);
     const parts = chunk.count === 0 ? [] : chunk.paths.split('\0');
     if (parts.length !== chunk.count) throw new StorageError('corrupt', `paths of chunk ${chunk.chunk}`);
@@ -170,7 +155,7 @@ export async function loadCorpus(): Promise<LoadedCorpus> {
   if (count !== meta.documentCount) {
     throw new StorageError('corrupt', `chunks hold ${count} documents, counters say ${meta.documentCount}`);
   }
-  return { count, ids, hi, lo, flags, paths, ...summaryOf(meta) };
+  return { count, ids, hi, lo, flags, paths, hashHi, hashLo, ...summaryOf(meta) };
 }
 
 /** The corpus counters without loading anything else. */
@@ -179,37 +164,87 @@ export async function getCorpusSummary(): Promise<CorpusSummary> {
   return summaryOf(meta ? checkCorpusMeta(meta) : EMPTY_META);
 }
 
-/** Document records in id order, `limit` at a time, starting after `afterId` (for detail lists). */
-export async function listDocuments(options: { afterId?: number; limit?: number } = {}): Promise<DocumentRecord[]> {
-  const range = options.afterId === undefined ? null : IDBKeyRange.lowerBound(options.afterId, true);
-  const records = await readTransaction(['documents'], (tx) => tx.objectStore('documents').getAll(range, options.limit));
-  return records.map(checkDocument);
-}
-
-/** The records of the given ids (undefined where an id is not stored), in the given order. */
-export async function getDocuments(ids: readonly number[]): Promise<(DocumentRecord | undefined)[]> {
-  const records = await readTransaction(['documents'], (tx) => {
-    const store = tx.objectStore('documents');
-    return Promise.all(ids.map((id) => store.get(id)));
+/**
+ * The given documents (undefined where an id is not stored), in the given order. Reads only the
+ * chunks holding them (each up to CHUNK_CAPACITY documents; fine for a detail or pair view).
+ */
+export async function getDocuments(ids: readonly number[]): Promise<(StoredDocument | undefined)[]> {
+  return readTransaction(['corpus-chunks'], async (tx) => {
+    const chunks = tx.objectStore('corpus-chunks');
+    const keys = await chunks.getAllKeys();
+    const byChunk = new Map<number, number[]>();
+    for (const id of ids) {
+      const key = lastKeyAtMost(keys, id);
+      if (key === undefined) continue;
+      const list = byChunk.get(key) ?? [];
+      byChunk.set(key, list);
+      list.push(id);
+    }
+    const records = await Promise.all([...byChunk.keys()].map((key) => chunks.get(key)));
+    const found = new Map<number, StoredDocument>();
+    for (const record of records) {
+      if (!record) continue;
+      const cols = columnsFromChunk(record);
+      const chunkIds = idsOf(cols);
+      for (const id of byChunk.get(record.chunk)!) {
+        const i = indexOfSorted(chunkIds, id);
+        if (i >= 0) found.set(id, documentAt(cols, i));
+      }
+    }
+    return ids.map((id) => found.get(id));
   });
-  return records.map((record) => (record === undefined ? undefined : checkDocument(record)));
 }
 
-/** Stored documents whose bytes have this XXH64 (exact duplicates of a new file). */
-export async function findDocumentsByContentHash(contentHash: string): Promise<DocumentRecord[]> {
-  const records = await readTransaction(['documents'], (tx) =>
-    tx.objectStore('documents').index('by-content-hash').getAll(contentHash),
-  );
-  return records.map(checkDocument);
+/** Documents in id order, `limit` at a time, starting after `afterId` (for detail lists). */
+export async function listDocuments(options: { afterId?: number; limit?: number } = {}): Promise<StoredDocument[]> {
+  const limit = options.limit ?? Infinity;
+  return readTransaction(['corpus-chunks'], async (tx) => {
+    const out: StoredDocument[] = [];
+    const store = tx.objectStore('corpus-chunks');
+    const start =
+      options.afterId === undefined ? undefined : lastKeyAtMost(await store.getAllKeys(), options.afterId);
+    let cursor = await store.openCursor(start === undefined ? null : IDBKeyRange.lowerBound(start));
+    while (cursor && out.length < limit) {
+      const cols = columnsFromChunk(cursor.value);
+      const ids = idsOf(cols);
+      for (let i = 0; i < cols.count && out.length < limit; i++) {
+        if (options.afterId === undefined || ids[i]! > options.afterId) out.push(documentAt(cols, i));
+      }
+      cursor = await cursor.continue();
+    }
+    return out;
+  });
 }
 
-/** Which of these paths are already stored (a resumed scan skips them). */
+/**
+ * Stored documents whose bytes have this XXH64. Scans the chunks' hash columns; when the corpus is
+ * loaded, LoadedCorpus.hashHi/hashLo answer without reading storage.
+ */
+export async function findDocumentsByContentHash(contentHash: string): Promise<StoredDocument[]> {
+  if (!/^[0-9a-f]{16}$/.test(contentHash)) throw new StorageError('invalid-input', 'content hash');
+  const wantHi = parseInt(contentHash.slice(0, 8), 16);
+  const wantLo = parseInt(contentHash.slice(8), 16);
+  return scanChunks((cols, out: StoredDocument[]) => {
+    const hashes = new DataView(cols.bin.contentHashes.buffer, cols.bin.contentHashes.byteOffset);
+    for (let i = 0; i < cols.count; i++) {
+      if (
+        cols.bin.flags[i]! & DOC_FLAG_HAS_CONTENT_HASH &&
+        hashes.getUint32(i * 8, false) === wantHi &&
+        hashes.getUint32(i * 8 + 4, false) === wantLo
+      ) {
+        out.push(documentAt(cols, i));
+      }
+    }
+  });
+}
+
+/** Which of these paths are already stored (a resumed scan skips them). Scans the chunks' paths. */
 export async function findStoredPaths(paths: readonly string[]): Promise<Set<string>> {
-  return readTransaction(['documents'], async (tx) => {
-    const index = tx.objectStore('documents').index('by-path');
-    const keys = await Promise.all(paths.map((path) => index.getKey(path)));
-    return new Set(paths.filter((_, i) => keys[i] !== undefined));
+  const wanted = new Set(paths);
+  const found = await scanChunks((cols, out: string[]) => {
+    for (const path of cols.paths) if (wanted.has(path)) out.push(path);
   });
+  return new Set(found);
 }
 
 /** A stored file's contents, or null when not kept (the pair view then asks for the file again). */
@@ -219,43 +254,39 @@ export async function getContent(id: number): Promise<Blob | null> {
 }
 
 /**
- * Removes documents (records, contents, chunk entries) in one transaction. Their table entries are
+ * Removes documents (chunk entries and contents) in one transaction. Their table entries are
  * tombstoned: filtered out of every shard read, dropped when a shard is merged or the set rewritten.
  * Returns the counters and how many of the ids were stored.
  */
 export async function removeDocuments(ids: readonly number[]): Promise<CorpusSummary & { removed: number }> {
-  const wanted = [...new Set(ids.map((id) => id >>> 0))].sort((a, b) => a - b);
-  return writeTransaction(['documents', 'contents', 'corpus-chunks', 'meta'], async (tx) => {
-    const documents = tx.objectStore('documents');
+  const wanted = [...new Set(ids.map((id) => id >>> 0))];
+  return writeTransaction(['contents', 'corpus-chunks', 'meta'], async (tx) => {
     const chunks = tx.objectStore('corpus-chunks');
-    const [present, chunkKeys, metaRecord] = await Promise.all([
-      Promise.all(wanted.map((id) => documents.getKey(id))),
-      chunks.getAllKeys(),
-      tx.objectStore('meta').get('corpus'),
-    ]);
-    const removedIds = wanted.filter((_, i) => present[i] !== undefined);
+    const [chunkKeys, metaRecord] = await Promise.all([chunks.getAllKeys(), tx.objectStore('meta').get('corpus')]);
     const meta = metaRecord ? checkCorpusMeta(metaRecord) : EMPTY_META;
-    const writes = new RequestGroup();
-    const contents = tx.objectStore('contents');
-    for (const id of removedIds) {
-      writes.add(documents.delete(id));
-      writes.add(contents.delete(id));
-    }
     // Each chunk is keyed by the first id it was created with: id -> the last chunk key <= id.
     const byChunk = new Map<number, Set<number>>();
-    for (const id of removedIds) {
+    for (const id of wanted) {
       const key = lastKeyAtMost(chunkKeys, id);
-      if (key === undefined) throw new StorageError('corrupt', `document ${id} has no corpus chunk`);
-      let set = byChunk.get(key);
-      if (!set) byChunk.set(key, (set = new Set()));
+      if (key === undefined) continue;
+      const set = byChunk.get(key) ?? new Set<number>();
+      byChunk.set(key, set);
       set.add(id);
     }
     const touched = await Promise.all([...byChunk.keys()].map((key) => chunks.get(key)));
+    const writes = new RequestGroup();
+    const removedIds: number[] = [];
     for (const record of touched) {
       if (!record) continue;
-      const kept = removeFromChunk(checkChunk(record), byChunk.get(record.chunk)!);
-      writes.add<unknown>(kept.count === 0 ? chunks.delete(record.chunk) : chunks.put(kept));
+      const cols = columnsFromChunk(record);
+      const kept = withoutIds(cols, byChunk.get(record.chunk)!);
+      if (kept.count === cols.count) continue;
+      const keptIds = new Set(idsOf(kept));
+      for (const id of idsOf(cols)) if (!keptIds.has(id)) removedIds.push(id);
+      writes.add<unknown>(kept.count === 0 ? chunks.delete(record.chunk) : chunks.put(chunkFromColumns(record.chunk, kept)));
     }
+    const contents = tx.objectStore('contents');
+    for (const id of removedIds) writes.add(contents.delete(id));
     writes.add(addTombstonesInTransaction(tx, removedIds));
     const next: CorpusMetaRecord = {
       key: 'corpus',
@@ -270,11 +301,11 @@ export async function removeDocuments(ids: readonly number[]): Promise<CorpusSum
 }
 
 /**
- * Clears the whole corpus (documents, contents, chunks, tables, scan sessions) in one transaction,
- * keeping the settings. Ask the person first.
+ * Clears the whole corpus (documents, contents, tables, scan sessions) in one transaction, keeping
+ * the settings. Ask the person first.
  */
 export async function clearCorpus(): Promise<CorpusSummary> {
-  return writeTransaction(['documents', 'contents', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'], async (tx) => {
+  return writeTransaction(['contents', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'], async (tx) => {
     const meta = tx.objectStore('meta');
     const old = await meta.get('corpus');
     const next: CorpusMetaRecord = {
@@ -283,159 +314,50 @@ export async function clearCorpus(): Promise<CorpusSummary> {
       documentCount: 0,
       revision: (old ? checkCorpusMeta(old).revision : 0) + 1,
     };
-    await Promise.all([
-      tx.objectStore('documents').clear(),
-      tx.objectStore('contents').clear(),
-      tx.objectStore('corpus-chunks').clear(),
-      tx.objectStore('shards').clear(),
-      tx.objectStore('scan-sessions').clear(),
-      meta.delete('tables'),
-      meta.put(next),
-    ]);
+    const writes = new RequestGroup();
+    writes.add(tx.objectStore('contents').clear());
+    writes.add(tx.objectStore('corpus-chunks').clear());
+    writes.add(tx.objectStore('shards').clear());
+    writes.add(tx.objectStore('scan-sessions').clear());
+    writes.add(meta.delete('tables'));
+    writes.add(meta.put(next));
+    await writes.done();
     return summaryOf(next);
   });
 }
 
 // ---------------------------------------------------------------------------------------------------
 
-interface Columns {
-  ids: Uint32Array;
-  fingerprints: Uint8Array;
-  flags: Uint8Array;
-  paths: string[];
-}
-
-function validateBatch(docs: readonly NewDocument[]): void {
-  let previous = -1;
-  for (const d of docs) {
-    if (!Number.isInteger(d.id) || d.id < 0 || d.id > MAX_ID || d.id <= previous) {
-      throw new StorageError('invalid-input', `ids must be ascending uint32 (got ${d.id} after ${previous})`);
+/** Visits every chunk's columns in id order in one readonly transaction, collecting into `out`. */
+async function scanChunks<T>(visit: (cols: Columns, out: T[]) => void): Promise<T[]> {
+  return readTransaction(['corpus-chunks'], async (tx) => {
+    const out: T[] = [];
+    let cursor = await tx.objectStore('corpus-chunks').openCursor();
+    while (cursor) {
+      visit(columnsFromChunk(cursor.value), out);
+      cursor = await cursor.continue();
     }
-    previous = d.id;
-    if (typeof d.path !== 'string' || d.path.includes('\0')) {
-      throw new StorageError('invalid-input', `path of document ${d.id} contains NUL`);
-    }
-    if (d.status !== 'ok' && d.status !== 'too-short' && d.status !== 'skipped') {
-      throw new StorageError('invalid-input', `status ${String(d.status)}`);
-    }
-    if (d.contentHash !== null && !/^[0-9a-f]{16}$/.test(d.contentHash)) {
-      throw new StorageError('invalid-input', `content hash of document ${d.id} is not 16 lowercase hex digits`);
-    }
-  }
-}
-
-function toRecord(d: NewDocument, now: number): DocumentRecord {
-  const record: DocumentRecord = {
-    id: d.id,
-    path: d.path,
-    size: d.size,
-    lastModified: d.lastModified,
-    contentHash: d.contentHash,
-    fingerprint: d.status === 'ok' ? halvesToKey(d.hi, d.lo) : null,
-    words: d.words,
-    features: d.features,
-    status: d.status,
-    addedAt: now,
-  };
-  if (d.skipReason !== undefined) record.skipReason = d.skipReason;
-  if (d.skipMessage !== undefined) record.skipMessage = d.skipMessage;
-  if (d.duplicateOf !== undefined) record.duplicateOf = d.duplicateOf;
-  return record;
-}
-
-function toColumns(docs: readonly NewDocument[]): Columns {
-  const n = docs.length;
-  const ids = new Uint32Array(n);
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const flags = new Uint8Array(n);
-  docs.forEach((d, i) => {
-    ids[i] = d.id;
-    if (d.status === 'ok') {
-      hi[i] = d.hi;
-      lo[i] = d.lo;
-    }
-    flags[i] =
-      (d.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) |
-      (d.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) |
-      (d.duplicateOf !== undefined ? DOC_FLAG_EXACT_DUPLICATE : 0);
+    return out;
   });
-  return { ids, fingerprints: new Uint8Array(halvesToKeyBytes(hi, lo)), flags, paths: docs.map((d) => d.path) };
 }
 
 /** Fills the open (last) chunk up to CHUNK_CAPACITY, then starts new ones. */
 function appendToChunks(last: CorpusChunkRecord | null, cols: Columns): CorpusChunkRecord[] {
   const out: CorpusChunkRecord[] = [];
   let from = 0;
-  const n = cols.ids.length;
+  const n = cols.count;
   if (last && last.count < CHUNK_CAPACITY && n > 0) {
     const take = Math.min(CHUNK_CAPACITY - last.count, n);
-    out.push(joinChunk(last, slice(cols, 0, take)));
+    out.push(chunkFromColumns(last.chunk, concatColumns(columnsFromChunk(last), sliceColumns(cols, 0, take))));
     from = take;
   }
+  const ids = idsOf(cols);
   while (from < n) {
     const take = Math.min(CHUNK_CAPACITY, n - from);
-    const part = slice(cols, from, from + take);
-    out.push({
-      chunk: part.ids[0]!,
-      count: take,
-      ids: part.ids.slice().buffer,
-      fingerprints: part.fingerprints.slice().buffer,
-      flags: part.flags.slice().buffer,
-      paths: part.paths.join('\0'),
-    });
+    out.push(chunkFromColumns(ids[from]!, sliceColumns(cols, from, from + take)));
     from += take;
   }
   return out;
-}
-
-function slice(cols: Columns, from: number, to: number): Columns {
-  return {
-    ids: cols.ids.subarray(from, to),
-    fingerprints: cols.fingerprints.subarray(from * FINGERPRINT_BYTES, to * FINGERPRINT_BYTES),
-    flags: cols.flags.subarray(from, to),
-    paths: cols.paths.slice(from, to),
-  };
-}
-
-function joinChunk(chunk: CorpusChunkRecord, add: Columns): CorpusChunkRecord {
-  const count = chunk.count + add.ids.length;
-  const ids = new Uint32Array(count);
-  ids.set(new Uint32Array(chunk.ids));
-  ids.set(add.ids, chunk.count);
-  const fingerprints = new Uint8Array(count * FINGERPRINT_BYTES);
-  fingerprints.set(new Uint8Array(chunk.fingerprints));
-  fingerprints.set(add.fingerprints, chunk.count * FINGERPRINT_BYTES);
-  const flags = new Uint8Array(count);
-  flags.set(new Uint8Array(chunk.flags));
-  flags.set(add.flags, chunk.count);
-  const paths = chunk.count === 0 ? add.paths.join('\0') : chunk.paths + '\0' + add.paths.join('\0');
-  return { chunk: chunk.chunk, count, ids: ids.buffer, fingerprints: fingerprints.buffer, flags: flags.buffer, paths };
-}
-
-function removeFromChunk(chunk: CorpusChunkRecord, removed: Set<number>): CorpusChunkRecord {
-  const ids = new Uint32Array(chunk.ids);
-  const fingerprints = new Uint8Array(chunk.fingerprints);
-  const flags = new Uint8Array(chunk.flags);
-  const paths = chunk.count === 0 ? [] : chunk.paths.split('\0');
-  const keep: number[] = [];
-  for (let i = 0; i < chunk.count; i++) if (!removed.has(ids[i]!)) keep.push(i);
-  const outIds = new Uint32Array(keep.length);
-  const outFp = new Uint8Array(keep.length * FINGERPRINT_BYTES);
-  const outFlags = new Uint8Array(keep.length);
-  keep.forEach((from, to) => {
-    outIds[to] = ids[from]!;
-    outFp.set(fingerprints.subarray(from * 8, from * 8 + 8), to * 8);
-    outFlags[to] = flags[from]!;
-  });
-  return {
-    chunk: chunk.chunk,
-    count: keep.length,
-    ids: outIds.buffer,
-    fingerprints: outFp.buffer,
-    flags: outFlags.buffer,
-    paths: keep.map((i) => paths[i]!).join('\0'),
-  };
 }
 
 function lastKeyAtMost(sortedKeys: number[], id: number): number | undefined {
@@ -452,37 +374,17 @@ function lastKeyAtMost(sortedKeys: number[], id: number): number | undefined {
   return found;
 }
 
-function checkChunk(record: CorpusChunkRecord): CorpusChunkRecord {
-  const n = record?.count;
-  const ok =
-    Number.isInteger(n) &&
-    n >= 0 &&
-    record.ids instanceof ArrayBuffer &&
-    record.ids.byteLength === n * 4 &&
-    record.fingerprints instanceof ArrayBuffer &&
-    record.fingerprints.byteLength === n * FINGERPRINT_BYTES &&
-    record.flags instanceof ArrayBuffer &&
-    record.flags.byteLength === n &&
-    typeof record.paths === 'string';
-  if (!ok) throw new StorageError('corrupt', `corpus chunk ${String(record?.chunk)}`);
-  return record;
-}
-
-/** Throws StorageError 'corrupt' unless the record has the shape the UI relies on. */
-function checkDocument(record: DocumentRecord): DocumentRecord {
-  const ok =
-    record !== null &&
-    typeof record === 'object' &&
-    Number.isInteger(record.id) &&
-    typeof record.path === 'string' &&
-    typeof record.size === 'number' &&
-    typeof record.lastModified === 'number' &&
-    (record.status === 'ok' || record.status === 'too-short' || record.status === 'skipped') &&
-    (record.status === 'ok'
-      ? record.fingerprint instanceof ArrayBuffer && record.fingerprint.byteLength === FINGERPRINT_BYTES
-      : record.fingerprint === null);
-  if (!ok) throw new StorageError('corrupt', `document record ${String(record?.id)}`);
-  return record;
+function indexOfSorted(ids: Uint32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 function checkCorpusMeta(record: unknown): CorpusMetaRecord {

@@ -8,7 +8,6 @@ import { blockLayout, extractKey, extractKeys } from '../core/index/block-layout
 import type { PermutedIndex, PermutedTable } from '../core/index/permuted-index.ts';
 import type { LoadedCorpus } from './corpus-repository.ts';
 import { getDocuments } from './corpus-repository.ts';
-import { keyToHalves } from './key-codec.ts';
 import { chooseShardBits, readShardsForKeys, readTableSet, writeTableSet } from './permuted-shards.ts';
 import type { TableEntries } from './permuted-shards.ts';
 import { StorageError } from './storage-error.ts';
@@ -96,16 +95,26 @@ export function permutedEntries(
   });
 }
 
+/** Fingerprints by storage id, for checking candidates without reading documents. */
+export interface FingerprintsById {
+  /** Ascending storage ids; hi/lo parallel (LoadedCorpus fits). */
+  ids: Uint32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+}
+
 /**
- * Stored documents within distance k of one fingerprint, reading only the shards its keys fall in
- * plus the candidates' records (no corpus in memory needed). Sorted by storage id.
+ * Stored documents within distance k of one fingerprint, reading only the shards its keys fall in (the
+ * tables need not be restored). Candidates are checked against `corpus` (e.g. the LoadedCorpus) or,
+ * without it, against their stored chunks. Sorted by storage id.
  */
 export async function queryStoredTables(
   params: IndexParams,
   hi: number,
   lo: number,
-  k: number = params.k,
+  options: { k?: number; corpus?: FingerprintsById } = {},
 ): Promise<{ ids: Uint32Array; distance: Uint8Array }> {
+  const k = options.k ?? params.k;
   const layout = blockLayout(params.k, params.blocks);
   const keys = layout.tables.map((spec) => {
     const out = new Uint32Array(2);
@@ -132,12 +141,16 @@ export async function queryStoredTables(
     }
   }
   const ids = [...candidates].sort((x, y) => x - y);
-  const records = await getDocuments(ids);
+  const fingerprints = options.corpus
+    ? ids.map((id) => {
+        const p = positionOf(options.corpus!.ids, id);
+        return p < 0 ? null : { hi: options.corpus!.hi[p]!, lo: options.corpus!.lo[p]! };
+      })
+    : (await getDocuments(ids)).map((d) => (d && d.status === 'ok' ? { hi: d.hi, lo: d.lo } : null));
   const outIds: number[] = [];
   const outDistance: number[] = [];
-  records.forEach((record, i) => {
-    if (!record?.fingerprint) return;
-    const f = keyToHalves(record.fingerprint);
+  fingerprints.forEach((f, i) => {
+    if (!f) return;
     const d = hamming(hi >>> 0, lo >>> 0, f.hi, f.lo);
     if (d <= k) {
       outIds.push(ids[i]!);
@@ -145,6 +158,19 @@ export async function queryStoredTables(
     }
   });
   return { ids: Uint32Array.from(outIds), distance: Uint8Array.from(outDistance) };
+}
+
+function positionOf(ids: Uint32Array, id: number): number {
+  let a = 0;
+  let b = ids.length - 1;
+  while (a <= b) {
+    const mid = (a + b) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return mid;
+    if (v < id) a = mid + 1;
+    else b = mid - 1;
+  }
+  return -1;
 }
 
 function isIdentity(ids: Uint32Array): boolean {

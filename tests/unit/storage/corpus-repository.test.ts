@@ -14,8 +14,12 @@ import {
 import type { NewDocument } from '../../../src/storage/corpus-repository.ts';
 import { removeDocuments } from '../../../src/storage/corpus-repository.ts';
 import { getCorpusDb } from '../../../src/storage/database.ts';
-import { keyToHalves } from '../../../src/storage/key-codec.ts';
-import { DOC_FLAG_EXACT_DUPLICATE, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../../../src/storage/schema.ts';
+import {
+  DOC_FLAG_EXACT_DUPLICATE,
+  DOC_FLAG_HAS_CONTENT_HASH,
+  DOC_FLAG_SKIPPED,
+  DOC_FLAG_TOO_SHORT,
+} from '../../../src/storage/corpus-columns.ts';
 import { beginScanSession, endScanSession, findUnfinishedScan } from '../../../src/storage/scan-sessions.ts';
 import { putSettings } from '../../../src/storage/settings-repository.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
@@ -63,13 +67,15 @@ describe('addBatch and loadCorpus', () => {
     expect([...corpus.ids]).toEqual([0, 1, 2, 3]);
     expect([...corpus.hi]).toEqual([doc(0).hi, 0, 0, doc(3).hi]);
     expect([...corpus.lo]).toEqual([doc(0).lo, 0, 0, doc(3).lo]);
-    expect([...corpus.flags]).toEqual([0, DOC_FLAG_TOO_SHORT, DOC_FLAG_SKIPPED, DOC_FLAG_EXACT_DUPLICATE]);
+    const H = DOC_FLAG_HAS_CONTENT_HASH;
+    expect([...corpus.flags]).toEqual([H, DOC_FLAG_TOO_SHORT | H, DOC_FLAG_SKIPPED, DOC_FLAG_EXACT_DUPLICATE | H]);
     expect(corpus.paths).toEqual(batch.map((d) => d.path));
+    expect([corpus.hashHi[3], corpus.hashLo[3]]).toEqual([0, 0]);
+    expect(corpus.hashLo[1]).toBe(1);
 
-    const [first, , skipped, duplicate] = await getDocuments([0, 1, 2, 3]);
-    expect(keyToHalves(first!.fingerprint!)).toEqual({ hi: doc(0).hi, lo: doc(0).lo });
-    expect(skipped).toMatchObject({ status: 'skipped', skipReason: 'binary', fingerprint: null, contentHash: null });
-    expect(duplicate!.duplicateOf).toBe(0);
+    // Every field comes back as given (hi/lo are 0 for documents without a fingerprint).
+    const stored = await getDocuments([3, 0, 1, 2, 77]);
+    expect(stored).toEqual([batch[3], batch[0], { ...batch[1], hi: 0, lo: 0 }, { ...batch[2], hi: 0, lo: 0 }, undefined]);
     expect((await findDocumentsByContentHash(doc(0).contentHash!)).map((d) => d.id)).toEqual([0, 3]);
   });
 
@@ -161,14 +167,15 @@ describe('addBatch and loadCorpus', () => {
     await expect(loadCorpus()).rejects.toMatchObject({ kind: 'corrupt' });
   });
 
-  it('reports damaged document records as corrupt', async () => {
+  it('reports damaged detail columns as corrupt when details are read', async () => {
     await addBatch({ documents: docs(0, 3) });
     const db = await getCorpusDb();
-    const record = (await db.get('documents', 1))!;
-    await db.put('documents', { ...record, fingerprint: new ArrayBuffer(3) });
+    const chunk = (await db.get('corpus-chunks', 0))!;
+    await db.put('corpus-chunks', { ...chunk, skips: '{not json' });
     await expect(getDocuments([1])).rejects.toMatchObject({ kind: 'corrupt' });
     await expect(listDocuments()).rejects.toMatchObject({ kind: 'corrupt' });
-    expect((await getDocuments([0]))[0]!.id).toBe(0);
+    await db.put('corpus-chunks', { ...chunk, sizes: new ArrayBuffer(8) });
+    await expect(loadCorpus()).rejects.toMatchObject({ kind: 'corrupt' });
   });
 });
 

@@ -1,4 +1,5 @@
 import { openDB } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import { describe, expect, it } from 'vitest';
 import {
   closeCorpusDb,
@@ -6,23 +7,23 @@ import {
   deleteCorpusDatabase,
   getCorpusDb,
 } from '../../../src/storage/database.ts';
-import { findDocumentsByContentHash, findStoredPaths, loadCorpus } from '../../../src/storage/corpus-repository.ts';
+import {
+  findDocumentsByContentHash,
+  findStoredPaths,
+  getDocuments,
+  loadCorpus,
+} from '../../../src/storage/corpus-repository.ts';
 import { halvesToKey } from '../../../src/storage/key-codec.ts';
 import { DB_VERSION, migrate } from '../../../src/storage/schema.ts';
-import type { CorpusDB, DocumentRecord } from '../../../src/storage/schema.ts';
+import type { CorpusDB, DocumentRecordV1 } from '../../../src/storage/schema.ts';
 import { StorageError } from '../../../src/storage/storage-error.ts';
 import { TEST_DB, useFreshDatabase } from './storage-test-db.ts';
 
 useFreshDatabase();
 
-/** Creates the database as schema version 1 wrote it, with one document and its chunk. */
-async function createVersion1(): Promise<void> {
-  const db = await openDB<CorpusDB>(TEST_DB, 1, {
-    upgrade(database, oldVersion, _newVersion, tx) {
-      migrate(database, oldVersion, 1, tx);
-    },
-  });
-  const doc: DocumentRecord = {
+/** v1 per-document records: a fingerprinted file, a skipped one, an exact duplicate. */
+const V1_DOCS: DocumentRecordV1[] = [
+  {
     id: 0,
     path: 'old/a.txt',
     size: 10,
@@ -33,10 +34,47 @@ async function createVersion1(): Promise<void> {
     features: 3,
     status: 'ok',
     addedAt: 1,
-  };
+  },
+  {
+    id: 2,
+    path: 'old/b.bin',
+    size: 99,
+    lastModified: 2,
+    contentHash: null,
+    fingerprint: null,
+    words: 0,
+    features: 0,
+    status: 'skipped',
+    skipReason: 'binary',
+    skipMessage: 'Looks like a binary file.',
+    addedAt: 1,
+  },
+  {
+    id: 3,
+    path: 'old/c.txt',
+    size: 10,
+    lastModified: 3,
+    contentHash: '00000000000000aa',
+    fingerprint: halvesToKey(1, 2),
+    words: 5,
+    features: 3,
+    status: 'ok',
+    duplicateOf: 0,
+    addedAt: 1,
+  },
+];
+
+/** Creates the database as schema version 1 wrote it: per-document records plus thin chunks. */
+async function createVersion1(docs: unknown[] = V1_DOCS): Promise<void> {
+  const db = await openDB(TEST_DB, 1, {
+    upgrade(database, oldVersion, _newVersion, tx) {
+      migrate(database as unknown as IDBPDatabase<CorpusDB>, oldVersion, 1, tx as never);
+    },
+  });
   const tx = db.transaction(['documents', 'corpus-chunks', 'meta'], 'readwrite');
   await Promise.all([
-    tx.objectStore('documents').put(doc),
+    ...docs.map((d) => tx.objectStore('documents').put(d)),
+    // v1's thin chunk (ids, fingerprints, flags, paths): the upgrade rebuilds chunks from the records.
     tx.objectStore('corpus-chunks').put({
       chunk: 0,
       count: 1,
@@ -45,11 +83,10 @@ async function createVersion1(): Promise<void> {
       flags: new ArrayBuffer(1),
       paths: 'old/a.txt',
     }),
-    tx.objectStore('meta').put({ key: 'corpus', nextId: 1, documentCount: 1, revision: 1 }),
+    tx.objectStore('meta').put({ key: 'corpus', nextId: 4, documentCount: docs.length, revision: 1 }),
     tx.done,
   ]);
   expect(db.objectStoreNames.contains('documents')).toBe(true);
-  expect([...db.transaction('documents').store.indexNames]).toEqual([]);
   db.close();
 }
 
@@ -58,20 +95,38 @@ describe('opening the corpus database', () => {
     const db = await getCorpusDb();
     expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(
-      ['contents', 'corpus-chunks', 'documents', 'meta', 'scan-sessions', 'settings', 'shards'].sort(),
+      ['contents', 'corpus-chunks', 'meta', 'scan-sessions', 'settings', 'shards'].sort(),
     );
   });
 
-  it('upgrades a version 1 database, keeping its records and indexing them', async () => {
+  it('upgrades a version 1 database: per-document records become column chunks', async () => {
     await createVersion1();
     const db = await getCorpusDb();
     expect(db.version).toBe(2);
+    expect(db.objectStoreNames.contains('documents' as never)).toBe(false);
     const corpus = await loadCorpus();
-    expect(corpus.paths).toEqual(['old/a.txt']);
-    expect([corpus.hi[0], corpus.lo[0]]).toEqual([1, 2]);
-    // The v2 indexes cover the record written by v1.
+    expect(corpus.paths).toEqual(['old/a.txt', 'old/b.bin', 'old/c.txt']);
+    expect([...corpus.ids]).toEqual([0, 2, 3]);
+    expect([...corpus.hi]).toEqual([1, 0, 1]);
+    expect([...corpus.lo]).toEqual([2, 0, 2]);
+    expect(corpus.nextId).toBe(4);
+    const [a, b, c] = await getDocuments([0, 2, 3]);
+    expect(a).toEqual({ id: 0, path: 'old/a.txt', size: 10, lastModified: 1, contentHash: '00000000000000aa', status: 'ok', hi: 1, lo: 2, words: 5, features: 3 });
+    expect(b).toMatchObject({ status: 'skipped', skipReason: 'binary', skipMessage: 'Looks like a binary file.', contentHash: null });
+    expect(c!.duplicateOf).toBe(0);
     expect(await findStoredPaths(['old/a.txt', 'new/b.txt'])).toEqual(new Set(['old/a.txt']));
-    expect((await findDocumentsByContentHash('00000000000000aa')).map((d) => d.id)).toEqual([0]);
+    expect((await findDocumentsByContentHash('00000000000000aa')).map((d) => d.id)).toEqual([0, 3]);
+  });
+
+  it('leaves a version 1 database untouched when its upgrade fails', async () => {
+    // A v1 record the conversion refuses (ids must ascend as uint32): the upgrade aborts.
+    await createVersion1([{ ...V1_DOCS[0], id: -5 }]);
+    const error = await getCorpusDb().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    const old = await openDB(TEST_DB);
+    expect(old.version).toBe(1);
+    expect(await old.count('documents')).toBe(1);
+    old.close();
   });
 
   it('refuses a database from a newer version with a typed error', async () => {

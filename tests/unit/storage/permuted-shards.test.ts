@@ -214,6 +214,7 @@ describe('the permuted index through storage', () => {
     await addBatch({ documents: documentsFor(hi, lo, 0) });
     const index = buildIndex(hi, lo, 3);
     await writePermutedIndex(index, { shardBits: 4 });
+    const corpus = await loadCorpus();
     for (const q of [0, 1, 20, 21, 1234]) {
       // A query near document q: flip one more bit.
       const qh = (hi[q]! ^ 0x10) >>> 0;
@@ -222,6 +223,9 @@ describe('the permuted index through storage', () => {
       expect([...got.ids]).toEqual([...expected.docs]);
       expect([...got.distance]).toEqual([...expected.distance]);
       expect(got.ids.includes(q)).toBe(true);
+      // Checking candidates against the loaded corpus gives the same answer without reading chunks.
+      const withCorpus = await queryStoredTables({ k: index.k, blocks: index.blocks }, qh, lo[q]!, { corpus });
+      expect(withCorpus).toEqual(got);
     }
   });
 

@@ -1,0 +1,285 @@
+/**
+ * The column-wise form of the corpus: every document field as one packed column, and the conversion
+ * between documents, in-memory columns and corpus chunk records (validated on the way in).
+ */
+import { halvesToKeyBytes, keyBytesToHalves } from './key-codec.ts';
+import type { CorpusChunkRecord, DocumentStatus } from './schema.ts';
+import { StorageError } from './storage-error.ts';
+
+/** Bits of the flags column. */
+export const DOC_FLAG_TOO_SHORT = 1;
+export const DOC_FLAG_SKIPPED = 2;
+export const DOC_FLAG_EXACT_DUPLICATE = 4;
+export const DOC_FLAG_HAS_CONTENT_HASH = 8;
+
+/** A document as the scan hands it over (fingerprint as halves; storage encodes it). */
+export interface NewDocument {
+  /** Given by the scan from `nextId` upward, ascending within a batch; never reused. */
+  id: number;
+  /** Path relative to the dropped folder. */
+  path: string;
+  size: number;
+  /** File.lastModified, ms since the epoch. */
+  lastModified: number;
+  /** XXH64 of the bytes, 16 lowercase hex digits, or null when the bytes were not read. */
+  contentHash: string | null;
+  status: DocumentStatus;
+  /** Fingerprint halves; ignored unless status is 'ok'. */
+  hi: number;
+  lo: number;
+  words: number;
+  features: number;
+  /** Machine-readable reason (e.g. 'binary', 'too-large', 'empty') when skipped. */
+  skipReason?: string;
+  /** The message shown to the person when skipped. */
+  skipMessage?: string;
+  /** Id of an earlier document with the same bytes. */
+  duplicateOf?: number;
+}
+
+/** A stored document as read back (same fields; hi/lo are 0 unless status is 'ok'). */
+export type StoredDocument = NewDocument;
+
+/** Bytes per document of each binary column. */
+const WIDTHS = {
+  ids: 4,
+  fingerprints: 8,
+  flags: 1,
+  contentHashes: 8,
+  sizes: 8,
+  lastModified: 8,
+  words: 4,
+  features: 4,
+  duplicateOf: 4,
+} as const;
+type BinaryColumn = keyof typeof WIDTHS;
+const BINARY_COLUMNS = Object.keys(WIDTHS) as BinaryColumn[];
+
+/** [id, reason, message] of a skipped document; kept apart because few documents have one. */
+type SkipEntry = [number, string, string];
+
+/** Documents column-wise in memory. Binary columns are byte views (typed views made on demand). */
+export interface Columns {
+  count: number;
+  bin: Record<BinaryColumn, Uint8Array>;
+  paths: string[];
+  skips: SkipEntry[];
+}
+
+/** Packs documents into columns (validated: ascending uint32 ids, no NUL in paths, hex hashes). */
+export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
+  const n = docs.length;
+  const ids = new Uint32Array(n);
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const hashHi = new Uint32Array(n);
+  const hashLo = new Uint32Array(n);
+  const flags = new Uint8Array(n);
+  const sizes = new Float64Array(n);
+  const lastModified = new Float64Array(n);
+  const words = new Uint32Array(n);
+  const features = new Uint32Array(n);
+  const duplicateOf = new Uint32Array(n);
+  const skips: SkipEntry[] = [];
+  let previous = -1;
+  docs.forEach((d, i) => {
+    if (!Number.isInteger(d.id) || d.id < 0 || d.id > 0xffffffff || d.id <= previous) {
+      throw new StorageError('invalid-input', `ids must be ascending uint32 (got ${d.id} after ${previous})`);
+    }
+    previous = d.id;
+    if (typeof d.path !== 'string' || d.path.includes('\0')) {
+      throw new StorageError('invalid-input', `path of document ${d.id} is not a string without NUL`);
+    }
+    if (d.status !== 'ok' && d.status !== 'too-short' && d.status !== 'skipped') {
+      throw new StorageError('invalid-input', `status ${String(d.status)}`);
+    }
+    if (d.contentHash !== null && !/^[0-9a-f]{16}$/.test(d.contentHash)) {
+      throw new StorageError('invalid-input', `content hash of document ${d.id} is not 16 lowercase hex digits`);
+    }
+    ids[i] = d.id;
+    if (d.status === 'ok') {
+      hi[i] = d.hi;
+      lo[i] = d.lo;
+    }
+    if (d.contentHash !== null) {
+      hashHi[i] = parseInt(d.contentHash.slice(0, 8), 16);
+      hashLo[i] = parseInt(d.contentHash.slice(8), 16);
+    }
+    flags[i] =
+      (d.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) |
+      (d.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) |
+      (d.duplicateOf !== undefined ? DOC_FLAG_EXACT_DUPLICATE : 0) |
+      (d.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
+    sizes[i] = d.size;
+    lastModified[i] = d.lastModified;
+    words[i] = d.words;
+    features[i] = d.features;
+    duplicateOf[i] = d.duplicateOf ?? 0;
+    if (d.status === 'skipped' || d.skipReason !== undefined || d.skipMessage !== undefined) {
+      skips.push([d.id, d.skipReason ?? '', d.skipMessage ?? '']);
+    }
+  });
+  return {
+    count: n,
+    bin: {
+      ids: bytes(ids),
+      fingerprints: new Uint8Array(halvesToKeyBytes(hi, lo)),
+      flags,
+      contentHashes: new Uint8Array(halvesToKeyBytes(hashHi, hashLo)),
+      sizes: bytes(sizes),
+      lastModified: bytes(lastModified),
+      words: bytes(words),
+      features: bytes(features),
+      duplicateOf: bytes(duplicateOf),
+    },
+    paths: docs.map((d) => d.path),
+    skips,
+  };
+}
+
+/** The chunk record for columns (exactly-sized buffers), keyed `chunk`. */
+export function chunkFromColumns(chunk: number, cols: Columns): CorpusChunkRecord {
+  const buffer = (c: BinaryColumn): ArrayBuffer => cols.bin[c].slice().buffer;
+  return {
+    chunk,
+    count: cols.count,
+    ids: buffer('ids'),
+    fingerprints: buffer('fingerprints'),
+    flags: buffer('flags'),
+    paths: cols.paths.join('\0'),
+    contentHashes: buffer('contentHashes'),
+    sizes: buffer('sizes'),
+    lastModified: buffer('lastModified'),
+    words: buffer('words'),
+    features: buffer('features'),
+    duplicateOf: buffer('duplicateOf'),
+    skips: JSON.stringify(cols.skips),
+  };
+}
+
+/** Checks a chunk record's shape; throws StorageError 'corrupt' when damaged. */
+export function checkChunk(record: CorpusChunkRecord): CorpusChunkRecord {
+  const n = record?.count;
+  const ok =
+    Number.isInteger(n) &&
+    n >= 0 &&
+    Number.isInteger(record.chunk) &&
+    typeof record.paths === 'string' &&
+    typeof record.skips === 'string' &&
+    BINARY_COLUMNS.every((c) => record[c] instanceof ArrayBuffer && record[c].byteLength === n * WIDTHS[c]);
+  if (!ok) throw new StorageError('corrupt', `corpus chunk ${String(record?.chunk)}`);
+  return record;
+}
+
+/** Unpacks a chunk record into columns (validated). */
+export function columnsFromChunk(record: CorpusChunkRecord): Columns {
+  checkChunk(record);
+  const paths = record.count === 0 ? [] : record.paths.split('\0');
+  if (paths.length !== record.count) throw new StorageError('corrupt', `paths of chunk ${record.chunk}`);
+  let skips: SkipEntry[];
+  try {
+    skips = JSON.parse(record.skips) as SkipEntry[];
+  } catch {
+    throw new StorageError('corrupt', `skip notes of chunk ${record.chunk}`);
+  }
+  if (!Array.isArray(skips)) throw new StorageError('corrupt', `skip notes of chunk ${record.chunk}`);
+  const bin = {} as Record<BinaryColumn, Uint8Array>;
+  for (const c of BINARY_COLUMNS) bin[c] = new Uint8Array(record[c]);
+  return { count: record.count, bin, paths, skips };
+}
+
+/** a followed by b. */
+export function concatColumns(a: Columns, b: Columns): Columns {
+  const bin = {} as Record<BinaryColumn, Uint8Array>;
+  for (const c of BINARY_COLUMNS) {
+    const out = new Uint8Array(a.bin[c].length + b.bin[c].length);
+    out.set(a.bin[c]);
+    out.set(b.bin[c], a.bin[c].length);
+    bin[c] = out;
+  }
+  return { count: a.count + b.count, bin, paths: [...a.paths, ...b.paths], skips: [...a.skips, ...b.skips] };
+}
+
+/** Documents [from, to). */
+export function sliceColumns(cols: Columns, from: number, to: number): Columns {
+  const bin = {} as Record<BinaryColumn, Uint8Array>;
+  for (const c of BINARY_COLUMNS) bin[c] = cols.bin[c].subarray(from * WIDTHS[c], to * WIDTHS[c]);
+  const ids = idsOf(cols);
+  const kept = new Set(Array.from(ids.subarray(from, to)));
+  return { count: to - from, bin, paths: cols.paths.slice(from, to), skips: cols.skips.filter((s) => kept.has(s[0])) };
+}
+
+/** The documents whose ids are not in `removed`. */
+export function withoutIds(cols: Columns, removed: ReadonlySet<number>): Columns {
+  const ids = idsOf(cols);
+  const keep: number[] = [];
+  for (let i = 0; i < cols.count; i++) if (!removed.has(ids[i]!)) keep.push(i);
+  const bin = {} as Record<BinaryColumn, Uint8Array>;
+  for (const c of BINARY_COLUMNS) {
+    const w = WIDTHS[c];
+    const src = cols.bin[c];
+    const out = new Uint8Array(keep.length * w);
+    keep.forEach((from, to) => out.set(src.subarray(from * w, from * w + w), to * w));
+    bin[c] = out;
+  }
+  return {
+    count: keep.length,
+    bin,
+    paths: keep.map((i) => cols.paths[i]!),
+    skips: cols.skips.filter((s) => !removed.has(s[0])),
+  };
+}
+
+/** The ids column as numbers (copied when the bytes are not 4-aligned). */
+export function idsOf(cols: Columns): Uint32Array {
+  return view32(cols.bin.ids);
+}
+
+/** Document i of the columns. */
+export function documentAt(cols: Columns, i: number): StoredDocument {
+  const id = view32(cols.bin.ids)[i]!;
+  const flags = cols.bin.flags[i]!;
+  const fp = new DataView(cols.bin.fingerprints.buffer, cols.bin.fingerprints.byteOffset + i * 8, 8);
+  const hash = new DataView(cols.bin.contentHashes.buffer, cols.bin.contentHashes.byteOffset + i * 8, 8);
+  const f64 = (c: 'sizes' | 'lastModified'): number =>
+    new DataView(cols.bin[c].buffer, cols.bin[c].byteOffset + i * 8, 8).getFloat64(0, true);
+  const u32 = (c: 'words' | 'features' | 'duplicateOf'): number =>
+    new DataView(cols.bin[c].buffer, cols.bin[c].byteOffset + i * 4, 4).getUint32(0, true);
+  const status: DocumentStatus =
+    flags & DOC_FLAG_SKIPPED ? 'skipped' : flags & DOC_FLAG_TOO_SHORT ? 'too-short' : 'ok';
+  const doc: StoredDocument = {
+    id,
+    path: cols.paths[i]!,
+    size: f64('sizes'),
+    lastModified: f64('lastModified'),
+    contentHash:
+      flags & DOC_FLAG_HAS_CONTENT_HASH
+        ? hash.getUint32(0, false).toString(16).padStart(8, '0') + hash.getUint32(4, false).toString(16).padStart(8, '0')
+        : null,
+    status,
+    hi: fp.getUint32(0, false),
+    lo: fp.getUint32(4, false),
+    words: u32('words'),
+    features: u32('features'),
+  };
+  const skip = cols.skips.find((s) => s[0] === id);
+  if (skip) {
+    doc.skipReason = skip[1];
+    doc.skipMessage = skip[2];
+  }
+  if (flags & DOC_FLAG_EXACT_DUPLICATE) doc.duplicateOf = u32('duplicateOf');
+  return doc;
+}
+
+/** Decodes a chunk's fingerprints (or content hashes) column into hi/lo at `offset`. */
+export function decodeKeyColumn(buffer: ArrayBuffer, hi: Uint32Array, lo: Uint32Array, offset: number): void {
+  keyBytesToHalves(buffer, hi, lo, offset);
+}
+
+function bytes(view: Uint32Array | Float64Array): Uint8Array {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
+function view32(b: Uint8Array): Uint32Array {
+  return b.byteOffset % 4 === 0 ? new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4) : new Uint32Array(b.slice().buffer);
+}
