@@ -142,11 +142,12 @@ describe('addBatch and loadCorpus', () => {
   it('turns a quota failure into a typed error and keeps what was committed', async () => {
     await addBatch({ documents: docs(0, 4) });
     const before = await loadCorpus();
-    // Fail the way a full disk does: the contents write throws QuotaExceededError after other writes.
+    // Fail the way some engines report a full disk: the last write of the batch (the counters) throws
+    // QuotaExceededError after the contents and chunk writes were queued.
     const proto = IDBObjectStore.prototype;
     const realPut = proto.put;
     vi.spyOn(proto, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (this.name === 'contents') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      if (this.name === 'meta') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return realPut.call(this, value, key);
     });
     const error = await addBatch({ documents: docs(4, 3), contents: [{ id: 4, blob: new Blob(['z']) }] }).catch(
@@ -157,6 +158,7 @@ describe('addBatch and loadCorpus', () => {
     vi.restoreAllMocks();
     expect(await loadCorpus()).toEqual(before);
     expect(await listDocuments()).toHaveLength(4);
+    expect(await getContent(4)).toBeNull();
   });
 
   it('reports damaged chunk records as corrupt', async () => {
@@ -204,6 +206,24 @@ describe('listing, lookups, removal and clearing', () => {
     await expect(addBatch({ documents: [doc(1)] })).rejects.toMatchObject({ kind: 'invalid-input' });
     await addBatch({ documents: [doc(CHUNK_CAPACITY + 3)] });
     expect((await loadCorpus()).count).toBe(CHUNK_CAPACITY + 2);
+  });
+
+  it('pages across chunk boundaries', async () => {
+    await addBatch({ documents: docs(0, CHUNK_CAPACITY + 5) });
+    const page = await listDocuments({ afterId: CHUNK_CAPACITY - 3, limit: 5 });
+    expect(page.map((d) => d.id)).toEqual([CHUNK_CAPACITY - 2, CHUNK_CAPACITY - 1, CHUNK_CAPACITY, CHUNK_CAPACITY + 1, CHUNK_CAPACITY + 2]);
+    expect(page[2]).toEqual(doc(CHUNK_CAPACITY));
+  });
+
+  it('stores nothing of a batch whose table entries cannot be merged', async () => {
+    await addBatch({ documents: docs(0, 2) });
+    const entries = [{ table: 0, hi: Uint32Array.of(1, 2), lo: null, ids: Uint32Array.of(2, 3) }];
+    // No table set was written, so the merge step fails inside the batch's transaction.
+    await expect(addBatch({ documents: docs(2, 2), tableEntries: entries })).rejects.toMatchObject({
+      kind: 'invalid-input',
+    });
+    expect(await getCorpusSummary()).toEqual({ documentCount: 2, nextId: 2, revision: 1 });
+    expect((await loadCorpus()).count).toBe(2);
   });
 
   it('removes a whole chunk when all its documents go', async () => {
