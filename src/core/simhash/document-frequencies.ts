@@ -15,59 +15,58 @@ export type DocumentFrequencyCounter = {
   result(): DocumentFrequencies;
 };
 
-/** A counter backed by an open-addressing table on typed arrays (no object per feature). */
+/** A counter backed by an open-addressing table on one typed array, [key, count] per slot (one cache line per probe). */
 export function createDocumentFrequencyCounter(): DocumentFrequencyCounter {
   let capacity = 1 << 12;
-  let keys = new Uint32Array(capacity);
-  let counts = new Uint32Array(capacity); // 0 = empty slot
+  let slots = new Uint32Array(2 * capacity); // count 0 = empty slot
   let size = 0;
   let documents = 0;
 
   const insert = (key: number, add: number) => {
     const mask = capacity - 1;
-    let slot = Math.imul(key, 0x9e3779b1) >>> 0 & mask;
-    while (counts[slot] !== 0 && keys[slot] !== key) slot = (slot + 1) & mask;
-    if (counts[slot] === 0) {
-      keys[slot] = key;
+    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+    while (slots[2 * slot + 1] !== 0 && slots[2 * slot] !== key) slot = (slot + 1) & mask;
+    if (slots[2 * slot + 1] === 0) {
+      slots[2 * slot] = key;
       size++;
     }
-    counts[slot] += add;
+    slots[2 * slot + 1] += add;
   };
   const grow = () => {
-    const oldKeys = keys;
-    const oldCounts = counts;
+    const old = slots;
     capacity *= 2;
-    keys = new Uint32Array(capacity);
-    counts = new Uint32Array(capacity);
+    slots = new Uint32Array(2 * capacity);
     size = 0;
-    for (let i = 0; i < oldKeys.length; i++) if (oldCounts[i] !== 0) insert(oldKeys[i], oldCounts[i]);
+    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) insert(old[i], old[i + 1]);
   };
 
   return {
     add(featureSet) {
       documents++;
-      for (let i = 0; i < featureSet.length; i++) {
-        if ((size + 1) * 2 > capacity) grow();
-        insert(featureSet[i] >>> 0, 1);
+      if ((size + featureSet.length) * 2 > capacity) {
+        while ((size + featureSet.length) * 2 > capacity) grow();
       }
+      for (let i = 0; i < featureSet.length; i++) insert(featureSet[i] >>> 0, 1);
     },
     result() {
-      const outKeys = new Uint32Array(size);
-      let n = 0;
-      for (let i = 0; i < capacity; i++) if (counts[i] !== 0) outKeys[n++] = keys[i];
-      outKeys.sort();
-      const outCounts = new Uint32Array(size);
-      for (let i = 0; i < size; i++) outCounts[i] = lookupDocumentFrequencyIn(keys, counts, capacity, outKeys[i]);
-      return { documents, keys: outKeys, counts: outCounts };
+      const pairs: number[] = [];
+      for (let i = 0; i < slots.length; i += 2) if (slots[i + 1] !== 0) pairs.push(i);
+      const keys = new Uint32Array(size);
+      for (let j = 0; j < pairs.length; j++) keys[j] = slots[pairs[j]];
+      keys.sort();
+      const counts = new Uint32Array(size);
+      for (let j = 0; j < size; j++) counts[j] = lookup(slots, capacity, keys[j]);
+      return { documents, keys, counts };
     },
   };
 }
 
-function lookupDocumentFrequencyIn(keys: Uint32Array, counts: Uint32Array, capacity: number, key: number): number {
+/** The count stored for `key` in an interleaved [key, count] table, 0 if absent. */
+function lookup(slots: Uint32Array, capacity: number, key: number): number {
   const mask = capacity - 1;
-  let slot = Math.imul(key, 0x9e3779b1) >>> 0 & mask;
-  while (counts[slot] !== 0) {
-    if (keys[slot] === key) return counts[slot];
+  let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+  while (slots[2 * slot + 1] !== 0) {
+    if (slots[2 * slot] === key) return slots[2 * slot + 1];
     slot = (slot + 1) & mask;
   }
   return 0;
@@ -107,22 +106,21 @@ export function inverseDocumentFrequency(documents: number, df: number): number 
   return Math.log((1 + documents) / (1 + df)) + 1;
 }
 
-/** A lookup table from a key to its document frequency, built once per fingerprinter. */
+/** A lookup from a feature key to its document frequency, built once per fingerprinter. */
 export type DocumentFrequencyTable = { get(key: number): number; documents: number };
 
 /** Builds an O(1) lookup over `DocumentFrequencies`. */
 export function createDocumentFrequencyTable(df: DocumentFrequencies): DocumentFrequencyTable {
   let capacity = 16;
   while (capacity < df.keys.length * 2) capacity *= 2;
-  const keys = new Uint32Array(capacity);
-  const counts = new Uint32Array(capacity);
+  const slots = new Uint32Array(2 * capacity);
   const mask = capacity - 1;
   for (let i = 0; i < df.keys.length; i++) {
     if (df.counts[i] === 0) continue;
-    let slot = Math.imul(df.keys[i], 0x9e3779b1) >>> 0 & mask;
-    while (counts[slot] !== 0) slot = (slot + 1) & mask;
-    keys[slot] = df.keys[i];
-    counts[slot] = df.counts[i];
+    let slot = (Math.imul(df.keys[i], 0x9e3779b1) >>> 0) & mask;
+    while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    slots[2 * slot] = df.keys[i];
+    slots[2 * slot + 1] = df.counts[i];
   }
-  return { documents: df.documents, get: (key) => lookupDocumentFrequencyIn(keys, counts, capacity, key >>> 0) };
+  return { documents: df.documents, get: (key) => lookup(slots, capacity, key >>> 0) };
 }

@@ -168,6 +168,8 @@ type Engine = {
   tableBits: number;
   /** A slot is live iff its stamp equals this, so the table needs no clearing between documents. */
   docStamp: number;
+  /** Table offsets of the slots `tableFeatures` filled, so reading them back skips empty slots. */
+  used: Int32Array;
   bitCounts: Float64Array;
   /** Whether the last encoded text was pure ASCII (then it was not normalized, only lowercased). */
   ascii: boolean;
@@ -194,6 +196,7 @@ function createEngine(useKernel: boolean): Engine {
     table: new Uint32Array(4 << 12),
     tableBits: 12,
     docStamp: 0,
+    used: new Int32Array(1 << 12),
     bitCounts: new Float64Array(64),
     ascii: true,
     words: 0,
@@ -571,12 +574,18 @@ function countBits(e: Engine, count: number, dedupe: boolean): number {
   return total;
 }
 
-/** Records every hashed feature in the distinct-feature table only (for tf-idf and feature sets). */
-function tableFeatures(e: Engine, count: number): void {
+/**
+ * Records every hashed feature in the distinct-feature table only (for tf-idf and feature sets),
+ * listing the slots it fills in e.used; returns how many distinct features there are.
+ */
+function tableFeatures(e: Engine, count: number): number {
   const hashes = e.hashes;
   const table = e.table;
   const mask = (1 << e.tableBits) - 1;
   const ds = e.docStamp;
+  if (e.used.length < count) e.used = new Int32Array(Math.max(count, 2 * e.used.length));
+  const used = e.used;
+  let distinct = 0;
   for (let f = 0; f < count; f++) {
     const lo = hashes[2 * f];
     const hi = hashes[2 * f + 1];
@@ -587,6 +596,7 @@ function tableFeatures(e: Engine, count: number): void {
         table[slot + 1] = hi;
         table[slot + 2] = lo;
         table[slot + 3] = 1;
+        used[distinct++] = slot;
         break;
       }
       if (table[slot + 2] === lo && table[slot + 1] === hi) {
@@ -596,6 +606,7 @@ function tableFeatures(e: Engine, count: number): void {
       slot = (slot + 4) & ((mask << 2) | 3);
     }
   }
+  return distinct;
 }
 
 /**
@@ -651,28 +662,59 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
     return [hi >>> 0, lo >>> 0];
   }
 
-  function tfidfBits(): [number, number] {
+  // idf by document frequency, memoized for the common small frequencies (Math.log per feature is slow).
+  const idfCache = new Float64Array(4096).fill(-1);
+  function idfOf(df: number): number {
+    if (df < 4096) {
+      const cached = idfCache[df];
+      if (cached >= 0) return cached;
+      return (idfCache[df] = inverseDocumentFrequency(dfTable!.documents, df));
+    }
+    return inverseDocumentFrequency(dfTable!.documents, df);
+  }
+
+  /**
+   * TF-IDF bits without 64 additions per feature: each feature's weight is added to one of 256
+   * buckets per hash byte (8 additions), and only then spread over the bits of each bucket's byte
+   * value. Weights are integers (WEIGHT_SCALE), so the sums are exact in any order.
+   */
+  const byteSums = new Float64Array(8 * 256);
+  function tfidfBits(distinct: number): [number, number] {
     const df = dfTable!;
-    const sums = e.bitCounts; // reused as signed sums
     const table = e.table;
-    const ds = e.docStamp;
-    const size = 1 << e.tableBits;
-    for (let slot = 0; slot < size; slot++) {
-      const at = slot << 2;
-      if (table[at] !== ds) continue;
+    const used = e.used;
+    byteSums.fill(0);
+    let total = 0;
+    for (let u = 0; u < distinct; u++) {
+      const at = used[u];
       const hi = table[at + 1];
       const lo = table[at + 2];
-      const w = Math.round(table[at + 3] * inverseDocumentFrequency(df.documents, df.get(lo)) * WEIGHT_SCALE);
-      for (let i = 0; i < 32; i++) {
-        sums[i] += (lo >>> i) & 1 ? w : -w;
-        sums[i + 32] += (hi >>> i) & 1 ? w : -w;
+      const w = Math.round(table[at + 3] * idfOf(df.get(lo)) * WEIGHT_SCALE);
+      total += w;
+      byteSums[lo & 0xff] += w;
+      byteSums[256 + ((lo >>> 8) & 0xff)] += w;
+      byteSums[512 + ((lo >>> 16) & 0xff)] += w;
+      byteSums[768 + (lo >>> 24)] += w;
+      byteSums[1024 + (hi & 0xff)] += w;
+      byteSums[1280 + ((hi >>> 8) & 0xff)] += w;
+      byteSums[1536 + ((hi >>> 16) & 0xff)] += w;
+      byteSums[1792 + (hi >>> 24)] += w;
+    }
+    // set[i] = total weight of features with bit i; the bit's sum is set - (total - set).
+    const set = e.bitCounts;
+    set.fill(0);
+    for (let j = 0; j < 8; j++) {
+      for (let v = 1; v < 256; v++) {
+        const t = byteSums[256 * j + v];
+        if (t === 0) continue;
+        for (let b = 0; b < 8; b++) if ((v >>> b) & 1) set[8 * j + b] += t;
       }
     }
     let h = 0;
     let l = 0;
     for (let i = 0; i < 32; i++) {
-      if (sums[i] > 0) l |= 1 << i;
-      if (sums[i + 32] > 0) h |= 1 << i;
+      if (2 * set[i] > total) l |= 1 << i;
+      if (2 * set[i + 32] > total) h |= 1 << i;
     }
     return [h >>> 0, l >>> 0];
   }
@@ -696,8 +738,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       } else {
         resetTable(e, count);
         hashFeatures(e, count, endArray(), endOffset);
-        tableFeatures(e, count);
-        bits = tfidfBits();
+        bits = tfidfBits(tableFeatures(e, count));
       }
       return { status: 'ok', hi: bits[0], lo: bits[1], features: count, words };
     },
@@ -706,15 +747,11 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (count === 0) return new Uint32Array(0);
       resetTable(e, count);
       hashFeatures(e, count, endArray(), endOffset);
-      tableFeatures(e, count);
+      const distinct = tableFeatures(e, count);
       const table = e.table;
-      const ds = e.docStamp;
-      const size = 1 << e.tableBits;
-      let k = 0;
-      for (let slot = 0; slot < size; slot++) if (table[slot << 2] === ds) k++;
-      const out = new Uint32Array(k);
-      k = 0;
-      for (let slot = 0; slot < size; slot++) if (table[slot << 2] === ds) out[k++] = table[(slot << 2) + 2];
+      const used = e.used;
+      const out = new Uint32Array(distinct);
+      for (let u = 0; u < distinct; u++) out[u] = table[used[u] + 2];
       out.sort();
       // Two distinct 64-bit hashes may share their low half: keep each key once.
       let m = 0;
