@@ -21,7 +21,7 @@ export interface NewDocument {
   size: number;
   /** File.lastModified, ms since the epoch. */
   lastModified: number;
-  /** XXH64 of the bytes, 16 lowercase hex digits, or null when the bytes were not read. */
+  /** The scan's XXH64 content hash (e.g. of the normalized text) as 16 lowercase hex digits, or null. */
   contentHash: string | null;
   status: DocumentStatus;
   /** Fingerprint halves; ignored unless status is 'ok'. */

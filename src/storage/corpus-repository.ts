@@ -57,7 +57,7 @@ export interface LoadedCorpus extends CorpusSummary {
   /** DOC_FLAG_* bits per document (0 = fingerprinted, distinct bytes, no content hash). */
   flags: Uint8Array;
   paths: string[];
-  /** XXH64 of each file's bytes as halves (valid where flags has DOC_FLAG_HAS_CONTENT_HASH). */
+  /** Each document's content hash as halves (valid where flags has DOC_FLAG_HAS_CONTENT_HASH). */
   hashHi: Uint32Array;
   hashLo: Uint32Array;
 }
@@ -217,8 +217,8 @@ export async function listDocuments(options: { afterId?: number; limit?: number 
 }
 
 /**
- * Stored documents whose bytes have this XXH64. Scans the chunks' hash columns; when the corpus is
- * loaded, LoadedCorpus.hashHi/hashLo answer without reading storage.
+ * Stored documents with this content hash (exact duplicates). Scans the chunks' hash columns; when
+ * the corpus is loaded, LoadedCorpus.hashHi/hashLo answer without reading storage.
  */
 export async function findDocumentsByContentHash(contentHash: string): Promise<StoredDocument[]> {
   if (!/^[0-9a-f]{16}$/.test(contentHash)) throw new StorageError('invalid-input', 'content hash');

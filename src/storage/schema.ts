@@ -41,7 +41,7 @@ export interface CorpusChunkRecord {
   flags: ArrayBuffer;
   /** The paths joined with NUL, which no file name contains. */
   paths: string;
-  /** 8 bytes per document: XXH64 of the file's bytes (valid when DOC_FLAG_HAS_CONTENT_HASH). */
+  /** 8 bytes per document: the scan's XXH64 content hash (valid when DOC_FLAG_HAS_CONTENT_HASH). */
   contentHashes: ArrayBuffer;
   /** Float64 sizes in bytes. */
   sizes: ArrayBuffer;
