@@ -55,7 +55,8 @@ async function setup(n: number, k: number, batchSize: number, withTables: boolea
     for (let i = from; i < Math.min(n, from + batchSize); i++) {
       docs.push({
         id: i,
-        path: `corpus/folder-${i >>> 10}/document-${i}.txt`,
+        // ~65 characters, nested like a real archive (paths are the biggest part of a chunk).
+        path: `archive/2024/project-${i >>> 14}/folder-${(i >>> 8) & 63}/notes-${(i >>> 4) & 15}/document-${i}.txt`,
         size: 2000 + (i % 5000),
         lastModified: 1_700_000_000_000 + i,
         contentHash: ((hi[i]! ^ 0x5bd1e995) >>> 0).toString(16).padStart(8, '0') + lo[i]!.toString(16).padStart(8, '0'),
