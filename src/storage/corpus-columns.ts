@@ -2,7 +2,7 @@
  * The column-wise form of the corpus: every document field as one packed column, and the conversion
  * between documents, in-memory columns and corpus chunk records (validated on the way in).
  */
-import { halvesToKeyBytes, keyBytesToHalves } from './key-codec.ts';
+import { halvesToKeyBytes } from './key-codec.ts';
 import type { CorpusChunkRecord, DocumentStatus } from './schema.ts';
 import { StorageError } from './storage-error.ts';
 
@@ -269,11 +269,6 @@ export function documentAt(cols: Columns, i: number): StoredDocument {
   }
   if (flags & DOC_FLAG_EXACT_DUPLICATE) doc.duplicateOf = u32('duplicateOf');
   return doc;
-}
-
-/** Decodes a chunk's fingerprints (or content hashes) column into hi/lo at `offset`. */
-export function decodeKeyColumn(buffer: ArrayBuffer, hi: Uint32Array, lo: Uint32Array, offset: number): void {
-  keyBytesToHalves(buffer, hi, lo, offset);
 }
 
 function bytes(view: Uint32Array | Float64Array): Uint8Array {
