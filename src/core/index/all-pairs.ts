@@ -98,6 +98,28 @@ export function allPairsForTables(
   return out;
 }
 
+/**
+ * True when the low half should be compared first: inside a group the key bits agree, so the half
+ * holding fewer key bits rejects a random candidate more often (e.g. 32 free bits instead of 16).
+ */
+function lowHalfFirst(layout: BlockLayout, blockMask: number): boolean {
+  let keyInHi = 0;
+  let keyInLo = 0;
+  for (let b = 0; b < layout.blocks; b++) {
+    if (blockMask & (1 << b)) {
+      keyInHi += popcount(layout.maskHi[b]);
+      keyInLo += popcount(layout.maskLo[b]);
+    }
+  }
+  return keyInHi > keyInLo;
+}
+
+function popcount(x: number): number {
+  let c = 0;
+  for (; x !== 0; x &= x - 1) c++;
+  return c;
+}
+
 /** The key blocks but the last (highest-numbered) one. */
 function prefixMask(keyMask: number): number {
   return keyMask & ~highestBit(keyMask);
@@ -146,11 +168,15 @@ function tablePairs(
   offsets.fill(0, 0, groups + 1);
   keysAndCounts(table, hi, lo, n, key, offsets, shift);
   for (let g = 1; g <= groups; g++) offsets[g] += offsets[g - 1];
+  // Records hold the half to compare first at word 0 (see lowHalfFirst).
+  const swap = lowHalfFirst(layout, table.keyMask);
+  const firstHalf = swap ? lo : hi;
+  const secondHalf = swap ? hi : lo;
   for (let i = 0; i < n; i++) {
     const kv = key[i];
     const p = offsets[kv >>> shift]++ << 2;
-    grouped[p] = hi[i];
-    grouped[p + 1] = lo[i];
+    grouped[p] = firstHalf[i];
+    grouped[p + 1] = secondHalf[i];
     grouped[p + 2] = i;
     grouped[p + 3] = kv;
   }
@@ -171,7 +197,7 @@ function tablePairs(
         const kv = grouped[i + 3];
         for (let j = i + 4; j < last; j += 4) {
           if (compareKeys && grouped[j + 3] !== kv) continue;
-          // Inlined SWAR popcount: the high half first, since it rejects almost every candidate.
+          // Inlined SWAR popcount, first half first: it rejects almost every candidate alone.
           let x = h ^ grouped[j];
           x -= (x >>> 1) & 0x55555555;
           x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -184,7 +210,9 @@ function tablePairs(
           y = (y + (y >>> 4)) & 0x0f0f0f0f;
           d += Math.imul(y, 0x01010101) >>> 24;
           if (d > k) continue;
-          const agree = agreeingBlocks(layout, h ^ grouped[j], l ^ grouped[j + 1]);
+          const x0 = h ^ grouped[j];
+          const x1 = l ^ grouped[j + 1];
+          const agree = swap ? agreeingBlocks(layout, x1, x0) : agreeingBlocks(layout, x0, x1);
           // Report only from the first table (in layout order) whose key blocks the pair agrees on.
           if ((agree & keyMask) !== keyMask || (agree & mustDiffer) !== 0) continue;
           if (count === outA.length) {
@@ -241,10 +269,16 @@ function prefixRunPairs(
     if (offsets[g] > largest) largest = offsets[g];
     offsets[g] += offsets[g - 1];
   }
+  // Records hold the half to compare first at word 0; the prefix decides (the last block varies).
+  const swap = lowHalfFirst(layout, prefixMask(first.keyMask));
+  const firstHalf = swap ? lo : hi;
+  const secondHalf = swap ? hi : lo;
+  const hiWord = swap ? 1 : 0;
+  const loWord = 1 - hiWord;
   for (let i = 0; i < n; i++) {
     const p = offsets[key[i] >>> shift]++ << 2;
-    grouped[p] = hi[i];
-    grouped[p + 1] = lo[i];
+    grouped[p] = firstHalf[i];
+    grouped[p + 1] = secondHalf[i];
     grouped[p + 2] = i;
   }
   if (scratch.local.length < 4 * largest) scratch.local = new Uint32Array(4 * largest);
@@ -286,12 +320,12 @@ function prefixRunPairs(
         const from = begin << 2;
         const to = end << 2;
         for (let q = from; q < to; q += 4) {
-          const v = ((((grouped[q] >>> rH) & mH) << loLen) | ((grouped[q + 1] >>> rL) & mL)) >>> digitShift;
+          const v = ((((grouped[q + hiWord] >>> rH) & mH) << loLen) | ((grouped[q + loWord] >>> rL) & mL)) >>> digitShift;
           counts[v + 1]++;
         }
         for (let v = 1; v <= buckets; v++) counts[v] += counts[v - 1];
         for (let q = from; q < to; q += 4) {
-          const v = ((((grouped[q] >>> rH) & mH) << loLen) | ((grouped[q + 1] >>> rL) & mL)) >>> digitShift;
+          const v = ((((grouped[q + hiWord] >>> rH) & mH) << loLen) | ((grouped[q + loWord] >>> rL) & mL)) >>> digitShift;
           const p = counts[v]++ << 2;
           local[p] = grouped[q];
           local[p + 1] = grouped[q + 1];
@@ -300,11 +334,11 @@ function prefixRunPairs(
         let subBegin = 0;
         for (let v = 0; v < buckets; v++) {
           const subEnd = counts[v];
-          if (subEnd - subBegin > 1) out = scanGroup(local, subBegin << 2, subEnd << 2, layout, table, keyHi, keyLo, out);
+          if (subEnd - subBegin > 1) out = scanGroup(local, subBegin << 2, subEnd << 2, layout, table, keyHi, keyLo, swap, out);
           subBegin = subEnd;
         }
       } else if (count > 1) {
-        out = scanGroup(grouped, begin << 2, end << 2, layout, table, keyHi, keyLo, out);
+        out = scanGroup(grouped, begin << 2, end << 2, layout, table, keyHi, keyLo, swap, out);
       }
       begin = end;
     }
@@ -313,7 +347,8 @@ function prefixRunPairs(
 }
 
 /**
- * Checks every pair of the records [from, to) of buf (4 words each: hi, lo, document, unused) and
+ * Checks every pair of the records [from, to) of buf (4 words each: the two halves, lo first when
+ * `swap`, then document, unused) and
  * appends those within k owned by `table`; candidates whose key blocks differ are skipped first.
  */
 function scanGroup(
@@ -324,29 +359,34 @@ function scanGroup(
   table: TableKey,
   keyHi: number,
   keyLo: number,
+  swap: boolean,
   out: PairList,
 ): PairList {
   const k = layout.k;
+  // Word 0 of a record is lo when swapped.
+  const key0 = swap ? keyLo : keyHi;
+  const key1 = swap ? keyHi : keyLo;
   for (let i = from; i < to - 4; i += 4) {
     const h = buf[i];
     const l = buf[i + 1];
     for (let j = i + 4; j < to; j += 4) {
-      const xh = h ^ buf[j];
-      const xl = l ^ buf[j + 1];
-      if (((xh & keyHi) | (xl & keyLo)) !== 0) continue;
-      let x = xh;
+      const x0 = h ^ buf[j];
+      const x1 = l ^ buf[j + 1];
+      if (((x0 & key0) | (x1 & key1)) !== 0) continue;
+      let x = x0;
       x -= (x >>> 1) & 0x55555555;
       x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
       x = (x + (x >>> 4)) & 0x0f0f0f0f;
       let d = Math.imul(x, 0x01010101) >>> 24;
       if (d > k) continue;
-      let y = xl;
+      let y = x1;
       y -= (y >>> 1) & 0x55555555;
       y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
       y = (y + (y >>> 4)) & 0x0f0f0f0f;
       d += Math.imul(y, 0x01010101) >>> 24;
       if (d > k) continue;
-      if ((agreeingBlocks(layout, xh, xl) & table.mustDiffer) !== 0) continue; // an earlier table owns it
+      const agree = swap ? agreeingBlocks(layout, x1, x0) : agreeingBlocks(layout, x0, x1);
+      if ((agree & table.mustDiffer) !== 0) continue; // an earlier table owns it
       if (out.count === out.a.length) out = growPairs(out.a, out.b, out.distance, out.count);
       // Both sorts are stable, so document order holds inside a group: the first index is smaller.
       out.a[out.count] = buf[i + 2];
