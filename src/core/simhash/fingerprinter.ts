@@ -73,27 +73,8 @@ export type Fingerprinter = {
 };
 
 const encoder = new TextEncoder();
-/** Features per SWAR batch: lanes are flushed at 127 so every lane word stays below 2^31 (int32 in V8). */
-const SWAR_BATCH = 127;
 /** TF-IDF weights are rounded to multiples of 2^-20 so that float sums are exact. */
 const WEIGHT_SCALE = 1 << 20;
-
-/**
- * SWAR expansion: EXPAND[2v] / EXPAND[2v + 1] spread bits 0-3 / 4-7 of byte v into the four 8-bit
- * lanes of a uint32, so adding them counts, per bit position, how many hashes had that bit set:
- * 16 additions per feature instead of 64, flushed into real counters every 255 features.
- */
-const EXPAND = new Uint32Array(512);
-for (let v = 0; v < 256; v++) {
-  let low = 0;
-  let high = 0;
-  for (let t = 0; t < 4; t++) {
-    if (v & (1 << t)) low |= 1 << (8 * t);
-    if (v & (1 << (t + 4))) high |= 1 << (8 * t);
-  }
-  EXPAND[2 * v] = low >>> 0;
-  EXPAND[2 * v + 1] = high >>> 0;
-}
 
 /** Byte → its lowercase if it is an ASCII letter or digit, else 0 (separators and all non-ASCII bytes). */
 const ASCII_WORD = new Uint8Array(256);
@@ -450,38 +431,6 @@ function resetTable(e: Engine, count: number): void {
   }
 }
 
-/** Adds the 16 SWAR lane words to the 64 bit counters. */
-function flushLanes(
-  c: Float64Array,
-  a0: number, a1: number, a2: number, a3: number, a4: number, a5: number, a6: number, a7: number,
-  a8: number, a9: number, a10: number, a11: number, a12: number, a13: number, a14: number, a15: number,
-): void {
-  flushLane(c, 0, a0);
-  flushLane(c, 4, a1);
-  flushLane(c, 8, a2);
-  flushLane(c, 12, a3);
-  flushLane(c, 16, a4);
-  flushLane(c, 20, a5);
-  flushLane(c, 24, a6);
-  flushLane(c, 28, a7);
-  flushLane(c, 32, a8);
-  flushLane(c, 36, a9);
-  flushLane(c, 40, a10);
-  flushLane(c, 44, a11);
-  flushLane(c, 48, a12);
-  flushLane(c, 52, a13);
-  flushLane(c, 56, a14);
-  flushLane(c, 60, a15);
-}
-
-/** Lane word q holds the counts of bits 4q .. 4q+3, one per byte. */
-function flushLane(c: Float64Array, bit: number, v: number): void {
-  c[bit] += v & 0xff;
-  c[bit + 1] += (v >>> 8) & 0xff;
-  c[bit + 2] += (v >>> 16) & 0xff;
-  c[bit + 3] += v >>> 24;
-}
-
 /**
  * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count into e.hashes: in one
  * call to the WASM kernel when there is one, else with the JavaScript XXH64.
@@ -502,19 +451,23 @@ function hashFeatures(e: Engine, count: number, endArr: Int32Array, endOffset: n
   }
 }
 
+/** Per hash byte position j, how many counted features had byte value v there: byteCounts[256 j + v]. */
+const byteCounts = new Uint32Array(8 * 256);
+
 /**
  * Adds the bits of each hashed feature to e.bitCounts; with `dedupe`, only features not seen before
  * in this document count (binary weights), and the table records them. Returns how many counted.
+ * Each feature costs 8 increments (one bucket per hash byte); the buckets are spread over the 64
+ * bit counters once per document. (Measured against SWAR lanes with a 256-entry byte-expansion
+ * table and 16 additions per feature: as fast for word3, 20% faster for char5, and simpler.)
  */
 function countBits(e: Engine, count: number, dedupe: boolean): number {
   const hashes = e.hashes;
   const table = e.table;
   const mask = (1 << e.tableBits) - 1;
   const ds = e.docStamp;
-  const counts = e.bitCounts;
-  let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-  let a8 = 0, a9 = 0, a10 = 0, a11 = 0, a12 = 0, a13 = 0, a14 = 0, a15 = 0;
-  let pending = 0;
+  const buckets = byteCounts;
+  buckets.fill(0);
   let total = 0;
   for (let f = 0; f < count; f++) {
     const lo = hashes[2 * f];
@@ -539,38 +492,24 @@ function countBits(e: Engine, count: number, dedupe: boolean): number {
       }
       if (!fresh) continue;
     }
-    let x = (lo & 0xff) << 1;
-    a0 += EXPAND[x];
-    a1 += EXPAND[x | 1];
-    x = ((lo >>> 8) & 0xff) << 1;
-    a2 += EXPAND[x];
-    a3 += EXPAND[x | 1];
-    x = ((lo >>> 16) & 0xff) << 1;
-    a4 += EXPAND[x];
-    a5 += EXPAND[x | 1];
-    x = (lo >>> 24) << 1;
-    a6 += EXPAND[x];
-    a7 += EXPAND[x | 1];
-    x = (hi & 0xff) << 1;
-    a8 += EXPAND[x];
-    a9 += EXPAND[x | 1];
-    x = ((hi >>> 8) & 0xff) << 1;
-    a10 += EXPAND[x];
-    a11 += EXPAND[x | 1];
-    x = ((hi >>> 16) & 0xff) << 1;
-    a12 += EXPAND[x];
-    a13 += EXPAND[x | 1];
-    x = (hi >>> 24) << 1;
-    a14 += EXPAND[x];
-    a15 += EXPAND[x | 1];
+    buckets[lo & 0xff]++;
+    buckets[256 + ((lo >>> 8) & 0xff)]++;
+    buckets[512 + ((lo >>> 16) & 0xff)]++;
+    buckets[768 + (lo >>> 24)]++;
+    buckets[1024 + (hi & 0xff)]++;
+    buckets[1280 + ((hi >>> 8) & 0xff)]++;
+    buckets[1536 + ((hi >>> 16) & 0xff)]++;
+    buckets[1792 + (hi >>> 24)]++;
     total++;
-    if (++pending === SWAR_BATCH) {
-      flushLanes(counts, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-      a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = a8 = a9 = a10 = a11 = a12 = a13 = a14 = a15 = 0;
-      pending = 0;
+  }
+  const counts = e.bitCounts;
+  for (let j = 0; j < 8; j++) {
+    for (let v = 1; v < 256; v++) {
+      const t = buckets[256 * j + v];
+      if (t === 0) continue;
+      for (let b = 0; b < 8; b++) if ((v >>> b) & 1) counts[8 * j + b] += t;
     }
   }
-  flushLanes(counts, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
   return total;
 }
 
