@@ -228,10 +228,11 @@ export function ownsPair(table: TableKey, agree: number): boolean {
 
 /**
  * Estimated all-pairs time in nanoseconds for n fingerprints with m blocks on one core: per table,
- * one pass over the documents (key, count, scatter: ~15 ns each) plus the candidate pairs inside
- * the groups (the key's leading <= 16 bits): ~2 ns per distance check, ~0.6 ns per candidate
- * rejected by a key compare when the key is wider than the group digit. Calibrated on the 1M
- * benchmark (k=3/m=4: 0.12 s, k=6/m=8: 1.1 s of CPU).
+ * one pass over the documents (key, count, scatter or in-cache split: ~20 ns each) plus the
+ * candidate pairs inside the groups (the key's leading <= 16 bits): ~2-2.6 ns per distance check
+ * (more at larger k, where one half rarely rejects alone), ~0.6 ns per candidate rejected by a key
+ * compare when the key is wider than the group digit. Calibrated on the 1M benchmark (CPU time:
+ * k=3/m=4 0.12 s, k=6/m=8 0.92 s, k=10/m=13 23.7 s, k=10/m=14 29 s).
  */
 export function estimateCost(n: number, k: number, blocks: number): number {
   const tables = binomial(blocks, k);
@@ -239,7 +240,7 @@ export function estimateCost(n: number, k: number, blocks: number): number {
   const groupBits = Math.min(keyBits, 16);
   const candidates = (n * n) / 2 ** (groupBits + 1);
   const checked = keyBits > groupBits ? candidates * 2 ** (groupBits - keyBits) : candidates;
-  const perTable = n * 15 + 2 ** groupBits + (candidates - checked) * 0.6 + checked * (2 + k / 10);
+  const perTable = n * 20 + 2 ** groupBits + (candidates - checked) * 0.6 + checked * (2 + k / 20);
   return tables * perTable;
 }
 
