@@ -26,8 +26,8 @@ export const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr
 /** Bad arguments or unreadable input: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
-/** Files larger than this are skipped (a JavaScript string cannot hold much more text). */
-export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** Files larger than this are skipped with a message (fingerprinting one takes about 10x its size in memory). */
+export const MAX_FILE_BYTES = 128 * 1024 * 1024;
 
 /** Options every fingerprinting command takes: --features, --weights, --stop-words. */
 export const SETTINGS_USAGE = '[--features word3|word1|char5|...] [--weights binary|tf|tfidf] [--stop-words]';

@@ -187,18 +187,23 @@ function createEngine(useKernel: boolean): Engine {
   return e;
 }
 
-/** Makes room for bufCap bytes and tokCap tokens (rounded up), keeping buf's content if asked. */
-function layout(e: Engine, bufCap: number, tokCap: number, keepText: boolean): void {
+/**
+ * Makes room for bufCap bytes and tokCap tokens. With `keep` (growth in the middle of tokenizing),
+ * the text and the token bounds written so far are kept: the token arrays move when tokCap grows.
+ */
+function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean): void {
   bufCap = Math.max(e.bufCap, (bufCap + 7) & ~7);
   tokCap = Math.max(e.tokCap, tokCap);
   const bytes = bufCap + 16 * tokCap;
+  const oldStarts = keep ? e.starts.slice() : null;
+  const oldEnds = keep ? e.ends.slice() : null;
   if (e.kernel) {
     const memory = e.kernel.memory;
     if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
     e.memory = memory.buffer;
   } else if (e.memory.byteLength < bytes) {
     const next = new ArrayBuffer(Math.max(bytes, e.memory.byteLength * 2));
-    if (keepText) new Uint8Array(next).set(e.buf);
+    if (keep) new Uint8Array(next).set(e.buf);
     e.memory = next;
   }
   e.bufCap = bufCap;
@@ -208,6 +213,10 @@ function layout(e: Engine, bufCap: number, tokCap: number, keepText: boolean): v
   e.starts = new Int32Array(e.memory, bufCap, tokCap);
   e.ends = new Int32Array(e.memory, bufCap + 4 * tokCap, tokCap);
   e.hashes = new Uint32Array(e.memory, bufCap + 8 * tokCap, 2 * tokCap);
+  if (oldStarts && oldEnds) {
+    e.starts.set(oldStarts);
+    e.ends.set(oldEnds);
+  }
 }
 
 /**
@@ -217,8 +226,14 @@ function layout(e: Engine, bufCap: number, tokCap: number, keepText: boolean): v
  */
 function encodeAt(e: Engine, text: string): number {
   e.inputStart = text.length + 8;
-  const need = e.inputStart + text.length * 3 + 8;
-  if (e.bufCap < need) layout(e, Math.max(need, e.bufCap * 2), 0, false);
+  // Room for one byte per UTF-16 unit first (right for ASCII, the common case); only text that
+  // does not fit is encoded again with room for the worst case of 3 bytes per unit.
+  let need = e.inputStart + text.length + 8;
+  if (e.bufCap < need) layout(e, Math.max(need, Math.min(e.bufCap * 2, 4 * need)), 0, false);
+  const first = encoder.encodeInto(text, e.buf.subarray(e.inputStart));
+  if (first.read === text.length) return first.written;
+  need = e.inputStart + text.length * 3 + 8;
+  if (e.bufCap < need) layout(e, need, 0, false);
   return encoder.encodeInto(text, e.buf.subarray(e.inputStart)).written;
 }
 
@@ -234,15 +249,24 @@ function ensureTokenCapacity(e: Engine, count: number): void {
 }
 
 /**
+ * First guess of the token arrays' size for `len` input bytes; the tokenizers grow them when a
+ * document has more tokens (real text averages 5 to 7 bytes per word and its separator, so len/8 usually fits).
+ */
+function tokenGuess(len: number): number {
+  return (len >> 3) + 64;
+}
+
+/**
  * `compactTokens` for pure ASCII input, where every token is a run of ASCII letters and digits and
  * tokens are always separated, so word and char mode both join them by one space: the same result
  * with two tight loops per token and no state machine.
  */
 function compactAscii(e: Engine, len: number, stopWords: boolean): number {
-  ensureTokenCapacity(e, (len >> 1) + 2); // a token and its separator take at least 2 bytes
-  const b8 = e.buf;
-  const st = e.starts;
-  const en = e.ends;
+  ensureTokenCapacity(e, tokenGuess(len));
+  let b8 = e.buf;
+  let st = e.starts;
+  let en = e.ends;
+  let cap = e.tokCap;
   const end = e.inputStart + len;
   let r = e.inputStart;
   let w = 0;
@@ -264,6 +288,14 @@ function compactAscii(e: Engine, len: number, stopWords: boolean): number {
       w = joinAt;
       continue;
     }
+    if (count === cap) {
+      // Growing may move the token arrays and (WASM memory) replace the buffer's ArrayBuffer.
+      ensureTokenCapacity(e, 2 * cap);
+      b8 = e.buf;
+      st = e.starts;
+      en = e.ends;
+      cap = e.tokCap;
+    }
     st[count] = start;
     en[count++] = w;
   }
@@ -279,10 +311,11 @@ function compactAscii(e: Engine, len: number, stopWords: boolean): number {
  * consumed by tight inner loops; other code points are decoded and looked up in the class table.
  */
 function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boolean, fold: boolean): number {
-  ensureTokenCapacity(e, len + 1); // at most one token per input byte
-  const b8 = e.buf;
-  const st = e.starts;
-  const en = e.ends;
+  ensureTokenCapacity(e, tokenGuess(len));
+  let b8 = e.buf;
+  let st = e.starts;
+  let en = e.ends;
+  let cap = e.tokCap;
   const end = e.inputStart + len;
   let r = e.inputStart;
   let w = 0;
@@ -301,6 +334,13 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
         joinAt = w;
         if (count > 0 && (sawSep || !charMode)) b8[w++] = 0x20;
         sawSep = false;
+        if (count === cap) {
+          ensureTokenCapacity(e, 2 * cap);
+          b8 = e.buf;
+          st = e.starts;
+          en = e.ends;
+          cap = e.tokCap;
+        }
         st[count] = w;
         state = 1;
         words++;
@@ -369,6 +409,13 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
         joinAt = w;
         if (count > 0 && (sawSep || !charMode)) b8[w++] = 0x20;
         sawSep = false;
+        if (count === cap) {
+          ensureTokenCapacity(e, 2 * cap);
+          b8 = e.buf;
+          st = e.starts;
+          en = e.ends;
+          cap = e.tokCap;
+        }
         st[count] = w;
         state = cls === SOLO ? SOLO : 1;
         words++;

@@ -214,6 +214,25 @@ describe('createFingerprinter', () => {
     }
   });
 
+  it('grows its token arrays inside a document with many short tokens (ASCII, accented, CJK)', () => {
+    const next = rng(41);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const ascii = Array.from({ length: 60000 }, () => letters[Math.floor(next() * 26)]).join(' ');
+    const accented = Array.from({ length: 40000 }, () => (next() < 0.5 ? 'é' : letters[Math.floor(next() * 26)])).join(' ');
+    const cjk = Array.from({ length: 40000 }, () => '東京都大阪市'[Math.floor(next() * 6)]).join('');
+    for (const kernel of ['auto', 'js'] as const) {
+      for (const spec of ['word3', 'char5']) {
+        const fp = createFingerprinter(settings(spec), { kernel });
+        for (const text of [ascii, accented, cjk]) {
+          const want = reference(text, settings(spec));
+          const got = fp.fingerprint(text);
+          expect(got.features).toBe(want.features.length);
+          expect([got.hi, got.lo]).toEqual([want.hi, want.lo]);
+        }
+      }
+    }
+  });
+
   it('reuses its buffers across documents of very different sizes', () => {
     const fp = createFingerprinter(DEFAULT_SETTINGS);
     const small = 'one two three four';
