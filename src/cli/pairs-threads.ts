@@ -69,6 +69,11 @@ export function startPairsPool(size: number): PairsPool {
       for (const p of pending.values()) p.reject(e);
       pending.clear();
     });
+    // A thread that dies without an error event (e.g. out of memory) must not leave callers waiting.
+    worker.on('exit', (code) => {
+      for (const p of pending.values()) p.reject(new Error(`pair thread exited with code ${code}`));
+      pending.clear();
+    });
   }
   const ready = Promise.all(readies).then(() => undefined);
   // Keep a failed startup from surfacing as an unhandled rejection before anyone awaits `ready`.
