@@ -21,9 +21,13 @@
  * - a document with no feature at all (empty, only separators, fewer tokens than the shingle size,
  *   fewer code points than the n-gram size) is 'too-short' and gets no fingerprint.
  *
- * To avoid a copy per token, the compaction of tokens into "w1 w2 w3 ..." happens in place in the
- * UTF-8 buffer (the write position never passes the read position), so each shingle is one
- * contiguous byte range that is hashed directly.
+ * How it is fast, per document: (1) the text is encoded to UTF-8 once; (2) one tokenizer pass moves
+ * the tokens, folded and joined as "w1 w2 w3 ...", to the front of that same buffer (the write
+ * position never passes the read position), recording token bounds, so every feature is one
+ * contiguous byte range; (3) the WebAssembly kernel (xxh64-wasm.ts) hashes all ranges in one call,
+ * or the JavaScript XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes in
+ * an open-addressing table stamped per document (never cleared) and counts bits through 256
+ * buckets per hash byte. No allocation per token or per feature.
  */
 import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
