@@ -224,19 +224,22 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean): void 
 }
 
 /**
- * Puts `text` as UTF-8 at e.inputStart, which is text.length + 8 bytes from the front: word mode may
- * insert one space per one-character token (in "東京" between 東 and 京), at most one per UTF-16
- * unit, so the in-place compaction writing from 0 never overtakes the bytes it still has to read.
+ * Puts `text` as UTF-8 at e.inputStart, leaving headroom before it because the in-place compaction
+ * (writing from 0) may write more bytes than it reads: word mode inserts a space before a token that
+ * touches the previous one (in "東京" between 東 and 京), and a fold may grow a code point by one
+ * byte (Ⱥ, 2 bytes, folds to ⱥ, 3 bytes): at most 2 bytes per UTF-16 unit together. ASCII text
+ * never grows, so it is first encoded with little headroom and room for one byte per unit; other
+ * text is encoded again with the full headroom and room for 3 bytes per unit.
  */
 function encodeAt(e: Engine, text: string): number {
-  e.inputStart = text.length + 8;
-  // Room for one byte per UTF-16 unit first (right for ASCII, the common case); only text that
-  // does not fit is encoded again with room for the worst case of 3 bytes per unit.
-  let need = e.inputStart + text.length + 8;
+  const len = text.length;
+  e.inputStart = 8;
+  let need = e.inputStart + len + 8;
   if (e.bufCap < need) layout(e, Math.max(need, Math.min(e.bufCap * 2, 4 * need)), 0, false);
   const first = encoder.encodeInto(text, e.buf.subarray(e.inputStart));
-  if (first.read === text.length) return first.written;
-  need = e.inputStart + text.length * 3 + 8;
+  if (first.read === len && first.written === len) return len;
+  e.inputStart = 2 * len + 8;
+  need = e.inputStart + 3 * len + 8;
   if (e.bufCap < need) layout(e, need, 0, false);
   return encoder.encodeInto(text, e.buf.subarray(e.inputStart)).written;
 }
