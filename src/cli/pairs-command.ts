@@ -67,8 +67,10 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     }
     const searchStart = performance.now();
     let startupSeconds: number | undefined;
+    let threadsUsed = 1;
     let pairs: PairList;
     if (pool && n >= 2 && blocks > 0) {
+      threadsUsed = pool.size;
       await pool.ready;
       const searchStartWarm = performance.now();
       pairs = await pool.allPairs(hi, lo, args.k, blocks);
@@ -88,7 +90,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
       `simsift pairs: n=${n}`,
       `k=${args.k}`,
       blocks > 0 ? `blocks=${blocks} tables=${binomial(blocks, args.k)}` : 'blocks=none (brute force)',
-      `threads=${pool ? pool.size : 1}`,
+      `threads=${threadsUsed}`,
       `pairs=${sorted.count}`,
       `read_seconds=${readSeconds.toFixed(3)}`,
       ...(startupSeconds !== undefined ? [`thread_startup_seconds=${startupSeconds.toFixed(3)}`] : []),
