@@ -37,7 +37,9 @@ export function snapshotDataTransfer(data: DataTransfer): DropSnapshot {
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       if (item.kind !== 'file') continue;
-      const entry = typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null;
+      // A folder never has a MIME type: typed items are files, and skipping the entry lookup for
+      // them keeps a drop of many files short (this all runs inside the drop event).
+      const entry = item.type === '' && typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null;
       if (entry) entries.push(entry);
       else {
         const file = item.getAsFile();

@@ -75,9 +75,11 @@ export interface ScanResult {
   timings: ScanTimings;
 }
 
-/** Wall-clock milliseconds per phase, measured on the main thread. */
+/** Wall-clock milliseconds per phase, measured on the main thread; the phases follow each other. */
 export interface ScanTimings {
+  /** From the start until every file is read (workers fingerprint meanwhile). */
   readingMs: number;
+  /** From the last read until every file is fingerprinted. */
   fingerprintingMs: number;
   /** Exact grouping + all-pairs search (in the index worker). */
   indexingMs: number;

@@ -246,7 +246,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
       while (inFlight.size > 0) await Promise.race(inFlight);
       if (firstError !== null) throw firstError;
       signal.throwIfAborted();
-      timings.fingerprintingMs = performance.now() - fingerprintStart;
+      timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
 
       // Indexing and grouping: in the index worker, over distinct texts only.
       const tIndex = performance.now();

@@ -13,6 +13,10 @@ const SHOWN_GROUPS = 100;
 const SHOWN_PAIRS_PER_GROUP = 50;
 const OK = 1;
 
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
 function members(groups: GroupList, g: number): Uint32Array {
   return groups.members.subarray(groups.start[g], groups.start[g + 1]);
 }
@@ -51,6 +55,10 @@ export function ResultsView({ result }: ResultsViewProps) {
         {stats.ok.toLocaleString('en')} documents compared ({stats.distinct.toLocaleString('en')} distinct texts) ·{' '}
         {exactGroups.count.toLocaleString('en')} exact-duplicate groups · {pairs.count.toLocaleString('en')} near-duplicate pairs within
         distance {result.k} in {nearGroups.count.toLocaleString('en')} groups
+      </p>
+      <p className="results__timings">
+        Reading {seconds(result.timings.readingMs)} (fingerprinting alongside) · fingerprinting the rest {seconds(result.timings.fingerprintingMs)} ·
+        indexing {seconds(result.timings.indexingMs)} · grouping {seconds(result.timings.groupingMs)} · total {seconds(result.timings.totalMs)}
       </p>
 
       <section aria-labelledby="exact-heading">
