@@ -12,6 +12,17 @@ import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerp
 import { createDocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccard } from '../core/simhash/simhash.ts';
 import { pairsCsv } from '../core/export/csv.ts';
+import type { DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
+import {
+  FILE_BINARY,
+  FILE_OK,
+  FILE_TOO_LARGE,
+  FILE_TOO_SHORT,
+  FILE_UNREADABLE,
+  startScanPool,
+  type FileFingerprints,
+  type ScanPool,
+} from './scan-threads.ts';
 import {
   defaultSettings,
   describeSettings,
@@ -27,21 +38,35 @@ import {
   type LoadedText,
 } from './cli-common.ts';
 
-const USAGE = `usage: simsift scan DIR [--k N] ${SETTINGS_USAGE} [--out FILE.csv]`;
+const USAGE = `usage: simsift scan DIR [--k N] ${SETTINGS_USAGE} [--out FILE.csv] [--threads T]`;
 /** Default maximum Hamming distance (as `simsift pairs`). */
 export const DEFAULT_SCAN_K = 3;
 /** Files read ahead while the current one is fingerprinted. */
 const READ_AHEAD = 16;
+/**
+ * Most fingerprinting threads. The default is 1: on this project's shared 2-core machine, 2 threads
+ * took 2.1 to 3.8 s against 1.2 to 1.9 s for one on 7,078 files (66 MB), thread startup (each
+ * thread loads TypeScript through tsx) included, so threads are only used when asked for.
+ */
+const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
 
-type ScanArgs = { dir: string; k: number; out: string | undefined; settings: ReturnType<typeof defaultSettings> };
+type ScanArgs = {
+  dir: string;
+  k: number;
+  out: string | undefined;
+  /** Fingerprinting threads; undefined means 1. */
+  threads: number | undefined;
+  settings: ReturnType<typeof defaultSettings>;
+};
 
 function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   const settings = defaultSettings();
   let dir: string | undefined;
   let k = DEFAULT_SCAN_K;
   let out: string | undefined;
+  let threads: number | undefined;
   let optionsEnded = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -53,10 +78,15 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
       const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
       const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (name === '--k' || name === '--out') {
+      if (name === '--k' || name === '--out' || name === '--threads') {
         const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
         if (name === '--k') k = parseK(value);
-        else if (value === undefined || value === '') throw new UsageError('--out needs a file name');
+        else if (name === '--threads') {
+          if (value === undefined || !/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_THREADS) {
+            throw new UsageError(`--threads must be an integer in 1..${MAX_THREADS} (got ${JSON.stringify(value ?? '')})`);
+          }
+          threads = Number(value);
+        } else if (value === undefined || value === '') throw new UsageError('--out needs a file name');
         else out = value;
         continue;
       }
@@ -69,7 +99,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir = arg;
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, out, settings };
+  return { dir, k, out, threads, settings };
 }
 
 /**
@@ -123,9 +153,44 @@ async function forEachLoaded(
   }
 }
 
+/** Reads and fingerprints the files one by one on this thread (with read-ahead). */
+async function fingerprintFiles(
+  root: string,
+  paths: readonly string[],
+  fingerprinter: Fingerprinter,
+  onProgress: (done: number) => void,
+): Promise<FileFingerprints> {
+  const n = paths.length;
+  const out: FileFingerprints = {
+    status: new Uint8Array(n),
+    hi: new Uint32Array(n),
+    lo: new Uint32Array(n),
+    bytes: new Float64Array(n),
+    messages: new Array<string | null>(n).fill(null),
+  };
+  await forEachLoaded(root, paths, (i, loaded) => {
+    onProgress(i + 1);
+    out.bytes[i] = loaded.bytes;
+    if (!loaded.ok) {
+      out.status[i] = loaded.kind === 'binary' ? FILE_BINARY : loaded.kind === 'too-large' ? FILE_TOO_LARGE : FILE_UNREADABLE;
+      out.messages[i] = loaded.message;
+      return;
+    }
+    const r = fingerprinter.fingerprint(loaded.text);
+    if (r.status !== 'ok') {
+      out.status[i] = FILE_TOO_SHORT;
+      return;
+    }
+    out.hi[i] = r.hi;
+    out.lo[i] = r.lo;
+  });
+  return out;
+}
+
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
+  let pool: ScanPool | null = null;
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
@@ -134,7 +199,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         `${USAGE}\n  --k N          maximum Hamming distance, 0..64 (default ${DEFAULT_SCAN_K})\n` +
           '  --features F   word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +
           '  --weights W    binary (default), tf, tfidf (document frequencies from DIR)\n' +
-          '  --stop-words   drop English stop words\n  --out FILE     write the CSV there instead of stdout\n',
+          '  --stop-words   drop English stop words\n  --out FILE     write the CSV there instead of stdout\n' +
+          `  --threads T    fingerprinting threads, 1..${MAX_THREADS} (default 1)\n`,
       );
       return 0;
     }
@@ -155,46 +221,60 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const n = paths.length;
 
-    // TF-IDF needs the corpus' document frequencies before any fingerprint: a first pass.
-    let options = {};
-    if (args.settings.weights === 'tfidf') {
-      const base = createFingerprinter({ ...args.settings, weights: 'binary' });
-      const counter = createDocumentFrequencyCounter();
-      await forEachLoaded(args.dir, paths, (i, loaded) => {
-        progress.update(`counting document frequencies ${i + 1}/${n} files`);
-        if (loaded.ok) counter.add(base.featureSet(loaded.text));
-      });
-      options = { documentFrequencies: counter.result() };
+    const threads = Math.min(args.threads ?? 1, Math.max(1, n));
+    let files: FileFingerprints;
+    let fingerprinter: Fingerprinter;
+    if (threads > 1) {
+      pool = startScanPool(threads);
+      const absolute = paths.map((p) => join(args.dir, p));
+      let options: { documentFrequencies?: DocumentFrequencies } = {};
+      await pool.configure(args.settings);
+      if (args.settings.weights === 'tfidf') {
+        const df = await pool.countDocumentFrequencies(absolute, (done) =>
+          progress.update(`counting document frequencies ${done}/${n} files`),
+        );
+        options = { documentFrequencies: df };
+        await pool.configure(args.settings, df);
+      }
+      files = await pool.fingerprint(absolute, (done) => progress.update(`fingerprinting ${done}/${n} files`));
+      fingerprinter = createFingerprinter(args.settings, options); // for the feature sets of pairs
+    } else {
+      // TF-IDF needs the corpus' document frequencies before any fingerprint: a first pass.
+      let options = {};
+      if (args.settings.weights === 'tfidf') {
+        const base = createFingerprinter({ ...args.settings, weights: 'binary' });
+        const counter = createDocumentFrequencyCounter();
+        await forEachLoaded(args.dir, paths, (i, loaded) => {
+          progress.update(`counting document frequencies ${i + 1}/${n} files`);
+          if (loaded.ok) counter.add(base.featureSet(loaded.text));
+        });
+        options = { documentFrequencies: counter.result() };
+      }
+      fingerprinter = createFingerprinter(args.settings, options);
+      files = await fingerprintFiles(args.dir, paths, fingerprinter, (done) =>
+        progress.update(`fingerprinting ${done}/${n} files`),
+      );
     }
-    const fingerprinter = createFingerprinter(args.settings, options);
 
-    // Fingerprint every file; only documents with a fingerprint enter the index.
-    const hiAll = new Uint32Array(n);
-    const loAll = new Uint32Array(n);
+    // Only documents with a fingerprint enter the index.
+    const hiAll = files.hi;
+    const loAll = files.lo;
     const hasPrint = new Uint8Array(n);
     const counts = { fingerprinted: 0, tooShort: 0, binary: 0, tooLarge: 0, unreadable: 0, bytes: 0 };
-    await forEachLoaded(args.dir, paths, (i, loaded) => {
-      progress.update(`fingerprinting ${i + 1}/${n} files`);
-      counts.bytes += loaded.bytes;
-      if (!loaded.ok) {
-        if (loaded.kind === 'binary') counts.binary++;
-        else {
-          if (loaded.kind === 'too-large') counts.tooLarge++;
-          else counts.unreadable++;
-          problems.push(`${paths[i]}: ${loaded.message}`);
-        }
-        return;
+    for (let i = 0; i < n; i++) {
+      counts.bytes += files.bytes[i];
+      const status = files.status[i];
+      if (status === FILE_OK) {
+        hasPrint[i] = 1;
+        counts.fingerprinted++;
+      } else if (status === FILE_TOO_SHORT) counts.tooShort++;
+      else if (status === FILE_BINARY) counts.binary++;
+      else {
+        if (status === FILE_TOO_LARGE) counts.tooLarge++;
+        else counts.unreadable++;
+        problems.push(`${paths[i]}: ${files.messages[i]}`);
       }
-      const r = fingerprinter.fingerprint(loaded.text);
-      if (r.status !== 'ok') {
-        counts.tooShort++;
-        return;
-      }
-      hiAll[i] = r.hi;
-      loAll[i] = r.lo;
-      hasPrint[i] = 1;
-      counts.fingerprinted++;
-    });
+    }
     const fingerprintSeconds = (performance.now() - started) / 1000;
 
     // Index the fingerprinted documents (dense ids), find all pairs within k, map ids back.
@@ -229,6 +309,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       `simsift scan: ${n} files, ${(counts.bytes / 1e6).toFixed(1)} MB: ${counts.fingerprinted} fingerprinted, ` +
         `${counts.tooShort} too short, ${counts.binary} binary, ${counts.tooLarge} too large, ${counts.unreadable} unreadable; ` +
         `${pairs.count} pairs in ${pairs.groups} groups (k=${args.k}, ${describeSettings(args.settings)}); ` +
+        `${threads} thread${threads === 1 ? '' : 's'}, ` +
         `fingerprinting ${fingerprintSeconds.toFixed(2)} s, total ${seconds.toFixed(2)} s` +
         `${args.out !== undefined ? `; wrote ${args.out}` : ''}\n`,
     );
@@ -241,6 +322,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     io.stderr.write(`simsift scan: failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
+  } finally {
+    await pool?.close();
   }
 }
 

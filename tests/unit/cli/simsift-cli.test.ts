@@ -166,6 +166,20 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(r.stderr).toMatch(/wrote .*hostile\.csv/);
   });
 
+  it('gives the same CSV with worker threads, for binary and tfidf weights', async () => {
+    const runs = await Promise.all([
+      simsift(['scan', corpus], dir),
+      simsift(['scan', corpus, '--threads', '2'], dir),
+      simsift(['scan', corpus, '--weights', 'tfidf'], dir),
+      simsift(['scan', corpus, '--weights', 'tfidf', '--threads=3'], dir),
+    ]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(runs[1].stdout).toBe(runs[0].stdout);
+    expect(runs[3].stdout).toBe(runs[2].stdout);
+    expect(runs[1].stderr).toMatch(/2 threads/);
+    expect(runs[3].stderr).toMatch(/3 threads/);
+  });
+
   it('supports char n-grams, tf and tfidf weights and stop words', async () => {
     const variants = [['--features', 'char5'], ['--weights', 'tf'], ['--weights=tfidf'], ['--features', 'word1', '--stop-words']];
     for (const r of await Promise.all(variants.map((args) => simsift(['scan', corpus, ...args], dir)))) {
@@ -189,6 +203,8 @@ describe('simsift scan', { timeout: 120_000 }, () => {
       ['scan', corpus, '--bogus'],
       ['scan', corpus, corpus],
       ['scan', corpus, '--out', join(dir, 'no', 'such', 'dir', 'x.csv')],
+      ['scan', corpus, '--threads', '0'],
+      ['scan', corpus, '--threads', 'many'],
       ['frobnicate'],
     ];
     const runs = await Promise.all(cases.map((args) => simsift(args, dir)));
