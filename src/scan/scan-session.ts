@@ -110,7 +110,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
       const now = performance.now();
       let bytes = bytesDone;
       for (const b of inflightBytes.values()) bytes += b;
-      // Workers start during 'reading' (while sizes are still being listed), so the rate counts from then.
+      // Workers start during 'reading' (while files are still being read), so the rate counts from then.
       const working = fingerprintStart > 0 && (phase === 'reading' || phase === 'fingerprinting');
       // Sizes are learnt by reading (asking for them up front would block, see read-file-bytes.ts):
       // until every file is read, the total is extrapolated from the files read so far.
@@ -189,7 +189,10 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
             storeBatch(scanDocs, ids, result, skipped);
             filesDone += ids.length;
             bytesDone += large ? result.sizes[0] : batchBytes;
-            if (large) bytesRead += result.sizes[0];
+            if (large) {
+              bytesRead += result.sizes[0];
+              filesRead++;
+            }
           })
           .catch((error: unknown) => {
             firstError ??= error;
@@ -217,7 +220,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
           const name = scanDocs.paths[d];
           const read = await readUpTo(file, MAIN_READ_LIMIT);
           signal.throwIfAborted();
-          filesRead++;
+          if (read.kind !== 'large') filesRead++;
           if (read.kind === 'error') {
             scanDocs.status[d] = DocStatus.unreadable;
             skipped.push({ docId: d, path: name, size: 0, reason: 'unreadable', message: skipMessage('unreadable', read.message) });
