@@ -5,13 +5,22 @@
  * Results equal the JavaScript xxh64.ts and xxhash-wasm's h64 (tests hold all three equal).
  *
  * Export `hash(starts, ends, count, out)`: for f < count, hashes memory[i32 starts[f] .. i32 ends[f])
- * (absolute byte addresses) and stores the 64-bit hash little-endian at out + 8f.
+ * (absolute byte addresses) and stores the 64-bit hash little-endian at out + 8f. Export `tally`
+ * dedupes those hashes per document and counts their bytes into buckets (see `Xxh64Kernel`).
  */
 
 /** The kernel's API: its memory (grown by the caller) and the batch hash function. */
 export type Xxh64Kernel = {
   memory: WebAssembly.Memory;
   hash(startsPtr: number, endsPtr: number, count: number, outPtr: number): void;
+  /**
+   * For f < count, takes the 64-bit hash at hashes + 8f; with `dedupe` (1) skips it if the
+   * open-addressing table at `table` (16 bytes per slot: i32 stamp, i32 unused, i64 hash; mask + 1
+   * slots) already holds it in this document (slots whose stamp is not `stamp` are free) and else
+   * records it; then adds 1 to buckets[256 j + byte j of the hash] (i32 counters) for j < 8.
+   * Returns how many hashes were counted.
+   */
+  tally(hashes: number, count: number, table: number, mask: number, stamp: number, buckets: number, dedupe: number): number;
 };
 
 const MASK = (1n << 64n) - 1n;
@@ -27,10 +36,10 @@ const OP = {
   get: 0x20, set: 0x21, tee: 0x22,
   i32Load: 0x28, i64Load: 0x29, i64Load8u: 0x31, i64Load32u: 0x35, i64Store: 0x37,
   i32Const: 0x41, i64Const: 0x42,
-  i32Eqz: 0x45, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f,
-  i32Add: 0x6a, i32Sub: 0x6b, i32Shl: 0x74,
+  i32Eqz: 0x45, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
+  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Shl: 0x74,
   i64Add: 0x7c, i64Mul: 0x7e, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
-  i64ExtendI32U: 0xad,
+  i32WrapI64: 0xa7, i64ExtendI32U: 0xad, i32Store: 0x36,
 } as const;
 const EMPTY = 0x40;
 const I32 = 0x7f;
@@ -144,6 +153,56 @@ function body(): number[] {
   return code;
 }
 
+// tally's locals: params 0 hashes, 1 count, 2 table, 3 mask, 4 stamp, 5 buckets, 6 dedupe;
+// then 7 f, 8 slot, 9 addr, 10 total, 11 b (i32); 12 h (i64).
+const T_HASHES = 0, T_COUNT = 1, T_TABLE = 2, T_MASK = 3, T_STAMP = 4, T_BUCKETS = 5, T_DEDUPE = 6;
+const T_F = 7, T_SLOT = 8, T_ADDR = 9, T_TOTAL = 10, T_B = 11, T_H = 12;
+
+function tallyBody(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: (number | number[])[]) => {
+    for (const part of parts) if (typeof part === 'number') code.push(part);
+    else code.push(...part);
+  };
+  emit(OP.block, EMPTY, get(T_COUNT), OP.i32Eqz, OP.brIf, 0); // $done
+  emit(OP.loop, EMPTY); // $feature
+  emit(OP.block, EMPTY); // $next: a duplicate jumps here, past the counting
+  // h = hashes[f]
+  emit(get(T_HASHES), get(T_F), OP.i32Const, 3, OP.i32Shl, OP.i32Add, mem(OP.i64Load), set(T_H));
+  emit(get(T_DEDUPE), OP.if, EMPTY);
+  // slot = low32(h) & mask
+  emit(get(T_H), OP.i32WrapI64, get(T_MASK), OP.i32And, set(T_SLOT));
+  emit(OP.block, EMPTY); // $inserted
+  emit(OP.loop, EMPTY); // $probe
+  emit(get(T_TABLE), get(T_SLOT), OP.i32Const, 4, OP.i32Shl, OP.i32Add, set(T_ADDR));
+  // a slot with another stamp is free: take it and go count
+  emit(get(T_ADDR), mem(OP.i32Load), get(T_STAMP), OP.i32Ne, OP.if, EMPTY);
+  emit(get(T_ADDR), get(T_STAMP), mem(OP.i32Store));
+  emit(get(T_ADDR), get(T_H), mem(OP.i64Store, 8));
+  emit(OP.br, 2); // → end of $inserted (labels: if 0, $probe 1, $inserted 2)
+  emit(OP.end);
+  // the same hash already counted in this document: skip it
+  emit(get(T_ADDR), mem(OP.i64Load, 8), get(T_H), OP.i64Eq, OP.brIf, 3); // $probe 0, $inserted 1, if 2, $next 3
+  emit(get(T_SLOT), OP.i32Const, 1, OP.i32Add, get(T_MASK), OP.i32And, set(T_SLOT), OP.br, 0);
+  emit(OP.end); // $probe
+  emit(OP.end); // $inserted
+  emit(OP.end); // if dedupe
+  // buckets[256 j + byte j]++ for the 8 bytes of h
+  for (let j = 0; j < 8; j++) {
+    emit(get(T_BUCKETS), get(T_H), i64(BigInt(8 * j)), OP.i64ShrU, OP.i32WrapI64, OP.i32Const, ...sleb(255n), OP.i32And);
+    emit(OP.i32Const, 2, OP.i32Shl, OP.i32Add, OP.tee, T_B);
+    emit(get(T_B), mem(OP.i32Load, 1024 * j), OP.i32Const, 1, OP.i32Add, mem(OP.i32Store, 1024 * j));
+  }
+  emit(get(T_TOTAL), OP.i32Const, 1, OP.i32Add, set(T_TOTAL));
+  emit(OP.end); // $next
+  emit(get(T_F), OP.i32Const, 1, OP.i32Add, OP.tee, T_F, get(T_COUNT), OP.i32LtU, OP.brIf, 0);
+  emit(OP.end); // $feature
+  emit(OP.end); // $done
+  emit(get(T_TOTAL));
+  emit(OP.end); // function
+  return code;
+}
+
 function section(id: number, content: number[]): number[] {
   return [id, ...uleb(content.length), ...content];
 }
@@ -154,15 +213,16 @@ function name(s: string): number[] {
 
 /** The kernel module's bytes. */
 export function xxh64KernelBytes(): Uint8Array {
-  const locals = [2, 5, I32, 5, I64]; // 2 local groups: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
-  const fn = [...locals, ...body()];
+  const hashFn = [2, 5, I32, 5, I64, ...body()]; // locals: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
+  const tallyFn = [2, 5, I32, 1, I64, ...tallyBody()]; // locals: 5 x i32 (f, slot, addr, total, b), 1 x i64 (h)
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 4, I32, I32, I32, I32, 0]), // type 0: (i32 i32 i32 i32) -> ()
-    ...section(3, [1, 0]), // function 0 has type 0
+    // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32
+    ...section(1, [2, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]),
+    ...section(3, [2, 0, 1]), // function 0 (hash) has type 0, function 1 (tally) type 1
     ...section(5, [1, 0x00, 1]), // one memory, 1 page minimum, no maximum
-    ...section(7, [2, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0]),
-    ...section(10, [1, ...uleb(fn.length), ...fn]),
+    ...section(7, [3, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1]),
+    ...section(10, [2, ...uleb(hashFn.length), ...hashFn, ...uleb(tallyFn.length), ...tallyFn]),
   ]);
 }
 
@@ -180,8 +240,9 @@ export function createXxh64Kernel(): Xxh64Kernel | null {
     const exports = new WebAssembly.Instance(compiled, {}).exports as {
       memory: WebAssembly.Memory;
       hash: Xxh64Kernel['hash'];
+      tally: Xxh64Kernel['tally'];
     };
-    return { memory: exports.memory, hash: exports.hash };
+    return { memory: exports.memory, hash: exports.hash, tally: exports.tally };
   } catch {
     compiled = null;
     return null;

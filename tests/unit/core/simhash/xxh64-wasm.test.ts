@@ -33,6 +33,33 @@ describe('xxh64 WebAssembly kernel', () => {
     }
   });
 
+  it('tallies hashes into byte buckets, skipping repeats within a document when deduping', () => {
+    const kernel = createXxh64Kernel()!;
+    const dv = new DataView(kernel.memory.buffer);
+    const HASHES = 0, TABLE = 1024, BUCKETS = 4096, MASK = 15;
+    const a = 0x0102030405060708n;
+    const b = 0xff00000000000001n;
+    [a, b, a, a].forEach((h, i) => dv.setBigUint64(HASHES + 8 * i, h, true));
+    const buckets = new Uint32Array(kernel.memory.buffer, BUCKETS, 2048);
+    expect(kernel.tally(HASHES, 4, TABLE, MASK, 1, BUCKETS, 1)).toBe(2);
+    expect([buckets[8], buckets[1], buckets[256 + 7], buckets[256], buckets[7 * 256 + 1], buckets[7 * 256 + 255]]).toEqual([
+      1, 1, 1, 1, 1, 1,
+    ]);
+    expect(buckets.reduce((x, y) => x + y, 0)).toBe(16);
+    // A new stamp is a new document: the same hashes count again.
+    expect(kernel.tally(HASHES, 2, TABLE, MASK, 2, BUCKETS, 1)).toBe(2);
+    // Without dedupe every hash counts.
+    buckets.fill(0);
+    expect(kernel.tally(HASHES, 4, TABLE, MASK, 2, BUCKETS, 0)).toBe(4);
+    expect(buckets[8]).toBe(3);
+    // Colliding slots (same low bits) probe onward.
+    const c = 0x0000000100000008n; // low bits collide with a's slot under MASK
+    dv.setBigUint64(HASHES, a, true);
+    dv.setBigUint64(HASHES + 8, c, true);
+    dv.setBigUint64(HASHES + 16, c, true);
+    expect(kernel.tally(HASHES, 3, TABLE, MASK, 3, BUCKETS, 1)).toBe(2);
+  });
+
   it('gives every fingerprinter its own memory', () => {
     const a = createXxh64Kernel()!;
     const b = createXxh64Kernel()!;
