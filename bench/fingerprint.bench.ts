@@ -1,13 +1,14 @@
 /**
- * `npm run bench -- fingerprint [--mb 100] [--settings word3:binary,char5:binary] [--seed 1]`
+ * `npm run bench -- fingerprint [--mb 100] [--settings word3:binary,char5:binary] [--seed 1] [--js]`
  *
  * Fingerprinting throughput on one core: generates a deterministic corpus of realistic documents
  * (no downloads), then times `createFingerprinter(settings).fingerprint(text)` over all of it and
  * prints MB/s of UTF-8 text per settings. The corpus mixes plain-ASCII English-like prose with
  * documents carrying typographic quotes, accented names, some Greek/Cyrillic and some CJK, since
- * non-ASCII text takes the slower normalization path.
+ * non-ASCII text takes the slower normalization path. `--js` measures the JavaScript XXH64 path
+ * (the fallback where WebAssembly is unavailable) instead of the WebAssembly kernel.
  */
-import { createFingerprinter } from '../src/core/simhash/fingerprinter.ts';
+import { createFingerprinter, type FingerprinterOptions } from '../src/core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter } from '../src/core/simhash/document-frequencies.ts';
 import { parseFeatureSpec, parseWeightScheme } from '../src/core/simhash/settings.ts';
 import type { SimHashSettings } from '../src/core/simhash/settings.ts';
@@ -109,14 +110,16 @@ export function generateCorpus(targetBytes: number, seed: number): { docs: strin
   return { docs, bytes };
 }
 
-function parseArgs(args: string[]): { mb: number; seed: number; settings: SimHashSettings[]; labels: string[] } {
+function parseArgs(args: string[]): { mb: number; seed: number; js: boolean; settings: SimHashSettings[]; labels: string[] } {
   let mb = 100;
+  let js = false;
   let seed = 1;
   let list = 'word3:binary,word1:binary,word3:tf,char5:binary,word3:tfidf';
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--mb') mb = Number(args[++i]);
     else if (args[i] === '--seed') seed = Number(args[++i]);
     else if (args[i] === '--settings') list = args[++i];
+    else if (args[i] === '--js') js = true;
   }
   if (!(mb > 0)) throw new Error('--mb must be a positive number');
   const labels = list.split(',');
@@ -127,11 +130,11 @@ function parseArgs(args: string[]): { mb: number; seed: number; settings: SimHas
     if (!features || !w) throw new Error(`bad settings: ${label} (expected e.g. word3:binary or word1:tf:stop)`);
     return { features, weights: w, stopWords: stop === 'stop' };
   });
-  return { mb, seed, settings, labels };
+  return { mb, seed, js, settings, labels };
 }
 
 export async function main(args: string[]): Promise<void> {
-  const { mb, seed, settings, labels } = parseArgs(args);
+  const { mb, seed, js, settings, labels } = parseArgs(args);
   const t0 = performance.now();
   const { docs, bytes } = generateCorpus(mb * 1e6, seed);
   const ascii = docs.filter((d) => !/[^\x00-\x7f]/.test(d)).length;
@@ -144,15 +147,15 @@ export async function main(args: string[]): Promise<void> {
       '(MB/s per CPU-second discounts time the thread was not running)',
   );
   for (let s = 0; s < settings.length; s++) {
-    let options = {};
+    let options: FingerprinterOptions = { kernel: js ? 'js' : 'auto' };
     let dfSeconds = 0;
     if (settings[s].weights === 'tfidf') {
       // TF-IDF needs corpus document frequencies first: a separate pass, timed separately.
-      const base = createFingerprinter({ ...settings[s], weights: 'binary' });
+      const base = createFingerprinter({ ...settings[s], weights: 'binary' }, options);
       const t = performance.now();
       const counter = createDocumentFrequencyCounter();
       for (const d of docs) counter.add(base.featureSet(d));
-      options = { documentFrequencies: counter.result() };
+      options = { ...options, documentFrequencies: counter.result() };
       dfSeconds = (performance.now() - t) / 1000;
     }
     const fp = createFingerprinter(settings[s], options);
@@ -172,7 +175,7 @@ export async function main(args: string[]): Promise<void> {
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const extra = dfSeconds ? `  (+ document-frequency pass ${(bytes / 1e6 / dfSeconds).toFixed(1)} MB/s)` : '';
     console.log(
-      `${labels[s].padEnd(14)} ${(bytes / 1e6 / seconds).toFixed(1).padStart(7)} MB/s  ` +
+      `${(labels[s] + ' ' + fp.kernel).padEnd(19)} ${(bytes / 1e6 / seconds).toFixed(1).padStart(7)} MB/s  ` +
         `${seconds.toFixed(2)} s wall, ${(bytes / 1e6 / cpuSeconds).toFixed(1)} MB/s per CPU-second  checksum ${checksum.toString(16).padStart(8, '0')}  too-short ${tooShort}${extra}`,
     );
   }
