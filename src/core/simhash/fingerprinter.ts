@@ -169,6 +169,8 @@ type Engine = {
 };
 
 const PAGE = 65536;
+/** Buffers grown past this for one huge document are dropped after it (about a 25 MB text). */
+const RELEASE_BYTES = 256 * 1024 * 1024;
 
 function createEngine(useKernel: boolean): Engine {
   const kernel = useKernel ? createXxh64Kernel() : null;
@@ -667,7 +669,12 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
   const n = settings.features.kind === 'word' ? 1 : settings.features.n;
   const stopWords = settings.stopWords;
   const weights = settings.weights;
-  const e = createEngine(options.kernel !== 'js');
+  const useKernel = options.kernel !== 'js';
+  let e = createEngine(useKernel);
+  /** After a huge document, start over with small buffers: WASM memory never shrinks, a new instance's does not exist yet. */
+  function release(): void {
+    if (e.memory.byteLength > RELEASE_BYTES) e = createEngine(useKernel);
+  }
 
   /** Encodes and tokenizes; returns the number of features (0 when too short). */
   function prepare(text: string): number {
@@ -761,7 +768,10 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
     fingerprint(text: string): FingerprintResult {
       const count = prepare(text);
       const words = e.words;
-      if (count === 0) return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
+      if (count === 0) {
+        release();
+        return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
+      }
       e.bitCounts.fill(0);
       let bits: [number, number];
       if (weights === 'binary') {
@@ -776,11 +786,15 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
         hashFeatures(e, count, endArray(), endOffset);
         bits = tfidfBits(tableFeatures(e, count));
       }
+      release();
       return { status: 'ok', hi: bits[0], lo: bits[1], features: count, words };
     },
     featureSet(text: string): Uint32Array {
       const count = prepare(text);
-      if (count === 0) return new Uint32Array(0);
+      if (count === 0) {
+        release();
+        return new Uint32Array(0);
+      }
       resetTable(e, count);
       hashFeatures(e, count, endArray(), endOffset);
       const distinct = tableFeatures(e, count);
@@ -792,6 +806,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       // Two distinct 64-bit hashes may share their low half: keep each key once.
       let m = 0;
       for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i];
+      release();
       return m === out.length ? out : out.slice(0, m);
     },
   };
