@@ -158,6 +158,8 @@ type Engine = {
   tallyPtr: number;
   tallyStamp: number;
   buckets: Uint32Array;
+  /** The kernel's copy of ASCII_WORD, followed by an i32 slot for compactAscii's written length. */
+  asciiTablePtr: number;
   /** Table offsets of the slots `tableFeatures` filled, so reading them back skips empty slots. */
   used: Int32Array;
   bitCounts: Float64Array;
@@ -192,6 +194,7 @@ function createEngine(useKernel: boolean): Engine {
     tallyPtr: 0,
     tallyStamp: 0,
     buckets: new Uint32Array(2048),
+    asciiTablePtr: 0,
     used: new Int32Array(1 << 12),
     bitCounts: new Float64Array(64),
     ascii: true,
@@ -213,7 +216,8 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   tokCap = Math.max(e.tokCap, tokCap);
   const tallyStart = bufCap + 16 * tokCap;
   const bucketsStart = tallyStart + (e.kernel ? 16 << tallyBits : 0);
-  const bytes = bucketsStart + (e.kernel ? 4 * 2048 : 0);
+  const asciiStart = bucketsStart + 4 * 2048; // the kernel's ASCII table (256 bytes) and an i32 result
+  const bytes = e.kernel ? asciiStart + 256 + 8 : tallyStart;
   const oldStarts = keep ? e.starts.slice() : null;
   const oldEnds = keep ? e.ends.slice() : null;
   if (e.kernel) {
@@ -242,6 +246,8 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
     new Uint8Array(e.memory, tallyStart, 16 << tallyBits).fill(0);
     e.tallyStamp = 0;
     e.buckets = new Uint32Array(e.memory, bucketsStart, 2048);
+    new Uint8Array(e.memory, asciiStart, 256).set(ASCII_WORD);
+    e.asciiTablePtr = asciiStart;
   }
 }
 
@@ -292,6 +298,19 @@ function tokenGuess(len: number): number {
  */
 function compactAscii(e: Engine, len: number, stopWords: boolean): number {
   ensureTokenCapacity(e, tokenGuess(len));
+  if (e.kernel && !stopWords) {
+    const k = e.kernel;
+    const outLength = e.asciiTablePtr + 256;
+    const count = k.compactAscii(e.inputStart, e.inputStart + len, e.asciiTablePtr, e.starts.byteOffset, e.ends.byteOffset, e.tokCap, outLength);
+    if (count >= 0) {
+      e.words = count;
+      e.compactLength = new Int32Array(e.memory, outLength, 1)[0];
+      return count;
+    }
+    // More tokens than the guess: the input is partly overwritten, so the caller encodes it again.
+    ensureTokenCapacity(e, (len >> 1) + 2);
+    return -1;
+  }
   let b8 = e.buf;
   let st = e.starts;
   let en = e.ends;
@@ -690,8 +709,11 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
   function prepare(text: string): number {
     const len = encode(e, text);
     let tokens: number;
-    if (e.ascii) tokens = compactAscii(e, len, stopWords);
-    else {
+    if (e.ascii) {
+      tokens = compactAscii(e, len, stopWords);
+      // The kernel ran out of token room (tokens shorter than the guess): again, with room for all.
+      if (tokens < 0) tokens = compactAscii(e, encodeAt(e, text), stopWords);
+    } else {
       // Fold while tokenizing if every non-ASCII code point is simple, else normalize the whole text.
       tokens = compactTokens(e, len, charMode, stopWords, true);
       if (tokens < 0) tokens = compactTokens(e, encodeAt(e, normalizeText(text)), charMode, stopWords, false);

@@ -21,6 +21,14 @@ export type Xxh64Kernel = {
    * Returns how many hashes were counted.
    */
   tally(hashes: number, count: number, table: number, mask: number, stamp: number, buckets: number, dedupe: number): number;
+  /**
+   * Tokenizes ASCII bytes [start, end) in place, as the fingerprinter's `compactAscii` without stop
+   * words: each byte maps through the 256-byte table at `table` (its lowercase if it is a letter or
+   * digit, else 0 = separator); tokens are written from address 0 joined by one space, their bounds
+   * to the i32 arrays `starts` and `ends`. Returns the token count (and stores the written length
+   * as an i32 at `outLength`), or -1 when there are more than `capacity` tokens.
+   */
+  compactAscii(start: number, end: number, table: number, starts: number, ends: number, capacity: number, outLength: number): number;
 };
 
 const MASK = (1n << 64n) - 1n;
@@ -34,7 +42,8 @@ const P5 = 0x27d4eb2f165667c5n;
 const OP = {
   block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d,
   get: 0x20, set: 0x21, tee: 0x22,
-  i32Load: 0x28, i64Load: 0x29, i64Load8u: 0x31, i64Load32u: 0x35, i64Store: 0x37,
+  i32Load: 0x28, i64Load: 0x29, i32Load8u: 0x2d, i64Load8u: 0x31, i64Load32u: 0x35, i64Store: 0x37, i32Store8: 0x3a,
+  return: 0x0f,
   i32Const: 0x41, i64Const: 0x42,
   i32Eqz: 0x45, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
   i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Shl: 0x74,
@@ -203,6 +212,51 @@ function tallyBody(): number[] {
   return code;
 }
 
+// compactAscii's locals: params 0 start, 1 end, 2 table, 3 starts, 4 ends, 5 capacity, 6 outLength;
+// then 7 r, 8 w, 9 count, 10 v (i32).
+const C_START = 0, C_END = 1, C_TABLE = 2, C_STARTS = 3, C_ENDS = 4, C_CAP = 5, C_OUT = 6;
+const C_R = 7, C_W = 8, C_COUNT = 9, C_V = 10;
+
+function compactBody(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: (number | number[])[]) => {
+    for (const part of parts) if (typeof part === 'number') code.push(part);
+    else code.push(...part);
+  };
+  const mapped = () => [...get(C_TABLE), ...get(C_R), ...mem(OP.i32Load8u), OP.i32Add, ...mem(OP.i32Load8u)]; // table[buf[r]]
+  emit(get(C_START), set(C_R));
+  emit(OP.block, EMPTY); // $done
+  emit(OP.loop, EMPTY); // $token
+  // Skip separators; at the end of the input, finish.
+  emit(OP.block, EMPTY, OP.loop, EMPTY); // $start, $skip
+  emit(get(C_R), get(C_END), OP.i32GeU, OP.brIf, 3); // $skip 0, $start 1, $token 2, $done 3
+  emit(mapped(), OP.tee, C_V, OP.brIf, 1);
+  emit(get(C_R), OP.i32Const, 1, OP.i32Add, set(C_R), OP.br, 0);
+  emit(OP.end, OP.end);
+  // A token starts: room for it?
+  emit(get(C_COUNT), get(C_CAP), OP.i32GeU, OP.if, EMPTY, OP.i32Const, ...sleb(-1n), OP.return, OP.end);
+  // One space before every token but the first.
+  emit(get(C_COUNT), OP.if, EMPTY);
+  emit(get(C_W), OP.i32Const, 32, mem(OP.i32Store8), get(C_W), OP.i32Const, 1, OP.i32Add, set(C_W));
+  emit(OP.end);
+  emit(get(C_STARTS), get(C_COUNT), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(C_W), mem(OP.i32Store));
+  // Copy the token's bytes, lowercased.
+  emit(OP.block, EMPTY, OP.loop, EMPTY); // $stop, $copy
+  emit(get(C_W), get(C_V), mem(OP.i32Store8), get(C_W), OP.i32Const, 1, OP.i32Add, set(C_W));
+  emit(get(C_R), OP.i32Const, 1, OP.i32Add, OP.tee, C_R, get(C_END), OP.i32GeU, OP.brIf, 1);
+  emit(mapped(), OP.tee, C_V, OP.brIf, 0);
+  emit(OP.end, OP.end);
+  emit(get(C_ENDS), get(C_COUNT), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(C_W), mem(OP.i32Store));
+  emit(get(C_COUNT), OP.i32Const, 1, OP.i32Add, set(C_COUNT));
+  emit(OP.br, 0); // next token
+  emit(OP.end); // $token
+  emit(OP.end); // $done
+  emit(get(C_OUT), get(C_W), mem(OP.i32Store));
+  emit(get(C_COUNT));
+  emit(OP.end); // function
+  return code;
+}
+
 function section(id: number, content: number[]): number[] {
   return [id, ...uleb(content.length), ...content];
 }
@@ -215,14 +269,20 @@ function name(s: string): number[] {
 export function xxh64KernelBytes(): Uint8Array {
   const hashFn = [2, 5, I32, 5, I64, ...body()]; // locals: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
   const tallyFn = [2, 5, I32, 1, I64, ...tallyBody()]; // locals: 5 x i32 (f, slot, addr, total, b), 1 x i64 (h)
+  const compactFn = [1, 4, I32, ...compactBody()]; // locals: 4 x i32 (r, w, count, v)
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32
     ...section(1, [2, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]),
-    ...section(3, [2, 0, 1]), // function 0 (hash) has type 0, function 1 (tally) type 1
+    ...section(3, [3, 0, 1, 1]), // functions: 0 hash (type 0), 1 tally (type 1), 2 compactAscii (type 1)
     ...section(5, [1, 0x00, 1]), // one memory, 1 page minimum, no maximum
-    ...section(7, [3, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1]),
-    ...section(10, [2, ...uleb(hashFn.length), ...hashFn, ...uleb(tallyFn.length), ...tallyFn]),
+    ...section(7, [4, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1, ...name('compactAscii'), 0x00, 2]),
+    ...section(10, [
+      3,
+      ...uleb(hashFn.length), ...hashFn,
+      ...uleb(tallyFn.length), ...tallyFn,
+      ...uleb(compactFn.length), ...compactFn,
+    ]),
   ]);
 }
 
@@ -241,8 +301,9 @@ export function createXxh64Kernel(): Xxh64Kernel | null {
       memory: WebAssembly.Memory;
       hash: Xxh64Kernel['hash'];
       tally: Xxh64Kernel['tally'];
+      compactAscii: Xxh64Kernel['compactAscii'];
     };
-    return { memory: exports.memory, hash: exports.hash, tally: exports.tally };
+    return { memory: exports.memory, hash: exports.hash, tally: exports.tally, compactAscii: exports.compactAscii };
   } catch {
     compiled = null;
     return null;

@@ -60,6 +60,28 @@ describe('xxh64 WebAssembly kernel', () => {
     expect(kernel.tally(HASHES, 3, TABLE, MASK, 3, BUCKETS, 1)).toBe(2);
   });
 
+  it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
+    const kernel = createXxh64Kernel()!;
+    kernel.memory.grow(1);
+    const mem = new Uint8Array(kernel.memory.buffer);
+    const dv = new DataView(kernel.memory.buffer);
+    const TABLE = 60000, STARTS = 61000, ENDS = 62000, OUT = 63000, IN = 1000;
+    for (let b = 0; b < 128; b++) {
+      const c = String.fromCharCode(b);
+      mem[TABLE + b] = /[a-z0-9]/i.test(c) ? c.toLowerCase().charCodeAt(0) : 0;
+    }
+    const text = '  Hello, WORLD!  the quick-brown fox 42';
+    mem.set(new TextEncoder().encode(text), IN);
+    expect(kernel.compactAscii(IN, IN + text.length, TABLE, STARTS, ENDS, 100, OUT)).toBe(7);
+    const w = dv.getInt32(OUT, true);
+    expect(new TextDecoder().decode(mem.subarray(0, w))).toBe('hello world the quick brown fox 42');
+    expect([dv.getInt32(STARTS + 4, true), dv.getInt32(ENDS + 4, true)]).toEqual([6, 11]);
+    mem.set(new TextEncoder().encode(text), IN);
+    expect(kernel.compactAscii(IN, IN + text.length, TABLE, STARTS, ENDS, 3, OUT)).toBe(-1);
+    expect(kernel.compactAscii(IN, IN, TABLE, STARTS, ENDS, 3, OUT)).toBe(0);
+    expect(dv.getInt32(OUT, true)).toBe(0);
+  });
+
   it('gives every fingerprinter its own memory', () => {
     const a = createXxh64Kernel()!;
     const b = createXxh64Kernel()!;
