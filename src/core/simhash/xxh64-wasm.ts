@@ -1,17 +1,17 @@
 /**
- * A WebAssembly kernel that hashes many byte ranges with XXH64 (seed 0) in one call, using native
- * 64-bit multiplies. The module is assembled here from its instructions (below, in WAT form in the
- * comments) when first needed: no build step, no dependency, no network; about 400 bytes.
- * Results equal the JavaScript xxh64.ts and xxhash-wasm's h64 (tests hold all three equal).
+ * The fingerprinter's WebAssembly kernel: XXH64 (seed 0) of many byte ranges in one call with native
+ * 64-bit multiplies, per-document dedupe and byte-bucket counting of those hashes, and in-place
+ * tokenizing of pure ASCII text. The module (about 1.5 KB) is assembled here from its instructions
+ * when first needed: no build step, no dependency, no network. Its results equal the JavaScript
+ * paths (xxh64.ts and the fingerprinter's own loops) and xxhash-wasm's h64; tests hold them equal.
  *
- * Export `hash(starts, ends, count, out)`: for f < count, hashes memory[i32 starts[f] .. i32 ends[f])
- * (absolute byte addresses) and stores the 64-bit hash little-endian at out + 8f. Export `tally`
- * dedupes those hashes per document and counts their bytes into buckets (see `Xxh64Kernel`).
+ * Exports: `memory`, `hash`, `tally`, `compactAscii` (see `Xxh64Kernel` for each contract).
  */
 
-/** The kernel's API: its memory (grown by the caller) and the batch hash function. */
+/** The kernel's API: its memory (grown by the caller) and its three functions. */
 export type Xxh64Kernel = {
   memory: WebAssembly.Memory;
+  /** For f < count: XXH64 of memory[i32 starts[f], i32 ends[f]) stored little-endian at out + 8f. */
   hash(startsPtr: number, endsPtr: number, count: number, outPtr: number): void;
   /**
    * For f < count, takes the 64-bit hash at hashes + 8f; with `dedupe` (1) skips it if the
