@@ -32,7 +32,7 @@
 import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.ts';
-import { SIMPLE_FOLD_TABLE, simpleFold } from '../text/simple-fold.ts';
+import { FOLDS_TO_SS, SIMPLE_FOLD_TABLE, simpleFold } from '../text/simple-fold.ts';
 import { xxh64Range, xxhOut } from './xxh64.ts';
 import { createXxh64Kernel, type Xxh64Kernel } from './xxh64-wasm.ts';
 import { validateSettings } from './settings.ts';
@@ -372,6 +372,7 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
   let state = SEP; // SEP: no open token; 1 (WORD): in a word; SOLO: in a one-character token
   let sawSep = false;
   let joinAt = 0; // write position before the open token's joiner (to undo a stop word)
+  let ss = false; // the current code point is ß or ẞ, written as "ss"
   while (r < end) {
     const b = b8[r];
     let v = ASCII_WORD[b];
@@ -430,8 +431,11 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
       if (cp >= 0x10000) return -1;
       let f = SIMPLE_FOLD_TABLE[cp];
       if (f === -1) f = simpleFold(cp);
-      if (f < 0) return -1;
-      cp = f;
+      if (f === FOLDS_TO_SS) {
+        cp = 0x73; // written twice below: "ss", never longer than ß (2 bytes) or ẞ (3)
+        ss = true;
+      } else if (f < 0) return -1;
+      else cp = f;
     }
     let cls = CHAR_CLASS_TABLE[cp];
     if (cls === 255) cls = charClass(cp);
@@ -475,6 +479,10 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
     // the headroom before the input absorbs (see encodeAt).
     if (cp < 0x80) {
       b8[w++] = cp; // ı folds to i
+      if (ss) {
+        b8[w++] = cp;
+        ss = false;
+      }
     } else if (cp < 0x800) {
       b8[w++] = 0xc0 | (cp >> 6);
       b8[w++] = 0x80 | (cp & 0x3f);

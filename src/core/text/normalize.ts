@@ -20,13 +20,14 @@ export function isAscii(text: string): boolean {
   return !NON_ASCII.test(text);
 }
 
-const NEEDS_UPPERCASE_FIRST_ALL = new RegExp(NEEDS_UPPERCASE_FIRST.source, 'g');
-const upperThenLower = (c: string) => c.toUpperCase().toLowerCase();
+const NEEDS_UPPERCASE_FIRST_ALL = new RegExp(`[\u1e9e${NEEDS_UPPERCASE_FIRST.source.slice(1)}`, 'g');
+// ẞ (capital sharp s) lowercases to ß, which would then need folding again: it goes straight to ss.
+const upperThenLower = (c: string) => (c === '\u1e9e' ? 'ss' : c.toUpperCase().toLowerCase());
 
 /**
  * NFKC, then full case folding done as toUpperCase().toLowerCase() (both locale-independent in
  * JavaScript), then NFKC again because case mapping can produce decomposed sequences (ǰ → J̌ → ǰ).
- * Upper-then-lower folds what plain lowercasing keeps apart: ß → ss (so Straße = STRASSE),
+ * Upper-then-lower folds what plain lowercasing keeps apart: ß and ẞ → ss (so Straße = STRASSE),
  * ᾳ → αι. Final sigma ς becomes σ so a word's sigma does not depend on its position.
  * Turkish İ becomes i + U+0307 (the Unicode default, not the Turkish rule: no locale is used).
  */

@@ -6,7 +6,8 @@
  * A BMP code point is simple when
  * - it is a separator whose NFKC form is made of separators only (so tokens cannot change), or
  * - it is a letter/digit (WORD or SOLO), already NFKC, not a Hangul jamo (which composes with a
- *   preceding syllable), and `normalizeText` maps it to exactly one code point of the same class.
+ *   preceding syllable), and `normalizeText` maps it to exactly one code point of the same class,
+ *   or (ß, ẞ) to "ss".
  * Combining marks are never simple: they compose or reorder with their neighbours. A string of
  * simple characters and ASCII is therefore already NFKC, and folding it per code point equals
  * `normalizeText` (toUpperCase is context-free; the only context rule of toLowerCase, final sigma,
@@ -17,9 +18,11 @@ import { normalizeText } from './normalize.ts';
 
 /** Table value: not simple (the text must take the full normalization path). */
 export const NOT_SIMPLE = -2;
+/** Table value: folds to the two letters "ss" (ß and ẞ, so German text stays on the fast path). */
+export const FOLDS_TO_SS = -3;
 const UNKNOWN = -1;
 
-/** For each BMP code point: its folded code point, NOT_SIMPLE, or UNKNOWN until its block is filled. */
+/** For each BMP code point: its folded code point, NOT_SIMPLE, FOLDS_TO_SS, or UNKNOWN until its block is filled. */
 const table = new Int32Array(0x10000).fill(UNKNOWN);
 
 function classify(cp: number): number {
@@ -37,6 +40,7 @@ function classify(cp: number): number {
   }
   if (nfkc !== c) return NOT_SIMPLE;
   const folded = normalizeText(c);
+  if (folded === 'ss' && cls !== SEP) return FOLDS_TO_SS;
   const f = folded.codePointAt(0)!;
   if (folded.length !== 1 || f >= 0x10000 || charClass(f) !== cls) return NOT_SIMPLE;
   return f;
@@ -47,7 +51,7 @@ function fillBlock(block: number): void {
   for (let cp = start; cp < start + 256; cp++) table[cp] = classify(cp);
 }
 
-/** The folded code point of a BMP code point, or NOT_SIMPLE. */
+/** The folded code point of a BMP code point, or NOT_SIMPLE, or FOLDS_TO_SS. */
 export function simpleFold(cp: number): number {
   const v = table[cp];
   if (v !== UNKNOWN) return v;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOT_SIMPLE, simpleFold } from '../../../../src/core/text/simple-fold.ts';
+import { FOLDS_TO_SS, NOT_SIMPLE, simpleFold } from '../../../../src/core/text/simple-fold.ts';
 import { normalizeText } from '../../../../src/core/text/normalize.ts';
 import { charClass, SEP } from '../../../../src/core/text/char-class.ts';
 
@@ -11,6 +11,10 @@ describe('simpleFold', () => {
       if (f === NOT_SIMPLE) continue;
       simple++;
       const c = String.fromCharCode(cp);
+      if (f === FOLDS_TO_SS) {
+        expect(normalizeText(c)).toBe('ss');
+        continue;
+      }
       if (charClass(cp) === SEP) {
         for (const ch of normalizeText(c)) expect(charClass(ch.codePointAt(0)!)).toBe(SEP);
       } else {
@@ -30,8 +34,10 @@ describe('simpleFold', () => {
     expect(fold('東')).toBe('東');
   });
 
-  it('refuses what needs whole-text normalization: marks, ß, ligatures, compatibility forms, jamo', () => {
-    for (const c of ['\u0301', 'ß', 'ﬁ', '™', 'ª', '\u2126', '\u1161', 'İ', '\ud800']) {
+  it('refuses what needs whole-text normalization: marks, ligatures, compatibility forms, jamo (ß folds to ss)', () => {
+    expect(simpleFold('ß'.charCodeAt(0))).toBe(FOLDS_TO_SS);
+    expect(simpleFold('ẞ'.charCodeAt(0))).toBe(FOLDS_TO_SS);
+    for (const c of ['\u0301', 'ﬁ', '™', 'ª', '\u2126', '\u1161', 'İ', '\ud800']) {
       expect(simpleFold(c.charCodeAt(0)), c).toBe(NOT_SIMPLE);
     }
   });
