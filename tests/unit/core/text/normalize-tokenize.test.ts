@@ -69,6 +69,16 @@ describe('normalizeText', () => {
     }
   });
 
+  it('is idempotent on every code point', () => {
+    const bad: string[] = [];
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const once = normalizeText(String.fromCodePoint(cp));
+      if (normalizeText(once) !== once) bad.push(cp.toString(16));
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('is idempotent', () => {
     expect(normalizeText('GROẞE')).toBe('grosse');
     for (const s of ['Straße', 'ẞ', 'İSTANBUL', 'ΟΔΟΣ', 'ﬁ', 'ǰ', 'ᾳ', 'ŉ', 'Ｆ', '東京', '😀', 'e\u0301\u0323']) {
