@@ -13,6 +13,7 @@ import { estimateRate } from './progress-meter.ts';
 import { emptyGroups, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
 import { readUpTo } from './read-file-bytes.ts';
+import type { ScanHooks } from './scan-hooks.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
@@ -77,8 +78,8 @@ function errorMessage(error: unknown): string {
   return String(error);
 }
 
-/** Creates the session that writes into `store` and runs on `workers`. */
-export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanSession {
+/** Creates the session that writes into `store` and runs on `workers`; `hooks` let persistence take part. */
+export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks: ScanHooks = {}): ScanSession {
   let current: AbortController | null = null;
 
   function cancel(): void {
@@ -169,6 +170,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
       filesTotal = collected.files.length;
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
+      if (hooks.onStart) await hooks.onStart(scanDocs, signal);
+      signal.throwIfAborted();
       fingerprintStart = performance.now();
       publish();
 
@@ -187,6 +190,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
           .then((result) => {
             inflightBytes.delete(key);
             storeBatch(scanDocs, ids, result, skipped);
+            hooks.onBatch?.(scanDocs, ids);
             filesDone += ids.length;
             bytesDone += large ? result.sizes[0] : batchBytes;
             if (large) {
@@ -291,13 +295,15 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers): ScanS
         partial: false,
         timings,
       };
+      const shown = hooks.finish ? await hooks.finish(result, signal) : result;
       clearInterval(timer);
       if (!isCurrent()) return;
       publish();
       current = null;
-      store.update({ state: 'done', result });
+      store.update({ state: 'done', result: shown });
     } catch (error) {
       clearInterval(timer);
+      hooks.onEnd?.(isAbortError(error) || signal.aborted ? 'cancelled' : 'error', errorMessage(error));
       if (isAbortError(error) || signal.aborted) {
         // cancel() already said 'cancelled'; keep what was finished (only if no newer scan began).
         if (store.getSnapshot().state === 'cancelled' && !current) store.update({ result: partialResult() });

@@ -1,0 +1,14 @@
+/** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
+import type { ScanDocs, ScanResult } from './scan-result.ts';
+
+/** Optional callbacks a scan session calls; all of them may be absent. */
+export interface ScanHooks {
+  /** The file list is known (docs allocated, nothing read yet). May reject to stop the scan. */
+  onStart?(docs: ScanDocs, signal: AbortSignal): Promise<void>;
+  /** One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final. */
+  onBatch?(docs: ScanDocs, ids: readonly number[]): void;
+  /** Turns the scan's own result into the one shown (e.g. merged with the saved corpus). */
+  finish?(result: ScanResult, signal: AbortSignal): Promise<ScanResult>;
+  /** The scan ended without a final result (cancelled or failed). */
+  onEnd?(state: 'cancelled' | 'error', message?: string): void;
+}
