@@ -3,6 +3,8 @@ import { useDeferredValue, useSyncExternalStore } from 'react';
 import { createScanStore } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
+import { createCorpusPersistence } from '../scan/corpus-persistence.ts';
+import { CorpusPanel } from '../ui/corpus/CorpusPanel.tsx';
 import { DropZone } from '../ui/drop-zone/DropZone.tsx';
 import { ScanProgress } from '../ui/progress/ScanProgress.tsx';
 import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
@@ -10,7 +12,12 @@ import { ResultsView } from '../ui/results/ResultsView.tsx';
 
 // One scan session per page: the store is shared state, the workers start on the first scan.
 const scanStore = createScanStore();
-const scanSession = createScanSession(scanStore, createScanWorkers());
+const scanWorkers = createScanWorkers();
+// The saved corpus: batches are committed as the scan goes, and restored (data-scan-state 'done') on load.
+const corpusPersistence = createCorpusPersistence(scanStore, scanWorkers);
+const scanSession = createScanSession(scanStore, scanWorkers, corpusPersistence.hooks);
+corpusPersistence.attach(scanSession);
+void corpusPersistence.start();
 
 export function App() {
   const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getSnapshot);
@@ -25,6 +32,7 @@ export function App() {
       <main>
         <DropZone onSource={(source) => void scanSession.start(source)} />
         <ScanProgress state={scan.state} progress={scan.progress} onCancel={() => scanSession.cancel()} />
+        <CorpusPanel persistence={corpusPersistence} />
         {scan.state === 'error' && (
           <p role="alert" className="app-error">
             {scan.error}

@@ -1,0 +1,528 @@
+/**
+ * Persistence of the scanned corpus in the app: commits each ingest batch as the scan goes (under the
+ * writer lock, with a scan-session marker), restores the corpus and its groups on load, merges new
+ * scans into the restored corpus, clears and resets local data, reports quota, and keeps tabs in step.
+ * Framework-free: the corpus panel reads its snapshot through `subscribe`/`getSnapshot`.
+ */
+import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
+import { decodeText } from '../core/text/decode.ts';
+import { DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
+import { jaccardSorted } from '../core/groups/jaccard.ts';
+import { addBatch, clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
+import type { NewDocument } from '../storage/corpus-repository.ts';
+import { configureStorage, deleteCorpusDatabase } from '../storage/database.ts';
+import { beginScanSession, endScanSession, findUnfinishedScan } from '../storage/scan-sessions.ts';
+import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
+import type { CorpusSettings } from '../storage/settings-repository.ts';
+import { isStorageError } from '../storage/storage-error.ts';
+import type { StorageErrorKind } from '../storage/storage-error.ts';
+import { getStorageUsage, requestPersistentStorage } from '../storage/storage-quota.ts';
+import type { StorageUsage } from '../storage/storage-quota.ts';
+import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
+import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
+import { DocStatus, skipMessage, tooShortMessage } from '../workers/ingest-protocol.ts';
+import type { SkipReason } from '../workers/ingest-protocol.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import { exactMatches, nearCandidates } from './check-against-corpus.ts';
+import type { ScanHooks } from './scan-hooks.ts';
+import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import { concatDocs, docsFromCorpus, groupDocs, restoreFiles } from './restore-corpus.ts';
+import type { ScanSession } from './scan-session.ts';
+import type { ScanStore } from './scan-store.ts';
+import { yieldToEventLoop } from './yield-to-event-loop.ts';
+
+/** What the corpus panel shows. */
+export interface PersistenceSnapshot {
+  /** 'restoring' while the saved corpus loads; 'off' when this browser cannot store anything. */
+  status: 'starting' | 'restoring' | 'ready' | 'off' | 'error';
+  documentCount: number;
+  usage: StorageUsage | null;
+  keepContents: boolean;
+  /** A scan left 'running' by a closed tab: how far it got. */
+  interrupted: { id: number; label: string; committed: number; total: number } | null;
+  /** A passing notice (another tab changed the corpus, a scan was not saved, ...). */
+  notice: string | null;
+  /** A storage failure the person must act on; `kind` chooses the action (e.g. reset local data). */
+  error: { kind: StorageErrorKind | 'other'; message: string } | null;
+  /** Results of the last "Check files against the corpus". */
+  checks: CheckResult[] | null;
+  checking: boolean;
+}
+
+/** One checked file: exact copies and verified near-duplicates found in the corpus. */
+export interface CheckResult {
+  name: string;
+  /** Why the file could not be checked (binary, empty, too short), else null. */
+  problem: string | null;
+  exact: string[];
+  near: { path: string; distance: number; jaccard: number | null }[];
+  ms: number;
+}
+
+/** The persistence controller the app wires into the scan session and the corpus panel. */
+export interface CorpusPersistence {
+  readonly hooks: ScanHooks;
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): PersistenceSnapshot;
+  /** Gives the controller the session (to cancel on a quota failure, and to resume scans). */
+  attach(session: ScanSession): void;
+  /** Restores the saved corpus (call once on load). */
+  start(): Promise<void>;
+  /** Rescans only the files of `files` not yet saved (after an interrupted scan). */
+  resume(files: File[]): Promise<void>;
+  /** Keeps what the interrupted scan saved and forgets the marker. */
+  keepInterrupted(): Promise<void>;
+  clear(): Promise<void>;
+  /** Deletes the whole database (also when it is damaged or from a newer version). */
+  resetLocalData(): Promise<void>;
+  setKeepContents(keep: boolean): Promise<void>;
+  /** Removes documents by their position in the current result. */
+  remove(positions: readonly number[]): Promise<void>;
+  /** Matches files against the corpus without adding them. */
+  check(files: File[]): Promise<void>;
+  dismissNotice(): void;
+}
+
+const NO_ID = 0xffffffff;
+
+/** The current corpus in memory: the shown result and each position's storage id (NO_ID if unsaved). */
+interface Base {
+  result: ScanResult;
+  storageIds: Uint32Array;
+}
+
+/** Creates the controller over the scan store and workers; nothing is read until `start`. */
+export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorkers): CorpusPersistence {
+  let snapshot: PersistenceSnapshot = {
+    status: 'starting',
+    documentCount: 0,
+    usage: null,
+    keepContents: true,
+    interrupted: null,
+    notice: null,
+    error: null,
+    checks: null,
+    checking: false,
+  };
+  const listeners = new Set<() => void>();
+  const update = (patch: Partial<PersistenceSnapshot>) => {
+    snapshot = { ...snapshot, ...patch };
+    for (const l of [...listeners]) l();
+  };
+  let session: ScanSession | null = null;
+  let base: Base | null = null;
+  /** The last scan's own documents and the corpus it was merged into (regroups merge again from there). */
+  let lastOwn: { docs: ScanDocs; storageIds: Uint32Array; before: Base | null } | null = null;
+  let savedSettings: CorpusSettings | null = null;
+  const channel = createCorpusChannel();
+
+  configureStorage({
+    events: {
+      onBlocked: () => update({ notice: 'Another SimSift tab keeps the saved corpus open. Close or reload it to continue.' }),
+      onVersionChange: () => update({ notice: 'Another tab is changing the saved corpus; this tab reconnects when needed.' }),
+      onTerminated: () => update({ error: { kind: 'closed', message: 'The browser closed the saved corpus. Reload this page.' } }),
+    },
+  });
+
+  const fail = (error: unknown) => {
+    if (isStorageError(error)) {
+      const off = error.kind === 'unavailable';
+      update({ status: off ? 'off' : 'error', error: { kind: error.kind, message: error.userMessage } });
+    } else {
+      update({ status: 'error', error: { kind: 'other', message: `The saved corpus could not be used: ${String(error)}` } });
+    }
+  };
+  const refreshUsage = async () => {
+    try {
+      const [usage, summary] = await Promise.all([getStorageUsage(), getCorpusSummary()]);
+      update({ usage, documentCount: summary.documentCount });
+    } catch {
+      // Usage is informative only.
+    }
+  };
+  const notify = (reason: CorpusChangeReason) => {
+    getCorpusSummary()
+      .then((s) => channel.notify(reason, s.revision))
+      .catch(() => undefined);
+  };
+
+  // ---- the scan in progress ----
+  let writing: { sessionId: number; release: () => void; chain: Promise<void>; nextId: number; storageIdOf: Uint32Array; failed: boolean; rebuild: boolean } | null = null;
+
+  /** Takes the writer lock without waiting; resolves with a release function or null. */
+  const tryLock = (): Promise<(() => void) | null> =>
+    new Promise((resolve) => {
+      void withWriterLock(
+        () =>
+          new Promise<void>((release) => {
+            resolve(release);
+          }),
+        { wait: false },
+      ).then(
+        (outcome) => {
+          if (!outcome.acquired) resolve(null);
+        },
+        () => resolve(null),
+      );
+    });
+
+  const hooks: ScanHooks = {
+    async onStart(docs) {
+      if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
+      const { settings, k } = scanStore.getSnapshot();
+      const next: CorpusSettings = { fingerprint: settings, k, keepContents: snapshot.keepContents };
+      const change = settingsChange(savedSettings, next);
+      let rebuild = false;
+      if (change !== 'none' && base) {
+        // Fingerprints made with other settings cannot be mixed: the saved corpus is rebuilt from this
+        // scan. A rescan of the whole corpus (the settings panel's) loses nothing; anything smaller asks.
+        const kept = base.result.docs.count;
+        if (docs.count < kept) {
+          const ok = globalThis.confirm?.(
+            `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
+              `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
+          );
+          if (ok === false) {
+            session?.cancel();
+            throw new DOMException('The person kept the saved corpus.', 'AbortError');
+          }
+        }
+        rebuild = true;
+      }
+      const release = await tryLock();
+      if (!release) {
+        update({ notice: 'Another SimSift tab is saving the corpus right now: this scan is shown but not saved.' });
+        return;
+      }
+      try {
+        if (rebuild || change !== 'none') {
+          await clearCorpus();
+          base = null;
+        }
+        await putSettings(next);
+        savedSettings = next;
+        const summary = await getCorpusSummary();
+        const label = docs.paths[0]?.split('/')[0] ?? 'files';
+        const sessionId = await beginScanSession({ label, total: docs.count });
+        writing = { sessionId, release, chain: Promise.resolve(), nextId: summary.nextId, storageIdOf: new Uint32Array(docs.count).fill(NO_ID), failed: false, rebuild };
+        update({ interrupted: null, error: null });
+        void requestPersistentStorage().catch(() => null);
+      } catch (error) {
+        release();
+        writing = null;
+        fail(error);
+      }
+    },
+    onBatch(docs, ids) {
+      const w = writing;
+      if (!w || w.failed) return;
+      const documents: NewDocument[] = [];
+      const contents: { id: number; blob: Blob }[] = [];
+      for (const d of ids) {
+        const doc = toNewDocument(docs, d, w.nextId);
+        if (!doc) continue;
+        w.storageIdOf[d] = w.nextId++;
+        documents.push(doc);
+        if (snapshot.keepContents) contents.push({ id: doc.id, blob: docs.files[d]! });
+      }
+      if (documents.length === 0) return;
+      w.chain = w.chain.then(async () => {
+        if (w.failed) return;
+        try {
+          await addBatch({ documents, contents, sessionId: w.sessionId });
+        } catch (error) {
+          w.failed = true;
+          fail(error);
+          // Stop cleanly: what was committed stays; this batch was rolled back as a whole.
+          session?.cancel();
+        }
+      });
+    },
+    async finish(result, signal) {
+      // A regroup of the last scan (same docs, new k/threshold/grouping): merge again with the corpus
+      // as it was before that scan, not with the merged one (which already holds these documents).
+      if (lastOwn && lastOwn.docs === result.docs) {
+        const before = lastOwn.before;
+        const merged = before ? await mergeResults(before, { result, storageIds: lastOwn.storageIds }, signal) : { result, storageIds: lastOwn.storageIds };
+        base = merged;
+        return merged.result;
+      }
+      const w = writing;
+      let storageIds: Uint32Array = new Uint32Array(result.docs.count).fill(NO_ID);
+      if (w) {
+        await w.chain;
+        storageIds = w.storageIdOf;
+        await endWriting(w, w.failed ? 'failed' : 'finished');
+      }
+      const before = w?.rebuild ? null : base;
+      const merged = before ? await mergeResults(before, { result, storageIds }, signal) : { result, storageIds };
+      lastOwn = { docs: result.docs, storageIds, before };
+      base = merged;
+      void refreshUsage();
+      return merged.result;
+    },
+    onEnd(state, message) {
+      const w = writing;
+      if (!w) return;
+      void w.chain.then(() => endWriting(w, state === 'cancelled' ? (w.failed ? 'failed' : 'cancelled') : 'failed', message)).then(refreshUsage);
+    },
+  };
+
+  async function endWriting(w: NonNullable<typeof writing>, state: 'finished' | 'cancelled' | 'failed', message?: string): Promise<void> {
+    if (writing === w) writing = null;
+    try {
+      await endScanSession(w.sessionId, state, message);
+    } catch {
+      // A full quota can refuse even this small write; the marker then says 'running' and the next
+      // load offers to resume, which is still right.
+    } finally {
+      w.release();
+      notify('added');
+    }
+  }
+
+  /** Concatenates two results and runs the near-duplicate stage over the union (old files are not fingerprinted again). */
+  async function mergeResults(a: Base, b: Base, signal: AbortSignal): Promise<Base> {
+    const docs = concatDocs(a.result.docs, b.result.docs);
+    const storageIds = new Uint32Array(docs.count);
+    storageIds.set(a.storageIds, 0);
+    storageIds.set(b.storageIds, a.result.docs.count);
+    const offset = a.result.docs.count;
+    const skipped = [...a.result.skipped, ...b.result.skipped.map((s) => (s.docId < 0 ? s : { ...s, docId: s.docId + offset }))];
+    const result = await groupDocs(workers, signal, docs, skipped, groupingOptions(b.result));
+    return { result, storageIds };
+  }
+
+  const groupingOptions = (r: Pick<ScanResult, 'settings' | 'k' | 'similarityThreshold' | 'grouping'>) => ({
+    settings: r.settings,
+    k: r.k,
+    similarityThreshold: r.similarityThreshold,
+    grouping: r.grouping,
+  });
+
+  /** Loads the saved corpus and its groups into the scan store (state 'done' once restored). */
+  async function restore(): Promise<void> {
+    const t0 = performance.now();
+    update({ status: 'restoring' });
+    savedSettings = await getSettings();
+    if (savedSettings) {
+      scanStore.update({ settings: savedSettings.fingerprint, k: savedSettings.k });
+      update({ keepContents: savedSettings.keepContents });
+    }
+    const summary = await getCorpusSummary();
+    if (summary.documentCount > 0) {
+      const loaded = await loadCorpus({ pause: yieldToEventLoop });
+      const files = await restoreFiles(loaded, snapshot.keepContents);
+      const docs = docsFromCorpus(loaded, files);
+      const skipped: SkippedFile[] = [];
+      for (const [p, reason] of loaded.skipReasons) {
+        if (reason === 'copy') continue;
+        skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
+      }
+      const result = await groupDocs(workers, new AbortController().signal, docs, skipped, groupingOptions(scanStore.getSnapshot()));
+      result.timings.totalMs = performance.now() - t0;
+      base = { result, storageIds: loaded.ids };
+      lastOwn = null;
+      // A scan started meanwhile wins: do not overwrite it.
+      if (scanStore.getSnapshot().state !== 'scanning') scanStore.update({ state: 'done', result, progress: null, error: null });
+    } else {
+      base = null;
+      if (scanStore.getSnapshot().state === 'done') scanStore.update({ state: 'idle', result: null, progress: null });
+    }
+    // A 'running' marker is an interrupted scan only if no tab holds the writer lock (is scanning).
+    const release = await tryLock();
+    let interrupted: PersistenceSnapshot['interrupted'] = null;
+    if (release) {
+      try {
+        const unfinished = await findUnfinishedScan();
+        if (unfinished && unfinished.id !== undefined) {
+          interrupted = { id: unfinished.id, label: unfinished.label, committed: unfinished.committed, total: unfinished.total };
+        }
+      } finally {
+        release();
+      }
+    }
+    update({ status: 'ready', interrupted, documentCount: summary.documentCount, error: null });
+    void refreshUsage();
+  }
+
+  const guarded = async (task: () => Promise<void>) => {
+    try {
+      await task();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  channel.subscribe((change) => {
+    // Another tab wrote: reload from storage unless this tab is busy scanning (it then merges on finish).
+    if (scanStore.getSnapshot().state === 'scanning') return;
+    void guarded(async () => {
+      await restore();
+      update({ notice: `The saved corpus was changed in another tab (${change.reason}); this view was refreshed.` });
+    });
+  });
+
+  return {
+    hooks,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => snapshot,
+    attach(s) {
+      session = s;
+    },
+    start: () => guarded(restore),
+    async resume(files) {
+      await guarded(async () => {
+        const paths = files.map((f) => f.webkitRelativePath || f.name);
+        const stored = await findStoredPaths(paths);
+        const missing = files.filter((_, i) => !stored.has(paths[i]!));
+        const marker = snapshot.interrupted;
+        if (marker) await withWriterLock(() => endScanSession(marker.id, 'interrupted'), { wait: true });
+        update({ interrupted: null, notice: `Resuming: ${missing.length.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet.` });
+        if (missing.length > 0) void session?.start({ kind: 'file-list', files: missing });
+      });
+    },
+    async keepInterrupted() {
+      await guarded(async () => {
+        const marker = snapshot.interrupted;
+        if (marker) await withWriterLock(() => endScanSession(marker.id, 'interrupted'), { wait: true });
+        update({ interrupted: null });
+      });
+    },
+    async clear() {
+      await guarded(async () => {
+        session?.cancel();
+        await withWriterLock(() => clearCorpus(), { wait: true });
+        base = null;
+        lastOwn = null;
+        scanStore.update({ state: 'idle', result: null, progress: null, error: null });
+        update({ interrupted: null, error: null, checks: null, notice: 'The saved corpus was cleared.' });
+        notify('cleared');
+        await refreshUsage();
+      });
+    },
+    async resetLocalData() {
+      try {
+        session?.cancel();
+        await deleteCorpusDatabase();
+        base = null;
+        lastOwn = null;
+        savedSettings = null;
+        scanStore.update({ state: 'idle', result: null, progress: null, error: null });
+        update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, notice: 'Local data was reset.' });
+        channel.notify('reset', 0);
+        await refreshUsage();
+      } catch (error) {
+        fail(error);
+      }
+    },
+    async setKeepContents(keep) {
+      await guarded(async () => {
+        const { settings, k } = scanStore.getSnapshot();
+        const next: CorpusSettings = { fingerprint: savedSettings?.fingerprint ?? settings, k: savedSettings?.k ?? k, keepContents: keep };
+        await withWriterLock(() => putSettings(next), { wait: true });
+        savedSettings = next;
+        update({ keepContents: keep });
+        notify('settings');
+        await refreshUsage();
+      });
+    },
+    async remove(positions) {
+      await guarded(async () => {
+        if (!base) return;
+        const ids = positions.map((p) => base!.storageIds[p]!).filter((id) => id !== NO_ID);
+        await withWriterLock(() => removeDocuments(ids), { wait: true });
+        notify('removed');
+        await restore();
+      });
+    },
+    async check(files) {
+      await guarded(async () => {
+        if (!base) {
+          update({ notice: 'There is no saved corpus to check against yet.' });
+          return;
+        }
+        update({ checking: true, checks: null });
+        try {
+          update({ checks: await checkFiles(base.result, files) });
+        } finally {
+          update({ checking: false });
+        }
+      });
+    },
+    dismissNotice: () => update({ notice: null }),
+  };
+
+  /** Fingerprints the files like the pipeline does (ingest worker), then matches them without adding them. */
+  async function checkFiles(result: ScanResult, files: File[]): Promise<CheckResult[]> {
+    const out: CheckResult[] = [];
+    const { docs, k, settings } = result;
+    const featureSets = createFingerprinter({ ...settings, weights: 'binary' });
+    for (const file of files) {
+      const t0 = performance.now();
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const r = await workers.ingest.run(undefined, (api) => api.ingestBatch([{ name: file.name, bytes: bytes.slice() }], settings, {}));
+      const check: CheckResult = { name: file.webkitRelativePath || file.name, problem: null, exact: [], near: [], ms: 0 };
+      const status = r.status[0];
+      const qHashHi = r.hashHi[0]!;
+      const qHashLo = r.hashLo[0]!;
+      for (const p of exactMatches(docs.hashHi, docs.hashLo, qHashHi, qHashLo, (p) => docs.status[p] === DocStatus.ok || docs.status[p] === DocStatus.tooShort)) {
+        check.exact.push(docs.paths[p]!);
+      }
+      if (status === DocStatus.ok) {
+        const cands = nearCandidates(docs.hi, docs.lo, docs.status, DocStatus.ok, r.hi[0]!, r.lo[0]!, k, 16);
+        const decoded = decodeText(bytes);
+        const mine = decoded.ok ? featureSets.featureSet(decoded.text) : null;
+        for (let i = 0; i < cands.count; i++) {
+          const p = cands.ids[i]!;
+          if (docs.hashHi[p] === qHashHi && docs.hashLo[p] === qHashLo) continue;
+          let jaccard: number | null = null;
+          const stored = docs.files[p];
+          if (mine && stored && stored.size > 0) {
+            const other = decodeText(new Uint8Array(await stored.arrayBuffer()));
+            if (other.ok) jaccard = jaccardSorted(mine, featureSets.featureSet(other.text));
+          }
+          // Verified like the pipeline: a candidate counts when its exact Jaccard clears the threshold.
+          if (jaccard !== null && jaccard < DEFAULT_SIMILARITY_THRESHOLD) continue;
+          check.near.push({ path: docs.paths[p]!, distance: cands.distance[i]!, jaccard });
+        }
+      } else if (status !== DocStatus.tooShort || check.exact.length === 0) {
+        check.problem = r.skipped[0]?.message ?? 'Too short to compare by fingerprint.';
+      }
+      check.ms = performance.now() - t0;
+      out.push(check);
+    }
+    return out;
+  }
+}
+
+/** The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending). */
+function toNewDocument(docs: ScanDocs, d: number, id: number): NewDocument | null {
+  const status = docs.status[d]!;
+  if (status === DocStatus.pending) return null;
+  const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
+  const base: NewDocument = {
+    id,
+    path: docs.paths[d]!.replaceAll('\0', ''),
+    size: docs.sizes[d]!,
+    lastModified: docs.files[d]?.lastModified ?? 0,
+    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
+    status: 'ok',
+    hi: docs.hi[d]!,
+    lo: docs.lo[d]!,
+    words: docs.words[d]!,
+    features: 0,
+  };
+  if (status === DocStatus.ok) return base;
+  if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
+  // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
+  const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : 'unreadable';
+  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : skipMessage(reason) };
+}
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}

@@ -1,0 +1,145 @@
+/** The saved-corpus panel: document count, storage used, keep-contents, check files, clear, resume, reset. */
+import { useRef, useState } from 'react';
+import type { CorpusPersistence } from '../../scan/corpus-persistence.ts';
+import { formatStorageBytes, interruptedMessage } from './format-storage.ts';
+import { useCorpusPersistence } from './use-corpus-persistence.ts';
+
+export interface CorpusPanelProps {
+  persistence: CorpusPersistence;
+}
+
+/** Renders the controller's snapshot and turns clicks into its actions. */
+export function CorpusPanel({ persistence }: CorpusPanelProps) {
+  const s = useCorpusPersistence(persistence);
+  const [confirming, setConfirming] = useState(false);
+  const resumeInput = useRef<HTMLInputElement>(null);
+  const folderProps = { webkitdirectory: '', directory: '' } as Record<string, string>;
+  const resetOffered = s.error && (s.error.kind === 'corrupt' || s.error.kind === 'newer-version' || s.error.kind === 'other' || s.error.kind === 'failed');
+  return (
+    <section className="corpus-panel" aria-label="Saved corpus">
+      <h2>Saved corpus</h2>
+      {s.status === 'restoring' && <p role="status">Restoring the saved corpus…</p>}
+      {s.status === 'off' && <p>This browser does not let SimSift save data: nothing is kept after a reload.</p>}
+      {s.status !== 'off' && (
+        <p aria-label="Saved documents">
+          {s.documentCount.toLocaleString('en')} document{s.documentCount === 1 ? '' : 's'} saved in this browser
+        </p>
+      )}
+      {s.usage && (
+        <p aria-label="Storage used">
+          {formatStorageBytes(s.usage.usage)} of {formatStorageBytes(s.usage.quota)} used
+          {s.usage.persisted ? ' (persistent)' : ''}
+        </p>
+      )}
+      {s.error && (
+        <div role="alert" className="corpus-panel__error">
+          <p>{s.error.message}</p>
+          {resetOffered && (
+            <button type="button" onClick={() => void persistence.resetLocalData()}>
+              Reset local data
+            </button>
+          )}
+        </div>
+      )}
+      {s.notice && (
+        <p role="status" className="corpus-panel__notice">
+          {s.notice}{' '}
+          <button type="button" onClick={() => persistence.dismissNotice()}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      {s.interrupted && (
+        <div role="group" aria-label="Interrupted scan" className="corpus-panel__interrupted">
+          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total)}</p>
+          <button type="button" onClick={() => resumeInput.current?.click()}>
+            Resume
+          </button>
+          <input
+            ref={resumeInput}
+            type="file"
+            multiple
+            hidden
+            aria-label="Choose the folder to resume"
+            {...folderProps}
+            onChange={(e) => {
+              const files = e.currentTarget.files ? Array.from(e.currentTarget.files) : [];
+              e.currentTarget.value = '';
+              if (files.length > 0) void persistence.resume(files);
+            }}
+          />
+          <button type="button" onClick={() => void persistence.keepInterrupted()}>
+            Keep what is there
+          </button>
+        </div>
+      )}
+      <div className="corpus-panel__actions">
+        <label>
+          <input type="checkbox" checked={s.keepContents} onChange={(e) => void persistence.setKeepContents(e.currentTarget.checked)} /> Keep file
+          contents (the pair view works after a reload)
+        </label>
+        <label className="corpus-panel__check">
+          Check files against the corpus
+          <input
+            type="file"
+            multiple
+            disabled={s.documentCount === 0 || s.checking}
+            onChange={(e) => {
+              const files = e.currentTarget.files ? Array.from(e.currentTarget.files) : [];
+              e.currentTarget.value = '';
+              if (files.length > 0) void persistence.check(files);
+            }}
+          />
+        </label>
+        <button type="button" disabled={s.documentCount === 0} onClick={() => setConfirming(true)}>
+          Clear corpus
+        </button>
+      </div>
+      {confirming && (
+        <div role="dialog" aria-modal="true" aria-labelledby="clear-corpus-title" className="corpus-panel__dialog">
+          <h3 id="clear-corpus-title">Clear the saved corpus?</h3>
+          <p>
+            All {s.documentCount.toLocaleString('en')} saved documents, their contents and groups are removed from this browser. Your files on
+            disk are not touched.
+          </p>
+          <button
+            type="button"
+            onClick={() => {
+              setConfirming(false);
+              void persistence.clear();
+            }}
+          >
+            Clear
+          </button>
+          <button type="button" autoFocus onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {s.checking && <p role="status">Checking…</p>}
+      {s.checks && (
+        <section aria-label="Check results">
+          <h3>Check results</h3>
+          <ul>
+            {s.checks.map((c, i) => (
+              <li key={i}>
+                <strong>{c.name}</strong>:{' '}
+                {c.problem
+                  ? c.problem
+                  : c.exact.length === 0 && c.near.length === 0
+                    ? 'no duplicate in the corpus'
+                    : [
+                        ...c.exact.map((p) => `exact copy of ${p}`),
+                        ...c.near.map(
+                          (n) => `near-duplicate of ${n.path} (distance ${n.distance}${n.jaccard === null ? ', not verified: contents not kept' : `, Jaccard ${n.jaccard.toFixed(2)}`})`,
+                        ),
+                      ].join('; ')}{' '}
+                <small>({c.ms.toFixed(0)} ms)</small>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </section>
+  );
+}

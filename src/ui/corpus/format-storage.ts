@@ -1,0 +1,18 @@
+/** Wording of the corpus panel: storage sizes and the interrupted-scan question. */
+
+/** Bytes as a short human size (binary units, one decimal below 10). */
+export function formatStorageBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 && unit > 0 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+/** "The last scan was interrupted — N of M files saved. Resume?" */
+export function interruptedMessage(committed: number, total: number): string {
+  return `The last scan was interrupted — ${committed.toLocaleString('en')} of ${total.toLocaleString('en')} files saved. Resume?`;
+}
