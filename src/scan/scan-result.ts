@@ -5,6 +5,7 @@
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { PairList } from '../core/index/pair-list.ts';
+import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
 import type { SkipReason } from '../workers/ingest-protocol.ts';
 
 /** Groups in compressed form: group g's members are `members[start[g] .. start[g + 1])`. */
@@ -49,11 +50,59 @@ export interface SkippedFile {
   message: string;
 }
 
+/** How near-duplicates are grouped: reference-centred (default; never chains) or connected components. */
+export type Grouping = 'reference' | 'components';
+
+/** What exact verification cost and found (for the summary and the benchmarks). */
+export interface VerificationStats {
+  /** Candidate pairs within k (fingerprint search). */
+  candidates: number;
+  /** Candidates whose Jaccard was measured now (re-reading both files in the ingest workers). */
+  measured: number;
+  /** Candidates whose Jaccard came from the cache (measured by an earlier grouping of this scan). */
+  cached: number;
+  /** Documents read again for verification (a document may be read once per chunk it appears in). */
+  docsRead: number;
+  /** Near-duplicate pairs found by the exact short-document join, and how many of those the fingerprint search had missed. */
+  joinPairs: number;
+  joinOnly: number;
+  /** Wall-clock milliseconds: measuring Jaccards, then grouping (join, groups, chaining checks). */
+  verifyMs: number;
+  groupMs: number;
+}
+
 /** The complete output of one scan. */
 export interface ScanResult {
   settings: SimHashSettings;
-  /** Largest Hamming distance counted as near-duplicate. */
+  /** Largest Hamming distance of candidate pairs (the fingerprint search radius). */
   k: number;
+  /** Exact-Jaccard threshold: a pair is a near-duplicate when the Jaccard of its feature sets is at least this. */
+  similarityThreshold: number;
+  /** How `groups` was built. */
+  grouping: Grouping;
+  /**
+   * The near-duplicate pairs of representatives (what the UI lists and the CSV exports): candidates
+   * within k whose exact Jaccard is >= `similarityThreshold`, plus pairs found by the exact join over
+   * short documents (distance 255 when one of them has no fingerprint). Sorted by (a, b); a < b.
+   */
+  verified: ScoredPairs;
+  /**
+   * Near-duplicate groups over representatives (add each one's exact copies from `exactGroups` to show
+   * all): reference-centred by default (every member verified against the reference), or connected
+   * components of `verified` (then see `chained`).
+   */
+  groups: GroupTable;
+  /**
+   * Components mode: per group, CHAIN_NONE (0), CHAIN_FOUND (1: two members are not near-duplicates
+   * although the component links them) or CHAIN_UNKNOWN (2: too large or too costly to check), see
+   * core/groups/components.ts. Null in reference mode (reference groups never chain).
+   */
+  chained: Uint8Array | null;
+  /** Candidate pairs per Hamming distance 0..k (before verification): the distance histogram. */
+  histogram: Uint32Array;
+  /** Per doc: 1 when it has fewer than SHORT_DOCUMENT_WORDS words (its near-duplicates come from exact verification only). */
+  short: Uint8Array;
+  verification: VerificationStats;
   docs: ScanDocs;
   skipped: SkippedFile[];
   /**
@@ -64,13 +113,19 @@ export interface ScanResult {
   representative: Int32Array;
   /** Docs with identical normalized text (2+ members each, status ok). */
   exactGroups: GroupList;
-  /** Pairs of representatives within distance k (a < b are doc ids, sorted by a then b). */
+  /**
+   * @deprecated Use `verified` (the same pairs, with Jaccard). Kept for older views: equal to `verified`.
+   */
   pairs: PairList;
-  /** For each pair, the index of its near-duplicate group. */
+  /** @deprecated Use `groups.groupOf[verified.a[p]]`. Per verified pair, its group (0xffffffff when the two are in different groups). */
   pairGroup: Uint32Array;
-  /** Connected components of `pairs` (representatives only; add each one's exact copies to show all). */
+  /** @deprecated Use `groups` (GroupTable). The same groups as member lists (reference first). */
   nearGroups: GroupList;
-  /** True when the scan was cancelled: docs still `pending` were never read, and no pairs were searched. */
+  /**
+   * True when the scan was cancelled: docs still `pending` were never read; the documents finished
+   * before the cancel are searched for exact and near-duplicates all the same (the result arrives a
+   * moment after the cancel, while the state stays 'cancelled').
+   */
   partial: boolean;
   timings: ScanTimings;
 }
@@ -85,6 +140,24 @@ export interface ScanTimings {
   indexingMs: number;
   groupingMs: number;
   totalMs: number;
+}
+
+/** The empty group table over n documents. */
+export function emptyGroupTable(n: number): GroupTable {
+  return {
+    count: 0,
+    groupOf: new Int32Array(n).fill(-1),
+    offsets: new Int32Array(1),
+    members: new Int32Array(0),
+    reference: new Int32Array(0),
+    jaccardToReference: new Float32Array(0),
+    distanceToReference: new Uint8Array(0),
+  };
+}
+
+/** The empty scored pair list. */
+export function emptyScoredPairs(): ScoredPairs {
+  return { a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), jaccard: new Float32Array(0), count: 0 };
 }
 
 /** The empty group list. */

@@ -10,21 +10,55 @@ import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
 import { estimateRate } from './progress-meter.ts';
-import { emptyGroups, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
-import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
+import { emptyGroups, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import {
+  concatSets,
+  decideNearDuplicates,
+  noNearDuplicates,
+  searchCandidates,
+  searchDocs,
+  type Candidates,
+  type SearchCorpus,
+} from './near-duplicate-search.ts';
+import { installDocumentFrequencies } from './document-frequency-pass.ts';
+import type { PackedSets } from '../workers/ingest-protocol.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
   | { kind: 'file-list'; files: ArrayLike<File> }
-  | { kind: 'drop'; drop: DropSnapshot };
+  | { kind: 'drop'; drop: DropSnapshot }
+  /** Files already collected by an earlier scan (a rescan with other settings). */
+  | { kind: 'collected'; collected: CollectedFiles };
+
+/** What a regroup may change; absent fields keep the store's current value. */
+export interface RegroupOptions {
+  k?: number;
+  similarityThreshold?: number;
+  grouping?: Grouping;
+}
 
 export interface ScanSession {
   /** Starts a scan (cancelling one that is running). Resolves when it has ended, however it ended. */
   start(source: ScanSource): Promise<void>;
   /** Cancels the running scan; the store says 'cancelled' before this returns. */
   cancel(): void;
+  /**
+   * Regroups the current result without fingerprinting again: the candidate search at the new k runs
+   * in the index worker, only pairs never measured before are verified, then grouping; the store's
+   * `regrouping` is true meanwhile and `result` is replaced at the end. Calls made while one runs are
+   * coalesced (the latest options win). Without a result (or during a scan) it only sets the values
+   * the next scan uses. Resolves when the store shows the new groups.
+   */
+  regroup(options: RegroupOptions): Promise<void>;
+  /**
+   * Scans the last scan's files again with new fingerprint settings (features, weights, stop words):
+   * fingerprints depend on them, so this is a full scan. Without an earlier scan it only stores them.
+   */
+  rescan(settings: SimHashSettings): Promise<void>;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -81,6 +115,11 @@ function errorMessage(error: unknown): string {
 /** Creates the session that writes into `store` and runs on `workers`; `hooks` let persistence take part. */
 export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks: ScanHooks = {}): ScanSession {
   let current: AbortController | null = null;
+  /** The search state of the result on show (for regroups) and the files it came from (for rescans). */
+  let last: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult } | null = null;
+  let lastCollected: CollectedFiles | null = null;
+  /** The search over what a cancelled scan finished, running after the cancel; a new scan aborts it. */
+  let afterCancel: AbortController | null = null;
 
   function cancel(): void {
     if (!current) return;
@@ -97,7 +136,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     const signal = controller.signal;
     const isCurrent = () => current === controller;
     const t0 = performance.now();
-    const { k, settings } = store.getSnapshot();
+    const { k, settings, similarityThreshold, grouping } = store.getSnapshot();
+    let smallSets: PackedSets[] = [];
     let phase: ScanPhase = 'reading';
     let filesDone = 0;
     let filesTotal = 0;
@@ -143,14 +183,11 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     const partialResult = (): ScanResult | null =>
       docs && {
         settings,
-        k,
         docs,
         skipped,
         representative: new Int32Array(docs.count).fill(-1),
         exactGroups: emptyGroups(),
-        pairs: { a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), count: 0 },
-        pairGroup: new Uint32Array(0),
-        nearGroups: emptyGroups(),
+        ...noNearDuplicates(docs.count, k, similarityThreshold, grouping),
         partial: true,
         timings: { ...timings, totalMs: performance.now() - t0 },
       };
@@ -160,18 +197,27 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       setPhase('reading');
       const unreadable: SkippedFile[] = [];
       const collected =
-        source.kind === 'file-list'
-          ? await collectFromFileList(source.files, signal)
-          : await collectFromDrop(source.drop, signal, (path, error) =>
-              unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
-            );
+        source.kind === 'collected'
+          ? source.collected
+          : source.kind === 'file-list'
+            ? await collectFromFileList(source.files, signal)
+            : await collectFromDrop(source.drop, signal, (path, error) =>
+                unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
+              );
       signal.throwIfAborted();
+      lastCollected = collected;
       skipped.push(...collected.hidden, ...unreadable);
       filesTotal = collected.files.length;
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
       if (hooks.onStart) await hooks.onStart(scanDocs, signal);
       signal.throwIfAborted();
+      if (settings.weights === 'tfidf') {
+        // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
+        await installDocumentFrequencies(workers, signal, scanDocs, settings, (bytes) => inflightBytes.set(-1, bytes / 2));
+        inflightBytes.delete(-1);
+        signal.throwIfAborted();
+      }
       fingerprintStart = performance.now();
       publish();
 
@@ -190,6 +236,11 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
           .then((result) => {
             inflightBytes.delete(key);
             storeBatch(scanDocs, ids, result, skipped);
+            // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
+            if (result.sets.docs.length > 0) {
+              for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
+              smallSets.push(result.sets);
+            }
             hooks.onBatch?.(scanDocs, ids);
             filesDone += ids.length;
             bytesDone += large ? result.sizes[0] : batchBytes;
@@ -255,46 +306,35 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       signal.throwIfAborted();
       timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
 
-      // Indexing and grouping: in the index worker, over distinct texts only.
+      // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
       const tIndex = performance.now();
-      let tGroup = 0;
       setPhase('indexing');
-      const found = await workers.index.call(signal, (api) =>
-        api.findDuplicates(
-          { status: docs!.status, hi: docs!.hi, lo: docs!.lo, words: docs!.words, hashHi: docs!.hashHi, hashLo: docs!.hashLo, k },
-          proxy((next: 'indexing' | 'grouping') => {
-            if (next === 'grouping') {
-              tGroup = performance.now();
-              setPhase('grouping');
-            }
-          }),
-        ),
-      );
+      const sets = concatSets(smallSets);
+      smallSets = [];
+      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping }, () => setPhase('grouping'));
       signal.throwIfAborted();
       const tEnd = performance.now();
-      timings.indexingMs = (tGroup || tEnd) - tIndex;
-      timings.groupingMs = tGroup ? tEnd - tGroup : 0;
+      timings.indexingMs = found.indexingMs;
+      timings.groupingMs = tEnd - tIndex - found.indexingMs;
       timings.totalMs = tEnd - t0;
       // Copies now carry their original's status and fingerprint; short copies join the skipped list.
       for (let d = 0; d < docs.count; d++) {
-        if (docs.status[d] === DocStatus.copy && found.status[d] === DocStatus.tooShort) {
-          skipped.push({ docId: d, path: docs.paths[d], size: docs.sizes[d], reason: 'too-short', message: tooShortMessage(found.words[d]) });
+        if (docs.status[d] === DocStatus.copy && found.docs.status[d] === DocStatus.tooShort) {
+          skipped.push({ docId: d, path: docs.paths[d], size: docs.sizes[d], reason: 'too-short', message: tooShortMessage(found.docs.words[d]) });
         }
       }
-      docs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
+      docs = found.docs;
       const result: ScanResult = {
         settings,
-        k,
         docs,
         skipped,
         representative: found.representative,
         exactGroups: found.exactGroups,
-        pairs: found.pairs,
-        pairGroup: found.pairGroup,
-        nearGroups: found.nearGroups,
+        ...found.near,
         partial: false,
         timings,
       };
+      last = { corpus: found.corpus, candidates: found.candidates, result };
       const shown = hooks.finish ? await hooks.finish(result, signal) : result;
       clearInterval(timer);
       if (!isCurrent()) return;
@@ -305,8 +345,13 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       clearInterval(timer);
       hooks.onEnd?.(isAbortError(error) || signal.aborted ? 'cancelled' : 'error', errorMessage(error));
       if (isAbortError(error) || signal.aborted) {
-        // cancel() already said 'cancelled'; keep what was finished (only if no newer scan began).
-        if (store.getSnapshot().state === 'cancelled' && !current) store.update({ result: partialResult() });
+        // cancel() already said 'cancelled'; keep what was finished (only if no newer scan began),
+        // and search it in fresh workers (cancel terminated the old ones) unless a new scan starts.
+        if (store.getSnapshot().state === 'cancelled' && !current) {
+          const partial = partialResult();
+          store.update({ result: partial });
+          if (partial) void searchPartial(partial, concatSets(smallSets));
+        }
         return;
       }
       if (!isCurrent()) return;
@@ -317,10 +362,80 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     }
   }
 
+  /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
+  async function searchPartial(partial: ScanResult, sets: PackedSets): Promise<void> {
+    const controller = new AbortController();
+    afterCancel = controller;
+    try {
+      const { k, similarityThreshold, grouping } = partial;
+      const found = await searchDocs(workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, grouping });
+      if (afterCancel !== controller || current) return;
+      const result: ScanResult = { ...partial, docs: found.docs, representative: found.representative, exactGroups: found.exactGroups, ...found.near };
+      last = { corpus: found.corpus, candidates: found.candidates, result };
+      store.update({ result });
+    } catch (error) {
+      // Aborted by a new scan, or failed: the unsearched partial result stays on show.
+      if (!isAbortError(error) && afterCancel === controller && !current) store.update({ error: `Searching the finished files failed: ${errorMessage(error)}` });
+    } finally {
+      if (afterCancel === controller) afterCancel = null;
+    }
+  }
+
+  let regroupRunning: Promise<void> | null = null;
+  let regroupWanted = false;
+  /** One regroup at a time; requests that arrive meanwhile are folded into one more round. */
+  async function regroupLoop(): Promise<void> {
+    while (regroupWanted) {
+      regroupWanted = false;
+      const target = last;
+      if (!target || current) break;
+      const { k, similarityThreshold, grouping } = store.getSnapshot();
+      const controller = new AbortController();
+      afterCancel = controller;
+      try {
+        const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(workers, controller.signal, target.corpus, k);
+        const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping });
+        const own: ScanResult = { ...target.result, ...near };
+        const shown = hooks.finish && !own.partial ? await hooks.finish(own, controller.signal) : own;
+        if (last !== target || current) break;
+        last = { ...target, candidates, result: own };
+        store.update({ result: shown });
+      } catch (error) {
+        if (isAbortError(error) || last !== target || current) break;
+        store.update({ error: `Regrouping failed: ${errorMessage(error)}` });
+      } finally {
+        if (afterCancel === controller) afterCancel = null;
+      }
+    }
+    store.update({ regrouping: false });
+  }
+
   return {
     cancel,
+    regroup(options) {
+      const patch: Partial<ScanSnapshot> = {};
+      if (options.k !== undefined) patch.k = options.k;
+      if (options.similarityThreshold !== undefined) patch.similarityThreshold = options.similarityThreshold;
+      if (options.grouping !== undefined) patch.grouping = options.grouping;
+      if (!last || current) {
+        store.update(patch);
+        return Promise.resolve();
+      }
+      store.update({ ...patch, regrouping: true });
+      regroupWanted = true;
+      regroupRunning ??= regroupLoop().finally(() => (regroupRunning = null));
+      return regroupRunning;
+    },
+    rescan(settings) {
+      store.update({ settings });
+      if (!lastCollected) return Promise.resolve();
+      return this.start({ kind: 'collected', collected: lastCollected });
+    },
     start(source) {
       if (current) cancel();
+      afterCancel?.abort(abortError());
+      afterCancel = null;
+      last = null;
       const controller = new AbortController();
       current = controller;
       store.update({ state: 'scanning', progress: null, result: null, error: null });

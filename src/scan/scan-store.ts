@@ -5,7 +5,8 @@
  */
 import { DEFAULT_SETTINGS, type SimHashSettings } from '../core/simhash/settings.ts';
 import { DEFAULT_K as CORE_DEFAULT_K } from '../core/quality/defaults.ts';
-import type { ScanResult } from './scan-result.ts';
+import { DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
+import type { Grouping, ScanResult } from './scan-result.ts';
 
 /** The automation contract: mirrored on the app root as `data-scan-state`. */
 export type ScanState = 'idle' | 'scanning' | 'done' | 'error' | 'cancelled';
@@ -34,8 +35,14 @@ export interface ScanSnapshot {
   result: ScanResult | null;
   /** A message for people when state is 'error'. */
   error: string | null;
+  /** Candidate search radius (Hamming distance) for the next scan or regroup. */
   k: number;
+  /** Exact-Jaccard threshold for the next scan or regroup. */
+  similarityThreshold: number;
+  grouping: Grouping;
   settings: SimHashSettings;
+  /** True while a regroup (new k, threshold or grouping over the current result) runs. */
+  regrouping: boolean;
 }
 
 /** The scan's default k: the core's tuned default (src/core/quality/defaults.ts). */
@@ -57,7 +64,10 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     result: null,
     error: null,
     k: DEFAULT_K,
+    similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
+    grouping: 'reference',
     settings: DEFAULT_SETTINGS,
+    regrouping: false,
     ...initial,
   };
   const listeners = new Set<() => void>();

@@ -6,8 +6,16 @@
 import { transfer } from 'comlink';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
-import { groupExact, groupPairs, type ExactGrouping, type GroupArrays } from './duplicate-groups.ts';
-import { DocStatus } from './ingest-protocol.ts';
+import { groupExact, type ExactGrouping, type GroupArrays } from './duplicate-groups.ts';
+import { DocStatus, type PackedSets } from './ingest-protocol.ts';
+import { hamming } from '../core/simhash/fingerprint64.ts';
+import { mergeDocumentFrequencies, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
+import { SHORT_DOCUMENT_WORDS } from '../core/quality/defaults.ts';
+import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents.ts';
+import { sortScoredPairs } from '../core/groups/near-duplicates.ts';
+import { referenceGroups } from '../core/groups/reference-groups.ts';
+import { connectedComponents } from '../core/groups/components.ts';
+import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {
@@ -20,9 +28,11 @@ export interface DuplicateSearchInput {
   k: number;
   /** Block count m for the permuted tables; chosen automatically when absent. */
   blocks?: number;
+  /** Exact Jaccards already measured (a regroup, or a rescan's cache): attached to the candidates. */
+  known?: KnownPairs;
 }
 
-/** Exact groups, near pairs and near groups over doc ids. */
+/** Exact groups and candidate pairs over doc ids. */
 export interface DuplicateSearchResult {
   /** The input arrays with every `copy` resolved to its original's status, fingerprint and words. */
   status: Uint8Array;
@@ -31,14 +41,73 @@ export interface DuplicateSearchResult {
   words: Uint32Array;
   representative: Int32Array;
   exactGroups: GroupArrays;
-  /** Pairs of representatives (doc ids, a < b) within k. */
-  pairs: PairList;
-  pairGroup: Uint32Array;
-  nearGroups: GroupArrays;
+  /** Representatives (distinct fingerprinted texts), ascending doc ids. */
+  reps: Uint32Array;
+  /** Candidate pairs of representatives (doc ids, a < b, sorted by a then b) within k. */
+  candidates: PairList;
+  /** Per candidate: its exact Jaccard when `known` had it, else NaN. */
+  jaccard: Float64Array;
+  /** Candidates per Hamming distance 0..k. */
+  histogram: Uint32Array;
   /** Worker-side milliseconds per step. */
   exactMs: number;
   pairsMs: number;
-  groupMs: number;
+}
+
+/** Pairs whose exact Jaccard is already known (a < b doc ids, sorted by a then b). */
+export interface KnownPairs {
+  a: Uint32Array;
+  b: Uint32Array;
+  jaccard: Float64Array;
+  count: number;
+}
+
+/** A candidate search over representatives whose fingerprints are given (`hi[r]`, `lo[r]` of `reps[r]`). */
+export interface CandidateSearchInput {
+  reps: Uint32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  k: number;
+  blocks?: number;
+  known?: KnownPairs;
+}
+
+export interface CandidateSearchResult {
+  candidates: PairList;
+  jaccard: Float64Array;
+  histogram: Uint32Array;
+}
+
+/** What grouping needs: every candidate with its exact Jaccard, and the small documents' feature sets. */
+export interface GroupingInput {
+  /** Number of documents (doc ids 0..n-1). */
+  n: number;
+  candidates: PairList;
+  /** Exact Jaccard per candidate (all known by now). */
+  jaccard: Float64Array;
+  threshold: number;
+  grouping: 'reference' | 'components';
+  /** Per doc: words; fingerprint halves; 1 when the doc is a representative with a fingerprint. */
+  words: Uint32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  hasFingerprint: Uint8Array;
+  /** Feature sets of small representatives (doc ids), for the short-document join. */
+  smallSets: PackedSets;
+  shortWords?: number;
+}
+
+export interface GroupingResult {
+  /** Near-duplicate pairs: candidates with Jaccard >= threshold and short-document join pairs, sorted by (a, b). */
+  verified: ScoredPairs;
+  groups: GroupTable;
+  /** Per doc: 1 when it has fewer than `shortWords` words. */
+  short: Uint8Array;
+  /** Pairs the short-document join found, and how many of them the fingerprint search had missed. */
+  joinPairs: number;
+  joinOnly: number;
+  /** Components mode: per group, 1 when some member pair is not a verified pair (chaining must be checked). */
+  unchecked: Uint8Array;
 }
 
 const { ok: OK, tooShort: TOO_SHORT, copy: COPY } = DocStatus;
@@ -67,10 +136,10 @@ function groupExactOk(grouped: ExactGrouping, status: Uint8Array): ExactGrouping
 /** The index worker's API object (exposed as-is by `index.worker.ts`). */
 export const indexApi = {
   /**
-   * Groups exact duplicates, searches near pairs among distinct texts, groups them.
-   * `onPhase` (a comlink proxy, optional) hears 'indexing' then 'grouping'.
+   * Groups exact duplicates and searches candidate pairs (within k) among distinct texts.
+   * `onPhase` (a comlink proxy, optional) hears 'indexing'.
    */
-  async findDuplicates(input: DuplicateSearchInput, onPhase?: (phase: 'indexing' | 'grouping') => void): Promise<DuplicateSearchResult> {
+  async findDuplicates(input: DuplicateSearchInput, onPhase?: (phase: 'indexing') => void): Promise<DuplicateSearchResult> {
     const t0 = performance.now();
     const { status, hi, lo, words } = input;
     const n = status.length;
@@ -99,19 +168,8 @@ export const indexApi = {
     }
     void onPhase?.('indexing');
     const t1 = performance.now();
-    const local = reps.length >= 2 ? sortPairs(allPairs(repHi, repLo, input.k, input.blocks ? { blocks: input.blocks } : {})) : null;
+    const found = searchCandidates({ reps, hi: repHi, lo: repLo, k: input.k, blocks: input.blocks, known: input.known });
     const t2 = performance.now();
-    void onPhase?.('grouping');
-    const count = local?.count ?? 0;
-    // Representatives are ascending doc ids, so mapping keeps a < b.
-    const pairs: PairList = { a: new Uint32Array(count), b: new Uint32Array(count), distance: new Uint8Array(count), count };
-    for (let p = 0; p < count; p++) {
-      pairs.a[p] = reps[local!.a[p]];
-      pairs.b[p] = reps[local!.b[p]];
-      pairs.distance[p] = local!.distance[p];
-    }
-    const near = groupPairs(n, pairs);
-    const t3 = performance.now();
     const result: DuplicateSearchResult = {
       status,
       hi,
@@ -119,12 +177,10 @@ export const indexApi = {
       words,
       representative: exact.representative,
       exactGroups: exact.groups,
-      pairs,
-      pairGroup: near.pairGroup,
-      nearGroups: near.groups,
+      reps,
+      ...found,
       exactMs: t1 - t0,
       pairsMs: t2 - t1,
-      groupMs: t3 - t2,
     };
     return transfer(result, [
       status.buffer,
@@ -134,14 +190,145 @@ export const indexApi = {
       result.representative.buffer,
       result.exactGroups.start.buffer,
       result.exactGroups.members.buffer,
-      pairs.a.buffer,
-      pairs.b.buffer,
-      pairs.distance.buffer,
-      result.pairGroup.buffer,
-      result.nearGroups.start.buffer,
-      result.nearGroups.members.buffer,
+      reps.buffer,
+      ...candidateBuffers(found),
+    ]);
+  },
+
+  /** Sums the ingest workers' document-frequency tables (TF-IDF first pass). */
+  mergeFrequencies(parts: DocumentFrequencies[]): DocumentFrequencies {
+    const df = mergeDocumentFrequencies(parts);
+    return transfer(df, [df.keys.buffer, df.counts.buffer]);
+  },
+
+  /** The candidate search alone (a regroup at a new k): pairs of `reps` within k, known Jaccards attached. */
+  searchCandidates(input: CandidateSearchInput): CandidateSearchResult {
+    const found = searchCandidates(input);
+    return transfer(found, candidateBuffers(found));
+  },
+
+  /**
+   * Decides near-duplicates and groups them: candidates with exact Jaccard >= threshold, plus the
+   * short-document join (short documents are decided by exact Jaccard only, never by fingerprint);
+   * reference-centred groups, or connected components (with the groups that still need a chaining check).
+   */
+  groupNearDuplicates(input: GroupingInput): GroupingResult {
+    const out = groupNearDuplicates(input);
+    const g = out.groups;
+    return transfer(out, [
+      out.verified.a.buffer,
+      out.verified.b.buffer,
+      out.verified.distance.buffer,
+      out.verified.jaccard.buffer,
+      g.groupOf.buffer,
+      g.offsets.buffer,
+      g.members.buffer,
+      g.reference.buffer,
+      g.jaccardToReference.buffer,
+      g.distanceToReference.buffer,
+      out.short.buffer,
+      out.unchecked.buffer,
     ]);
   },
 };
+
+function candidateBuffers(found: CandidateSearchResult): ArrayBuffer[] {
+  const c = found.candidates;
+  return [c.a.buffer, c.b.buffer, c.distance.buffer, found.jaccard.buffer, found.histogram.buffer] as ArrayBuffer[];
+}
+
+/** Candidate pairs of representatives within k (doc ids, sorted), with known Jaccards merged in. */
+export function searchCandidates(input: CandidateSearchInput): CandidateSearchResult {
+  const { reps, k } = input;
+  const local = reps.length >= 2 ? sortPairs(allPairs(input.hi, input.lo, k, input.blocks ? { blocks: input.blocks } : {})) : null;
+  const count = local?.count ?? 0;
+  // Representatives are ascending doc ids, so mapping keeps a < b and the (a, b) order.
+  const candidates: PairList = { a: new Uint32Array(count), b: new Uint32Array(count), distance: new Uint8Array(count), count };
+  const histogram = new Uint32Array(k + 1);
+  for (let p = 0; p < count; p++) {
+    candidates.a[p] = reps[local!.a[p]];
+    candidates.b[p] = reps[local!.b[p]];
+    candidates.distance[p] = local!.distance[p];
+    histogram[local!.distance[p]]++;
+  }
+  const jaccard = new Float64Array(count).fill(Number.NaN);
+  const known = input.known;
+  if (known && known.count > 0) {
+    // Both lists are sorted by (a, b): one merge pass.
+    let q = 0;
+    for (let p = 0; p < count && q < known.count; p++) {
+      const a = candidates.a[p];
+      const b = candidates.b[p];
+      while (q < known.count && (known.a[q] < a || (known.a[q] === a && known.b[q] < b))) q++;
+      if (q < known.count && known.a[q] === a && known.b[q] === b) jaccard[p] = known.jaccard[q];
+    }
+  }
+  return { candidates, jaccard, histogram };
+}
+
+/** See `indexApi.groupNearDuplicates`. */
+export function groupNearDuplicates(input: GroupingInput): GroupingResult {
+  const { n, candidates, jaccard, threshold, words } = input;
+  const shortWords = input.shortWords ?? SHORT_DOCUMENT_WORDS;
+  const short = new Uint8Array(n);
+  for (let d = 0; d < n; d++) if (input.hasFingerprint[d] && words[d] < shortWords) short[d] = 1;
+
+  // The short-document join, over the small representatives' feature sets.
+  const sets = input.smallSets;
+  const slot = new Int32Array(n).fill(-1);
+  const featureCount = new Uint32Array(n);
+  for (let i = 0; i < sets.docs.length; i++) {
+    const d = sets.docs[i];
+    if (!input.hasFingerprint[d]) continue;
+    slot[d] = i;
+    featureCount[d] = sets.offsets[i + 1] - sets.offsets[i];
+  }
+  const setOf = (d: number) => sets.keys.subarray(sets.offsets[slot[d]], sets.offsets[slot[d] + 1]);
+  const join = similarityJoin(shortJoinMembers(words, featureCount, shortWords, threshold), setOf, threshold);
+  const joinKeys = new Set<number>();
+  for (let i = 0; i < join.count; i++) joinKeys.add(join.a[i] * n + join.b[i]);
+
+  const cap = candidates.count + join.count;
+  const out: ScoredPairs = { a: new Uint32Array(cap), b: new Uint32Array(cap), distance: new Uint8Array(cap), jaccard: new Float32Array(cap), count: 0 };
+  const push = (a: number, b: number, distance: number, j: number) => {
+    const i = out.count++;
+    out.a[i] = a;
+    out.b[i] = b;
+    out.distance[i] = distance;
+    out.jaccard[i] = j;
+  };
+  let joinOnly = join.count;
+  for (let p = 0; p < candidates.count; p++) {
+    const a = candidates.a[p];
+    const b = candidates.b[p];
+    if (joinKeys.has(a * n + b)) {
+      joinOnly--;
+      continue; // the join's entry (same pair, exact Jaccard) is added below
+    }
+    // Pairs with a short member too are decided by exact Jaccard (every candidate is).
+    if (jaccard[p] >= threshold) push(a, b, candidates.distance[p], jaccard[p]);
+  }
+  for (let i = 0; i < join.count; i++) {
+    const a = join.a[i];
+    const b = join.b[i];
+    push(a, b, hamming(input.hi[a], input.lo[a], input.hi[b], input.lo[b]), join.jaccard[i]);
+  }
+  const verified = sortScoredPairs({ a: out.a.subarray(0, out.count), b: out.b.subarray(0, out.count), distance: out.distance.subarray(0, out.count), jaccard: out.jaccard.subarray(0, out.count), count: out.count }, n);
+  const groups = input.grouping === 'components' ? connectedComponents(n, verified) : referenceGroups(n, verified, { lengths: words });
+  // A component is a clique when every member pair is a verified pair; only the others can chain.
+  const unchecked = new Uint8Array(input.grouping === 'components' ? groups.count : 0);
+  if (input.grouping === 'components') {
+    const edges = new Float64Array(groups.count);
+    for (let p = 0; p < verified.count; p++) {
+      const g = groups.groupOf[verified.a[p]];
+      if (g >= 0 && g === groups.groupOf[verified.b[p]]) edges[g]++;
+    }
+    for (let g = 0; g < groups.count; g++) {
+      const size = groups.offsets[g + 1] - groups.offsets[g];
+      if (edges[g] < (size * (size - 1)) / 2) unchecked[g] = 1;
+    }
+  }
+  return { verified, groups, short, joinPairs: join.count, joinOnly, unchecked };
+}
 
 export type IndexApi = typeof indexApi;

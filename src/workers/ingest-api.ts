@@ -9,6 +9,10 @@ import { decodeText } from '../core/text/decode.ts';
 import { normalizeText } from '../core/text/normalize.ts';
 import { stripHtml, isHtmlName } from '../core/text/html.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
+import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
+import { jaccardSorted } from '../core/groups/jaccard.ts';
+import { detectChaining } from '../core/groups/components.ts';
+import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
 import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import {
@@ -22,6 +26,10 @@ import {
   type IngestBatchResult,
   type IngestItem,
   type IngestLimits,
+  SMALL_SET_WORDS,
+  type ChainJob,
+  type ChainJobResult,
+  type LocalPairs,
 } from './ingest-protocol.ts';
 import { claimHash } from './claimed-hashes.ts';
 
@@ -35,6 +43,8 @@ interface CachedPrint {
   hi: number;
   lo: number;
   words: number;
+  /** The feature set when the document is small (see SMALL_SET_WORDS). */
+  set: Uint32Array | null;
 }
 
 // WASM is compiled once per worker; every batch awaits the same promise.
@@ -50,15 +60,52 @@ let fingerprinterKey = '';
 let fingerprinter: Fingerprinter | null = null;
 const printsByHash = new Map<string, CachedPrint>();
 const MAX_CACHED_PRINTS = 500_000;
+// TF-IDF: the corpus' document frequencies, set once per scan by `setDocumentFrequencies`.
+let frequencies: { token: string; df: DocumentFrequencies } | null = null;
+// TF-IDF first pass: this worker's share of the document frequencies.
+let counter: DocumentFrequencyCounter | null = null;
 
 function fingerprinterFor(settings: SimHashSettings): Fingerprinter {
-  const key = JSON.stringify(settings);
+  const tfidf = settings.weights === 'tfidf';
+  if (tfidf && !frequencies) throw new Error('TF-IDF needs the corpus document frequencies first (setDocumentFrequencies).');
+  const key = JSON.stringify(settings) + (tfidf ? `#${frequencies!.token}` : '');
   if (!fingerprinter || key !== fingerprinterKey) {
-    fingerprinter = createFingerprinter(settings);
+    fingerprinter = createFingerprinter(settings, tfidf ? { documentFrequencies: frequencies!.df } : {});
     fingerprinterKey = key;
     printsByHash.clear();
   }
   return fingerprinter;
+}
+
+// Feature sets (exact Jaccard, document frequencies) do not depend on weights: one binary fingerprinter.
+let setMakerKey = '';
+let setMaker: Fingerprinter | null = null;
+function setMakerFor(settings: SimHashSettings): Fingerprinter {
+  const key = JSON.stringify([settings.features, settings.stopWords]);
+  if (!setMaker || key !== setMakerKey) {
+    setMaker = createFingerprinter({ ...settings, weights: 'binary' });
+    setMakerKey = key;
+  }
+  return setMaker;
+}
+
+const NO_FEATURES = new Uint32Array(0);
+
+/** Reads and decodes `items` (a few at a time) and returns each one's feature set (null when unreadable or not text). */
+async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits): Promise<Array<Uint32Array | null>> {
+  const xx = await getXxhash();
+  const maker = setMakerFor(settings);
+  const sets: Array<Uint32Array | null> = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      const read = await readItem(items[i], xx, limits, () => undefined);
+      sets[i] = read.ok ? maker.featureSet(read.text) : null;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limits.readAhead, items.length) }, lane));
+  return sets;
 }
 
 /** Index just past the last whitespace that is followed by a word: pieces cut there normalize alike. */
@@ -174,6 +221,7 @@ export const ingestApi = {
       hashHi: new Uint32Array(n),
       hashLo: new Uint32Array(n),
       skipped: [],
+      sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
       bytesRead: 0,
       fingerprinted: 0,
     };
@@ -192,6 +240,7 @@ export const ingestApi = {
       if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.streamAboveBytes) reads[i] = readItem(items[i], xx, limits, addBytes);
     };
     for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
+    const smallSets: Array<[number, Uint32Array]> = [];
     for (let i = 0; i < n; i++) {
       const pending = reads[i];
       reads[i] = undefined;
@@ -219,7 +268,9 @@ export const ingestApi = {
       } else print = printsByHash.get(`${read.hashHi}:${read.hashLo}`);
       if (!print) {
         const r = fp.fingerprint(read.text);
-        print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words };
+        const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
+        const set = small ? setMakerFor(settings).featureSet(read.text) : null;
+        print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
         out.fingerprinted++;
         if (!options.claims) {
           if (printsByHash.size >= MAX_CACHED_PRINTS) printsByHash.clear();
@@ -228,12 +279,17 @@ export const ingestApi = {
       }
       out.status[i] = print.status;
       out.words[i] = print.words;
+      if (print.set) smallSets.push([i, print.set]);
       if (print.status === DocStatus.ok) {
         out.hi[i] = print.hi;
         out.lo[i] = print.lo;
       } else out.skipped.push({ index: i, reason: 'too-short', message: tooShortMessage(print.words) });
     }
+    out.sets = packSets(smallSets);
     return transfer(out, [
+      out.sets.docs.buffer,
+      out.sets.offsets.buffer,
+      out.sets.keys.buffer,
       out.sizes.buffer,
       out.status.buffer,
       out.flags.buffer,
@@ -244,6 +300,77 @@ export const ingestApi = {
       out.hashLo.buffer,
     ]);
   },
+
+  /**
+   * Exact verification of candidate pairs: reads each item once (the files of the documents in
+   * `pairs`, local indexes), builds its feature set and returns each pair's exact Jaccard (float64).
+   */
+  async verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS): Promise<Float64Array> {
+    const sets = await featureSetsOf(items, settings, limits);
+    const jaccard = new Float64Array(pairs.count);
+    for (let p = 0; p < pairs.count; p++) jaccard[p] = jaccardSorted(sets[pairs.a[p]] ?? NO_FEATURES, sets[pairs.b[p]] ?? NO_FEATURES);
+    return transfer(jaccard, [jaccard.buffer]);
+  },
+
+  /**
+   * Chaining check of connected components (core `detectChaining`) over the job's items: reads every
+   * member once, measures member pairs that are not verified pairs until one falls below `threshold`.
+   */
+  async chainGroups(items: IngestItem[], job: ChainJob, settings: SimHashSettings, threshold: number, limits: IngestLimits = DEFAULT_INGEST_LIMITS): Promise<ChainJobResult> {
+    const sets = await featureSetsOf(items, settings, limits);
+    const count = job.offsets.length - 1;
+    const slots = job.members.length;
+    const groupOf = new Int32Array(items.length).fill(-1);
+    const reference = new Int32Array(count);
+    const jaccardToReference = new Float32Array(slots).fill(Number.NaN);
+    const distanceToReference = new Uint8Array(slots).fill(UNKNOWN_DISTANCE);
+    for (let g = 0; g < count; g++) {
+      reference[g] = job.members[job.offsets[g]];
+      for (let s = job.offsets[g]; s < job.offsets[g + 1]; s++) groupOf[job.members[s]] = g;
+      jaccardToReference[job.offsets[g]] = 1;
+    }
+    const table: GroupTable = { count, groupOf, offsets: job.offsets, members: job.members, reference, jaccardToReference, distanceToReference };
+    const report = detectChaining(table, job.pairs, (doc) => sets[doc] ?? NO_FEATURES, threshold);
+    return transfer({ status: report.status, jaccardToReference }, [report.status.buffer, jaccardToReference.buffer]);
+  },
+
+  /** TF-IDF first pass: reads the items and adds their feature sets to this worker's document-frequency counter. */
+  async countFrequencies(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS): Promise<number> {
+    counter ??= createDocumentFrequencyCounter();
+    const sets = await featureSetsOf(items, settings, limits);
+    // As the CLI counts: every document that decodes as text (a too-short one adds an empty set).
+    for (const set of sets) if (set) counter.add(set);
+    let bytes = 0;
+    for (const item of items) bytes += item.bytes ? item.bytes.byteLength : item.file!.size;
+    return bytes;
+  },
+
+  /** Ends the first pass: returns this worker's document frequencies (and forgets them). */
+  collectFrequencies(): DocumentFrequencies {
+    const df = (counter ?? createDocumentFrequencyCounter()).result();
+    counter = null;
+    return transfer(df, [df.keys.buffer, df.counts.buffer]);
+  },
+
+  /** Sets the corpus' document frequencies for TF-IDF fingerprints (`token` names the scan that counted them). */
+  setDocumentFrequencies(df: DocumentFrequencies, token: string): void {
+    frequencies = { token, df };
+  },
 };
+
+/** Packs (index, set) entries into one PackedSets. */
+function packSets(entries: Array<[number, Uint32Array]>): IngestBatchResult['sets'] {
+  const docs = new Uint32Array(entries.length);
+  const offsets = new Uint32Array(entries.length + 1);
+  let total = 0;
+  entries.forEach(([index, set], i) => {
+    docs[i] = index;
+    total += set.length;
+    offsets[i + 1] = total;
+  });
+  const keys = new Uint32Array(total);
+  entries.forEach(([, set], i) => keys.set(set, offsets[i]));
+  return { docs, offsets, keys };
+}
 
 export type IngestApi = typeof ingestApi;

@@ -69,6 +69,11 @@ export interface IngestBatchResult {
   hashLo: Uint32Array;
   /** Plain records for skipped files only. */
   skipped: BatchSkip[];
+  /**
+   * Feature sets of the batch's small documents (fingerprinted, fewer than `SMALL_SET_WORDS` words):
+   * the short-document join needs them and they are tiny, so they are kept instead of re-read.
+   */
+  sets: PackedSets;
   /** Bytes read from disk. */
   bytesRead: number;
   /** How many fingerprints were computed (files whose text the worker had already seen reuse one). */
@@ -122,4 +127,42 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
 /** The too-short message with the file's word count. */
 export function tooShortMessage(words: number): string {
   return skipMessage('too-short', `Too short: ${words} word${words === 1 ? '' : 's'} is too few for a meaningful fingerprint.`);
+}
+
+/**
+ * Documents with fewer words than this have their feature set returned with the batch (see
+ * `IngestBatchResult.sets`): every short document (< SHORT_DOCUMENT_WORDS words) and the slightly
+ * longer ones the short-document join may pair with them at a threshold down to 0.25.
+ */
+export const SMALL_SET_WORDS = 200;
+
+/** Sorted feature sets packed in one array: set i (of `docs[i]`) is `keys[offsets[i] .. offsets[i + 1])`. */
+export interface PackedSets {
+  /** Batch indexes in a batch result; doc ids once the session has mapped them. */
+  docs: Uint32Array;
+  offsets: Uint32Array;
+  keys: Uint32Array;
+}
+
+/** Candidate pairs over a verification chunk's items (local indexes into the chunk's items). */
+export interface LocalPairs {
+  a: Uint32Array;
+  b: Uint32Array;
+  count: number;
+}
+
+/**
+ * Components to check for chaining, over a chunk's items: group g's members are
+ * `members[offsets[g] .. offsets[g + 1])`, reference first; `pairs` are the verified pairs among them.
+ */
+export interface ChainJob {
+  offsets: Int32Array;
+  members: Int32Array;
+  pairs: { a: Uint32Array; b: Uint32Array; distance: Uint8Array; jaccard: Float32Array; count: number };
+}
+
+/** Per job group: CHAIN_* status (core/groups/components.ts), and Jaccard to the reference per member slot. */
+export interface ChainJobResult {
+  status: Uint8Array;
+  jaccardToReference: Float32Array;
 }

@@ -10,6 +10,8 @@ export interface WorkerPool<Api> {
   readonly size: number;
   /** Runs `fn` on the least busy worker; rejects on abort (which terminates the whole pool). */
   run<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R>;
+  /** Runs `fn` once on every worker of the pool (per-worker state: TF-IDF counts and frequencies). */
+  broadcast<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R[]>;
   /** Terminates every worker and rejects pending calls; later calls start fresh workers. */
   terminate(reason?: unknown): void;
 }
@@ -35,6 +37,9 @@ export function createWorkerPool<Api>(spawn: () => Worker, size = defaultPoolSiz
       }
       cursor++;
       return best.call(signal, fn);
+    },
+    broadcast(signal, fn) {
+      return Promise.all(bridges.map((bridge) => bridge.call(signal, fn)));
     },
     terminate(reason) {
       for (const bridge of bridges) bridge.terminate(reason);

@@ -8,6 +8,8 @@ import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import { DocStatus } from '../../../src/workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
+import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
+import { createDocumentFrequencyCounter } from '../../../src/core/simhash/document-frequencies.ts';
 
 function workers(apiForIngest: object = ingestApi): ScanWorkers {
   return {
@@ -89,9 +91,106 @@ describe('scan session', () => {
     const done = Array.from(partial.docs.status).filter((s) => s === DocStatus.ok).length;
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(3000);
+    // What finished is searched in fresh workers after the cancel: the result is replaced, still partial.
+    while (store.getSnapshot().result === partial) await new Promise((r) => setTimeout(r, 5));
+    const searched = store.getSnapshot().result!;
+    expect(searched.partial).toBe(true);
+    expect(store.getSnapshot().state).toBe('cancelled');
+    expect(Array.from(searched.representative).filter((r) => r >= 0).length).toBe(done);
+    expect(searched.verification.candidates).toBeGreaterThanOrEqual(0);
 
     await session.start({ kind: 'file-list', files: files.slice(0, 10) });
     expect(store.getSnapshot().state).toBe('done');
     expect(store.getSnapshot().result!.docs.count).toBe(10);
+  });
+});
+
+/** `text(seed)` with the words at `positions` replaced (each change removes 3 word 3-shingles). */
+function edited(base: string, positions: number[], tag: string): string {
+  const words = base.split(' ');
+  for (const p of positions) words[p] = `${tag}${p}`;
+  return words.join(' ');
+}
+
+describe('scan session: verified near-duplicates', () => {
+  // k = 64 makes every pair a candidate: only exact verification decides.
+  const base = text(7);
+  const b = edited(base, [10, 40, 70, 100], 'b'); // J(a, b) = 106/130 = 0.815
+  const c = edited(b, [25, 55, 85, 110], 'c'); // J(b, c) = 0.815, J(a, c) = 94/142 = 0.66
+  const corpus = () => [inFolder('v/a.txt', base), inFolder('v/b.txt', b), inFolder('v/c.txt', c), inFolder('v/u.txt', text(8))];
+
+  it('lists only pairs whose exact Jaccard reaches the threshold, with reference-centred groups', async () => {
+    const store = createScanStore({ k: 64 });
+    await createScanSession(store, workers()).start({ kind: 'file-list', files: corpus() });
+    const r = store.getSnapshot().result!;
+    const name = (d: number) => r.docs.paths[d].slice(2);
+    const pairs = Array.from({ length: r.verified.count }, (_, p) => `${name(r.verified.a[p])}-${name(r.verified.b[p])}:${r.verified.jaccard[p].toFixed(3)}`);
+    expect(pairs).toEqual(['a.txt-b.txt:0.815', 'b.txt-c.txt:0.815']);
+    expect(r.verification.candidates).toBe(6);
+    expect(r.verification.measured).toBe(6);
+    expect(Array.from(r.histogram).reduce((x, y) => x + y, 0)).toBe(6);
+    expect(r.similarityThreshold).toBe(0.8);
+    expect(r.grouping).toBe('reference');
+    expect(r.chained).toBeNull();
+    // b is near both a and c: it is the reference, and a, c sit in its group without being near each other.
+    expect(r.groups.count).toBe(1);
+    expect(name(r.groups.reference[0])).toBe('b.txt');
+    expect(r.pairs.count).toBe(2);
+  });
+
+  it('regroups at a new threshold, grouping and k without measuring a pair twice', async () => {
+    const store = createScanStore({ k: 64 });
+    const session = createScanSession(store, workers());
+    await session.start({ kind: 'file-list', files: corpus() });
+    const first = store.getSnapshot().result!;
+
+    await session.regroup({ similarityThreshold: 0.6, grouping: 'components' });
+    const r = store.getSnapshot().result!;
+    expect(r).not.toBe(first);
+    expect(r.docs).toBe(first.docs); // nothing fingerprinted again
+    expect(r.verification.measured).toBe(0);
+    expect(r.verification.cached).toBe(6);
+    expect(r.verified.count).toBe(3); // a-c (0.66) now counts
+    expect(r.grouping).toBe('components');
+    expect(Array.from(r.chained!)).toEqual([0]); // a, b, c are a clique at 0.6
+
+    await session.regroup({ similarityThreshold: 0.8 });
+    const chained = store.getSnapshot().result!;
+    expect(chained.groups.count).toBe(1);
+    // a~b~c is one component, but a and c are not near-duplicates: it chains, and a's Jaccard to the reference is filled in.
+    expect(Array.from(chained.chained!)).toEqual([1]);
+    expect(Array.from(chained.groups.jaccardToReference).some(Number.isNaN)).toBe(false);
+
+    await session.regroup({ k: 3 });
+    const narrow = store.getSnapshot().result!;
+    expect(narrow.k).toBe(3);
+    expect(narrow.verification.measured).toBe(0);
+    expect(narrow.histogram.length).toBe(4);
+    expect(store.getSnapshot().regrouping).toBe(false);
+  });
+
+  it('rescans the same files with TF-IDF weights (document frequencies counted first)', async () => {
+    const store = createScanStore({ k: 64 });
+    const session = createScanSession(store, workers());
+    await session.start({ kind: 'file-list', files: corpus() });
+    const binary = store.getSnapshot().result!;
+    await session.rescan({ ...binary.settings, weights: 'tfidf' });
+    const snap = store.getSnapshot();
+    expect(snap.state).toBe('done');
+    const r = snap.result!;
+    expect(r.settings.weights).toBe('tfidf');
+    expect(r.docs.paths).toEqual(binary.docs.paths);
+    // The fingerprints are TF-IDF ones: equal to a fingerprinter given the corpus' frequencies.
+    const fp = createFingerprinter({ ...binary.settings, weights: 'binary' });
+    const counter = createDocumentFrequencyCounter();
+    const texts = [base, b, c, text(8)];
+    for (const t of texts) counter.add(fp.featureSet(t));
+    const tfidf = createFingerprinter(r.settings, { documentFrequencies: counter.result() });
+    for (let i = 0; i < texts.length; i++) {
+      const d = r.docs.paths.indexOf(['v/a.txt', 'v/b.txt', 'v/c.txt', 'v/u.txt'][i]);
+      const want = tfidf.fingerprint(texts[i]);
+      expect([r.docs.hi[d], r.docs.lo[d]]).toEqual([want.hi >>> 0, want.lo >>> 0]);
+    }
+    expect(r.verified.count).toBe(2); // exact Jaccard does not depend on weights
   });
 });

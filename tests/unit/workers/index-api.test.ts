@@ -59,19 +59,32 @@ describe('indexApi.findDuplicates', () => {
         if (d <= k) expected.push(`${a}-${b}:${d}`);
       }
     }
-    const got = Array.from({ length: r.pairs.count }, (_, p) => `${r.pairs.a[p]}-${r.pairs.b[p]}:${r.pairs.distance[p]}`);
+    const c = r.candidates;
+    const got = Array.from({ length: c.count }, (_, p) => `${c.a[p]}-${c.b[p]}:${c.distance[p]}`);
     expect(got).toEqual(expected);
     expect(got.length).toBeGreaterThanOrEqual(10);
-    expect(r.nearGroups.count).toBeGreaterThanOrEqual(1);
-    const firstGroup = Array.from(r.nearGroups.members.subarray(r.nearGroups.start[0], r.nearGroups.start[1]));
-    expect(firstGroup).toEqual(expect.arrayContaining([0, 1, 2, 3]));
+    // The histogram counts candidates per distance up to k; nothing is measured yet.
+    expect(Array.from(r.histogram).reduce((x, y) => x + y, 0)).toBe(c.count);
+    expect(r.histogram.length).toBe(k + 1);
+    expect(Array.from(r.jaccard).every(Number.isNaN)).toBe(true);
+    expect(Array.from(r.reps)).not.toContain(20);
+  });
+
+  it('attaches Jaccards already known to the candidates found again (a regroup re-measures nothing)', async () => {
+    const reps = Uint32Array.from([3, 5, 8, 9]);
+    const hi = Uint32Array.from([0, 1, 3, 0xffff]);
+    const lo = Uint32Array.from([0, 0, 0, 0]);
+    const known = { a: Uint32Array.from([3, 5]), b: Uint32Array.from([5, 8]), jaccard: Float64Array.from([0.9, 0.4]), count: 2 };
+    const r = indexApi.searchCandidates({ reps, hi, lo, k: 2, known });
+    const got = Array.from({ length: r.candidates.count }, (_, p) => `${r.candidates.a[p]}-${r.candidates.b[p]}:${r.jaccard[p]}`);
+    expect(got).toEqual(['3-5:0.9', '3-8:NaN', '5-8:0.4']);
+    expect(Array.from(r.histogram)).toEqual([0, 2, 1]);
   });
 
   it('returns nothing to search when fewer than two texts are ok', async () => {
     const one = Uint32Array.from([1]);
     const r = await indexApi.findDuplicates({ status: Uint8Array.from([1]), hi: one, lo: one, words: one, hashHi: one, hashLo: one, k: 3 });
-    expect(r.pairs.count).toBe(0);
-    expect(r.nearGroups.count).toBe(0);
+    expect(r.candidates.count).toBe(0);
   });
 
   it('gives copies (not fingerprinted) the status, fingerprint and words of the file that was', async () => {
@@ -89,5 +102,50 @@ describe('indexApi.findDuplicates', () => {
     expect(Array.from(r.representative)).toEqual([1, 1, 1, -1, -1, -1, -1]);
     expect(Array.from(r.exactGroups.members)).toEqual([0, 1, 2]);
     expect(r.exactGroups.count).toBe(1);
+  });
+});
+
+describe('indexApi.groupNearDuplicates', () => {
+  const set = (...keys: number[]) => Uint32Array.from(keys).sort();
+  function input(grouping: 'reference' | 'components', threshold = 0.8) {
+    // Docs 0-3 long, fingerprinted; 4 and 5 short (with small sets). Candidates: 0-1 (J 0.9), 1-2 (0.85), 0-2 (0.5), 2-3 (0.2).
+    const n = 6;
+    const words = Uint32Array.from([500, 500, 500, 500, 10, 12]);
+    const hasFingerprint = Uint8Array.from([1, 1, 1, 1, 1, 1]);
+    const candidates = { a: Uint32Array.from([0, 0, 1, 2]), b: Uint32Array.from([1, 2, 2, 3]), distance: Uint8Array.from([3, 9, 5, 11]), count: 4 };
+    const jaccard = Float64Array.from([0.9, 0.5, 0.85, 0.2]);
+    const s4 = set(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+    const s5 = set(1, 2, 3, 4, 5, 6, 7, 8, 9, 11);
+    const smallSets = { docs: Uint32Array.from([4, 5]), offsets: Uint32Array.from([0, 10, 20]), keys: new Uint32Array([...s4, ...s5]) };
+    return { n, candidates, jaccard, threshold, grouping, words, hi: new Uint32Array(n), lo: Uint32Array.from([0, 0, 0, 0, 0, 0xfff]), hasFingerprint, smallSets };
+  }
+
+  it('keeps candidates at or above the threshold, adds short pairs from the exact join, groups around references', () => {
+    const r = indexApi.groupNearDuplicates(input('reference'));
+    const pairs = Array.from({ length: r.verified.count }, (_, p) => `${r.verified.a[p]}-${r.verified.b[p]}`);
+    // 4-5: Jaccard 9/11 = 0.818 >= 0.8, found by the join although no fingerprint candidate links them.
+    expect(pairs).toEqual(['0-1', '1-2', '4-5']);
+    expect(r.verified.distance[2]).toBe(12);
+    expect(r.joinPairs).toBe(1);
+    expect(r.joinOnly).toBe(1);
+    expect(Array.from(r.short)).toEqual([0, 0, 0, 0, 1, 1]);
+    // Reference groups: 1 is linked to both 0 and 2, so it is the reference; 0 and 2 are not chained together.
+    expect(r.groups.count).toBe(2);
+    expect(r.groups.reference[0]).toBe(1);
+    expect(Array.from(r.groups.members.subarray(r.groups.offsets[0], r.groups.offsets[1]))).toEqual([1, 0, 2]);
+    expect(r.unchecked.length).toBe(0);
+  });
+
+  it('in components mode marks the components that are not cliques for the chaining check', () => {
+    const r = indexApi.groupNearDuplicates(input('components'));
+    expect(r.groups.count).toBe(2);
+    const g = r.groups.groupOf[0];
+    expect(r.unchecked[g]).toBe(1); // 0~1~2 but 0-2 is not verified
+    expect(r.unchecked[r.groups.groupOf[4]]).toBe(0); // a pair is a clique
+  });
+
+  it('a lower threshold admits more pairs without new measurements', () => {
+    const r = indexApi.groupNearDuplicates(input('reference', 0.5));
+    expect(r.verified.count).toBe(4); // 0-1, 0-2, 1-2, 4-5
   });
 });

@@ -149,3 +149,40 @@ describe('ingestApi.ingestBatch', () => {
     expect(uncapped.flags[0]).toBe(0);
   });
 });
+
+describe('ingestApi: feature sets for verification', () => {
+  const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+
+  it('returns the feature sets of small documents only, with the batch', async () => {
+    const r = await batch([file(PROSE, 'short.txt'), file(long, 'long.txt')], DEFAULT_SETTINGS);
+    expect(Array.from(r.sets.docs)).toEqual([0]);
+    const want = createFingerprinter(DEFAULT_SETTINGS).featureSet(PROSE);
+    expect(Array.from(r.sets.keys.subarray(r.sets.offsets[0], r.sets.offsets[1]))).toEqual(Array.from(want));
+  });
+
+  it('verifyPairs re-reads the files and measures exact Jaccard; unreadable or binary files measure 0', async () => {
+    const edited = long.replace('word150', 'changed');
+    const items = [file(long), file(edited), file(new Uint8Array([0, 1, 2, 0, 0, 3]))].map((f) => ({ name: f.name, file: f }));
+    const fp = createFingerprinter(DEFAULT_SETTINGS);
+    const a = fp.featureSet(long);
+    const b = fp.featureSet(edited);
+    const common = a.filter((x) => b.includes(x)).length;
+    const j = await ingestApi.verifyPairs(items, { a: Uint32Array.from([0, 0]), b: Uint32Array.from([1, 2]), count: 2 }, DEFAULT_SETTINGS);
+    expect(j[0]).toBeCloseTo(common / (a.length + b.length - common), 12);
+    expect(j[0]).toBeLessThan(1);
+    expect(j[1]).toBe(0);
+  });
+
+  it('refuses TF-IDF fingerprints until the document frequencies are set', async () => {
+    const tfidf = { ...DEFAULT_SETTINGS, weights: 'tfidf' as const };
+    // Nothing in this file sets frequencies before this test (each test file has its own modules).
+    const fresh = { ingestApi };
+    await expect(fresh.ingestApi.ingestBatch([{ name: 'a.txt', file: file(long) }], tfidf)).rejects.toThrow(/document frequencies/);
+    await fresh.ingestApi.countFrequencies([{ name: 'a.txt', file: file(long) }], tfidf);
+    const df = fresh.ingestApi.collectFrequencies();
+    expect(df.documents).toBe(1);
+    fresh.ingestApi.setDocumentFrequencies(df, 't');
+    const r = await fresh.ingestApi.ingestBatch([{ name: 'a.txt', file: file(long) }], tfidf);
+    expect(r.status[0]).toBe(DocStatus.ok);
+  });
+});

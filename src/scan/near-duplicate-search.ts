@@ -1,0 +1,439 @@
+/**
+ * Owns the near-duplicate stage of a scan, after fingerprinting: candidate pairs within k (index
+ * worker), exact Jaccard of every candidate not measured before (ingest workers re-read the two
+ * files: feature sets of long documents are not kept, see `verifyCandidates`), the short-document
+ * join and grouping (index worker), and chaining checks of components (ingest workers). The main
+ * thread only cuts work into chunks, in time slices.
+ */
+import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
+import type { PairList } from '../core/index/pair-list.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import type { KnownPairs } from '../workers/index-api.ts';
+import type { ChainJob, IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import { emptyGroupTable, emptyGroups, emptyScoredPairs, type GroupList, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
+import { createTimeSlicer } from './yield-to-event-loop.ts';
+
+/** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
+export interface SearchCorpus {
+  docs: ScanDocs;
+  settings: SimHashSettings;
+  /** Representatives with a fingerprint (distinct texts, status ok), ascending doc ids. */
+  reps: Uint32Array;
+  /** Feature sets of small documents (doc ids), from the ingest workers. */
+  smallSets: PackedSets;
+  /** Exact Jaccards measured so far for this corpus (sorted by (a, b)); grows with every regroup. */
+  known: KnownPairs;
+}
+
+/** Candidates of one search radius. */
+export interface Candidates {
+  k: number;
+  pairs: PairList;
+  /** Exact Jaccard per pair, NaN until measured. */
+  jaccard: Float64Array;
+  histogram: Uint32Array;
+}
+
+/** The near-duplicate fields of a ScanResult. */
+export type NearDuplicateFields = Pick<
+  ScanResult,
+  'k' | 'similarityThreshold' | 'grouping' | 'verified' | 'groups' | 'chained' | 'histogram' | 'short' | 'verification' | 'pairs' | 'pairGroup' | 'nearGroups'
+>;
+
+/** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
+const CHUNK_DOCS = 256;
+const CHUNK_BYTES = 8 * 1024 * 1024;
+const CHUNK_PAIRS = 20_000;
+/** Components larger than this are not checked for chaining (CHAIN_UNKNOWN): the check reads every member. */
+const MAX_CHAIN_MEMBERS = 64;
+
+/** An empty Jaccard cache. */
+export function emptyKnown(): KnownPairs {
+  return { a: new Uint32Array(0), b: new Uint32Array(0), jaccard: new Float64Array(0), count: 0 };
+}
+
+/** Packs per-batch small sets (batch indexes already mapped to doc ids) into one. */
+export function concatSets(parts: readonly PackedSets[]): PackedSets {
+  let docs = 0;
+  let keys = 0;
+  for (const p of parts) {
+    docs += p.docs.length;
+    keys += p.keys.length;
+  }
+  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(keys) };
+  let d = 0;
+  let k = 0;
+  for (const p of parts) {
+    out.docs.set(p.docs, d);
+    for (let i = 0; i < p.docs.length; i++) out.offsets[d + i + 1] = k + p.offsets[i + 1];
+    out.keys.set(p.keys, k);
+    d += p.docs.length;
+    k += p.keys.length;
+  }
+  return out;
+}
+
+/** Candidate pairs within k over the corpus' representatives (index worker), with cached Jaccards attached. */
+export async function searchCandidates(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, k: number): Promise<Candidates> {
+  const { reps, docs } = corpus;
+  const hi = new Uint32Array(reps.length);
+  const lo = new Uint32Array(reps.length);
+  for (let r = 0; r < reps.length; r++) {
+    hi[r] = docs.hi[reps[r]];
+    lo[r] = docs.lo[reps[r]];
+  }
+  const found = await workers.index.call(signal, (api) => api.searchCandidates({ reps, hi, lo, k, known: corpus.known }));
+  return { k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
+}
+
+function itemOf(docs: ScanDocs, d: number): IngestItem {
+  return { name: docs.paths[d], file: docs.files[d] };
+}
+
+/**
+ * Measures the exact Jaccard of every candidate still NaN. Why re-read the files instead of keeping
+ * every feature set from ingest: a 10 kB document has ~1,700 word 3-shingles (7 kB of keys), so keeping
+ * them for 100,000 documents would cost about as much memory as the corpus itself, while candidates
+ * touch only the documents with a near neighbour (a few percent to a fifth of a typical corpus).
+ * Pairs are cut into chunks in (a, b) order, so a document's near neighbours mostly share its chunk.
+ */
+export async function verifyCandidates(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  corpus: SearchCorpus,
+  candidates: Candidates,
+): Promise<{ measured: number; docsRead: number }> {
+  const { docs, settings } = corpus;
+  const { pairs, jaccard } = candidates;
+  const slice = createTimeSlicer();
+  const local = new Map<number, number>();
+  let items: IngestItem[] = [];
+  let index: number[] = [];
+  let la: number[] = [];
+  let lb: number[] = [];
+  let bytes = 0;
+  let measured = 0;
+  let docsRead = 0;
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown = null;
+  const maxInFlight = workers.ingest.size * 2;
+  const flush = () => {
+    if (index.length === 0) return;
+    const chunkIndex = index;
+    const chunkItems = items;
+    const localPairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
+    docsRead += chunkItems.length;
+    const task = workers.ingest
+      .run(signal, (api) => api.verifyPairs(chunkItems, localPairs, settings))
+      .then((values) => {
+        for (let i = 0; i < chunkIndex.length; i++) jaccard[chunkIndex[i]] = values[i];
+        measured += chunkIndex.length;
+      })
+      .catch((error: unknown) => void (failure ??= error))
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+    local.clear();
+    items = [];
+    index = [];
+    la = [];
+    lb = [];
+    bytes = 0;
+  };
+  const localOf = (d: number): number => {
+    let i = local.get(d);
+    if (i === undefined) {
+      i = items.length;
+      local.set(d, i);
+      items.push(itemOf(docs, d));
+      bytes += docs.sizes[d];
+    }
+    return i;
+  };
+  for (let p = 0; p < pairs.count; p++) {
+    if (!Number.isNaN(jaccard[p])) continue;
+    la.push(localOf(pairs.a[p]));
+    lb.push(localOf(pairs.b[p]));
+    index.push(p);
+    if (items.length >= CHUNK_DOCS || bytes >= CHUNK_BYTES || index.length >= CHUNK_PAIRS) {
+      flush();
+      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+      if (failure !== null) throw failure;
+    }
+    const pause = slice();
+    if (pause) await pause;
+    signal.throwIfAborted();
+  }
+  flush();
+  while (inFlight.size > 0) await Promise.race(inFlight);
+  if (failure !== null) throw failure;
+  return { measured, docsRead };
+}
+
+/** Adds the candidates' measured Jaccards to the corpus' cache (a merge of two (a, b)-sorted lists). */
+export function rememberJaccards(corpus: SearchCorpus, candidates: Candidates): void {
+  const old = corpus.known;
+  const { pairs, jaccard } = candidates;
+  const cap = old.count + pairs.count;
+  const a = new Uint32Array(cap);
+  const b = new Uint32Array(cap);
+  const j = new Float64Array(cap);
+  let i = 0;
+  let q = 0;
+  let w = 0;
+  while (i < old.count || q < pairs.count) {
+    const takeOld =
+      q >= pairs.count || (i < old.count && (old.a[i] < pairs.a[q] || (old.a[i] === pairs.a[q] && old.b[i] <= pairs.b[q])));
+    if (takeOld) {
+      if (q < pairs.count && old.a[i] === pairs.a[q] && old.b[i] === pairs.b[q]) q++; // same pair: keep one
+      a[w] = old.a[i];
+      b[w] = old.b[i];
+      j[w++] = old.jaccard[i++];
+    } else {
+      if (!Number.isNaN(jaccard[q])) {
+        a[w] = pairs.a[q];
+        b[w] = pairs.b[q];
+        j[w++] = jaccard[q];
+      }
+      q++;
+    }
+  }
+  corpus.known = { a: a.slice(0, w), b: b.slice(0, w), jaccard: j.slice(0, w), count: w };
+}
+
+/** Member lists (reference first) of a group table, for the older `nearGroups` field. */
+function groupLists(groups: ScanResult['groups']): GroupList {
+  return { start: Uint32Array.from(groups.offsets), members: Uint32Array.from(groups.members), count: groups.count };
+}
+
+/**
+ * From candidates to the result's near-duplicate fields: measures what is not known yet, decides and
+ * groups in the index worker, checks components for chaining. `onGrouping` hears when measuring ends.
+ */
+export async function decideNearDuplicates(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  corpus: SearchCorpus,
+  candidates: Candidates,
+  options: { similarityThreshold: number; grouping: Grouping },
+  onGrouping?: () => void,
+): Promise<NearDuplicateFields> {
+  const { docs } = corpus;
+  const t0 = performance.now();
+  let unknown = 0;
+  for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p])) unknown++;
+  const { measured, docsRead } = await verifyCandidates(workers, signal, corpus, candidates);
+  rememberJaccards(corpus, candidates);
+  const t1 = performance.now();
+  onGrouping?.();
+
+  const n = docs.count;
+  const hasFingerprint = new Uint8Array(n);
+  for (let r = 0; r < corpus.reps.length; r++) hasFingerprint[corpus.reps[r]] = 1;
+  const grouped = await workers.index.call(signal, (api) =>
+    api.groupNearDuplicates({
+      n,
+      candidates: candidates.pairs,
+      jaccard: candidates.jaccard,
+      threshold: options.similarityThreshold,
+      grouping: options.grouping,
+      words: docs.words,
+      hi: docs.hi,
+      lo: docs.lo,
+      hasFingerprint,
+      smallSets: corpus.smallSets,
+    }),
+  );
+  const { verified, groups } = grouped;
+  const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
+  const t2 = performance.now();
+
+  const pairGroup = new Uint32Array(verified.count);
+  for (let p = 0; p < verified.count; p++) {
+    const g = groups.groupOf[verified.a[p]];
+    pairGroup[p] = g >= 0 && g === groups.groupOf[verified.b[p]] ? g : 0xffffffff;
+  }
+  const verification: VerificationStats = {
+    candidates: candidates.pairs.count,
+    measured,
+    cached: candidates.pairs.count - unknown,
+    docsRead,
+    joinPairs: grouped.joinPairs,
+    joinOnly: grouped.joinOnly,
+    verifyMs: t1 - t0,
+    groupMs: t2 - t1,
+  };
+  return {
+    k: candidates.k,
+    similarityThreshold: options.similarityThreshold,
+    grouping: options.grouping,
+    verified,
+    groups,
+    chained,
+    histogram: candidates.histogram,
+    short: grouped.short,
+    verification,
+    pairs: verified,
+    pairGroup,
+    nearGroups: groupLists(groups),
+  };
+}
+
+/**
+ * Chaining checks of the components that are not cliques, in the ingest workers (they re-read the
+ * members). Components of more than MAX_CHAIN_MEMBERS are left CHAIN_UNKNOWN. Fills the table's
+ * missing Jaccards to the reference as a side effect.
+ */
+async function checkChaining(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  corpus: SearchCorpus,
+  grouped: { verified: ScanResult['verified']; groups: ScanResult['groups']; unchecked: Uint8Array },
+  threshold: number,
+): Promise<Uint8Array> {
+  const { groups, verified, unchecked } = grouped;
+  const status = new Uint8Array(groups.count);
+  // Verified pairs by group, so a job carries only its own pairs.
+  const pairsOf = new Map<number, number[]>();
+  for (let p = 0; p < verified.count; p++) {
+    const g = groups.groupOf[verified.a[p]];
+    if (g < 0 || !unchecked[g] || g !== groups.groupOf[verified.b[p]]) continue;
+    let list = pairsOf.get(g);
+    if (!list) pairsOf.set(g, (list = []));
+    list.push(p);
+  }
+  const tasks: Promise<void>[] = [];
+  let jobGroups: number[] = [];
+  const dispatch = () => {
+    if (jobGroups.length === 0) return;
+    const ids = jobGroups;
+    jobGroups = [];
+    const items: IngestItem[] = [];
+    const offsets = new Int32Array(ids.length + 1);
+    const members: number[] = [];
+    const local = new Map<number, number>();
+    const pa: number[] = [];
+    const pb: number[] = [];
+    const pd: number[] = [];
+    const pj: number[] = [];
+    ids.forEach((g, i) => {
+      for (let s = groups.offsets[g]; s < groups.offsets[g + 1]; s++) {
+        const d = groups.members[s];
+        local.set(d, items.length);
+        members.push(items.length);
+        items.push(itemOf(corpus.docs, d));
+      }
+      offsets[i + 1] = members.length;
+      for (const p of pairsOf.get(g) ?? []) {
+        pa.push(local.get(verified.a[p])!);
+        pb.push(local.get(verified.b[p])!);
+        pd.push(verified.distance[p]);
+        pj.push(verified.jaccard[p]);
+      }
+    });
+    const job: ChainJob = {
+      offsets,
+      members: Int32Array.from(members),
+      pairs: { a: Uint32Array.from(pa), b: Uint32Array.from(pb), distance: Uint8Array.from(pd), jaccard: Float32Array.from(pj), count: pa.length },
+    };
+    tasks.push(
+      workers.ingest
+        .run(signal, (api) => api.chainGroups(items, job, corpus.settings, threshold))
+        .then((r) => {
+          ids.forEach((g, i) => {
+            status[g] = r.status[i];
+            for (let s = 0; s < groups.offsets[g + 1] - groups.offsets[g]; s++) {
+              const value = r.jaccardToReference[offsets[i] + s];
+              if (!Number.isNaN(value)) groups.jaccardToReference[groups.offsets[g] + s] = value;
+            }
+          });
+        }),
+    );
+  };
+  let jobDocs = 0;
+  for (let g = 0; g < groups.count; g++) {
+    if (!unchecked[g]) continue;
+    const size = groups.offsets[g + 1] - groups.offsets[g];
+    if (size > MAX_CHAIN_MEMBERS) {
+      status[g] = CHAIN_UNKNOWN;
+      continue;
+    }
+    jobGroups.push(g);
+    jobDocs += size;
+    if (jobDocs >= CHUNK_DOCS) {
+      dispatch();
+      jobDocs = 0;
+    }
+  }
+  dispatch();
+  await Promise.all(tasks);
+  return status;
+}
+
+/** The search over a fingerprinted scan: exact groups, then near-duplicates (see `decideNearDuplicates`). */
+export interface DocsSearch {
+  /** The docs with every copy resolved to its original's status, fingerprint and words. */
+  docs: ScanDocs;
+  representative: Int32Array;
+  exactGroups: GroupList;
+  near: NearDuplicateFields;
+  corpus: SearchCorpus;
+  candidates: Candidates;
+  indexingMs: number;
+  groupingMs: number;
+}
+
+/**
+ * Runs exact grouping and the candidate search in the index worker over the docs fingerprinted so
+ * far (any status other than ok takes no part), then verifies and groups. `onPhase` hears 'grouping'
+ * when verification starts.
+ */
+export async function searchDocs(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  docs: ScanDocs,
+  settings: SimHashSettings,
+  smallSets: PackedSets,
+  options: { k: number; similarityThreshold: number; grouping: Grouping },
+  onPhase?: (phase: 'grouping') => void,
+): Promise<DocsSearch> {
+  const t0 = performance.now();
+  const found = await workers.index.call(signal, (api) =>
+    api.findDuplicates({ status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k }),
+  );
+  const t1 = performance.now();
+  const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
+  const corpus: SearchCorpus = { docs: resolved, settings, reps: found.reps, smallSets, known: emptyKnown() };
+  const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
+  onPhase?.('grouping');
+  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
+  return {
+    docs: resolved,
+    representative: found.representative,
+    exactGroups: found.exactGroups,
+    near,
+    corpus,
+    candidates,
+    indexingMs: t1 - t0,
+    groupingMs: performance.now() - t1,
+  };
+}
+
+/** The near-duplicate fields of a result in which nothing was searched. */
+export function noNearDuplicates(n: number, k: number, similarityThreshold: number, grouping: Grouping): NearDuplicateFields {
+  const verified = emptyScoredPairs();
+  return {
+    k,
+    similarityThreshold,
+    grouping,
+    verified,
+    groups: emptyGroupTable(n),
+    chained: null,
+    histogram: new Uint32Array(k + 1),
+    short: new Uint8Array(n),
+    verification: { candidates: 0, measured: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
+    pairs: verified,
+    pairGroup: new Uint32Array(0),
+    nearGroups: emptyGroups(),
+  };
+}
