@@ -1,24 +1,32 @@
 /**
- * `simsift scan DIR [--k N] [--features ...] [--weights ...] [--out FILE.csv]`: fingerprints every
- * text file under DIR, finds all pairs within Hamming distance k through the permuted-table index,
- * groups them (connected components) and writes the pairs CSV the app exports, paths relative to DIR.
+ * `simsift scan DIR`: fingerprints every text file under DIR and answers as the app does with the
+ * same settings: exact duplicates (identical normalized text) grouped and fingerprinted once,
+ * candidate pairs within Hamming distance k from the permuted-table index, each confirmed by the
+ * exact Jaccard of the two feature sets, short documents decided by the exact similarity join,
+ * reference-centred groups (or connected components), and the pairs CSV of the app's "Export CSV".
  */
+import { readFileSync } from 'node:fs';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { allPairs } from '../core/index/all-pairs.ts';
-import { sortPairs } from '../core/index/pair-list.ts';
-import { createUnionFind, find, union } from '../core/groups/union-find.ts';
-import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
-import { createDocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
-import { jaccard } from '../core/simhash/simhash.ts';
-import { pairsCsv } from '../core/export/csv.ts';
-import type { DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
+import { findNearDuplicates, type NearDuplicateInput } from '../core/groups/near-duplicates.ts';
+import { referenceGroups } from '../core/groups/reference-groups.ts';
+import { CHAIN_FOUND, CHAIN_UNKNOWN, connectedComponents, detectChaining } from '../core/groups/components.ts';
+import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
+import { DEFAULT_K, DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
+import { createDocumentFrequencyCounter, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
+import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
+import { hamming } from '../core/simhash/fingerprint64.ts';
+import { decodeText } from '../core/text/decode.ts';
+import { pairsCsv, type CsvPairs } from '../core/export/csv.ts';
 import {
+  comparedText,
+  createFileFingerprints,
   FILE_BINARY,
+  FILE_EMPTY,
   FILE_OK,
   FILE_TOO_LARGE,
   FILE_TOO_SHORT,
-  FILE_UNREADABLE,
+  FileRecorder,
   startScanPool,
   type FileFingerprints,
   type ScanPool,
@@ -38,9 +46,9 @@ import {
   type LoadedText,
 } from './cli-common.ts';
 
-const USAGE = `usage: simsift scan DIR [--k N] ${SETTINGS_USAGE} [--out FILE.csv] [--threads T]`;
-/** Default maximum Hamming distance (as `simsift pairs`). */
-export const DEFAULT_SCAN_K = 3;
+const USAGE =
+  `usage: simsift scan DIR [--k N] [--similarity T] [--no-verify] [--groups reference|components] ` +
+  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T]`;
 /** Files read ahead while the current one is fingerprinted. */
 const READ_AHEAD = 16;
 /**
@@ -52,19 +60,34 @@ const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
 
+type Grouping = 'reference' | 'components';
+
 type ScanArgs = {
   dir: string;
   k: number;
+  threshold: number;
+  verify: boolean;
+  grouping: Grouping;
   out: string | undefined;
   /** Fingerprinting threads; undefined means 1. */
   threads: number | undefined;
   settings: ReturnType<typeof defaultSettings>;
 };
 
+/** Parses --similarity: a number in (0, 1]. */
+function parseThreshold(value: string | undefined): number {
+  const t = value === undefined || !/^\d*\.?\d+$/.test(value) ? Number.NaN : Number(value);
+  if (!(t > 0 && t <= 1)) throw new UsageError(`--similarity must be a number in (0, 1], e.g. 0.8 (got ${JSON.stringify(value ?? '')})`);
+  return t;
+}
+
 function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   const settings = defaultSettings();
   let dir: string | undefined;
-  let k = DEFAULT_SCAN_K;
+  let k = DEFAULT_K;
+  let threshold = DEFAULT_SIMILARITY_THRESHOLD;
+  let verify = true;
+  let grouping: Grouping = 'reference';
   let out: string | undefined;
   let threads: number | undefined;
   let optionsEnded = false;
@@ -78,10 +101,21 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
       const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
       const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (name === '--k' || name === '--out' || name === '--threads') {
+      if (name === '--no-verify') {
+        if (eq > 0) throw new UsageError('--no-verify takes no value');
+        verify = false;
+        continue;
+      }
+      if (name === '--k' || name === '--out' || name === '--threads' || name === '--similarity' || name === '--groups') {
         const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
         if (name === '--k') k = parseK(value);
-        else if (name === '--threads') {
+        else if (name === '--similarity') threshold = parseThreshold(value);
+        else if (name === '--groups') {
+          if (value !== 'reference' && value !== 'components') {
+            throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(value ?? '')})`);
+          }
+          grouping = value;
+        } else if (name === '--threads') {
           if (value === undefined || !/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_THREADS) {
             throw new UsageError(`--threads must be an integer in 1..${MAX_THREADS} (got ${JSON.stringify(value ?? '')})`);
           }
@@ -99,15 +133,25 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir = arg;
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, out, threads, settings };
+  return { dir, k, threshold, verify, grouping, out, threads, settings };
+}
+
+/** Names the app skips as hidden: dot files and folders, and node_modules. */
+function isHiddenName(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
 }
 
 /**
  * Every regular file under `root`, as paths relative to it with '/' separators, sorted by code unit.
- * Symbolic links are not followed (no cycles, nothing outside DIR). Unreadable subdirectories are
- * reported through `onError` and skipped.
+ * Symbolic links are not followed (no cycles, nothing outside DIR). Hidden files and folders are
+ * left out as in the app (folders not entered; `onHidden` hears each). Unreadable subdirectories
+ * are reported through `onError` and skipped.
  */
-export async function walkFiles(root: string, onError: (path: string, message: string) => void): Promise<string[]> {
+export async function walkFiles(
+  root: string,
+  onError: (path: string, message: string) => void,
+  onHidden: (path: string) => void = () => undefined,
+): Promise<string[]> {
   const files: string[] = [];
   const pending: string[] = [root];
   while (pending.length > 0) {
@@ -122,6 +166,10 @@ export async function walkFiles(root: string, onError: (path: string, message: s
     }
     for (const entry of entries) {
       const full = join(dir, entry.name);
+      if ((entry.isDirectory() || entry.isFile()) && isHiddenName(entry.name)) {
+        onHidden(toRelative(root, full));
+        continue;
+      }
       if (entry.isDirectory()) pending.push(full);
       else if (entry.isFile()) files.push(toRelative(root, full));
     }
@@ -157,35 +205,98 @@ async function forEachLoaded(
 async function fingerprintFiles(
   root: string,
   paths: readonly string[],
-  fingerprinter: Fingerprinter,
+  recorder: FileRecorder,
   onProgress: (done: number) => void,
 ): Promise<FileFingerprints> {
-  const n = paths.length;
-  const out: FileFingerprints = {
-    status: new Uint8Array(n),
-    hi: new Uint32Array(n),
-    lo: new Uint32Array(n),
-    bytes: new Float64Array(n),
-    messages: new Array<string | null>(n).fill(null),
-  };
+  const out = createFileFingerprints(paths.length);
   await forEachLoaded(root, paths, (i, loaded) => {
     onProgress(i + 1);
-    out.bytes[i] = loaded.bytes;
-    if (!loaded.ok) {
-      out.status[i] = loaded.kind === 'binary' ? FILE_BINARY : loaded.kind === 'too-large' ? FILE_TOO_LARGE : FILE_UNREADABLE;
-      out.messages[i] = loaded.message;
-      return;
-    }
-    const r = fingerprinter.fingerprint(loaded.text);
-    if (r.status !== 'ok') {
-      out.status[i] = FILE_TOO_SHORT;
-      return;
-    }
-    out.hi[i] = r.hi;
-    out.lo[i] = r.lo;
+    recorder.record(out, i, paths[i], loaded);
   });
   return out;
 }
+
+/** Exact-duplicate groups: documents with identical normalized text (2+ each), and each one's representative. */
+type ExactGroups = {
+  /** count + 1 offsets into `members`. */
+  start: Uint32Array;
+  /** Doc ids, ascending within a group (the first is the group's reference); groups largest first. */
+  members: Uint32Array;
+  count: number;
+  /** Per doc: the lowest doc id with the same text, or -1 when the doc has no fingerprint. */
+  representative: Int32Array;
+};
+
+/**
+ * Groups the fingerprinted documents by content hash, as the app's index worker does: groups of 2+
+ * ordered largest first (ties: lowest first member), members ascending.
+ */
+function groupExact(files: FileFingerprints): ExactGroups {
+  const n = files.status.length;
+  const representative = new Int32Array(n).fill(-1);
+  let m = 0;
+  for (let i = 0; i < n; i++) if (files.status[i] === FILE_OK) m++;
+  const ids = new Uint32Array(m);
+  for (let i = 0, j = 0; i < n; i++) if (files.status[i] === FILE_OK) ids[j++] = i;
+  const { hashHi, hashLo } = files;
+  ids.sort((x, y) => hashHi[x] - hashHi[y] || hashLo[x] - hashLo[y] || x - y);
+  const lists: Uint32Array[] = [];
+  for (let s = 0; s < m; ) {
+    let e = s + 1;
+    while (e < m && hashHi[ids[e]] === hashHi[ids[s]] && hashLo[ids[e]] === hashLo[ids[s]]) e++;
+    for (let t = s; t < e; t++) representative[ids[t]] = ids[s];
+    if (e - s > 1) lists.push(ids.slice(s, e));
+    s = e;
+  }
+  lists.sort((x, y) => y.length - x.length || x[0] - y[0]);
+  const start = new Uint32Array(lists.length + 1);
+  for (let g = 0; g < lists.length; g++) start[g + 1] = start[g] + lists[g].length;
+  const members = new Uint32Array(start[lists.length]);
+  lists.forEach((list, g) => members.set(list, start[g]));
+  return { start, members, count: lists.length, representative };
+}
+
+/**
+ * The rows of the app's "Export CSV" with the list in its default order: near-duplicate groups then
+ * exact-duplicate groups (distance 0, Jaccard 1), numbered 1.. in that order; shown largest group
+ * first (ties keep group order); each group as (reference, member) pairs in member order.
+ */
+function exportPairs(near: GroupTable, exact: ExactGroups): CsvPairs {
+  const total = near.count + exact.count;
+  const size = (g: number) => (g < near.count ? near.offsets[g + 1] - near.offsets[g] : exact.start[g - near.count + 1] - exact.start[g - near.count]);
+  const order = new Uint32Array(total);
+  for (let g = 0; g < total; g++) order[g] = g;
+  order.sort((x, y) => size(y) - size(x) || x - y);
+  let count = 0;
+  for (let g = 0; g < total; g++) count += size(g) - 1;
+  const out = { group: new Uint32Array(count), a: new Uint32Array(count), b: new Uint32Array(count), distance: new Uint8Array(count), jaccard: new Float32Array(count), count };
+  let p = 0;
+  for (const g of order) {
+    if (g < near.count) {
+      const from = near.offsets[g];
+      for (let s = from + 1; s < near.offsets[g + 1]; s++) {
+        out.group[p] = g + 1;
+        out.a[p] = near.members[from];
+        out.b[p] = near.members[s];
+        out.distance[p] = near.distanceToReference[s];
+        out.jaccard[p++] = near.jaccardToReference[s];
+      }
+    } else {
+      const e = g - near.count;
+      const from = exact.start[e];
+      for (let s = from + 1; s < exact.start[e + 1]; s++) {
+        out.group[p] = g + 1;
+        out.a[p] = exact.members[from];
+        out.b[p] = exact.members[s];
+        out.distance[p] = 0;
+        out.jaccard[p++] = 1;
+      }
+    }
+  }
+  return out;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -196,11 +307,17 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (args === 'help') {
       await write(
         io.stdout,
-        `${USAGE}\n  --k N          maximum Hamming distance, 0..64 (default ${DEFAULT_SCAN_K})\n` +
-          '  --features F   word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +
-          '  --weights W    binary (default), tf, tfidf (document frequencies from DIR)\n' +
-          '  --stop-words   drop English stop words\n  --out FILE     write the CSV there instead of stdout\n' +
-          `  --threads T    fingerprinting threads, 1..${MAX_THREADS} (default 1)\n`,
+        `${USAGE}\n` +
+          `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default ${DEFAULT_K})\n` +
+          `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
+          '  --no-verify      list fingerprint candidates without exact verification (jaccard left empty;\n' +
+          '                   pairs with a short document are still verified)\n' +
+          '  --groups G       reference (default: every member verified against its group\'s reference) or\n' +
+          '                   components (connected components; stderr says how many chain)\n' +
+          '  --features F     word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +
+          '  --weights W      binary (default), tf, tfidf (document frequencies from DIR)\n' +
+          '  --stop-words     drop English stop words\n  --out FILE       write the CSV there instead of stdout\n' +
+          `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default 1)\n`,
       );
       return 0;
     }
@@ -213,9 +330,14 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
     const problems: string[] = [];
+    let hidden = 0;
     let paths: string[];
     try {
-      paths = await walkFiles(args.dir, (path, message) => problems.push(`${path}: ${message}`));
+      paths = await walkFiles(
+        args.dir,
+        (path, message) => problems.push(`${path}: ${message}`),
+        () => hidden++,
+      );
     } catch (error) {
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
@@ -223,52 +345,42 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 
     const threads = Math.min(args.threads ?? 1, Math.max(1, n));
     let files: FileFingerprints;
-    let fingerprinter: Fingerprinter;
+    let recorder: FileRecorder;
     if (threads > 1) {
       pool = startScanPool(threads);
       const absolute = paths.map((p) => join(args.dir, p));
-      let options: { documentFrequencies?: DocumentFrequencies } = {};
+      let df: DocumentFrequencies | undefined;
       await pool.configure(args.settings);
       if (args.settings.weights === 'tfidf') {
-        const df = await pool.countDocumentFrequencies(absolute, (done) =>
-          progress.update(`counting document frequencies ${done}/${n} files`),
-        );
-        options = { documentFrequencies: df };
+        df = await pool.countDocumentFrequencies(absolute, (done) => progress.update(`counting document frequencies ${done}/${n} files`));
         await pool.configure(args.settings, df);
       }
       files = await pool.fingerprint(absolute, (done) => progress.update(`fingerprinting ${done}/${n} files`));
-      fingerprinter = createFingerprinter(args.settings, options); // for the feature sets of pairs
+      recorder = new FileRecorder(args.settings, df); // for the feature sets of candidate pairs
     } else {
       // TF-IDF needs the corpus' document frequencies before any fingerprint: a first pass.
-      let options = {};
+      let df: DocumentFrequencies | undefined;
       if (args.settings.weights === 'tfidf') {
         const base = createFingerprinter({ ...args.settings, weights: 'binary' });
         const counter = createDocumentFrequencyCounter();
         await forEachLoaded(args.dir, paths, (i, loaded) => {
           progress.update(`counting document frequencies ${i + 1}/${n} files`);
-          if (loaded.ok) counter.add(base.featureSet(loaded.text));
+          if (loaded.ok) counter.add(base.featureSet(comparedText(paths[i], loaded.text)));
         });
-        options = { documentFrequencies: counter.result() };
+        df = counter.result();
       }
-      fingerprinter = createFingerprinter(args.settings, options);
-      files = await fingerprintFiles(args.dir, paths, fingerprinter, (done) =>
-        progress.update(`fingerprinting ${done}/${n} files`),
-      );
+      recorder = new FileRecorder(args.settings, df);
+      files = await fingerprintFiles(args.dir, paths, recorder, (done) => progress.update(`fingerprinting ${done}/${n} files`));
     }
 
-    // Only documents with a fingerprint enter the index.
-    const hiAll = files.hi;
-    const loAll = files.lo;
-    const hasPrint = new Uint8Array(n);
-    const counts = { fingerprinted: 0, tooShort: 0, binary: 0, tooLarge: 0, unreadable: 0, bytes: 0 };
+    const counts = { ok: 0, tooShort: 0, binary: 0, empty: 0, tooLarge: 0, unreadable: 0, bytes: 0 };
     for (let i = 0; i < n; i++) {
       counts.bytes += files.bytes[i];
       const status = files.status[i];
-      if (status === FILE_OK) {
-        hasPrint[i] = 1;
-        counts.fingerprinted++;
-      } else if (status === FILE_TOO_SHORT) counts.tooShort++;
+      if (status === FILE_OK) counts.ok++;
+      else if (status === FILE_TOO_SHORT) counts.tooShort++;
       else if (status === FILE_BINARY) counts.binary++;
+      else if (status === FILE_EMPTY) counts.empty++;
       else {
         if (status === FILE_TOO_LARGE) counts.tooLarge++;
         else counts.unreadable++;
@@ -277,21 +389,77 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const fingerprintSeconds = (performance.now() - started) / 1000;
 
-    // Index the fingerprinted documents (dense ids), find all pairs within k, map ids back.
-    const ids = new Uint32Array(counts.fingerprinted);
-    for (let i = 0, j = 0; i < n; i++) if (hasPrint[i]) ids[j++] = i;
-    const hi = new Uint32Array(ids.length);
-    const lo = new Uint32Array(ids.length);
-    for (let j = 0; j < ids.length; j++) {
-      hi[j] = hiAll[ids[j]];
-      lo[j] = loAll[ids[j]];
+    // Exact duplicates: only one document per distinct text takes part in the near-duplicate search.
+    const exact = groupExact(files);
+    const hasFingerprint = new Uint8Array(n);
+    const featureCount = new Uint32Array(n);
+    let distinct = 0;
+    for (let d = 0; d < n; d++) {
+      if (exact.representative[d] !== d) continue;
+      hasFingerprint[d] = 1;
+      distinct++;
+      // Only small documents' set sizes are known without re-reading them; a longer document (>= 200
+      // words) is left out of the short-document join, as in the app (its candidates are still verified).
+      featureCount[d] = files.smallSets.get(d)?.length ?? 0;
     }
-    progress.update(`searching pairs among ${ids.length} fingerprints`);
-    const found = sortPairs(allPairs(hi, lo, args.k));
-    const pairs = await scorePairs(found, ids, args.dir, paths, fingerprinter, progress);
+    let reread = 0;
+    const featureSetOf = (doc: number): Uint32Array => {
+      const small = files.smallSets.get(doc);
+      if (small) return small;
+      reread++;
+      progress.update(`exact Jaccard: ${reread} files read again`);
+      try {
+        const decoded = decodeText(readFileSync(join(args.dir, paths[doc])));
+        return decoded.ok ? recorder.featureSet(paths[doc], decoded.text) : new Uint32Array(0);
+      } catch {
+        return new Uint32Array(0); // moved or deleted since it was fingerprinted: it matches nothing
+      }
+    };
+    const input: NearDuplicateInput = {
+      hi: files.hi,
+      lo: files.lo,
+      hasFingerprint,
+      words: files.words,
+      featureCount,
+      getFeatureSet: featureSetOf,
+    };
+    progress.update(`searching pairs among ${distinct} distinct texts`);
+    const found = findNearDuplicates(input, { k: args.k, threshold: args.threshold, verify: args.verify });
+    // Feature sets of small documents are no longer needed unless components must be checked for chaining.
+    if (args.grouping === 'reference') files.smallSets.clear();
+
+    let near: GroupTable;
+    let chainNote = '';
+    if (args.grouping === 'components') {
+      near = connectedComponents(n, found.pairs);
+      progress.update(`checking ${near.count} components for chaining`);
+      const chains = detectChaining(near, found.pairs, featureSetOf, args.threshold);
+      let unknown = 0;
+      for (let g = 0; g < near.count; g++) if (chains.status[g] === CHAIN_UNKNOWN) unknown++;
+      // Members not paired with the component's reference: their distance comes from the fingerprints.
+      for (let g = 0; g < near.count; g++) {
+        const ref = near.members[near.offsets[g]];
+        for (let s = near.offsets[g] + 1; s < near.offsets[g + 1]; s++) {
+          const m = near.members[s];
+          if (near.distanceToReference[s] === UNKNOWN_DISTANCE) near.distanceToReference[s] = hamming(files.hi[ref], files.lo[ref], files.hi[m], files.lo[m]);
+        }
+      }
+      const witness = (g: number) =>
+        `${paths[chains.witnessA[g]]} and ${paths[chains.witnessB[g]]} (Jaccard ${chains.witnessJaccard[g].toFixed(4)})`;
+      let first = -1;
+      for (let g = 0; g < near.count && first < 0; g++) if (chains.status[g] === CHAIN_FOUND) first = g;
+      chainNote =
+        (chains.chained === 0
+          ? '; no component chains'
+          : `; ${plural(chains.chained, 'component chains', 'components chain')} (members linked through others although ` +
+            `not near-duplicates, e.g. group ${first + 1}: ${witness(first)})`) +
+        (unknown > 0 ? `, ${unknown} too large to check fully` : '');
+    } else {
+      near = referenceGroups(n, found.pairs, { lengths: files.words });
+    }
     progress.clear();
 
-    const csv = pairsCsv(pairs, paths);
+    const csv = pairsCsv(exportPairs(near, exact), paths);
     if (args.out !== undefined) {
       try {
         await writeFile(args.out, csv);
@@ -304,12 +472,18 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 
     for (const line of problems) await write(io.stderr, `skipped ${line}\n`);
     const seconds = (performance.now() - started) / 1000;
+    const verified = args.verify
+      ? `${found.pairs.count} verified (Jaccard >= ${args.threshold}`
+      : `${found.pairs.count} listed without verification (pairs with a short document verified at Jaccard >= ${args.threshold}`;
     await write(
       io.stderr,
-      `simsift scan: ${n} files, ${(counts.bytes / 1e6).toFixed(1)} MB: ${counts.fingerprinted} fingerprinted, ` +
-        `${counts.tooShort} too short, ${counts.binary} binary, ${counts.tooLarge} too large, ${counts.unreadable} unreadable; ` +
-        `${pairs.count} pairs in ${pairs.groups} groups (k=${args.k}, ${describeSettings(args.settings)}); ` +
-        `${threads} thread${threads === 1 ? '' : 's'}, ` +
+      `simsift scan: ${plural(n, 'file')}, ${(counts.bytes / 1e6).toFixed(1)} MB: ${counts.ok} fingerprinted (${distinct} distinct texts; ` +
+        `${files.fingerprinted} fingerprint runs), ${counts.tooShort} too short, ${counts.binary} binary, ${counts.empty} empty, ` +
+        `${counts.tooLarge} too large, ${counts.unreadable} unreadable, ${hidden} hidden\n` +
+        `simsift scan: ${plural(exact.count, 'exact group')}; ${plural(found.candidates, 'candidate pair')} within k=${args.k}, ` +
+        `${verified}; ${found.joinPairs} from the short-document join, ${found.joinOnly} of them not candidates); ` +
+        `${plural(near.count, 'near-duplicate group')} (${args.grouping})${chainNote}; ` +
+        `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${reread} files read again for exact Jaccard; ` +
         `fingerprinting ${fingerprintSeconds.toFixed(2)} s, total ${seconds.toFixed(2)} s` +
         `${args.out !== undefined ? `; wrote ${args.out}` : ''}\n`,
     );
@@ -325,77 +499,6 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
   } finally {
     await pool?.close();
   }
-}
-
-/**
- * Groups pairs into connected components and computes each pair's exact Jaccard. Groups are numbered
- * 1.. in order of their first document (documents are in path order); pairs are ordered by group,
- * then by (a, b). Each document's feature set is computed once, re-reading its file.
- */
-async function scorePairs(
-  found: { a: Uint32Array; b: Uint32Array; distance: Uint8Array; count: number },
-  ids: Uint32Array,
-  root: string,
-  paths: readonly string[],
-  fingerprinter: Fingerprinter,
-  progress: Progress,
-): Promise<{ group: Uint32Array; a: Uint32Array; b: Uint32Array; distance: Uint8Array; jaccard: Float64Array; count: number; groups: number }> {
-  const count = found.count;
-  const a = new Uint32Array(count);
-  const b = new Uint32Array(count);
-  for (let p = 0; p < count; p++) {
-    a[p] = ids[found.a[p]];
-    b[p] = ids[found.b[p]];
-  }
-  // Connected components over document ids.
-  const uf = createUnionFind(paths.length);
-  for (let p = 0; p < count; p++) union(uf, a[p], b[p]);
-  const groupOfRoot = new Int32Array(paths.length).fill(-1);
-  const groupOfPair = new Uint32Array(count);
-  let groups = 0;
-  // Number groups by their smallest document: scan documents in order.
-  const inPair = new Uint8Array(paths.length);
-  for (let p = 0; p < count; p++) inPair[a[p]] = inPair[b[p]] = 1;
-  for (let d = 0; d < paths.length; d++) {
-    if (!inPair[d]) continue;
-    const r = find(uf, d);
-    if (groupOfRoot[r] < 0) groupOfRoot[r] = ++groups;
-  }
-  for (let p = 0; p < count; p++) groupOfPair[p] = groupOfRoot[find(uf, a[p])];
-  // Order: group, then (a, b) (found is already in (a, b) order and ids preserve it).
-  const order = Array.from({ length: count }, (_, p) => p);
-  order.sort((x, y) => groupOfPair[x] - groupOfPair[y] || x - y);
-
-  // Exact Jaccard: feature sets of the documents in pairs, each computed once.
-  const sets = new Map<number, Uint32Array>();
-  const docs = [...new Set(Array.from(a).concat(Array.from(b)))].sort((x, y) => x - y);
-  let done = 0;
-  await forEachLoaded(
-    root,
-    docs.map((d) => paths[d]),
-    (i, loaded) => {
-      progress.update(`exact Jaccard: ${++done}/${docs.length} files`);
-      sets.set(docs[i], loaded.ok ? fingerprinter.featureSet(loaded.text) : new Uint32Array(0));
-    },
-  );
-  const out = {
-    group: new Uint32Array(count),
-    a: new Uint32Array(count),
-    b: new Uint32Array(count),
-    distance: new Uint8Array(count),
-    jaccard: new Float64Array(count),
-    count,
-    groups,
-  };
-  for (let i = 0; i < count; i++) {
-    const p = order[i];
-    out.group[i] = groupOfPair[p];
-    out.a[i] = a[p];
-    out.b[i] = b[p];
-    out.distance[i] = found.distance[p];
-    out.jaccard[i] = jaccard(sets.get(a[p])!, sets.get(b[p])!);
-  }
-  return out;
 }
 
 type Progress = { update(text: string): void; clear(): void };

@@ -1,6 +1,6 @@
 /**
- * The worker_threads side of a threaded `simsift scan`: reads, decodes and fingerprints the files it
- * is sent (or counts their document frequencies for TF-IDF) and answers with typed arrays.
+ * The worker_threads side of a threaded `simsift scan`: reads, decodes, hashes and fingerprints the
+ * files it is sent (or counts their document frequencies for TF-IDF) and answers with typed arrays.
  */
 import { parentPort } from 'node:worker_threads';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
@@ -11,8 +11,7 @@ import {
 } from '../core/simhash/document-frequencies.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { loadText } from './cli-common.ts';
-import { FILE_BINARY, FILE_TOO_LARGE, FILE_TOO_SHORT, FILE_UNREADABLE } from './scan-threads.ts';
-
+import { comparedText, createFileFingerprints, FileRecorder, packSets, type PackedSets } from './scan-threads.ts';
 
 /** Messages from the pool to a thread. */
 export type ScanThreadRequest =
@@ -33,6 +32,13 @@ export type ScanThreadReply =
       hi: Uint32Array;
       lo: Uint32Array;
       bytes: Float64Array;
+      words: Uint32Array;
+      hashHi: Uint32Array;
+      hashLo: Uint32Array;
+      /** Small feature sets, by index in the batch. */
+      sets: PackedSets;
+      /** Texts fingerprinted (not repeats of a text this thread saw before). */
+      fingerprinted: number;
       /** The reason for each file that is binary, too large or unreadable (null otherwise). */
       messages: (string | null)[];
     }
@@ -42,7 +48,7 @@ const port = parentPort;
 if (!port) throw new Error('scan-thread.ts must run as a worker thread');
 
 let settings: SimHashSettings | null = null;
-let fingerprinter: Fingerprinter | null = null;
+let recorder: FileRecorder | null = null;
 let setCounter: Fingerprinter | null = null;
 let counter: DocumentFrequencyCounter | null = null;
 
@@ -51,10 +57,8 @@ async function handle(req: ScanThreadRequest): Promise<ScanThreadReply> {
     case 'configure':
       settings = req.settings;
       // TF-IDF is configured twice: first to count document frequencies, then with them to fingerprint.
-      fingerprinter =
-        req.settings.weights === 'tfidf' && !req.documentFrequencies
-          ? null
-          : createFingerprinter(req.settings, req.documentFrequencies ? { documentFrequencies: req.documentFrequencies } : {});
+      recorder =
+        req.settings.weights === 'tfidf' && !req.documentFrequencies ? null : new FileRecorder(req.settings, req.documentFrequencies);
       return { id: req.id, ok: true, type: 'done' };
     case 'count': {
       if (!settings) throw new Error('count before configure');
@@ -62,7 +66,7 @@ async function handle(req: ScanThreadRequest): Promise<ScanThreadReply> {
       counter ??= createDocumentFrequencyCounter();
       for (const path of req.paths) {
         const loaded = await loadText(path);
-        if (loaded.ok) counter.add(setCounter.featureSet(loaded.text));
+        if (loaded.ok) counter.add(setCounter.featureSet(comparedText(path, loaded.text)));
       }
       return { id: req.id, ok: true, type: 'done' };
     }
@@ -72,32 +76,12 @@ async function handle(req: ScanThreadRequest): Promise<ScanThreadReply> {
       return { id: req.id, ok: true, type: 'frequencies', frequencies };
     }
     case 'fingerprint': {
-      if (!fingerprinter) throw new Error('fingerprint before configure');
-      const n = req.paths.length;
-      const out = {
-        status: new Uint8Array(n),
-        hi: new Uint32Array(n),
-        lo: new Uint32Array(n),
-        bytes: new Float64Array(n),
-        messages: new Array<string | null>(n).fill(null),
-      };
-      for (let i = 0; i < n; i++) {
-        const loaded = await loadText(req.paths[i]);
-        out.bytes[i] = loaded.bytes;
-        if (!loaded.ok) {
-          out.status[i] = loaded.kind === 'binary' ? FILE_BINARY : loaded.kind === 'too-large' ? FILE_TOO_LARGE : FILE_UNREADABLE;
-          out.messages[i] = loaded.message;
-          continue;
-        }
-        const r = fingerprinter.fingerprint(loaded.text);
-        if (r.status !== 'ok') {
-          out.status[i] = FILE_TOO_SHORT;
-          continue;
-        }
-        out.hi[i] = r.hi;
-        out.lo[i] = r.lo;
-      }
-      return { id: req.id, ok: true, type: 'fingerprints', ...out };
+      if (!recorder) throw new Error('fingerprint before configure');
+      const out = createFileFingerprints(req.paths.length);
+      for (let i = 0; i < req.paths.length; i++) recorder.record(out, i, req.paths[i], await loadText(req.paths[i]));
+      const { status, hi, lo, bytes, words, hashHi, hashLo, messages, fingerprinted } = out;
+      const sets = packSets(out.smallSets);
+      return { id: req.id, ok: true, type: 'fingerprints', status, hi, lo, bytes, words, hashHi, hashLo, sets, fingerprinted, messages };
     }
   }
 }
@@ -107,7 +91,18 @@ port.on('message', (req: ScanThreadRequest) => {
     (reply) => {
       const transfer =
         reply.ok && reply.type === 'fingerprints'
-          ? [reply.status.buffer, reply.hi.buffer, reply.lo.buffer, reply.bytes.buffer]
+          ? [
+              reply.status.buffer,
+              reply.hi.buffer,
+              reply.lo.buffer,
+              reply.bytes.buffer,
+              reply.words.buffer,
+              reply.hashHi.buffer,
+              reply.hashLo.buffer,
+              reply.sets.docs.buffer,
+              reply.sets.offsets.buffer,
+              reply.sets.keys.buffer,
+            ]
           : reply.ok && reply.type === 'frequencies'
             ? [reply.frequencies.keys.buffer, reply.frequencies.counts.buffer]
             : [];

@@ -4,6 +4,22 @@ import { mkdtemp, mkdir, readFile, rm, writeFile, chmod } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import xxhash from 'xxhash-wasm';
+import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
+import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
+import { hamming } from '../../../src/core/simhash/fingerprint64.ts';
+import { jaccardSorted } from '../../../src/core/groups/jaccard.ts';
+import { DEFAULT_K } from '../../../src/core/quality/defaults.ts';
+import { findNearDuplicates } from '../../../src/core/groups/near-duplicates.ts';
+import { referenceGroups } from '../../../src/core/groups/reference-groups.ts';
+import { decodeText } from '../../../src/core/text/decode.ts';
+import { normalizeText } from '../../../src/core/text/normalize.ts';
+import { hiOf, loOf } from '../../../src/core/simhash/fingerprint64.ts';
+import { groupExact } from '../../../src/workers/duplicate-groups.ts';
+import { mergeExactGroups, orderGroups, lowerCasePaths } from '../../../src/ui/groups/group-view.ts';
+import { viewPairsCsv } from '../../../src/ui/export/export-csv.ts';
+import { runScan } from '../../../src/cli/scan-command.ts';
+import { Writable } from 'node:stream';
+
 
 const BIN = resolve('bin/simsift.js');
 
@@ -115,63 +131,264 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
+const fp = createFingerprinter(DEFAULT_SETTINGS);
+/** Distance of two texts' fingerprints and the exact Jaccard of their word 3-shingle sets. */
+function measure(x: string, y: string): { d: number; j: number } {
+  const a = fp.fingerprint(x);
+  const b = fp.fingerprint(y);
+  return { d: hamming(a.hi, a.lo, b.hi, b.lo), j: jaccardSorted(fp.featureSet(x), fp.featureSet(y)) };
+}
+
+/** `words` with `count` contiguous words from `at` replaced by fresh ones (tag makes them unique). */
+function replaceRun(words: string[], at: number, count: number, tag: string): string[] {
+  const out = [...words];
+  for (let i = 0; i < count; i++) out[at + i] = `${tag}${i}`;
+  return out;
+}
+
+/**
+ * The first seed whose texts meet `ok` (fingerprints are deterministic, so the corpus is fixed; the
+ * search only spares the test a hand-picked magic seed).
+ */
+function firstSeed<T>(make: (seed: number) => T, ok: (t: T) => boolean): T {
+  for (let seed = 100; seed < 400; seed++) {
+    const t = make(seed);
+    if (ok(t)) return t;
+  }
+  throw new Error('no seed gives the wanted texts');
+}
+
+// A fingerprint-close but Jaccard-far pair: 12 scattered words of 300 replaced (36 of 298 shingles).
+const far = firstSeed(
+  (seed) => {
+    const x = prose(seed, 300);
+    const y = [...x];
+    for (let i = 0; i < 12; i++) y[12 + 24 * i] = `far${i}`;
+    return { x: x.join(' '), y: y.join(' ') };
+  },
+  ({ x, y }) => {
+    const m = measure(x, y);
+    return m.d <= DEFAULT_K && m.j < 0.8;
+  },
+);
+
+// A chain A~B~C with A !~ C: B replaces a 30-word run of A, C another 30-word run of B.
+const chain = firstSeed(
+  (seed) => {
+    const a = prose(seed, 400);
+    const b = replaceRun(a, 20, 30, 'bee');
+    const c = replaceRun(b, 250, 30, 'sea');
+    return { a: a.join(' '), b: b.join(' '), c: c.join(' ') };
+  },
+  ({ a, b, c }) => measure(a, b).d <= DEFAULT_K && measure(b, c).d <= DEFAULT_K,
+);
+
+// Short notes (< 50 words): one word added to a 30-word note (Jaccard 28/29), and a 30-word note
+// with 6 scattered words changed (far below 0.8).
+const note = prose(7, 30);
+const noteFar = [...note];
+for (let i = 0; i < 6; i++) noteFar[2 + 5 * i] = `nf${i}`;
+
 describe('simsift scan', { timeout: 120_000 }, () => {
-  it('writes the pairs CSV with relative paths, groups, distances, estimates and Jaccard', async () => {
-    const r = await simsift(['scan', corpus], dir);
-    expect(r.code).toBe(0);
+  let q: string;
+  beforeAll(async () => {
+    q = join(dir, 'quality');
+    await mkdir(join(q, 'sub'), { recursive: true });
+    await writeFile(join(q, 'base.txt'), base.join(' '));
+    await writeFile(join(q, 'sub', 'edited.txt'), edited.join(' ')); // 1% of words edited
+    await writeFile(join(q, 'upper copy.txt'), base.join(' ').toUpperCase()); // identical once normalized
+    await writeFile(join(q, 'utf16.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(base.join(' '), 'utf16le')]));
+    await writeFile(join(q, 'far-x.txt'), far.x);
+    await writeFile(join(q, 'far-y.txt'), far.y);
+    await writeFile(join(q, 'note.txt'), note.join(' '));
+    await writeFile(join(q, '=note, "copy".txt'), [...note, 'extra'].join(' '));
+    await writeFile(join(q, 'note-far.txt'), noteFar.join(' '));
+    await writeFile(join(q, 'unrelated.txt'), prose(2, 400).join(' '));
+    await writeFile(join(q, 'two.txt'), 'two words');
+    await writeFile(join(q, 'empty.txt'), '');
+    await writeFile(join(q, '.hidden.txt'), base.join(' '));
+    await writeFile(join(q, 'image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]));
+    await writeFile(join(q, 'page.html'), `<html><head><style>p { color: red }</style></head><body><p>${edited.join(' ')}</p></body></html>`);
+  });
+
+  it('finds a 1%-edited copy with its exact Jaccard, groups exact copies and short notes, rejects a Jaccard-far pair', async () => {
+    const r = await simsift(['scan', q], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/\r/); // no progress line when stderr is not a terminal
     const rows = parseCsv(r.stdout);
     expect(rows[0]).toEqual(['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard']);
-    const hostile = "'sub/deeper/=cmd, \"x\".txt".slice(1); // starts with "s": no formula escape needed
-    // Group 1: a.txt, sub/b.txt (one word changed), the same text with newlines under a hostile name,
-    // and its UTF-16 copy; group 2: other1/other2 (a few words appended). Paths sorted, pairs (a, b).
-    expect(rows.slice(1).map((row) => [row[0], row[1], row[2]])).toEqual([
-      ['1', 'a.txt', 'sub/b.txt'],
-      ['1', 'a.txt', hostile],
-      ['1', 'a.txt', 'utf16.txt'],
-      ['1', 'sub/b.txt', hostile],
-      ['1', 'sub/b.txt', 'utf16.txt'],
-      ['1', hostile, 'utf16.txt'],
-      ['2', 'other1.txt', 'other2.txt'],
+    const pairs = rows.slice(1).map((row) => `${row[1]} ~ ${row[2]}`);
+    // Near groups: base.txt is the reference of its edited copy and the HTML page (markup stripped,
+    // the same words as the edited copy); the two notes. Exact group: base.txt and its two copies.
+    // The far pair and the far note are not near-duplicates.
+    // Shown largest group first, numbered near groups then exact groups.
+    expect(pairs.sort()).toEqual(
+      [
+        'base.txt ~ page.html',
+        'base.txt ~ sub/edited.txt',
+        "'=note, \"copy\".txt ~ note.txt",
+        'base.txt ~ upper copy.txt',
+        'base.txt ~ utf16.txt',
+      ].sort(),
+    );
+    const row = (a: string, b: string) => rows.find((x) => x[1] === a && x[2] === b)!;
+    const e = row('base.txt', 'sub/edited.txt');
+    const m = measure(base.join(' '), edited.join(' '));
+    expect(Number(e[3])).toBe(m.d);
+    expect(e[4]).toBe(Math.cos((Math.PI * m.d) / 64).toFixed(4));
+    expect(e[5]).toBe(m.j.toFixed(4));
+    expect(m.j).toBeCloseTo(1 - 6 / (398 + 3), 6); // one word of 400 changed: 3 of 398 shingles replaced
+    // The longer note is the reference (equal degree: the longer document wins).
+    expect(row("'=note, \"copy\".txt", 'note.txt')[5]).toBe((28 / 29).toFixed(4));
+    // Exact copies: distance 0, Jaccard 1, in a group of their own numbered after the near groups.
+    expect(row('base.txt', 'utf16.txt').slice(3)).toEqual(['0', '1.0000', '1.0000']);
+    expect(row('base.txt', 'upper copy.txt')[0]).toBe(row('base.txt', 'utf16.txt')[0]);
+    // Largest group first, ties by group number: near group 1 and exact group 3 (3 documents each), then 2.
+    expect(rows.slice(1).map((x) => x[0])).toEqual(['1', '1', '3', '3', '2']);
+    // A hostile name starting with '=' is escaped as text and quoted (comma, double quotes).
+    expect(r.stdout).toContain(`"'=note, ""copy"".txt"`);
+    expect(r.stderr, r.stderr).toMatch(/14 files.*11 fingerprinted \(9 distinct texts; 10 fingerprint runs\), 1 too short, 1 binary, 1 empty, 0 too large, 0 unreadable, 1 hidden/);
+    expect(r.stderr).toMatch(new RegExp(`1 exact group; \\d+ candidate pairs within k=${DEFAULT_K}, 4 verified \\(Jaccard >= 0.8; 1 from the short-document join`));
+    expect(r.stderr).toMatch(/2 near-duplicate groups \(reference\)/);
+    expect(r.stderr).toMatch(/total \d+\.\d\d s/);
+  });
+
+  it('lists raw fingerprint pairs with --no-verify (short notes still verified), and honours --similarity', async () => {
+    const raw = await simsift(['scan', q, '--no-verify'], dir);
+    expect(raw.code, raw.stderr).toBe(0);
+    const rows = parseCsv(raw.stdout).slice(1);
+    const farRow = rows.find((x) => x[1] === 'far-x.txt' && x[2] === 'far-y.txt');
+    expect(farRow).toBeDefined();
+    expect(Number(farRow![3])).toBe(measure(far.x, far.y).d);
+    expect(farRow![5]).toBe(''); // not measured
+    expect(rows.some((x) => x.includes('note-far.txt'))).toBe(false);
+    expect(raw.stderr).toMatch(/listed without verification/);
+
+    const loose = await simsift(['scan', q, '--similarity', '0.5'], dir);
+    const looseRow = parseCsv(loose.stdout).find((x) => x[1] === 'far-x.txt' && x[2] === 'far-y.txt');
+    expect(looseRow?.[5]).toBe(measure(far.x, far.y).j.toFixed(4));
+    const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3'], dir);
+    expect(parseCsv(strict.stdout).slice(1).map((x) => x[0] + x[1] + x[2])).toEqual([
+      '2base.txtupper copy.txt',
+      '2base.txtutf16.txt',
+      '1page.htmlsub/edited.txt', // the same words; only whitespace around them differs
     ]);
-    for (const row of rows.slice(1)) {
-      const d = Number(row[3]);
-      expect(d).toBeLessThanOrEqual(3);
-      expect(row[4]).toBe(Math.cos((Math.PI * d) / 64).toFixed(4));
-      expect(row[5]).toMatch(/^[01]\.\d{4}$/);
+  });
+
+  it('produces the rows of the app\'s Export CSV for the same corpus (default sort, exact groups after near groups)', async () => {
+    // The app's path: decode, content hash of the normalized text (xxhash-wasm), exact groups by the
+    // index worker's groupExact, near-duplicates and reference groups from the core, the group list's
+    // merge and default order, and the export's viewPairsCsv.
+    const xx = await xxhash();
+    const paths = ['=note, "copy".txt', 'base.txt', 'empty.txt', 'far-x.txt', 'far-y.txt', 'image.bin', 'note-far.txt', 'note.txt', 'page.html', 'sub/edited.txt', 'two.txt', 'unrelated.txt', 'upper copy.txt', 'utf16.txt'];
+    const n = paths.length;
+    const texts: (string | null)[] = [];
+    for (const p of paths) {
+      const decoded = decodeText(await readFile(join(q, p)));
+      const text = decoded.ok && decoded.text !== '' ? decoded.text : null;
+      texts.push(text && p.endsWith('.html') ? (await import('../../../src/core/text/html.ts')).stripHtml(text) : text);
     }
-    // Identical texts (a.txt, its newline and UTF-16 versions): distance 0, Jaccard 1.
-    expect(rows[2].slice(3)).toEqual(['0', '1.0000', '1.0000']);
-    expect(rows[3].slice(3)).toEqual(['0', '1.0000', '1.0000']);
-    expect(Number(rows[1][5])).toBeCloseTo(1 - 6 / (400 - 2 + 3), 3); // 3 of 398 shingles replaced
-    expect(r.stderr).toMatch(/10 files.*7 fingerprinted, 2 too short, 1 binary.*7 pairs in 2 groups \(k=3, word3, binary\)/);
-    expect(r.stderr).not.toMatch(/\r/); // no progress line when stderr is not a terminal
+    const hi = new Uint32Array(n);
+    const lo = new Uint32Array(n);
+    const words = new Uint32Array(n);
+    const hashHi = new Uint32Array(n);
+    const hashLo = new Uint32Array(n);
+    const include = new Uint8Array(n);
+    texts.forEach((t, i) => {
+      if (t === null) return;
+      const f = fp.fingerprint(t);
+      words[i] = f.words;
+      if (f.status !== 'ok') return;
+      hi[i] = f.hi;
+      lo[i] = f.lo;
+      const h = xx.h64(normalizeText(t));
+      hashHi[i] = hiOf(h);
+      hashLo[i] = loOf(h);
+      include[i] = 2;
+    });
+    const exact = groupExact(hashHi, hashLo, include);
+    const hasFingerprint = new Uint8Array(n);
+    const featureCount = new Uint32Array(n);
+    for (const d of exact.distinct) {
+      hasFingerprint[d] = 1;
+      featureCount[d] = words[d] < 200 ? fp.featureSet(texts[d]!).length : 0;
+    }
+    const found = findNearDuplicates({ hi, lo, hasFingerprint, words, featureCount, getFeatureSet: (d) => fp.featureSet(texts[d]!) });
+    const merged = mergeExactGroups(referenceGroups(n, found.pairs, { lengths: words }), exact.groups);
+    const order = orderGroups(merged.table, lowerCasePaths(paths), 'size', '');
+    const r = await simsift(['scan', q], dir);
+    expect(r.stdout).toBe(viewPairsCsv(merged.table, paths, order));
+  });
+
+  it('groups a chain A~B~C around B by default; with --groups components says the component chains', async () => {
+    const d = join(dir, 'chain');
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'a.txt'), chain.a);
+    await writeFile(join(d, 'b.txt'), chain.b);
+    await writeFile(join(d, 'c.txt'), chain.c);
+    expect(measure(chain.a, chain.c).j).toBeLessThan(0.8);
+    const ref = await simsift(['scan', d], dir);
+    expect(parseCsv(ref.stdout).slice(1).map((x) => [x[0], x[1], x[2]])).toEqual([
+      ['1', 'b.txt', 'a.txt'],
+      ['1', 'b.txt', 'c.txt'],
+    ]);
+    expect(ref.stderr).toMatch(/1 near-duplicate group \(reference\)/);
+    const comp = await simsift(['scan', d, '--groups', 'components'], dir);
+    expect(comp.code, comp.stderr).toBe(0);
+    expect(parseCsv(comp.stdout).slice(1).map((x) => [x[0], x[1], x[2]])).toEqual([
+      ['1', 'b.txt', 'a.txt'],
+      ['1', 'b.txt', 'c.txt'],
+    ]);
+    expect(comp.stderr).toMatch(/1 component chains .*a\.txt and c\.txt \(Jaccard 0\.\d{4}\)/);
+    const clean = await simsift(['scan', q, '--groups=components'], dir);
+    expect(clean.stderr).toMatch(/no component chains/);
+  });
+
+  it('draws a self-overwriting progress line only when stderr is a terminal', async () => {
+    const sink = (isTTY: boolean) => {
+      let text = '';
+      const stream = new Writable({
+        write(chunk, _encoding, done) {
+          text += String(chunk);
+          done();
+        },
+      });
+      return { stream: Object.assign(stream, { isTTY }), text: () => text };
+    };
+    for (const tty of [true, false]) {
+      const out = sink(false);
+      const err = sink(tty);
+      expect(await runScan([q], { stdout: out.stream, stderr: err.stream })).toBe(0);
+      expect(err.text().includes('\r\x1b[K'), `tty=${tty}`).toBe(tty);
+      expect(err.text()).toMatch(/near-duplicate groups/);
+    }
   });
 
   it('escapes formula cells in file names and writes --out', async () => {
     const d = join(dir, 'hostile');
     await mkdir(d, { recursive: true });
     await writeFile(join(d, '=HYPERLINK("x").txt'), base.join(' '));
-    await writeFile(join(d, '+plus.txt'), base.join(' '));
-    await writeFile(join(d, 'new\nline.txt'), base.join(' '));
+    await writeFile(join(d, '+plus.txt'), base.join('  '));
+    await writeFile(join(d, 'new\nline.txt'), base.join('\n'));
     const out = join(dir, 'hostile.csv');
-    const r = await simsift(['scan', d, '--out', out, '--k', '0'], dir);
+    const r = await simsift(['scan', d, '--out', out], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     const rows = parseCsv(await readFile(out, 'utf8'));
-    expect(rows.slice(1).map((row) => [row[1], row[2]])).toEqual([
-      ["'+plus.txt", "'=HYPERLINK(\"x\").txt"],
-      ["'+plus.txt", 'new\nline.txt'],
-      ["'=HYPERLINK(\"x\").txt", 'new\nline.txt'],
+    // Different whitespace: not identical texts, but near-duplicates at distance 0 and Jaccard 1.
+    expect(rows.slice(1)).toEqual([
+      ['1', "'+plus.txt", "'=HYPERLINK(\"x\").txt", '0', '1.0000', '1.0000'],
+      ['1', "'+plus.txt", 'new\nline.txt', '0', '1.0000', '1.0000'],
     ]);
     expect(r.stderr).toMatch(/wrote .*hostile\.csv/);
   });
 
   it('gives the same CSV with worker threads, for binary and tfidf weights', async () => {
     const runs = await Promise.all([
-      simsift(['scan', corpus], dir),
-      simsift(['scan', corpus, '--threads', '2'], dir),
-      simsift(['scan', corpus, '--weights', 'tfidf'], dir),
-      simsift(['scan', corpus, '--weights', 'tfidf', '--threads=3'], dir),
+      simsift(['scan', q], dir),
+      simsift(['scan', q, '--threads', '2'], dir),
+      simsift(['scan', q, '--weights', 'tfidf'], dir),
+      simsift(['scan', q, '--weights', 'tfidf', '--threads=3'], dir),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect(runs[1].stdout).toBe(runs[0].stdout);
@@ -182,11 +399,11 @@ describe('simsift scan', { timeout: 120_000 }, () => {
 
   it('supports char n-grams, tf and tfidf weights and stop words', async () => {
     const variants = [['--features', 'char5'], ['--weights', 'tf'], ['--weights=tfidf'], ['--features', 'word1', '--stop-words']];
-    for (const r of await Promise.all(variants.map((args) => simsift(['scan', corpus, ...args], dir)))) {
+    for (const r of await Promise.all(variants.map((args) => simsift(['scan', q, ...args], dir)))) {
       expect(r.code, r.stderr).toBe(0);
       const rows = parseCsv(r.stdout);
-      // The exact copies always pair up at distance 0, whatever the settings.
-      expect(rows.some((row) => row[1] === 'a.txt' && row[2] === 'utf16.txt' && row[3] === '0')).toBe(true);
+      // The exact copies always form a group, whatever the settings.
+      expect(rows.some((row) => row[1] === 'base.txt' && row[2] === 'utf16.txt' && row[3] === '0' && row[5] === '1.0000')).toBe(true);
     }
   });
 
@@ -198,6 +415,12 @@ describe('simsift scan', { timeout: 120_000 }, () => {
       ['scan', corpus, '--k', '65'],
       ['scan', corpus, '--k', '-1'],
       ['scan', corpus, '--k'],
+      ['scan', corpus, '--similarity', '0'],
+      ['scan', corpus, '--similarity', '1.01'],
+      ['scan', corpus, '--similarity', 'high'],
+      ['scan', corpus, '--similarity'],
+      ['scan', corpus, '--groups', 'cliques'],
+      ['scan', corpus, '--no-verify=yes'],
       ['scan', corpus, '--features', 'words'],
       ['scan', corpus, '--weights', 'idf'],
       ['scan', corpus, '--bogus'],
