@@ -84,6 +84,8 @@ export interface CorpusPersistence {
 }
 
 const NO_ID = 0xffffffff;
+/** How long a scan waits for the writer lock before it runs unsaved (another tab is scanning). */
+const LOCK_WAIT_MS = 3000;
 
 /** The current corpus in memory: the shown result and each position's storage id (NO_ID if unsaved). */
 interface Base {
@@ -149,15 +151,18 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   // ---- the scan in progress ----
   let writing: { sessionId: number; release: () => void; chain: Promise<void>; nextId: number; storageIdOf: Uint32Array; failed: boolean; rebuild: boolean } | null = null;
 
-  /** Takes the writer lock without waiting; resolves with a release function or null. */
-  const tryLock = (): Promise<(() => void) | null> =>
+  /**
+   * Takes the writer lock, waiting at most `waitMs` (a restore or another tab's small write holds it
+   * for moments; a scan in another tab holds it for long); resolves with a release function or null.
+   */
+  const tryLock = (waitMs = 0): Promise<(() => void) | null> =>
     new Promise((resolve) => {
       void withWriterLock(
         () =>
           new Promise<void>((release) => {
             resolve(release);
           }),
-        { wait: false },
+        waitMs > 0 ? { wait: true, signal: AbortSignal.timeout(waitMs) } : { wait: false },
       ).then(
         (outcome) => {
           if (!outcome.acquired) resolve(null);
@@ -189,7 +194,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         }
         rebuild = true;
       }
-      const release = await tryLock();
+      const release = await tryLock(LOCK_WAIT_MS);
       if (!release) {
         update({ notice: 'Another SimSift tab is saving the corpus right now: this scan is shown but not saved.' });
         return;

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { generateCorpus } from '../fixtures/generate-corpus.ts';
+import { PersistencePage } from './persistence-page.ts';
+
+/** The newest scan session's committed count, read straight from the app's IndexedDB. */
+function committedSoFar(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('simsift-corpus');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const cursor = db.transaction('scan-sessions').objectStore('scan-sessions').openCursor(null, 'prev');
+          cursor.onsuccess = () => {
+            resolve((cursor.result?.value as { committed?: number } | undefined)?.committed ?? 0);
+            db.close();
+          };
+        };
+      }),
+  );
+}
+
+test('a scan cut off by a reload is offered for resuming, and resuming scans only the missing files', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simsift-persist-resume-'));
+  try {
+    const files = 3000;
+    generateCorpus(join(dir, 'corpus'), { files, totalBytes: 240e6, nearEvery: 0, exactEvery: 0, perFolder: 250, seed: 21 });
+    const app = new PersistencePage(page);
+    await page.goto('/');
+    await app.chooseFolder(join(dir, 'corpus'));
+    await app.waitForState('scanning');
+    await expect.poll(() => committedSoFar(page), { timeout: 60_000, intervals: [100] }).toBeGreaterThan(0);
+    await page.reload(); // the tab goes away mid-scan
+
+    const question = page.getByRole('group', { name: 'Interrupted scan' });
+    await expect(question).toContainText(/The last scan was interrupted — [\d,]+ of 3,000 files saved\. Resume\?/);
+    const saved = Number((await app.savedDocuments.innerText()).split(' ')[0]!.replaceAll(',', ''));
+    expect(saved).toBeGreaterThan(0);
+    expect(saved).toBeLessThan(files);
+
+    await question.getByLabel('Choose the folder to resume').setInputFiles(join(dir, 'corpus'));
+    await expect(page.getByRole('status').filter({ hasText: 'Resuming' })).toContainText(`${(files - saved).toLocaleString('en')} of 3,000 files were not saved yet`);
+    await app.waitForState('done');
+    await expect(app.savedDocuments).toHaveText('3,000 documents saved in this browser');
+    expect(await app.stat('Files scanned')).toBe('3,000');
+    await expect(question).toBeHidden();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
