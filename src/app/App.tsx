@@ -1,5 +1,5 @@
 /** The application shell: the one place where SimSift's features are put together. */
-import { useDeferredValue, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useSyncExternalStore } from 'react';
 import { createScanStore } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
@@ -7,8 +7,11 @@ import { createCorpusPersistence } from '../scan/corpus-persistence.ts';
 import { CorpusPanel } from '../ui/corpus/CorpusPanel.tsx';
 import { DropZone } from '../ui/drop-zone/DropZone.tsx';
 import { ScanProgress } from '../ui/progress/ScanProgress.tsx';
-import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
-import { ResultsView } from '../ui/results/ResultsView.tsx';
+import { EmptyState } from '../ui/shared/EmptyState.tsx';
+import { useSampleCorpus } from '../ui/shared/use-sample-corpus.ts';
+import type { ScanSettings } from '../ui/shared/scan-settings.ts';
+import { ResultsWorkspace } from './ResultsWorkspace.tsx';
+import type { GroupingParams } from './result-groups.ts';
 
 // One scan session per page: the store is shared state, the workers start on the first scan.
 const scanStore = createScanStore();
@@ -23,14 +26,29 @@ export function App() {
   const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getSnapshot);
   // Results are big: render them in an interruptible (time-sliced) pass so the page never stalls.
   const result = useDeferredValue(scan.result);
+  const sample = useSampleCorpus(useCallback((files: File[]) => void scanSession.start({ kind: 'file-list', files }), []));
+  // Fingerprint settings need a new scan; the thresholds and grouping go with it.
+  const rescan = (settings: ScanSettings) => {
+    scanStore.update({ k: settings.k, similarityThreshold: settings.similarityThreshold, grouping: settings.grouping });
+    void scanSession.rescan(settings.simhash);
+  };
+  const regroup = (params: GroupingParams) => void scanSession.regroup(params);
+  const firstVisit = scan.state === 'idle' && !result;
+  const dropZone = <DropZone onSource={(source) => void scanSession.start(source)} />;
   return (
     <div className="app" data-scan-state={scan.state}>
       <header className="app-header">
         <h1>SimSift</h1>
         <p>Find near-duplicate texts with SimHash. Your files never leave this machine.</p>
       </header>
-      <main>
-        <DropZone onSource={(source) => void scanSession.start(source)} />
+      <main className="app-main">
+        {firstVisit ? (
+          <EmptyState onTrySample={sample.load} sampleLoading={sample.loading} sampleError={sample.error}>
+            {dropZone}
+          </EmptyState>
+        ) : (
+          <div className="app-scanbar">{dropZone}</div>
+        )}
         <ScanProgress state={scan.state} progress={scan.progress} onCancel={() => scanSession.cancel()} />
         <CorpusPanel persistence={corpusPersistence} />
         {scan.state === 'error' && (
@@ -38,8 +56,15 @@ export function App() {
             {scan.error}
           </p>
         )}
-        {result && <ResultsView result={result} />}
-        {result && <SkippedPanel skipped={result.skipped} />}
+        {result && (
+          <ResultsWorkspace
+            result={result}
+            onRegroup={regroup}
+            onRescan={rescan}
+            busy={scan.state === 'scanning'}
+            regrouping={scan.regrouping}
+          />
+        )}
       </main>
     </div>
   );

@@ -19,6 +19,8 @@ export interface GroupListProps {
   table: GroupView;
   /** Per group, 1 for an exact-duplicate group (shown with its own tag); all near-duplicate groups when absent. */
   exact?: Uint8Array;
+  /** Per group, 1 when the group chains (members linked through others, not all near-duplicates of each other). */
+  chained?: Uint8Array;
   /** Path of each document id. */
   paths: readonly string[];
   /** The member slot whose pair is open (highlighted), or null. */
@@ -40,13 +42,13 @@ function PathText({ path }: { path: string }) {
   return (
     <span className="ss-groups-path" title={path}>
       <span className="ss-groups-dir">{dir}</span>
-      {name}
+      <span className="ss-groups-name">{name}</span>
     </span>
   );
 }
 
 /** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
-export function GroupList({ table, exact, paths, selectedSlot, onOpenPair, onViewChange, height = 480 }: GroupListProps) {
+export function GroupList({ table, exact, chained, paths, selectedSlot, onOpenPair, onViewChange, height = 480 }: GroupListProps) {
   const id = useId();
   const [sort, setSort] = useState<GroupSort>('size');
   const [filter, setFilter] = useState('');
@@ -170,8 +172,11 @@ export function GroupList({ table, exact, paths, selectedSlot, onOpenPair, onVie
                     <span>
                       Group {(g + 1).toLocaleString()} · {size} documents
                     </span>
-                    <span className={`ss-tag ${isExact ? 'ss-tag-exact' : 'ss-tag-near'}`}>
-                      {isExact ? 'exact duplicates' : 'near-duplicates'}
+                    <span className="ss-groups-tags">
+                      {chained?.[g] === 1 && <span className="ss-tag ss-tag-chain">chains</span>}
+                      <span className={`ss-tag ${isExact ? 'ss-tag-exact' : 'ss-tag-near'}`}>
+                        {isExact ? 'exact duplicates' : 'near-duplicates'}
+                      </span>
                     </span>
                   </div>
                 );

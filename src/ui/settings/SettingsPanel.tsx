@@ -149,6 +149,28 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
               />
             </label>
           </div>
+          <div className="ss-settings-row" role="radiogroup" aria-label="Grouping">
+            <label className="ss-settings-choice">
+              <input
+                type="radio"
+                name={`${id}-grouping`}
+                checked={draft.grouping === 'reference'}
+                onChange={() => set({ grouping: 'reference' })}
+              />
+              <span>Around a reference</span>
+              <small>Every member is a near-duplicate of its group’s reference document.</small>
+            </label>
+            <label className="ss-settings-choice">
+              <input
+                type="radio"
+                name={`${id}-grouping`}
+                checked={draft.grouping === 'components'}
+                onChange={() => set({ grouping: 'components' })}
+              />
+              <span>Connected components</span>
+              <small>Links chains of near-duplicates (A~B, B~C) into one group, even when A and C differ more.</small>
+            </label>
+          </div>
           <p className="ss-settings-help">
             Fingerprints that differ in at most k of 64 bits are candidates
             {errors.k ? '.' : ` (estimated similarity ${similarityEstimate(kNumber).toFixed(3)} or more).`} Each candidate

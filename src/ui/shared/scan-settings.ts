@@ -8,6 +8,7 @@ import {
   type WeightScheme,
 } from '../../core/simhash/settings.ts';
 import { DEFAULT_K, DEFAULT_SIMILARITY_THRESHOLD } from '../../core/quality/defaults.ts';
+import type { Grouping } from '../../scan/scan-result.ts';
 
 /** Fingerprint settings plus the thresholds that decide which pairs are near-duplicates. */
 export interface ScanSettings {
@@ -16,6 +17,8 @@ export interface ScanSettings {
   k: number;
   /** Smallest exact Jaccard (0..1) of two feature sets for a candidate pair to count as near-duplicates. */
   similarityThreshold: number;
+  /** Reference-centred groups never chain; components may (A~B~C with A far from C). */
+  grouping: Grouping;
 }
 
 /** Largest k the panel offers (the permuted tables need more blocks than k; beyond 16 they stop paying off). */
@@ -26,6 +29,7 @@ export const DEFAULT_SCAN_SETTINGS: ScanSettings = {
   simhash: DEFAULT_SETTINGS,
   k: DEFAULT_K,
   similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
+  grouping: 'reference',
 };
 
 /** Default n for each feature kind, used when the user switches kinds. */
@@ -39,6 +43,7 @@ export interface SettingsDraft {
   stopWords: boolean;
   k: string;
   similarityThreshold: string;
+  grouping: Grouping;
 }
 
 /** The form's starting values for given settings. */
@@ -50,6 +55,7 @@ export function toDraft(s: ScanSettings): SettingsDraft {
     stopWords: s.simhash.stopWords,
     k: String(s.k),
     similarityThreshold: String(s.similarityThreshold),
+    grouping: s.grouping,
   };
 }
 
@@ -83,6 +89,7 @@ export function fromDraft(d: SettingsDraft): DraftResult {
       simhash: { features: { kind: d.kind, n }, weights: d.weights, stopWords: d.stopWords },
       k,
       similarityThreshold: j,
+      grouping: d.grouping,
     },
   };
 }
@@ -93,6 +100,7 @@ export function describeSettings(s: ScanSettings): string {
   if (s.simhash.stopWords) parts.push('stop words removed');
   parts.push(`k = ${s.k}`);
   parts.push(`Jaccard ≥ ${s.similarityThreshold}`);
+  if (s.grouping === 'components') parts.push('components');
   return parts.join(' · ');
 }
 

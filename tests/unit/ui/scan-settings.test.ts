@@ -17,12 +17,14 @@ describe('scan settings drafts', () => {
   });
   it('accepts character n-grams and single words (n forced to 1)', () => {
     const d = toDraft(DEFAULT_SCAN_SETTINGS);
-    const c = fromDraft({ ...d, kind: 'char-ngram', n: '5', weights: 'tfidf', k: '6', similarityThreshold: '0.5' });
+    const c = fromDraft({ ...d, kind: 'char-ngram', n: '5', weights: 'tfidf', k: '6', similarityThreshold: '0.5', grouping: 'components' });
     expect(c.ok && c.settings).toEqual({
       simhash: { features: { kind: 'char-ngram', n: 5 }, weights: 'tfidf', stopWords: false },
       k: 6,
       similarityThreshold: 0.5,
+      grouping: 'components',
     });
+    expect(c.ok && describeSettings(c.settings)).toBe('char5 · tfidf · k = 6 · Jaccard ≥ 0.5 · components');
     const w = fromDraft({ ...d, kind: 'word', n: '' });
     expect(w.ok).toBe(true);
     expect(w.ok && w.settings.simhash.features).toEqual({ kind: 'word', n: 1 });

@@ -1,0 +1,222 @@
+/**
+ * The results workspace: a finished scan's summary, distance histogram, duplicate groups, the open
+ * pair (bit diff and texts side by side), export, settings and the Skipped panel, put together.
+ */
+import { useMemo, useRef, useState } from 'react';
+import { DocStatus } from '../workers/ingest-protocol.ts';
+import type { ScanResult } from '../scan/scan-result.ts';
+import { Summary } from '../ui/summary/Summary.tsx';
+import { DistanceHistogram } from '../ui/histogram/DistanceHistogram.tsx';
+import { GroupList } from '../ui/groups/GroupList.tsx';
+import { ExportButtons } from '../ui/export/ExportButtons.tsx';
+import { BitDiff } from '../ui/bit-diff/BitDiff.tsx';
+import { PairView } from '../ui/pair-view/PairView.tsx';
+import { SettingsPanel } from '../ui/settings/SettingsPanel.tsx';
+import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
+import { changesFingerprints, MAX_K, type ScanSettings } from '../ui/shared/scan-settings.ts';
+import { paramsOf, shownGroups, type GroupingParams } from './result-groups.ts';
+import { usePairTexts } from './use-pair-texts.ts';
+
+export interface ResultsWorkspaceProps {
+  result: ScanResult;
+  /** Regroups in the workers at a new k, Jaccard threshold or grouping (no fingerprinting). */
+  onRegroup: (params: GroupingParams) => void;
+  /** Runs the scan again with new fingerprint settings. */
+  onRescan: (settings: ScanSettings) => void;
+  /** True while a new scan runs (settings cannot be applied meanwhile). */
+  busy: boolean;
+  /** True while a regroup runs in the workers. */
+  regrouping: boolean;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** The two documents of the open pair, as the bit diff and the side-by-side texts. */
+function OpenPair({
+  result,
+  a,
+  b,
+  jaccard,
+  onClose,
+}: {
+  result: ScanResult;
+  a: number;
+  b: number;
+  jaccard: number;
+  onClose: () => void;
+}) {
+  const { docs } = result;
+  const texts = usePairTexts(docs.files[a], docs.files[b], result.settings, jaccard);
+  return (
+    <section className="app-pair" aria-label="Open pair">
+      <BitDiff
+        hiA={docs.hi[a]}
+        loA={docs.lo[a]}
+        hiB={docs.hi[b]}
+        loB={docs.lo[b]}
+        labelA={docs.paths[a]}
+        labelB={docs.paths[b]}
+        jaccard={texts.phase === 'ready' ? texts.jaccard : null}
+      />
+      {texts.phase === 'ready' ? (
+        <PairView pathA={docs.paths[a]} pathB={docs.paths[b]} textA={texts.textA} textB={texts.textB} onClose={onClose} />
+      ) : texts.phase === 'error' ? (
+        <p role="alert" className="ss-panel app-note app-note--error">
+          {texts.message}
+        </p>
+      ) : (
+        <p role="status" className="ss-panel app-note">
+          Reading the two documents…
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Everything shown after a scan; threshold and grouping changes regroup in the workers, without fingerprinting. */
+export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping }: ResultsWorkspaceProps) {
+  const { docs } = result;
+  // What the user asked for last: the controls follow it at once, the groups when the regroup lands.
+  const [requested, setRequested] = useState<GroupingParams>(() => paramsOf(result));
+  const [requestedFor, setRequestedFor] = useState(result);
+  if (requestedFor !== result) {
+    setRequestedFor(result);
+    setRequested(paramsOf(result));
+  }
+  const shown = useMemo(() => shownGroups(result), [result]);
+  const [order, setOrder] = useState<Uint32Array>(() => new Uint32Array(0));
+  const [selected, setSelected] = useState<{ group: number; slot: number } | null>(null);
+  // A regroup makes old slots meaningless: the open pair closes with it.
+  const [selectionTable, setSelectionTable] = useState(shown.table);
+  if (selectionTable !== shown.table) {
+    setSelectionTable(shown.table);
+    setSelected(null);
+  }
+  const skippedRef = useRef<HTMLDivElement>(null);
+
+  const stats = useMemo(() => {
+    let ok = 0;
+    let distinct = 0;
+    for (let i = 0; i < docs.count; i++) {
+      if (docs.status[i] !== DocStatus.ok) continue;
+      ok++;
+      if (result.representative[i] === i) distinct++;
+    }
+    return { ok, distinct };
+  }, [docs, result.representative]);
+
+  const settings: ScanSettings = { simhash: result.settings, ...paramsOf(result) };
+  const regroup = (next: GroupingParams) => {
+    setRequested(next);
+    onRegroup(next);
+  };
+  const apply = (next: ScanSettings) => {
+    if (changesFingerprints(settings, next)) onRescan(next);
+    else regroup({ k: next.k, similarityThreshold: next.similarityThreshold, grouping: next.grouping });
+  };
+
+  const table = shown.table;
+  const pair =
+    selected === null
+      ? null
+      : {
+          a: table.members[table.offsets[selected.group]],
+          b: table.members[selected.slot],
+          jaccard: table.jaccardToReference[selected.slot],
+        };
+
+  return (
+    <section className="app-results" aria-label="Results">
+      <div className="app-results-line">
+        <p>
+          {stats.ok.toLocaleString('en')} documents compared ({stats.distinct.toLocaleString('en')} distinct texts)
+          {result.partial && (
+            <strong className="app-partial">
+              {' '}
+              · The scan was cancelled: these are the files finished before the cancel; no duplicates were searched.
+            </strong>
+          )}
+        </p>
+        <p className="results__timings ss-muted">
+          Reading {seconds(result.timings.readingMs)} (fingerprinting alongside) · fingerprinting the rest{' '}
+          {seconds(result.timings.fingerprintingMs)} · indexing {seconds(result.timings.indexingMs)} · grouping{' '}
+          {seconds(result.timings.groupingMs)} · total {seconds(result.timings.totalMs)}
+        </p>
+      </div>
+      <Summary
+        filesScanned={stats.ok}
+        skipped={result.skipped.length}
+        exactGroups={shown.exactGroups}
+        nearGroups={shown.nearGroups}
+        pairs={shown.pairs}
+        settings={settings}
+        onShowSkipped={() => {
+          skippedRef.current?.scrollIntoView({ block: 'start' });
+          skippedRef.current?.focus();
+        }}
+      />
+
+      <div className="app-columns">
+        <div className="app-col app-col--groups">
+          <p className="app-regrouping" role="status">
+            {regrouping ? `Regrouping at k = ${requested.k}, Jaccard ≥ ${requested.similarityThreshold}…` : ''}
+          </p>
+          <GroupList
+            table={table}
+            exact={shown.exact}
+            chained={shown.chained}
+            paths={docs.paths}
+            selectedSlot={selected?.slot ?? null}
+            onOpenPair={(group, slot) => setSelected({ group, slot })}
+            onViewChange={setOrder}
+            height={560}
+          />
+          {shown.chainedCount > 0 && (
+            <p className="ss-panel app-note app-note--warn" role="note">
+              {shown.chainedCount.toLocaleString('en')} {shown.chainedCount === 1 ? 'group chains' : 'groups chain'} (tagged
+              “chains”): its members are linked through others, but not all of them are near-duplicates of each other.
+              Grouping around a reference (in Settings) never chains.
+            </p>
+          )}
+          <ExportButtons table={table} paths={docs.paths} order={order} exact={shown.exact} />
+        </div>
+        <div className="app-col app-col--detail">
+          <DistanceHistogram
+            counts={result.histogram}
+            threshold={requested.k}
+            maxThreshold={MAX_K}
+            onThresholdChange={(k) => regroup({ ...requested, k })}
+          />
+          {pair ? (
+            <OpenPair
+              key={`${pair.a}-${pair.b}`}
+              result={result}
+              a={pair.a}
+              b={pair.b}
+              jaccard={pair.jaccard}
+              onClose={() => setSelected(null)}
+            />
+          ) : (
+            <div className="ss-panel app-pair-hint">
+              <h2 className="ss-panel-title">Compare a pair</h2>
+              <p className="ss-muted">
+                Select a document in a group (click it, or use the arrow keys and Enter in the list) to see its
+                fingerprint next to the group’s reference, bit by bit, and the two texts side by side with the
+                differences marked.
+              </p>
+            </div>
+          )}
+        </div>
+      </div>
+
+      <SettingsPanel value={settings} onApply={apply} disabled={busy} />
+      {result.skipped.length > 0 && (
+        <div ref={skippedRef} tabIndex={-1} className="ss-panel app-skipped">
+          <SkippedPanel skipped={result.skipped} />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { expect, test } from '@playwright/test';
+import { ResultsPage } from './results-page.ts';
+
+test('trying the sample corpus shows a summary and the duplicate groups', async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await expect(page.getByRole('heading', { name: 'Find near-duplicate texts in a folder' })).toBeVisible();
+  await app.trySample();
+
+  await expect(app.stat('Files scanned')).toHaveText('32');
+  await expect(app.stat('Exact-duplicate groups')).not.toHaveText('0');
+  await expect(app.stat('Near-duplicate groups')).not.toHaveText('0');
+  await expect(app.summary).toContainText('word3');
+  // The first-visit explanation gives way to the results.
+  await expect(page.getByRole('heading', { name: 'Find near-duplicate texts in a folder' })).toHaveCount(0);
+
+  // A one-word edit is a near-duplicate of its original, listed with its distance.
+  await expect(app.option('simsift-sample/drafts/tides-one-word-changed.txt')).toHaveAccessibleName(/distance \d+, similarity 0\.\d{3}/);
+  // Byte-identical copies form exact-duplicate groups; the filter finds them.
+  await page.getByRole('searchbox', { name: 'Filter by path' }).fill('backup/old');
+  await expect(app.groupCount).toContainText('1 of');
+  await expect(app.option('simsift-sample/backup/old/sourdough copy.txt')).toBeVisible();
+  await expect(app.option('simsift-sample/backup/sourdough.txt')).toBeVisible();
+});
