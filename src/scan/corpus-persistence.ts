@@ -20,13 +20,13 @@ import { getStorageUsage, requestPersistentStorage } from '../storage/storage-qu
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
-import { DocStatus, skipMessage, tooShortMessage } from '../workers/ingest-protocol.ts';
+import { DocStatus, skipMessage } from '../workers/ingest-protocol.ts';
 import type { SkipReason } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { exactMatches, nearCandidates } from './check-against-corpus.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import { concatDocs, docsFromCorpus, groupDocs, restoreFiles } from './restore-corpus.ts';
+import { concatDocs, docsFromCorpus, groupDocs, restoreFiles, storedDocumentOf } from './restore-corpus.ts';
 import type { ScanSession } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
@@ -224,7 +224,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const documents: NewDocument[] = [];
       const contents: { id: number; blob: Blob }[] = [];
       for (const d of ids) {
-        const doc = toNewDocument(docs, d, w.nextId);
+        const doc = storedDocumentOf(docs, d, w.nextId);
         if (!doc) continue;
         w.storageIdOf[d] = w.nextId++;
         documents.push(doc);
@@ -502,32 +502,4 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     }
     return out;
   }
-}
-
-/** The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending). */
-function toNewDocument(docs: ScanDocs, d: number, id: number): NewDocument | null {
-  const status = docs.status[d]!;
-  if (status === DocStatus.pending) return null;
-  const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
-  const base: NewDocument = {
-    id,
-    path: docs.paths[d]!.replaceAll('\0', ''),
-    size: docs.sizes[d]!,
-    lastModified: docs.files[d]?.lastModified ?? 0,
-    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
-    status: 'ok',
-    hi: docs.hi[d]!,
-    lo: docs.lo[d]!,
-    words: docs.words[d]!,
-    features: 0,
-  };
-  if (status === DocStatus.ok) return base;
-  if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
-  // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
-  const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : 'unreadable';
-  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : skipMessage(reason) };
-}
-
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
 }

@@ -4,10 +4,10 @@
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { LoadedCorpus } from '../storage/corpus-repository.ts';
+import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import { readTransaction } from '../storage/database.ts';
-import { DocStatus, SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
+import { DocStatus, SMALL_SET_WORDS, skipMessage, tooShortMessage } from '../workers/ingest-protocol.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, searchDocs } from './near-duplicate-search.ts';
@@ -150,4 +150,36 @@ export async function groupDocs(
     partial: false,
     timings: { readingMs: t1 - t0, fingerprintingMs: 0, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: performance.now() - t0 },
   };
+}
+
+/**
+ * The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending).
+ * Copies are stored as skipped with reason 'copy': their fingerprint is their original's, resolved by
+ * content hash when the corpus is grouped (docsFromCorpus maps the reason back to DocStatus.copy).
+ */
+export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocument | null {
+  const status = docs.status[d]!;
+  if (status === DocStatus.pending) return null;
+  const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
+  const base: NewDocument = {
+    id,
+    path: docs.paths[d]!.replaceAll('\0', ''),
+    size: docs.sizes[d]!,
+    lastModified: docs.files[d]?.lastModified ?? 0,
+    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
+    status: 'ok',
+    hi: docs.hi[d]!,
+    lo: docs.lo[d]!,
+    words: docs.words[d]!,
+    features: 0,
+  };
+  if (status === DocStatus.ok) return base;
+  if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
+  // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
+  const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : 'unreadable';
+  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : skipMessage(reason) };
+}
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
 }

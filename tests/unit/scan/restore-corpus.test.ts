@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts';
+import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
+import { concatDocs, docsFromCorpus, storedDocumentOf } from '../../../src/scan/restore-corpus.ts';
+import type { ScanDocs } from '../../../src/scan/scan-result.ts';
+import { DocStatus } from '../../../src/workers/ingest-protocol.ts';
+
+function scanDocs(): ScanDocs {
+  const status = [DocStatus.ok, DocStatus.tooShort, DocStatus.copy, DocStatus.binary, DocStatus.empty, DocStatus.pending, DocStatus.ok];
+  const n = status.length;
+  const paths = status.map((_, i) => `folder/${i}.txt`);
+  return {
+    count: n,
+    paths,
+    files: paths.map((p, i) => new File(['x'.repeat(i)], p, { lastModified: 1_700_000_000_000 + i })),
+    sizes: Float64Array.from(status, (_, i) => i * 10),
+    status: Uint8Array.from(status),
+    flags: new Uint8Array(n),
+    hi: Uint32Array.from(status, (s, i) => (s === DocStatus.ok ? 0x80000000 + i : 0)),
+    lo: Uint32Array.from(status, (s, i) => (s === DocStatus.ok ? 0xfffffff0 - i : 0)),
+    words: Uint32Array.from(status, (_, i) => 60 + i),
+    hashHi: Uint32Array.from(status, (s, i) => (s === DocStatus.binary || s === DocStatus.empty || s === DocStatus.pending ? 0 : 0xabc00000 + i)),
+    hashLo: Uint32Array.from(status, (s, i) => (s === DocStatus.binary || s === DocStatus.empty || s === DocStatus.pending ? 0 : i + 1)),
+  };
+}
+
+describe('storedDocumentOf and docsFromCorpus', () => {
+  it('round-trip a scan through storage: statuses (copies included), fingerprints, hashes, sizes, words; pending docs are not stored', async () => {
+    globalThis.indexedDB = new IDBFactory();
+    configureStorage({ name: 'restore-test', events: {} });
+    try {
+      const docs = scanDocs();
+      const kept: number[] = [];
+      const stored = [];
+      for (let d = 0; d < docs.count; d++) {
+        const doc = storedDocumentOf(docs, d, 100 + stored.length);
+        if (doc) {
+          stored.push(doc);
+          kept.push(d);
+        }
+      }
+      expect(kept).not.toContain(5); // pending
+      await addBatch({ documents: stored });
+      const loaded = await loadCorpus();
+      const back = docsFromCorpus(loaded, loaded.paths.map((p) => new File([], p)));
+      expect(back.count).toBe(kept.length);
+      kept.forEach((d, p) => {
+        expect(back.paths[p]).toBe(docs.paths[d]);
+        expect(back.status[p]).toBe(docs.status[d]);
+        expect(back.hi[p]).toBe(docs.status[d] === DocStatus.ok ? docs.hi[d] : 0);
+        expect(back.lo[p]).toBe(docs.status[d] === DocStatus.ok ? docs.lo[d] : 0);
+        expect(back.hashHi[p]).toBe(docs.hashHi[d]);
+        expect(back.hashLo[p]).toBe(docs.hashLo[d]);
+        expect(back.sizes[p]).toBe(docs.sizes[d]);
+        expect(back.words[p]).toBe(docs.words[d]);
+      });
+    } finally {
+      closeCorpusDb();
+    }
+  });
+
+  it('concatDocs puts b after a in every column', () => {
+    const a = scanDocs();
+    const both = concatDocs(a, a);
+    expect(both.count).toBe(2 * a.count);
+    expect(both.paths[a.count]).toBe(a.paths[0]);
+    expect(both.hi[a.count + 6]).toBe(a.hi[6]);
+    expect(both.files[a.count + 3]).toBe(a.files[3]);
+  });
+});
