@@ -11,6 +11,71 @@
  * the default k this never holds, so the check always scans linearly.
  */
 import { popcount32 } from '../core/simhash/fingerprint64.ts';
+import { jaccardSorted } from '../core/groups/jaccard.ts';
+import { decodeText } from '../core/text/decode.ts';
+import { DocStatus } from '../workers/ingest-protocol.ts';
+import type { IngestBatchResult } from '../workers/ingest-protocol.ts';
+import type { ScanDocs } from './scan-result.ts';
+
+/** One checked file: exact copies and verified near-duplicates found in the corpus. */
+export interface CheckResult {
+  name: string;
+  /** Why the file could not be checked (binary, empty, too short), else null. */
+  problem: string | null;
+  exact: string[];
+  near: { path: string; distance: number; jaccard: number | null }[];
+  ms: number;
+}
+
+/** What checking needs besides the corpus: the pipeline's fingerprinting and feature sets. */
+export interface CheckTools {
+  /** Fingerprints one file's bytes exactly as the scan does (the ingest worker's ingestBatch). */
+  ingest(name: string, bytes: Uint8Array): Promise<IngestBatchResult>;
+  /** Sorted feature set of a text, for exact Jaccard. */
+  featureSet(text: string): Uint32Array;
+  /** Exact-Jaccard threshold a candidate must reach. */
+  threshold: number;
+  /** At most this many near candidates are verified (closest first). */
+  maxCandidates?: number;
+}
+
+/**
+ * Matches one file against the corpus without adding it: exact copies by content hash, near
+ * candidates by a linear popcount scan, each verified by the exact Jaccard of the two texts (read
+ * from the corpus's Files, i.e. the stored Blobs; unverifiable when the contents were not kept).
+ */
+export async function checkFile(docs: ScanDocs, k: number, name: string, bytes: Uint8Array, tools: CheckTools): Promise<CheckResult> {
+  const t0 = performance.now();
+  const r = await tools.ingest(name, bytes);
+  const check: CheckResult = { name, problem: null, exact: [], near: [], ms: 0 };
+  const status = r.status[0];
+  const qHashHi = r.hashHi[0]!;
+  const qHashLo = r.hashLo[0]!;
+  const valid = (p: number) => docs.status[p] === DocStatus.ok || docs.status[p] === DocStatus.tooShort;
+  for (const p of exactMatches(docs.hashHi, docs.hashLo, qHashHi, qHashLo, valid)) check.exact.push(docs.paths[p]!);
+  if (status === DocStatus.ok) {
+    const cands = nearCandidates(docs.hi, docs.lo, docs.status, DocStatus.ok, r.hi[0]!, r.lo[0]!, k, tools.maxCandidates ?? 16);
+    const decoded = decodeText(bytes);
+    const mine = decoded.ok ? tools.featureSet(decoded.text) : null;
+    for (let i = 0; i < cands.count; i++) {
+      const p = cands.ids[i]!;
+      if (docs.hashHi[p] === qHashHi && docs.hashLo[p] === qHashLo) continue; // already an exact copy
+      let jaccard: number | null = null;
+      const stored = docs.files[p];
+      if (mine && stored && stored.size > 0) {
+        const other = decodeText(new Uint8Array(await stored.arrayBuffer()));
+        if (other.ok) jaccard = jaccardSorted(mine, tools.featureSet(other.text));
+      }
+      // Verified like the pipeline: a candidate counts when its exact Jaccard clears the threshold.
+      if (jaccard !== null && jaccard < tools.threshold) continue;
+      check.near.push({ path: docs.paths[p]!, distance: cands.distance[i]!, jaccard });
+    }
+  } else if (status !== DocStatus.tooShort || check.exact.length === 0) {
+    check.problem = r.skipped[0]?.message ?? 'Too short to compare by fingerprint.';
+  }
+  check.ms = performance.now() - t0;
+  return check;
+}
 
 /** Near candidates found for one fingerprint, closest first. */
 export interface NearCandidates {

@@ -5,9 +5,6 @@
  * Framework-free: the corpus panel reads its snapshot through `subscribe`/`getSnapshot`.
  */
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
-import { decodeText } from '../core/text/decode.ts';
-import { DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
-import { jaccardSorted } from '../core/groups/jaccard.ts';
 import { addBatch, clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
 import type { NewDocument } from '../storage/corpus-repository.ts';
 import { configureStorage, deleteCorpusDatabase } from '../storage/database.ts';
@@ -20,10 +17,13 @@ import { getStorageUsage, requestPersistentStorage } from '../storage/storage-qu
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
-import { DocStatus, skipMessage } from '../workers/ingest-protocol.ts';
+import { skipMessage } from '../workers/ingest-protocol.ts';
 import type { SkipReason } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { exactMatches, nearCandidates } from './check-against-corpus.ts';
+import { checkFile } from './check-against-corpus.ts';
+import type { CheckResult } from './check-against-corpus.ts';
+
+export type { CheckResult };
 import type { ScanHooks } from './scan-hooks.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 import { concatDocs, docsFromCorpus, groupDocs, restoreFiles, storedDocumentOf } from './restore-corpus.ts';
@@ -49,15 +49,6 @@ export interface PersistenceSnapshot {
   checking: boolean;
 }
 
-/** One checked file: exact copies and verified near-duplicates found in the corpus. */
-export interface CheckResult {
-  name: string;
-  /** Why the file could not be checked (binary, empty, too short), else null. */
-  problem: string | null;
-  exact: string[];
-  near: { path: string; distance: number; jaccard: number | null }[];
-  ms: number;
-}
 
 /** The persistence controller the app wires into the scan session and the corpus panel. */
 export interface CorpusPersistence {
@@ -463,42 +454,16 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
 
   /** Fingerprints the files like the pipeline does (ingest worker), then matches them without adding them. */
   async function checkFiles(result: ScanResult, files: File[]): Promise<CheckResult[]> {
+    const featureSets = createFingerprinter({ ...result.settings, weights: 'binary' });
+    const tools = {
+      ingest: (name: string, bytes: Uint8Array) => workers.ingest.run(undefined, (api) => api.ingestBatch([{ name, bytes }], result.settings, {})),
+      featureSet: (text: string) => featureSets.featureSet(text),
+      threshold: result.similarityThreshold,
+    };
     const out: CheckResult[] = [];
-    const { docs, k, settings } = result;
-    const featureSets = createFingerprinter({ ...settings, weights: 'binary' });
     for (const file of files) {
-      const t0 = performance.now();
       const bytes = new Uint8Array(await file.arrayBuffer());
-      const r = await workers.ingest.run(undefined, (api) => api.ingestBatch([{ name: file.name, bytes: bytes.slice() }], settings, {}));
-      const check: CheckResult = { name: file.webkitRelativePath || file.name, problem: null, exact: [], near: [], ms: 0 };
-      const status = r.status[0];
-      const qHashHi = r.hashHi[0]!;
-      const qHashLo = r.hashLo[0]!;
-      for (const p of exactMatches(docs.hashHi, docs.hashLo, qHashHi, qHashLo, (p) => docs.status[p] === DocStatus.ok || docs.status[p] === DocStatus.tooShort)) {
-        check.exact.push(docs.paths[p]!);
-      }
-      if (status === DocStatus.ok) {
-        const cands = nearCandidates(docs.hi, docs.lo, docs.status, DocStatus.ok, r.hi[0]!, r.lo[0]!, k, 16);
-        const decoded = decodeText(bytes);
-        const mine = decoded.ok ? featureSets.featureSet(decoded.text) : null;
-        for (let i = 0; i < cands.count; i++) {
-          const p = cands.ids[i]!;
-          if (docs.hashHi[p] === qHashHi && docs.hashLo[p] === qHashLo) continue;
-          let jaccard: number | null = null;
-          const stored = docs.files[p];
-          if (mine && stored && stored.size > 0) {
-            const other = decodeText(new Uint8Array(await stored.arrayBuffer()));
-            if (other.ok) jaccard = jaccardSorted(mine, featureSets.featureSet(other.text));
-          }
-          // Verified like the pipeline: a candidate counts when its exact Jaccard clears the threshold.
-          if (jaccard !== null && jaccard < DEFAULT_SIMILARITY_THRESHOLD) continue;
-          check.near.push({ path: docs.paths[p]!, distance: cands.distance[i]!, jaccard });
-        }
-      } else if (status !== DocStatus.tooShort || check.exact.length === 0) {
-        check.problem = r.skipped[0]?.message ?? 'Too short to compare by fingerprint.';
-      }
-      check.ms = performance.now() - t0;
-      out.push(check);
+      out.push(await checkFile(result.docs, result.k, file.webkitRelativePath || file.name, bytes, tools));
     }
     return out;
   }
