@@ -129,34 +129,31 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
 
   return (
     <section className="app-results" aria-label="Results">
-      <div className="app-results-line">
-        <p>
-          {stats.ok.toLocaleString('en')} documents compared ({stats.distinct.toLocaleString('en')} distinct texts)
-          {result.partial && (
-            <strong className="app-partial">
-              {' '}
-              · The scan was cancelled: these are the files finished before the cancel; no duplicates were searched.
-            </strong>
-          )}
+      {result.partial && (
+        <p className="ss-panel app-note app-note--warn">
+          The scan was cancelled: these results cover only the files finished before the cancel.
         </p>
-        <p className="results__timings ss-muted">
-          Reading {seconds(result.timings.readingMs)} (fingerprinting alongside) · fingerprinting the rest{' '}
-          {seconds(result.timings.fingerprintingMs)} · indexing {seconds(result.timings.indexingMs)} · grouping{' '}
-          {seconds(result.timings.groupingMs)} · total {seconds(result.timings.totalMs)}
-        </p>
+      )}
+      <div className="app-overview">
+        <Summary
+          filesScanned={stats.ok}
+          skipped={result.skipped.length}
+          exactGroups={shown.exactGroups}
+          nearGroups={shown.nearGroups}
+          pairs={shown.pairs}
+          settings={settings}
+          onShowSkipped={() => {
+            skippedRef.current?.scrollIntoView({ block: 'start' });
+            skippedRef.current?.focus();
+          }}
+        />
+        <DistanceHistogram
+          counts={result.histogram}
+          threshold={requested.k}
+          maxThreshold={MAX_K}
+          onThresholdChange={(k) => regroup({ ...requested, k })}
+        />
       </div>
-      <Summary
-        filesScanned={stats.ok}
-        skipped={result.skipped.length}
-        exactGroups={shown.exactGroups}
-        nearGroups={shown.nearGroups}
-        pairs={shown.pairs}
-        settings={settings}
-        onShowSkipped={() => {
-          skippedRef.current?.scrollIntoView({ block: 'start' });
-          skippedRef.current?.focus();
-        }}
-      />
 
       <div className="app-columns">
         <div className="app-col app-col--groups">
@@ -183,12 +180,6 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           <ExportButtons table={table} paths={docs.paths} order={order} exact={shown.exact} />
         </div>
         <div className="app-col app-col--detail">
-          <DistanceHistogram
-            counts={result.histogram}
-            threshold={requested.k}
-            maxThreshold={MAX_K}
-            onThresholdChange={(k) => regroup({ ...requested, k })}
-          />
           {pair ? (
             <OpenPair
               key={`${pair.a}-${pair.b}`}
@@ -217,6 +208,16 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           <SkippedPanel skipped={result.skipped} />
         </div>
       )}
+      <div className="app-results-line">
+        <p>
+          {stats.ok.toLocaleString('en')} documents compared ({stats.distinct.toLocaleString('en')} distinct texts)
+        </p>
+        <p className="results__timings ss-muted">
+          Reading {seconds(result.timings.readingMs)} (fingerprinting alongside) · fingerprinting the rest{' '}
+          {seconds(result.timings.fingerprintingMs)} · indexing {seconds(result.timings.indexingMs)} · grouping{' '}
+          {seconds(result.timings.groupingMs)} · total {seconds(result.timings.totalMs)}
+        </p>
+      </div>
     </section>
   );
 }
