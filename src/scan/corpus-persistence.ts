@@ -318,6 +318,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const result = await groupDocs(workers, new AbortController().signal, docs, skipped, groupingOptions(scanStore.getSnapshot()));
       result.timings.totalMs = performance.now() - t0;
       base = { result, storageIds: loaded.ids };
+      update({ documentCount: summary.documentCount });
       lastOwn = null;
       // A scan started meanwhile wins: do not overwrite it.
       if (scanStore.getSnapshot().state !== 'scanning') scanStore.update({ state: 'done', result, progress: null, error: null });

@@ -57,11 +57,16 @@ export async function restoreFiles(c: LoadedCorpus, keepContents: boolean): Prom
     const records = await readTransaction(['contents'], (tx) => tx.objectStore('contents').getAll());
     for (const r of records) blobs.set(r.id, r.blob);
   }
-  const files = new Array<File>(c.count);
+  // Creating a Blob costs a round trip to the browser process (measured in Chromium: 100,000 empty
+  // Files took 9 s), so documents without contents share one empty File, and stored Files (addBatch
+  // stores the scan's File objects) are used as they come back.
+  const none = new File([], '');
+  const files = new Array<File>(c.count).fill(none);
   for (let p = 0; p < c.count; p++) {
-    const name = c.paths[p]!;
     const blob = blobs.get(c.ids[p]!);
-    files[p] = blob ? (blob instanceof File ? blob : new File([blob], name.slice(name.lastIndexOf('/') + 1))) : new File([], name.slice(name.lastIndexOf('/') + 1));
+    if (!blob) continue;
+    const name = c.paths[p]!;
+    files[p] = blob instanceof File ? blob : new File([blob], name.slice(name.lastIndexOf('/') + 1));
   }
   return files;
 }
