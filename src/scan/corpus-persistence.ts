@@ -16,6 +16,7 @@ import type { StorageErrorKind } from '../storage/storage-error.ts';
 import { getStorageUsage, requestPersistentStorage } from '../storage/storage-quota.ts';
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
+import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
 import { skipMessage } from '../workers/ingest-protocol.ts';
 import type { SkipReason } from '../workers/ingest-protocol.ts';
@@ -26,7 +27,7 @@ import type { CheckResult } from './check-against-corpus.ts';
 export type { CheckResult };
 import type { ScanHooks } from './scan-hooks.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import { concatDocs, docsFromCorpus, groupDocs, restoreFiles, storedDocumentOf } from './restore-corpus.ts';
+import { concatDocs, docsFromCorpus, groupDocs, knownFromVerified, restoreFiles, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
 import type { ScanSession } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
@@ -241,6 +242,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         const before = lastOwn.before;
         const merged = before ? await mergeResults(before, { result, storageIds: lastOwn.storageIds }, signal) : { result, storageIds: lastOwn.storageIds };
         base = merged;
+        void saveVerified(merged);
         return merged.result;
       }
       const w = writing;
@@ -254,6 +256,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const merged = before ? await mergeResults(before, { result, storageIds }, signal) : { result, storageIds };
       lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
+      if (w) void saveVerified(merged);
       void refreshUsage();
       return merged.result;
     },
@@ -274,6 +277,21 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     } finally {
       w.release();
       notify('added');
+    }
+  }
+
+  /** Saves the shown result's verified pairs for the next restore (skipped while another tab writes). */
+  async function saveVerified(shown: Base): Promise<void> {
+    try {
+      await withWriterLock(
+        async () => {
+          const { revision } = await getCorpusSummary();
+          await putVerifiedPairs(revision, verifiedByStorageId(shown.result, shown.storageIds, NO_ID));
+        },
+        { wait: false },
+      );
+    } catch {
+      // Only a speed-up for the next restore: without it the restore verifies again.
     }
   }
 
@@ -306,26 +324,6 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       update({ keepContents: savedSettings.keepContents });
     }
     const summary = await getCorpusSummary();
-    if (summary.documentCount > 0) {
-      const loaded = await loadCorpus({ pause: yieldToEventLoop });
-      const files = await restoreFiles(loaded, snapshot.keepContents);
-      const docs = docsFromCorpus(loaded, files);
-      const skipped: SkippedFile[] = [];
-      for (const [p, reason] of loaded.skipReasons) {
-        if (reason === 'copy') continue;
-        skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
-      }
-      const result = await groupDocs(workers, new AbortController().signal, docs, skipped, groupingOptions(scanStore.getSnapshot()));
-      result.timings.totalMs = performance.now() - t0;
-      base = { result, storageIds: loaded.ids };
-      update({ documentCount: summary.documentCount });
-      lastOwn = null;
-      // A scan started meanwhile wins: do not overwrite it.
-      if (scanStore.getSnapshot().state !== 'scanning') scanStore.update({ state: 'done', result, progress: null, error: null });
-    } else {
-      base = null;
-      if (scanStore.getSnapshot().state === 'done') scanStore.update({ state: 'idle', result: null, progress: null });
-    }
     // A 'running' marker is an interrupted scan only if no tab holds the writer lock (is scanning).
     const release = await tryLock();
     let interrupted: PersistenceSnapshot['interrupted'] = null;
@@ -339,7 +337,33 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         release();
       }
     }
-    update({ status: 'ready', interrupted, documentCount: summary.documentCount, error: null });
+    // Asked at once, before the (possibly long) grouping of the restored corpus.
+    update({ interrupted, documentCount: summary.documentCount });
+    if (summary.documentCount > 0) {
+      const loaded = await loadCorpus({ pause: yieldToEventLoop });
+      const files = await restoreFiles(loaded, snapshot.keepContents);
+      const docs = docsFromCorpus(loaded, files);
+      const skipped: SkippedFile[] = [];
+      for (const [p, reason] of loaded.skipReasons) {
+        if (reason === 'copy') continue;
+        skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
+      }
+      const options = groupingOptions(scanStore.getSnapshot());
+      const saved = await getVerifiedPairs();
+      const known = saved ? knownFromVerified(saved, loaded.ids, options.similarityThreshold) : undefined;
+      const result = await groupDocs(workers, new AbortController().signal, docs, skipped, options, known);
+      result.timings.totalMs = performance.now() - t0;
+      base = { result, storageIds: loaded.ids };
+      if (!saved) void saveVerified(base);
+      update({ documentCount: summary.documentCount });
+      lastOwn = null;
+      // A scan started meanwhile wins: do not overwrite it.
+      if (scanStore.getSnapshot().state !== 'scanning') scanStore.update({ state: 'done', result, progress: null, error: null });
+    } else {
+      base = null;
+      if (scanStore.getSnapshot().state === 'done') scanStore.update({ state: 'idle', result: null, progress: null });
+    }
+    update({ status: 'ready', documentCount: summary.documentCount, error: null });
     void refreshUsage();
   }
 
@@ -350,12 +374,15 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       fail(error);
     }
   };
+  /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
+  let restoring: Promise<void> = Promise.resolve();
+  const runRestore = (): Promise<void> => (restoring = guarded(restore));
 
   channel.subscribe((change) => {
     // Another tab wrote: reload from storage unless this tab is busy scanning (it then merges on finish).
     if (scanStore.getSnapshot().state === 'scanning') return;
     void guarded(async () => {
-      await restore();
+      await runRestore();
       update({ notice: `The saved corpus was changed in another tab (${change.reason}); this view was refreshed.` });
     });
   });
@@ -370,8 +397,9 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     attach(s) {
       session = s;
     },
-    start: () => guarded(restore),
+    start: runRestore,
     async resume(files) {
+      await restoring;
       await guarded(async () => {
         const paths = files.map((f) => f.webkitRelativePath || f.name);
         const stored = await findStoredPaths(paths);
@@ -433,7 +461,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         const ids = positions.map((p) => base!.storageIds[p]!).filter((id) => id !== NO_ID);
         await withWriterLock(() => removeDocuments(ids), { wait: true });
         notify('removed');
-        await restore();
+        await runRestore();
       });
     },
     async check(files) {

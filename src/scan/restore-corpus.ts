@@ -10,7 +10,10 @@ import { readTransaction } from '../storage/database.ts';
 import { DocStatus, SMALL_SET_WORDS, skipMessage, tooShortMessage } from '../workers/ingest-protocol.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, searchDocs } from './near-duplicate-search.ts';
+import { concatSets, decideNearDuplicates, emptyKnown } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
+import type { KnownPairs } from '../workers/index-api.ts';
+import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 const STATUS_FROM_REASON: Record<string, number> = {
@@ -130,9 +133,10 @@ async function smallSetsOf(workers: ScanWorkers, signal: AbortSignal, docs: Scan
 }
 
 /**
- * Runs the pipeline's near-duplicate stage (searchDocs: exact groups, candidates, exact Jaccard
- * verification, grouping) over `docs`, whose fingerprints are given. Old files are read only where
- * verification needs their text (candidate pairs, small documents), never fingerprinted again.
+ * Runs the pipeline's near-duplicate stage over `docs`, whose fingerprints are given: exact groups and
+ * candidates within k (index worker), exact Jaccard of the candidates not in `known` (the ingest
+ * workers re-read those files), grouping. With the verified pairs saved by the last grouping as
+ * `known`, a restore reads no file to verify them (see verified-pairs.ts). Nothing is fingerprinted again.
  */
 export async function groupDocs(
   workers: ScanWorkers,
@@ -140,20 +144,89 @@ export async function groupDocs(
   docs: ScanDocs,
   skipped: SkippedFile[],
   options: GroupingOptions,
+  known: KnownPairs = emptyKnown(),
 ): Promise<ScanResult> {
   const t0 = performance.now();
-  const sets = await smallSetsOf(workers, signal, docs, options.settings);
+  const smallSets = await smallSetsOf(workers, signal, docs, options.settings);
   const t1 = performance.now();
-  const found = await searchDocs(workers, signal, { ...docs, status: docs.status.slice(), hi: docs.hi.slice(), lo: docs.lo.slice(), words: docs.words.slice() }, options.settings, sets, options);
+  const found = await workers.index.call(signal, (api) =>
+    api.findDuplicates({
+      status: docs.status.slice(),
+      hi: docs.hi.slice(),
+      lo: docs.lo.slice(),
+      words: docs.words.slice(),
+      hashHi: docs.hashHi,
+      hashLo: docs.hashLo,
+      k: options.k,
+      known,
+    }),
+  );
+  const t2 = performance.now();
+  const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
+  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, smallSets, known };
+  const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
+  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
+  const t3 = performance.now();
   return {
     settings: options.settings,
-    ...found.near,
-    docs: found.docs,
+    ...near,
+    docs: resolved,
     skipped,
     representative: found.representative,
     exactGroups: found.exactGroups,
     partial: false,
-    timings: { readingMs: t1 - t0, fingerprintingMs: 0, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: performance.now() - t0 },
+    timings: { readingMs: t1 - t0, fingerprintingMs: 0, indexingMs: t2 - t1, groupingMs: t3 - t2, totalMs: t3 - t0 },
+  };
+}
+
+/** A result's verified pairs by stored id (pairs with an unsaved member are left out). */
+export function verifiedByStorageId(result: ScanResult, storageIds: Uint32Array, missing: number): VerifiedPairs {
+  const v = result.verified;
+  const a: number[] = [];
+  const b: number[] = [];
+  const j: number[] = [];
+  for (let p = 0; p < v.count; p++) {
+    const ia = storageIds[v.a[p]!]!;
+    const ib = storageIds[v.b[p]!]!;
+    if (ia === missing || ib === missing) continue;
+    a.push(Math.min(ia, ib));
+    b.push(Math.max(ia, ib));
+    j.push(v.jaccard[p]!);
+  }
+  return { threshold: result.similarityThreshold, a: Uint32Array.from(a), b: Uint32Array.from(b), jaccard: Float32Array.from(j), count: a.length };
+}
+
+/**
+ * Saved verified pairs as known Jaccards over restored positions (`ids` = stored id per position,
+ * ascending). Float32 values are lifted to the threshold they were verified at, so a pair verified
+ * exactly at the threshold keeps its verdict when the threshold is unchanged.
+ */
+export function knownFromVerified(saved: VerifiedPairs, ids: Uint32Array, threshold: number): KnownPairs {
+  const at = (id: number): number => {
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid] === id) return mid;
+      if (ids[mid]! < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  };
+  const rows: [number, number, number][] = [];
+  for (let p = 0; p < saved.count; p++) {
+    const a = at(saved.a[p]!);
+    const b = at(saved.b[p]!);
+    if (a < 0 || b < 0) continue;
+    const j = saved.threshold === threshold ? Math.max(saved.jaccard[p]!, threshold) : saved.jaccard[p]!;
+    rows.push([Math.min(a, b), Math.max(a, b), j]);
+  }
+  rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  return {
+    a: Uint32Array.from(rows, (r) => r[0]),
+    b: Uint32Array.from(rows, (r) => r[1]),
+    jaccard: Float64Array.from(rows, (r) => r[2]),
+    count: rows.length,
   };
 }
 

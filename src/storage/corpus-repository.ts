@@ -348,6 +348,7 @@ export async function clearCorpus(): Promise<CorpusSummary> {
     writes.add(tx.objectStore('shards').clear());
     writes.add(tx.objectStore('scan-sessions').clear());
     writes.add(meta.delete('tables'));
+    writes.add(meta.delete('verified'));
     writes.add(meta.put(next));
     await writes.done();
     return summaryOf(next);

@@ -129,7 +129,21 @@ export interface TablesMetaRecord {
   tombstones: ArrayBuffer;
 }
 
-export type MetaRecord = CorpusMetaRecord | TablesMetaRecord;
+/**
+ * The near-duplicate pairs the last grouping verified (exact Jaccard >= threshold), by document id, so a
+ * restore does not read the files again to verify them. Valid only while `revision` equals the corpus
+ * revision (any write to the corpus makes it stale). Arrays are Uint32/Uint32/Float32 buffers.
+ */
+export interface VerifiedPairsRecord {
+  key: 'verified';
+  revision: number;
+  threshold: number;
+  a: ArrayBuffer;
+  b: ArrayBuffer;
+  jaccard: ArrayBuffer;
+}
+
+export type MetaRecord = CorpusMetaRecord | TablesMetaRecord | VerifiedPairsRecord;
 
 /** The whole schema. */
 export interface CorpusDB extends DBSchema {

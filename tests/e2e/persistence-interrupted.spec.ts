@@ -37,7 +37,7 @@ test('a scan cut off by a reload is offered for resuming, and resuming scans onl
     await page.reload(); // the tab goes away mid-scan
 
     const question = page.getByRole('group', { name: 'Interrupted scan' });
-    await expect(question).toContainText(/The last scan was interrupted — [\d,]+ of 3,000 files saved\. Resume\?/);
+    await expect(question).toContainText(/The last scan was interrupted — [\d,]+ of 3,000 files saved\. Resume\?/, { timeout: 30_000 });
     const saved = Number((await app.savedDocuments.innerText()).split(' ')[0]!.replaceAll(',', ''));
     expect(saved).toBeGreaterThan(0);
     expect(saved).toBeLessThan(files);

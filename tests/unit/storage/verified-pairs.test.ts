@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { addBatch, clearCorpus, getCorpusSummary } from '../../../src/storage/corpus-repository.ts';
+import type { NewDocument } from '../../../src/storage/corpus-repository.ts';
+import { getVerifiedPairs, putVerifiedPairs } from '../../../src/storage/verified-pairs.ts';
+import { knownFromVerified } from '../../../src/scan/restore-corpus.ts';
+import { useFreshDatabase } from './storage-test-db.ts';
+
+useFreshDatabase();
+
+function doc(id: number): NewDocument {
+  return { id, path: `${id}.txt`, size: 1, lastModified: 0, contentHash: null, status: 'ok', hi: id, lo: id, words: 100, features: 0 };
+}
+
+const pairs = { threshold: 0.8, a: Uint32Array.of(10, 11), b: Uint32Array.of(12, 30), jaccard: Float32Array.of(0.8, 0.95), count: 2 };
+
+describe('verified pairs', () => {
+  it('come back only while the corpus is at the revision they were saved for', async () => {
+    await addBatch({ documents: [10, 11, 12].map(doc) });
+    const { revision } = await getCorpusSummary();
+    expect(await putVerifiedPairs(revision, pairs)).toBe(true);
+    const back = await getVerifiedPairs();
+    expect(back && [...back.a]).toEqual([10, 11]);
+    expect(back && [...back.jaccard]).toEqual([...pairs.jaccard]);
+    // Any later write to the corpus makes them stale; a save for an old revision writes nothing.
+    await addBatch({ documents: [doc(30)] });
+    expect(await getVerifiedPairs()).toBeNull();
+    expect(await putVerifiedPairs(revision, pairs)).toBe(false);
+    expect(await getVerifiedPairs()).toBeNull();
+  });
+
+  it('are dropped when the corpus is cleared', async () => {
+    await addBatch({ documents: [10, 11, 12].map(doc) });
+    await putVerifiedPairs((await getCorpusSummary()).revision, pairs);
+    await clearCorpus();
+    expect(await getVerifiedPairs()).toBeNull();
+  });
+
+  it('map to restored positions, sorted, missing ids left out, verdicts at the threshold kept', () => {
+    const ids = Uint32Array.of(10, 11, 12); // 30 was removed
+    const atThreshold = { threshold: 0.7, a: Uint32Array.of(11, 10), b: Uint32Array.of(30, 12), jaccard: Float32Array.of(0.9, 0.7), count: 2 };
+    const known = knownFromVerified(atThreshold, ids, 0.7);
+    expect(known.count).toBe(1);
+    expect([known.a[0], known.b[0]]).toEqual([0, 2]);
+    // Float32 0.7 is slightly below 0.7 as a double: lifted to the threshold it was verified at.
+    expect(Math.fround(0.7) < 0.7).toBe(true);
+    expect(known.jaccard[0]).toBe(0.7);
+    // With another threshold the stored value is used as it is.
+    expect(knownFromVerified(atThreshold, Uint32Array.of(10, 11, 12, 30), 0.5).jaccard[0]).toBe(Math.fround(0.7));
+  });
+});
