@@ -27,7 +27,7 @@ import type { CheckResult } from './check-against-corpus.ts';
 export type { CheckResult };
 import type { ScanHooks } from './scan-hooks.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import { concatDocs, docsFromCorpus, groupDocs, knownFromVerified, restoreFiles, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
+import { concatDocs, docsFromCorpus, groupDocs, groupFromSavedPairs, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
 import type { ScanSession } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
@@ -350,11 +350,18 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       }
       const options = groupingOptions(scanStore.getSnapshot());
       const saved = await getVerifiedPairs();
-      const known = saved ? knownFromVerified(saved, loaded.ids, options.similarityThreshold) : undefined;
-      const result = await groupDocs(workers, new AbortController().signal, docs, skipped, options, known);
+      const signal = new AbortController().signal;
+      let result: ScanResult;
+      if (saved && savedPairsFit(saved, options)) {
+        result = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
+      } else {
+        // Other parameters (or no saved pairs): search again; saved Jaccards still spare re-reading.
+        const known = saved ? pairsAtPositions(saved, loaded.ids, options.similarityThreshold) : undefined;
+        result = await groupDocs(workers, signal, docs, skipped, options, known);
+      }
       result.timings.totalMs = performance.now() - t0;
       base = { result, storageIds: loaded.ids };
-      if (!saved) void saveVerified(base);
+      if (!saved || !savedPairsFit(saved, options)) void saveVerified(base);
       update({ documentCount: summary.documentCount });
       lastOwn = null;
       // A scan started meanwhile wins: do not overwrite it.

@@ -179,11 +179,12 @@ export async function groupDocs(
   };
 }
 
-/** A result's verified pairs by stored id (pairs with an unsaved member are left out). */
+/** A result's verified pairs by stored id (pairs with an unsaved member are left out), with its grouping parameters. */
 export function verifiedByStorageId(result: ScanResult, storageIds: Uint32Array, missing: number): VerifiedPairs {
   const v = result.verified;
   const a: number[] = [];
   const b: number[] = [];
+  const d: number[] = [];
   const j: number[] = [];
   for (let p = 0; p < v.count; p++) {
     const ia = storageIds[v.a[p]!]!;
@@ -191,43 +192,109 @@ export function verifiedByStorageId(result: ScanResult, storageIds: Uint32Array,
     if (ia === missing || ib === missing) continue;
     a.push(Math.min(ia, ib));
     b.push(Math.max(ia, ib));
+    d.push(v.distance[p]!);
     j.push(v.jaccard[p]!);
   }
-  return { threshold: result.similarityThreshold, a: Uint32Array.from(a), b: Uint32Array.from(b), jaccard: Float32Array.from(j), count: a.length };
+  return {
+    k: result.k,
+    threshold: result.similarityThreshold,
+    grouping: result.grouping,
+    a: Uint32Array.from(a),
+    b: Uint32Array.from(b),
+    distance: Uint8Array.from(d),
+    jaccard: Float32Array.from(j),
+    histogram: result.histogram.slice(),
+    count: a.length,
+  };
+}
+
+/** Saved pairs over restored positions, sorted by (a, b), with exact-verdict Jaccards (see below). */
+export interface PositionPairs {
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+  jaccard: Float64Array;
+  count: number;
 }
 
 /**
- * Saved verified pairs as known Jaccards over restored positions (`ids` = stored id per position,
- * ascending). Float32 values are lifted to the threshold they were verified at, so a pair verified
- * exactly at the threshold keeps its verdict when the threshold is unchanged.
+ * Saved verified pairs over restored positions (`ids` = stored id per position, ascending); each member
+ * is replaced by `representative[position]` when given (copies share their text). Float32 values are
+ * lifted to the threshold they were verified at, so a pair verified exactly at the threshold keeps its
+ * verdict when the threshold is unchanged.
  */
-export function knownFromVerified(saved: VerifiedPairs, ids: Uint32Array, threshold: number): KnownPairs {
+export function pairsAtPositions(saved: VerifiedPairs, ids: Uint32Array, threshold: number, representative?: Int32Array): PositionPairs {
   const at = (id: number): number => {
     let lo = 0;
     let hi = ids.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      if (ids[mid] === id) return mid;
+      if (ids[mid] === id) return representative ? representative[mid]! : mid;
       if (ids[mid]! < id) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
   };
-  const rows: [number, number, number][] = [];
+  const rows: [number, number, number, number][] = [];
   for (let p = 0; p < saved.count; p++) {
     const a = at(saved.a[p]!);
     const b = at(saved.b[p]!);
-    if (a < 0 || b < 0) continue;
+    if (a < 0 || b < 0 || a === b) continue;
     const j = saved.threshold === threshold ? Math.max(saved.jaccard[p]!, threshold) : saved.jaccard[p]!;
-    rows.push([Math.min(a, b), Math.max(a, b), j]);
+    rows.push([Math.min(a, b), Math.max(a, b), saved.distance[p]!, j]);
   }
   rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const out: [number, number, number, number][] = [];
+  for (const r of rows) if (out.length === 0 || out[out.length - 1]![0] !== r[0] || out[out.length - 1]![1] !== r[1]) out.push(r);
   return {
-    a: Uint32Array.from(rows, (r) => r[0]),
-    b: Uint32Array.from(rows, (r) => r[1]),
-    jaccard: Float64Array.from(rows, (r) => r[2]),
-    count: rows.length,
+    a: Uint32Array.from(out, (r) => r[0]),
+    b: Uint32Array.from(out, (r) => r[1]),
+    distance: Uint8Array.from(out, (r) => r[2]),
+    jaccard: Float64Array.from(out, (r) => r[3]),
+    count: out.length,
   };
+}
+
+/**
+ * The fast restore: when the saved pairs were decided with the current k, threshold and grouping, the
+ * candidate search is skipped (the index worker groups exact duplicates only, k = 0) and the saved
+ * pairs are the candidates, every Jaccard known: no file is read and no fingerprint compared.
+ */
+export async function groupFromSavedPairs(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  docs: ScanDocs,
+  skipped: SkippedFile[],
+  options: GroupingOptions,
+  saved: VerifiedPairs,
+  ids: Uint32Array,
+): Promise<ScanResult> {
+  const t0 = performance.now();
+  const found = await workers.index.call(signal, (api) =>
+    api.findDuplicates({ status: docs.status.slice(), hi: docs.hi.slice(), lo: docs.lo.slice(), words: docs.words.slice(), hashHi: docs.hashHi, hashLo: docs.hashLo, k: 0 }),
+  );
+  const t1 = performance.now();
+  const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
+  const pairs = pairsAtPositions(saved, ids, options.similarityThreshold, found.representative);
+  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, smallSets: concatSets([]), known: emptyKnown() };
+  const candidates: Candidates = { k: options.k, pairs: { a: pairs.a, b: pairs.b, distance: pairs.distance, count: pairs.count }, jaccard: pairs.jaccard, histogram: saved.histogram };
+  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
+  const t2 = performance.now();
+  return {
+    settings: options.settings,
+    ...near,
+    docs: resolved,
+    skipped,
+    representative: found.representative,
+    exactGroups: found.exactGroups,
+    partial: false,
+    timings: { readingMs: 0, fingerprintingMs: 0, indexingMs: t1 - t0, groupingMs: t2 - t1, totalMs: t2 - t0 },
+  };
+}
+
+/** True when pairs saved with these parameters can stand for a new search (see groupFromSavedPairs). */
+export function savedPairsFit(saved: VerifiedPairs, options: GroupingOptions): boolean {
+  return saved.k === options.k && saved.threshold === options.similarityThreshold && saved.grouping === options.grouping;
 }
 
 /**

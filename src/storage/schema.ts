@@ -132,15 +132,22 @@ export interface TablesMetaRecord {
 /**
  * The near-duplicate pairs the last grouping verified (exact Jaccard >= threshold), by document id, so a
  * restore does not read the files again to verify them. Valid only while `revision` equals the corpus
- * revision (any write to the corpus makes it stale). Arrays are Uint32/Uint32/Float32 buffers.
+ * revision (any write to the corpus makes it stale). a, b: Uint32 ids; jaccard: Float32.
  */
 export interface VerifiedPairsRecord {
   key: 'verified';
   revision: number;
+  /** The grouping parameters the pairs were decided with. */
+  k: number;
   threshold: number;
+  grouping: string;
   a: ArrayBuffer;
   b: ArrayBuffer;
+  /** Uint8 Hamming distances (255: a member has no fingerprint). */
+  distance: ArrayBuffer;
   jaccard: ArrayBuffer;
+  /** Uint32 candidate counts per distance 0..k (the distance histogram). */
+  histogram: ArrayBuffer;
 }
 
 export type MetaRecord = CorpusMetaRecord | TablesMetaRecord | VerifiedPairsRecord;

@@ -8,10 +8,14 @@ import { StorageError } from './storage-error.ts';
 
 /** Verified pairs by stored document id (a < b), with their exact Jaccard and the threshold used. */
 export interface VerifiedPairs {
+  k: number;
   threshold: number;
+  grouping: string;
   a: Uint32Array;
   b: Uint32Array;
+  distance: Uint8Array;
   jaccard: Float32Array;
+  histogram: Uint32Array;
   count: number;
 }
 
@@ -20,16 +24,21 @@ export interface VerifiedPairs {
  * write came in between: the pairs would describe another corpus).
  */
 export async function putVerifiedPairs(revision: number, pairs: VerifiedPairs): Promise<boolean> {
-  if (pairs.a.length !== pairs.count || pairs.b.length !== pairs.count || pairs.jaccard.length !== pairs.count) {
+  const n = pairs.count;
+  if (pairs.a.length !== n || pairs.b.length !== n || pairs.jaccard.length !== n || pairs.distance.length !== n) {
     throw new StorageError('invalid-input', 'verified pair arrays of different lengths');
   }
   const record: VerifiedPairsRecord = {
     key: 'verified',
     revision,
+    k: pairs.k,
     threshold: pairs.threshold,
+    grouping: pairs.grouping,
     a: pairs.a.slice().buffer,
     b: pairs.b.slice().buffer,
+    distance: pairs.distance.slice().buffer,
     jaccard: pairs.jaccard.slice().buffer,
+    histogram: pairs.histogram.slice().buffer,
   };
   return writeTransaction(['meta'], async (tx) => {
     const store = tx.objectStore('meta');
@@ -46,14 +55,27 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     Promise.all([tx.objectStore('meta').get('verified'), tx.objectStore('meta').get('corpus')]),
   );
   if (!record || !meta || meta.key !== 'corpus' || record.key !== 'verified' || record.revision !== meta.revision) return null;
+  const buffers = [record.a, record.b, record.distance, record.jaccard, record.histogram];
   const ok =
-    record.a instanceof ArrayBuffer &&
-    record.b instanceof ArrayBuffer &&
-    record.jaccard instanceof ArrayBuffer &&
+    buffers.every((x) => x instanceof ArrayBuffer) &&
     record.a.byteLength === record.b.byteLength &&
     record.a.byteLength === record.jaccard.byteLength &&
-    typeof record.threshold === 'number';
+    record.a.byteLength === record.distance.byteLength * 4 &&
+    record.histogram.byteLength % 4 === 0 &&
+    Number.isInteger(record.k) &&
+    typeof record.threshold === 'number' &&
+    typeof record.grouping === 'string';
   if (!ok) throw new StorageError('corrupt', 'verified pairs');
   const a = new Uint32Array(record.a);
-  return { threshold: record.threshold, a, b: new Uint32Array(record.b), jaccard: new Float32Array(record.jaccard), count: a.length };
+  return {
+    k: record.k,
+    threshold: record.threshold,
+    grouping: record.grouping,
+    a,
+    b: new Uint32Array(record.b),
+    distance: new Uint8Array(record.distance),
+    jaccard: new Float32Array(record.jaccard),
+    histogram: new Uint32Array(record.histogram),
+    count: a.length,
+  };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { addBatch, clearCorpus, getCorpusSummary } from '../../../src/storage/corpus-repository.ts';
 import type { NewDocument } from '../../../src/storage/corpus-repository.ts';
 import { getVerifiedPairs, putVerifiedPairs } from '../../../src/storage/verified-pairs.ts';
-import { knownFromVerified } from '../../../src/scan/restore-corpus.ts';
+import { pairsAtPositions } from '../../../src/scan/restore-corpus.ts';
+import type { VerifiedPairs } from '../../../src/storage/verified-pairs.ts';
 import { useFreshDatabase } from './storage-test-db.ts';
 
 useFreshDatabase();
@@ -11,7 +12,17 @@ function doc(id: number): NewDocument {
   return { id, path: `${id}.txt`, size: 1, lastModified: 0, contentHash: null, status: 'ok', hi: id, lo: id, words: 100, features: 0 };
 }
 
-const pairs = { threshold: 0.8, a: Uint32Array.of(10, 11), b: Uint32Array.of(12, 30), jaccard: Float32Array.of(0.8, 0.95), count: 2 };
+const pairs: VerifiedPairs = {
+  k: 12,
+  threshold: 0.8,
+  grouping: 'reference',
+  a: Uint32Array.of(10, 11),
+  b: Uint32Array.of(12, 30),
+  distance: Uint8Array.of(3, 255),
+  jaccard: Float32Array.of(0.8, 0.95),
+  histogram: Uint32Array.of(0, 1, 0, 1),
+  count: 2,
+};
 
 describe('verified pairs', () => {
   it('come back only while the corpus is at the revision they were saved for', async () => {
@@ -21,6 +32,9 @@ describe('verified pairs', () => {
     const back = await getVerifiedPairs();
     expect(back && [...back.a]).toEqual([10, 11]);
     expect(back && [...back.jaccard]).toEqual([...pairs.jaccard]);
+    expect(back && [...back.distance]).toEqual([3, 255]);
+    expect(back && [...back.histogram]).toEqual([0, 1, 0, 1]);
+    expect(back && [back.k, back.grouping]).toEqual([12, 'reference']);
     // Any later write to the corpus makes them stale; a save for an old revision writes nothing.
     await addBatch({ documents: [doc(30)] });
     expect(await getVerifiedPairs()).toBeNull();
@@ -37,14 +51,18 @@ describe('verified pairs', () => {
 
   it('map to restored positions, sorted, missing ids left out, verdicts at the threshold kept', () => {
     const ids = Uint32Array.of(10, 11, 12); // 30 was removed
-    const atThreshold = { threshold: 0.7, a: Uint32Array.of(11, 10), b: Uint32Array.of(30, 12), jaccard: Float32Array.of(0.9, 0.7), count: 2 };
-    const known = knownFromVerified(atThreshold, ids, 0.7);
+    const atThreshold = { ...pairs, threshold: 0.7, a: Uint32Array.of(11, 10), b: Uint32Array.of(30, 12), jaccard: Float32Array.of(0.9, 0.7) };
+    const known = pairsAtPositions(atThreshold, ids, 0.7);
     expect(known.count).toBe(1);
     expect([known.a[0], known.b[0]]).toEqual([0, 2]);
     // Float32 0.7 is slightly below 0.7 as a double: lifted to the threshold it was verified at.
     expect(Math.fround(0.7) < 0.7).toBe(true);
     expect(known.jaccard[0]).toBe(0.7);
     // With another threshold the stored value is used as it is.
-    expect(knownFromVerified(atThreshold, Uint32Array.of(10, 11, 12, 30), 0.5).jaccard[0]).toBe(Math.fround(0.7));
+    expect(pairsAtPositions(atThreshold, Uint32Array.of(10, 11, 12, 30), 0.5).jaccard[0]).toBe(Math.fround(0.7));
+    // Members replaced by their representative (copies share a text); a pair that collapses is dropped.
+    const reps = Int32Array.of(0, 0, 2, 3);
+    const mapped = pairsAtPositions(atThreshold, Uint32Array.of(10, 11, 12, 30), 0.7, reps);
+    expect([...mapped.a].map((a, i) => [a, mapped.b[i]])).toEqual([[0, 2], [0, 3]]);
   });
 });
