@@ -361,7 +361,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       }
       result.timings.totalMs = performance.now() - t0;
       base = { result, storageIds: loaded.ids };
-      if (!saved || !savedPairsFit(saved, options)) void saveVerified(base);
+      // Saved before 'done', so a tab closed right after the restore still finds them next time.
+      if (!saved || !savedPairsFit(saved, options)) await saveVerified(base);
       update({ documentCount: summary.documentCount });
       lastOwn = null;
       // A scan started meanwhile wins: do not overwrite it.
