@@ -80,7 +80,7 @@ test('a folder of bad inputs: each skipped file listed with a clear reason, host
     for (const path of ['bad/x/readme.txt', 'bad/y/readme.txt', 'bad/utf16.txt', 'bad/latin1.txt', 'bad/invalid-utf8.txt', 'bad/\u202Etxt.exe', 'bad/שלום עולם.md', 'bad/huge.txt']) {
       await expect(skipped.getByText(path, { exact: true })).toHaveCount(0);
     }
-    await expect(page.getByRole('status')).toContainText('Scanned 14 files');
+    await expect(app.progressStatus).toContainText('Scanned 14 files');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -34,6 +34,34 @@ export class IngestPage {
     return this.page.getByRole('region', { name: /^Skipped/ });
   }
 
+  /** The scan progress line (its status: "Scanned N files…", "Scan cancelled…"). */
+  get progressStatus() {
+    return this.page.getByRole('region', { name: 'Scan progress' }).getByRole('status');
+  }
+
+  /** A number in the results summary, by its term ("Exact-duplicate groups", "Pairs", ...). */
+  summaryValue(term: string) {
+    return this.results.getByRole('region', { name: 'Summary' }).locator(`dt:text-is("${term}") + dd`);
+  }
+
+  /**
+   * The groups list as arrays of paths, reference first (options are labelled "PATH, reference of
+   * group N" and "PATH, distance D, similarity S"), with each member's label.
+   */
+  async groups(): Promise<Array<{ reference: string; members: Array<{ path: string; label: string }> }>> {
+    const labels = await this.results
+      .getByRole('listbox', { name: 'Groups and their documents' })
+      .getByRole('option')
+      .evaluateAll((options) => options.map((o) => o.getAttribute('aria-label') ?? ''));
+    const groups: Array<{ reference: string; members: Array<{ path: string; label: string }> }> = [];
+    for (const label of labels) {
+      const ref = /^(.*), reference of group \d+$/.exec(label);
+      if (ref) groups.push({ reference: ref[1], members: [] });
+      else groups[groups.length - 1].members.push({ path: label.replace(/, distance .*$/, ''), label });
+    }
+    return groups;
+  }
+
   get results() {
     return this.page.getByRole('region', { name: 'Results' });
   }
