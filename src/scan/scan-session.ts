@@ -116,7 +116,7 @@ function errorMessage(error: unknown): string {
 export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks: ScanHooks = {}): ScanSession {
   let current: AbortController | null = null;
   /** The search state of the result on show (for regroups) and the files it came from (for rescans). */
-  let last: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult } | null = null;
+  let last: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult; adopted?: boolean } | null = null;
   let lastCollected: CollectedFiles | null = null;
   /** The search over what a cancelled scan finished, running after the cancel; a new scan aborts it. */
   let afterCancel: AbortController | null = null;
@@ -381,6 +381,28 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     }
   }
 
+  /**
+   * Search state for a result the session did not compute (a restored corpus): representatives from
+   * the result, its verified pairs' Jaccards as the cache. No small-document feature sets are known,
+   * so the short-document join only sees pairs the fingerprint search proposes.
+   */
+  function adoptResult(result: ScanResult): NonNullable<typeof last> {
+    const { docs } = result;
+    const reps: number[] = [];
+    for (let d = 0; d < docs.count; d++) if (result.representative[d] === d && docs.status[d] === DocStatus.ok) reps.push(d);
+    const v = result.verified;
+    const corpus: SearchCorpus = {
+      docs,
+      settings: result.settings,
+      reps: Uint32Array.from(reps),
+      smallSets: { docs: new Uint32Array(0), offsets: new Uint32Array(1), keys: new Uint32Array(0) },
+      known: { a: v.a.slice(0, v.count), b: v.b.slice(0, v.count), jaccard: Float64Array.from(v.jaccard.subarray(0, v.count)), count: v.count },
+    };
+    // k = -1: never equal to a requested k, so the first regroup searches candidates.
+    const candidates: Candidates = { k: -1, pairs: { a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), count: 0 }, jaccard: new Float64Array(0), histogram: result.histogram };
+    return { corpus, candidates, result, adopted: true };
+  }
+
   let regroupRunning: Promise<void> | null = null;
   let regroupWanted = false;
   /** One regroup at a time; requests that arrive meanwhile are folded into one more round. */
@@ -396,7 +418,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(workers, controller.signal, target.corpus, k);
         const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping });
         const own: ScanResult = { ...target.result, ...near };
-        const shown = hooks.finish && !own.partial ? await hooks.finish(own, controller.signal) : own;
+        // An adopted result (restored by persistence) is already the corpus as a whole: nothing to merge.
+        const shown = hooks.finish && !own.partial && !target.adopted ? await hooks.finish(own, controller.signal) : own;
         if (last !== target || current) break;
         last = { ...target, candidates, result: own };
         store.update({ result: shown });
@@ -417,6 +440,11 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       if (options.k !== undefined) patch.k = options.k;
       if (options.similarityThreshold !== undefined) patch.similarityThreshold = options.similarityThreshold;
       if (options.grouping !== undefined) patch.grouping = options.grouping;
+      const shownResult = store.getSnapshot().result;
+      if (!current && shownResult && (!last || (last.adopted && last.result !== shownResult))) {
+        // A result this session did not search (restored from storage): regroup over it as it is.
+        last = adoptResult(shownResult);
+      }
       if (!last || current) {
         store.update(patch);
         return Promise.resolve();

@@ -169,6 +169,18 @@ describe('scan session: verified near-duplicates', () => {
     expect(store.getSnapshot().regrouping).toBe(false);
   });
 
+  it('regroups a result it did not search itself (a restored corpus), measuring only pairs not verified before', async () => {
+    const store = createScanStore({ k: 64 });
+    await createScanSession(store, workers()).start({ kind: 'file-list', files: corpus() });
+    // A second session over the same store stands for a page that restored this result from storage.
+    const restored = createScanSession(store, workers());
+    await restored.regroup({ similarityThreshold: 0.6 });
+    const r = store.getSnapshot().result!;
+    expect(r.verified.count).toBe(3);
+    expect(r.verification.cached).toBe(2); // the two verified pairs of the restored result
+    expect(r.verification.measured).toBe(4);
+  });
+
   it('rescans the same files with TF-IDF weights (document frequencies counted first)', async () => {
     const store = createScanStore({ k: 64 });
     const session = createScanSession(store, workers());
