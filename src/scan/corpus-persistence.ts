@@ -26,8 +26,9 @@ import type { CheckResult } from './check-against-corpus.ts';
 
 export type { CheckResult };
 import type { ScanHooks } from './scan-hooks.ts';
-import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import { concatDocs, docsFromCorpus, groupDocs, groupFromSavedPairs, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
+import type { GroupedCorpus } from './restore-corpus.ts';
+import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import { concatDocs, docsFromCorpus, groupDocs, groupFromSavedPairs, loadSmallSets, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
 import type { ScanSession } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
@@ -168,9 +169,10 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
       const { settings, k } = scanStore.getSnapshot();
       const next: CorpusSettings = { fingerprint: settings, k, keepContents: snapshot.keepContents };
+      // Only other fingerprint settings make the saved corpus unusable; another k only regroups it.
       const change = settingsChange(savedSettings, next);
       let rebuild = false;
-      if (change !== 'none' && base) {
+      if (change === 'fingerprints' && base) {
         // Fingerprints made with other settings cannot be mixed: the saved corpus is rebuilt from this
         // scan. A rescan of the whole corpus (the settings panel's) loses nothing; anything smaller asks.
         const kept = base.result.docs.count;
@@ -192,7 +194,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         return;
       }
       try {
-        if (rebuild || change !== 'none') {
+        if (rebuild || (change === 'fingerprints' && savedSettings)) {
           await clearCorpus();
           base = null;
         }
@@ -287,6 +289,12 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         async () => {
           const { revision } = await getCorpusSummary();
           await putVerifiedPairs(revision, verifiedByStorageId(shown.result, shown.storageIds, NO_ID));
+          // The k on show (a regroup may have changed it) is the one the next load restores.
+          if (savedSettings && savedSettings.k !== shown.result.k) {
+            const next = { ...savedSettings, k: shown.result.k };
+            await putSettings(next);
+            savedSettings = next;
+          }
         },
         { wait: false },
       );
@@ -303,7 +311,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     storageIds.set(b.storageIds, a.result.docs.count);
     const offset = a.result.docs.count;
     const skipped = [...a.result.skipped, ...b.result.skipped.map((s) => (s.docId < 0 ? s : { ...s, docId: s.docId + offset }))];
-    const result = await groupDocs(workers, signal, docs, skipped, groupingOptions(b.result));
+    const { result } = await groupDocs(workers, signal, docs, skipped, groupingOptions(b.result));
     return { result, storageIds };
   }
 
@@ -348,25 +356,36 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         if (reason === 'copy') continue;
         skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
       }
-      const options = groupingOptions(scanStore.getSnapshot());
       const saved = await getVerifiedPairs();
+      // The last view's threshold and grouping come back with the pairs decided under them.
+      if (saved) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
+      const options = groupingOptions(scanStore.getSnapshot());
       const signal = new AbortController().signal;
-      let result: ScanResult;
-      if (saved && savedPairsFit(saved, options)) {
-        result = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
+      const fast = saved !== null && savedPairsFit(saved, options);
+      let grouped: GroupedCorpus;
+      if (saved && fast) {
+        grouped = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
       } else {
         // Other parameters (or no saved pairs): search again; saved Jaccards still spare re-reading.
         const known = saved ? pairsAtPositions(saved, loaded.ids, options.similarityThreshold) : undefined;
-        result = await groupDocs(workers, signal, docs, skipped, options, known);
+        grouped = await groupDocs(workers, signal, docs, skipped, options, known);
       }
+      const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;
       base = { result, storageIds: loaded.ids };
       // Saved before 'done', so a tab closed right after the restore still finds them next time.
       if (!saved || !savedPairsFit(saved, options)) await saveVerified(base);
       update({ documentCount: summary.documentCount });
-      lastOwn = null;
       // A scan started meanwhile wins: do not overwrite it.
-      if (scanStore.getSnapshot().state !== 'scanning') scanStore.update({ state: 'done', result, progress: null, error: null });
+      if (scanStore.getSnapshot().state !== 'scanning') {
+        // The session regroups the restored corpus like a scan's result (slider, settings panel);
+        // its finish hook then keeps these storage ids (nothing to merge: 'before' is null).
+        lastOwn = { docs: result.docs, storageIds: loaded.ids, before: null };
+        session?.adopt(grouped);
+        scanStore.update({ state: 'done', result, progress: null, error: null });
+        // The fast restore read no file: the short documents' sets (for a regroup at another k) come after.
+        if (fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
+      }
     } else {
       base = null;
       if (scanStore.getSnapshot().state === 'done') scanStore.update({ state: 'idle', result: null, progress: null });

@@ -145,7 +145,7 @@ export async function groupDocs(
   skipped: SkippedFile[],
   options: GroupingOptions,
   known: KnownPairs = emptyKnown(),
-): Promise<ScanResult> {
+): Promise<GroupedCorpus> {
   const t0 = performance.now();
   const smallSets = await smallSetsOf(workers, signal, docs, options.settings);
   const t1 = performance.now();
@@ -167,7 +167,7 @@ export async function groupDocs(
   const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
   const t3 = performance.now();
-  return {
+  const result: ScanResult = {
     settings: options.settings,
     ...near,
     docs: resolved,
@@ -177,6 +177,17 @@ export async function groupDocs(
     partial: false,
     timings: { readingMs: t1 - t0, fingerprintingMs: 0, indexingMs: t2 - t1, groupingMs: t3 - t2, totalMs: t3 - t0 },
   };
+  return { result, corpus, candidates };
+}
+
+/**
+ * A grouped corpus with the search state behind it: the scan session adopts it (`adopt`) so a
+ * regroup of a restored or merged corpus runs the pipeline's own regroup, exactly as after a scan.
+ */
+export interface GroupedCorpus {
+  result: ScanResult;
+  corpus: SearchCorpus;
+  candidates: Candidates;
 }
 
 /** A result's verified pairs by stored id (pairs with an unsaved member are left out), with its grouping parameters. */
@@ -268,7 +279,7 @@ export async function groupFromSavedPairs(
   options: GroupingOptions,
   saved: VerifiedPairs,
   ids: Uint32Array,
-): Promise<ScanResult> {
+): Promise<GroupedCorpus> {
   const t0 = performance.now();
   const found = await workers.index.call(signal, (api) =>
     api.findDuplicates({ status: docs.status.slice(), hi: docs.hi.slice(), lo: docs.lo.slice(), words: docs.words.slice(), hashHi: docs.hashHi, hashLo: docs.hashLo, k: 0 }),
@@ -276,11 +287,14 @@ export async function groupFromSavedPairs(
   const t1 = performance.now();
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
   const pairs = pairsAtPositions(saved, ids, options.similarityThreshold, found.representative);
-  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, smallSets: concatSets([]), known: emptyKnown() };
+  // The saved Jaccards also seed the cache a later regroup looks up (pairs are sorted by (a, b)).
+  // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
+  const known: KnownPairs = { a: pairs.a, b: pairs.b, jaccard: pairs.jaccard, count: pairs.count };
+  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, smallSets: concatSets([]), known };
   const candidates: Candidates = { k: options.k, pairs: { a: pairs.a, b: pairs.b, distance: pairs.distance, count: pairs.count }, jaccard: pairs.jaccard, histogram: saved.histogram };
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
   const t2 = performance.now();
-  return {
+  const result: ScanResult = {
     settings: options.settings,
     ...near,
     docs: resolved,
@@ -290,6 +304,15 @@ export async function groupFromSavedPairs(
     partial: false,
     timings: { readingMs: 0, fingerprintingMs: 0, indexingMs: t1 - t0, groupingMs: t2 - t1, totalMs: t2 - t0 },
   };
+  return { result, corpus, candidates };
+}
+
+/**
+ * Reads the small documents' feature sets into a fast-restored corpus (groupFromSavedPairs skips
+ * them), so a later regroup at another k finds short-document pairs as after a scan.
+ */
+export async function loadSmallSets(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus): Promise<void> {
+  corpus.smallSets = await smallSetsOf(workers, signal, corpus.docs, corpus.settings);
 }
 
 /** True when pairs saved with these parameters can stand for a new search (see groupFromSavedPairs). */

@@ -59,6 +59,11 @@ export interface ScanSession {
    * fingerprints depend on them, so this is a full scan. Without an earlier scan it only stores them.
    */
   rescan(settings: SimHashSettings): Promise<void>;
+  /**
+   * Takes over a result grouped outside a scan (a restored or merged saved corpus) with the search
+   * state behind it, so `regroup` works on it exactly as after a scan. Ignored while a scan runs.
+   */
+  adopt(search: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult }): void;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -453,6 +458,10 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       regroupWanted = true;
       regroupRunning ??= regroupLoop().finally(() => (regroupRunning = null));
       return regroupRunning;
+    },
+    adopt(search) {
+      if (current) return;
+      last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
     },
     rescan(settings) {
       store.update({ settings });
