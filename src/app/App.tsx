@@ -63,6 +63,7 @@ export function App() {
             onRescan={rescan}
             busy={scan.state === 'scanning'}
             regrouping={scan.regrouping}
+            onRemove={(positions) => void corpusPersistence.remove(positions)}
           />
         )}
       </main>

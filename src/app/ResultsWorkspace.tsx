@@ -16,6 +16,9 @@ import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
 import { changesFingerprints, MAX_K, type ScanSettings } from '../ui/shared/scan-settings.ts';
 import { paramsOf, shownGroups, type GroupingParams } from './result-groups.ts';
 import { usePairTexts } from './use-pair-texts.ts';
+import { RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
+import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
+import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
 
 export interface ResultsWorkspaceProps {
   result: ScanResult;
@@ -27,6 +30,8 @@ export interface ResultsWorkspaceProps {
   busy: boolean;
   /** True while a regroup runs in the workers. */
   regrouping: boolean;
+  /** Removes documents (positions in `result.docs`) from the saved corpus; no remove buttons when absent. */
+  onRemove?: (positions: number[]) => void;
 }
 
 function seconds(ms: number): string {
@@ -40,15 +45,31 @@ function OpenPair({
   b,
   jaccard,
   onClose,
+  onRemove,
 }: {
   result: ScanResult;
   a: number;
   b: number;
   jaccard: number;
   onClose: () => void;
+  onRemove?: (positions: number[]) => void;
 }) {
   const { docs } = result;
-  const texts = usePairTexts(docs.files[a], docs.files[b], result.settings, jaccard);
+  // Restored documents whose contents were not kept have an empty File: the person may pick them again.
+  const [picked, setPicked] = useState<Map<string, File>>(() => new Map());
+  const [mismatch, setMismatch] = useState<string | null>(null);
+  const fileOf = (d: number): File | null => (docs.files[d]!.size > 0 ? docs.files[d]! : (picked.get(docs.paths[d]!) ?? null));
+  const fileA = fileOf(a);
+  const fileB = fileOf(b);
+  const missing: string[] = [];
+  if (!fileA) missing.push(docs.paths[a]!);
+  if (!fileB) missing.push(docs.paths[b]!);
+  const texts = usePairTexts(fileA, fileB, result.settings, jaccard);
+  const pick = (files: File[]) => {
+    const found = matchPickedFiles(missing, files);
+    setPicked((old) => new Map([...old, ...found]));
+    setMismatch(found.size === 0 ? `None of the picked files is named like ${missing.join(' or ')}.` : null);
+  };
   return (
     <section className="app-pair" aria-label="Open pair">
       <BitDiff
@@ -60,7 +81,15 @@ function OpenPair({
         labelB={docs.paths[b]}
         jaccard={texts.phase === 'ready' ? texts.jaccard : null}
       />
-      {texts.phase === 'ready' ? (
+      {onRemove && (
+        <div className="app-pair-remove" role="group" aria-label="Remove from the saved corpus">
+          <RemoveFromCorpus path={docs.paths[a]} onRemove={() => onRemove([a])} />
+          <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b])} />
+        </div>
+      )}
+      {missing.length > 0 ? (
+        <MissingContents paths={missing} onPick={pick} mismatch={mismatch} />
+      ) : texts.phase === 'ready' ? (
         <PairView pathA={docs.paths[a]} pathB={docs.paths[b]} textA={texts.textA} textB={texts.textB} onClose={onClose} />
       ) : texts.phase === 'error' ? (
         <p role="alert" className="ss-panel app-note app-note--error">
@@ -76,7 +105,7 @@ function OpenPair({
 }
 
 /** Everything shown after a scan; threshold and grouping changes regroup in the workers, without fingerprinting. */
-export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping }: ResultsWorkspaceProps) {
+export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove }: ResultsWorkspaceProps) {
   const { docs } = result;
   // What the user asked for last: the controls follow it at once, the groups when the regroup lands.
   const [requested, setRequested] = useState<GroupingParams>(() => paramsOf(result));
@@ -188,6 +217,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
               b={pair.b}
               jaccard={pair.jaccard}
               onClose={() => setSelected(null)}
+              onRemove={onRemove}
             />
           ) : (
             <div className="ss-panel app-pair-hint">

@@ -17,6 +17,7 @@ import { getStorageUsage, requestPersistentStorage } from '../storage/storage-qu
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
 import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
+import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
 import { skipMessage } from '../workers/ingest-protocol.ts';
 import type { SkipReason } from '../workers/ingest-protocol.ts';
@@ -296,7 +297,9 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
             savedSettings = next;
           }
         },
-        { wait: false },
+        // The scan's own lock is released asynchronously just before this: wait a little for it
+        // (without waiting, the pairs of a scan were never saved), but not for another tab's scan.
+        { wait: true, signal: AbortSignal.timeout(LOCK_WAIT_MS) },
       );
     } catch {
       // Only a speed-up for the next restore: without it the restore verifies again.
@@ -322,8 +325,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     grouping: r.grouping,
   });
 
-  /** Loads the saved corpus and its groups into the scan store (state 'done' once restored). */
-  async function restore(): Promise<void> {
+  /**
+   * Loads the saved corpus and its groups into the scan store (state 'done' once restored). `carried`:
+   * pairs verified before a change this tab made (a removal), whose Jaccards spare re-reading files.
+   */
+  async function restore(carried?: VerifiedPairs): Promise<void> {
     const t0 = performance.now();
     update({ status: 'restoring' });
     savedSettings = await getSettings();
@@ -367,7 +373,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         grouped = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
       } else {
         // Other parameters (or no saved pairs): search again; saved Jaccards still spare re-reading.
-        const known = saved ? pairsAtPositions(saved, loaded.ids, options.similarityThreshold) : undefined;
+        const knownFrom = saved ?? carried;
+        const known = knownFrom ? pairsAtPositions(knownFrom, loaded.ids, options.similarityThreshold) : undefined;
         grouped = await groupDocs(workers, signal, docs, skipped, options, known);
       }
       const result = grouped.result;
@@ -403,7 +410,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   };
   /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
   let restoring: Promise<void> = Promise.resolve();
-  const runRestore = (): Promise<void> => (restoring = guarded(restore));
+  const runRestore = (carried?: VerifiedPairs): Promise<void> => (restoring = guarded(() => restore(carried)));
 
   channel.subscribe((change) => {
     // Another tab wrote: reload from storage unless this tab is busy scanning (it then merges on finish).
@@ -486,9 +493,17 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       await guarded(async () => {
         if (!base) return;
         const ids = positions.map((p) => base!.storageIds[p]!).filter((id) => id !== NO_ID);
-        await withWriterLock(() => removeDocuments(ids), { wait: true });
+        if (ids.length === 0) {
+          update({ notice: 'This document is not in the saved corpus (the scan that found it was not saved).' });
+          return;
+        }
+        const carried = verifiedByStorageId(base.result, base.storageIds, NO_ID);
+        const outcome = await withWriterLock(() => removeDocuments(ids), { wait: true });
+        const removed = outcome.acquired ? outcome.value.removed : 0;
         notify('removed');
-        await runRestore();
+        // Regrouped from storage: copies of a removed text get a new representative, pairs are searched again.
+        await runRestore(carried);
+        update({ notice: `${removed.toLocaleString('en')} document${removed === 1 ? ' was' : 's were'} removed from the saved corpus.` });
       });
     },
     async check(files) {
