@@ -4,7 +4,8 @@
  */
 import { normalizeText } from '../../src/core/text/normalize.ts';
 import { tokenize } from '../../src/core/text/tokenize.ts';
-import { intersectionSize, sizesAllow } from '../../src/core/groups/jaccard.ts';
+import { sizesAllow } from '../../src/core/groups/jaccard.ts';
+import { intersectionSize } from '../../src/core/simhash/simhash.ts';
 
 export interface ShingleSets {
   /** Per document: sorted ids of its distinct word 3-shingles (ids are exact: one per distinct string, no hashing). */

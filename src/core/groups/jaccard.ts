@@ -1,26 +1,6 @@
 /** Exact Jaccard similarity of two feature sets given as sorted, duplicate-free Uint32Arrays. */
 import { jaccard } from '../simhash/simhash.ts';
 
-/** Size of the intersection of two sorted, duplicate-free sets (one merge pass, no allocation). */
-export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  const na = a.length;
-  const nb = b.length;
-  while (i < na && j < nb) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      common++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return common;
-}
-
 /**
  * |A ∩ B| / |A ∪ B| of two sorted, duplicate-free sets (the fingerprinter's `jaccard`), except that an
  * empty set gives 0, not 1: a document without features says nothing about its content, so it is

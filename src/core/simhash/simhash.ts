@@ -43,17 +43,16 @@ export function simhashFromHashes(
   return { hi: hi >>> 0, lo: lo >>> 0 };
 }
 
-/**
- * Exact Jaccard similarity |A ∩ B| / |A ∪ B| of two feature sets given as sorted arrays of distinct
- * uint32 keys (as `Fingerprinter.featureSet` returns). Two empty sets count as identical (1).
- */
-export function jaccard(a: Uint32Array, b: Uint32Array): number {
+/** Size of the intersection of two sorted, duplicate-free uint32 sets (one merge pass, no allocation). */
+export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
   let i = 0;
   let j = 0;
   let common = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i];
-    const y = b[j];
+  const na = a.length;
+  const nb = b.length;
+  while (i < na && j < nb) {
+    const x = a[i]!;
+    const y = b[j]!;
     if (x === y) {
       common++;
       i++;
@@ -61,6 +60,15 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
     } else if (x < y) i++;
     else j++;
   }
+  return common;
+}
+
+/**
+ * Exact Jaccard similarity |A ∩ B| / |A ∪ B| of two feature sets given as sorted arrays of distinct
+ * uint32 keys (as `Fingerprinter.featureSet` returns). Two empty sets count as identical (1).
+ */
+export function jaccard(a: Uint32Array, b: Uint32Array): number {
+  const common = intersectionSize(a, b);
   const union = a.length + b.length - common;
   return union === 0 ? 1 : common / union;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { intersectionSize, jaccardSorted, sizesAllow } from '../../../../src/core/groups/jaccard.ts';
+import { jaccardSorted, sizesAllow } from '../../../../src/core/groups/jaccard.ts';
+import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
 
 const set = (...v: number[]) => Uint32Array.from(v);
 
