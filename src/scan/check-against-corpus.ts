@@ -8,9 +8,12 @@
  * C(m, k) tables (13..1,820) returns n / 2^(key bits) entries, i.e. at 1M 60,000+ candidates per table
  * (and at k = 10, m = 13: 286 tables, ~3.4 GB stored). A popcount over all 1M fingerprints costs
  * ~5 ms. Rule (tableQueryPays): use the tables only when tableCount * n / 2^keyBits < n / 8; with
- * the default k this never holds, so the check always scans linearly.
+ * the default k this never holds, so the check scans linearly. For small k (e.g. k <= 6 at 1M)
+ * `planStoredTables` picks m for one-fingerprint queries (few tables, long keys) and the app keeps
+ * those tables in IndexedDB; `tableCandidates` turns a stored-table query into the same answer.
  */
 import { popcount32 } from '../core/simhash/fingerprint64.ts';
+import { binomial, blockLayout, layoutProblem, MAX_BLOCKS } from '../core/index/block-layout.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
 import { decodeText } from '../core/text/decode.ts';
 import { DocStatus } from '../workers/ingest-protocol.ts';
@@ -37,6 +40,8 @@ export interface CheckTools {
   threshold: number;
   /** At most this many near candidates are verified (closest first). */
   maxCandidates?: number;
+  /** Near candidates from the stored permuted tables; the linear scan over `docs` when absent. */
+  near?(qHi: number, qLo: number, k: number, limit: number): Promise<NearCandidates>;
 }
 
 /**
@@ -54,7 +59,10 @@ export async function checkFile(docs: ScanDocs, k: number, name: string, bytes: 
   const valid = (p: number) => docs.status[p] === DocStatus.ok || docs.status[p] === DocStatus.tooShort;
   for (const p of exactMatches(docs.hashHi, docs.hashLo, qHashHi, qHashLo, valid)) check.exact.push(docs.paths[p]!);
   if (status === DocStatus.ok) {
-    const cands = nearCandidates(docs.hi, docs.lo, docs.status, DocStatus.ok, r.hi[0]!, r.lo[0]!, k, tools.maxCandidates ?? 16);
+    const limit = tools.maxCandidates ?? 16;
+    const cands = tools.near
+      ? await tools.near(r.hi[0]!, r.lo[0]!, k, limit)
+      : nearCandidates(docs.hi, docs.lo, docs.status, DocStatus.ok, r.hi[0]!, r.lo[0]!, k, limit);
     const decoded = decodeText(bytes);
     const mine = decoded.ok ? tools.featureSet(decoded.text) : null;
     for (let i = 0; i < cands.count; i++) {
@@ -132,4 +140,79 @@ export function exactMatches(hashHi: Uint32Array, hashLo: Uint32Array, qHi: numb
 /** The rule from this file's header: true when querying stored tables beats a linear scan. */
 export function tableQueryPays(n: number, tableCount: number, keyBits: number): boolean {
   return tableCount * (n / 2 ** keyBits) < n / 8;
+}
+
+/** At most this many tables are stored (each costs 8-12 bytes per document: 1M documents, 16 tables = ~130-190 MB). */
+export const MAX_STORED_TABLES = 16;
+/**
+ * The fixed cost of one shard read, in entries scanned: a query reads one shard record per table
+ * (~64k entries, 256-512 KiB, see chooseShardBits), so a few long-keyed tables beat many.
+ */
+const SHARD_READ_ENTRIES = 4096;
+
+/** The permuted tables kept for one-fingerprint queries: k, m and what the rule measured. */
+export interface TablePlan {
+  k: number;
+  blocks: number;
+  tableCount: number;
+  /** The shortest key among the tables, in bits. */
+  keyBits: number;
+}
+
+/**
+ * The table layout that answers one-fingerprint queries over n documents within k best, or null
+ * when no layout with at most MAX_STORED_TABLES tables passes `tableQueryPays` (then: linear scan).
+ * m is chosen for queries (entries read per query plus one shard read per table), not for all-pairs:
+ * all-pairs prefers more, shorter-keyed tables; a single query pays per table.
+ */
+export function planStoredTables(n: number, k: number): TablePlan | null {
+  let best: TablePlan | null = null;
+  let bestCost = Infinity;
+  for (let m = k + 1; m <= MAX_BLOCKS; m++) {
+    if (layoutProblem(k, m) !== null) continue;
+    const tableCount = binomial(m, k);
+    // C(m, k) grows with m: once over the limit it stays over.
+    if (tableCount > MAX_STORED_TABLES) break;
+    const layout = blockLayout(k, m);
+    let keyBits = 64;
+    for (const t of layout.tables) keyBits = Math.min(keyBits, t.bits);
+    if (!tableQueryPays(n, tableCount, keyBits)) continue;
+    const cost = tableCount * (SHARD_READ_ENTRIES + n / 2 ** keyBits);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = { k, blocks: m, tableCount, keyBits };
+    }
+  }
+  return best;
+}
+
+/**
+ * A stored-table query's answer (storage ids and distances) as NearCandidates over positions:
+ * `positionOf(id)` maps a storage id to its position (-1 when not in the shown corpus), only positions
+ * with status[p] === okCode count, closest first, at most `limit` (the linear scan's order).
+ */
+export function tableCandidates(
+  found: { ids: Uint32Array; distance: Uint8Array },
+  positionOf: (id: number) => number,
+  status: Uint8Array,
+  okCode: number,
+  limit: number,
+): NearCandidates {
+  const pos: number[] = [];
+  const dist: number[] = [];
+  for (let i = 0; i < found.ids.length; i++) {
+    const p = positionOf(found.ids[i]!);
+    if (p < 0 || status[p] !== okCode) continue;
+    pos.push(p);
+    dist.push(found.distance[i]!);
+  }
+  const order = pos.map((_, i) => i).sort((a, b) => dist[a]! - dist[b]! || pos[a]! - pos[b]!);
+  const count = Math.min(limit, order.length);
+  const ids = new Uint32Array(count);
+  const distance = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    ids[i] = pos[order[i]!]!;
+    distance[i] = dist[order[i]!]!;
+  }
+  return { ids, distance, count };
 }

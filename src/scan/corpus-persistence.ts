@@ -17,13 +17,19 @@ import { getStorageUsage, requestPersistentStorage } from '../storage/storage-qu
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
 import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
+import { permutedEntries, queryStoredTables } from '../storage/index-shards.ts';
+import { writePermutedIndex } from '../storage/index-shards.ts';
+import { deleteTableSet, readTableLayout } from '../storage/permuted-shards.ts';
+import type { TableEntries } from '../storage/permuted-shards.ts';
+import { buildIndex } from '../core/index/permuted-index.ts';
+import { DocStatus } from '../workers/ingest-protocol.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
 import { skipMessage } from '../workers/ingest-protocol.ts';
 import type { SkipReason } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { checkFile } from './check-against-corpus.ts';
-import type { CheckResult } from './check-against-corpus.ts';
+import { checkFile, planStoredTables, tableCandidates } from './check-against-corpus.ts';
+import type { CheckResult, CheckTools } from './check-against-corpus.ts';
 
 export type { CheckResult };
 import type { ScanHooks } from './scan-hooks.ts';
@@ -50,6 +56,8 @@ export interface PersistenceSnapshot {
   /** Results of the last "Check files against the corpus". */
   checks: CheckResult[] | null;
   checking: boolean;
+  /** How checks and added files find near candidates: the stored permuted tables or a linear scan. */
+  index: { kind: 'tables'; tableCount: number; k: number } | { kind: 'linear' } | null;
 }
 
 
@@ -99,6 +107,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     error: null,
     checks: null,
     checking: false,
+    index: null,
   };
   const listeners = new Set<() => void>();
   const update = (patch: Partial<PersistenceSnapshot>) => {
@@ -110,6 +119,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   /** The last scan's own documents and the corpus it was merged into (regroups merge again from there). */
   let lastOwn: { docs: ScanDocs; storageIds: Uint32Array; before: Base | null } | null = null;
   let savedSettings: CorpusSettings | null = null;
+  /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
+  let tables: { k: number; blocks: number; tableCount: number } | null = null;
   const channel = createCorpusChannel();
 
   configureStorage({
@@ -143,7 +154,18 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   };
 
   // ---- the scan in progress ----
-  let writing: { sessionId: number; release: () => void; chain: Promise<void>; nextId: number; storageIdOf: Uint32Array; failed: boolean; rebuild: boolean } | null = null;
+  let writing: {
+    sessionId: number;
+    release: () => void;
+    chain: Promise<void>;
+    nextId: number;
+    storageIdOf: Uint32Array;
+    failed: boolean;
+    rebuild: boolean;
+    /** The k of this scan, and whether a batch was committed without table entries (tables then rebuilt). */
+    k: number;
+    tablesMissed: boolean;
+  } | null = null;
 
   /**
    * Takes the writer lock, waiting at most `waitMs` (a restore or another tab's small write holds it
@@ -198,13 +220,14 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         if (rebuild || (change === 'fingerprints' && savedSettings)) {
           await clearCorpus();
           base = null;
+          tables = null;
         }
         await putSettings(next);
         savedSettings = next;
         const summary = await getCorpusSummary();
         const label = docs.paths[0]?.split('/')[0] ?? 'files';
         const sessionId = await beginScanSession({ label, total: docs.count });
-        writing = { sessionId, release, chain: Promise.resolve(), nextId: summary.nextId, storageIdOf: new Uint32Array(docs.count).fill(NO_ID), failed: false, rebuild };
+        writing = { sessionId, release, chain: Promise.resolve(), nextId: summary.nextId, storageIdOf: new Uint32Array(docs.count).fill(NO_ID), failed: false, rebuild, k, tablesMissed: false };
         update({ interrupted: null, error: null });
         void requestPersistentStorage().catch(() => null);
       } catch (error) {
@@ -218,18 +241,24 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       if (!w || w.failed) return;
       const documents: NewDocument[] = [];
       const contents: { id: number; blob: Blob }[] = [];
+      const fingerprinted: number[] = [];
       for (const d of ids) {
         const doc = storedDocumentOf(docs, d, w.nextId);
         if (!doc) continue;
         w.storageIdOf[d] = w.nextId++;
         documents.push(doc);
+        if (doc.status === 'ok') fingerprinted.push(d);
         if (snapshot.keepContents) contents.push({ id: doc.id, blob: docs.files[d]! });
       }
       if (documents.length === 0) return;
+      // Stored tables for this k: the batch's entries are merged into their shards in its transaction.
+      const t = tables && tables.k === w.k ? tables : null;
+      const tableEntries = t && fingerprinted.length > 0 ? batchEntries(t, docs, fingerprinted, w.storageIdOf) : undefined;
+      if (!t) w.tablesMissed = true;
       w.chain = w.chain.then(async () => {
         if (w.failed) return;
         try {
-          await addBatch({ documents, contents, sessionId: w.sessionId });
+          await addBatch({ documents, contents, sessionId: w.sessionId, tableEntries });
         } catch (error) {
           w.failed = true;
           fail(error);
@@ -245,7 +274,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         const before = lastOwn.before;
         const merged = before ? await mergeResults(before, { result, storageIds: lastOwn.storageIds }, signal) : { result, storageIds: lastOwn.storageIds };
         base = merged;
-        void saveVerified(merged);
+        void saveVerified(merged).then(() => syncTables(merged, false));
         return merged.result;
       }
       const w = writing;
@@ -259,7 +288,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const merged = before ? await mergeResults(before, { result, storageIds }, signal) : { result, storageIds };
       lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
-      if (w) void saveVerified(merged);
+      if (w) void saveVerified(merged).then(() => syncTables(merged, w.failed || w.tablesMissed));
       void refreshUsage();
       return merged.result;
     },
@@ -304,6 +333,75 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     } catch {
       // Only a speed-up for the next restore: without it the restore verifies again.
     }
+  }
+
+  /** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
+  function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
+    const hi = new Uint32Array(ds.length);
+    const lo = new Uint32Array(ds.length);
+    const ids = new Uint32Array(ds.length);
+    ds.forEach((d, i) => {
+      hi[i] = docs.hi[d]!;
+      lo[i] = docs.lo[d]!;
+      ids[i] = idOf[d]!;
+    });
+    return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
+  }
+
+  /** Shows which index the checks use. */
+  const publishIndex = () =>
+    update({ index: tables ? { kind: 'tables', tableCount: tables.tableCount, k: tables.k } : base ? { kind: 'linear' } : null });
+
+  /** Reads the stored table layout (after a restore or another tab's write). */
+  async function loadTables(): Promise<void> {
+    const layout = await readTableLayout();
+    const params = layout?.params as { k?: unknown; blocks?: unknown } | undefined;
+    tables =
+      layout && typeof params?.k === 'number' && typeof params.blocks === 'number'
+        ? { k: params.k, blocks: params.blocks, tableCount: layout.tableCount }
+        : null;
+  }
+
+  /**
+   * Keeps the stored tables in step with the shown corpus: written when `planStoredTables` says they
+   * pay for its size and k (rebuilt when the plan changed or a batch was committed without entries),
+   * deleted when they do not pay (checks then scan linearly). Skipped while another tab writes.
+   */
+  async function syncTables(shown: Base, incomplete: boolean): Promise<void> {
+    const { docs, k } = shown.result;
+    const positions: number[] = [];
+    for (let p = 0; p < docs.count; p++) {
+      if (shown.storageIds[p] !== NO_ID && docs.status[p] === DocStatus.ok && shown.result.representative[p] === p) positions.push(p);
+    }
+    const plan = planStoredTables(positions.length, k);
+    const current = tables;
+    if (plan && current && !incomplete && current.k === plan.k && current.blocks === plan.blocks) return publishIndex();
+    if (!plan && !current) return publishIndex();
+    try {
+      await withWriterLock(
+        async () => {
+          if (!plan) {
+            await deleteTableSet();
+            tables = null;
+            return;
+          }
+          const hi = new Uint32Array(positions.length);
+          const lo = new Uint32Array(positions.length);
+          const ids = new Uint32Array(positions.length);
+          positions.forEach((p, i) => {
+            hi[i] = docs.hi[p]!;
+            lo[i] = docs.lo[p]!;
+            ids[i] = shown.storageIds[p]!;
+          });
+          await writePermutedIndex(buildIndex(hi, lo, plan.k, { blocks: plan.blocks }), { ids });
+          tables = { k: plan.k, blocks: plan.blocks, tableCount: plan.tableCount };
+        },
+        { wait: true, signal: AbortSignal.timeout(LOCK_WAIT_MS) },
+      );
+    } catch {
+      // Only a speed-up for checks: without tables they scan linearly.
+    }
+    publishIndex();
   }
 
   /** Concatenates two results and runs the near-duplicate stage over the union (old files are not fingerprinted again). */
@@ -380,6 +478,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;
       base = { result, storageIds: loaded.ids };
+      await loadTables();
       // Saved before 'done', so a tab closed right after the restore still finds them next time.
       if (!saved || !savedPairsFit(saved, options)) await saveVerified(base);
       update({ documentCount: summary.documentCount });
@@ -390,14 +489,19 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         lastOwn = { docs: result.docs, storageIds: loaded.ids, before: null };
         session?.adopt(grouped);
         scanStore.update({ state: 'done', result, progress: null, error: null });
+        // Tables from before (or none yet): written or rebuilt when they pay for this corpus and k.
+        const shown = base;
+        void restoring.then(() => syncTables(shown, false));
         // The fast restore read no file: the short documents' sets (for a regroup at another k) come after.
         if (fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
       }
     } else {
       base = null;
+      tables = null;
       if (scanStore.getSnapshot().state === 'done') scanStore.update({ state: 'idle', result: null, progress: null });
     }
     update({ status: 'ready', documentCount: summary.documentCount, error: null });
+    publishIndex();
     void refreshUsage();
   }
 
@@ -457,8 +561,9 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         await withWriterLock(() => clearCorpus(), { wait: true });
         base = null;
         lastOwn = null;
+        tables = null;
         scanStore.update({ state: 'idle', result: null, progress: null, error: null });
-        update({ interrupted: null, error: null, checks: null, notice: 'The saved corpus was cleared.' });
+        update({ interrupted: null, error: null, checks: null, index: null, notice: 'The saved corpus was cleared.' });
         notify('cleared');
         await refreshUsage();
       });
@@ -470,6 +575,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         base = null;
         lastOwn = null;
         savedSettings = null;
+        tables = null;
         scanStore.update({ state: 'idle', result: null, progress: null, error: null });
         update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, notice: 'Local data was reset.' });
         channel.notify('reset', 0);
@@ -514,7 +620,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         }
         update({ checking: true, checks: null });
         try {
-          update({ checks: await checkFiles(base.result, files) });
+          update({ checks: await checkFiles(base, files) });
         } finally {
           update({ checking: false });
         }
@@ -524,12 +630,15 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   };
 
   /** Fingerprints the files like the pipeline does (ingest worker), then matches them without adding them. */
-  async function checkFiles(result: ScanResult, files: File[]): Promise<CheckResult[]> {
+  async function checkFiles(shown: Base, files: File[]): Promise<CheckResult[]> {
+    const { result } = shown;
     const featureSets = createFingerprinter({ ...result.settings, weights: 'binary' });
-    const tools = {
+    const t = tables && result.k <= tables.k ? tables : null;
+    const tools: CheckTools = {
       ingest: (name: string, bytes: Uint8Array) => workers.ingest.run(undefined, (api) => api.ingestBatch([{ name, bytes }], result.settings, {})),
       featureSet: (text: string) => featureSets.featureSet(text),
       threshold: result.similarityThreshold,
+      near: t ? storedTableSearch(shown, t) : undefined,
     };
     const out: CheckResult[] = [];
     for (const file of files) {
@@ -538,4 +647,59 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     }
     return out;
   }
+}
+
+/**
+ * Near candidates from the stored tables for the shown corpus: only the shards the query's keys hit
+ * are read; hits are checked against the corpus's fingerprints in memory, then each hit's exact copies
+ * (same representative) are added, so the answer equals the linear scan over the shown documents.
+ */
+function storedTableSearch(shown: Base, t: { k: number; blocks: number }): NonNullable<CheckTools['near']> {
+  const { docs, representative } = shown.result;
+  // Saved positions by ascending storage id (the corpus as FingerprintsById), and copies per representative.
+  const order: number[] = [];
+  for (let p = 0; p < docs.count; p++) if (shown.storageIds[p] !== NO_ID) order.push(p);
+  order.sort((x, y) => shown.storageIds[x]! - shown.storageIds[y]!);
+  const ids = Uint32Array.from(order, (p) => shown.storageIds[p]!);
+  const byId = { ids, hi: Uint32Array.from(order, (p) => docs.hi[p]!), lo: Uint32Array.from(order, (p) => docs.lo[p]!) };
+  const positionOf = (id: number): number => {
+    let a = 0;
+    let b = ids.length - 1;
+    while (a <= b) {
+      const mid = (a + b) >>> 1;
+      if (ids[mid] === id) return order[mid]!;
+      if (ids[mid]! < id) a = mid + 1;
+      else b = mid - 1;
+    }
+    return -1;
+  };
+  const copies = new Map<number, number[]>();
+  for (let p = 0; p < docs.count; p++) {
+    const r = representative[p]!;
+    if (r < 0 || r === p) continue;
+    const list = copies.get(r) ?? [];
+    list.push(p);
+    copies.set(r, list);
+  }
+  return async (qHi, qLo, k, limit) => {
+    const found = await queryStoredTables({ k: t.k, blocks: t.blocks }, qHi, qLo, { k, corpus: byId });
+    const hitIds: number[] = [];
+    const hitDistance: number[] = [];
+    const seen = new Set<number>();
+    const add = (p: number, d: number) => {
+      if (seen.has(p) || shown.storageIds[p] === NO_ID) return;
+      seen.add(p);
+      hitIds.push(shown.storageIds[p]!);
+      hitDistance.push(d);
+    };
+    for (let i = 0; i < found.ids.length; i++) {
+      const p = positionOf(found.ids[i]!);
+      if (p < 0) continue;
+      const r = representative[p]! >= 0 ? representative[p]! : p;
+      add(r, found.distance[i]!);
+      for (const c of copies.get(r) ?? []) add(c, found.distance[i]!);
+      add(p, found.distance[i]!);
+    }
+    return tableCandidates({ ids: Uint32Array.from(hitIds), distance: Uint8Array.from(hitDistance) }, positionOf, docs.status, DocStatus.ok, limit);
+  };
 }

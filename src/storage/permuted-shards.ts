@@ -426,3 +426,13 @@ function filterRemoved(t: StoredTable, removed: Set<number> | null): StoredTable
   if (k === t.ids.length) return t;
   return { table: t.table, hi: t.hi.subarray(0, k), lo: t.lo ? t.lo.subarray(0, k) : null, ids: t.ids.subarray(0, k) };
 }
+
+/** Deletes the stored table set (shards, layout, tombstones) in one transaction; the corpus stays. */
+export async function deleteTableSet(): Promise<void> {
+  await writeTransaction(['shards', 'meta'], async (tx) => {
+    const requests = new RequestGroup();
+    requests.add(tx.objectStore('shards').clear());
+    requests.add(tx.objectStore('meta').delete('tables'));
+    await requests.done();
+  });
+}

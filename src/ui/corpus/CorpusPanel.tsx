@@ -31,6 +31,13 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
           {s.usage.persisted ? ' (persistent)' : ''}
         </p>
       )}
+      {s.index && (
+        <p aria-label="Index in use">
+          {s.index.kind === 'tables'
+            ? `index: permuted tables, ${s.index.tableCount} tables (k ≤ ${s.index.k})`
+            : 'index: linear scan (k too large for tables to pay)'}
+        </p>
+      )}
       {s.error && (
         <div role="alert" className="corpus-panel__error">
           <p>{s.error.message}</p>
