@@ -36,3 +36,32 @@ test('checking files against a restored corpus names their duplicates without ad
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('at a small k the check queries the stored permuted tables, and the corpus panel says so', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simsift-persist-tables-'));
+  try {
+    const corpus = generateCorpus(join(dir, 'corpus'), { files: 30, totalBytes: 30 * 3000, nearEvery: 0, exactEvery: 0, perFolder: 30, seed: 17 });
+    const original = corpus.pathOf(4);
+    const words = readFileSync(join(dir, 'corpus', original), 'utf8').split(' ');
+    words[150] = 'qqqqqq';
+    writeFileSync(join(dir, 'edited.txt'), words.join(' '));
+
+    const app = new PersistencePage(page);
+    await page.goto('/');
+    await app.chooseFolder(join(dir, 'corpus'));
+    await app.waitForState('done');
+    await expect(app.panel.getByLabel('Index in use')).toHaveText('index: linear scan (k too large for tables to pay)');
+    await page.getByRole('region', { name: 'Distance histogram' }).getByRole('spinbutton', { name: 'Threshold k (number)' }).fill('8');
+    await expect(app.panel.getByLabel('Index in use')).toHaveText('index: permuted tables, 9 tables (k ≤ 8)');
+
+    // The tables were stored: after a reload the check reads them.
+    await page.reload();
+    await app.waitForState('done');
+    await expect(app.panel.getByLabel('Index in use')).toHaveText('index: permuted tables, 9 tables (k ≤ 8)');
+    await app.panel.getByLabel('Check files against the corpus').setInputFiles([join(dir, 'edited.txt')]);
+    const results = app.panel.getByRole('region', { name: 'Check results' });
+    await expect(results.getByRole('listitem').filter({ hasText: 'edited.txt' })).toContainText(`near-duplicate of corpus/${original} (distance`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
