@@ -33,7 +33,7 @@ import type { CheckResult, CheckTools } from './check-against-corpus.ts';
 
 export type { CheckResult };
 import type { ScanHooks } from './scan-hooks.ts';
-import type { GroupedCorpus } from './restore-corpus.ts';
+import type { GroupedCorpus, RestorePhase } from './restore-corpus.ts';
 import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 import { concatDocs, docsFromCorpus, groupDocs, groupFromSavedPairs, loadSmallSets, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
 import type { ScanSession } from './scan-session.ts';
@@ -56,6 +56,8 @@ export interface PersistenceSnapshot {
   /** Results of the last "Check files against the corpus". */
   checks: CheckResult[] | null;
   checking: boolean;
+  /** While restoring: what runs and since when (performance.now()), refreshed every second. */
+  restore: { phase: RestorePhase; phaseStartedMs: number; startedMs: number; nowMs: number } | null;
   /** How checks and added files find near candidates: the stored permuted tables or a linear scan. */
   index: { kind: 'tables'; tableCount: number; k: number } | { kind: 'linear' } | null;
 }
@@ -107,6 +109,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     error: null,
     checks: null,
     checking: false,
+    restore: null,
     index: null,
   };
   const listeners = new Set<() => void>();
@@ -236,19 +239,23 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         fail(error);
       }
     },
-    onBatch(docs, ids) {
+    keepsBytes: () => writing !== null && snapshot.keepContents,
+    onBatch(docs, ids, bytes) {
       const w = writing;
       if (!w || w.failed) return;
       const documents: NewDocument[] = [];
       const contents: { id: number; blob: Blob }[] = [];
       const fingerprinted: number[] = [];
-      for (const d of ids) {
+      for (let j = 0; j < ids.length; j++) {
+        const d = ids[j]!;
         const doc = storedDocumentOf(docs, d, w.nextId);
         if (!doc) continue;
         w.storageIdOf[d] = w.nextId++;
         documents.push(doc);
         if (doc.status === 'ok') fingerprinted.push(d);
-        if (snapshot.keepContents) contents.push({ id: doc.id, blob: docs.files[d]! });
+        // The worker's Blob of the bytes, not the File: storing a File from a folder input costs a
+        // synchronous metadata IPC on the main thread per file (see IngestBatchResult.contents).
+        if (snapshot.keepContents) contents.push({ id: doc.id, blob: bytes?.[j] ?? docs.files[d]! });
       }
       if (documents.length === 0) return;
       // Stored tables for this k: the batch's entries are merged into their shards in its transaction.
@@ -429,7 +436,25 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
    */
   async function restore(carried?: VerifiedPairs): Promise<void> {
     const t0 = performance.now();
+    const phase = (p: RestorePhase) => {
+      const now = performance.now();
+      update({ restore: { phase: p, phaseStartedMs: now, startedMs: t0, nowMs: now } });
+    };
+    // The elapsed time ticks while the workers search (the main thread stays free).
+    const ticker = setInterval(() => {
+      if (snapshot.restore) update({ restore: { ...snapshot.restore, nowMs: performance.now() } });
+    }, 1000);
+    try {
+      await restoreWithProgress(carried, t0, phase);
+    } finally {
+      clearInterval(ticker);
+      update({ restore: null });
+    }
+  }
+
+  async function restoreWithProgress(carried: VerifiedPairs | undefined, t0: number, phase: (p: RestorePhase) => void): Promise<void> {
     update({ status: 'restoring' });
+    phase('loading the corpus');
     savedSettings = await getSettings();
     if (savedSettings) {
       scanStore.update({ settings: savedSettings.fingerprint, k: savedSettings.k });
@@ -468,12 +493,13 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const fast = saved !== null && savedPairsFit(saved, options);
       let grouped: GroupedCorpus;
       if (saved && fast) {
+        phase('grouping saved pairs');
         grouped = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
       } else {
         // Other parameters (or no saved pairs): search again; saved Jaccards still spare re-reading.
         const knownFrom = saved ?? carried;
         const known = knownFrom ? pairsAtPositions(knownFrom, loaded.ids, options.similarityThreshold) : undefined;
-        grouped = await groupDocs(workers, signal, docs, skipped, options, known);
+        grouped = await groupDocs(workers, signal, docs, skipped, options, known, phase);
       }
       const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;

@@ -18,7 +18,14 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
   return (
     <section className="corpus-panel" aria-label="Saved corpus">
       <h2>Saved corpus</h2>
-      {s.status === 'restoring' && <p role="status">Restoring the saved corpus…</p>}
+      {s.status === 'restoring' && (
+        <p role="status">
+          Restoring the saved corpus
+          {s.restore
+            ? `: ${s.restore.phase} (${Math.round((s.restore.nowMs - s.restore.phaseStartedMs) / 1000)} s in this step, ${Math.round((s.restore.nowMs - s.restore.startedMs) / 1000)} s in all)…`
+            : '…'}
+        </p>
+      )}
       {s.status === 'off' && <p>This browser does not let SimSift save data: nothing is kept after a reload.</p>}
       {s.status !== 'off' && (
         <p aria-label="Saved documents">
