@@ -5,6 +5,7 @@
  */
 import { transfer } from 'comlink';
 import { allPairs } from '../core/index/all-pairs.ts';
+import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { groupExact, type ExactGrouping, type GroupArrays } from './duplicate-groups.ts';
 import { DocStatus, type PackedSets } from './ingest-protocol.ts';
@@ -199,6 +200,14 @@ export const indexApi = {
   mergeFrequencies(parts: DocumentFrequencies[]): DocumentFrequencies {
     const df = mergeDocumentFrequencies(parts);
     return transfer(df, [df.keys.buffer, df.counts.buffer]);
+  },
+
+  /** Builds the permuted tables kept in IndexedDB for one-fingerprint queries (persistence), off the main thread. */
+  buildTables(input: { hi: Uint32Array; lo: Uint32Array; k: number; blocks: number }): PermutedIndex {
+    const index = buildIndex(input.hi, input.lo, input.k, { blocks: input.blocks });
+    const buffers = [index.hi.buffer, index.lo.buffer];
+    for (const t of index.tables) buffers.push(t.keyHi.buffer, t.keyLo.buffer, t.docs.buffer);
+    return transfer(index, buffers as ArrayBuffer[]);
   },
 
   /** The candidate search alone (a regroup at a new k): pairs of `reps` within k, known Jaccards attached. */
