@@ -5,8 +5,13 @@ import type { ScanDocs, ScanResult } from './scan-result.ts';
 export interface ScanHooks {
   /** The file list is known (docs allocated, nothing read yet). May reject to stop the scan. */
   onStart?(docs: ScanDocs, signal: AbortSignal): Promise<void>;
-  /** One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final. */
-  onBatch?(docs: ScanDocs, ids: readonly number[]): void;
+  /**
+   * One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; with
+   * `keepsBytes`, `contents[j]` holds the bytes of `ids[j]` as a Blob (null when a worker read the File).
+   */
+  onBatch?(docs: ScanDocs, ids: readonly number[], contents?: readonly (Blob | null)[]): void;
+  /** Whether `onBatch` wants the files' bytes as Blobs (asked once per scan, after `onStart`). */
+  keepsBytes?(): boolean;
   /** Turns the scan's own result into the one shown (e.g. merged with the saved corpus). */
   finish?(result: ScanResult, signal: AbortSignal): Promise<ScanResult>;
   /** The scan ended without a final result (cancelled or failed). */

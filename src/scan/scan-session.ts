@@ -229,6 +229,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       // Small files are read here (asynchronously, see read-file-bytes.ts) and their bytes go to the
       // workers in batches cut by bytes; larger files go as Files, alone, and the worker reads them.
       const claims = canShareMemory() ? createClaimBuffer(filesTotal) : undefined;
+      const keepBytes = hooks.keepsBytes?.() ?? false;
       const inFlight = new Set<Promise<void>>();
       const maxInFlight = workers.ingest.size * 2;
       let firstError: unknown = null;
@@ -237,7 +238,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         const key = ids[0];
         const onProgress = large ? proxy((bytesRead: number) => void inflightBytes.set(key, bytesRead)) : undefined;
         const task = workers.ingest
-          .run(signal, (api) => api.ingestBatch(transfer(items, transferables), settings, { claims }, onProgress))
+          .run(signal, (api) => api.ingestBatch(transfer(items, transferables), settings, { claims, keepBytes }, onProgress))
           .then((result) => {
             inflightBytes.delete(key);
             storeBatch(scanDocs, ids, result, skipped);
@@ -246,7 +247,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
               for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
               smallSets.push(result.sets);
             }
-            hooks.onBatch?.(scanDocs, ids);
+            hooks.onBatch?.(scanDocs, ids, result.contents);
             filesDone += ids.length;
             bytesDone += large ? result.sizes[0] : batchBytes;
             if (large) {

@@ -78,6 +78,13 @@ export interface IngestBatchResult {
   bytesRead: number;
   /** How many fingerprints were computed (files whose text the worker had already seen reuse one). */
   fingerprinted: number;
+  /**
+   * With `keepBytes`: each item's bytes as an in-memory File made here, named after the path's last
+   * part (null for items sent as a `file`). Why not store the scan's Files: storing (or posting) a File
+   * from a folder input makes Chromium fetch its metadata with a synchronous IPC on the main thread
+   * (150-300 us per file, long tasks under load); an in-memory File knows its size and date.
+   */
+  contents?: (File | null)[];
 }
 
 /** Per-batch options of `ingestBatch`. */
@@ -85,6 +92,8 @@ export interface IngestBatchOptions {
   /** The scan's shared claim set (see claimed-hashes.ts); without it, copies are found per worker only. */
   claims?: SharedArrayBuffer;
   limits?: IngestLimits;
+  /** Return the items' bytes as Blobs (`IngestBatchResult.contents`), for keeping file contents. */
+  keepBytes?: boolean;
 }
 
 /** Tunables of the ingest worker; tests shrink them to exercise the chunked path on small files. */
