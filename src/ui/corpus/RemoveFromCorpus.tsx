@@ -15,8 +15,9 @@ export function RemoveFromCorpus({ path, onRemove, disabled }: RemoveFromCorpusP
   const titleId = `remove-${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   return (
     <>
-      <button type="button" aria-label={`Remove ${path} from corpus`} disabled={disabled} onClick={() => setConfirming(true)}>
-        Remove from corpus
+      {/* The path is in the visible text (not only an aria-label): the pair view has two of these buttons. */}
+      <button type="button" className="ss-button corpus-remove" title={path} disabled={disabled} onClick={() => setConfirming(true)}>
+        Remove <span className="corpus-remove__path">{path}</span> from corpus
       </button>
       {confirming && (
         <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="corpus-panel__dialog">
@@ -27,6 +28,7 @@ export function RemoveFromCorpus({ path, onRemove, disabled }: RemoveFromCorpusP
           </p>
           <button
             type="button"
+            className="ss-button ss-button-primary"
             onClick={() => {
               setConfirming(false);
               onRemove();
@@ -34,7 +36,7 @@ export function RemoveFromCorpus({ path, onRemove, disabled }: RemoveFromCorpusP
           >
             Remove
           </button>
-          <button type="button" autoFocus onClick={() => setConfirming(false)}>
+          <button type="button" className="ss-button" autoFocus onClick={() => setConfirming(false)}>
             Cancel
           </button>
         </div>
