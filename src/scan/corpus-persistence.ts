@@ -156,6 +156,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   };
 
   // ---- the scan in progress ----
+  /** The last scan's writes that finish behind its results (see finish); never rejects. */
+  let saving: Promise<void> = Promise.resolve();
   let writing: {
     sessionId: number;
     release: () => void;
@@ -191,6 +193,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
 
   const hooks: ScanHooks = {
     async onStart(docs) {
+      // The last scan's writes may still be committing (see finish): this scan writes after them.
+      await saving;
       if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
       const { settings, k } = scanStore.getSnapshot();
       const next: CorpusSettings = { fingerprint: settings, k, keepContents: snapshot.keepContents };
@@ -280,22 +284,27 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         const before = lastOwn.before;
         const merged = before ? await mergeResults(before, { result, storageIds: lastOwn.storageIds }, signal) : { result, storageIds: lastOwn.storageIds };
         base = merged;
-        void saveVerified(merged).then(() => syncTables(merged, false));
+        void saving.then(() => saveVerified(merged)).then(() => syncTables(merged, false));
         return merged.result;
       }
       const w = writing;
-      let storageIds: Uint32Array = new Uint32Array(result.docs.count).fill(NO_ID);
-      if (w) {
-        await w.chain;
-        storageIds = w.storageIdOf;
-        await endWriting(w, w.failed ? 'failed' : 'finished');
-      }
+      // Storage ids are given as batches arrive (onBatch), so the result can show before the batches
+      // still queued have committed: with kept contents those writes end well after the scan (100,000
+      // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
+      // a tab closed meanwhile keeps every committed batch and is offered the resume.
+      const storageIds: Uint32Array = w ? w.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
       const before = w?.rebuild ? null : base;
       const merged = before ? await mergeResults(before, { result, storageIds }, signal) : { result, storageIds };
       lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
-      if (w) void saveVerified(merged).then(() => syncTables(merged, w.failed || w.tablesMissed));
-      void refreshUsage();
+      if (w) {
+        saving = w.chain
+          .then(() => endWriting(w, w.failed ? 'failed' : 'finished'))
+          .then(() => saveVerified(merged))
+          .then(() => syncTables(merged, w.failed || w.tablesMissed))
+          .catch(() => undefined)
+          .then(refreshUsage);
+      } else void refreshUsage();
       return merged.result;
     },
     onEnd(state, message) {
