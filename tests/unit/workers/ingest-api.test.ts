@@ -121,6 +121,24 @@ describe('ingestApi.ingestBatch', () => {
     expect(Array.from(fromBytes.sizes)).toEqual([bytes.length, 0]);
   });
 
+  it('with keepBytes returns the bytes as Files named after the path (null for items sent as Files)', async () => {
+    const bytes = new TextEncoder().encode(PROSE);
+    const r = await ingestApi.ingestBatch(
+      [{ name: 'dir/sub/a.txt', bytes }, { name: 'big.txt', file: file(PROSE, 'big.txt') }, { name: 'e.txt', bytes: new Uint8Array(0) }],
+      DEFAULT_SETTINGS,
+      { keepBytes: true },
+    );
+    expect(r.contents).toHaveLength(3);
+    const [a, big, e] = r.contents!;
+    expect(a).toBeInstanceOf(File);
+    expect(a!.name).toBe('a.txt');
+    expect(new Uint8Array(await a!.arrayBuffer())).toEqual(bytes);
+    expect(big).toBeNull();
+    expect(e!.size).toBe(0);
+    const without = await ingestApi.ingestBatch([{ name: 'a.txt', bytes: new TextEncoder().encode(PROSE) }], DEFAULT_SETTINGS);
+    expect(without.contents).toBeUndefined();
+  });
+
   it('reports a file that cannot be read as unreadable, not as an error of the batch', async () => {
     class VanishedFile extends File {
       override arrayBuffer(): Promise<ArrayBuffer> {
