@@ -59,6 +59,8 @@ export interface PersistenceSnapshot {
   restore: { phase: RestorePhase; phaseStartedMs: number; startedMs: number; nowMs: number } | null;
   /** How checks and added files find near candidates: the stored permuted tables or a linear scan. */
   index: { kind: 'tables'; tableCount: number; k: number } | { kind: 'linear' } | null;
+  /** Writes still running behind the shown result (queued batches, verified pairs, k, tables). */
+  saving: boolean;
 }
 
 
@@ -110,6 +112,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     checking: false,
     restore: null,
     index: null,
+    saving: false,
   };
   const listeners = new Set<() => void>();
   const update = (patch: Partial<PersistenceSnapshot>) => {
@@ -158,6 +161,17 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   // ---- the scan in progress ----
   /** The last scan's writes that finish behind its results (see finish); never rejects. */
   let saving: Promise<void> = Promise.resolve();
+  // Writes that finish behind the shown result are counted, so the panel can say "Saving…" and a
+  // person (or a test) knows when a reload would keep everything.
+  let pendingSaves = 0;
+  const track = (write: Promise<unknown>): void => {
+    if (pendingSaves++ === 0) update({ saving: true });
+    void write
+      .catch(() => undefined)
+      .then(() => {
+        if (--pendingSaves === 0) update({ saving: false });
+      });
+  };
   let writing: {
     sessionId: number;
     release: () => void;
@@ -284,7 +298,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         const before = lastOwn.before;
         const merged = before ? await mergeResults(before, { result, storageIds: lastOwn.storageIds }, signal) : { result, storageIds: lastOwn.storageIds };
         base = merged;
-        void saving.then(() => saveVerified(merged)).then(() => syncTables(merged, false));
+        track(saving.then(() => saveVerified(merged)).then(() => syncTables(merged, false)));
         return merged.result;
       }
       const w = writing;
@@ -304,6 +318,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
           .then(() => syncTables(merged, w.failed || w.tablesMissed))
           .catch(() => undefined)
           .then(refreshUsage);
+        track(saving);
       } else void refreshUsage();
       return merged.result;
     },
@@ -527,7 +542,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         scanStore.update({ state: 'done', result, progress: null, error: null });
         // Tables from before (or none yet): written or rebuilt when they pay for this corpus and k.
         const shown = base;
-        void restoring.then(() => syncTables(shown, false));
+        track(restoring.then(() => syncTables(shown, false)));
         // The fast restore read no file: the short documents' sets (for a regroup at another k) come after.
         if (fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
       }

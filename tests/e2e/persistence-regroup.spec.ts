@@ -27,6 +27,8 @@ test('after a reload, changing k regroups the restored corpus as after a scan', 
   // The regrouped parameters are what the next reload restores.
   await app.setThreshold(0);
   await expect(app.option(member)).toHaveCount(0);
+  // The new k is saved behind the shown groups; the panel is busy until it is.
+  await expect(page.getByRole('region', { name: 'Saved corpus' })).toHaveAttribute('aria-busy', 'false');
   await page.reload();
   await app.waitForDone();
   await expect(app.option(member)).toHaveCount(0);

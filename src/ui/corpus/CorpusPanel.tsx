@@ -16,7 +16,7 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
   const folderProps = { webkitdirectory: '', directory: '' } as Record<string, string>;
   const resetOffered = s.error && (s.error.kind === 'corrupt' || s.error.kind === 'newer-version' || s.error.kind === 'other' || s.error.kind === 'failed');
   return (
-    <section className="corpus-panel" aria-label="Saved corpus">
+    <section className="corpus-panel" aria-label="Saved corpus" aria-busy={s.saving}>
       <h2>Saved corpus</h2>
       {s.status === 'restoring' && (
         <p role="status">
@@ -31,6 +31,9 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
         <p aria-label="Saved documents">
           {s.documentCount.toLocaleString('en')} document{s.documentCount === 1 ? '' : 's'} saved in this browser
         </p>
+      )}
+      {s.status !== 'off' && s.saving && (
+        <p className="corpus-panel__saving">saving…</p>
       )}
       {s.usage && (
         <p aria-label="Storage used">
