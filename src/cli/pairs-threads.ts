@@ -3,10 +3,8 @@
  * consecutive range of tables, with the fingerprints in one SharedArrayBuffer. The result is the
  * single-thread `allPairs` result, pair for pair in the same order.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { tsWorkerSource } from './thread-bootstrap.ts';
 import { allPairsBruteForce, allPairsForTables, splitTables } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
 import { concatPairLists, type PairList } from '../core/index/pair-list.ts';
@@ -26,23 +24,10 @@ export interface PairsPool {
   close(): Promise<void>;
 }
 
-/**
- * The worker thread's bootstrap: worker threads do not inherit tsx's `register()` from the parent,
- * and in Node 20 a `--import tsx` in the worker's execArgv does not apply to its entry module, so
- * the worker registers tsx itself and then imports pairs-thread.ts. Paths are resolved from this
- * file, so it works whatever the current directory is.
- */
-function bootstrapSource(): string {
-  const require = createRequire(import.meta.url);
-  const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-  const entry = new URL('./pairs-thread.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-}
-
 /** Starts `size` worker threads (at least 1). */
 export function startPairsPool(size: number): PairsPool {
   const count = Math.max(1, Math.floor(size));
-  const source = bootstrapSource();
+  const source = tsWorkerSource(new URL('./pairs-thread.ts', import.meta.url));
   const workers: Worker[] = [];
   const readies: Promise<void>[] = [];
   const pending = new Map<number, { resolve: (r: PairsThreadReply) => void; reject: (e: Error) => void }>();

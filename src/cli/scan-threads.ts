@@ -2,10 +2,8 @@
  * A pool of worker_threads for `simsift scan`: files are handed out in small batches as threads
  * finish, so reading and fingerprinting run on every core; results come back in file order.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { tsWorkerSource } from './thread-bootstrap.ts';
 import { mergeDocumentFrequencies, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
@@ -175,23 +173,12 @@ export type ScanPool = {
   close(): Promise<void>;
 };
 
-/**
- * Worker threads do not inherit tsx's loader, so each registers tsx itself before importing
- * scan-thread.ts (paths resolved from this file, so any working directory works).
- */
-function bootstrapSource(): string {
-  const require = createRequire(import.meta.url);
-  const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-  const entry = new URL('./scan-thread.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-}
-
 type Request = ScanThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /** Starts `size` threads. */
 export function startScanPool(size: number): ScanPool {
   const count = Math.max(1, Math.floor(size));
-  const source = bootstrapSource();
+  const source = tsWorkerSource(new URL('./scan-thread.ts', import.meta.url));
   const pending = new Map<number, { resolve: (r: ScanThreadReply) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   const workers: Worker[] = [];
