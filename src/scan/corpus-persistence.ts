@@ -325,7 +325,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     onEnd(state, message) {
       const w = writing;
       if (!w) return;
-      void w.chain.then(() => endWriting(w, state === 'cancelled' ? (w.failed ? 'failed' : 'cancelled') : 'failed', message)).then(refreshUsage);
+      track(w.chain.then(() => endWriting(w, state === 'cancelled' ? (w.failed ? 'failed' : 'cancelled') : 'failed', message)).then(refreshUsage));
     },
   };
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
-import { PersistencePage } from './persistence-page.ts';
+import { PersistencePage, waitForSaved } from './persistence-page.ts';
 
 test('checking files against a restored corpus names their duplicates without adding them', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-persist-check-'));
@@ -20,6 +20,7 @@ test('checking files against a restored corpus names their duplicates without ad
     await page.goto('/');
     await app.chooseFolder(join(dir, 'corpus'));
     await app.waitForState('done');
+    await waitForSaved(page);
     await page.reload();
     await app.waitForState('done');
 
@@ -55,6 +56,7 @@ test('at a small k the check queries the stored permuted tables, and the corpus 
     await expect(app.panel.getByLabel('Index in use')).toHaveText('index: permuted tables, 9 tables (k ≤ 8)');
 
     // The tables were stored: after a reload the check reads them.
+    await waitForSaved(page);
     await page.reload();
     await app.waitForState('done');
     await expect(app.panel.getByLabel('Index in use')).toHaveText('index: permuted tables, 9 tables (k ≤ 8)');

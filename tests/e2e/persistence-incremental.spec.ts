@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
-import { PersistencePage } from './persistence-page.ts';
+import { PersistencePage, waitForSaved } from './persistence-page.ts';
 
 test('files added to a restored corpus are matched against it and saved', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-persist-add-'));
@@ -25,6 +25,7 @@ test('files added to a restored corpus are matched against it and saved', async 
     await app.chooseFolder(join(dir, 'corpus'));
     await app.waitForState('done');
     const before = await app.figures();
+    await waitForSaved(page);
     await page.reload();
     await app.waitForState('done');
 
@@ -37,6 +38,7 @@ test('files added to a restored corpus are matched against it and saved', async 
     expect(Number(after['Exact-duplicate groups'])).toBe(Number(before['Exact-duplicate groups']) + 1);
 
     // And the merged corpus is what comes back.
+    await waitForSaved(page);
     await page.reload();
     await app.waitForState('done');
     expect(await app.figures()).toEqual(after);

@@ -4,6 +4,14 @@
  */
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * Waits until the writes behind the shown result (queued batches, verified pairs, k, tables) have
+ * committed: the Saved corpus panel is aria-busy until then, and a reload before would lose them.
+ */
+export async function waitForSaved(page: Page): Promise<void> {
+  await expect(page.getByRole('region', { name: 'Saved corpus' })).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+}
+
 export class PersistencePage {
   constructor(readonly page: Page) {}
 

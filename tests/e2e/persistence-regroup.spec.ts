@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
+import { waitForSaved } from './persistence-page.ts';
 
 test('after a reload, changing k regroups the restored corpus as after a scan', async ({ page }) => {
   const app = new ResultsPage(page);
@@ -9,6 +10,7 @@ test('after a reload, changing k regroups the restored corpus as after a scan', 
   await expect(app.option(member)).toHaveCount(1);
   const listBefore = await app.groupCount.textContent();
 
+  await waitForSaved(page);
   await page.reload();
   await app.waitForDone();
   await expect(app.option(member)).toHaveCount(1);

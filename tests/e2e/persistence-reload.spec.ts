@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
-import { PersistencePage } from './persistence-page.ts';
+import { PersistencePage, waitForSaved } from './persistence-page.ts';
 
 test('a scanned corpus and its groups come back after a reload', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-persist-'));
@@ -18,6 +18,7 @@ test('a scanned corpus and its groups come back after a reload', async ({ page }
     expect(Number(before['Near-duplicate groups'])).toBeGreaterThan(0);
     expect(Number(before['Exact-duplicate groups'])).toBeGreaterThan(0);
 
+    await waitForSaved(page);
     await page.reload();
     await app.waitForState('done');
     expect(await app.figures()).toEqual(before);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
-import { PersistencePage } from './persistence-page.ts';
+import { PersistencePage, waitForSaved } from './persistence-page.ts';
 
 test('removing a group member from the corpus (with confirmation) updates the groups and survives a reload', async ({ page }) => {
   const app = new ResultsPage(page);
@@ -8,6 +8,8 @@ test('removing a group member from the corpus (with confirmation) updates the gr
   await app.open();
   await app.trySample();
   const member = 'simsift-sample/drafts/bicycle-repair-one-word-changed.txt';
+  // The saved count catches up once the scan's batches, committed behind the results, are in.
+  await waitForSaved(page);
   const count = Number((await saved.savedDocuments.innerText()).match(/^\d+/)![0]);
   await app.option(member).click();
 
@@ -25,6 +27,7 @@ test('removing a group member from the corpus (with confirmation) updates the gr
   await expect(saved.panel.getByRole('status').filter({ hasText: '1 document was removed' })).toBeVisible();
   await expect(app.option('simsift-sample/drafts/bicycle-repair-sentence-added.txt')).toHaveCount(1);
 
+  await waitForSaved(page);
   await page.reload();
   await app.waitForDone();
   await expect(saved.savedDocuments).toHaveText(`${count - 1} documents saved in this browser`);
