@@ -12,18 +12,7 @@ import { createFingerprinter, type FingerprinterOptions } from '../src/core/simh
 import { createDocumentFrequencyCounter } from '../src/core/simhash/document-frequencies.ts';
 import { parseFeatureSpec, parseWeightScheme } from '../src/core/simhash/settings.ts';
 import type { SimHashSettings } from '../src/core/simhash/settings.ts';
-
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32Unit as rng } from '../tests/fixtures/mulberry32.ts';
 
 const COMMON = (
   'the of and to a in is that for it as was with be by on not he this are or his from at which but have an ' +

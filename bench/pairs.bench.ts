@@ -9,6 +9,7 @@ import { allPairs } from '../src/core/index/all-pairs.ts';
 import { binomial, chooseBlocks } from '../src/core/index/block-layout.ts';
 import { sortPairs, type PairList } from '../src/core/index/pair-list.ts';
 import { buildIndex, queryIndex } from '../src/core/index/permuted-index.ts';
+import { mulberry32 as makeRandom } from '../tests/fixtures/mulberry32.ts';
 
 interface Options {
   n: number;
@@ -31,18 +32,6 @@ function parseOptions(args: string[]): Options {
     else throw new Error(`unknown option ${args[i]}`);
   }
   return o;
-}
-
-/** Deterministic uint32 stream (mulberry32). */
-function makeRandom(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
 }
 
 /** n fingerprints: 90% random, 10% copies of a random earlier one with 1-3 distinct flipped bits. */

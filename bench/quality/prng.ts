@@ -1,20 +1,18 @@
 /** The seeded pseudo-random source of the quality corpus: every document is a function of the seed. */
 
+import { mulberry32Unit } from '../../tests/fixtures/mulberry32.ts';
+
 /** A deterministic random source (mulberry32) with the few draws the corpus generator needs. */
 export class Rng {
-  private state: number;
+  private readonly draw: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.draw = mulberry32Unit(seed);
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    // mulberry32: tiny, fast, and good enough for text generation; identical in every runtime.
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.draw();
   }
 
   /** Integer in [min, max], both included. */

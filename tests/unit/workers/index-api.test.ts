@@ -2,16 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { indexApi } from '../../../src/workers/index-api.ts';
 import { hamming } from '../../../src/core/simhash/fingerprint64.ts';
 import { DocStatus } from '../../../src/workers/ingest-protocol.ts';
-
-/** A deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+import { mulberry32 as rng } from '../../fixtures/mulberry32.ts';
 
 describe('indexApi.findDuplicates', () => {
   it('groups exact copies, then finds every near pair among distinct texts only', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { allPairs, allPairsBruteForce, allPairsForTables, splitTables } from '../../../../src/core/index/all-pairs.ts';
 import { blockLayout } from '../../../../src/core/index/block-layout.ts';
 import { concatPairLists, sortPairs } from '../../../../src/core/index/pair-list.ts';
-import { bruteForcePairs, flipBits, makeRandom, pairStrings, plantedSet, type Fingerprints } from './test-fingerprints.ts';
+import { bruteForcePairs, flipBits, pairStrings, plantedSet, type Fingerprints } from './test-fingerprints.ts';
+import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 const cases: Array<[k: number, blocks: number]> = [
   [0, 1], [0, 2], [0, 4],
@@ -34,7 +35,7 @@ describe('allPairs is exact (against brute force)', () => {
   it('finds pairs that differ only inside one block, once each', () => {
     for (const [k, blocks] of [[3, 4], [3, 5], [3, 8], [1, 3], [8, 10], [12, 14]] as const) {
       const layout = blockLayout(k, blocks);
-      const rnd = makeRandom(blocks * 100 + k);
+      const rnd = mulberry32(blocks * 100 + k);
       const n = 400;
       const set: Fingerprints = { hi: new Uint32Array(n), lo: new Uint32Array(n) };
       const baseHi = rnd();
@@ -59,7 +60,7 @@ describe('allPairs is exact (against brute force)', () => {
 
   it('groups on a key prefix without losing pairs when keys are wider than the group digit', () => {
     // All fingerprints share their top 24 bits, so every wide key starts with the same 16 bits.
-    const rnd = makeRandom(99);
+    const rnd = mulberry32(99);
     const n = 1200;
     const set: Fingerprints = { hi: new Uint32Array(n), lo: new Uint32Array(n) };
     for (let i = 0; i < n; i++) {
@@ -140,7 +141,7 @@ describe('splitting tables across workers', () => {
 
 describe('sortPairs', () => {
   it('orders by (a, b) and keeps each pair with its distance', () => {
-    const rnd = makeRandom(5);
+    const rnd = mulberry32(5);
     const n = 5000;
     const list = { a: new Uint32Array(n), b: new Uint32Array(n), distance: new Uint8Array(n), count: n };
     for (let i = 0; i < n; i++) {

@@ -11,7 +11,7 @@ import {
   ownsPair,
 } from '../../../../src/core/index/block-layout.ts';
 import { fromHalves } from '../../../../src/core/simhash/fingerprint64.ts';
-import { makeRandom } from './test-fingerprints.ts';
+import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 describe('blockLayout', () => {
   it('cuts 64 bits into m contiguous blocks of sizes differing by at most one', () => {
@@ -50,7 +50,7 @@ describe('blockLayout', () => {
   });
 
   it('extracts keys equal to the concatenated key blocks, MSB-aligned', () => {
-    const rnd = makeRandom(1);
+    const rnd = mulberry32(1);
     const mismatches: string[] = [];
     for (const [k, m] of [[0, 1], [1, 3], [3, 4], [3, 5], [3, 7], [6, 8], [12, 13], [2, 30]]) {
       const layout = blockLayout(k, m);

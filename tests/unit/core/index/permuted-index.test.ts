@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { blockLayout, extractKey } from '../../../../src/core/index/block-layout.ts';
 import { buildIndex, mergeIndex, queryIndex, shardBounds } from '../../../../src/core/index/permuted-index.ts';
 import { hamming } from '../../../../src/core/simhash/fingerprint64.ts';
-import { flipBits, makeRandom, plantedSet } from './test-fingerprints.ts';
+import { flipBits, plantedSet } from './test-fingerprints.ts';
+import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 function bruteQuery(hi: Uint32Array, lo: Uint32Array, qh: number, ql: number, k: number): string[] {
   const out: string[] = [];
@@ -59,7 +60,7 @@ describe('buildIndex', () => {
 
 describe('queryIndex (against brute force)', () => {
   const fp = plantedSet(2000, 2000, 12, 33);
-  const rnd = makeRandom(8);
+  const rnd = mulberry32(8);
 
   it.each([[0, 1], [1, 3], [3, 4], [3, 5], [3, 8], [6, 8], [8, 10], [12, 14]])('k=%i, blocks=%i', (k, m) => {
     const index = buildIndex(fp.hi, fp.lo, k, { blocks: m });

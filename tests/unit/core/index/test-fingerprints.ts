@@ -1,17 +1,6 @@
 /** Seeded fingerprint generators and a brute-force reference shared by the index tests. */
 import { hamming } from '../../../../src/core/simhash/fingerprint64.ts';
-
-/** Deterministic uint32 stream (mulberry32), so failures reproduce. */
-export function makeRandom(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 export interface Fingerprints {
   hi: Uint32Array;
@@ -37,7 +26,7 @@ function countBits(x: bigint): number {
  * flipped bits (so there are pairs at every distance up to maxFlips, and duplicates).
  */
 export function plantedSet(random: number, planted: number, maxFlips: number, seed: number): Fingerprints {
-  const rnd = makeRandom(seed);
+  const rnd = mulberry32(seed);
   const n = random + planted;
   const fp = { hi: new Uint32Array(n), lo: new Uint32Array(n) };
   for (let i = 0; i < random; i++) {

@@ -8,6 +8,7 @@ import { hamming } from '../../../../src/core/simhash/fingerprint64.ts';
 import { jaccard } from '../../../../src/core/simhash/simhash.ts';
 import { NOT_SIMPLE, simpleFold } from '../../../../src/core/text/simple-fold.ts';
 import { createReference, referenceFeatures } from './reference-fingerprint.ts';
+import { mulberry32Unit as rng } from '../../../fixtures/mulberry32.ts';
 
 let reference: Awaited<ReturnType<typeof createReference>>;
 let h64: (s: string) => bigint;
@@ -18,17 +19,6 @@ beforeAll(async () => {
 
 function settings(spec: string, weights: SimHashSettings['weights'] = 'binary', stopWords = false): SimHashSettings {
   return { features: parseFeatureSpec(spec)!, weights, stopWords };
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = [

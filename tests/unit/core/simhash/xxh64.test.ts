@@ -2,23 +2,12 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import xxhash from 'xxhash-wasm';
 import type { XXHashAPI } from 'xxhash-wasm';
 import { xxh64Bytes, xxh64Range, xxh64String, xxhOut } from '../../../../src/core/simhash/xxh64.ts';
+import { mulberry32Unit as rng } from '../../../fixtures/mulberry32.ts';
 
 let api: XXHashAPI;
 beforeAll(async () => {
   api = await xxhash();
 });
-
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHABET = [
   'a', 'b', 'z', ' ', '0', '9', 'é', 'ß', 'Σ', 'ς', 'İ', 'ı', '東', '京', 'の', 'カ', '한', 'ไ', '😀', '👍🏽',
