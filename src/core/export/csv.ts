@@ -4,6 +4,7 @@
  * the app's "Export CSV" and `simsift scan`.
  */
 import { similarityEstimate } from '../simhash/fingerprint64.ts';
+import { walkRelationPairs, type DuplicateRelation } from '../groups/duplicate-relation.ts';
 
 /** Header of the pairs CSV. */
 export const PAIRS_CSV_HEADER = ['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard'] as const;
@@ -78,4 +79,30 @@ export function pairsCsvRows(pairs: CsvPairs, paths: readonly string[]): string[
 /** The complete pairs CSV text (header and one CRLF-terminated record per pair). */
 export function pairsCsv(pairs: CsvPairs, paths: readonly string[]): string {
   return toCsv(pairsCsvRows(pairs, paths));
+}
+
+/**
+ * The pairs CSV of the whole near-duplicate relation, header first, streamed as chunks of about
+ * `rowsPerChunk` records (never one giant string: 1,000 identical files make 499,500 rows). Every
+ * pair of the relation is one row, whatever grouping or filter the list shows: identical texts as
+ * distance 0 and Jaccard 1, near-duplicates with their fingerprint distance, Charikar's estimate and
+ * exact Jaccard. This is the app's "Export CSV" and `simsift scan`'s output, byte for byte.
+ */
+export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly string[], rowsPerChunk = 4096): Generator<string> {
+  const header = toCsv([[...PAIRS_CSV_HEADER]]);
+  // Escaped paths are computed once per document, not once per row.
+  const escaped = new Array<string | undefined>(paths.length);
+  const cell = (d: number) => (escaped[d] ??= escapeCsvCell(paths[d]));
+  const estimate = new Array<string>(65);
+  for (let d = 0; d <= 64; d++) estimate[d] = fraction(similarityEstimate(d));
+  let chunk = header;
+  const append = (group: number, a: number, b: number, distance: number, jaccard: number) => {
+    const known = distance !== UNKNOWN_PAIR_DISTANCE;
+    chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${fraction(jaccard)}\r\n`;
+  };
+  for (const _ of walkRelationPairs(relation, append, rowsPerChunk)) {
+    yield chunk;
+    chunk = '';
+  }
+  if (chunk !== '') yield chunk;
 }
