@@ -64,6 +64,7 @@ export function App() {
             busy={scan.state === 'scanning'}
             regrouping={scan.regrouping}
             onRemove={(positions) => void corpusPersistence.remove(positions)}
+            onMakeReference={(doc) => void scanSession.regroup({ pinned: [...scanStore.getSnapshot().pinned.filter((d) => d !== doc), doc] })}
           />
         )}
       </main>

@@ -19,6 +19,8 @@ import { usePairTexts } from './use-pair-texts.ts';
 import { RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
 import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
 import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
+import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
+import { neighboursOf } from '../core/groups/duplicate-relation.ts';
 
 export interface ResultsWorkspaceProps {
   result: ScanResult;
@@ -32,6 +34,8 @@ export interface ResultsWorkspaceProps {
   regrouping: boolean;
   /** Removes documents (positions in `result.docs`) from the saved corpus; no remove buttons when absent. */
   onRemove?: (positions: number[]) => void;
+  /** Marks a document as the reference of its group (regroups without searching again). */
+  onMakeReference?: (doc: number) => void;
 }
 
 function seconds(ms: number): string {
@@ -46,6 +50,8 @@ function OpenPair({
   jaccard,
   onClose,
   onRemove,
+  onOpen,
+  onMakeReference,
 }: {
   result: ScanResult;
   a: number;
@@ -53,7 +59,12 @@ function OpenPair({
   jaccard: number;
   onClose: () => void;
   onRemove?: (positions: number[]) => void;
+  /** Opens the pair (b, other) from b's list of near-duplicates. */
+  onOpen: (a: number, b: number) => void;
+  onMakeReference?: (doc: number) => void;
 }) {
+  const neighbours = useMemo(() => neighboursOf(result.relation, b), [result.relation, b]);
+  const isReference = result.relation.groups.reference[result.relation.groups.groupOf[b]] === b;
   const { docs } = result;
   // Restored documents whose contents were not kept have an empty File: the person may pick them again.
   const [picked, setPicked] = useState<Map<string, File>>(() => new Map());
@@ -87,6 +98,15 @@ function OpenPair({
           <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b])} />
         </div>
       )}
+      <NeighbourList
+        doc={b}
+        neighbours={neighbours}
+        paths={docs.paths}
+        current={a}
+        onOpen={(other) => onOpen(b, other)}
+        onMakeReference={onMakeReference && (() => onMakeReference(b))}
+        isReference={isReference}
+      />
       {missing.length > 0 ? (
         <MissingContents paths={missing} onPick={pick} mismatch={mismatch} />
       ) : texts.phase === 'ready' ? (
@@ -104,8 +124,14 @@ function OpenPair({
   );
 }
 
+/** The relation's Jaccard of two documents (1 for identical texts), NaN when they are not a pair. */
+function pairJaccard(result: ScanResult, a: number, b: number): number {
+  for (const n of neighboursOf(result.relation, a)) if (n.doc === b) return n.jaccard;
+  return Number.NaN;
+}
+
 /** Everything shown after a scan; threshold and grouping changes regroup in the workers, without fingerprinting. */
-export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove }: ResultsWorkspaceProps) {
+export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove, onMakeReference }: ResultsWorkspaceProps) {
   const { docs } = result;
   // What the user asked for last: the controls follow it at once, the groups when the regroup lands.
   const [requested, setRequested] = useState<GroupingParams>(() => paramsOf(result));
@@ -116,7 +142,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
   }
   const shown = useMemo(() => shownGroups(result), [result]);
   const [order, setOrder] = useState<Uint32Array>(() => new Uint32Array(0));
-  const [selected, setSelected] = useState<{ group: number; slot: number } | null>(null);
+  // The open pair: from a group row (reference, member; `slot` highlights the row) or from a document's
+  // list of near-duplicates (no row).
+  const [selected, setSelected] = useState<{ a: number; b: number; slot: number | null } | null>(null);
   // A regroup makes old slots meaningless: the open pair closes with it.
   const [selectionTable, setSelectionTable] = useState(shown.table);
   if (selectionTable !== shown.table) {
@@ -147,14 +175,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
   };
 
   const table = shown.table;
-  const pair =
-    selected === null
-      ? null
-      : {
-          a: table.members[table.offsets[selected.group]],
-          b: table.members[selected.slot],
-          jaccard: table.jaccardToReference[selected.slot],
-        };
+  const pair = selected === null ? null : { ...selected, jaccard: pairJaccard(result, selected.a, selected.b) };
 
   return (
     <section className="app-results" aria-label="Results">
@@ -170,6 +191,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           exactGroups={shown.exactGroups}
           nearGroups={shown.nearGroups}
           pairs={shown.pairs}
+          identicalPairs={shown.identicalPairs}
           settings={settings}
           onShowSkipped={() => {
             skippedRef.current?.scrollIntoView({ block: 'start' });
@@ -192,10 +214,12 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           <GroupList
             table={table}
             exact={shown.exact}
+            identical={shown.identical}
+            outside={result.relation.outside}
             chained={shown.chained}
             paths={docs.paths}
             selectedSlot={selected?.slot ?? null}
-            onOpenPair={(group, slot) => setSelected({ group, slot })}
+            onOpenPair={(group, slot) => setSelected({ a: table.members[table.offsets[group]], b: table.members[slot], slot })}
             onViewChange={setOrder}
             height={560}
           />
@@ -206,7 +230,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
               Grouping around a reference (in Settings) never chains.
             </p>
           )}
-          <ExportButtons table={table} paths={docs.paths} order={order} exact={shown.exact} />
+          <ExportButtons relation={result.relation} table={table} paths={docs.paths} order={order} identical={shown.identical} />
         </div>
         <div className="app-col app-col--detail">
           {pair ? (
@@ -218,6 +242,8 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
               jaccard={pair.jaccard}
               onClose={() => setSelected(null)}
               onRemove={onRemove}
+              onOpen={(a, b) => setSelected({ a, b, slot: null })}
+              onMakeReference={onMakeReference}
             />
           ) : (
             <div className="ss-panel app-pair-hint">

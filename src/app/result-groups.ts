@@ -1,11 +1,11 @@
 /**
- * The groups the results view shows: the scan's near-duplicate groups (reference-centred or
- * components, as the scan or its last regroup built them) followed by its exact-duplicate groups,
- * with the components that chain.
+ * The groups the results view shows: the relation's groups (each a reference with its identical and
+ * near-identical documents, reference-centred or components as the scan or its last regroup built
+ * them), with the exact-duplicate groups and the components that chain marked.
  */
 import { CHAIN_FOUND } from '../core/groups/components.ts';
 import type { Grouping, ScanResult } from '../scan/scan-result.ts';
-import { mergeExactGroups, type GroupView } from '../ui/groups/group-view.ts';
+import type { GroupView } from '../ui/groups/group-view.ts';
 
 /** The view's settings: candidate radius k, Jaccard threshold and grouping. */
 export interface GroupingParams {
@@ -15,17 +15,20 @@ export interface GroupingParams {
 }
 
 export interface ShownGroups {
-  /** Near-duplicate groups first, then exact-duplicate groups. */
   table: GroupView;
-  /** 1 where a group is an exact-duplicate group. */
+  /** 1 where every member of a group is identical to its reference. */
   exact: Uint8Array;
+  /** Per member slot: 1 when the member's text is identical to the reference's. */
+  identical: Uint8Array;
   /** 1 where a group chains (components only): members linked through others, not all near-duplicates of each other. */
   chained: Uint8Array;
   chainedCount: number;
+  /** Groups with at least one near-duplicate (not only identical copies), and groups of identical copies only. */
   nearGroups: number;
   exactGroups: number;
-  /** Verified near-duplicate pairs between distinct texts. */
+  /** Document pairs in the relation (what Export CSV writes), and how many of them are identical texts. */
   pairs: number;
+  identicalPairs: number;
 }
 
 /** The grouping parameters a result was built with. */
@@ -33,10 +36,11 @@ export function paramsOf(result: Pick<ScanResult, 'k' | 'similarityThreshold' | 
   return { k: result.k, similarityThreshold: result.similarityThreshold, grouping: result.grouping };
 }
 
-/** Near-duplicate groups, then exact-duplicate groups, as one table for the list and the exports. */
-export function shownGroups(result: Pick<ScanResult, 'groups' | 'exactGroups' | 'chained' | 'verified'>): ShownGroups {
-  const merged = mergeExactGroups(result.groups, result.exactGroups);
-  const chained = new Uint8Array(merged.table.count);
+/** The relation's groups for the list and the exports. */
+export function shownGroups(result: Pick<ScanResult, 'relation' | 'chained'>): ShownGroups {
+  const { relation } = result;
+  const groups = relation.groups;
+  const chained = new Uint8Array(groups.count);
   let chainedCount = 0;
   if (result.chained) {
     for (let g = 0; g < result.chained.length; g++) {
@@ -46,13 +50,17 @@ export function shownGroups(result: Pick<ScanResult, 'groups' | 'exactGroups' | 
       }
     }
   }
+  let exactGroups = 0;
+  for (let g = 0; g < groups.count; g++) exactGroups += relation.exactGroup[g];
   return {
-    table: merged.table,
-    exact: merged.exact,
+    table: groups,
+    exact: relation.exactGroup,
+    identical: relation.identical,
     chained,
     chainedCount,
-    nearGroups: result.groups.count,
-    exactGroups: result.exactGroups.count,
-    pairs: result.verified.count,
+    nearGroups: groups.count - exactGroups,
+    exactGroups,
+    pairs: relation.pairCount,
+    identicalPairs: relation.identicalPairs,
   };
 }

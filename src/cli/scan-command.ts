@@ -17,7 +17,8 @@ import { createDocumentFrequencyCounter, type DocumentFrequencies } from '../cor
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
 import { decodeText } from '../core/text/decode.ts';
-import { pairsCsv, type CsvPairs } from '../core/export/csv.ts';
+import { relationCsvChunks } from '../core/export/csv.ts';
+import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import {
   comparedText,
   createFileFingerprints,
@@ -256,46 +257,6 @@ function groupExact(files: FileFingerprints): ExactGroups {
   return { start, members, count: lists.length, representative };
 }
 
-/**
- * The rows of the app's "Export CSV" with the list in its default order: near-duplicate groups then
- * exact-duplicate groups (distance 0, Jaccard 1), numbered 1.. in that order; shown largest group
- * first (ties keep group order); each group as (reference, member) pairs in member order.
- */
-function exportPairs(near: GroupTable, exact: ExactGroups): CsvPairs {
-  const total = near.count + exact.count;
-  const size = (g: number) => (g < near.count ? near.offsets[g + 1] - near.offsets[g] : exact.start[g - near.count + 1] - exact.start[g - near.count]);
-  const order = new Uint32Array(total);
-  for (let g = 0; g < total; g++) order[g] = g;
-  order.sort((x, y) => size(y) - size(x) || x - y);
-  let count = 0;
-  for (let g = 0; g < total; g++) count += size(g) - 1;
-  const out = { group: new Uint32Array(count), a: new Uint32Array(count), b: new Uint32Array(count), distance: new Uint8Array(count), jaccard: new Float32Array(count), count };
-  let p = 0;
-  for (const g of order) {
-    if (g < near.count) {
-      const from = near.offsets[g];
-      for (let s = from + 1; s < near.offsets[g + 1]; s++) {
-        out.group[p] = g + 1;
-        out.a[p] = near.members[from];
-        out.b[p] = near.members[s];
-        out.distance[p] = near.distanceToReference[s];
-        out.jaccard[p++] = near.jaccardToReference[s];
-      }
-    } else {
-      const e = g - near.count;
-      const from = exact.start[e];
-      for (let s = from + 1; s < exact.start[e + 1]; s++) {
-        out.group[p] = g + 1;
-        out.a[p] = exact.members[from];
-        out.b[p] = exact.members[s];
-        out.distance[p] = 0;
-        out.jaccard[p++] = 1;
-      }
-    }
-  }
-  return out;
-}
-
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
@@ -459,7 +420,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     progress.clear();
 
-    const csv = pairsCsv(exportPairs(near, exact), paths);
+    const relation = buildDuplicateRelation({ count: n, representative: exact.representative, verified: found.pairs, lengths: files.words, grouping: args.grouping });
+    const csv = [...relationCsvChunks(relation, paths)].join('');
     if (args.out !== undefined) {
       try {
         await writeFile(args.out, csv);

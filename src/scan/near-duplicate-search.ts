@@ -6,12 +6,13 @@
  * thread only cuts work into chunks, in time slices.
  */
 import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
+import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { ChainJob, IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { emptyGroupTable, emptyGroups, emptyScoredPairs, type GroupList, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
+import { emptyScoredPairs, type GroupList, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { transfer } from 'comlink';
@@ -22,6 +23,8 @@ export interface SearchCorpus {
   settings: SimHashSettings;
   /** Representatives with a fingerprint (distinct texts, status ok), ascending doc ids. */
   reps: Uint32Array;
+  /** Per doc: the doc whose text stands for it (exact copies share one), -1 when not ok. */
+  representative: Int32Array;
   /** Feature sets of small documents (doc ids), from the ingest workers. */
   smallSets: PackedSets;
   /** Exact Jaccards measured so far for this corpus (sorted by (a, b)); grows with every regroup. */
@@ -40,7 +43,7 @@ export interface Candidates {
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
   ScanResult,
-  'k' | 'similarityThreshold' | 'grouping' | 'verified' | 'groups' | 'chained' | 'histogram' | 'short' | 'verification' | 'pairs' | 'pairGroup' | 'nearGroups'
+  'k' | 'similarityThreshold' | 'grouping' | 'pinned' | 'verified' | 'relation' | 'groups' | 'chained' | 'histogram' | 'short' | 'verification'
 >;
 
 /** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
@@ -231,11 +234,6 @@ export function rememberJaccards(corpus: SearchCorpus, candidates: Candidates): 
   corpus.known = { a: a.slice(0, w), b: b.slice(0, w), jaccard: j.slice(0, w), count: w };
 }
 
-/** Member lists (reference first) of a group table, for the older `nearGroups` field. */
-function groupLists(groups: ScanResult['groups']): GroupList {
-  return { start: Uint32Array.from(groups.offsets), members: Uint32Array.from(groups.members), count: groups.count };
-}
-
 /**
  * From candidates to the result's near-duplicate fields: measures what is not known yet, decides and
  * groups in the index worker, checks components for chaining. `onGrouping` hears when measuring ends.
@@ -245,7 +243,7 @@ export async function decideNearDuplicates(
   signal: AbortSignal,
   corpus: SearchCorpus,
   candidates: Candidates,
-  options: { similarityThreshold: number; grouping: Grouping },
+  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[] },
   onGrouping?: () => void,
 ): Promise<NearDuplicateFields> {
   const { docs } = corpus;
@@ -272,17 +270,14 @@ export async function decideNearDuplicates(
       lo: docs.lo,
       hasFingerprint,
       smallSets: corpus.smallSets,
+      representative: corpus.representative,
+      pinned: options.pinned ? [...options.pinned] : [],
     }),
   );
-  const { verified, groups } = grouped;
+  const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
   const t2 = performance.now();
 
-  const pairGroup = new Uint32Array(verified.count);
-  for (let p = 0; p < verified.count; p++) {
-    const g = groups.groupOf[verified.a[p]];
-    pairGroup[p] = g >= 0 && g === groups.groupOf[verified.b[p]] ? g : 0xffffffff;
-  }
   const verification: VerificationStats = {
     candidates: candidates.pairs.count,
     measured,
@@ -297,15 +292,14 @@ export async function decideNearDuplicates(
     k: candidates.k,
     similarityThreshold: options.similarityThreshold,
     grouping: options.grouping,
+    pinned: options.pinned ? [...options.pinned] : [],
     verified,
+    relation,
     groups,
     chained,
     histogram: candidates.histogram,
     short: grouped.short,
     verification,
-    pairs: verified,
-    pairGroup,
-    nearGroups: groupLists(groups),
   };
 }
 
@@ -424,7 +418,7 @@ export async function searchDocs(
   docs: ScanDocs,
   settings: SimHashSettings,
   smallSets: PackedSets,
-  options: { k: number; similarityThreshold: number; grouping: Grouping },
+  options: { k: number; similarityThreshold: number; grouping: Grouping; pinned?: readonly number[] },
   onPhase?: (phase: 'grouping') => void,
 ): Promise<DocsSearch> {
   const t0 = performance.now();
@@ -433,7 +427,7 @@ export async function searchDocs(
   );
   const t1 = performance.now();
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
-  const corpus: SearchCorpus = { docs: resolved, settings, reps: found.reps, smallSets, known: emptyKnown() };
+  const corpus: SearchCorpus = { docs: resolved, settings, reps: found.reps, representative: found.representative, smallSets, known: emptyKnown() };
   const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
   onPhase?.('grouping');
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
@@ -452,18 +446,18 @@ export async function searchDocs(
 /** The near-duplicate fields of a result in which nothing was searched. */
 export function noNearDuplicates(n: number, k: number, similarityThreshold: number, grouping: Grouping): NearDuplicateFields {
   const verified = emptyScoredPairs();
+  const relation = buildDuplicateRelation({ count: n, representative: new Int32Array(n).fill(-1), verified, lengths: new Uint32Array(n), grouping });
   return {
     k,
     similarityThreshold,
     grouping,
+    pinned: [],
     verified,
-    groups: emptyGroupTable(n),
+    relation,
+    groups: relation.groups,
     chained: null,
     histogram: new Uint32Array(k + 1),
     short: new Uint8Array(n),
     verification: { candidates: 0, measured: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
-    pairs: verified,
-    pairGroup: new Uint32Array(0),
-    nearGroups: emptyGroups(),
   };
 }

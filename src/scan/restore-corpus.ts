@@ -169,7 +169,7 @@ export async function groupDocs(
   );
   const t2 = performance.now();
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
-  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, smallSets, known };
+  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets, known };
   const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
   onPhase?.('verifying and grouping');
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
@@ -297,7 +297,7 @@ export async function groupFromSavedPairs(
   // The saved Jaccards also seed the cache a later regroup looks up (pairs are sorted by (a, b)).
   // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
   const known: KnownPairs = { a: pairs.a, b: pairs.b, jaccard: pairs.jaccard, count: pairs.count };
-  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, smallSets: concatSets([]), known };
+  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets: concatSets([]), known };
   const candidates: Candidates = { k: options.k, pairs: { a: pairs.a, b: pairs.b, distance: pairs.distance, count: pairs.count }, jaccard: pairs.jaccard, histogram: saved.histogram };
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
   const t2 = performance.now();

@@ -4,8 +4,8 @@
  * skipped list, exact-duplicate groups, near-duplicate pairs and groups.
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { PairList } from '../core/index/pair-list.ts';
 import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
+import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { SkipReason } from '../workers/ingest-protocol.ts';
 
 /** Groups in compressed form: group g's members are `members[start[g] .. start[g + 1])`. */
@@ -86,10 +86,16 @@ export interface ScanResult {
    * short documents (distance 255 when one of them has no fingerprint). Sorted by (a, b); a < b.
    */
   verified: ScoredPairs;
+  /** Documents the person marked as references (kept across regroups). */
+  pinned: number[];
   /**
-   * Near-duplicate groups over representatives (add each one's exact copies from `exactGroups` to show
-   * all): reference-centred by default (every member verified against the reference), or connected
-   * components of `verified` (then see `chained`).
+   * The one near-duplicate relation (exact copies and verified pairs, A ~ B and B = B' give A ~ B'):
+   * what the groups, the pair view's neighbour list and the pairs CSV are all derived from.
+   */
+  relation: DuplicateRelation;
+  /**
+   * `relation.groups`: each a reference and the documents identical or near-identical to it, exact
+   * copies included; reference-centred by default, or connected components (then see `chained`).
    */
   groups: GroupTable;
   /**
@@ -113,14 +119,6 @@ export interface ScanResult {
   representative: Int32Array;
   /** Docs with identical normalized text (2+ members each, status ok). */
   exactGroups: GroupList;
-  /**
-   * @deprecated Use `verified` (the same pairs, with Jaccard). Kept for older views: equal to `verified`.
-   */
-  pairs: PairList;
-  /** @deprecated Use `groups.groupOf[verified.a[p]]`. Per verified pair, its group (0xffffffff when the two are in different groups). */
-  pairGroup: Uint32Array;
-  /** @deprecated Use `groups` (GroupTable). The same groups as member lists (reference first). */
-  nearGroups: GroupList;
   /**
    * True when the scan was cancelled: docs still `pending` were never read; the documents finished
    * before the cancel are searched for exact and near-duplicates all the same (the result arrives a

@@ -39,6 +39,8 @@ export interface RegroupOptions {
   k?: number;
   similarityThreshold?: number;
   grouping?: Grouping;
+  /** Documents marked as references (replaces the list; see buildDuplicateRelation). */
+  pinned?: number[];
 }
 
 export interface ScanSession {
@@ -401,6 +403,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       docs,
       settings: result.settings,
       reps: Uint32Array.from(reps),
+      representative: result.representative,
       smallSets: { docs: new Uint32Array(0), offsets: new Uint32Array(1), keys: new Uint32Array(0) },
       known: { a: v.a.slice(0, v.count), b: v.b.slice(0, v.count), jaccard: Float64Array.from(v.jaccard.subarray(0, v.count)), count: v.count },
     };
@@ -417,12 +420,12 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       regroupWanted = false;
       const target = last;
       if (!target || current) break;
-      const { k, similarityThreshold, grouping } = store.getSnapshot();
+      const { k, similarityThreshold, grouping, pinned } = store.getSnapshot();
       const controller = new AbortController();
       afterCancel = controller;
       try {
         const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(workers, controller.signal, target.corpus, k);
-        const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping });
+        const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping, pinned });
         const own: ScanResult = { ...target.result, ...near };
         // An adopted result (restored by persistence) is already the corpus as a whole: nothing to merge.
         const shown = hooks.finish && !own.partial && !target.adopted ? await hooks.finish(own, controller.signal) : own;
@@ -446,6 +449,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       if (options.k !== undefined) patch.k = options.k;
       if (options.similarityThreshold !== undefined) patch.similarityThreshold = options.similarityThreshold;
       if (options.grouping !== undefined) patch.grouping = options.grouping;
+      if (options.pinned !== undefined) patch.pinned = options.pinned;
       const shownResult = store.getSnapshot().result;
       if (!current && shownResult && (!last || (last.adopted && last.result !== shownResult))) {
         // A result this session did not search (restored from storage): regroup over it as it is.
@@ -476,7 +480,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       last = null;
       const controller = new AbortController();
       current = controller;
-      store.update({ state: 'scanning', progress: null, result: null, error: null });
+      store.update({ state: 'scanning', progress: null, result: null, error: null, pinned: [] });
       return run(source, controller);
     },
   };

@@ -40,6 +40,8 @@ export interface ScanSnapshot {
   /** Exact-Jaccard threshold for the next scan or regroup. */
   similarityThreshold: number;
   grouping: Grouping;
+  /** Documents of the current result the person marked as references (emptied by a new scan). */
+  pinned: number[];
   settings: SimHashSettings;
   /** True while a regroup (new k, threshold or grouping over the current result) runs. */
   regrouping: boolean;
@@ -66,6 +68,7 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     k: DEFAULT_K,
     similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
     grouping: 'reference',
+    pinned: [],
     settings: DEFAULT_SETTINGS,
     regrouping: false,
     ...initial,

@@ -14,8 +14,7 @@ import { mergeDocumentFrequencies, type DocumentFrequencies } from '../core/simh
 import { SHORT_DOCUMENT_WORDS } from '../core/quality/defaults.ts';
 import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents.ts';
 import { sortScoredPairs } from '../core/groups/near-duplicates.ts';
-import { referenceGroups } from '../core/groups/reference-groups.ts';
-import { connectedComponents } from '../core/groups/components.ts';
+import { buildDuplicateRelation, type DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
@@ -96,11 +95,17 @@ export interface GroupingInput {
   /** Feature sets of small representatives (doc ids), for the short-document join. */
   smallSets: PackedSets;
   shortWords?: number;
+  /** Per doc: the doc whose text stands for it (exact copies), -1 when not fingerprinted. */
+  representative: Int32Array;
+  /** Documents a person marked as references (see buildDuplicateRelation). */
+  pinned?: number[];
 }
 
 export interface GroupingResult {
   /** Near-duplicate pairs: candidates with Jaccard >= threshold and short-document join pairs, sorted by (a, b). */
   verified: ScoredPairs;
+  /** The one relation (exact copies + verified pairs) and its groups; `groups` is `relation.groups`. */
+  relation: DuplicateRelation;
   groups: GroupTable;
   /** Per doc: 1 when it has fewer than `shortWords` words. */
   short: Uint8Array;
@@ -223,23 +228,23 @@ export const indexApi = {
    */
   groupNearDuplicates(input: GroupingInput): GroupingResult {
     const out = groupNearDuplicates(input);
-    const g = out.groups;
-    return transfer(out, [
-      out.verified.a.buffer,
-      out.verified.b.buffer,
-      out.verified.distance.buffer,
-      out.verified.jaccard.buffer,
-      g.groupOf.buffer,
-      g.offsets.buffer,
-      g.members.buffer,
-      g.reference.buffer,
-      g.jaccardToReference.buffer,
-      g.distanceToReference.buffer,
-      out.short.buffer,
-      out.unchecked.buffer,
-    ]);
+    return transfer(out, [...relationBuffers(out.relation), out.short.buffer, out.unchecked.buffer] as ArrayBuffer[]);
   },
 };
+
+/** Every buffer of a relation (its verified pairs and groups included), to transfer it whole. */
+export function relationBuffers(r: DuplicateRelation): ArrayBufferLike[] {
+  const g = r.groups;
+  const v = r.verified;
+  return [
+    ...new Set([
+      r.classOf.buffer, r.classOffsets.buffer, r.classMembers.buffer, r.graphOffsets.buffer, r.graphNeighbour.buffer, r.graphEdge.buffer,
+      r.identical.buffer, r.exactGroup.buffer, r.outside.buffer,
+      v.a.buffer, v.b.buffer, v.distance.buffer, v.jaccard.buffer,
+      g.groupOf.buffer, g.offsets.buffer, g.members.buffer, g.reference.buffer, g.jaccardToReference.buffer, g.distanceToReference.buffer,
+    ]),
+  ];
+}
 
 function candidateBuffers(found: CandidateSearchResult): ArrayBuffer[] {
   const c = found.candidates;
@@ -323,21 +328,29 @@ export function groupNearDuplicates(input: GroupingInput): GroupingResult {
     push(a, b, hamming(input.hi[a], input.lo[a], input.hi[b], input.lo[b]), join.jaccard[i]);
   }
   const verified = sortScoredPairs({ a: out.a.subarray(0, out.count), b: out.b.subarray(0, out.count), distance: out.distance.subarray(0, out.count), jaccard: out.jaccard.subarray(0, out.count), count: out.count }, n);
-  const groups = input.grouping === 'components' ? connectedComponents(n, verified) : referenceGroups(n, verified, { lengths: words });
-  // A component is a clique when every member pair is a verified pair; only the others can chain.
+  const relation = buildDuplicateRelation({
+    count: n,
+    representative: input.representative,
+    verified,
+    lengths: words,
+    grouping: input.grouping,
+    pinned: input.pinned,
+  });
+  const groups = relation.groups;
+  // A component is a clique when every pair of its exact classes is a verified pair (copies are
+  // identical to each other); only the others can chain.
   const unchecked = new Uint8Array(input.grouping === 'components' ? groups.count : 0);
   if (input.grouping === 'components') {
     const edges = new Float64Array(groups.count);
+    const classes = new Float64Array(groups.count);
     for (let p = 0; p < verified.count; p++) {
       const g = groups.groupOf[verified.a[p]];
       if (g >= 0 && g === groups.groupOf[verified.b[p]]) edges[g]++;
     }
-    for (let g = 0; g < groups.count; g++) {
-      const size = groups.offsets[g + 1] - groups.offsets[g];
-      if (edges[g] < (size * (size - 1)) / 2) unchecked[g] = 1;
-    }
+    for (let c = 0; c + 1 < relation.classOffsets.length; c++) classes[groups.groupOf[relation.classMembers[relation.classOffsets[c]]]]++;
+    for (let g = 0; g < groups.count; g++) if (edges[g] < (classes[g] * (classes[g] - 1)) / 2) unchecked[g] = 1;
   }
-  return { verified, groups, short, joinPairs: join.count, joinOnly, unchecked };
+  return { verified, relation, groups, short, joinPairs: join.count, joinOnly, unchecked };
 }
 
 export type IndexApi = typeof indexApi;

@@ -15,24 +15,24 @@ export type GroupRole = 'reference' | 'near-duplicate' | 'exact-duplicate';
 
 /**
  * The groups CSV's rows as unquoted cells (header first): for each group in `order` (all groups in
- * table order when absent), its reference then its members. `exact[g] === 1` marks an exact-duplicate
- * group, whose members get the role `exact-duplicate`. Groups are numbered g + 1, as the app shows them.
- * An unknown distance is an empty cell.
+ * table order when absent), its reference then its members. `identical[s] === 1` marks a member slot
+ * whose text is identical to the reference's (role `exact-duplicate`; otherwise `near-duplicate`).
+ * Groups are numbered g + 1, as the app shows them. An unknown distance is an empty cell.
  */
 export function groupsCsvRows(
   table: GroupsCsvTable,
   paths: readonly string[],
   order?: ArrayLike<number>,
-  exact?: ArrayLike<number>,
+  identical?: ArrayLike<number>,
 ): string[][] {
   const rows: string[][] = [[...GROUPS_CSV_HEADER]];
   const n = order ? order.length : table.count;
   for (let i = 0; i < n; i++) {
     const g = order ? order[i] : i;
     const first = table.offsets[g];
-    const memberRole: GroupRole = exact?.[g] === 1 ? 'exact-duplicate' : 'near-duplicate';
     for (let s = first; s < table.offsets[g + 1]; s++) {
       const d = table.distanceToReference[s];
+      const memberRole: GroupRole = identical?.[s] === 1 ? 'exact-duplicate' : 'near-duplicate';
       rows.push([
         String(g + 1),
         paths[table.members[s]],
@@ -49,7 +49,7 @@ export function groupsCsv(
   table: GroupsCsvTable,
   paths: readonly string[],
   order?: ArrayLike<number>,
-  exact?: ArrayLike<number>,
+  identical?: ArrayLike<number>,
 ): string {
-  return toCsv(groupsCsvRows(table, paths, order, exact));
+  return toCsv(groupsCsvRows(table, paths, order, identical));
 }

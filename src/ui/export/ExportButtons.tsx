@@ -1,36 +1,43 @@
-/** The export buttons: the pairs and groups the list shows, as CSV files saved locally (Blob, no network). */
+/** The export buttons: every duplicate pair, and the groups the list shows, as CSV files saved locally (Blob, no network). */
 import { useId, useState } from 'react';
+import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
 import { datedFileName, downloadText } from './download.ts';
-import { pairCountInView, viewGroupsCsv, viewPairsCsv, type ExportGroups } from './export-csv.ts';
+import { relationCsvParts, viewGroupsCsv, type ExportGroups } from './export-csv.ts';
 import '../shared/theme.css';
 
 export interface ExportButtonsProps {
-  /** The groups (the core's GroupTable, or the merged near + exact table the list shows). */
+  /** The near-duplicate relation: "Export CSV" writes every one of its pairs. */
+  relation: DuplicateRelation;
+  /** The groups the list shows (the relation's GroupTable). */
   table: ExportGroups;
   /** Path of each document id. */
   paths: readonly string[];
-  /** The shown groups in display order (GroupList's onViewChange). */
+  /** The shown groups in display order (GroupList's onViewChange), for the groups CSV. */
   order: Uint32Array;
-  /** Per group, 1 for an exact-duplicate group (role `exact-duplicate` in the groups CSV). */
-  exact?: Uint8Array;
+  /** Per member slot, 1 when identical to its reference (role `exact-duplicate` in the groups CSV). */
+  identical?: Uint8Array;
   disabled?: boolean;
 }
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
-/** "Export CSV" (pairs in view) and "Export groups CSV", each saving a dated .csv file. */
-export function ExportButtons({ table, paths, order, exact, disabled = false }: ExportButtonsProps) {
+/** "Export CSV" (all pairs) and "Export groups CSV" (groups in view), each saving a dated .csv file. */
+export function ExportButtons({ relation, table, paths, order, identical, disabled = false }: ExportButtonsProps) {
   const id = useId();
   const [status, setStatus] = useState('');
-  const pairCount = pairCountInView(table, order);
+  const [busy, setBusy] = useState(false);
+  const pairCount = relation.pairCount;
   const groupCount = order.length;
-  const save = (build: () => string, stem: string, what: string) => {
+  const save = async (build: () => string | string[] | Promise<string[]>, stem: string, what: string) => {
+    setBusy(true);
     try {
       const name = datedFileName(stem);
-      downloadText(build(), name);
+      downloadText(await build(), name);
       setStatus(`Saved ${what} as ${name}.`);
     } catch (error) {
       setStatus(`Could not export: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      setBusy(false);
     }
   };
   return (
@@ -38,24 +45,22 @@ export function ExportButtons({ table, paths, order, exact, disabled = false }: 
       <button
         type="button"
         className="ss-button"
-        disabled={disabled || pairCount === 0}
+        disabled={disabled || busy || pairCount === 0}
         aria-describedby={`${id}-pairs`}
-        onClick={() =>
-          save(() => viewPairsCsv(table, paths, order), 'simsift-pairs', count(pairCount, 'pair', 'pairs'))
-        }
+        onClick={() => void save(() => relationCsvParts(relation, paths), 'simsift-pairs', count(pairCount, 'pair', 'pairs'))}
       >
         Export CSV
       </button>
       <span id={`${id}-pairs`} className="ss-visually-hidden">
-        {count(pairCount, 'pair', 'pairs')} in view
+        all {count(pairCount, 'duplicate pair', 'duplicate pairs')}, one row each
       </span>
       <button
         type="button"
         className="ss-button"
-        disabled={disabled || groupCount === 0}
+        disabled={disabled || busy || groupCount === 0}
         aria-describedby={`${id}-groups`}
         onClick={() =>
-          save(() => viewGroupsCsv(table, paths, order, exact), 'simsift-groups', count(groupCount, 'group', 'groups'))
+          void save(() => viewGroupsCsv(table, paths, order, identical), 'simsift-groups', count(groupCount, 'group', 'groups'))
         }
       >
         Export groups CSV

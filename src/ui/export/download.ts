@@ -1,8 +1,8 @@
 /** Saving generated text as a file through a Blob and an object URL (nothing goes over the network). */
 
-/** Offers `text` as a download named `fileName`; the object URL is revoked once the click is handled. */
-export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Offers `text` (or its parts, joined by the Blob without one giant string) as a download named `fileName`. */
+export function downloadText(text: string | readonly string[], fileName: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob(typeof text === 'string' ? [text] : [...text], { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
@@ -10,7 +10,7 @@ export function downloadText(text: string, fileName: string, type = 'text/csv;ch
   document.body.append(link);
   link.click();
   link.remove();
-  // Revoking synchronously can cancel the download in some browsers; a task later is safe.
+  // The object URL is revoked once the click is handled: revoking synchronously can cancel the download in some browsers; a task later is safe.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 

@@ -15,10 +15,14 @@ import {
 import '../shared/theme.css';
 
 export interface GroupListProps {
-  /** The groups (the core's GroupTable, or mergeExactGroups().table), reference document first in each. */
+  /** The groups (the relation's GroupTable), reference document first in each. */
   table: GroupView;
   /** Per group, 1 for an exact-duplicate group (shown with its own tag); all near-duplicate groups when absent. */
   exact?: Uint8Array;
+  /** Per member slot, 1 when the member's text is identical to its reference's. */
+  identical?: Uint8Array;
+  /** Per document, how many of its near-duplicates lie outside its group (0 or absent: none). */
+  outside?: Uint32Array;
   /** Per group, 1 when the group chains (members linked through others, not all near-duplicates of each other). */
   chained?: Uint8Array;
   /** Path of each document id. */
@@ -48,7 +52,18 @@ function PathText({ path }: { path: string }) {
 }
 
 /** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
-export function GroupList({ table, exact, chained, paths, selectedSlot, onOpenPair, onViewChange, height = 480 }: GroupListProps) {
+export function GroupList({
+  table,
+  exact,
+  identical,
+  outside,
+  chained,
+  paths,
+  selectedSlot,
+  onOpenPair,
+  onViewChange,
+  height = 480,
+}: GroupListProps) {
   const id = useId();
   const [sort, setSort] = useState<GroupSort>('size');
   const [filter, setFilter] = useState('');
@@ -185,12 +200,19 @@ export function GroupList({ table, exact, chained, paths, selectedSlot, onOpenPa
               const d = table.distanceToReference[s];
               const known = d !== UNKNOWN_DISTANCE;
               const j = table.jaccardToReference[s];
-              const path = paths[table.members[s]];
-              const name = isRef
-                ? `${path}, reference of group ${g + 1}`
-                : known
-                  ? `${path}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
-                  : `${path}, Jaccard ${j.toFixed(2)}`;
+              const doc = table.members[s];
+              const path = paths[doc];
+              const same = !isRef && identical?.[s] === 1;
+              const elsewhere = outside?.[doc] ?? 0;
+              const name =
+                (isRef
+                  ? `${path}, reference of group ${g + 1}`
+                  : same
+                    ? `${path}, identical to the reference`
+                    : known
+                      ? `${path}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
+                      : `${path}, Jaccard ${j.toFixed(2)}`) +
+                (elsewhere > 0 ? `, ${elsewhere} more near-duplicate${elsewhere === 1 ? '' : 's'} in other groups` : '');
               return (
                 <div
                   key={item.key}
@@ -210,16 +232,34 @@ export function GroupList({ table, exact, chained, paths, selectedSlot, onOpenPa
                   <span className="ss-groups-role" aria-hidden="true" title={isRef ? 'Reference document' : undefined}>
                     {isRef ? '★' : '·'}
                   </span>
-                  <PathText path={path} />
-                  <span className="ss-groups-metric" title="Hamming distance to the reference">
-                    {isRef ? 'ref' : known ? `d ${d}` : 'd —'}
+                  <span className="ss-groups-pathcell">
+                    <PathText path={path} />
+                    {elsewhere > 0 && (
+                    <span
+                      className="ss-tag ss-tag-outside"
+                      title={`${elsewhere} near-duplicate${elsewhere === 1 ? '' : 's'} of this document ${elsewhere === 1 ? 'is' : 'are'} in other groups; the pair view lists them all`}
+                    >
+                      +{elsewhere.toLocaleString()} elsewhere
+                    </span>
+                    )}
                   </span>
-                  <span className="ss-groups-metric" title="Similarity estimate cos(π·d/64)">
-                    {isRef || !known ? '' : similarityEstimate(d).toFixed(3)}
-                  </span>
-                  <span className="ss-groups-metric" title="Exact Jaccard with the reference">
-                    {isRef || Number.isNaN(j) ? '' : `J ${j.toFixed(2)}`}
-                  </span>
+                  {same ? (
+                    <span className="ss-groups-metric ss-groups-identical" title="Same text as the reference (after normalization)">
+                      identical
+                    </span>
+                  ) : (
+                    <>
+                      <span className="ss-groups-metric" title="Hamming distance to the reference">
+                        {isRef ? 'ref' : known ? `d ${d}` : 'd —'}
+                      </span>
+                      <span className="ss-groups-metric" title="Similarity estimate cos(π·d/64)">
+                        {isRef || !known ? '' : similarityEstimate(d).toFixed(3)}
+                      </span>
+                      <span className="ss-groups-metric" title="Exact Jaccard with the reference">
+                        {isRef || Number.isNaN(j) ? '' : `J ${j.toFixed(2)}`}
+                      </span>
+                    </>
+                  )}
                 </div>
               );
             })}

@@ -1,9 +1,8 @@
 /**
  * What the group list shows: sorting and filtering of groups (the core's typed-array GroupTable),
- * the flattening into fixed-height rows, keyboard steps, and merging exact-duplicate groups in.
+ * the flattening into fixed-height rows and keyboard steps.
  */
 import { UNKNOWN_DISTANCE, type GroupTable } from '../../core/groups/group-table.ts';
-import { hamming } from '../../core/simhash/fingerprint64.ts';
 
 /** The parts of a group table the list reads (the core's GroupTable satisfies it). */
 export type GroupView = Pick<GroupTable, 'count' | 'offsets' | 'members' | 'jaccardToReference' | 'distanceToReference'>;
@@ -128,62 +127,4 @@ export function stepRow(rows: GroupRows, from: number, step: number, prefer: 1 |
 export function splitPath(path: string): { dir: string; name: string } {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
   return cut < 0 ? { dir: '', name: path } : { dir: path.slice(0, cut + 1), name: path.slice(cut + 1) };
-}
-
-/** Near-duplicate and exact-duplicate groups in one table for the list, with a per-group exact flag. */
-export interface MergedGroups {
-  table: GroupView;
-  /** 1 where the group is an exact-duplicate group. */
-  exact: Uint8Array;
-}
-
-/**
- * Appends exact-duplicate groups (the scan's `{ start, members, count }`, lowest doc id first, which
- * becomes the reference) after the near-duplicate groups: distance 0 and Jaccard 1 for every member.
- */
-export function mergeExactGroups(
-  near: GroupView,
-  exactGroups: { start: Uint32Array; members: Uint32Array; count: number },
-): MergedGroups {
-  const nearSlots = near.offsets[near.count];
-  const exactSlots = exactGroups.start[exactGroups.count];
-  const count = near.count + exactGroups.count;
-  const offsets = new Int32Array(count + 1);
-  offsets.set(near.offsets.subarray(0, near.count + 1));
-  for (let g = 1; g <= exactGroups.count; g++) offsets[near.count + g] = nearSlots + exactGroups.start[g];
-  const members = new Int32Array(nearSlots + exactSlots);
-  members.set(near.members.subarray(0, nearSlots));
-  members.set(exactGroups.members.subarray(0, exactSlots), nearSlots);
-  const jaccardToReference = new Float32Array(nearSlots + exactSlots).fill(1);
-  jaccardToReference.set(near.jaccardToReference.subarray(0, nearSlots));
-  const distanceToReference = new Uint8Array(nearSlots + exactSlots);
-  distanceToReference.set(near.distanceToReference.subarray(0, nearSlots));
-  const exact = new Uint8Array(count);
-  exact.fill(1, near.count);
-  return { table: { count, offsets, members, jaccardToReference, distanceToReference }, exact };
-}
-
-/**
- * A group view from plain member lists (the scan's `{ start, members, count }`): the first member of
- * each group is its reference, distances are computed from the fingerprint halves, and Jaccard is
- * unknown (NaN) until verified pairs supply it.
- */
-export function groupViewFromLists(
-  groups: { start: Uint32Array; members: Uint32Array; count: number },
-  hi: Uint32Array,
-  lo: Uint32Array,
-): GroupView {
-  const slots = groups.start[groups.count];
-  const offsets = Int32Array.from(groups.start.subarray(0, groups.count + 1));
-  const members = Int32Array.from(groups.members.subarray(0, slots));
-  const distanceToReference = new Uint8Array(slots);
-  const jaccardToReference = new Float32Array(slots).fill(Number.NaN);
-  for (let g = 0; g < groups.count; g++) {
-    const ref = members[offsets[g]];
-    jaccardToReference[offsets[g]] = 1;
-    for (let s = offsets[g] + 1; s < offsets[g + 1]; s++) {
-      distanceToReference[s] = hamming(hi[ref], lo[ref], hi[members[s]], lo[members[s]]);
-    }
-  }
-  return { count: groups.count, offsets, members, distanceToReference, jaccardToReference };
 }

@@ -12,8 +12,10 @@ export interface SummaryProps {
   exactGroups: number;
   /** Groups of near-duplicates (at least one member differs from the reference). */
   nearGroups: number;
-  /** Near-duplicate pairs within k. */
+  /** Document pairs in the near-duplicate relation (identical texts included): the rows of Export CSV. */
   pairs: number;
+  /** Of those, pairs of identical texts. */
+  identicalPairs: number;
   /** The settings the scan used. */
   settings: ScanSettings;
   /** Opens the Skipped panel; the skipped count is a button when given. */
@@ -30,7 +32,7 @@ function Stat({ label, value, children }: { label: string; value: number; childr
 }
 
 /** Counts from the last scan as a row of figures, plus the settings used. */
-export function Summary({ filesScanned, skipped, exactGroups, nearGroups, pairs, settings, onShowSkipped }: SummaryProps) {
+export function Summary({ filesScanned, skipped, exactGroups, nearGroups, pairs, identicalPairs, settings, onShowSkipped }: SummaryProps) {
   return (
     <section className="ss-panel" aria-label="Summary">
       <h2 className="ss-panel-title">Summary</h2>
@@ -50,7 +52,12 @@ export function Summary({ filesScanned, skipped, exactGroups, nearGroups, pairs,
         </Stat>
         <Stat label="Exact-duplicate groups" value={exactGroups} />
         <Stat label="Near-duplicate groups" value={nearGroups} />
-        <Stat label="Pairs" value={pairs} />
+        <Stat label="Duplicate pairs" value={pairs}>
+          <span title="Every pair of documents that are identical or near-identical: one row each in Export CSV">
+            {pairs.toLocaleString()}
+          </span>
+          <span className="ss-muted ss-summary-sub"> ({identicalPairs.toLocaleString()} identical)</span>
+        </Stat>
       </dl>
       <p className="ss-summary-settings">
         Settings: <code>{describeSettings(settings)}</code>

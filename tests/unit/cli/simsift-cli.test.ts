@@ -9,14 +9,6 @@ import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { hamming } from '../../../src/core/simhash/fingerprint64.ts';
 import { jaccardSorted } from '../../../src/core/groups/jaccard.ts';
 import { DEFAULT_K } from '../../../src/core/quality/defaults.ts';
-import { findNearDuplicates } from '../../../src/core/groups/near-duplicates.ts';
-import { referenceGroups } from '../../../src/core/groups/reference-groups.ts';
-import { decodeText } from '../../../src/core/text/decode.ts';
-import { normalizeText } from '../../../src/core/text/normalize.ts';
-import { hiOf, loOf } from '../../../src/core/simhash/fingerprint64.ts';
-import { groupExact } from '../../../src/workers/duplicate-groups.ts';
-import { mergeExactGroups, orderGroups, lowerCasePaths } from '../../../src/ui/groups/group-view.ts';
-import { viewPairsCsv } from '../../../src/ui/export/export-csv.ts';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { Writable } from 'node:stream';
 
@@ -218,17 +210,22 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     const rows = parseCsv(r.stdout);
     expect(rows[0]).toEqual(['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard']);
     const pairs = rows.slice(1).map((row) => `${row[1]} ~ ${row[2]}`);
-    // Near groups: base.txt is the reference of its edited copy and the HTML page (markup stripped,
-    // the same words as the edited copy); the two notes. Exact group: base.txt and its two copies.
-    // The far pair and the far note are not near-duplicates.
-    // Shown largest group first, numbered near groups then exact groups.
+    // Every pair of the relation: base.txt and its two identical copies, each near the edited copy and
+    // the HTML page (markup stripped, the same words as the edited copy), which are near each other;
+    // the two notes. The far pair and the far note are not near-duplicates.
     expect(pairs.sort()).toEqual(
       [
-        'base.txt ~ page.html',
-        'base.txt ~ sub/edited.txt',
-        "'=note, \"copy\".txt ~ note.txt",
         'base.txt ~ upper copy.txt',
         'base.txt ~ utf16.txt',
+        'upper copy.txt ~ utf16.txt',
+        'base.txt ~ page.html',
+        'base.txt ~ sub/edited.txt',
+        'upper copy.txt ~ page.html',
+        'upper copy.txt ~ sub/edited.txt',
+        'utf16.txt ~ page.html',
+        'utf16.txt ~ sub/edited.txt',
+        'page.html ~ sub/edited.txt',
+        "'=note, \"copy\".txt ~ note.txt",
       ].sort(),
     );
     const row = (a: string, b: string) => rows.find((x) => x[1] === a && x[2] === b)!;
@@ -240,11 +237,13 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(m.j).toBeCloseTo(1 - 6 / (398 + 3), 6); // one word of 400 changed: 3 of 398 shingles replaced
     // The longer note is the reference (equal degree: the longer document wins).
     expect(row("'=note, \"copy\".txt", 'note.txt')[5]).toBe((28 / 29).toFixed(4));
-    // Exact copies: distance 0, Jaccard 1, in a group of their own numbered after the near groups.
+    // Exact copies: distance 0, Jaccard 1, in the same group as their near-duplicates, and the copies'
+    // pairs with the edited text carry its distance and Jaccard (A ~ B and B = B' give A ~ B').
     expect(row('base.txt', 'utf16.txt').slice(3)).toEqual(['0', '1.0000', '1.0000']);
-    expect(row('base.txt', 'upper copy.txt')[0]).toBe(row('base.txt', 'utf16.txt')[0]);
-    // Largest group first, ties by group number: near group 1 and exact group 3 (3 documents each), then 2.
-    expect(rows.slice(1).map((x) => x[0])).toEqual(['1', '1', '3', '3', '2']);
+    expect(row('utf16.txt', 'sub/edited.txt').slice(3)).toEqual(e.slice(3));
+    expect(row('base.txt', 'upper copy.txt')[0]).toBe(e[0]);
+    // Largest group first: the five copies and near copies of base.txt, then the notes.
+    expect(rows.slice(1).map((x) => x[0])).toEqual([...Array(10).fill('1'), '2']);
     // A hostile name starting with '=' is escaped as text and quoted (comma, double quotes).
     expect(r.stdout).toContain(`"'=note, ""copy"".txt"`);
     expect(r.stderr, r.stderr).toMatch(/14 files.*11 fingerprinted \(9 distinct texts; 10 fingerprint runs\), 1 too short, 1 binary, 1 empty, 0 too large, 0 unreadable, 1 hidden/);
@@ -269,55 +268,11 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(looseRow?.[5]).toBe(measure(far.x, far.y).j.toFixed(4));
     const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3'], dir);
     expect(parseCsv(strict.stdout).slice(1).map((x) => x[0] + x[1] + x[2])).toEqual([
-      '2base.txtupper copy.txt',
-      '2base.txtutf16.txt',
-      '1page.htmlsub/edited.txt', // the same words; only whitespace around them differs
+      '1base.txtupper copy.txt',
+      '1base.txtutf16.txt',
+      '1upper copy.txtutf16.txt',
+      '2page.htmlsub/edited.txt', // the same words; only whitespace around them differs
     ]);
-  });
-
-  it('produces the rows of the app\'s Export CSV for the same corpus (default sort, exact groups after near groups)', async () => {
-    // The app's path: decode, content hash of the normalized text (xxhash-wasm), exact groups by the
-    // index worker's groupExact, near-duplicates and reference groups from the core, the group list's
-    // merge and default order, and the export's viewPairsCsv.
-    const xx = await xxhash();
-    const paths = ['=note, "copy".txt', 'base.txt', 'empty.txt', 'far-x.txt', 'far-y.txt', 'image.bin', 'note-far.txt', 'note.txt', 'page.html', 'sub/edited.txt', 'two.txt', 'unrelated.txt', 'upper copy.txt', 'utf16.txt'];
-    const n = paths.length;
-    const texts: (string | null)[] = [];
-    for (const p of paths) {
-      const decoded = decodeText(await readFile(join(q, p)));
-      const text = decoded.ok && decoded.text !== '' ? decoded.text : null;
-      texts.push(text && p.endsWith('.html') ? (await import('../../../src/core/text/html.ts')).stripHtml(text) : text);
-    }
-    const hi = new Uint32Array(n);
-    const lo = new Uint32Array(n);
-    const words = new Uint32Array(n);
-    const hashHi = new Uint32Array(n);
-    const hashLo = new Uint32Array(n);
-    const include = new Uint8Array(n);
-    texts.forEach((t, i) => {
-      if (t === null) return;
-      const f = fp.fingerprint(t);
-      words[i] = f.words;
-      if (f.status !== 'ok') return;
-      hi[i] = f.hi;
-      lo[i] = f.lo;
-      const h = xx.h64(normalizeText(t));
-      hashHi[i] = hiOf(h);
-      hashLo[i] = loOf(h);
-      include[i] = 2;
-    });
-    const exact = groupExact(hashHi, hashLo, include);
-    const hasFingerprint = new Uint8Array(n);
-    const featureCount = new Uint32Array(n);
-    for (const d of exact.distinct) {
-      hasFingerprint[d] = 1;
-      featureCount[d] = words[d] < 200 ? fp.featureSet(texts[d]!).length : 0;
-    }
-    const found = findNearDuplicates({ hi, lo, hasFingerprint, words, featureCount, getFeatureSet: (d) => fp.featureSet(texts[d]!) });
-    const merged = mergeExactGroups(referenceGroups(n, found.pairs, { lengths: words }), exact.groups);
-    const order = orderGroups(merged.table, lowerCasePaths(paths), 'size', '');
-    const r = await simsift(['scan', q], dir);
-    expect(r.stdout).toBe(viewPairsCsv(merged.table, paths, order));
   });
 
   it('groups a chain A~B~C around B by default; with --groups components says the component chains', async () => {
@@ -379,6 +334,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(rows.slice(1)).toEqual([
       ['1', "'+plus.txt", "'=HYPERLINK(\"x\").txt", '0', '1.0000', '1.0000'],
       ['1', "'+plus.txt", 'new\nline.txt', '0', '1.0000', '1.0000'],
+      ['1', "'=HYPERLINK(\"x\").txt", 'new\nline.txt', '0', '1.0000', '1.0000'],
     ]);
     expect(r.stderr).toMatch(/wrote .*hostile\.csv/);
   });

@@ -58,10 +58,12 @@ describe('scan session', () => {
     expect(r.docs.status[id('c/a.txt')]).toBe(DocStatus.ok);
     expect(r.exactGroups.count).toBe(1);
     expect(Array.from(r.exactGroups.members).map((d) => r.docs.paths[d]).sort()).toEqual(['c/a.txt', 'c/x/a.txt']);
-    const pairs = Array.from({ length: r.pairs.count }, (_, p) => [r.docs.paths[r.pairs.a[p]], r.docs.paths[r.pairs.b[p]]].sort().join(' ~ '));
+    const pairs = Array.from({ length: r.verified.count }, (_, p) => [r.docs.paths[r.verified.a[p]], r.docs.paths[r.verified.b[p]]].sort().join(' ~ '));
     const rep = r.docs.paths[r.representative[id('c/a.txt')]];
     expect(pairs).toEqual([[rep, 'c/near.txt'].sort().join(' ~ ')]);
-    expect(r.nearGroups.count).toBe(1);
+    // One group holds the two copies and their near-duplicate; the relation has all three pairs.
+    expect(r.groups.count).toBe(1);
+    expect(r.relation.pairCount).toBe(3);
     expect(r.skipped.map((s) => `${s.path}:${s.reason}`).sort()).toEqual(['c/.git/:hidden', 'c/bin.txt:binary', 'c/empty.txt:empty']);
     expect(snap.progress).toMatchObject({ filesDone: 6, filesTotal: 6, bytesTotal: r.docs.sizes.reduce((a, b) => a + b, 0) });
   });
@@ -135,7 +137,7 @@ describe('scan session: verified near-duplicates', () => {
     // b is near both a and c: it is the reference, and a, c sit in its group without being near each other.
     expect(r.groups.count).toBe(1);
     expect(name(r.groups.reference[0])).toBe('b.txt');
-    expect(r.pairs.count).toBe(2);
+    expect(r.verified.count).toBe(2);
   });
 
   it('regroups at a new threshold, grouping and k without measuring a pair twice', async () => {

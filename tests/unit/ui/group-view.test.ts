@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   flattenRows,
   lowerCasePaths,
-  groupViewFromLists,
-  mergeExactGroups,
   orderGroups,
   splitPath,
   stepRow,
@@ -71,22 +69,6 @@ describe('orderGroups with unknown distances', () => {
   });
 });
 
-describe('mergeExactGroups', () => {
-  it('appends exact groups with distance 0, Jaccard 1 and the exact flag', () => {
-    const merged = mergeExactGroups(table, {
-      start: Uint32Array.from([0, 2, 5]),
-      members: Uint32Array.from([10, 11, 12, 13, 14]),
-      count: 2,
-    });
-    expect(merged.table.count).toBe(5);
-    expect([...merged.table.offsets]).toEqual([0, 3, 5, 9, 11, 14]);
-    expect([...merged.table.members.subarray(9)]).toEqual([10, 11, 12, 13, 14]);
-    expect([...merged.table.distanceToReference.subarray(6)]).toEqual([1, 1, 3, 0, 0, 0, 0, 0]);
-    expect([...merged.table.jaccardToReference.subarray(8)]).toEqual([0.699999988079071, 1, 1, 1, 1, 1]);
-    expect([...merged.exact]).toEqual([0, 0, 0, 1, 1]);
-  });
-});
-
 describe('flattenRows and stepRow', () => {
   const rows = flattenRows(table, Uint32Array.from([2, 0]));
   it('puts a header row before each group and numbers member rows', () => {
@@ -111,18 +93,5 @@ describe('splitPath', () => {
     expect(splitPath('a/b/c.txt')).toEqual({ dir: 'a/b/', name: 'c.txt' });
     expect(splitPath('c.txt')).toEqual({ dir: '', name: 'c.txt' });
     expect(splitPath('<img src=x onerror=alert(1)>.txt')).toEqual({ dir: '', name: '<img src=x onerror=alert(1)>.txt' });
-  });
-});
-
-describe('groupViewFromLists', () => {
-  it('takes the first member as reference and computes distances from the fingerprints', () => {
-    const hi = Uint32Array.from([0, 0, 1, 0xff]);
-    const lo = Uint32Array.from([0, 7, 0, 0]);
-    const v = groupViewFromLists({ start: Uint32Array.from([0, 2, 4]), members: Uint32Array.from([0, 1, 2, 3]), count: 2 }, hi, lo);
-    expect(v.count).toBe(2);
-    expect([...v.offsets]).toEqual([0, 2, 4]);
-    expect([...v.distanceToReference]).toEqual([0, 3, 0, 7]);
-    expect(v.jaccardToReference[0]).toBe(1);
-    expect(Number.isNaN(v.jaccardToReference[1])).toBe(true);
   });
 });

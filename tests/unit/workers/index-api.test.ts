@@ -108,7 +108,7 @@ describe('indexApi.groupNearDuplicates', () => {
     const s4 = set(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
     const s5 = set(1, 2, 3, 4, 5, 6, 7, 8, 9, 11);
     const smallSets = { docs: Uint32Array.from([4, 5]), offsets: Uint32Array.from([0, 10, 20]), keys: new Uint32Array([...s4, ...s5]) };
-    return { n, candidates, jaccard, threshold, grouping, words, hi: new Uint32Array(n), lo: Uint32Array.from([0, 0, 0, 0, 0, 0xfff]), hasFingerprint, smallSets };
+    return { n, candidates, jaccard, threshold, grouping, words, hi: new Uint32Array(n), lo: Uint32Array.from([0, 0, 0, 0, 0, 0xfff]), hasFingerprint, smallSets, representative: Int32Array.from([0, 1, 2, 3, 4, 5]) };
   }
 
   it('keeps candidates at or above the threshold, adds short pairs from the exact join, groups around references', () => {

@@ -20,8 +20,8 @@ describe('groupsCsvRows', () => {
       ['2', 'y/"q".txt', 'near-duplicate', '0'],
     ]);
   });
-  it('follows the view order and marks exact-duplicate groups', () => {
-    const rows = groupsCsvRows(table, paths, [1], [0, 1]);
+  it('follows the view order and marks members identical to their reference', () => {
+    const rows = groupsCsvRows(table, paths, [1], [0, 0, 0, 0, 1]);
     expect(rows.slice(1)).toEqual([
       ['2', 'x/"q".txt', 'reference', '0'],
       ['2', 'y/"q".txt', 'exact-duplicate', '0'],
