@@ -14,7 +14,7 @@ import { PairView } from '../ui/pair-view/PairView.tsx';
 import { SettingsPanel } from '../ui/settings/SettingsPanel.tsx';
 import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
 import { changesFingerprints, MAX_K, type ScanSettings } from '../ui/shared/scan-settings.ts';
-import { paramsOf, shownGroups, type GroupingParams } from './result-groups.ts';
+import { paramsOf, shownGroups, type GroupingParams, type ShownGroups } from './result-groups.ts';
 import { usePairTexts } from './use-pair-texts.ts';
 import { RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
 import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
@@ -130,6 +130,15 @@ function pairJaccard(result: ScanResult, a: number, b: number): number {
   return Number.NaN;
 }
 
+/** The list row of member `b` in the group whose reference is `a` (the open pair's row), or null. */
+function slotOf(table: ShownGroups['table'], a: number, b: number): number | null {
+  for (let g = 0; g < table.count; g++) {
+    if (table.members[table.offsets[g]] !== a) continue;
+    for (let s = table.offsets[g] + 1; s < table.offsets[g + 1]; s++) if (table.members[s] === b) return s;
+  }
+  return null;
+}
+
 /** Everything shown after a scan; threshold and grouping changes regroup in the workers, without fingerprinting. */
 export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove, onMakeReference }: ResultsWorkspaceProps) {
   const { docs } = result;
@@ -142,15 +151,16 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
   }
   const shown = useMemo(() => shownGroups(result), [result]);
   const [order, setOrder] = useState<Uint32Array>(() => new Uint32Array(0));
-  // The open pair: from a group row (reference, member; `slot` highlights the row) or from a document's
-  // list of near-duplicates (no row).
-  const [selected, setSelected] = useState<{ a: number; b: number; slot: number | null } | null>(null);
-  // A regroup makes old slots meaningless: the open pair closes with it.
-  const [selectionTable, setSelectionTable] = useState(shown.table);
-  if (selectionTable !== shown.table) {
-    setSelectionTable(shown.table);
+  // The open pair, as two documents: from a group row (reference, member) or from a document's list of
+  // near-duplicates. It stays open through regroups and saves (the documents are the same); a scan of
+  // other documents closes it.
+  const [selected, setSelected] = useState<{ a: number; b: number } | null>(null);
+  const [selectionDocs, setSelectionDocs] = useState(docs);
+  if (selectionDocs !== docs && selectionDocs.paths !== docs.paths) {
+    setSelectionDocs(docs);
     setSelected(null);
   }
+  const selectedSlot = useMemo(() => (selected === null ? null : slotOf(shown.table, selected.a, selected.b)), [shown.table, selected]);
   const skippedRef = useRef<HTMLDivElement>(null);
 
   const stats = useMemo(() => {
@@ -218,8 +228,8 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             outside={result.relation.outside}
             chained={shown.chained}
             paths={docs.paths}
-            selectedSlot={selected?.slot ?? null}
-            onOpenPair={(group, slot) => setSelected({ a: table.members[table.offsets[group]], b: table.members[slot], slot })}
+            selectedSlot={selectedSlot}
+            onOpenPair={(group, slot) => setSelected({ a: table.members[table.offsets[group]], b: table.members[slot] })}
             onViewChange={setOrder}
             height={560}
           />
@@ -242,7 +252,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
               jaccard={pair.jaccard}
               onClose={() => setSelected(null)}
               onRemove={onRemove}
-              onOpen={(a, b) => setSelected({ a, b, slot: null })}
+              onOpen={(a, b) => setSelected({ a, b })}
               onMakeReference={onMakeReference}
             />
           ) : (

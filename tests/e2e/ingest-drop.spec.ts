@@ -13,12 +13,19 @@ test('dropping files onto the drop zone scans them', async ({ page }) => {
     { name: 'tiny.txt', text: 'hi' },
   ]);
   await app.waitForState('done');
-  await expect(app.summaryValue('Exact-duplicate groups')).toHaveText('1');
+  // One group holds the two identical copies and the edited file: exact and near duplicates together.
+  await expect(app.summaryValue('Exact-duplicate groups')).toHaveText('0');
   await expect(app.summaryValue('Near-duplicate groups')).toHaveText('1');
   const groups = await app.groups();
-  const paths = groups.map((g) => [g.reference, ...g.members.map((m) => m.path)].sort().join(' '));
-  // The exact pair, and the edited file with the text both copies share (whichever stands for it).
-  expect(paths).toContainEqual('copy.txt first.txt');
-  expect(paths.some((p) => p === 'edited.txt first.txt' || p === 'copy.txt edited.txt')).toBe(true);
+  expect(groups).toHaveLength(1);
+  const [group] = groups;
+  expect([group.reference, ...group.members.map((m) => m.path)].sort()).toEqual(['copy.txt', 'edited.txt', 'first.txt']);
+  // The reference is one of the copies (the text most documents are near); its twin is marked identical.
+  expect(['copy.txt', 'first.txt']).toContain(group.reference);
+  const twin = group.members.find((m) => m.path !== 'edited.txt')!;
+  expect(twin.label).toMatch(/, identical to the reference$/);
+  expect(group.members.find((m) => m.path === 'edited.txt')!.label).toMatch(/, distance \d+, similarity /);
+  // Three pairs: the copies, and the edited file with each of them.
+  await expect(app.summaryValue('Duplicate pairs')).toContainText('3');
   await expect(app.skipped.getByRole('listitem').filter({ hasText: 'tiny.txt' })).toContainText('Too short');
 });

@@ -39,25 +39,37 @@ export class IngestPage {
     return this.page.getByRole('region', { name: 'Scan progress' }).getByRole('status');
   }
 
-  /** A number in the results summary, by its term ("Exact-duplicate groups", "Pairs", ...). */
+  /** A number in the results summary, by its term ("Exact-duplicate groups", "Duplicate pairs", ...). */
   summaryValue(term: string) {
     return this.results.getByRole('region', { name: 'Summary' }).locator(`dt:text-is("${term}") + dd`);
   }
 
   /**
    * The groups list as arrays of paths, reference first (options are labelled "PATH, reference of
-   * group N" and "PATH, distance D, similarity S"), with each member's label.
+   * group N", "PATH, identical to the reference" and "PATH, distance D, similarity S", each maybe
+   * followed by ", N more near-duplicates in other groups"), with each member's label.
    */
   async groups(): Promise<Array<{ reference: string; members: Array<{ path: string; label: string }> }>> {
-    const labels = await this.results
-      .getByRole('listbox', { name: 'Groups and their documents' })
-      .getByRole('option')
-      .evaluateAll((options) => options.map((o) => o.getAttribute('aria-label') ?? ''));
+    // The list is virtualized: scroll it from top to bottom, collecting each rendered row once.
+    const box = this.results.getByRole('listbox', { name: 'Groups and their documents' });
+    const seen = new Map<number, string>();
+    for (let top = 0; ; ) {
+      const view = await box.evaluate(async (el, scrollTo) => {
+        el.scrollTop = scrollTo;
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const rows = [...el.querySelectorAll('[role=option]')].map((o) => [Number(o.getAttribute('aria-posinset')), o.getAttribute('aria-label') ?? ''] as const);
+        return { rows, height: el.scrollHeight, client: el.clientHeight };
+      }, top);
+      for (const [position, label] of view.rows) seen.set(position, label);
+      if (top + view.client >= view.height) break;
+      top += view.client;
+    }
+    const labels = [...seen.entries()].sort((x, y) => x[0] - y[0]).map((entry) => entry[1]);
     const groups: Array<{ reference: string; members: Array<{ path: string; label: string }> }> = [];
     for (const label of labels) {
-      const ref = /^(.*), reference of group \d+$/.exec(label);
+      const ref = /^(.*), reference of group \d+(, \d+ more near-duplicates? in other groups)?$/.exec(label);
       if (ref) groups.push({ reference: ref[1], members: [] });
-      else groups[groups.length - 1].members.push({ path: label.replace(/, distance .*$/, ''), label });
+      else groups[groups.length - 1].members.push({ path: label.replace(/, (distance|identical|Jaccard) .*$/, ''), label });
     }
     return groups;
   }

@@ -25,7 +25,11 @@ test('without kept contents, the pair view says so after a reload and shows the 
 
   await note
     .getByLabel(/Pick the files? again to show the pair/)
-    .setInputFiles(readdirSync(join(SAMPLE, 'drafts')).filter((f) => f.startsWith('tides')).map((f) => join(SAMPLE, 'drafts', f)));
+    .setInputFiles([
+      // The group's reference is the tides text that has a copy (articles/ and backup/), the drafts its members.
+      join(SAMPLE, 'articles', 'tides.txt'),
+      ...readdirSync(join(SAMPLE, 'drafts')).filter((f) => f.startsWith('tides')).map((f) => join(SAMPLE, 'drafts', f)),
+    ]);
   await expect(note).toHaveCount(0);
   await expect(app.pairView.getByRole('region', { name: `Text of ${member}` })).toContainText('harbour');
   await expect(app.pairView.getByRole('deletion').first()).toBeVisible();

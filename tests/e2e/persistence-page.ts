@@ -48,7 +48,7 @@ export class PersistencePage {
   /** Files scanned, exact groups, near groups and pairs as shown. */
   async figures(): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
-    for (const label of ['Files scanned', 'Exact-duplicate groups', 'Near-duplicate groups', 'Pairs']) out[label] = await this.stat(label);
+    for (const label of ['Files scanned', 'Exact-duplicate groups', 'Near-duplicate groups', 'Duplicate pairs']) out[label] = await this.stat(label);
     return out;
   }
 }

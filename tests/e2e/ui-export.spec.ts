@@ -11,7 +11,7 @@ async function download(page: Page, button: string): Promise<string> {
   return readFileSync((await file.path())!, 'utf8');
 }
 
-test('Export CSV saves the pairs in view, with formula-looking names escaped', async ({ page }) => {
+test('Export CSV saves every duplicate pair, with formula-looking names escaped', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-export-'));
   try {
     const files = writeUiCorpus(dir);
@@ -32,8 +32,10 @@ test('Export CSV saves the pairs in view, with formula-looking names escaped', a
     expect(row).toMatch(/,\d+,0\.\d+,(0\.\d+|1|)$/);
     // No cell anywhere starts with a formula character.
     for (const line of lines.slice(1)) expect(line).not.toMatch(/(^|,)[=+\-@]/);
-    // Two near-duplicate pairs are in view (the edited tides and the edited lighthouse).
-    expect(lines.filter((l) => l !== '').length - 1).toBe(2 + 1); // + the exact copy of tides
+    // Every pair of the relation: the two identical tides, the edited tides with each of them, and the
+    // edited lighthouse with its original.
+    expect(lines.filter((l) => l !== '').length - 1).toBe(4);
+    expect(lines.filter((l) => l.includes(escaped))).toHaveLength(2);
 
     const groups = await download(page, 'Export groups CSV');
     const groupLines = groups.split('\r\n');

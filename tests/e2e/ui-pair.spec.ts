@@ -5,7 +5,7 @@ test('opening a group member shows the bit diff and both texts with their differ
   const app = new ResultsPage(page);
   await app.open();
   await app.trySample();
-  const member = 'simsift-sample/drafts/tides-one-word-changed.txt';
+  const member = 'simsift-sample/drafts/tides-paragraphs-reordered.txt';
   await app.option(member).click();
   await expect(app.option(member)).toHaveAttribute('aria-selected', 'true');
 
@@ -28,4 +28,22 @@ test('opening a group member shows the bit diff and both texts with their differ
 
   await app.pairView.getByRole('button', { name: 'Close' }).click();
   await expect(app.pairView).toHaveCount(0);
+});
+
+test('the pair view lists every near-duplicate of a document, opens any of them, and can make it the reference', async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await app.trySample();
+  const member = 'simsift-sample/drafts/tides-sentence-added.txt';
+  await app.option(member).click();
+  const list = page.getByRole('region', { name: `Near-duplicates of ${member}` });
+  // The reference's identical copy is a near-duplicate of the member too, though the group row pairs
+  // the member with the reference only.
+  await expect(list.getByRole('button', { name: /^simsift-sample\/backup\/tides\.txt/ })).toBeVisible();
+  await list.getByRole('button', { name: /^simsift-sample\/backup\/tides\.txt/ }).click();
+  await expect(app.pairView.getByRole('region', { name: 'Text of simsift-sample/backup/tides.txt' })).toBeVisible();
+  await expect(app.pairView.getByRole('region', { name: `Text of ${member}` })).toBeVisible();
+
+  await list.getByRole('button', { name: `Make ${member} the reference` }).click();
+  await expect(app.option(member)).toHaveAccessibleName(new RegExp(`^${member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, reference of group \\d+`));
 });

@@ -76,6 +76,7 @@ export function GroupList({
   const rows = useMemo(() => flattenRows(table, order), [table, order]);
   const [active, setActive] = useState(-1);
   const scroller = useRef<HTMLDivElement>(null);
+  const focusByPointer = useRef(false);
 
   useEffect(() => onViewChange?.(order), [order, onViewChange]);
   // A new view starts at its first member row.
@@ -166,8 +167,12 @@ export function GroupList({
         tabIndex={0}
         aria-activedescendant={active >= 0 && rows.slot[active] >= 0 ? `${id}-r${active}` : undefined}
         onKeyDown={onKeyDown}
+        onPointerDown={() => (focusByPointer.current = true)}
         onFocus={() => {
-          if (active >= 0) virtualizer.scrollToIndex(active, { align: 'auto' });
+          // Tabbing in shows the active row. A click focuses the list too, between its mousedown and
+          // mouseup: scrolling then would move another row under the pointer and lose the click.
+          if (!focusByPointer.current && active >= 0) virtualizer.scrollToIndex(active, { align: 'auto' });
+          focusByPointer.current = false;
         }}
       >
         {rows.count === 0 ? (

@@ -1,0 +1,123 @@
+/**
+ * The architecture as a test: every import in src/ follows the layering of shared/STYLE.md (imports
+ * flow app -> ui -> scan -> workers -> storage/core; core imports nothing of the app), UI feature
+ * folders do not import each other, and no two files import each other in a cycle. It reads the
+ * sources as text, so it needs no build and fails with the offending import named.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve('src');
+
+function listSources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listSources(full));
+    else if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(full);
+  }
+  return out;
+}
+
+interface Edge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+/** Every relative import (static, dynamic, `new URL(..., import.meta.url)` workers) of every source file. */
+function importsOf(files: string[]): { edges: Edge[]; packages: Map<string, string[]> } {
+  const edges: Edge[] = [];
+  const packages = new Map<string, string[]>();
+  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^'"`;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g;
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const from = relative(SRC, file);
+    for (const m of text.matchAll(pattern)) {
+      const spec = m[3] ?? m[4] ?? m[5];
+      if (!spec) continue;
+      if (spec.startsWith('.')) {
+        edges.push({ from, to: relative(SRC, resolve(dirname(file), spec)), typeOnly: Boolean(m[2]) });
+      } else {
+        const list = packages.get(from) ?? [];
+        list.push(spec);
+        packages.set(from, list);
+      }
+    }
+  }
+  return { edges, packages };
+}
+
+const layer = (path: string) => path.split('/')[0];
+/** What each top-level folder may import (besides itself). */
+const ALLOWED: Record<string, string[]> = {
+  core: [],
+  storage: ['core'],
+  workers: ['core', 'storage'],
+  scan: ['core', 'storage', 'workers'],
+  ui: ['core', 'storage', 'workers', 'scan'],
+  app: ['core', 'storage', 'workers', 'scan', 'ui'],
+  cli: ['core', 'storage', 'workers', 'scan'],
+};
+/** Packages core may use: it runs in Node, in workers and in the browser, with no DOM, IndexedDB or comlink. */
+const CORE_PACKAGES = new Set(['xxhash-wasm']);
+
+const files = listSources(SRC);
+const { edges, packages } = importsOf(files);
+
+describe('the layering of src/', () => {
+  it('finds the imports it checks', () => {
+    expect(edges.length).toBeGreaterThan(100);
+  });
+
+  it('imports only flow downwards', () => {
+    const upward = edges
+      .filter((e) => {
+        const [a, b] = [layer(e.from), layer(e.to)];
+        return a !== b && !(ALLOWED[a] ?? []).includes(b) && a !== 'main.tsx';
+      })
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(upward).toEqual([]);
+  });
+
+  it('core uses no DOM, IndexedDB, comlink, React or Node package', () => {
+    const bad: string[] = [];
+    for (const [from, specs] of packages) {
+      if (layer(from) !== 'core') continue;
+      for (const spec of specs) if (!CORE_PACKAGES.has(spec)) bad.push(`${from} -> ${spec}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('UI feature folders do not import each other (only ui/shared)', () => {
+    const cross = edges
+      .filter((e) => {
+        if (layer(e.from) !== 'ui' || layer(e.to) !== 'ui') return false;
+        const [fa, fb] = [e.from.split('/')[1], e.to.split('/')[1]];
+        return fa !== fb && fb !== 'shared';
+      })
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(cross).toEqual([]);
+  });
+
+  it('no import cycle between files (type-only imports included)', () => {
+    const graph = new Map<string, string[]>();
+    for (const e of edges) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);
+    const state = new Map<string, 1 | 2>();
+    const cycles: string[] = [];
+    const stack: string[] = [];
+    const visit = (node: string) => {
+      state.set(node, 1);
+      stack.push(node);
+      for (const next of graph.get(node) ?? []) {
+        if (state.get(next) === 1) cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(node, 2);
+    };
+    for (const node of graph.keys()) if (!state.has(node)) visit(node);
+    expect(cycles).toEqual([]);
+  });
+});
