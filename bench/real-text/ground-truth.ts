@@ -81,24 +81,27 @@ export function realGroundTruth(sets: readonly Uint32Array[], threshold: number)
   }
   const m = classSets.length;
 
-  // Feature frequency over classes, for the rarest-first order of the prefixes.
-  const df = new Map<number, number>();
-  for (const set of classSets) for (const f of set) df.set(f, (df.get(f) ?? 0) + 1);
-
+  const { ranked, distinct } = rarestFirst(classSets);
+  const prefixOf = (size: number) => size - Math.ceil(threshold * size - 1e-9) + 1; // the slack keeps ceil exact when t |A| is an integer (0.8 * 5)
+  // Posting lists as linked lists in typed arrays (head per feature rank, next per entry): hundreds of
+  // thousands of small JS arrays cost more than the join itself.
+  let entries = 0;
+  for (const set of classSets) entries += prefixOf(set.length);
+  const head = new Int32Array(distinct).fill(-1);
+  const next = new Int32Array(entries);
+  const owner = new Uint32Array(entries);
   const classPairs = new Map<number, number>(); // pairKey over classes -> Jaccard
-  const postings = new Map<number, number[]>();
   const seen = new Int32Array(m).fill(-1);
   let merged = 0;
+  let e = 0;
   for (let c = 0; c < m; c++) {
     const set = classSets[c]!;
-    const ordered = Array.from(set).sort((x, y) => df.get(x)! - df.get(y)! || x - y);
-    // The slack keeps ceil exact when t |A| is an integer computed with rounding error (0.8 * 5).
-    const prefix = set.length - Math.ceil(threshold * set.length - 1e-9) + 1;
+    const ordered = ranked[c]!;
+    const prefix = prefixOf(set.length);
     for (let p = 0; p < prefix; p++) {
       const f = ordered[p]!;
-      let list = postings.get(f);
-      if (list === undefined) postings.set(f, (list = []));
-      for (const other of list) {
+      for (let at = head[f]!; at >= 0; at = next[at]!) {
+        const other = owner[at]!;
         if (seen[other] === c) continue;
         seen[other] = c;
         const o = classSets[other]!;
@@ -109,7 +112,9 @@ export function realGroundTruth(sets: readonly Uint32Array[], threshold: number)
         const j = common / (set.length + o.length - common);
         if (j >= threshold) classPairs.set(pairKey(other, c, m), j);
       }
-      list.push(c);
+      owner[e] = c;
+      next[e] = head[f]!;
+      head[f] = e++;
     }
   }
 
@@ -126,6 +131,59 @@ export function realGroundTruth(sets: readonly Uint32Array[], threshold: number)
     for (const x of members[a]!) for (const y of members[b]!) positives.set(pairKey(x, y, n), j);
   }
   return { positives, withFeatures, classes: m, merged };
+}
+
+/**
+ * Each set rewritten as ranks in one global order, rarest feature first (fewest sets holding it, ties
+ * by key), sorted ascending: a set's prefix in that order is then its first entries. Done with typed
+ * sort over all keys at once and a counting sort on frequencies; a comparator looking frequencies up
+ * in a Map took seconds.
+ */
+function rarestFirst(sets: readonly Uint32Array[]): { ranked: Uint32Array[]; distinct: number } {
+  let total = 0;
+  for (const s of sets) total += s.length;
+  const all = new Uint32Array(total);
+  let at = 0;
+  for (const s of sets) {
+    all.set(s, at);
+    at += s.length;
+  }
+  all.sort();
+  // Distinct keys (ascending) and how many sets hold each (a set holds a key at most once).
+  const keys: number[] = [];
+  const freq: number[] = [];
+  for (let i = 0; i < total; ) {
+    let e = i + 1;
+    while (e < total && all[e] === all[i]) e++;
+    keys.push(all[i]!);
+    freq.push(e - i);
+    i = e;
+  }
+  const distinct = Uint32Array.from(keys);
+  // Ranks by (frequency, key): a counting sort on the frequency, stable, and keys are already ascending.
+  const start = new Uint32Array(sets.length + 2);
+  for (const f of freq) start[f + 1]!++;
+  for (let f = 1; f < start.length; f++) start[f]! += start[f - 1]!;
+  const rankOf = new Uint32Array(distinct.length);
+  for (let i = 0; i < freq.length; i++) rankOf[i] = start[freq[i]!]!++;
+  const ranked = sets.map((s) => {
+    const out = new Uint32Array(s.length);
+    for (let i = 0; i < s.length; i++) out[i] = rankOf[indexOf(distinct, s[i]!)]!;
+    return out.sort();
+  });
+  return { ranked, distinct: distinct.length };
+}
+
+/** Position of `key` in the sorted array (which holds it). */
+function indexOf(sorted: Uint32Array, key: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
