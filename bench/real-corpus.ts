@@ -24,7 +24,7 @@ export const REAL_CORPUS_DIR = join(here, '.data', 'real');
 /** Where Debian's linux-doc package puts the kernel's Documentation tree (gzipped .rst and .txt). */
 export const LINUX_DOC_ROOT = '/usr/share/doc/linux-doc/Documentation';
 /** Bumped whenever the recipe changes, so an old corpus on disk is rebuilt rather than silently reused. */
-const RECIPE_VERSION = 1;
+const RECIPE_VERSION = 2;
 const SEED = 20261124;
 /** Kernel documents sampled (of about 5,100 .rst/.txt files in linux-doc 6.1); with the npm files about 3,450 base documents. */
 const KERNEL_DOCUMENTS = 3300;
@@ -196,7 +196,8 @@ export function buildRealCorpus(dir = REAL_CORPUS_DIR): RealCorpusManifest {
         bytes = contents[source]!;
       } else if (plan === 'renamed-copy') {
         role = 'renamed-copy';
-        path = `planted/renamed/${rng.pick(RENAMED_PREFIXES)}${id} ${baseName}`;
+        // At the top of the folder, so the path cell itself starts with the formula character.
+        path = `${rng.pick(RENAMED_PREFIXES)}${id} ${baseName}`;
         bytes = contents[source]!;
       } else {
         role = editLabel(plan);
