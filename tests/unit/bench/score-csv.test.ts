@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { escapeCsvCell, pairsCsv } from '../../../src/core/export/csv.ts';
+import { bandOf, cellReadings, pairKey, parseCsv, readPairsCsv, scorePairs } from '../../../bench/real-text/score-csv.ts';
+
+const HEADER = 'group,path_a,path_b,distance,similarity_estimate,jaccard\r\n';
+const paths = ['a.txt', 'dir/b,c.txt', 'say "hi".txt', '=SUM(1).txt', "'=x.txt", 'plain.txt'];
+const ids = new Map(paths.map((p, i) => [p, i]));
+
+describe('parseCsv', () => {
+  it('reads quoted cells with commas, doubled quotes and line breaks', () => {
+    expect(parseCsv('a,"b,c","say ""hi""","x\r\ny"\r\n1,,3,\n')).toEqual([
+      ['a', 'b,c', 'say "hi"', 'x\r\ny'],
+      ['1', '', '3', ''],
+    ]);
+  });
+
+  it('rejects text after a closing quote and an unterminated quote', () => {
+    expect(() => parseCsv('"a"b\r\n')).toThrow(/after a closing quote/);
+    expect(() => parseCsv('"a\r\n')).toThrow(/unterminated/);
+  });
+
+  it('reads back every cell the export writes, one of its readings being the value', () => {
+    for (const value of [...paths, '-x', '@y', '\tz', '+1', 'a"b,c', '']) {
+      const cells = parseCsv(escapeCsvCell(value) + '\r\n')[0]!;
+      expect(cells).toHaveLength(1);
+      expect(cellReadings(cells[0]!)).toContain(value);
+    }
+  });
+});
+
+describe('cellReadings', () => {
+  it('offers the unescaped value first for a formula-escaped cell', () => {
+    expect(cellReadings("'=SUM(1).txt")).toEqual(['=SUM(1).txt', "'=SUM(1).txt"]);
+    expect(cellReadings("'plain")).toEqual(["'plain"]);
+    expect(cellReadings('a.txt')).toEqual(['a.txt']);
+  });
+});
+
+describe('readPairsCsv', () => {
+  it('maps quoted and formula-escaped paths to documents, unordered, counting repeats', () => {
+    const csv =
+      HEADER +
+      '1,a.txt,"dir/b,c.txt",3,0.9,0.9\r\n' +
+      '1,"dir/b,c.txt",a.txt,3,0.9,0.9\r\n' + // the same pair in the other order
+      `2,"say ""hi"".txt",'=SUM(1).txt,0,1.0000,1.0000\r\n` +
+      '3,plain.txt,missing.txt,1,0.99,0.95\r\n' +
+      '4,a.txt,a.txt,0,1,1\r\n';
+    const read = readPairsCsv(csv, ids);
+    expect(read.rows).toBe(5);
+    expect([...read.pairs].sort((x, y) => x - y)).toEqual([pairKey(0, 1, 6), pairKey(2, 3, 6)]);
+    expect(read.duplicateRows).toBe(1);
+    expect(read.selfRows).toBe(1);
+    expect(read.unknownRows).toBe(1);
+    expect(read.unknownPaths).toEqual(['missing.txt']);
+  });
+
+  it("keeps an apostrophe that is part of the path when no escaped reading names a document", () => {
+    // "'=x.txt" is written unchanged (it does not start with a formula character); "=x.txt" is not a document.
+    const read = readPairsCsv(HEADER + `1,'=x.txt,plain.txt,2,0.99,0.9\r\n`, ids);
+    expect([...read.pairs]).toEqual([pairKey(4, 5, 6)]);
+  });
+
+  it('reads the file the export code writes, whatever the column order', () => {
+    const csv = pairsCsv({ group: [1, 1], a: [3, 0], b: [2, 1], distance: [0, 5], jaccard: [1, 0.85], count: 2 }, paths);
+    expect([...readPairsCsv(csv, ids).pairs].sort((x, y) => x - y)).toEqual([pairKey(0, 1, 6), pairKey(2, 3, 6)]);
+    const reordered = 'path_b,x,path_a\r\na.txt,7,plain.txt\r\n';
+    expect([...readPairsCsv(reordered, ids).pairs]).toEqual([pairKey(0, 5, 6)]);
+  });
+
+  it('refuses a file without the path columns', () => {
+    expect(() => readPairsCsv('group,a,b\r\n', ids)).toThrow(/path_a/);
+  });
+});
+
+describe('scorePairs', () => {
+  it('gives precision, recall, F1 and recall per Jaccard band', () => {
+    const n = 6;
+    const truth = new Map([
+      [pairKey(0, 1, n), 0.8],
+      [pairKey(0, 2, n), 0.87],
+      [pairKey(1, 2, n), 0.9],
+      [pairKey(3, 4, n), 1],
+    ]);
+    const predicted = new Set([pairKey(0, 1, n), pairKey(3, 4, n), pairKey(4, 5, n)]);
+    const s = scorePairs(predicted, truth, 1);
+    expect(s.predicted).toBe(4);
+    expect(s.truePositives).toBe(2);
+    expect(s.precision).toBe(0.5);
+    expect(s.recall).toBe(0.5);
+    expect(s.f1).toBe(0.5);
+    expect(s.bands.map((b) => [b.label, b.found, b.total])).toEqual([
+      ['[0.80,0.85)', 1, 1],
+      ['[0.85,0.90)', 0, 1],
+      ['[0.90,0.95)', 0, 1],
+      ['[0.95,1)', 0, 0],
+      ['1', 1, 1],
+    ]);
+    expect(s.bands[3]!.recall).toBeNaN();
+  });
+
+  it('puts band edges in the upper band and only exact 1 in the last', () => {
+    expect([0.79, 0.8, 0.85, 0.9, 0.95, 0.9999, 1].map(bandOf)).toEqual([-1, 0, 1, 2, 3, 3, 4]);
+  });
+});
