@@ -59,7 +59,7 @@ function OpenPair({
   jaccard: number;
   onClose: () => void;
   onRemove?: (positions: number[]) => void;
-  /** Opens the pair (b, other) from b's list of near-duplicates. */
+  /** Opens the pair (other, b) from the list of b's near-duplicates, which stays on show. */
   onOpen: (a: number, b: number) => void;
   onMakeReference?: (doc: number) => void;
 }) {
@@ -103,7 +103,7 @@ function OpenPair({
         neighbours={neighbours}
         paths={docs.paths}
         current={a}
-        onOpen={(other) => onOpen(b, other)}
+        onOpen={(other) => onOpen(other, b)}
         onMakeReference={onMakeReference && (() => onMakeReference(b))}
         isReference={isReference}
       />
