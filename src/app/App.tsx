@@ -29,7 +29,8 @@ export function App() {
   const sample = useSampleCorpus(useCallback((files: File[]) => void scanSession.start({ kind: 'file-list', files }), []));
   // Fingerprint settings need a new scan; the thresholds and grouping go with it.
   const rescan = (settings: ScanSettings) => {
-    scanStore.update({ k: settings.k, similarityThreshold: settings.similarityThreshold, grouping: settings.grouping });
+    const { k, kAuto } = scanStore.getSnapshot();
+    scanStore.update({ k: settings.k, kAuto: kAuto && settings.k === k, similarityThreshold: settings.similarityThreshold, grouping: settings.grouping });
     void scanSession.rescan(settings.simhash);
   };
   const regroup = (params: GroupingParams) => void scanSession.regroup(params);

@@ -12,7 +12,7 @@ import { findNearDuplicates, type NearDuplicateInput } from '../core/groups/near
 import { referenceGroups } from '../core/groups/reference-groups.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN, connectedComponents, detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
-import { DEFAULT_K, DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
+import { DEFAULT_SIMILARITY_THRESHOLD, SMALL_CORPUS, LARGE_CORPUS, defaultK, expectedRecall } from '../core/quality/defaults.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
@@ -65,7 +65,8 @@ type Grouping = 'reference' | 'components';
 
 type ScanArgs = {
   dir: string;
-  k: number;
+  /** Undefined: follows the corpus size (defaultK). */
+  k: number | undefined;
   threshold: number;
   verify: boolean;
   grouping: Grouping;
@@ -85,7 +86,7 @@ function parseThreshold(value: string | undefined): number {
 function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   const settings = defaultSettings();
   let dir: string | undefined;
-  let k = DEFAULT_K;
+  let k: number | undefined;
   let threshold = DEFAULT_SIMILARITY_THRESHOLD;
   let verify = true;
   let grouping: Grouping = 'reference';
@@ -269,7 +270,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       await write(
         io.stdout,
         `${USAGE}\n` +
-          `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default ${DEFAULT_K})\n` +
+          `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default by corpus size: 16 up to\n` +
+          `                   ${SMALL_CORPUS} files, ${defaultK(LARGE_CORPUS)} up to ${LARGE_CORPUS}, 12 beyond)\n` +
           `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
           '  --no-verify      list fingerprint candidates without exact verification (jaccard left empty;\n' +
           '                   pairs with a short document are still verified)\n' +
@@ -385,7 +387,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       getFeatureSet: featureSetOf,
     };
     progress.update(`searching pairs among ${distinct} distinct texts`);
-    const found = findNearDuplicates(input, { k: args.k, threshold: args.threshold, verify: args.verify });
+    const k = args.k ?? defaultK(n);
+    const found = findNearDuplicates(input, { k, threshold: args.threshold, verify: args.verify });
     // Feature sets of small documents are no longer needed unless components must be checked for chaining.
     if (args.grouping === 'reference') files.smallSets.clear();
 
@@ -442,7 +445,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       `simsift scan: ${plural(n, 'file')}, ${(counts.bytes / 1e6).toFixed(1)} MB: ${counts.ok} fingerprinted (${distinct} distinct texts; ` +
         `${files.fingerprinted} fingerprint runs), ${counts.tooShort} too short, ${counts.binary} binary, ${counts.empty} empty, ` +
         `${counts.tooLarge} too large, ${counts.unreadable} unreadable, ${hidden} hidden\n` +
-        `simsift scan: ${plural(exact.count, 'exact group')}; ${plural(found.candidates, 'candidate pair')} within k=${args.k}, ` +
+        `simsift scan: ${plural(exact.count, 'exact group')}; ${plural(found.candidates, 'candidate pair')} within k=${k} ` +
+        `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(k).toFixed(3)}), ` +
         `${verified}; ${found.joinPairs} from the short-document join, ${found.joinOnly} of them not candidates); ` +
         `${plural(near.count, 'near-duplicate group')} (${args.grouping})${chainNote}; ` +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${reread} files read again for exact Jaccard; ` +

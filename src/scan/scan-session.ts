@@ -23,6 +23,7 @@ import {
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import type { ScanHooks } from './scan-hooks.ts';
@@ -143,7 +144,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     const signal = controller.signal;
     const isCurrent = () => current === controller;
     const t0 = performance.now();
-    const { k, settings, similarityThreshold, grouping } = store.getSnapshot();
+    const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = store.getSnapshot();
+    let k = chosenK;
     let smallSets: PackedSets[] = [];
     let phase: ScanPhase = 'reading';
     let filesDone = 0;
@@ -215,6 +217,11 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       lastCollected = collected;
       skipped.push(...collected.hidden, ...unreadable);
       filesTotal = collected.files.length;
+      // k follows the corpus size until the person sets one (see defaultK).
+      if (kAuto) {
+        k = defaultK(filesTotal);
+        store.update({ k });
+      }
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
       if (hooks.onStart) await hooks.onStart(scanDocs, signal);
@@ -446,7 +453,11 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     cancel,
     regroup(options) {
       const patch: Partial<ScanSnapshot> = {};
-      if (options.k !== undefined) patch.k = options.k;
+      if (options.k !== undefined && options.k !== store.getSnapshot().k) {
+        // A k the person chose: it no longer follows the corpus size.
+        patch.k = options.k;
+        patch.kAuto = false;
+      }
       if (options.similarityThreshold !== undefined) patch.similarityThreshold = options.similarityThreshold;
       if (options.grouping !== undefined) patch.grouping = options.grouping;
       if (options.pinned !== undefined) patch.pinned = options.pinned;

@@ -37,6 +37,8 @@ export interface ScanSnapshot {
   error: string | null;
   /** Candidate search radius (Hamming distance) for the next scan or regroup. */
   k: number;
+  /** True while k follows the corpus size (`defaultK`); false once the person chose a k. */
+  kAuto: boolean;
   /** Exact-Jaccard threshold for the next scan or regroup. */
   similarityThreshold: number;
   grouping: Grouping;
@@ -66,6 +68,8 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     result: null,
     error: null,
     k: DEFAULT_K,
+    // A store made with a k keeps it; otherwise k follows each corpus' size.
+    kAuto: initial.k === undefined,
     similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
     grouping: 'reference',
     pinned: [],
