@@ -1,6 +1,6 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
 import { useCallback, useMemo, useRef, type UIEvent } from 'react';
-import { REMOVED, ADDED } from '../../workers/diff-api.ts';
+import { REMOVED, ADDED } from '../../core/text/diff-runs.ts';
 import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';

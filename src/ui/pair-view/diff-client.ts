@@ -4,7 +4,8 @@
  * inside the worker, and comlink leaves the call of a terminated worker pending, so it is rejected here).
  */
 import { wrap, type Remote } from 'comlink';
-import type { DiffApi, DiffOptions, DiffResult } from '../../workers/diff-api.ts';
+import type { DiffApi } from '../../workers/diff-api.ts';
+import type { DiffOptions, DiffResult } from '../../core/text/diff-runs.ts';
 
 export interface DiffClient {
   /** Word-level diff in the worker; rejects with an AbortError as soon as `signal` aborts. */

@@ -1,6 +1,6 @@
 /** Subscribes a component to the word diff of two texts, computed in its own diff worker. */
 import { useEffect, useRef, useState } from 'react';
-import type { DiffResult } from '../../workers/diff-api.ts';
+import type { DiffResult } from '../../core/text/diff-runs.ts';
 import { createDiffClient, type DiffClient } from './diff-client.ts';
 
 export type WordDiffState =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ADDED, REMOVED, SAME, diffApi, type DiffResult } from '../../../src/workers/diff-api.ts';
+import { diffApi } from '../../../src/workers/diff-api.ts';
+import { ADDED, REMOVED, SAME, type DiffResult } from '../../../src/core/text/diff-runs.ts';
 
 /** Reassembles each side from its runs, and the marked text per side. */
 function sides(a: string, b: string, r: DiffResult) {
