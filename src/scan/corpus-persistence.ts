@@ -34,7 +34,9 @@ export type { CheckResult };
 import type { ScanHooks } from './scan-hooks.ts';
 import type { GroupedCorpus, RestorePhase } from './restore-corpus.ts';
 import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import { concatDocs, docsFromCorpus, groupDocs, groupFromSavedPairs, loadSmallSets, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
+import { mergeCorpus } from './merge-corpus.ts';
+import type { CorpusPart } from './merge-corpus.ts';
+import { docsFromCorpus, groupDocs, groupFromSavedPairs, loadSmallSets, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
 import type { ScanSession } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
@@ -61,6 +63,11 @@ export interface PersistenceSnapshot {
   index: { kind: 'tables'; tableCount: number; k: number } | { kind: 'linear' } | null;
   /** Writes still running behind the shown result (queued batches, verified pairs, k, tables). */
   saving: boolean;
+  /**
+   * Candidate pairs between new files and saved documents whose contents are not kept: they could not
+   * be measured, so they are neither accepted nor recorded (a Jaccard of 0 would be a wrong verdict).
+   */
+  unmeasured: number;
 }
 
 
@@ -86,17 +93,16 @@ export interface CorpusPersistence {
   /** Matches files against the corpus without adding them. */
   check(files: File[]): Promise<void>;
   dismissNotice(): void;
+  /** Stops listening to other tabs (the page goes away). */
+  close(): void;
 }
 
 const NO_ID = 0xffffffff;
 /** How long a scan waits for the writer lock before it runs unsaved (another tab is scanning). */
 const LOCK_WAIT_MS = 3000;
 
-/** The current corpus in memory: the shown result and each position's storage id (NO_ID if unsaved). */
-interface Base {
-  result: ScanResult;
-  storageIds: Uint32Array;
-}
+/** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
+type Base = CorpusPart;
 
 /** Creates the controller over the scan store and workers; nothing is read until `start`. */
 export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorkers): CorpusPersistence {
@@ -113,6 +119,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     restore: null,
     index: null,
     saving: false,
+    unmeasured: 0,
   };
   const listeners = new Set<() => void>();
   const update = (patch: Partial<PersistenceSnapshot>) => {
@@ -291,12 +298,12 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         }
       });
     },
-    async finish(result, signal) {
+    async finish(result, signal, search) {
       // A regroup of the last scan (same docs, new k/threshold/grouping): merge again with the corpus
       // as it was before that scan, not with the merged one (which already holds these documents).
       if (lastOwn && lastOwn.docs === result.docs) {
         const before = lastOwn.before;
-        const merged = before ? await mergeResults(before, { result, storageIds: lastOwn.storageIds }, signal) : { result, storageIds: lastOwn.storageIds };
+        const merged = before ? await mergeInto(before, { result, storageIds: lastOwn.storageIds, search: search ?? null }, signal) : { result, storageIds: lastOwn.storageIds, search: search ?? null };
         base = merged;
         track(saving.then(() => saveVerified(merged)).then(() => syncTables(merged, false)));
         return merged.result;
@@ -308,7 +315,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       // a tab closed meanwhile keeps every committed batch and is offered the resume.
       const storageIds: Uint32Array = w ? w.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
       const before = w?.rebuild ? null : base;
-      const merged = before ? await mergeResults(before, { result, storageIds }, signal) : { result, storageIds };
+      const merged = before ? await mergeInto(before, { result, storageIds, search: search ?? null }, signal) : { result, storageIds, search: search ?? null };
       lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
       if (w) {
@@ -436,16 +443,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     publishIndex();
   }
 
-  /** Concatenates two results and runs the near-duplicate stage over the union (old files are not fingerprinted again). */
-  async function mergeResults(a: Base, b: Base, signal: AbortSignal): Promise<Base> {
-    const docs = concatDocs(a.result.docs, b.result.docs);
-    const storageIds = new Uint32Array(docs.count);
-    storageIds.set(a.storageIds, 0);
-    storageIds.set(b.storageIds, a.result.docs.count);
-    const offset = a.result.docs.count;
-    const skipped = [...a.result.skipped, ...b.result.skipped.map((s) => (s.docId < 0 ? s : { ...s, docId: s.docId + offset }))];
-    const { result } = await groupDocs(workers, signal, docs, skipped, groupingOptions(b.result));
-    return { result, storageIds };
+  /** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured. */
+  async function mergeInto(before: Base, own: Base, signal: AbortSignal): Promise<Base> {
+    const outcome = await mergeCorpus(workers, signal, before, own, groupingOptions(own.result));
+    update({ unmeasured: outcome.unmeasured });
+    return outcome.merged;
   }
 
   const groupingOptions = (r: Pick<ScanResult, 'settings' | 'k' | 'similarityThreshold' | 'grouping'>) => ({
@@ -528,7 +530,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       }
       const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;
-      base = { result, storageIds: loaded.ids };
+      base = { result, storageIds: loaded.ids, search: grouped.corpus };
       await loadTables();
       // Saved before 'done', so a tab closed right after the restore still finds them next time.
       if (!saved || !savedPairsFit(saved, options)) await saveVerified(base);
@@ -678,6 +680,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       });
     },
     dismissNotice: () => update({ notice: null }),
+    close: () => channel.close(),
   };
 
   /** Fingerprints the files like the pipeline does (ingest worker), then matches them without adding them. */

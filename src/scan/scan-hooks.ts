@@ -1,4 +1,5 @@
 /** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
+import type { SearchCorpus } from './near-duplicate-search.ts';
 import type { ScanDocs, ScanResult } from './scan-result.ts';
 
 /** Optional callbacks a scan session calls; all of them may be absent. */
@@ -12,8 +13,11 @@ export interface ScanHooks {
   onBatch?(docs: ScanDocs, ids: readonly number[], contents?: readonly (Blob | null)[]): void;
   /** Whether `onBatch` wants the files' bytes as Blobs (asked once per scan, after `onStart`). */
   keepsBytes?(): boolean;
-  /** Turns the scan's own result into the one shown (e.g. merged with the saved corpus). */
-  finish?(result: ScanResult, signal: AbortSignal): Promise<ScanResult>;
+  /**
+   * Turns the scan's own result into the one shown (e.g. merged with the saved corpus). `search` is the
+   * search state behind `result` (small feature sets, every Jaccard measured), so a merge measures nothing twice.
+   */
+  finish?(result: ScanResult, signal: AbortSignal, search?: SearchCorpus): Promise<ScanResult>;
   /** The scan ended without a final result (cancelled or failed). */
   onEnd?(state: 'cancelled' | 'error', message?: string): void;
 }

@@ -341,7 +341,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         timings,
       };
       last = { corpus: found.corpus, candidates: found.candidates, result };
-      const shown = hooks.finish ? await hooks.finish(result, signal) : result;
+      const shown = hooks.finish ? await hooks.finish(result, signal, found.corpus) : result;
       clearInterval(timer);
       if (!isCurrent()) return;
       publish();
@@ -425,7 +425,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping });
         const own: ScanResult = { ...target.result, ...near };
         // An adopted result (restored by persistence) is already the corpus as a whole: nothing to merge.
-        const shown = hooks.finish && !own.partial && !target.adopted ? await hooks.finish(own, controller.signal) : own;
+        const shown = hooks.finish && !own.partial && !target.adopted ? await hooks.finish(own, controller.signal, target.corpus) : own;
         if (last !== target || current) break;
         last = { ...target, candidates, result: own };
         store.update({ result: shown });

@@ -48,6 +48,12 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
             : 'index: linear scan (k too large for tables to pay)'}
         </p>
       )}
+      {s.unmeasured > 0 && (
+        <p aria-label="Pairs not measured">
+          {s.unmeasured.toLocaleString('en')} possible pair{s.unmeasured === 1 ? '' : 's'} between new files and saved documents could not be
+          measured: the saved files' contents are not kept. Scan those files again to measure them.
+        </p>
+      )}
       {s.error && (
         <div role="alert" className="corpus-panel__error">
           <p>{s.error.message}</p>
