@@ -1,14 +1,14 @@
 /**
- * Persistence of the scanned corpus in the app: commits each ingest batch as the scan goes (under the
- * writer lock, with a scan-session marker), restores the corpus and its groups on load, merges new
- * scans into the restored corpus, clears and resets local data, reports quota, and keeps tabs in step.
- * Framework-free: the corpus panel reads its snapshot through `subscribe`/`getSnapshot`.
+ * The saved-corpus controller: wires the batch writer (corpus-writer.ts), the restore step
+ * (restore-corpus.ts), the merge step (merge-corpus.ts) and the stored tables (stored-tables.ts) into
+ * the scan session's hooks and the corpus panel's actions, and keeps tabs in step. It never writes the
+ * scan state (the session does) and never asks the person itself: questions go to the panel through
+ * `confirmation`. Framework-free: the corpus panel reads its snapshot through `subscribe`/`getSnapshot`.
  */
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
-import { addBatch, clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
-import type { NewDocument } from '../storage/corpus-repository.ts';
+import { clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
 import { configureStorage, deleteCorpusDatabase } from '../storage/database.ts';
-import { beginScanSession, endScanSession, findUnfinishedScan } from '../storage/scan-sessions.ts';
+import { endScanSession, findUnfinishedScan } from '../storage/scan-sessions.ts';
 import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
@@ -16,30 +16,27 @@ import type { StorageErrorKind } from '../storage/storage-error.ts';
 import { getStorageUsage, requestPersistentStorage } from '../storage/storage-quota.ts';
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
-import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
-import { permutedEntries, queryStoredTables } from '../storage/index-shards.ts';
-import { writePermutedIndex } from '../storage/index-shards.ts';
-import { deleteTableSet, readTableLayout } from '../storage/permuted-shards.ts';
-import type { TableEntries } from '../storage/permuted-shards.ts';
-import { DocStatus } from '../workers/ingest-protocol.ts';
-import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
-import { skipMessage } from '../workers/ingest-protocol.ts';
-import type { SkipReason } from '../workers/ingest-protocol.ts';
+import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
+import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { checkFile, planStoredTables, tableCandidates } from './check-against-corpus.ts';
+import { checkFile } from './check-against-corpus.ts';
 import type { CheckResult, CheckTools } from './check-against-corpus.ts';
-
-export type { CheckResult };
-import type { ScanHooks } from './scan-hooks.ts';
-import type { GroupedCorpus, RestorePhase } from './restore-corpus.ts';
-import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
+import type { BatchWriter } from './corpus-writer.ts';
 import { mergeCorpus } from './merge-corpus.ts';
 import type { CorpusPart } from './merge-corpus.ts';
-import { docsFromCorpus, groupDocs, groupFromSavedPairs, loadSmallSets, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
+import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedByStorageId } from './restore-corpus.ts';
+import type { RestorePhase } from './restore-corpus.ts';
+import type { ScanHooks } from './scan-hooks.ts';
+import type { Grouping, ScanDocs, ScanResult } from './scan-result.ts';
 import type { ScanSession } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
+import { loadTables, storedTableSearch, syncTables } from './stored-tables.ts';
+import type { StoredTables } from './stored-tables.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
+
+export type { CheckResult };
 
 /** What the corpus panel shows. */
 export interface PersistenceSnapshot {
@@ -63,6 +60,8 @@ export interface PersistenceSnapshot {
   index: { kind: 'tables'; tableCount: number; k: number } | { kind: 'linear' } | null;
   /** Writes still running behind the shown result (queued batches, verified pairs, k, tables). */
   saving: boolean;
+  /** A question only the person can answer before the scan goes on (answered with `answer`). */
+  confirmation: { message: string; confirm: string; cancel: string } | null;
   /**
    * Candidate pairs between new files and saved documents whose contents are not kept: they could not
    * be measured, so they are neither accepted nor recorded (a Jaccard of 0 would be a wrong verdict).
@@ -93,13 +92,11 @@ export interface CorpusPersistence {
   /** Matches files against the corpus without adding them. */
   check(files: File[]): Promise<void>;
   dismissNotice(): void;
+  /** Answers the pending `confirmation` (true: go on). */
+  answer(ok: boolean): void;
   /** Stops listening to other tabs (the page goes away). */
   close(): void;
 }
-
-const NO_ID = 0xffffffff;
-/** How long a scan waits for the writer lock before it runs unsaved (another tab is scanning). */
-const LOCK_WAIT_MS = 3000;
 
 /** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
 type Base = CorpusPart;
@@ -119,6 +116,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     restore: null,
     index: null,
     saving: false,
+    confirmation: null,
     unmeasured: 0,
   };
   const listeners = new Set<() => void>();
@@ -132,7 +130,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let lastOwn: { docs: ScanDocs; storageIds: Uint32Array; before: Base | null } | null = null;
   let savedSettings: CorpusSettings | null = null;
   /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
-  let tables: { k: number; blocks: number; tableCount: number } | null = null;
+  let tables: StoredTables = null;
   const channel = createCorpusChannel();
 
   configureStorage({
@@ -165,6 +163,22 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       .catch(() => undefined);
   };
 
+  /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
+  let answerPending: ((ok: boolean) => void) | null = null;
+  const ask = (confirmation: NonNullable<PersistenceSnapshot['confirmation']>, signal: AbortSignal): Promise<boolean> =>
+    new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        answerPending = null;
+        signal.removeEventListener('abort', onAbort);
+        update({ confirmation: null });
+        resolve(ok);
+      };
+      const onAbort = () => done(false);
+      answerPending = done;
+      signal.addEventListener('abort', onAbort);
+      update({ confirmation });
+    });
+
   // ---- the scan in progress ----
   /** The last scan's writes that finish behind its results (see finish); never rejects. */
   let saving: Promise<void> = Promise.resolve();
@@ -179,41 +193,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         if (--pendingSaves === 0) update({ saving: false });
       });
   };
-  let writing: {
-    sessionId: number;
-    release: () => void;
-    chain: Promise<void>;
-    nextId: number;
-    storageIdOf: Uint32Array;
-    failed: boolean;
-    rebuild: boolean;
-    /** The k of this scan, and whether a batch was committed without table entries (tables then rebuilt). */
-    k: number;
-    tablesMissed: boolean;
-  } | null = null;
-
-  /**
-   * Takes the writer lock, waiting at most `waitMs` (a restore or another tab's small write holds it
-   * for moments; a scan in another tab holds it for long); resolves with a release function or null.
-   */
-  const tryLock = (waitMs = 0): Promise<(() => void) | null> =>
-    new Promise((resolve) => {
-      void withWriterLock(
-        () =>
-          new Promise<void>((release) => {
-            resolve(release);
-          }),
-        waitMs > 0 ? { wait: true, signal: AbortSignal.timeout(waitMs) } : { wait: false },
-      ).then(
-        (outcome) => {
-          if (!outcome.acquired) resolve(null);
-        },
-        () => resolve(null),
-      );
-    });
+  /** The running scan's writer, and whether it rebuilds the corpus (other fingerprint settings). */
+  let writing: { writer: BatchWriter; rebuild: boolean } | null = null;
 
   const hooks: ScanHooks = {
-    async onStart(docs) {
+    async onStart(docs, signal) {
       // The last scan's writes may still be committing (see finish): this scan writes after them.
       await saving;
       if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
@@ -227,11 +211,17 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         // scan. A rescan of the whole corpus (the settings panel's) loses nothing; anything smaller asks.
         const kept = base.result.docs.count;
         if (docs.count < kept) {
-          const ok = globalThis.confirm?.(
-            `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
-              `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
+          const ok = await ask(
+            {
+              message:
+                `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
+                `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
+              confirm: 'Rebuild the saved corpus',
+              cancel: 'Keep the saved corpus',
+            },
+            signal,
           );
-          if (ok === false) {
+          if (!ok) {
             session?.cancel();
             throw new DOMException('The person kept the saved corpus.', 'AbortError');
           }
@@ -251,10 +241,20 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         }
         await putSettings(next);
         savedSettings = next;
-        const summary = await getCorpusSummary();
         const label = docs.paths[0]?.split('/')[0] ?? 'files';
-        const sessionId = await beginScanSession({ label, total: docs.count });
-        writing = { sessionId, release, chain: Promise.resolve(), nextId: summary.nextId, storageIdOf: new Uint32Array(docs.count).fill(NO_ID), failed: false, rebuild, k, tablesMissed: false };
+        const writer = await openBatchWriter(docs, {
+          release,
+          label,
+          total: docs.count,
+          k,
+          onCommitted: () => undefined,
+          onFailure: (error) => {
+            fail(error);
+            // Stop cleanly: what was committed stays; the failed batch was rolled back as a whole.
+            session?.cancel();
+          },
+        });
+        writing = { writer, rebuild };
         update({ interrupted: null, error: null });
         void requestPersistentStorage().catch(() => null);
       } catch (error) {
@@ -265,47 +265,18 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     },
     keepsBytes: () => writing !== null && snapshot.keepContents,
     onBatch(docs, ids, bytes) {
-      const w = writing;
-      if (!w || w.failed) return;
-      const documents: NewDocument[] = [];
-      const contents: { id: number; blob: Blob }[] = [];
-      const fingerprinted: number[] = [];
-      for (let j = 0; j < ids.length; j++) {
-        const d = ids[j]!;
-        const doc = storedDocumentOf(docs, d, w.nextId);
-        if (!doc) continue;
-        w.storageIdOf[d] = w.nextId++;
-        documents.push(doc);
-        if (doc.status === 'ok') fingerprinted.push(d);
-        // The worker's Blob of the bytes, not the File: storing a File from a folder input costs a
-        // synchronous metadata IPC on the main thread per file (see IngestBatchResult.contents).
-        if (snapshot.keepContents) contents.push({ id: doc.id, blob: bytes?.[j] ?? docs.files[d]! });
-      }
-      if (documents.length === 0) return;
-      // Stored tables for this k: the batch's entries are merged into their shards in its transaction.
-      const t = tables && tables.k === w.k ? tables : null;
-      const tableEntries = t && fingerprinted.length > 0 ? batchEntries(t, docs, fingerprinted, w.storageIdOf) : undefined;
-      if (!t) w.tablesMissed = true;
-      w.chain = w.chain.then(async () => {
-        if (w.failed) return;
-        try {
-          await addBatch({ documents, contents, sessionId: w.sessionId, tableEntries });
-        } catch (error) {
-          w.failed = true;
-          fail(error);
-          // Stop cleanly: what was committed stays; this batch was rolled back as a whole.
-          session?.cancel();
-        }
-      });
+      writing?.writer.write(docs, ids, bytes, snapshot.keepContents, tables);
     },
     async finish(result, signal, search) {
+      const own = search ?? null;
       // A regroup of the last scan (same docs, new k/threshold/grouping): merge again with the corpus
       // as it was before that scan, not with the merged one (which already holds these documents).
       if (lastOwn && lastOwn.docs === result.docs) {
         const before = lastOwn.before;
-        const merged = before ? await mergeInto(before, { result, storageIds: lastOwn.storageIds, search: search ?? null }, signal) : { result, storageIds: lastOwn.storageIds, search: search ?? null };
+        const ownPart = { result, storageIds: lastOwn.storageIds, search: own };
+        const merged = before ? await mergeInto(before, ownPart, signal) : ownPart;
         base = merged;
-        track(saving.then(() => saveVerified(merged)).then(() => syncTables(merged, false)));
+        track(saving.then(() => saveVerified(merged)).then(() => keepTables(merged, false)));
         return merged.result;
       }
       const w = writing;
@@ -313,16 +284,20 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       // still queued have committed: with kept contents those writes end well after the scan (100,000
       // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
       // a tab closed meanwhile keeps every committed batch and is offered the resume.
-      const storageIds: Uint32Array = w ? w.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
+      const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
       const before = w?.rebuild ? null : base;
-      const merged = before ? await mergeInto(before, { result, storageIds, search: search ?? null }, signal) : { result, storageIds, search: search ?? null };
+      const ownPart = { result, storageIds, search: own };
+      const merged = before ? await mergeInto(before, ownPart, signal) : ownPart;
       lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
       if (w) {
-        saving = w.chain
-          .then(() => endWriting(w, w.failed ? 'failed' : 'finished'))
+        if (writing === w) writing = null;
+        saving = w.writer
+          .settled()
+          .then(() => w.writer.close(w.writer.failed ? 'failed' : 'finished'))
+          .then(() => notify('added'))
           .then(() => saveVerified(merged))
-          .then(() => syncTables(merged, w.failed || w.tablesMissed))
+          .then(() => keepTables(merged, w.writer.failed || w.writer.tablesMissed))
           .catch(() => undefined)
           .then(refreshUsage);
         track(saving);
@@ -332,22 +307,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     onEnd(state, message) {
       const w = writing;
       if (!w) return;
-      track(w.chain.then(() => endWriting(w, state === 'cancelled' ? (w.failed ? 'failed' : 'cancelled') : 'failed', message)).then(refreshUsage));
+      writing = null;
+      const ended = state === 'cancelled' ? (w.writer.failed ? 'failed' : 'cancelled') : 'failed';
+      track(w.writer.close(ended, message).then(() => notify('added')).then(refreshUsage));
     },
   };
-
-  async function endWriting(w: NonNullable<typeof writing>, state: 'finished' | 'cancelled' | 'failed', message?: string): Promise<void> {
-    if (writing === w) writing = null;
-    try {
-      await endScanSession(w.sessionId, state, message);
-    } catch {
-      // A full quota can refuse even this small write; the marker then says 'running' and the next
-      // load offers to resume, which is still right.
-    } finally {
-      w.release();
-      notify('added');
-    }
-  }
 
   /** Saves the shown result's verified pairs for the next restore (skipped while another tab writes). */
   async function saveVerified(shown: Base): Promise<void> {
@@ -372,74 +336,12 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     }
   }
 
-  /** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
-  function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
-    const hi = new Uint32Array(ds.length);
-    const lo = new Uint32Array(ds.length);
-    const ids = new Uint32Array(ds.length);
-    ds.forEach((d, i) => {
-      hi[i] = docs.hi[d]!;
-      lo[i] = docs.lo[d]!;
-      ids[i] = idOf[d]!;
-    });
-    return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
-  }
-
   /** Shows which index the checks use. */
   const publishIndex = () =>
     update({ index: tables ? { kind: 'tables', tableCount: tables.tableCount, k: tables.k } : base ? { kind: 'linear' } : null });
 
-  /** Reads the stored table layout (after a restore or another tab's write). */
-  async function loadTables(): Promise<void> {
-    const layout = await readTableLayout();
-    const params = layout?.params as { k?: unknown; blocks?: unknown } | undefined;
-    tables =
-      layout && typeof params?.k === 'number' && typeof params.blocks === 'number'
-        ? { k: params.k, blocks: params.blocks, tableCount: layout.tableCount }
-        : null;
-  }
-
-  /**
-   * Keeps the stored tables in step with the shown corpus: written when `planStoredTables` says they
-   * pay for its size and k (rebuilt when the plan changed or a batch was committed without entries),
-   * deleted when they do not pay (checks then scan linearly). Skipped while another tab writes.
-   */
-  async function syncTables(shown: Base, incomplete: boolean): Promise<void> {
-    const { docs, k } = shown.result;
-    const positions: number[] = [];
-    for (let p = 0; p < docs.count; p++) {
-      if (shown.storageIds[p] !== NO_ID && docs.status[p] === DocStatus.ok && shown.result.representative[p] === p) positions.push(p);
-    }
-    const plan = planStoredTables(positions.length, k);
-    const current = tables;
-    if (plan && current && !incomplete && current.k === plan.k && current.blocks === plan.blocks) return publishIndex();
-    if (!plan && !current) return publishIndex();
-    try {
-      await withWriterLock(
-        async () => {
-          if (!plan) {
-            await deleteTableSet();
-            tables = null;
-            return;
-          }
-          const hi = new Uint32Array(positions.length);
-          const lo = new Uint32Array(positions.length);
-          const ids = new Uint32Array(positions.length);
-          positions.forEach((p, i) => {
-            hi[i] = docs.hi[p]!;
-            lo[i] = docs.lo[p]!;
-            ids[i] = shown.storageIds[p]!;
-          });
-          // Built in the index worker (1M documents: ~120-130 ms in Node, over the 100 ms a main-thread task may take).
-          const index = await workers.index.call(undefined, (api) => api.buildTables({ hi, lo, k: plan.k, blocks: plan.blocks }));
-          await writePermutedIndex(index, { ids });
-          tables = { k: plan.k, blocks: plan.blocks, tableCount: plan.tableCount };
-        },
-        { wait: true, signal: AbortSignal.timeout(LOCK_WAIT_MS) },
-      );
-    } catch {
-      // Only a speed-up for checks: without tables they scan linearly.
-    }
+  async function keepTables(shown: Base, incomplete: boolean): Promise<void> {
+    tables = await syncTables(workers, shown, tables, incomplete);
     publishIndex();
   }
 
@@ -458,8 +360,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   });
 
   /**
-   * Loads the saved corpus and its groups into the scan store (state 'done' once restored). `carried`:
-   * pairs verified before a change this tab made (a removal), whose Jaccards spare re-reading files.
+   * Loads the saved corpus and its groups and has the session show them (state 'done' once restored).
+   * `carried`: pairs verified before a change this tab made (a removal), whose Jaccards spare re-reading files.
    */
   async function restore(carried?: VerifiedPairs): Promise<void> {
     const t0 = performance.now();
@@ -506,52 +408,36 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     if (summary.documentCount > 0) {
       const loaded = await loadCorpus({ pause: yieldToEventLoop });
       const files = await restoreFiles(loaded, snapshot.keepContents);
-      const docs = docsFromCorpus(loaded, files);
-      const skipped: SkippedFile[] = [];
-      for (const [p, reason] of loaded.skipReasons) {
-        if (reason === 'copy') continue;
-        skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
-      }
       const saved = await getVerifiedPairs();
       // The last view's threshold and grouping come back with the pairs decided under them.
       if (saved) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
       const options = groupingOptions(scanStore.getSnapshot());
       const signal = new AbortController().signal;
-      const fast = saved !== null && savedPairsFit(saved, options);
-      let grouped: GroupedCorpus;
-      if (saved && fast) {
-        phase('grouping saved pairs');
-        grouped = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
-      } else {
-        // Other parameters (or no saved pairs): search again; saved Jaccards still spare re-reading.
-        const knownFrom = saved ?? carried;
-        const known = knownFrom ? pairsAtPositions(knownFrom, loaded.ids, options.similarityThreshold) : undefined;
-        grouped = await groupDocs(workers, signal, docs, skipped, options, known, phase);
-      }
+      const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase);
+      const { grouped } = restored;
       const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;
-      base = { result, storageIds: loaded.ids, search: grouped.corpus };
-      await loadTables();
+      base = { result, storageIds: restored.storageIds, search: grouped.corpus };
+      tables = await loadTables();
       // Saved before 'done', so a tab closed right after the restore still finds them next time.
       if (!saved || !savedPairsFit(saved, options)) await saveVerified(base);
       update({ documentCount: summary.documentCount });
-      // A scan started meanwhile wins: do not overwrite it.
+      // A scan started meanwhile wins: the session does not show this over it.
       if (scanStore.getSnapshot().state !== 'scanning') {
         // The session regroups the restored corpus like a scan's result (slider, settings panel);
         // its finish hook then keeps these storage ids (nothing to merge: 'before' is null).
-        lastOwn = { docs: result.docs, storageIds: loaded.ids, before: null };
-        session?.adopt(grouped);
-        scanStore.update({ state: 'done', result, progress: null, error: null });
+        lastOwn = { docs: result.docs, storageIds: restored.storageIds, before: null };
+        session?.show(grouped);
         // Tables from before (or none yet): written or rebuilt when they pay for this corpus and k.
         const shown = base;
-        track(restoring.then(() => syncTables(shown, false)));
+        track(restoring.then(() => keepTables(shown, false)));
         // The fast restore read no file: the short documents' sets (for a regroup at another k) come after.
-        if (fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
+        if (restored.fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
       }
     } else {
       base = null;
       tables = null;
-      if (scanStore.getSnapshot().state === 'done') scanStore.update({ state: 'idle', result: null, progress: null });
+      if (scanStore.getSnapshot().state === 'done') session?.reset();
     }
     update({ status: 'ready', documentCount: summary.documentCount, error: null });
     publishIndex();
@@ -569,7 +455,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let restoring: Promise<void> = Promise.resolve();
   const runRestore = (carried?: VerifiedPairs): Promise<void> => (restoring = guarded(() => restore(carried)));
 
-  channel.subscribe((change) => {
+  const unsubscribe = channel.subscribe((change) => {
     // Another tab wrote: reload from storage unless this tab is busy scanning (it then merges on finish).
     if (scanStore.getSnapshot().state === 'scanning') return;
     void guarded(async () => {
@@ -615,8 +501,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         base = null;
         lastOwn = null;
         tables = null;
-        scanStore.update({ state: 'idle', result: null, progress: null, error: null });
-        update({ interrupted: null, error: null, checks: null, index: null, notice: 'The saved corpus was cleared.' });
+        session?.reset();
+        update({ interrupted: null, error: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
         notify('cleared');
         await refreshUsage();
       });
@@ -629,8 +515,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         lastOwn = null;
         savedSettings = null;
         tables = null;
-        scanStore.update({ state: 'idle', result: null, progress: null, error: null });
-        update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, notice: 'Local data was reset.' });
+        session?.reset();
+        update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, unmeasured: 0, notice: 'Local data was reset.' });
         channel.notify('reset', 0);
         await refreshUsage();
       } catch (error) {
@@ -680,7 +566,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       });
     },
     dismissNotice: () => update({ notice: null }),
-    close: () => channel.close(),
+    answer: (ok) => answerPending?.(ok),
+    close: () => {
+      unsubscribe();
+      channel.close();
+    },
   };
 
   /** Fingerprints the files like the pipeline does (ingest worker), then matches them without adding them. */
@@ -701,59 +591,4 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     }
     return out;
   }
-}
-
-/**
- * Near candidates from the stored tables for the shown corpus: only the shards the query's keys hit
- * are read; hits are checked against the corpus's fingerprints in memory, then each hit's exact copies
- * (same representative) are added, so the answer equals the linear scan over the shown documents.
- */
-function storedTableSearch(shown: Base, t: { k: number; blocks: number }): NonNullable<CheckTools['near']> {
-  const { docs, representative } = shown.result;
-  // Saved positions by ascending storage id (the corpus as FingerprintsById), and copies per representative.
-  const order: number[] = [];
-  for (let p = 0; p < docs.count; p++) if (shown.storageIds[p] !== NO_ID) order.push(p);
-  order.sort((x, y) => shown.storageIds[x]! - shown.storageIds[y]!);
-  const ids = Uint32Array.from(order, (p) => shown.storageIds[p]!);
-  const byId = { ids, hi: Uint32Array.from(order, (p) => docs.hi[p]!), lo: Uint32Array.from(order, (p) => docs.lo[p]!) };
-  const positionOf = (id: number): number => {
-    let a = 0;
-    let b = ids.length - 1;
-    while (a <= b) {
-      const mid = (a + b) >>> 1;
-      if (ids[mid] === id) return order[mid]!;
-      if (ids[mid]! < id) a = mid + 1;
-      else b = mid - 1;
-    }
-    return -1;
-  };
-  const copies = new Map<number, number[]>();
-  for (let p = 0; p < docs.count; p++) {
-    const r = representative[p]!;
-    if (r < 0 || r === p) continue;
-    const list = copies.get(r) ?? [];
-    list.push(p);
-    copies.set(r, list);
-  }
-  return async (qHi, qLo, k, limit) => {
-    const found = await queryStoredTables({ k: t.k, blocks: t.blocks }, qHi, qLo, { k, corpus: byId });
-    const hitIds: number[] = [];
-    const hitDistance: number[] = [];
-    const seen = new Set<number>();
-    const add = (p: number, d: number) => {
-      if (seen.has(p) || shown.storageIds[p] === NO_ID) return;
-      seen.add(p);
-      hitIds.push(shown.storageIds[p]!);
-      hitDistance.push(d);
-    };
-    for (let i = 0; i < found.ids.length; i++) {
-      const p = positionOf(found.ids[i]!);
-      if (p < 0) continue;
-      const r = representative[p]! >= 0 ? representative[p]! : p;
-      add(r, found.distance[i]!);
-      for (const c of copies.get(r) ?? []) add(c, found.distance[i]!);
-      add(p, found.distance[i]!);
-    }
-    return tableCandidates({ ids: Uint32Array.from(hitIds), distance: Uint8Array.from(hitDistance) }, positionOf, docs.status, DocStatus.ok, limit);
-  };
 }

@@ -64,6 +64,14 @@ export interface ScanSession {
    * state behind it, so `regroup` works on it exactly as after a scan. Ignored while a scan runs.
    */
   adopt(search: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult }): void;
+  /**
+   * Shows a result grouped outside a scan (a restored saved corpus) as 'done' and adopts its search
+   * state. Ignored while a scan runs (the scan's result wins). This session is the only writer of the
+   * scan state (the app root's data-scan-state).
+   */
+  show(search: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult }): void;
+  /** Cancels a running scan and forgets the result on show (the saved corpus was cleared): 'idle'. */
+  reset(): void;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -463,6 +471,19 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     adopt(search) {
       if (current) return;
       last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
+    },
+    show(search) {
+      if (current) return;
+      last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
+      store.update({ state: 'done', result: search.result, progress: null, error: null });
+    },
+    reset() {
+      cancel();
+      afterCancel?.abort(abortError());
+      afterCancel = null;
+      last = null;
+      lastCollected = null;
+      store.update({ state: 'idle', result: null, progress: null, error: null });
     },
     rescan(settings) {
       store.update({ settings });

@@ -139,6 +139,18 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
           </button>
         </div>
       )}
+      {s.confirmation && (
+        <div role="dialog" aria-modal="true" aria-labelledby="corpus-confirm-title" className="corpus-panel__dialog">
+          <h3 id="corpus-confirm-title">{s.confirmation.confirm}?</h3>
+          <p>{s.confirmation.message}</p>
+          <button type="button" onClick={() => persistence.answer(true)}>
+            {s.confirmation.confirm}
+          </button>
+          <button type="button" autoFocus onClick={() => persistence.answer(false)}>
+            {s.confirmation.cancel}
+          </button>
+        </div>
+      )}
       {s.checking && <p role="status">Checking…</p>}
       {s.checks && (
         <section aria-label="Check results">
