@@ -24,7 +24,7 @@ import { checkFile } from './check-against-corpus.ts';
 import type { CheckResult, CheckTools } from './check-against-corpus.ts';
 import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
 import type { BatchWriter } from './corpus-writer.ts';
-import { mergeCorpus } from './merge-corpus.ts';
+import { mergeCorpus, positionsByPath } from './merge-corpus.ts';
 import type { CorpusPart } from './merge-corpus.ts';
 import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedByStorageId } from './restore-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
@@ -248,6 +248,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
           total: docs.count,
           k,
           onCommitted: () => undefined,
+          saved: base && !rebuild ? { docs: base.result.docs, at: positionsByPath(base.result.docs), storageIds: base.storageIds } : null,
           onFailure: (error) => {
             fail(error);
             // Stop cleanly: what was committed stays; the failed batch was rolled back as a whole.
@@ -349,6 +350,13 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   async function mergeInto(before: Base, own: Base, signal: AbortSignal): Promise<Base> {
     const outcome = await mergeCorpus(workers, signal, before, own, groupingOptions(own.result));
     update({ unmeasured: outcome.unmeasured });
+    if (outcome.unchanged > 0 || outcome.updated > 0) {
+      const n = (x: number) => x.toLocaleString('en');
+      const parts = [];
+      if (outcome.unchanged > 0) parts.push(`${n(outcome.unchanged)} file${outcome.unchanged === 1 ? '' : 's'} already in the corpus, unchanged`);
+      if (outcome.updated > 0) parts.push(`${n(outcome.updated)} updated`);
+      update({ notice: `${parts.join('; ')}.` });
+    }
     return outcome.merged;
   }
 

@@ -3,12 +3,14 @@
  * transaction each (so a closed tab or a full disk keeps every batch committed before it), under the
  * writer lock and a scan-session marker that tells the next load whether the scan was interrupted.
  */
-import { addBatch, getCorpusSummary } from '../storage/corpus-repository.ts';
+import { addBatch, getCorpusSummary, removeDocuments } from '../storage/corpus-repository.ts';
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import type { ScanDocs } from './scan-result.ts';
 import { storedDocumentOf } from './restore-corpus.ts';
+import { sameContents } from './merge-corpus.ts';
+import { DocStatus } from '../workers/ingest-protocol.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
 import type { TableEntries } from '../storage/permuted-shards.ts';
 
@@ -71,6 +73,11 @@ export interface BatchWriterOptions {
   onCommitted(summary: CorpusSummary): void;
   /** A commit failed (a full quota, ...): the batch was rolled back as a whole. */
   onFailure(error: unknown): void;
+  /**
+   * The saved corpus on show: a file whose path is saved already is not added twice. With the same
+   * contents it is not written; with other contents it is written and the saved document removed.
+   */
+  saved?: { docs: ScanDocs; at: Map<string, number>; storageIds: Uint32Array } | null;
 }
 
 /** Opens the scan-session marker and returns the writer; the caller already holds the lock. */
@@ -102,8 +109,15 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       const documents: NewDocument[] = [];
       const contents: { id: number; blob: Blob }[] = [];
       const fingerprinted: number[] = [];
+      const replaced: number[] = [];
+      const saved = options.saved;
       for (let j = 0; j < ids.length; j++) {
         const d = ids[j]!;
+        const q = saved?.at.get(batchDocs.paths[d]!);
+        if (saved && q !== undefined && batchDocs.status[d] !== DocStatus.pending) {
+          if (sameContents(saved.docs, q, batchDocs, d)) continue;
+          if (saved.storageIds[q] !== NO_ID) replaced.push(saved.storageIds[q]!);
+        }
         const doc = storedDocumentOf(batchDocs, d, nextId);
         if (!doc) continue;
         storageIdOf[d] = nextId++;
@@ -121,7 +135,9 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       chain = chain.then(async () => {
         if (failed) return;
         try {
-          const after = await addBatch({ documents, contents, sessionId, tableEntries });
+          let after = await addBatch({ documents, contents, sessionId, tableEntries });
+          // After the new version is committed, so a crash in between keeps a file twice, never loses it.
+          if (replaced.length > 0) after = await removeDocuments(replaced);
           committed += documents.length;
           options.onCommitted(after);
         } catch (error) {

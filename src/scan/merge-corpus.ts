@@ -12,7 +12,7 @@ import { concatSets, decideNearDuplicates } from './near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
 import { concatDocs } from './restore-corpus.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
-import type { ScanResult, SkippedFile } from './scan-result.ts';
+import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
@@ -28,24 +28,68 @@ export interface MergeOutcome {
   grouped: GroupedCorpus;
   /** Candidate pairs with a new member that could not be measured: the saved member's contents are not kept. */
   unmeasured: number;
+  /** New files whose path was saved already with the same contents: left out (never a copy of themselves). */
+  unchanged: number;
+  /** New files whose path was saved already with other contents: they replace the saved document. */
+  updated: number;
+}
+
+/**
+ * Whether doc `i` of `a` and doc `j` of `b` hold the same contents: equal content hashes, or (files
+ * without one: binary, empty, unreadable) both without a hash and of equal size. The batch writer and
+ * the merge decide with this one rule, so storage and the shown corpus agree.
+ */
+export function sameContents(a: ScanDocs, i: number, b: ScanDocs, j: number): boolean {
+  const hashedA = a.hashHi[i] !== 0 || a.hashLo[i] !== 0;
+  const hashedB = b.hashHi[j] !== 0 || b.hashLo[j] !== 0;
+  if (hashedA !== hashedB) return false;
+  return hashedA ? a.hashHi[i] === b.hashHi[j] && a.hashLo[i] === b.hashLo[j] : a.sizes[i] === b.sizes[j];
+}
+
+/** Saved positions by path (the saved corpus never holds a path twice once merges update in place). */
+export function positionsByPath(docs: ScanDocs): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let p = 0; p < docs.count; p++) at.set(docs.paths[p]!, p);
+  return at;
+}
+
+/** The columns of `docs` at `keep` (ascending positions). */
+function gather(docs: ScanDocs, keep: readonly number[]): ScanDocs {
+  const pick = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, make: new (n: number) => T): T => {
+    const out = new make(keep.length);
+    keep.forEach((p, i) => (out[i] = x[p]!));
+    return out;
+  };
+  return {
+    count: keep.length,
+    paths: keep.map((p) => docs.paths[p]!),
+    files: keep.map((p) => docs.files[p]!),
+    sizes: pick(docs.sizes, Float64Array),
+    status: pick(docs.status, Uint8Array),
+    flags: pick(docs.flags, Uint8Array),
+    hi: pick(docs.hi, Uint32Array),
+    lo: pick(docs.lo, Uint32Array),
+    words: pick(docs.words, Uint32Array),
+    hashHi: pick(docs.hashHi, Uint32Array),
+    hashLo: pick(docs.hashLo, Uint32Array),
+  };
 }
 
 /** Pairs as rows [a, b, jaccard], for sorting and de-duplicating known Jaccards of two parts. */
 type Row = [number, number, number];
 
-/** The Jaccards a part knows, at positions shifted by `offset`: its search cache, else its verified pairs. */
-function knownRows(part: CorpusPart, offset: number, out: Row[]): void {
+/** The Jaccards a part knows, at merged positions (`at`: -1 for a dropped document): its search cache and its verified pairs. */
+function knownRows(part: CorpusPart, at: Int32Array, out: Row[]): void {
+  const push = (x: number, y: number, j: number) => {
+    const a = at[x]!;
+    const b = at[y]!;
+    if (a >= 0 && b >= 0) out.push([Math.min(a, b), Math.max(a, b), j]);
+  };
   const known = part.search?.known;
-  if (known && known.count > 0) {
-    for (let p = 0; p < known.count; p++) out.push([known.a[p]! + offset, known.b[p]! + offset, known.jaccard[p]!]);
-  }
+  if (known) for (let p = 0; p < known.count; p++) push(known.a[p]!, known.b[p]!, known.jaccard[p]!);
   // The verified pairs too: the short-document join's pairs are in them, not always in the cache.
   const v = part.result.verified;
-  for (let p = 0; p < v.count; p++) {
-    const a = v.a[p]! + offset;
-    const b = v.b[p]! + offset;
-    out.push([Math.min(a, b), Math.max(a, b), v.jaccard[p]!]);
-  }
+  for (let p = 0; p < v.count; p++) push(v.a[p]!, v.b[p]!, v.jaccard[p]!);
 }
 
 function sortedUnique(rows: Row[]): KnownPairs {
@@ -63,13 +107,21 @@ function sortedUnique(rows: Row[]): KnownPairs {
   return { a: Uint32Array.from(a), b: Uint32Array.from(b), jaccard: Float64Array.from(j), count: a.length };
 }
 
-function shiftSets(sets: PackedSets, offset: number): PackedSets {
-  return { docs: sets.docs.map((d) => d + offset), offsets: sets.offsets, keys: sets.keys };
+/** Small feature sets at merged positions; sets of dropped documents are left out. */
+function mapSets(sets: PackedSets, at: Int32Array): PackedSets {
+  const parts: PackedSets[] = [];
+  for (let i = 0; i < sets.docs.length; i++) {
+    const d = at[sets.docs[i]!]!;
+    if (d < 0) continue;
+    parts.push({ docs: Uint32Array.of(d), offsets: Uint32Array.of(0, sets.offsets[i + 1]! - sets.offsets[i]!), keys: sets.keys.subarray(sets.offsets[i]!, sets.offsets[i + 1]!) });
+  }
+  return concatSets(parts);
 }
 
 /**
  * Merges `own` (a scan's result, positions after the saved ones) into `before` (the saved corpus) and
- * groups the union with `options`. Candidates: every pair within k with a new member, plus the saved
+ * groups the union with `options`. A path saved already is updated in place: with the same contents
+ * the new file is left out, with other contents it replaces the saved document. Candidates: every pair within k with a new member, plus the saved
  * corpus' pairs as they were decided (with their Jaccards); saved-vs-saved pairs are searched again only
  * when k or the threshold changed since they were decided (a regroup), and then measured only where
  * both contents can be read.
@@ -82,19 +134,44 @@ export async function mergeCorpus(
   options: GroupingOptions,
 ): Promise<MergeOutcome> {
   const t0 = performance.now();
-  const old = before.result.docs;
-  const offset = old.count;
-  const docs = concatDocs(old, own.result.docs);
+  const savedDocs = before.result.docs;
+  const ownDocs = own.result.docs;
+  const savedAt = positionsByPath(savedDocs);
+  const dropSaved = new Uint8Array(savedDocs.count);
+  const keepOwn: number[] = [];
+  let unchanged = 0;
+  let updated = 0;
+  for (let d = 0; d < ownDocs.count; d++) {
+    const q = savedAt.get(ownDocs.paths[d]!);
+    if (q === undefined) keepOwn.push(d);
+    else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
+    else {
+      dropSaved[q] = 1;
+      updated++;
+      keepOwn.push(d);
+    }
+  }
+  const keepSaved: number[] = [];
+  for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
+  const offset = keepSaved.length;
+  const savedTo = new Int32Array(savedDocs.count).fill(-1);
+  keepSaved.forEach((q, i) => (savedTo[q] = i));
+  const ownTo = new Int32Array(ownDocs.count).fill(-1);
+  keepOwn.forEach((d, i) => (ownTo[d] = offset + i));
+  const docs = concatDocs(gather(savedDocs, keepSaved), gather(ownDocs, keepOwn));
   const storageIds = new Uint32Array(docs.count);
-  storageIds.set(before.storageIds, 0);
-  storageIds.set(own.storageIds, offset);
-  const skipped: SkippedFile[] = [
-    ...before.result.skipped,
-    ...own.result.skipped.map((s) => (s.docId < 0 ? s : { ...s, docId: s.docId + offset })),
-  ];
+  keepSaved.forEach((q, i) => (storageIds[i] = before.storageIds[q]!));
+  keepOwn.forEach((d, i) => (storageIds[offset + i] = own.storageIds[d]!));
+  const skipped: SkippedFile[] = [];
+  for (const [part, to] of [[before, savedTo], [own, ownTo]] as const) {
+    for (const s of part.result.skipped) {
+      if (s.docId < 0) skipped.push(s);
+      else if (to[s.docId]! >= 0) skipped.push({ ...s, docId: to[s.docId]! });
+    }
+  }
   const rows: Row[] = [];
-  knownRows(before, 0, rows);
-  knownRows(own, offset, rows);
+  knownRows(before, savedTo, rows);
+  knownRows(own, ownTo, rows);
   const known = sortedUnique(rows);
 
   const found = await workers.index.call(signal, (api) =>
@@ -119,8 +196,11 @@ export async function mergeCorpus(
   // kept as decided, since their small feature sets may not be readable any more.
   const v = before.result.verified;
   for (let p = 0; p < v.count; p++) {
-    const a = Math.min(v.a[p]!, v.b[p]!);
-    const b = Math.max(v.a[p]!, v.b[p]!);
+    const x = savedTo[v.a[p]!]!;
+    const y = savedTo[v.b[p]!]!;
+    if (x < 0 || y < 0) continue;
+    const a = Math.min(x, y);
+    const b = Math.max(x, y);
     if (found.representative[a] !== a || found.representative[b] !== b || distanceOf.has(`${a},${b}`)) continue;
     keep.push([a, b, v.jaccard[p]!]);
     distanceOf.set(`${a},${b}`, v.distance[p]!);
@@ -139,8 +219,8 @@ export async function mergeCorpus(
   };
   const resolved = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
   const parts: PackedSets[] = [];
-  if (before.search) parts.push(before.search.smallSets);
-  if (own.search) parts.push(shiftSets(own.search.smallSets, offset));
+  if (before.search) parts.push(mapSets(before.search.smallSets, savedTo));
+  if (own.search) parts.push(mapSets(own.search.smallSets, ownTo));
   const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, smallSets: concatSets(parts), known };
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
   let unmeasured = 0;
@@ -156,5 +236,5 @@ export async function mergeCorpus(
     partial: false,
     timings: { ...own.result.timings, indexingMs: t1 - t0, groupingMs: t2 - t1, totalMs: own.result.timings.totalMs + (t2 - t0) },
   };
-  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured };
+  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated };
 }

@@ -191,3 +191,39 @@ describe('merging new files into a saved corpus after a reload', () => {
     expect(second.store.getSnapshot().result!.verification.measured).toBe(2);
   });
 });
+
+describe('choosing a saved folder again', () => {
+  it('updates paths in place: unchanged files are skipped and said so, a changed file replaces its saved version', async () => {
+    const first = await tab();
+    await first.session.start({ kind: 'file-list', files: savedFolder() });
+    await settled(first);
+    const pairs = pairPaths(first.store.getSnapshot().result!);
+
+    await first.session.start({ kind: 'file-list', files: savedFolder() });
+    await settled(first);
+    let r = first.store.getSnapshot().result!;
+    expect(r.docs.count).toBe(100);
+    expect(new Set(r.docs.paths).size).toBe(100);
+    expect(r.exactGroups.count).toBe(0);
+    expect(pairPaths(r)).toEqual(pairs);
+    expect(first.persistence.getSnapshot().notice).toBe('100 files already in the corpus, unchanged.');
+    expect(first.persistence.getSnapshot().documentCount).toBe(100);
+
+    // One file edited on disk: it replaces its saved version (and no longer pairs with 0-a).
+    const edited = savedFolder().map((f) => (f.webkitRelativePath === 'saved/0-b.txt' ? inFolder('saved/0-b.txt', text(777)) : f));
+    await first.session.start({ kind: 'file-list', files: edited });
+    await settled(first);
+    r = first.store.getSnapshot().result!;
+    expect(r.docs.count).toBe(100);
+    expect(first.persistence.getSnapshot().notice).toBe('99 files already in the corpus, unchanged; 1 updated.');
+    expect(pairPaths(r)).toEqual(pairs.filter((p) => p !== 'saved/0-a.txt ~ saved/0-b.txt'));
+    reload(first);
+
+    const second = await tab();
+    expect(second.persistence.getSnapshot().documentCount).toBe(100);
+    const back = second.store.getSnapshot().result!;
+    expect(back.docs.count).toBe(100);
+    expect(new Set(back.docs.paths).size).toBe(100);
+    expect(pairPaths(back)).toEqual(pairPaths(r));
+  });
+});
