@@ -8,7 +8,7 @@
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
 import { configureStorage, deleteCorpusDatabase } from '../storage/database.ts';
-import { endScanSession, findUnfinishedScan } from '../storage/scan-sessions.ts';
+import { endScanSession, findUnfinishedScan, listNotSavedFiles } from '../storage/scan-sessions.ts';
 import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
@@ -197,7 +197,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let writing: { writer: BatchWriter; rebuild: boolean } | null = null;
 
   const hooks: ScanHooks = {
-    async onStart(docs, signal) {
+    async onStart(docs, signal, listed) {
       // The last scan's writes may still be committing (see finish): this scan writes after them.
       await saving;
       if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
@@ -246,8 +246,10 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
           release,
           label,
           total: docs.count,
+          notSaved: (listed ?? []).map((s) => [s.path, s.reason, s.message]),
           k,
-          onCommitted: () => undefined,
+          // The panel's count follows the commits (it said "0 documents saved" through a whole scan).
+          onCommitted: (summary) => update({ documentCount: summary.documentCount }),
           saved: base && !rebuild ? { docs: base.result.docs, at: positionsByPath(base.result.docs), storageIds: base.storageIds } : null,
           onFailure: (error) => {
             fail(error);
@@ -417,11 +419,12 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const loaded = await loadCorpus({ pause: yieldToEventLoop });
       const files = await restoreFiles(loaded, snapshot.keepContents);
       const saved = await getVerifiedPairs();
+      const notSaved = await listNotSavedFiles();
       // The last view's threshold and grouping come back with the pairs decided under them.
       if (saved) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
       const options = groupingOptions(scanStore.getSnapshot());
       const signal = new AbortController().signal;
-      const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase);
+      const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase, notSaved);
       const { grouped } = restored;
       const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;

@@ -68,6 +68,8 @@ export interface BatchWriterOptions {
   release: () => void;
   label: string;
   total: number;
+  /** Files listed but not stored as documents, [path, reason, message] (kept with the session marker). */
+  notSaved?: [string, string, string][];
   k: number;
   /** After each commit: the corpus counters (the panel's document count follows the scan). */
   onCommitted(summary: CorpusSummary): void;
@@ -83,7 +85,7 @@ export interface BatchWriterOptions {
 /** Opens the scan-session marker and returns the writer; the caller already holds the lock. */
 export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOptions): Promise<BatchWriter> {
   const summary = await getCorpusSummary();
-  const sessionId = await beginScanSession({ label: options.label, total: options.total });
+  const sessionId = await beginScanSession({ label: options.label, total: options.total, notSaved: options.notSaved });
   let nextId = summary.nextId;
   let chain: Promise<void> = Promise.resolve();
   let failed = false;

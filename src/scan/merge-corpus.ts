@@ -163,9 +163,14 @@ export async function mergeCorpus(
   keepSaved.forEach((q, i) => (storageIds[i] = before.storageIds[q]!));
   keepOwn.forEach((d, i) => (storageIds[offset + i] = own.storageIds[d]!));
   const skipped: SkippedFile[] = [];
+  // Files skipped while listing have no doc: a folder chosen again lists them again, once is enough.
+  const listed = new Set<string>();
   for (const [part, to] of [[before, savedTo], [own, ownTo]] as const) {
     for (const s of part.result.skipped) {
-      if (s.docId < 0) skipped.push(s);
+      if (s.docId < 0) {
+        if (!listed.has(s.path)) skipped.push(s);
+        listed.add(s.path);
+      }
       else if (to[s.docId]! >= 0) skipped.push({ ...s, docId: to[s.docId]! });
     }
   }

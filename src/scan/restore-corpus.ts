@@ -387,12 +387,20 @@ export async function groupSavedCorpus(
   options: GroupingOptions,
   carried?: VerifiedPairs,
   onPhase?: (phase: RestorePhase) => void,
+  notSaved: readonly [string, string, string][] = [],
 ): Promise<RestoredCorpus> {
   const docs = docsFromCorpus(loaded, files);
   const skipped: SkippedFile[] = [];
   for (const [p, reason] of loaded.skipReasons) {
     if (reason === 'copy') continue;
     skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
+  }
+  // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
+  const listed = new Set(docs.paths);
+  for (const [path, reason, message] of notSaved) {
+    if (listed.has(path)) continue;
+    listed.add(path);
+    skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
   }
   if (saved && savedPairsFit(saved, options)) {
     onPhase?.('grouping saved pairs');

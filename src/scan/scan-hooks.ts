@@ -1,11 +1,14 @@
 /** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
 import type { SearchCorpus } from './near-duplicate-search.ts';
-import type { ScanDocs, ScanResult } from './scan-result.ts';
+import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 /** Optional callbacks a scan session calls; all of them may be absent. */
 export interface ScanHooks {
-  /** The file list is known (docs allocated, nothing read yet). May reject to stop the scan. */
-  onStart?(docs: ScanDocs, signal: AbortSignal): Promise<void>;
+  /**
+   * The file list is known (docs allocated, nothing read yet); `listed` are the files skipped while
+   * listing (hidden, unreadable folders), which have no doc. May reject to stop the scan.
+   */
+  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[]): Promise<void>;
   /**
    * One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; with
    * `keepsBytes`, `contents[j]` holds the bytes of `ids[j]` as a Blob (null when a worker read the File).

@@ -223,7 +223,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       filesTotal = collected.files.length;
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
-      if (hooks.onStart) await hooks.onStart(scanDocs, signal);
+      if (hooks.onStart) await hooks.onStart(scanDocs, signal, skipped.slice());
       signal.throwIfAborted();
       if (settings.weights === 'tfidf') {
         // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.

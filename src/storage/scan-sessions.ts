@@ -7,7 +7,7 @@ import type { ScanSessionRecord, ScanSessionState } from './schema.ts';
 import { StorageError } from './storage-error.ts';
 
 /** Records the start of a scan; returns its id (pass it to addBatch as `sessionId`). */
-export async function beginScanSession(options: { label: string; total: number }): Promise<number> {
+export async function beginScanSession(options: { label: string; total: number; notSaved?: [string, string, string][] }): Promise<number> {
   const now = Date.now();
   const record: ScanSessionRecord = {
     label: options.label,
@@ -18,6 +18,7 @@ export async function beginScanSession(options: { label: string; total: number }
     updatedAt: now,
     finishedAt: null,
   };
+  if (options.notSaved && options.notSaved.length > 0) record.notSaved = options.notSaved;
   return writeTransaction(['scan-sessions'], (tx) => tx.objectStore('scan-sessions').add(record));
 }
 
@@ -52,6 +53,17 @@ export async function findUnfinishedScan(): Promise<ScanSessionRecord | null> {
     }
     return null;
   });
+}
+
+/** Every scan's files that were listed but not stored (see ScanSessionRecord.notSaved), newest scan first. */
+export async function listNotSavedFiles(): Promise<[string, string, string][]> {
+  const sessions = await listScanSessions(Infinity);
+  const out: [string, string, string][] = [];
+  for (const s of sessions) {
+    if (!Array.isArray(s.notSaved)) continue;
+    for (const note of s.notSaved) if (Array.isArray(note) && note.length === 3 && note.every((x) => typeof x === 'string')) out.push(note);
+  }
+  return out;
 }
 
 /** The most recent scan sessions, newest first. */

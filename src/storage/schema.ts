@@ -93,6 +93,11 @@ export interface ScanSessionRecord {
   updatedAt: number;
   finishedAt: number | null;
   message?: string;
+  /**
+   * Files the scan listed but never stores as documents (hidden files, folders that could not be
+   * read): [path, reason, message]. A reload lists them as skipped, as the scan did.
+   */
+  notSaved?: [string, string, string][];
 }
 
 /** The feature settings the stored fingerprints were made with. */

@@ -227,3 +227,32 @@ describe('choosing a saved folder again', () => {
     expect(pairPaths(back)).toEqual(pairPaths(r));
   });
 });
+
+describe('counts across panels and reloads', () => {
+  it('the saved count follows the commits, and the skipped list is the same after a reload', async () => {
+    const first = await tab();
+    const files: File[] = [];
+    for (let i = 0; i < 600; i++) files.push(inFolder(`big/${i}.txt`, text(5000 + i)));
+    files.push(inFolder('big/empty.txt', ''));
+    files.push(inFolder('big/.hidden.txt', text(1)));
+    files.push(inFolder('big/.git/config', 'x'));
+    const seen = new Set<number>();
+    first.persistence.subscribe(() => seen.add(first.persistence.getSnapshot().documentCount));
+    await first.session.start({ kind: 'file-list', files });
+    await settled(first);
+    expect(first.persistence.getSnapshot().documentCount).toBe(601);
+    // Batches of 256 files: the panel showed the commits as they landed, not 0 until the end.
+    expect([...seen].some((n) => n > 0 && n < 601)).toBe(true);
+    const skipped = first.store.getSnapshot().result!.skipped.map((s) => `${s.path}: ${s.reason}`).sort();
+    expect(skipped).toEqual(['big/.git/: hidden', 'big/.hidden.txt: hidden', 'big/empty.txt: empty']);
+    reload(first);
+
+    const second = await tab();
+    expect(second.persistence.getSnapshot().documentCount).toBe(601);
+    expect(second.store.getSnapshot().result!.skipped.map((s) => `${s.path}: ${s.reason}`).sort()).toEqual(skipped);
+    // The same folder again: still listed once.
+    await second.session.start({ kind: 'file-list', files });
+    await settled(second);
+    expect(second.store.getSnapshot().result!.skipped.map((s) => `${s.path}: ${s.reason}`).sort()).toEqual(skipped);
+  });
+});
