@@ -131,6 +131,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let savedSettings: CorpusSettings | null = null;
   /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
   let tables: StoredTables = null;
+  /** The corpus revision `base` was read at (or written up to by this tab): another tab's write changes it. */
+  let baseRevision = -1;
   const channel = createCorpusChannel();
 
   configureStorage({
@@ -228,12 +230,20 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         }
         rebuild = true;
       }
-      const release = await tryLock(LOCK_WAIT_MS);
+      let release = await tryLock(LOCK_WAIT_MS);
       if (!release) {
-        update({ notice: 'Another SimSift tab is saving the corpus right now: this scan is shown but not saved.' });
-        return;
+        // Another tab is saving a scan. This one waits for it (a scan shown but not saved was thrown
+        // away as soon as the other tab's changes arrived) and is then merged with what it saved.
+        update({ notice: 'Another SimSift tab is saving a scan into the corpus: this scan waits for it and starts when it has finished (Cancel stops waiting).' });
+        release = await tryLock(Infinity, signal);
+        if (!release) {
+          signal.throwIfAborted();
+          throw new Error('The saved corpus could not be locked for writing.');
+        }
+        update({ notice: null });
       }
       try {
+        await refreshBase(signal);
         if (rebuild || (change === 'fingerprints' && savedSettings)) {
           await clearCorpus();
           base = null;
@@ -323,6 +333,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         async () => {
           const { revision } = await getCorpusSummary();
           await putVerifiedPairs(revision, verifiedByStorageId(shown.result, shown.storageIds, NO_ID));
+          // Under the lock: `shown` is the corpus at this revision (this tab's own writes included).
+          if (shown === base) baseRevision = revision;
           // The k on show (a regroup may have changed it) is the one the next load restores.
           if (savedSettings && savedSettings.k !== shown.result.k) {
             const next = { ...savedSettings, k: shown.result.k };
@@ -393,6 +405,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
 
   async function restoreWithProgress(carried: VerifiedPairs | undefined, t0: number, phase: (p: RestorePhase) => void): Promise<void> {
     update({ status: 'restoring' });
+    const revision = (await getCorpusSummary()).revision;
     phase('loading the corpus');
     savedSettings = await getSettings();
     if (savedSettings) {
@@ -416,22 +429,14 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     // Asked at once, before the (possibly long) grouping of the restored corpus.
     update({ interrupted, documentCount: summary.documentCount });
     if (summary.documentCount > 0) {
-      const loaded = await loadCorpus({ pause: yieldToEventLoop });
-      const files = await restoreFiles(loaded, snapshot.keepContents);
-      const saved = await getVerifiedPairs();
-      const notSaved = await listNotSavedFiles();
-      // The last view's threshold and grouping come back with the pairs decided under them.
-      if (saved) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
-      const options = groupingOptions(scanStore.getSnapshot());
       const signal = new AbortController().signal;
-      const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase, notSaved);
+      const { restored, saved, options, part } = await loadBase(signal, true, carried, phase);
       const { grouped } = restored;
       const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;
-      base = { result, storageIds: restored.storageIds, search: grouped.corpus };
-      tables = await loadTables();
+      baseRevision = revision;
       // Saved before 'done', so a tab closed right after the restore still finds them next time.
-      if (!saved || !savedPairsFit(saved, options)) await saveVerified(base);
+      if (!saved || !savedPairsFit(saved, options)) await saveVerified(part);
       update({ documentCount: summary.documentCount });
       // A scan started meanwhile wins: the session does not show this over it.
       if (scanStore.getSnapshot().state !== 'scanning') {
@@ -440,19 +445,52 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         lastOwn = { docs: result.docs, storageIds: restored.storageIds, before: null };
         session?.show(grouped);
         // Tables from before (or none yet): written or rebuilt when they pay for this corpus and k.
-        const shown = base;
-        track(restoring.then(() => keepTables(shown, false)));
+        track(restoring.then(() => keepTables(part, false)));
         // The fast restore read no file: the short documents' sets (for a regroup at another k) come after.
         if (restored.fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
       }
     } else {
       base = null;
       tables = null;
+      baseRevision = revision;
       if (scanStore.getSnapshot().state === 'done') session?.reset();
     }
     update({ status: 'ready', documentCount: summary.documentCount, error: null });
     publishIndex();
     void refreshUsage();
+  }
+
+  /**
+   * The restore step over what storage holds now: loads the corpus, its Files and saved pairs, groups
+   * them (groupSavedCorpus) and makes them `base`. `useSavedView`: take the saved threshold and grouping.
+   */
+  async function loadBase(signal: AbortSignal, useSavedView: boolean, carried?: VerifiedPairs, phase?: (p: RestorePhase) => void) {
+    const loaded = await loadCorpus({ pause: yieldToEventLoop });
+    const files = await restoreFiles(loaded, snapshot.keepContents);
+    const saved = await getVerifiedPairs();
+    const notSaved = await listNotSavedFiles();
+    // The last view's threshold and grouping come back with the pairs decided under them.
+    if (saved && useSavedView) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
+    const options = groupingOptions(scanStore.getSnapshot());
+    const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase, notSaved);
+    const part: Base = { result: restored.grouped.result, storageIds: restored.storageIds, search: restored.grouped.corpus };
+    base = part;
+    tables = await loadTables();
+    return { restored, saved, options, part };
+  }
+
+  /**
+   * Before a scan writes (holding the lock): when another tab changed the corpus since `base` was
+   * read (this tab was busy and skipped its notice), read it again, so the scan merges with it.
+   */
+  async function refreshBase(signal: AbortSignal): Promise<void> {
+    const summary = await getCorpusSummary();
+    if (summary.revision === baseRevision) return;
+    if (summary.documentCount === 0) {
+      base = null;
+      tables = null;
+    } else await loadBase(signal, false);
+    baseRevision = summary.revision;
   }
 
   const guarded = async (task: () => Promise<void>) => {

@@ -10,6 +10,8 @@ import { createCorpusPersistence, type CorpusPersistence } from '../../../src/sc
 import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
+import { withWriterLock } from '../../../src/storage/tab-coordination.ts';
+import { LOCK_WAIT_MS } from '../../../src/scan/corpus-writer.ts';
 import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
 import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
@@ -255,4 +257,56 @@ describe('counts across panels and reloads', () => {
     await settled(second);
     expect(second.store.getSnapshot().result!.skipped.map((s) => `${s.path}: ${s.reason}`).sort()).toEqual(skipped);
   });
+});
+
+describe('two tabs', () => {
+  it('a scan started while another tab writes waits for it and is saved, never dropped', async () => {
+    const other = await tab();
+    await other.session.start({ kind: 'file-list', files: savedFolder() });
+    await settled(other);
+    const waiting = await tab();
+    // The other tab saves a long scan: it holds the writer lock (longer than a moment's write).
+    let releaseOther!: () => void;
+    const held = new Promise<void>((r) => (releaseOther = r));
+    const lock = withWriterLock(() => held);
+    const fresh = [inFolder('tab2/a.txt', text(3000)), inFolder('tab2/b.txt', near(3000))];
+    const scan = waiting.session.start({ kind: 'file-list', files: fresh });
+    await new Promise((r) => setTimeout(r, LOCK_WAIT_MS + 500));
+    expect(waiting.store.getSnapshot().state).toBe('scanning');
+    expect(waiting.persistence.getSnapshot().notice).toContain('waits for it');
+    releaseOther();
+    await lock;
+    await scan;
+    await settled(waiting);
+    expect(waiting.store.getSnapshot().result!.docs.count).toBe(102);
+    reload(waiting);
+    reload(other);
+
+    const after = await tab();
+    expect(after.persistence.getSnapshot().documentCount).toBe(102);
+    expect(pairPaths(after.store.getSnapshot().result!)).toContain('tab2/a.txt ~ tab2/b.txt');
+  }, 20_000);
+
+  it('a waiting scan is merged with what the other tab saved meanwhile', async () => {
+    const first = await tab();
+    const second = await tab();
+    let releaseOther!: () => void;
+    const held = new Promise<void>((r) => (releaseOther = r));
+    const lock = withWriterLock(() => held);
+    const scan = second.session.start({ kind: 'file-list', files: [inFolder('tab2/a.txt', text(3000)), inFolder('tab2/b.txt', near(3000))] });
+    await new Promise((r) => setTimeout(r, 100));
+    releaseOther();
+    await lock;
+    // The first tab scans while the second one saves: it waits for it, then reads the corpus again
+    // (it was busy and skipped the change notice) and merges its files with the second tab's.
+    await first.session.start({ kind: 'file-list', files: savedFolder() });
+    await scan;
+    await settled(first);
+    await settled(second);
+    reload(first);
+    reload(second);
+    const after = await tab();
+    expect(after.persistence.getSnapshot().documentCount).toBe(102);
+    expect(after.store.getSnapshot().result!.docs.count).toBe(102);
+  }, 20_000);
 });
