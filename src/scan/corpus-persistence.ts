@@ -45,8 +45,13 @@ export interface PersistenceSnapshot {
   documentCount: number;
   usage: StorageUsage | null;
   keepContents: boolean;
-  /** A scan left 'running' by a closed tab: how far it got. */
-  interrupted: { id: number; label: string; committed: number; total: number } | null;
+  /** A scan left 'running' by a closed tab, or stopped by a full storage (`storageFull`): how far it got. */
+  interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean } | null;
+  /**
+   * The last scan stopped because the storage is full: how many of its files are in the corpus, and
+   * whether `resumeStopped` can scan the rest (the files are still at hand in this page).
+   */
+  storageFull: { saved: number; notSaved: number; canResume: boolean } | null;
   /** A passing notice (another tab changed the corpus, a scan was not saved, ...). */
   notice: string | null;
   /** A storage failure the person must act on; `kind` chooses the action (e.g. reset local data). */
@@ -81,6 +86,8 @@ export interface CorpusPersistence {
   start(): Promise<void>;
   /** Rescans only the files of `files` not yet saved (after an interrupted scan). */
   resume(files: File[]): Promise<void>;
+  /** Scans again the files a full storage stopped from being saved (after space was freed). */
+  resumeStopped(): Promise<void>;
   /** Keeps what the interrupted scan saved and forgets the marker. */
   keepInterrupted(): Promise<void>;
   clear(): Promise<void>;
@@ -109,6 +116,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     usage: null,
     keepContents: true,
     interrupted: null,
+    storageFull: null,
     notice: null,
     error: null,
     checks: null,
@@ -197,6 +205,24 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   };
   /** The running scan's writer, and whether it rebuilds the corpus (other fingerprint settings). */
   let writing: { writer: BatchWriter; rebuild: boolean } | null = null;
+  /** The files a full storage kept out of the corpus (for resumeStopped). */
+  let notSavedFiles: File[] = [];
+
+  /**
+   * A commit hit the full quota: what was committed stays, the rest of the scan is not saved. Says so
+   * in numbers, as an error (the person cancelled nothing), and keeps the rest for a resume.
+   */
+  const storageFull = (inCorpus: Uint8Array | null, docs: ScanDocs, error: unknown) => {
+    const left: File[] = [];
+    for (let d = 0; d < docs.count; d++) if (!inCorpus?.[d]) left.push(docs.files[d]!);
+    notSavedFiles = left;
+    const saved = docs.count - left.length;
+    const message =
+      `Storage is full: ${saved.toLocaleString('en')} file${saved === 1 ? '' : 's'} saved, ${left.length.toLocaleString('en')} not saved. ` +
+      (isStorageError(error) ? error.userMessage : '');
+    update({ status: 'error', error: { kind: 'quota', message }, storageFull: { saved, notSaved: left.length, canResume: left.length > 0 } });
+    return message;
+  };
 
   const hooks: ScanHooks = {
     async onStart(docs, signal, listed) {
@@ -252,7 +278,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         await putSettings(next);
         savedSettings = next;
         const label = docs.paths[0]?.split('/')[0] ?? 'files';
-        const writer = await openBatchWriter(docs, {
+        const writer: BatchWriter = await openBatchWriter(docs, {
           release,
           label,
           total: docs.count,
@@ -262,18 +288,26 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
           onCommitted: (summary) => update({ documentCount: summary.documentCount }),
           saved: base && !rebuild ? { docs: base.result.docs, at: positionsByPath(base.result.docs), storageIds: base.storageIds } : null,
           onFailure: (error) => {
-            fail(error);
             // Stop cleanly: what was committed stays; the failed batch was rolled back as a whole.
-            session?.cancel();
+            if (isStorageError(error) && error.kind === 'quota') session?.stop(storageFull(writer.inCorpus, docs, error));
+            else {
+              fail(error);
+              session?.cancel();
+            }
           },
         });
         writing = { writer, rebuild };
-        update({ interrupted: null, error: null });
+        update({ interrupted: null, error: null, storageFull: null });
+        notSavedFiles = [];
         void requestPersistentStorage().catch(() => null);
       } catch (error) {
         release();
         writing = null;
-        fail(error);
+        // Not even the scan's marker fits: nothing of it can be saved, so it stops here and says so.
+        if (isStorageError(error) && error.kind === 'quota') {
+          session?.stop(storageFull(null, docs, error));
+          signal.throwIfAborted();
+        } else fail(error);
       }
     },
     keepsBytes: () => writing !== null && snapshot.keepContents,
@@ -307,7 +341,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         if (writing === w) writing = null;
         saving = w.writer
           .settled()
-          .then(() => w.writer.close(w.writer.failed ? 'failed' : 'finished'))
+          .then(() => w.writer.close(closingState(w.writer)))
           .then(() => notify('added'))
           .then(() => saveVerified(merged))
           .then(() => keepTables(merged, w.writer.failed || w.writer.tablesMissed))
@@ -321,10 +355,16 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const w = writing;
       if (!w) return;
       writing = null;
-      const ended = state === 'cancelled' ? (w.writer.failed ? 'failed' : 'cancelled') : 'failed';
+      const ended = w.writer.failed ? closingState(w.writer) : state === 'cancelled' ? 'cancelled' : 'failed';
       track(w.writer.close(ended, message).then(() => notify('added')).then(refreshUsage));
     },
   };
+
+  /** How a finished writer's scan ended: 'storage-full' makes the next load say the corpus is partial. */
+  function closingState(writer: BatchWriter): 'finished' | 'failed' | 'storage-full' {
+    if (!writer.failed) return 'finished';
+    return snapshot.storageFull ? 'storage-full' : 'failed';
+  }
 
   /** Saves the shown result's verified pairs for the next restore (skipped while another tab writes). */
   async function saveVerified(shown: Base): Promise<void> {
@@ -420,7 +460,13 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       try {
         const unfinished = await findUnfinishedScan();
         if (unfinished && unfinished.id !== undefined) {
-          interrupted = { id: unfinished.id, label: unfinished.label, committed: unfinished.committed, total: unfinished.total };
+          interrupted = {
+            id: unfinished.id,
+            label: unfinished.label,
+            committed: unfinished.committed,
+            total: unfinished.total,
+            storageFull: unfinished.state === 'storage-full',
+          };
         }
       } finally {
         release();
@@ -535,6 +581,13 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         update({ interrupted: null, notice: `Resuming: ${missing.length.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet.` });
         if (missing.length > 0) void session?.start({ kind: 'file-list', files: missing });
       });
+    },
+    async resumeStopped() {
+      const files = notSavedFiles;
+      if (files.length === 0) return;
+      notSavedFiles = [];
+      update({ storageFull: null, error: null, status: 'ready' });
+      await session?.start({ kind: 'file-list', files });
     },
     async keepInterrupted() {
       await guarded(async () => {

@@ -5,7 +5,7 @@
  */
 import { addBatch, getCorpusSummary, removeDocuments } from '../storage/corpus-repository.ts';
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
-import { beginScanSession, endScanSession } from '../storage/scan-sessions.ts';
+import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import type { ScanDocs } from './scan-result.ts';
 import { storedDocumentOf } from './restore-corpus.ts';
@@ -55,12 +55,14 @@ export interface BatchWriter {
   readonly tablesMissed: boolean;
   /** Documents committed so far. */
   readonly committed: number;
+  /** Per scan doc: 1 once it is in the saved corpus (committed, or saved before with the same contents). */
+  readonly inCorpus: Uint8Array;
   /** Queues the batch `ids` of `docs` (with their bytes when contents are kept); commits run in order. */
   write(docs: ScanDocs, ids: readonly number[], bytes: readonly (Blob | null)[] | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null): void;
   /** Resolves when every queued batch has committed or the writer failed; never rejects. */
   settled(): Promise<void>;
   /** Waits for the queued batches, records how the scan ended and releases the lock. */
-  close(state: 'finished' | 'cancelled' | 'failed', message?: string): Promise<void>;
+  close(state: 'finished' | 'cancelled' | 'failed' | 'storage-full', message?: string): Promise<void>;
 }
 
 export interface BatchWriterOptions {
@@ -92,6 +94,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
   let tablesMissed = false;
   let committed = 0;
   let closed = false;
+  const inCorpus = new Uint8Array(docs.count);
   const storageIdOf = new Uint32Array(docs.count).fill(NO_ID);
   return {
     sessionId,
@@ -106,23 +109,29 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
     get committed() {
       return committed;
     },
+    inCorpus,
     write(batchDocs, ids, bytes, keepContents, tables) {
       if (failed || closed) return;
       const documents: NewDocument[] = [];
       const contents: { id: number; blob: Blob }[] = [];
       const fingerprinted: number[] = [];
+      const written: number[] = [];
       const replaced: number[] = [];
       const saved = options.saved;
       for (let j = 0; j < ids.length; j++) {
         const d = ids[j]!;
         const q = saved?.at.get(batchDocs.paths[d]!);
         if (saved && q !== undefined && batchDocs.status[d] !== DocStatus.pending) {
-          if (sameContents(saved.docs, q, batchDocs, d)) continue;
+          if (sameContents(saved.docs, q, batchDocs, d)) {
+            inCorpus[d] = 1;
+            continue;
+          }
           if (saved.storageIds[q] !== NO_ID) replaced.push(saved.storageIds[q]!);
         }
         const doc = storedDocumentOf(batchDocs, d, nextId);
         if (!doc) continue;
         storageIdOf[d] = nextId++;
+        written.push(d);
         documents.push(doc);
         if (doc.status === 'ok') fingerprinted.push(d);
         // The worker's Blob of the bytes, not the File: storing a File from a folder input costs a
@@ -141,6 +150,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
           // After the new version is committed, so a crash in between keeps a file twice, never loses it.
           if (replaced.length > 0) after = await removeDocuments(replaced);
           committed += documents.length;
+          for (const d of written) inCorpus[d] = 1;
           options.onCommitted(after);
         } catch (error) {
           failed = true;
@@ -154,7 +164,8 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       closed = true;
       await chain;
       try {
-        await endScanSession(sessionId, state, message);
+        if (state === 'storage-full') await markStorageFull(sessionId, message);
+        else await endScanSession(sessionId, state, message);
       } catch {
         // A full quota can refuse even this small write; the marker then says 'running' and the next
         // load offers to resume, which is still right.

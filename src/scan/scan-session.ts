@@ -46,6 +46,8 @@ export interface ScanSession {
   start(source: ScanSource): Promise<void>;
   /** Cancels the running scan; the store says 'cancelled' before this returns. */
   cancel(): void;
+  /** Stops the running scan for a reason the person must read (state 'cancelled', `stopped` = reason). */
+  stop(reason: string): void;
   /**
    * Regroups the current result without fingerprinting again: the candidate search at the new k runs
    * in the index worker, only pairs never measured before are verified, then grouping; the store's
@@ -134,7 +136,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
   /** The search over what a cancelled scan finished, running after the cancel; a new scan aborts it. */
   let afterCancel: AbortController | null = null;
 
-  function cancel(): void {
+  function cancel(reason: string | null = null): void {
     if (!current) return;
     const controller = current;
     current = null;
@@ -142,7 +144,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     // Hard cancel: the workers die now; the pool starts fresh ones for the next scan.
     workers.ingest.terminate();
     workers.index.terminate();
-    store.update({ state: 'cancelled' });
+    store.update({ state: 'cancelled', stopped: reason });
   }
 
   async function run(source: ScanSource, controller: AbortController): Promise<void> {
@@ -448,7 +450,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
   }
 
   return {
-    cancel,
+    cancel: () => cancel(),
+    stop: (reason) => cancel(reason),
     regroup(options) {
       const patch: Partial<ScanSnapshot> = {};
       if (options.k !== undefined) patch.k = options.k;
@@ -497,7 +500,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       last = null;
       const controller = new AbortController();
       current = controller;
-      store.update({ state: 'scanning', progress: null, result: null, error: null });
+      store.update({ state: 'scanning', progress: null, result: null, error: null, stopped: null });
       return run(source, controller);
     },
   };

@@ -35,6 +35,11 @@ export interface ScanSnapshot {
   result: ScanResult | null;
   /** A message for people when state is 'error'. */
   error: string | null;
+  /**
+   * Why a scan stopped that the person did not cancel (state 'cancelled', e.g. the storage is full):
+   * shown as an error, never as "Scan cancelled". Null after Cancel and when a scan starts.
+   */
+  stopped: string | null;
   /** Candidate search radius (Hamming distance) for the next scan or regroup. */
   k: number;
   /** Exact-Jaccard threshold for the next scan or regroup. */
@@ -63,6 +68,7 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     progress: null,
     result: null,
     error: null,
+    stopped: null,
     k: DEFAULT_K,
     similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
     grouping: 'reference',

@@ -78,7 +78,8 @@ export interface ContentRecord {
 }
 
 /** How one scan ended; 'running' left behind by a closed tab means it was interrupted. */
-export type ScanSessionState = 'running' | 'finished' | 'cancelled' | 'failed' | 'interrupted';
+/** 'storage-full': stopped by a full quota; the next load says the corpus is partial and offers the resume. */
+export type ScanSessionState = 'running' | 'finished' | 'cancelled' | 'failed' | 'interrupted' | 'storage-full';
 
 /** A scan's progress marker, updated in the same transaction as each batch. */
 export interface ScanSessionRecord {
@@ -155,7 +156,17 @@ export interface VerifiedPairsRecord {
   histogram: ArrayBuffer;
 }
 
-export type MetaRecord = CorpusMetaRecord | TablesMetaRecord | VerifiedPairsRecord;
+/**
+ * Written with a scan's marker and deleted whenever the scan ends. Why: a full storage refuses even
+ * the marker's small update to 'storage-full', but a delete still goes through. A marker still
+ * 'running' with this record is a scan whose tab closed; without it, a scan a full storage stopped.
+ */
+export interface ScanOpenRecord {
+  key: 'scan-open';
+  sessionId: number;
+}
+
+export type MetaRecord = CorpusMetaRecord | TablesMetaRecord | VerifiedPairsRecord | ScanOpenRecord;
 
 /** The whole schema. */
 export interface CorpusDB extends DBSchema {

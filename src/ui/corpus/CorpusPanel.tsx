@@ -57,6 +57,11 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
       {s.error && (
         <div role="alert" className="corpus-panel__error">
           <p>{s.error.message}</p>
+          {s.error.kind === 'quota' && s.storageFull?.canResume && (
+            <button type="button" onClick={() => void persistence.resumeStopped()}>
+              Resume
+            </button>
+          )}
           {resetOffered && (
             <button type="button" onClick={() => void persistence.resetLocalData()}>
               Reset local data
@@ -74,7 +79,7 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
       )}
       {s.interrupted && (
         <div role="group" aria-label="Interrupted scan" className="corpus-panel__interrupted">
-          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total)}</p>
+          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total, s.interrupted.storageFull)}</p>
           <button type="button" onClick={() => resumeInput.current?.click()}>
             Resume
           </button>
