@@ -212,11 +212,16 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
    * A commit hit the full quota: what was committed stays, the rest of the scan is not saved. Says so
    * in numbers, as an error (the person cancelled nothing), and keeps the rest for a resume.
    */
-  const storageFull = (inCorpus: Uint8Array | null, docs: ScanDocs, error: unknown) => {
+  const storageFull = (inCorpus: Uint8Array | null, docs: ScanDocs, error: unknown, lost: ReadonlySet<number> = new Set()) => {
     const left: File[] = [];
     for (let d = 0; d < docs.count; d++) if (!inCorpus?.[d]) left.push(docs.files[d]!);
     notSavedFiles = left;
     const saved = docs.count - left.length;
+    // The shown corpus may already hold this scan (the storage filled behind the results): the
+    // documents of batches that never committed lose their storage ids there too.
+    if (base && lost.size > 0) {
+      for (let p = 0; p < base.storageIds.length; p++) if (lost.has(base.storageIds[p]!)) base.storageIds[p] = NO_ID;
+    }
     const message =
       `Storage is full: ${saved.toLocaleString('en')} file${saved === 1 ? '' : 's'} saved, ${left.length.toLocaleString('en')} not saved. ` +
       (isStorageError(error) ? error.userMessage : '');
@@ -289,7 +294,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
           saved: base && !rebuild ? { docs: base.result.docs, at: positionsByPath(base.result.docs), storageIds: base.storageIds } : null,
           onFailure: (error) => {
             // Stop cleanly: what was committed stays; the failed batch was rolled back as a whole.
-            if (isStorageError(error) && error.kind === 'quota') session?.stop(storageFull(writer.inCorpus, docs, error));
+            if (isStorageError(error) && error.kind === 'quota') session?.stop(storageFull(writer.inCorpus, docs, error, writer.lostIds));
             else {
               fail(error);
               session?.cancel();

@@ -9,13 +9,12 @@ import { beginScanSession, endScanSession, markStorageFull } from '../storage/sc
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import type { ScanDocs } from './scan-result.ts';
 import { storedDocumentOf } from './restore-corpus.ts';
-import { sameContents } from './merge-corpus.ts';
+import { NO_ID, sameContents } from './merge-corpus.ts';
 import { DocStatus } from '../workers/ingest-protocol.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
 import type { TableEntries } from '../storage/permuted-shards.ts';
 
-/** The storage id of a document that is not saved. */
-export const NO_ID = 0xffffffff;
+export { NO_ID };
 /** How long a write waits for the writer lock held by a moment's write (a restore, another tab's small write). */
 export const LOCK_WAIT_MS = 3000;
 
@@ -57,6 +56,8 @@ export interface BatchWriter {
   readonly committed: number;
   /** Per scan doc: 1 once it is in the saved corpus (committed, or saved before with the same contents). */
   readonly inCorpus: Uint8Array;
+  /** After a failure: the storage ids given to documents whose batch never committed. */
+  readonly lostIds: ReadonlySet<number>;
   /** Queues the batch `ids` of `docs` (with their bytes when contents are kept); commits run in order. */
   write(docs: ScanDocs, ids: readonly number[], bytes: readonly (Blob | null)[] | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null): void;
   /** Resolves when every queued batch has committed or the writer failed; never rejects. */
@@ -95,6 +96,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
   let committed = 0;
   let closed = false;
   const inCorpus = new Uint8Array(docs.count);
+  const lostIds = new Set<number>();
   const storageIdOf = new Uint32Array(docs.count).fill(NO_ID);
   return {
     sessionId,
@@ -110,6 +112,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       return committed;
     },
     inCorpus,
+    lostIds,
     write(batchDocs, ids, bytes, keepContents, tables) {
       if (failed || closed) return;
       const documents: NewDocument[] = [];
@@ -121,7 +124,8 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       for (let j = 0; j < ids.length; j++) {
         const d = ids[j]!;
         const q = saved?.at.get(batchDocs.paths[d]!);
-        if (saved && q !== undefined && batchDocs.status[d] !== DocStatus.pending) {
+        // A saved position without a storage id is shown but not stored (its batch did not fit): write it.
+        if (saved && q !== undefined && saved.storageIds[q] !== NO_ID && batchDocs.status[d] !== DocStatus.pending) {
           if (sameContents(saved.docs, q, batchDocs, d)) {
             inCorpus[d] = 1;
             continue;
@@ -154,6 +158,13 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
           options.onCommitted(after);
         } catch (error) {
           failed = true;
+          // Documents whose batch never committed have no storage id (the shown corpus must not
+          // claim them: a resume would take them for saved and skip them).
+          for (let d = 0; d < storageIdOf.length; d++) {
+            if (inCorpus[d] || storageIdOf[d] === NO_ID) continue;
+            lostIds.add(storageIdOf[d]!);
+            storageIdOf[d] = NO_ID;
+          }
           options.onFailure(error);
         }
       });

@@ -14,6 +14,9 @@ import { concatDocs } from './restore-corpus.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
+/** The storage id of a document that is not saved. */
+export const NO_ID = 0xffffffff;
+
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
   result: ScanResult;
@@ -144,7 +147,11 @@ export async function mergeCorpus(
   for (let d = 0; d < ownDocs.count; d++) {
     const q = savedAt.get(ownDocs.paths[d]!);
     if (q === undefined) keepOwn.push(d);
-    else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
+    else if (before.storageIds[q] === NO_ID && own.storageIds[d] !== NO_ID) {
+      // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
+      dropSaved[q] = 1;
+      keepOwn.push(d);
+    } else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
     else {
       dropSaved[q] = 1;
       updated++;

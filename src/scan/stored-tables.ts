@@ -10,7 +10,8 @@ import { DocStatus } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { planStoredTables, tableCandidates } from './check-against-corpus.ts';
 import type { CheckTools } from './check-against-corpus.ts';
-import { LOCK_WAIT_MS, NO_ID } from './corpus-writer.ts';
+import { LOCK_WAIT_MS } from './corpus-writer.ts';
+import { NO_ID } from './merge-corpus.ts';
 import type { CorpusPart } from './merge-corpus.ts';
 
 /** The tables' parameters (null: none stored). */

@@ -310,3 +310,28 @@ describe('two tabs', () => {
     expect(after.store.getSnapshot().result!.docs.count).toBe(102);
   }, 20_000);
 });
+
+describe('questions go to the panel', () => {
+  it('a smaller scan with other fingerprint settings asks (no confirm() in scan/), and "keep" keeps the saved corpus', async () => {
+    const first = await tab();
+    await first.session.start({ kind: 'file-list', files: savedFolder() });
+    await settled(first);
+    const asked: string[] = [];
+    first.persistence.subscribe(() => {
+      const c = first.persistence.getSnapshot().confirmation;
+      if (c && !asked.includes(c.message)) {
+        asked.push(c.message);
+        first.persistence.answer(false);
+      }
+    });
+    first.store.update({ settings: { ...first.store.getSnapshot().settings, features: { kind: 'word-shingle', n: 2 } } });
+    await first.session.start({ kind: 'file-list', files: [inFolder('other/a.txt', text(4000))] });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('Rebuild the saved corpus from the 1 files of this scan?');
+    expect(first.store.getSnapshot().state).toBe('cancelled');
+    expect(first.persistence.getSnapshot().confirmation).toBeNull();
+    reload(first);
+    const second = await tab();
+    expect(second.persistence.getSnapshot().documentCount).toBe(100);
+  });
+});
