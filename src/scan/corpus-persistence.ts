@@ -1,14 +1,14 @@
 /**
- * Persistence of the scanned corpus in the app: commits each ingest batch as the scan goes (under the
- * writer lock, with a scan-session marker), restores the corpus and its groups on load, merges new
- * scans into the restored corpus, clears and resets local data, reports quota, and keeps tabs in step.
- * Framework-free: the corpus panel reads its snapshot through `subscribe`/`getSnapshot`.
+ * The saved-corpus controller: wires the batch writer (corpus-writer.ts), the restore step
+ * (restore-corpus.ts), the merge step (merge-corpus.ts) and the stored tables (stored-tables.ts) into
+ * the scan session's hooks and the corpus panel's actions, and keeps tabs in step. It never writes the
+ * scan state (the session does) and never asks the person itself: questions go to the panel through
+ * `confirmation`. Framework-free: the corpus panel reads its snapshot through `subscribe`/`getSnapshot`.
  */
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
-import { addBatch, clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
-import type { NewDocument } from '../storage/corpus-repository.ts';
+import { clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
 import { configureStorage, deleteCorpusDatabase } from '../storage/database.ts';
-import { beginScanSession, endScanSession, findUnfinishedScan } from '../storage/scan-sessions.ts';
+import { endScanSession, findUnfinishedScan, listNotSavedFiles } from '../storage/scan-sessions.ts';
 import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
@@ -16,28 +16,27 @@ import type { StorageErrorKind } from '../storage/storage-error.ts';
 import { getStorageUsage, requestPersistentStorage } from '../storage/storage-quota.ts';
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
-import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
-import { permutedEntries, queryStoredTables } from '../storage/index-shards.ts';
-import { writePermutedIndex } from '../storage/index-shards.ts';
-import { deleteTableSet, readTableLayout } from '../storage/permuted-shards.ts';
-import type { TableEntries } from '../storage/permuted-shards.ts';
-import { DocStatus } from '../workers/ingest-protocol.ts';
-import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
-import { skipMessage } from '../workers/ingest-protocol.ts';
-import type { SkipReason } from '../workers/ingest-protocol.ts';
+import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
+import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { checkFile, planStoredTables, tableCandidates } from './check-against-corpus.ts';
+import { checkFile } from './check-against-corpus.ts';
 import type { CheckResult, CheckTools } from './check-against-corpus.ts';
-
-export type { CheckResult };
+import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
+import type { BatchWriter } from './corpus-writer.ts';
+import { mergeCorpus, positionsByPath } from './merge-corpus.ts';
+import type { CorpusPart } from './merge-corpus.ts';
+import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedByStorageId } from './restore-corpus.ts';
+import type { RestorePhase } from './restore-corpus.ts';
 import type { ScanHooks } from './scan-hooks.ts';
-import type { GroupedCorpus, RestorePhase } from './restore-corpus.ts';
-import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import { concatDocs, docsFromCorpus, groupDocs, groupFromSavedPairs, loadSmallSets, pairsAtPositions, restoreFiles, savedPairsFit, storedDocumentOf, verifiedByStorageId } from './restore-corpus.ts';
+import type { Grouping, ScanDocs, ScanResult } from './scan-result.ts';
 import type { ScanSession } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
+import { loadTables, storedTableSearch, syncTables } from './stored-tables.ts';
+import type { StoredTables } from './stored-tables.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
+
+export type { CheckResult };
 
 /** What the corpus panel shows. */
 export interface PersistenceSnapshot {
@@ -46,8 +45,13 @@ export interface PersistenceSnapshot {
   documentCount: number;
   usage: StorageUsage | null;
   keepContents: boolean;
-  /** A scan left 'running' by a closed tab: how far it got. */
-  interrupted: { id: number; label: string; committed: number; total: number } | null;
+  /** A scan left 'running' by a closed tab, or stopped by a full storage (`storageFull`): how far it got. */
+  interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean } | null;
+  /**
+   * The last scan stopped because the storage is full: how many of its files are in the corpus, and
+   * whether `resumeStopped` can scan the rest (the files are still at hand in this page).
+   */
+  storageFull: { saved: number; notSaved: number; canResume: boolean } | null;
   /** A passing notice (another tab changed the corpus, a scan was not saved, ...). */
   notice: string | null;
   /** A storage failure the person must act on; `kind` chooses the action (e.g. reset local data). */
@@ -61,6 +65,13 @@ export interface PersistenceSnapshot {
   index: { kind: 'tables'; tableCount: number; k: number } | { kind: 'linear' } | null;
   /** Writes still running behind the shown result (queued batches, verified pairs, k, tables). */
   saving: boolean;
+  /** A question only the person can answer before the scan goes on (answered with `answer`). */
+  confirmation: { message: string; confirm: string; cancel: string } | null;
+  /**
+   * Candidate pairs between new files and saved documents whose contents are not kept: they could not
+   * be measured, so they are neither accepted nor recorded (a Jaccard of 0 would be a wrong verdict).
+   */
+  unmeasured: number;
 }
 
 
@@ -75,6 +86,8 @@ export interface CorpusPersistence {
   start(): Promise<void>;
   /** Rescans only the files of `files` not yet saved (after an interrupted scan). */
   resume(files: File[]): Promise<void>;
+  /** Scans again the files a full storage stopped from being saved (after space was freed). */
+  resumeStopped(): Promise<void>;
   /** Keeps what the interrupted scan saved and forgets the marker. */
   keepInterrupted(): Promise<void>;
   clear(): Promise<void>;
@@ -86,17 +99,14 @@ export interface CorpusPersistence {
   /** Matches files against the corpus without adding them. */
   check(files: File[]): Promise<void>;
   dismissNotice(): void;
+  /** Answers the pending `confirmation` (true: go on). */
+  answer(ok: boolean): void;
+  /** Stops listening to other tabs (the page goes away). */
+  close(): void;
 }
 
-const NO_ID = 0xffffffff;
-/** How long a scan waits for the writer lock before it runs unsaved (another tab is scanning). */
-const LOCK_WAIT_MS = 3000;
-
-/** The current corpus in memory: the shown result and each position's storage id (NO_ID if unsaved). */
-interface Base {
-  result: ScanResult;
-  storageIds: Uint32Array;
-}
+/** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
+type Base = CorpusPart;
 
 /** Creates the controller over the scan store and workers; nothing is read until `start`. */
 export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorkers): CorpusPersistence {
@@ -106,6 +116,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     usage: null,
     keepContents: true,
     interrupted: null,
+    storageFull: null,
     notice: null,
     error: null,
     checks: null,
@@ -113,6 +124,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     restore: null,
     index: null,
     saving: false,
+    confirmation: null,
+    unmeasured: 0,
   };
   const listeners = new Set<() => void>();
   const update = (patch: Partial<PersistenceSnapshot>) => {
@@ -125,7 +138,9 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let lastOwn: { docs: ScanDocs; storageIds: Uint32Array; before: Base | null } | null = null;
   let savedSettings: CorpusSettings | null = null;
   /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
-  let tables: { k: number; blocks: number; tableCount: number } | null = null;
+  let tables: StoredTables = null;
+  /** The corpus revision `base` was read at (or written up to by this tab): another tab's write changes it. */
+  let baseRevision = -1;
   const channel = createCorpusChannel();
 
   configureStorage({
@@ -158,6 +173,22 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       .catch(() => undefined);
   };
 
+  /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
+  let answerPending: ((ok: boolean) => void) | null = null;
+  const ask = (confirmation: NonNullable<PersistenceSnapshot['confirmation']>, signal: AbortSignal): Promise<boolean> =>
+    new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        answerPending = null;
+        signal.removeEventListener('abort', onAbort);
+        update({ confirmation: null });
+        resolve(ok);
+      };
+      const onAbort = () => done(false);
+      answerPending = done;
+      signal.addEventListener('abort', onAbort);
+      update({ confirmation });
+    });
+
   // ---- the scan in progress ----
   /** The last scan's writes that finish behind its results (see finish); never rejects. */
   let saving: Promise<void> = Promise.resolve();
@@ -172,41 +203,35 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         if (--pendingSaves === 0) update({ saving: false });
       });
   };
-  let writing: {
-    sessionId: number;
-    release: () => void;
-    chain: Promise<void>;
-    nextId: number;
-    storageIdOf: Uint32Array;
-    failed: boolean;
-    rebuild: boolean;
-    /** The k of this scan, and whether a batch was committed without table entries (tables then rebuilt). */
-    k: number;
-    tablesMissed: boolean;
-  } | null = null;
+  /** The running scan's writer, and whether it rebuilds the corpus (other fingerprint settings). */
+  let writing: { writer: BatchWriter; rebuild: boolean } | null = null;
+  /** The files a full storage kept out of the corpus (for resumeStopped). */
+  let notSavedFiles: File[] = [];
 
   /**
-   * Takes the writer lock, waiting at most `waitMs` (a restore or another tab's small write holds it
-   * for moments; a scan in another tab holds it for long); resolves with a release function or null.
+   * A commit hit the full quota: what was committed stays, the rest of the scan is not saved. Says so
+   * in numbers, as an error (the person cancelled nothing), and keeps the rest for a resume.
    */
-  const tryLock = (waitMs = 0): Promise<(() => void) | null> =>
-    new Promise((resolve) => {
-      void withWriterLock(
-        () =>
-          new Promise<void>((release) => {
-            resolve(release);
-          }),
-        waitMs > 0 ? { wait: true, signal: AbortSignal.timeout(waitMs) } : { wait: false },
-      ).then(
-        (outcome) => {
-          if (!outcome.acquired) resolve(null);
-        },
-        () => resolve(null),
-      );
-    });
+  const storageFull = (inCorpus: Uint8Array | null, docs: ScanDocs, error: unknown, lost: ReadonlySet<number> = new Set()) => {
+    const left: File[] = [];
+    for (let d = 0; d < docs.count; d++) if (!inCorpus?.[d]) left.push(docs.files[d]!);
+    notSavedFiles = left;
+    const saved = docs.count - left.length;
+    // The shown corpus may already hold this scan (the storage filled behind the results): the
+    // documents of batches that never committed lose their storage ids there too.
+    if (base && lost.size > 0) {
+      for (let p = 0; p < base.storageIds.length; p++) if (lost.has(base.storageIds[p]!)) base.storageIds[p] = NO_ID;
+    }
+    const message =
+      `Storage is full: ${saved.toLocaleString('en')} file${saved === 1 ? '' : 's'} saved, ${left.length.toLocaleString('en')} not saved. ` +
+      (isStorageError(error) ? error.userMessage : '');
+    update({ status: 'error', error: { kind: 'quota', message }, storageFull: { saved, notSaved: left.length, canResume: left.length > 0 } });
+    return message;
+  };
 
   const hooks: ScanHooks = {
-    async onStart(docs) {
+    corpusSize: () => base?.result.docs.count ?? 0,
+    async onStart(docs, signal, listed) {
       // The last scan's writes may still be committing (see finish): this scan writes after them.
       await saving;
       if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
@@ -220,23 +245,37 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         // scan. A rescan of the whole corpus (the settings panel's) loses nothing; anything smaller asks.
         const kept = base.result.docs.count;
         if (docs.count < kept) {
-          const ok = globalThis.confirm?.(
-            `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
-              `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
+          const ok = await ask(
+            {
+              message:
+                `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
+                `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
+              confirm: 'Rebuild the saved corpus',
+              cancel: 'Keep the saved corpus',
+            },
+            signal,
           );
-          if (ok === false) {
+          if (!ok) {
             session?.cancel();
             throw new DOMException('The person kept the saved corpus.', 'AbortError');
           }
         }
         rebuild = true;
       }
-      const release = await tryLock(LOCK_WAIT_MS);
+      let release = await tryLock(LOCK_WAIT_MS);
       if (!release) {
-        update({ notice: 'Another SimSift tab is saving the corpus right now: this scan is shown but not saved.' });
-        return;
+        // Another tab is saving a scan. This one waits for it (a scan shown but not saved was thrown
+        // away as soon as the other tab's changes arrived) and is then merged with what it saved.
+        update({ notice: 'Another SimSift tab is saving a scan into the corpus: this scan waits for it and starts when it has finished (Cancel stops waiting).' });
+        release = await tryLock(Infinity, signal);
+        if (!release) {
+          signal.throwIfAborted();
+          throw new Error('The saved corpus could not be locked for writing.');
+        }
+        update({ notice: null });
       }
       try {
+        await refreshBase(signal);
         if (rebuild || (change === 'fingerprints' && savedSettings)) {
           await clearCorpus();
           base = null;
@@ -244,61 +283,53 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         }
         await putSettings(next);
         savedSettings = next;
-        const summary = await getCorpusSummary();
         const label = docs.paths[0]?.split('/')[0] ?? 'files';
-        const sessionId = await beginScanSession({ label, total: docs.count });
-        writing = { sessionId, release, chain: Promise.resolve(), nextId: summary.nextId, storageIdOf: new Uint32Array(docs.count).fill(NO_ID), failed: false, rebuild, k, tablesMissed: false };
-        update({ interrupted: null, error: null });
+        const writer: BatchWriter = await openBatchWriter(docs, {
+          release,
+          label,
+          total: docs.count,
+          notSaved: (listed ?? []).map((s) => [s.path, s.reason, s.message]),
+          k,
+          // The panel's count follows the commits (it said "0 documents saved" through a whole scan).
+          onCommitted: (summary) => update({ documentCount: summary.documentCount }),
+          saved: base && !rebuild ? { docs: base.result.docs, at: positionsByPath(base.result.docs), storageIds: base.storageIds } : null,
+          onFailure: (error) => {
+            // Stop cleanly: what was committed stays; the failed batch was rolled back as a whole.
+            if (isStorageError(error) && error.kind === 'quota') session?.stop(storageFull(writer.inCorpus, docs, error, writer.lostIds));
+            else {
+              fail(error);
+              session?.cancel();
+            }
+          },
+        });
+        writing = { writer, rebuild };
+        update({ interrupted: null, error: null, storageFull: null });
+        notSavedFiles = [];
         void requestPersistentStorage().catch(() => null);
       } catch (error) {
         release();
         writing = null;
-        fail(error);
+        // Not even the scan's marker fits: nothing of it can be saved, so it stops here and says so.
+        if (isStorageError(error) && error.kind === 'quota') {
+          session?.stop(storageFull(null, docs, error));
+          signal.throwIfAborted();
+        } else fail(error);
       }
     },
     keepsBytes: () => writing !== null && snapshot.keepContents,
     onBatch(docs, ids, bytes) {
-      const w = writing;
-      if (!w || w.failed) return;
-      const documents: NewDocument[] = [];
-      const contents: { id: number; blob: Blob }[] = [];
-      const fingerprinted: number[] = [];
-      for (let j = 0; j < ids.length; j++) {
-        const d = ids[j]!;
-        const doc = storedDocumentOf(docs, d, w.nextId);
-        if (!doc) continue;
-        w.storageIdOf[d] = w.nextId++;
-        documents.push(doc);
-        if (doc.status === 'ok') fingerprinted.push(d);
-        // The worker's Blob of the bytes, not the File: storing a File from a folder input costs a
-        // synchronous metadata IPC on the main thread per file (see IngestBatchResult.contents).
-        if (snapshot.keepContents) contents.push({ id: doc.id, blob: bytes?.[j] ?? docs.files[d]! });
-      }
-      if (documents.length === 0) return;
-      // Stored tables for this k: the batch's entries are merged into their shards in its transaction.
-      const t = tables && tables.k === w.k ? tables : null;
-      const tableEntries = t && fingerprinted.length > 0 ? batchEntries(t, docs, fingerprinted, w.storageIdOf) : undefined;
-      if (!t) w.tablesMissed = true;
-      w.chain = w.chain.then(async () => {
-        if (w.failed) return;
-        try {
-          await addBatch({ documents, contents, sessionId: w.sessionId, tableEntries });
-        } catch (error) {
-          w.failed = true;
-          fail(error);
-          // Stop cleanly: what was committed stays; this batch was rolled back as a whole.
-          session?.cancel();
-        }
-      });
+      writing?.writer.write(docs, ids, bytes, snapshot.keepContents, tables);
     },
-    async finish(result, signal) {
+    async finish(result, signal, search) {
+      const own = search ?? null;
       // A regroup of the last scan (same docs, new k/threshold/grouping): merge again with the corpus
       // as it was before that scan, not with the merged one (which already holds these documents).
       if (lastOwn && lastOwn.docs === result.docs) {
         const before = lastOwn.before;
-        const merged = before ? await mergeResults(before, { result, storageIds: lastOwn.storageIds }, signal) : { result, storageIds: lastOwn.storageIds };
+        const ownPart = { result, storageIds: lastOwn.storageIds, search: own };
+        const merged = before ? await mergeInto(before, ownPart, signal) : ownPart;
         base = merged;
-        track(saving.then(() => saveVerified(merged)).then(() => syncTables(merged, false)));
+        track(saving.then(() => saveVerified(merged)).then(() => keepTables(merged, false)));
         return merged.result;
       }
       const w = writing;
@@ -306,16 +337,20 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       // still queued have committed: with kept contents those writes end well after the scan (100,000
       // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
       // a tab closed meanwhile keeps every committed batch and is offered the resume.
-      const storageIds: Uint32Array = w ? w.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
+      const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
       const before = w?.rebuild ? null : base;
-      const merged = before ? await mergeResults(before, { result, storageIds }, signal) : { result, storageIds };
+      const ownPart = { result, storageIds, search: own };
+      const merged = before ? await mergeInto(before, ownPart, signal) : ownPart;
       lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
       if (w) {
-        saving = w.chain
-          .then(() => endWriting(w, w.failed ? 'failed' : 'finished'))
+        if (writing === w) writing = null;
+        saving = w.writer
+          .settled()
+          .then(() => w.writer.close(closingState(w.writer)))
+          .then(() => notify('added'))
           .then(() => saveVerified(merged))
-          .then(() => syncTables(merged, w.failed || w.tablesMissed))
+          .then(() => keepTables(merged, w.writer.failed || w.writer.tablesMissed))
           .catch(() => undefined)
           .then(refreshUsage);
         track(saving);
@@ -325,21 +360,16 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     onEnd(state, message) {
       const w = writing;
       if (!w) return;
-      track(w.chain.then(() => endWriting(w, state === 'cancelled' ? (w.failed ? 'failed' : 'cancelled') : 'failed', message)).then(refreshUsage));
+      writing = null;
+      const ended = w.writer.failed ? closingState(w.writer) : state === 'cancelled' ? 'cancelled' : 'failed';
+      track(w.writer.close(ended, message).then(() => notify('added')).then(refreshUsage));
     },
   };
 
-  async function endWriting(w: NonNullable<typeof writing>, state: 'finished' | 'cancelled' | 'failed', message?: string): Promise<void> {
-    if (writing === w) writing = null;
-    try {
-      await endScanSession(w.sessionId, state, message);
-    } catch {
-      // A full quota can refuse even this small write; the marker then says 'running' and the next
-      // load offers to resume, which is still right.
-    } finally {
-      w.release();
-      notify('added');
-    }
+  /** How a finished writer's scan ended: 'storage-full' makes the next load say the corpus is partial. */
+  function closingState(writer: BatchWriter): 'finished' | 'failed' | 'storage-full' {
+    if (!writer.failed) return 'finished';
+    return snapshot.storageFull ? 'storage-full' : 'failed';
   }
 
   /** Saves the shown result's verified pairs for the next restore (skipped while another tab writes). */
@@ -349,6 +379,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         async () => {
           const { revision } = await getCorpusSummary();
           await putVerifiedPairs(revision, verifiedByStorageId(shown.result, shown.storageIds, NO_ID));
+          // Under the lock: `shown` is the corpus at this revision (this tab's own writes included).
+          if (shown === base) baseRevision = revision;
           // The k on show (a regroup may have changed it) is the one the next load restores.
           if (savedSettings && savedSettings.k !== shown.result.k) {
             const next = { ...savedSettings, k: shown.result.k };
@@ -365,87 +397,27 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     }
   }
 
-  /** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
-  function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
-    const hi = new Uint32Array(ds.length);
-    const lo = new Uint32Array(ds.length);
-    const ids = new Uint32Array(ds.length);
-    ds.forEach((d, i) => {
-      hi[i] = docs.hi[d]!;
-      lo[i] = docs.lo[d]!;
-      ids[i] = idOf[d]!;
-    });
-    return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
-  }
-
   /** Shows which index the checks use. */
   const publishIndex = () =>
     update({ index: tables ? { kind: 'tables', tableCount: tables.tableCount, k: tables.k } : base ? { kind: 'linear' } : null });
 
-  /** Reads the stored table layout (after a restore or another tab's write). */
-  async function loadTables(): Promise<void> {
-    const layout = await readTableLayout();
-    const params = layout?.params as { k?: unknown; blocks?: unknown } | undefined;
-    tables =
-      layout && typeof params?.k === 'number' && typeof params.blocks === 'number'
-        ? { k: params.k, blocks: params.blocks, tableCount: layout.tableCount }
-        : null;
-  }
-
-  /**
-   * Keeps the stored tables in step with the shown corpus: written when `planStoredTables` says they
-   * pay for its size and k (rebuilt when the plan changed or a batch was committed without entries),
-   * deleted when they do not pay (checks then scan linearly). Skipped while another tab writes.
-   */
-  async function syncTables(shown: Base, incomplete: boolean): Promise<void> {
-    const { docs, k } = shown.result;
-    const positions: number[] = [];
-    for (let p = 0; p < docs.count; p++) {
-      if (shown.storageIds[p] !== NO_ID && docs.status[p] === DocStatus.ok && shown.result.representative[p] === p) positions.push(p);
-    }
-    const plan = planStoredTables(positions.length, k);
-    const current = tables;
-    if (plan && current && !incomplete && current.k === plan.k && current.blocks === plan.blocks) return publishIndex();
-    if (!plan && !current) return publishIndex();
-    try {
-      await withWriterLock(
-        async () => {
-          if (!plan) {
-            await deleteTableSet();
-            tables = null;
-            return;
-          }
-          const hi = new Uint32Array(positions.length);
-          const lo = new Uint32Array(positions.length);
-          const ids = new Uint32Array(positions.length);
-          positions.forEach((p, i) => {
-            hi[i] = docs.hi[p]!;
-            lo[i] = docs.lo[p]!;
-            ids[i] = shown.storageIds[p]!;
-          });
-          // Built in the index worker (1M documents: ~120-130 ms in Node, over the 100 ms a main-thread task may take).
-          const index = await workers.index.call(undefined, (api) => api.buildTables({ hi, lo, k: plan.k, blocks: plan.blocks }));
-          await writePermutedIndex(index, { ids });
-          tables = { k: plan.k, blocks: plan.blocks, tableCount: plan.tableCount };
-        },
-        { wait: true, signal: AbortSignal.timeout(LOCK_WAIT_MS) },
-      );
-    } catch {
-      // Only a speed-up for checks: without tables they scan linearly.
-    }
+  async function keepTables(shown: Base, incomplete: boolean): Promise<void> {
+    tables = await syncTables(workers, shown, tables, incomplete);
     publishIndex();
   }
 
-  /** Concatenates two results and runs the near-duplicate stage over the union (old files are not fingerprinted again). */
-  async function mergeResults(a: Base, b: Base, signal: AbortSignal): Promise<Base> {
-    const docs = concatDocs(a.result.docs, b.result.docs);
-    const storageIds = new Uint32Array(docs.count);
-    storageIds.set(a.storageIds, 0);
-    storageIds.set(b.storageIds, a.result.docs.count);
-    const offset = a.result.docs.count;
-    const skipped = [...a.result.skipped, ...b.result.skipped.map((s) => (s.docId < 0 ? s : { ...s, docId: s.docId + offset }))];
-    const { result } = await groupDocs(workers, signal, docs, skipped, groupingOptions(b.result));
-    return { result, storageIds };
+  /** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured. */
+  async function mergeInto(before: Base, own: Base, signal: AbortSignal): Promise<Base> {
+    const outcome = await mergeCorpus(workers, signal, before, own, groupingOptions(own.result));
+    update({ unmeasured: outcome.unmeasured });
+    if (outcome.unchanged > 0 || outcome.updated > 0) {
+      const n = (x: number) => x.toLocaleString('en');
+      const parts = [];
+      if (outcome.unchanged > 0) parts.push(`${n(outcome.unchanged)} file${outcome.unchanged === 1 ? '' : 's'} already in the corpus, unchanged`);
+      if (outcome.updated > 0) parts.push(`${n(outcome.updated)} updated`);
+      update({ notice: `${parts.join('; ')}.` });
+    }
+    return outcome.merged;
   }
 
   const groupingOptions = (r: Pick<ScanResult, 'settings' | 'k' | 'similarityThreshold' | 'grouping'>) => ({
@@ -456,8 +428,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   });
 
   /**
-   * Loads the saved corpus and its groups into the scan store (state 'done' once restored). `carried`:
-   * pairs verified before a change this tab made (a removal), whose Jaccards spare re-reading files.
+   * Loads the saved corpus and its groups and has the session show them (state 'done' once restored).
+   * `carried`: pairs verified before a change this tab made (a removal), whose Jaccards spare re-reading files.
    */
   async function restore(carried?: VerifiedPairs): Promise<void> {
     const t0 = performance.now();
@@ -479,6 +451,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
 
   async function restoreWithProgress(carried: VerifiedPairs | undefined, t0: number, phase: (p: RestorePhase) => void): Promise<void> {
     update({ status: 'restoring' });
+    const revision = (await getCorpusSummary()).revision;
     phase('loading the corpus');
     savedSettings = await getSettings();
     if (savedSettings) {
@@ -493,7 +466,13 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       try {
         const unfinished = await findUnfinishedScan();
         if (unfinished && unfinished.id !== undefined) {
-          interrupted = { id: unfinished.id, label: unfinished.label, committed: unfinished.committed, total: unfinished.total };
+          interrupted = {
+            id: unfinished.id,
+            label: unfinished.label,
+            committed: unfinished.committed,
+            total: unfinished.total,
+            storageFull: unfinished.state === 'storage-full',
+          };
         }
       } finally {
         release();
@@ -502,58 +481,68 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     // Asked at once, before the (possibly long) grouping of the restored corpus.
     update({ interrupted, documentCount: summary.documentCount });
     if (summary.documentCount > 0) {
-      const loaded = await loadCorpus({ pause: yieldToEventLoop });
-      const files = await restoreFiles(loaded, snapshot.keepContents);
-      const docs = docsFromCorpus(loaded, files);
-      const skipped: SkippedFile[] = [];
-      for (const [p, reason] of loaded.skipReasons) {
-        if (reason === 'copy') continue;
-        skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
-      }
-      const saved = await getVerifiedPairs();
-      // The last view's threshold and grouping come back with the pairs decided under them.
-      if (saved) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
-      const options = groupingOptions(scanStore.getSnapshot());
       const signal = new AbortController().signal;
-      const fast = saved !== null && savedPairsFit(saved, options);
-      let grouped: GroupedCorpus;
-      if (saved && fast) {
-        phase('grouping saved pairs');
-        grouped = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
-      } else {
-        // Other parameters (or no saved pairs): search again; saved Jaccards still spare re-reading.
-        const knownFrom = saved ?? carried;
-        const known = knownFrom ? pairsAtPositions(knownFrom, loaded.ids, options.similarityThreshold) : undefined;
-        grouped = await groupDocs(workers, signal, docs, skipped, options, known, phase);
-      }
+      const { restored, saved, options, part } = await loadBase(signal, true, carried, phase);
+      const { grouped } = restored;
       const result = grouped.result;
       result.timings.totalMs = performance.now() - t0;
-      base = { result, storageIds: loaded.ids };
-      await loadTables();
+      baseRevision = revision;
       // Saved before 'done', so a tab closed right after the restore still finds them next time.
-      if (!saved || !savedPairsFit(saved, options)) await saveVerified(base);
+      if (!saved || !savedPairsFit(saved, options)) await saveVerified(part);
       update({ documentCount: summary.documentCount });
-      // A scan started meanwhile wins: do not overwrite it.
+      // A scan started meanwhile wins: the session does not show this over it.
       if (scanStore.getSnapshot().state !== 'scanning') {
         // The session regroups the restored corpus like a scan's result (slider, settings panel);
         // its finish hook then keeps these storage ids (nothing to merge: 'before' is null).
-        lastOwn = { docs: result.docs, storageIds: loaded.ids, before: null };
-        session?.adopt(grouped);
-        scanStore.update({ state: 'done', result, progress: null, error: null });
+        lastOwn = { docs: result.docs, storageIds: restored.storageIds, before: null };
+        session?.show(grouped);
         // Tables from before (or none yet): written or rebuilt when they pay for this corpus and k.
-        const shown = base;
-        track(restoring.then(() => syncTables(shown, false)));
+        track(restoring.then(() => keepTables(part, false)));
         // The fast restore read no file: the short documents' sets (for a regroup at another k) come after.
-        if (fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
+        if (restored.fast) void loadSmallSets(workers, signal, grouped.corpus).catch(() => undefined);
       }
     } else {
       base = null;
       tables = null;
-      if (scanStore.getSnapshot().state === 'done') scanStore.update({ state: 'idle', result: null, progress: null });
+      baseRevision = revision;
+      if (scanStore.getSnapshot().state === 'done') session?.reset();
     }
     update({ status: 'ready', documentCount: summary.documentCount, error: null });
     publishIndex();
     void refreshUsage();
+  }
+
+  /**
+   * The restore step over what storage holds now: loads the corpus, its Files and saved pairs, groups
+   * them (groupSavedCorpus) and makes them `base`. `useSavedView`: take the saved threshold and grouping.
+   */
+  async function loadBase(signal: AbortSignal, useSavedView: boolean, carried?: VerifiedPairs, phase?: (p: RestorePhase) => void) {
+    const loaded = await loadCorpus({ pause: yieldToEventLoop });
+    const files = await restoreFiles(loaded, snapshot.keepContents);
+    const saved = await getVerifiedPairs();
+    const notSaved = await listNotSavedFiles();
+    // The last view's threshold and grouping come back with the pairs decided under them.
+    if (saved && useSavedView) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
+    const options = groupingOptions(scanStore.getSnapshot());
+    const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase, notSaved);
+    const part: Base = { result: restored.grouped.result, storageIds: restored.storageIds, search: restored.grouped.corpus };
+    base = part;
+    tables = await loadTables();
+    return { restored, saved, options, part };
+  }
+
+  /**
+   * Before a scan writes (holding the lock): when another tab changed the corpus since `base` was
+   * read (this tab was busy and skipped its notice), read it again, so the scan merges with it.
+   */
+  async function refreshBase(signal: AbortSignal): Promise<void> {
+    const summary = await getCorpusSummary();
+    if (summary.revision === baseRevision) return;
+    if (summary.documentCount === 0) {
+      base = null;
+      tables = null;
+    } else await loadBase(signal, false);
+    baseRevision = summary.revision;
   }
 
   const guarded = async (task: () => Promise<void>) => {
@@ -567,7 +556,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let restoring: Promise<void> = Promise.resolve();
   const runRestore = (carried?: VerifiedPairs): Promise<void> => (restoring = guarded(() => restore(carried)));
 
-  channel.subscribe((change) => {
+  const unsubscribe = channel.subscribe((change) => {
     // Another tab wrote: reload from storage unless this tab is busy scanning (it then merges on finish).
     if (scanStore.getSnapshot().state === 'scanning') return;
     void guarded(async () => {
@@ -599,6 +588,13 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         if (missing.length > 0) void session?.start({ kind: 'file-list', files: missing });
       });
     },
+    async resumeStopped() {
+      const files = notSavedFiles;
+      if (files.length === 0) return;
+      notSavedFiles = [];
+      update({ storageFull: null, error: null, status: 'ready' });
+      await session?.start({ kind: 'file-list', files });
+    },
     async keepInterrupted() {
       await guarded(async () => {
         const marker = snapshot.interrupted;
@@ -613,8 +609,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         base = null;
         lastOwn = null;
         tables = null;
-        scanStore.update({ state: 'idle', result: null, progress: null, error: null });
-        update({ interrupted: null, error: null, checks: null, index: null, notice: 'The saved corpus was cleared.' });
+        session?.reset();
+        update({ interrupted: null, error: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
         notify('cleared');
         await refreshUsage();
       });
@@ -627,8 +623,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         lastOwn = null;
         savedSettings = null;
         tables = null;
-        scanStore.update({ state: 'idle', result: null, progress: null, error: null });
-        update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, notice: 'Local data was reset.' });
+        session?.reset();
+        update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, unmeasured: 0, notice: 'Local data was reset.' });
         channel.notify('reset', 0);
         await refreshUsage();
       } catch (error) {
@@ -678,6 +674,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       });
     },
     dismissNotice: () => update({ notice: null }),
+    answer: (ok) => answerPending?.(ok),
+    close: () => {
+      unsubscribe();
+      channel.close();
+    },
   };
 
   /** Fingerprints the files like the pipeline does (ingest worker), then matches them without adding them. */
@@ -698,59 +699,4 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     }
     return out;
   }
-}
-
-/**
- * Near candidates from the stored tables for the shown corpus: only the shards the query's keys hit
- * are read; hits are checked against the corpus's fingerprints in memory, then each hit's exact copies
- * (same representative) are added, so the answer equals the linear scan over the shown documents.
- */
-function storedTableSearch(shown: Base, t: { k: number; blocks: number }): NonNullable<CheckTools['near']> {
-  const { docs, representative } = shown.result;
-  // Saved positions by ascending storage id (the corpus as FingerprintsById), and copies per representative.
-  const order: number[] = [];
-  for (let p = 0; p < docs.count; p++) if (shown.storageIds[p] !== NO_ID) order.push(p);
-  order.sort((x, y) => shown.storageIds[x]! - shown.storageIds[y]!);
-  const ids = Uint32Array.from(order, (p) => shown.storageIds[p]!);
-  const byId = { ids, hi: Uint32Array.from(order, (p) => docs.hi[p]!), lo: Uint32Array.from(order, (p) => docs.lo[p]!) };
-  const positionOf = (id: number): number => {
-    let a = 0;
-    let b = ids.length - 1;
-    while (a <= b) {
-      const mid = (a + b) >>> 1;
-      if (ids[mid] === id) return order[mid]!;
-      if (ids[mid]! < id) a = mid + 1;
-      else b = mid - 1;
-    }
-    return -1;
-  };
-  const copies = new Map<number, number[]>();
-  for (let p = 0; p < docs.count; p++) {
-    const r = representative[p]!;
-    if (r < 0 || r === p) continue;
-    const list = copies.get(r) ?? [];
-    list.push(p);
-    copies.set(r, list);
-  }
-  return async (qHi, qLo, k, limit) => {
-    const found = await queryStoredTables({ k: t.k, blocks: t.blocks }, qHi, qLo, { k, corpus: byId });
-    const hitIds: number[] = [];
-    const hitDistance: number[] = [];
-    const seen = new Set<number>();
-    const add = (p: number, d: number) => {
-      if (seen.has(p) || shown.storageIds[p] === NO_ID) return;
-      seen.add(p);
-      hitIds.push(shown.storageIds[p]!);
-      hitDistance.push(d);
-    };
-    for (let i = 0; i < found.ids.length; i++) {
-      const p = positionOf(found.ids[i]!);
-      if (p < 0) continue;
-      const r = representative[p]! >= 0 ? representative[p]! : p;
-      add(r, found.distance[i]!);
-      for (const c of copies.get(r) ?? []) add(c, found.distance[i]!);
-      add(p, found.distance[i]!);
-    }
-    return tableCandidates({ ids: Uint32Array.from(hitIds), distance: Uint8Array.from(hitDistance) }, positionOf, docs.status, DocStatus.ok, limit);
-  };
 }

@@ -92,6 +92,15 @@ export async function searchCandidates(workers: ScanWorkers, signal: AbortSignal
   return { k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
 }
 
+/**
+ * Whether a document's contents can be read: a saved corpus restored without kept contents gives its
+ * documents an empty File (size 0) although they had text. Such a document is never measured (its
+ * Jaccard would come out 0, and a verdict saved before would be overwritten by a wrong one).
+ */
+export function contentsReadable(docs: ScanDocs, d: number): boolean {
+  return docs.files[d].size > 0 || docs.sizes[d] === 0;
+}
+
 function itemOf(docs: ScanDocs, d: number): IngestItem {
   return { name: docs.paths[d], file: docs.files[d] };
 }
@@ -185,6 +194,8 @@ export async function verifyCandidates(
   };
   for (let p = 0; p < pairs.count; p++) {
     if (!Number.isNaN(jaccard[p])) continue;
+    // Left unknown (NaN: not accepted, not remembered) rather than measured against nothing.
+    if (!contentsReadable(docs, pairs.a[p]) || !contentsReadable(docs, pairs.b[p])) continue;
     la.push(localOf(pairs.a[p]));
     lb.push(localOf(pairs.b[p]));
     index.push(p);
@@ -378,7 +389,9 @@ async function checkChaining(
   for (let g = 0; g < groups.count; g++) {
     if (!unchecked[g]) continue;
     const size = groups.offsets[g + 1] - groups.offsets[g];
-    if (size > MAX_CHAIN_MEMBERS) {
+    let readable = true;
+    for (let s = groups.offsets[g]; s < groups.offsets[g + 1] && readable; s++) readable = contentsReadable(corpus.docs, groups.members[s]);
+    if (size > MAX_CHAIN_MEMBERS || !readable) {
       status[g] = CHAIN_UNKNOWN;
       continue;
     }

@@ -8,6 +8,7 @@ import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts'
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import { readTransaction } from '../storage/database.ts';
 import { DocStatus, SMALL_SET_WORDS, skipMessage, tooShortMessage } from '../workers/ingest-protocol.ts';
+import type { SkipReason } from '../workers/ingest-protocol.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, decideNearDuplicates, emptyKnown } from './near-duplicate-search.ts';
@@ -360,4 +361,52 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
 
 function hex8(n: number): string {
   return (n >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The saved corpus grouped for display: what `groupSavedCorpus` returns. */
+export interface RestoredCorpus {
+  grouped: GroupedCorpus;
+  /** Storage id per position (ascending). */
+  storageIds: Uint32Array;
+  /** True when the saved pairs stood for the search (no file read): the small sets come later (loadSmallSets). */
+  fast: boolean;
+}
+
+/**
+ * The restore step, free of storage and app state: the loaded corpus (with its Files, see
+ * restoreFiles) grouped with `options`. Saved pairs decided with these options are the groups (fast);
+ * otherwise the search runs again with the saved (or `carried`) Jaccards known, and documents whose
+ * contents are not kept are never measured (near-duplicate-search.ts), so no saved verdict turns into 0.
+ */
+export async function groupSavedCorpus(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  loaded: LoadedCorpus,
+  files: File[],
+  saved: VerifiedPairs | null,
+  options: GroupingOptions,
+  carried?: VerifiedPairs,
+  onPhase?: (phase: RestorePhase) => void,
+  notSaved: readonly [string, string, string][] = [],
+): Promise<RestoredCorpus> {
+  const docs = docsFromCorpus(loaded, files);
+  const skipped: SkippedFile[] = [];
+  for (const [p, reason] of loaded.skipReasons) {
+    if (reason === 'copy') continue;
+    skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
+  }
+  // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
+  const listed = new Set(docs.paths);
+  for (const [path, reason, message] of notSaved) {
+    if (listed.has(path)) continue;
+    listed.add(path);
+    skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
+  }
+  if (saved && savedPairsFit(saved, options)) {
+    onPhase?.('grouping saved pairs');
+    return { grouped: await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids), storageIds: loaded.ids, fast: true };
+  }
+  const knownFrom = saved ?? carried;
+  const known = knownFrom ? pairsAtPositions(knownFrom, loaded.ids, options.similarityThreshold) : undefined;
+  return { grouped: await groupDocs(workers, signal, docs, skipped, options, known, onPhase), storageIds: loaded.ids, fast: false };
 }

@@ -1,19 +1,28 @@
 /** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
-import type { ScanDocs, ScanResult } from './scan-result.ts';
+import type { SearchCorpus } from './near-duplicate-search.ts';
+import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 /** Optional callbacks a scan session calls; all of them may be absent. */
 export interface ScanHooks {
-  /** The file list is known (docs allocated, nothing read yet). May reject to stop the scan. */
-  onStart?(docs: ScanDocs, signal: AbortSignal): Promise<void>;
+  /**
+   * The file list is known (docs allocated, nothing read yet); `listed` are the files skipped while
+   * listing (hidden, unreadable folders), which have no doc. May reject to stop the scan.
+   */
+  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[]): Promise<void>;
   /**
    * One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; with
    * `keepsBytes`, `contents[j]` holds the bytes of `ids[j]` as a Blob (null when a worker read the File).
    */
   onBatch?(docs: ScanDocs, ids: readonly number[], contents?: readonly (Blob | null)[]): void;
+  /** How many documents the scan's result will be merged with (a saved corpus): k follows the total. */
+  corpusSize?(): number;
   /** Whether `onBatch` wants the files' bytes as Blobs (asked once per scan, after `onStart`). */
   keepsBytes?(): boolean;
-  /** Turns the scan's own result into the one shown (e.g. merged with the saved corpus). */
-  finish?(result: ScanResult, signal: AbortSignal): Promise<ScanResult>;
+  /**
+   * Turns the scan's own result into the one shown (e.g. merged with the saved corpus). `search` is the
+   * search state behind `result` (small feature sets, every Jaccard measured), so a merge measures nothing twice.
+   */
+  finish?(result: ScanResult, signal: AbortSignal, search?: SearchCorpus): Promise<ScanResult>;
   /** The scan ended without a final result (cancelled or failed). */
   onEnd?(state: 'cancelled' | 'error', message?: string): void;
 }

@@ -49,6 +49,8 @@ export interface ScanSession {
   start(source: ScanSource): Promise<void>;
   /** Cancels the running scan; the store says 'cancelled' before this returns. */
   cancel(): void;
+  /** Stops the running scan for a reason the person must read (state 'cancelled', `stopped` = reason). */
+  stop(reason: string): void;
   /**
    * Regroups the current result without fingerprinting again: the candidate search at the new k runs
    * in the index worker, only pairs never measured before are verified, then grouping; the store's
@@ -67,6 +69,14 @@ export interface ScanSession {
    * state behind it, so `regroup` works on it exactly as after a scan. Ignored while a scan runs.
    */
   adopt(search: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult }): void;
+  /**
+   * Shows a result grouped outside a scan (a restored saved corpus) as 'done' and adopts its search
+   * state. Ignored while a scan runs (the scan's result wins). This session is the only writer of the
+   * scan state (the app root's data-scan-state).
+   */
+  show(search: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult }): void;
+  /** Cancels a running scan and forgets the result on show (the saved corpus was cleared): 'idle'. */
+  reset(): void;
 }
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -129,7 +139,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
   /** The search over what a cancelled scan finished, running after the cancel; a new scan aborts it. */
   let afterCancel: AbortController | null = null;
 
-  function cancel(): void {
+  function cancel(reason: string | null = null): void {
     if (!current) return;
     const controller = current;
     current = null;
@@ -137,7 +147,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     // Hard cancel: the workers die now; the pool starts fresh ones for the next scan.
     workers.ingest.terminate();
     workers.index.terminate();
-    store.update({ state: 'cancelled' });
+    store.update({ state: 'cancelled', stopped: reason });
   }
 
   async function run(source: ScanSource, controller: AbortController): Promise<void> {
@@ -217,14 +227,14 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       lastCollected = collected;
       skipped.push(...collected.hidden, ...unreadable);
       filesTotal = collected.files.length;
-      // k follows the corpus size until the person sets one (see defaultK).
+      // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
       if (kAuto) {
-        k = defaultK(filesTotal);
+        k = defaultK(filesTotal + (hooks.corpusSize?.() ?? 0));
         store.update({ k });
       }
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
-      if (hooks.onStart) await hooks.onStart(scanDocs, signal);
+      if (hooks.onStart) await hooks.onStart(scanDocs, signal, skipped.slice());
       signal.throwIfAborted();
       if (settings.weights === 'tfidf') {
         // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
@@ -350,7 +360,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         timings,
       };
       last = { corpus: found.corpus, candidates: found.candidates, result };
-      const shown = hooks.finish ? await hooks.finish(result, signal) : result;
+      const shown = hooks.finish ? await hooks.finish(result, signal, found.corpus) : result;
       clearInterval(timer);
       if (!isCurrent()) return;
       publish();
@@ -435,7 +445,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping, pinned });
         const own: ScanResult = { ...target.result, ...near };
         // An adopted result (restored by persistence) is already the corpus as a whole: nothing to merge.
-        const shown = hooks.finish && !own.partial && !target.adopted ? await hooks.finish(own, controller.signal) : own;
+        const shown = hooks.finish && !own.partial && !target.adopted ? await hooks.finish(own, controller.signal, target.corpus) : own;
         if (last !== target || current) break;
         last = { ...target, candidates, result: own };
         store.update({ result: shown });
@@ -450,7 +460,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
   }
 
   return {
-    cancel,
+    cancel: () => cancel(),
+    stop: (reason) => cancel(reason),
     regroup(options) {
       const patch: Partial<ScanSnapshot> = {};
       if (options.k !== undefined && options.k !== store.getSnapshot().k) {
@@ -479,6 +490,19 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       if (current) return;
       last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
     },
+    show(search) {
+      if (current) return;
+      last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
+      store.update({ state: 'done', result: search.result, progress: null, error: null });
+    },
+    reset() {
+      cancel();
+      afterCancel?.abort(abortError());
+      afterCancel = null;
+      last = null;
+      lastCollected = null;
+      store.update({ state: 'idle', result: null, progress: null, error: null });
+    },
     rescan(settings) {
       store.update({ settings });
       if (!lastCollected) return Promise.resolve();
@@ -491,7 +515,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       last = null;
       const controller = new AbortController();
       current = controller;
-      store.update({ state: 'scanning', progress: null, result: null, error: null, pinned: [] });
+      store.update({ state: 'scanning', progress: null, result: null, error: null, stopped: null, pinned: [] });
       return run(source, controller);
     },
   };

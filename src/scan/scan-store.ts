@@ -35,6 +35,11 @@ export interface ScanSnapshot {
   result: ScanResult | null;
   /** A message for people when state is 'error'. */
   error: string | null;
+  /**
+   * Why a scan stopped that the person did not cancel (state 'cancelled', e.g. the storage is full):
+   * shown as an error, never as "Scan cancelled". Null after Cancel and when a scan starts.
+   */
+  stopped: string | null;
   /** Candidate search radius (Hamming distance) for the next scan or regroup. */
   k: number;
   /** True while k follows the corpus size (`defaultK`); false once the person chose a k. */
@@ -67,6 +72,7 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     progress: null,
     result: null,
     error: null,
+    stopped: null,
     k: DEFAULT_K,
     // A store made with a k keeps it; otherwise k follows each corpus' size.
     kAuto: initial.k === undefined,

@@ -3,8 +3,43 @@
  * between documents, in-memory columns and corpus chunk records (validated on the way in).
  */
 import { halvesToKeyBytes } from './key-codec.ts';
-import type { CorpusChunkRecord, DocumentStatus } from './schema.ts';
 import { StorageError } from './storage-error.ts';
+
+/** Why a document has no fingerprint. */
+export type DocumentStatus = 'ok' | 'too-short' | 'skipped';
+
+/**
+ * Up to CHUNK_CAPACITY documents, column-wise, in ascending id order: a restore reads a few dozen big
+ * buffers instead of a million records. Keyed by the first id the chunk was created with. Fingerprints
+ * and content hashes are 8-byte big-endian values from the key codec; other numeric columns are
+ * typed-array buffers in platform (little-endian) byte order.
+ */
+export interface CorpusChunkRecord {
+  chunk: number;
+  count: number;
+  /** Uint32 document ids, ascending. */
+  ids: ArrayBuffer;
+  /** 8 bytes per document (zero unless the status is 'ok'). */
+  fingerprints: ArrayBuffer;
+  /** Uint8 DOC_FLAG_* bits (corpus-columns.ts). */
+  flags: ArrayBuffer;
+  /** The paths joined with NUL, which no file name contains. */
+  paths: string;
+  /** 8 bytes per document: the scan's XXH64 content hash (valid when DOC_FLAG_HAS_CONTENT_HASH). */
+  contentHashes: ArrayBuffer;
+  /** Float64 sizes in bytes. */
+  sizes: ArrayBuffer;
+  /** Float64 File.lastModified. */
+  lastModified: ArrayBuffer;
+  /** Uint32 word counts. */
+  words: ArrayBuffer;
+  /** Uint32 feature counts. */
+  features: ArrayBuffer;
+  /** Uint32 id of the earlier document with the same bytes (valid when DOC_FLAG_EXACT_DUPLICATE). */
+  duplicateOf: ArrayBuffer;
+  /** JSON array of [id, reason, message] for the skipped documents of this chunk. */
+  skips: string;
+}
 
 /** Bits of the flags column. */
 export const DOC_FLAG_TOO_SHORT = 1;

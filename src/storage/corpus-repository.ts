@@ -21,7 +21,8 @@ import { keyBytesToHalves } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction } from './permuted-shards.ts';
 import type { TableEntries } from './permuted-shards.ts';
 import { CHUNK_CAPACITY, STORE_NAMES } from './schema.ts';
-import type { CorpusChunkRecord, CorpusMetaRecord } from './schema.ts';
+import type { CorpusMetaRecord } from './schema.ts';
+import type { CorpusChunkRecord } from './corpus-columns.ts';
 import { StorageError } from './storage-error.ts';
 
 export type { NewDocument, StoredDocument };

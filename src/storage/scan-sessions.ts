@@ -7,7 +7,7 @@ import type { ScanSessionRecord, ScanSessionState } from './schema.ts';
 import { StorageError } from './storage-error.ts';
 
 /** Records the start of a scan; returns its id (pass it to addBatch as `sessionId`). */
-export async function beginScanSession(options: { label: string; total: number }): Promise<number> {
+export async function beginScanSession(options: { label: string; total: number; notSaved?: [string, string, string][] }): Promise<number> {
   const now = Date.now();
   const record: ScanSessionRecord = {
     label: options.label,
@@ -18,7 +18,12 @@ export async function beginScanSession(options: { label: string; total: number }
     updatedAt: now,
     finishedAt: null,
   };
-  return writeTransaction(['scan-sessions'], (tx) => tx.objectStore('scan-sessions').add(record));
+  if (options.notSaved && options.notSaved.length > 0) record.notSaved = options.notSaved;
+  return writeTransaction(['scan-sessions', 'meta'], async (tx) => {
+    const id = await tx.objectStore('scan-sessions').add(record);
+    await tx.objectStore('meta').put({ key: 'scan-open', sessionId: id });
+    return id;
+  });
 }
 
 /** Marks a scan as ended ('finished', 'cancelled', 'failed' or 'interrupted'), with an optional message. */
@@ -27,31 +32,65 @@ export async function endScanSession(
   state: Exclude<ScanSessionState, 'running'>,
   message?: string,
 ): Promise<ScanSessionRecord> {
-  return writeTransaction(['scan-sessions'], async (tx) => {
+  return writeTransaction(['scan-sessions', 'meta'], async (tx) => {
     const store = tx.objectStore('scan-sessions');
-    const record = await store.get(id);
+    const [record, open] = await Promise.all([store.get(id), tx.objectStore('meta').get('scan-open')]);
     if (!record) throw new StorageError('invalid-input', `no scan session ${id}`);
     const now = Date.now();
     const next: ScanSessionRecord = { ...record, state, updatedAt: now, finishedAt: now };
     if (message !== undefined) next.message = message;
     await store.put(next);
+    if (open && open.key === 'scan-open' && open.sessionId === id) await tx.objectStore('meta').delete('scan-open');
     return next;
   });
 }
 
 /**
- * The most recent scan still marked 'running', or null. Only an interrupted scan if no other tab is
- * scanning: call it while holding the writer lock (see tab-coordination.ts).
+ * Marks a scan stopped by a full storage: 'storage-full' when the storage still takes the update,
+ * else by deleting its scan-open record alone (see ScanOpenRecord), which a full storage allows.
+ */
+export async function markStorageFull(id: number, message?: string): Promise<void> {
+  try {
+    await endScanSession(id, 'storage-full', message);
+  } catch {
+    await writeTransaction(['meta'], async (tx) => {
+      const open = await tx.objectStore('meta').get('scan-open');
+      if (open && open.key === 'scan-open' && open.sessionId === id) await tx.objectStore('meta').delete('scan-open');
+    });
+  }
+}
+
+/**
+ * The most recent scan still marked 'running' (a closed tab) or 'storage-full' (stopped by a full
+ * quota), or null. A 'running' one is only interrupted if no other tab is scanning: call it while
+ * holding the writer lock (see tab-coordination.ts).
  */
 export async function findUnfinishedScan(): Promise<ScanSessionRecord | null> {
-  return readTransaction(['scan-sessions'], async (tx) => {
+  return readTransaction(['scan-sessions', 'meta'], async (tx) => {
+    const open = await tx.objectStore('meta').get('scan-open');
     let cursor = await tx.objectStore('scan-sessions').openCursor(null, 'prev');
     while (cursor) {
-      if (cursor.value.state === 'running') return cursor.value;
+      const record = cursor.value;
+      if (record.state === 'storage-full') return record;
+      if (record.state === 'running') {
+        const tabClosed = open?.key === 'scan-open' && open.sessionId === record.id;
+        return tabClosed ? record : { ...record, state: 'storage-full' };
+      }
       cursor = await cursor.continue();
     }
     return null;
   });
+}
+
+/** Every scan's files that were listed but not stored (see ScanSessionRecord.notSaved), newest scan first. */
+export async function listNotSavedFiles(): Promise<[string, string, string][]> {
+  const sessions = await listScanSessions(Infinity);
+  const out: [string, string, string][] = [];
+  for (const s of sessions) {
+    if (!Array.isArray(s.notSaved)) continue;
+    for (const note of s.notSaved) if (Array.isArray(note) && note.length === 3 && note.every((x) => typeof x === 'string')) out.push(note);
+  }
+  return out;
 }
 
 /** The most recent scan sessions, newest first. */

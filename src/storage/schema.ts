@@ -5,7 +5,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { chunkFromColumns, columnsFromDocuments, sliceColumns } from './corpus-columns.ts';
-import type { NewDocument } from './corpus-columns.ts';
+import type { CorpusChunkRecord, DocumentStatus, NewDocument } from './corpus-columns.ts';
 import { keyToHalves } from './key-codec.ts';
 
 /** Documents per corpus chunk: big enough that 1,000,000 documents are ~60 records. */
@@ -20,42 +20,6 @@ export const DB_NAME = 'simsift-corpus';
  * write and 27 MB, the same documents as chunks 0.6 s and 4 MB (bench/restore.bench.ts).
  */
 export const DB_VERSION = 2;
-
-/** Why a document has no fingerprint. */
-export type DocumentStatus = 'ok' | 'too-short' | 'skipped';
-
-/**
- * Up to CHUNK_CAPACITY documents, column-wise, in ascending id order: a restore reads a few dozen big
- * buffers instead of a million records. Keyed by the first id the chunk was created with. Fingerprints
- * and content hashes are 8-byte big-endian values from the key codec; other numeric columns are
- * typed-array buffers in platform (little-endian) byte order.
- */
-export interface CorpusChunkRecord {
-  chunk: number;
-  count: number;
-  /** Uint32 document ids, ascending. */
-  ids: ArrayBuffer;
-  /** 8 bytes per document (zero unless the status is 'ok'). */
-  fingerprints: ArrayBuffer;
-  /** Uint8 DOC_FLAG_* bits (corpus-columns.ts). */
-  flags: ArrayBuffer;
-  /** The paths joined with NUL, which no file name contains. */
-  paths: string;
-  /** 8 bytes per document: the scan's XXH64 content hash (valid when DOC_FLAG_HAS_CONTENT_HASH). */
-  contentHashes: ArrayBuffer;
-  /** Float64 sizes in bytes. */
-  sizes: ArrayBuffer;
-  /** Float64 File.lastModified. */
-  lastModified: ArrayBuffer;
-  /** Uint32 word counts. */
-  words: ArrayBuffer;
-  /** Uint32 feature counts. */
-  features: ArrayBuffer;
-  /** Uint32 id of the earlier document with the same bytes (valid when DOC_FLAG_EXACT_DUPLICATE). */
-  duplicateOf: ArrayBuffer;
-  /** JSON array of [id, reason, message] for the skipped documents of this chunk. */
-  skips: string;
-}
 
 /**
  * One shard of one permuted table: the entries whose key starts with the shard's leading bits,
@@ -78,7 +42,8 @@ export interface ContentRecord {
 }
 
 /** How one scan ended; 'running' left behind by a closed tab means it was interrupted. */
-export type ScanSessionState = 'running' | 'finished' | 'cancelled' | 'failed' | 'interrupted';
+/** 'storage-full': stopped by a full quota; the next load says the corpus is partial and offers the resume. */
+export type ScanSessionState = 'running' | 'finished' | 'cancelled' | 'failed' | 'interrupted' | 'storage-full';
 
 /** A scan's progress marker, updated in the same transaction as each batch. */
 export interface ScanSessionRecord {
@@ -93,6 +58,11 @@ export interface ScanSessionRecord {
   updatedAt: number;
   finishedAt: number | null;
   message?: string;
+  /**
+   * Files the scan listed but never stores as documents (hidden files, folders that could not be
+   * read): [path, reason, message]. A reload lists them as skipped, as the scan did.
+   */
+  notSaved?: [string, string, string][];
 }
 
 /** The feature settings the stored fingerprints were made with. */
@@ -150,7 +120,17 @@ export interface VerifiedPairsRecord {
   histogram: ArrayBuffer;
 }
 
-export type MetaRecord = CorpusMetaRecord | TablesMetaRecord | VerifiedPairsRecord;
+/**
+ * Written with a scan's marker and deleted whenever the scan ends. Why: a full storage refuses even
+ * the marker's small update to 'storage-full', but a delete still goes through. A marker still
+ * 'running' with this record is a scan whose tab closed; without it, a scan a full storage stopped.
+ */
+export interface ScanOpenRecord {
+  key: 'scan-open';
+  sessionId: number;
+}
+
+export type MetaRecord = CorpusMetaRecord | TablesMetaRecord | VerifiedPairsRecord | ScanOpenRecord;
 
 /** The whole schema. */
 export interface CorpusDB extends DBSchema {

@@ -51,9 +51,20 @@ export async function withWriterLock<T>(
     });
   }
   if (!wait && fallbackHeld) return { acquired: false };
-  options.signal?.throwIfAborted();
-  const run = fallbackTail.then(async (): Promise<WriterLockOutcome<T>> => {
-    options.signal?.throwIfAborted();
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  // The signal counts while queued too (as with Web Locks): a writer that waits with a timeout must
+  // not wait forever behind a long one.
+  let abandoned = false;
+  let rejectWaiting: ((reason: unknown) => void) | null = null;
+  const onAbort = () => {
+    abandoned = true;
+    rejectWaiting?.(signal!.reason);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const turn = fallbackTail.then(async (): Promise<WriterLockOutcome<T> | null> => {
+    signal?.removeEventListener('abort', onAbort);
+    if (abandoned) return null;
     fallbackHeld = true;
     try {
       return { acquired: true, value: await task() };
@@ -61,8 +72,11 @@ export async function withWriterLock<T>(
       fallbackHeld = false;
     }
   });
-  fallbackTail = run.catch(() => undefined);
-  return run;
+  fallbackTail = turn.catch(() => undefined);
+  return new Promise<WriterLockOutcome<T>>((resolve, reject) => {
+    rejectWaiting = reject;
+    turn.then((outcome) => outcome && resolve(outcome), reject);
+  });
 }
 
 /** Why the corpus changed. */

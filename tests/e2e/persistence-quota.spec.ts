@@ -15,7 +15,8 @@ test('a full quota stops the scan with a clear message and keeps what was saved'
     const app = new PersistencePage(page);
     await page.goto('/');
     await app.chooseFolder(join(dir, 'corpus'));
-    await expect(app.panel.getByRole('alert')).toContainText('no more storage space', { timeout: 60_000 });
+    const alert = app.panel.getByRole('alert');
+    await expect(alert).toContainText('Storage is full:', { timeout: 60_000 });
     // The scan stops ('cancelled') when the quota hits while it is still reading; when the failing
     // commit is one of those that finish behind results already shown, the results stay ('done').
     await expect(app.root).toHaveAttribute('data-scan-state', /^(cancelled|done)$/);
@@ -24,12 +25,31 @@ test('a full quota stops the scan with a clear message and keeps what was saved'
     const saved = Number((await app.savedDocuments.innerText()).split(' ')[0]!.replaceAll(',', ''));
     expect(saved).toBeGreaterThan(0);
     expect(saved).toBeLessThan(400);
+    // What happened, in numbers, as an error, with a real Resume: not "Scan cancelled" (nobody cancelled).
+    await expect(alert).toContainText(`Storage is full: ${saved} files saved, ${400 - saved} not saved.`);
+    await expect(alert.getByRole('button', { name: 'Resume' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Scan progress' })).not.toContainText('Scan cancelled');
+    if ((await app.root.getAttribute('data-scan-state')) === 'cancelled') {
+      await expect(page.getByRole('region', { name: 'Scan progress' }).getByRole('alert')).toContainText('Storage is full:');
+    }
+    // Resume with the storage still full: stopped again at once, nothing lost, still said. (The
+    // override is set again: in a long run Chromium was seen to drop it, and a resume then fits.)
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(baseURL!).origin, quotaSize: 6 * 2 ** 20 });
+    await alert.getByRole('button', { name: 'Resume' }).click();
+    await expect(alert).toContainText(`Storage is full: 0 files saved, ${400 - saved} not saved.`, { timeout: 60_000 });
+    await waitForSaved(page);
+    await expect(app.savedDocuments).toHaveText(`${saved} documents saved in this browser`);
 
-    // Nothing committed is lost: the saved part comes back after a reload.
+    // Nothing committed is lost: the saved part comes back after a reload, said to be partial, with a resume.
     await page.reload();
     await app.waitForState('done');
     await expect(app.savedDocuments).toHaveText(`${saved} documents saved in this browser`);
     expect(Number(await app.stat('Files scanned'))).toBe(saved);
+    const partial = app.panel.getByRole('group', { name: 'Interrupted scan' });
+    await expect(partial).toContainText('The saved corpus is partial');
+    // The last attempt was the resume (its 400 - saved files, none of which fitted).
+    await expect(partial).toContainText(`the storage was full, ${400 - saved} files of the last scan not saved`);
+    await expect(partial.getByRole('button', { name: 'Resume' })).toBeVisible();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

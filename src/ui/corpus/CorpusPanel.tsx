@@ -48,9 +48,20 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
             : 'index: linear scan (k too large for tables to pay)'}
         </p>
       )}
+      {s.unmeasured > 0 && (
+        <p aria-label="Pairs not measured">
+          {s.unmeasured.toLocaleString('en')} possible pair{s.unmeasured === 1 ? '' : 's'} between new files and saved documents could not be
+          measured: the saved files' contents are not kept. Scan those files again to measure them.
+        </p>
+      )}
       {s.error && (
         <div role="alert" className="corpus-panel__error">
           <p>{s.error.message}</p>
+          {s.error.kind === 'quota' && s.storageFull?.canResume && (
+            <button type="button" onClick={() => void persistence.resumeStopped()}>
+              Resume
+            </button>
+          )}
           {resetOffered && (
             <button type="button" onClick={() => void persistence.resetLocalData()}>
               Reset local data
@@ -68,7 +79,7 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
       )}
       {s.interrupted && (
         <div role="group" aria-label="Interrupted scan" className="corpus-panel__interrupted">
-          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total)}</p>
+          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total, s.interrupted.storageFull)}</p>
           <button type="button" onClick={() => resumeInput.current?.click()}>
             Resume
           </button>
@@ -130,6 +141,18 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
           </button>
           <button type="button" autoFocus onClick={() => setConfirming(false)}>
             Cancel
+          </button>
+        </div>
+      )}
+      {s.confirmation && (
+        <div role="dialog" aria-modal="true" aria-labelledby="corpus-confirm-title" className="corpus-panel__dialog">
+          <h3 id="corpus-confirm-title">{s.confirmation.confirm}?</h3>
+          <p>{s.confirmation.message}</p>
+          <button type="button" onClick={() => persistence.answer(true)}>
+            {s.confirmation.confirm}
+          </button>
+          <button type="button" autoFocus onClick={() => persistence.answer(false)}>
+            {s.confirmation.cancel}
           </button>
         </div>
       )}

@@ -6,6 +6,8 @@ export interface ScanProgressProps {
   state: ScanState;
   progress: Progress | null;
   onCancel(): void;
+  /** Why the scan stopped when the person did not cancel it (shown as an error instead of "Scan cancelled"). */
+  stopped?: string | null;
 }
 
 const PHASE_LABEL: Record<Progress['phase'], string> = {
@@ -16,7 +18,7 @@ const PHASE_LABEL: Record<Progress['phase'], string> = {
 };
 
 /** The progress panel; renders nothing when idle. */
-export function ScanProgress({ state, progress, onCancel }: ScanProgressProps) {
+export function ScanProgress({ state, progress, onCancel, stopped = null }: ScanProgressProps) {
   if (state === 'idle') return null;
   const p = progress;
   const fraction = !p ? 0 : p.bytesTotalKnown && p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.filesTotal > 0 ? p.filesDone / p.filesTotal : 0;
@@ -40,7 +42,12 @@ export function ScanProgress({ state, progress, onCancel }: ScanProgressProps) {
           </button>
         </>
       )}
-      {state === 'cancelled' && <p role="status">Scan cancelled. Files finished before the cancel are listed below.</p>}
+      {state === 'cancelled' && !stopped && <p role="status">Scan cancelled. Files finished before the cancel are listed below.</p>}
+      {state === 'cancelled' && stopped && (
+        <p role="alert" className="app-error">
+          {stopped}
+        </p>
+      )}
       {state === 'done' && p && (
         <p role="status">
           Scanned {p.filesTotal.toLocaleString('en')} files ({formatBytes(p.bytesTotal)}) in {formatSeconds(p.elapsedMs / 1000)}.

@@ -1,0 +1,202 @@
+/**
+ * The batch writer: commits a scan's ingest batches to the saved corpus as they finish, one
+ * transaction each (so a closed tab or a full disk keeps every batch committed before it), under the
+ * writer lock and a scan-session marker that tells the next load whether the scan was interrupted.
+ */
+import { addBatch, getCorpusSummary, removeDocuments } from '../storage/corpus-repository.ts';
+import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
+import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
+import { withWriterLock } from '../storage/tab-coordination.ts';
+import type { ScanDocs } from './scan-result.ts';
+import { storedDocumentOf } from './restore-corpus.ts';
+import { NO_ID, sameContents } from './merge-corpus.ts';
+import { DocStatus } from '../workers/ingest-protocol.ts';
+import { permutedEntries } from '../storage/index-shards.ts';
+import type { TableEntries } from '../storage/permuted-shards.ts';
+
+export { NO_ID };
+/** How long a write waits for the writer lock held by a moment's write (a restore, another tab's small write). */
+export const LOCK_WAIT_MS = 3000;
+
+/**
+ * Takes the writer lock, waiting at most `waitMs` (0: not at all; Infinity: until `signal` aborts);
+ * resolves with a release function, or null when the lock was not had.
+ */
+export function tryLock(waitMs = 0, signal?: AbortSignal): Promise<(() => void) | null> {
+  return new Promise((resolve) => {
+    const limit = Number.isFinite(waitMs) && waitMs > 0 ? AbortSignal.timeout(waitMs) : undefined;
+    const stop = limit && signal ? AbortSignal.any([limit, signal]) : (limit ?? signal);
+    void withWriterLock(
+      () =>
+        new Promise<void>((release) => {
+          resolve(release);
+        }),
+      waitMs > 0 ? { wait: true, ...(stop ? { signal: stop } : {}) } : { wait: false },
+    ).then(
+      (outcome) => {
+        if (!outcome.acquired) resolve(null);
+      },
+      () => resolve(null),
+    );
+  });
+}
+
+/** One scan's writes to the saved corpus. */
+export interface BatchWriter {
+  readonly sessionId: number;
+  /** Storage id of each scan doc (NO_ID until its batch is queued, or when it is not saved). */
+  readonly storageIdOf: Uint32Array;
+  /** The k of the scan (batches carry table entries only for tables of this k). */
+  readonly k: number;
+  /** True once a commit failed (the rest of the scan is not saved). */
+  readonly failed: boolean;
+  /** True when a batch was committed without table entries: the tables are rebuilt after the scan. */
+  readonly tablesMissed: boolean;
+  /** Documents committed so far. */
+  readonly committed: number;
+  /** Per scan doc: 1 once it is in the saved corpus (committed, or saved before with the same contents). */
+  readonly inCorpus: Uint8Array;
+  /** After a failure: the storage ids given to documents whose batch never committed. */
+  readonly lostIds: ReadonlySet<number>;
+  /** Queues the batch `ids` of `docs` (with their bytes when contents are kept); commits run in order. */
+  write(docs: ScanDocs, ids: readonly number[], bytes: readonly (Blob | null)[] | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null): void;
+  /** Resolves when every queued batch has committed or the writer failed; never rejects. */
+  settled(): Promise<void>;
+  /** Waits for the queued batches, records how the scan ended and releases the lock. */
+  close(state: 'finished' | 'cancelled' | 'failed' | 'storage-full', message?: string): Promise<void>;
+}
+
+export interface BatchWriterOptions {
+  /** The writer lock's release function (the writer holds the lock until `close`). */
+  release: () => void;
+  label: string;
+  total: number;
+  /** Files listed but not stored as documents, [path, reason, message] (kept with the session marker). */
+  notSaved?: [string, string, string][];
+  k: number;
+  /** After each commit: the corpus counters (the panel's document count follows the scan). */
+  onCommitted(summary: CorpusSummary): void;
+  /** A commit failed (a full quota, ...): the batch was rolled back as a whole. */
+  onFailure(error: unknown): void;
+  /**
+   * The saved corpus on show: a file whose path is saved already is not added twice. With the same
+   * contents it is not written; with other contents it is written and the saved document removed.
+   */
+  saved?: { docs: ScanDocs; at: Map<string, number>; storageIds: Uint32Array } | null;
+}
+
+/** Opens the scan-session marker and returns the writer; the caller already holds the lock. */
+export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOptions): Promise<BatchWriter> {
+  const summary = await getCorpusSummary();
+  const sessionId = await beginScanSession({ label: options.label, total: options.total, notSaved: options.notSaved });
+  let nextId = summary.nextId;
+  let chain: Promise<void> = Promise.resolve();
+  let failed = false;
+  let tablesMissed = false;
+  let committed = 0;
+  let closed = false;
+  const inCorpus = new Uint8Array(docs.count);
+  const lostIds = new Set<number>();
+  const storageIdOf = new Uint32Array(docs.count).fill(NO_ID);
+  return {
+    sessionId,
+    storageIdOf,
+    k: options.k,
+    get failed() {
+      return failed;
+    },
+    get tablesMissed() {
+      return tablesMissed;
+    },
+    get committed() {
+      return committed;
+    },
+    inCorpus,
+    lostIds,
+    write(batchDocs, ids, bytes, keepContents, tables) {
+      if (failed || closed) return;
+      const documents: NewDocument[] = [];
+      const contents: { id: number; blob: Blob }[] = [];
+      const fingerprinted: number[] = [];
+      const written: number[] = [];
+      const replaced: number[] = [];
+      const saved = options.saved;
+      for (let j = 0; j < ids.length; j++) {
+        const d = ids[j]!;
+        const q = saved?.at.get(batchDocs.paths[d]!);
+        // A saved position without a storage id is shown but not stored (its batch did not fit): write it.
+        if (saved && q !== undefined && saved.storageIds[q] !== NO_ID && batchDocs.status[d] !== DocStatus.pending) {
+          if (sameContents(saved.docs, q, batchDocs, d)) {
+            inCorpus[d] = 1;
+            continue;
+          }
+          if (saved.storageIds[q] !== NO_ID) replaced.push(saved.storageIds[q]!);
+        }
+        const doc = storedDocumentOf(batchDocs, d, nextId);
+        if (!doc) continue;
+        storageIdOf[d] = nextId++;
+        written.push(d);
+        documents.push(doc);
+        if (doc.status === 'ok') fingerprinted.push(d);
+        // The worker's Blob of the bytes, not the File: storing a File from a folder input costs a
+        // synchronous metadata IPC on the main thread per file (see IngestBatchResult.contents).
+        if (keepContents) contents.push({ id: doc.id, blob: bytes?.[j] ?? batchDocs.files[d]! });
+      }
+      if (documents.length === 0) return;
+      // Stored tables for this k: the batch's entries are merged into their shards in its transaction.
+      const t = tables && tables.k === options.k ? tables : null;
+      const tableEntries = t && fingerprinted.length > 0 ? batchEntries(t, batchDocs, fingerprinted, storageIdOf) : undefined;
+      if (!t) tablesMissed = true;
+      chain = chain.then(async () => {
+        if (failed) return;
+        try {
+          let after = await addBatch({ documents, contents, sessionId, tableEntries });
+          // After the new version is committed, so a crash in between keeps a file twice, never loses it.
+          if (replaced.length > 0) after = await removeDocuments(replaced);
+          committed += documents.length;
+          for (const d of written) inCorpus[d] = 1;
+          options.onCommitted(after);
+        } catch (error) {
+          failed = true;
+          // Documents whose batch never committed have no storage id (the shown corpus must not
+          // claim them: a resume would take them for saved and skip them).
+          for (let d = 0; d < storageIdOf.length; d++) {
+            if (inCorpus[d] || storageIdOf[d] === NO_ID) continue;
+            lostIds.add(storageIdOf[d]!);
+            storageIdOf[d] = NO_ID;
+          }
+          options.onFailure(error);
+        }
+      });
+    },
+    settled: () => chain,
+    async close(state, message) {
+      if (closed) return chain;
+      closed = true;
+      await chain;
+      try {
+        if (state === 'storage-full') await markStorageFull(sessionId, message);
+        else await endScanSession(sessionId, state, message);
+      } catch {
+        // A full quota can refuse even this small write; the marker then says 'running' and the next
+        // load offers to resume, which is still right.
+      } finally {
+        options.release();
+      }
+    },
+  };
+}
+
+/** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
+export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
+  const hi = new Uint32Array(ds.length);
+  const lo = new Uint32Array(ds.length);
+  const ids = new Uint32Array(ds.length);
+  ds.forEach((d, i) => {
+    hi[i] = docs.hi[d]!;
+    lo[i] = docs.lo[d]!;
+    ids[i] = idOf[d]!;
+  });
+  return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
+}
+

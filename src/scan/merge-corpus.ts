@@ -1,0 +1,252 @@
+/**
+ * The merge step: a scan's own result joined to the saved corpus it was scanned into. Only pairs with
+ * a new member are searched for; every Jaccard known before (the saved verified pairs, and whatever the
+ * saved corpus and the scan measured) is carried, and a document whose contents cannot be read is never
+ * measured again (its new pairs stay unmeasured and are counted, never scored 0). Framework-free and
+ * free of storage: it computes the merged result, the caller saves it.
+ */
+import type { KnownPairs } from '../workers/index-api.ts';
+import type { PackedSets } from '../workers/ingest-protocol.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import { concatSets, decideNearDuplicates } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
+import { concatDocs } from './restore-corpus.ts';
+import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
+import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+
+/** The storage id of a document that is not saved. */
+export const NO_ID = 0xffffffff;
+
+/** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
+export interface CorpusPart {
+  result: ScanResult;
+  storageIds: Uint32Array;
+  /** Feature sets of small documents and every Jaccard measured so far (null: only `result.verified`). */
+  search: SearchCorpus | null;
+}
+
+/** What a merge produced. */
+export interface MergeOutcome {
+  merged: CorpusPart;
+  grouped: GroupedCorpus;
+  /** Candidate pairs with a new member that could not be measured: the saved member's contents are not kept. */
+  unmeasured: number;
+  /** New files whose path was saved already with the same contents: left out (never a copy of themselves). */
+  unchanged: number;
+  /** New files whose path was saved already with other contents: they replace the saved document. */
+  updated: number;
+}
+
+/**
+ * Whether doc `i` of `a` and doc `j` of `b` hold the same contents: equal content hashes, or (files
+ * without one: binary, empty, unreadable) both without a hash and of equal size. The batch writer and
+ * the merge decide with this one rule, so storage and the shown corpus agree.
+ */
+export function sameContents(a: ScanDocs, i: number, b: ScanDocs, j: number): boolean {
+  const hashedA = a.hashHi[i] !== 0 || a.hashLo[i] !== 0;
+  const hashedB = b.hashHi[j] !== 0 || b.hashLo[j] !== 0;
+  if (hashedA !== hashedB) return false;
+  return hashedA ? a.hashHi[i] === b.hashHi[j] && a.hashLo[i] === b.hashLo[j] : a.sizes[i] === b.sizes[j];
+}
+
+/** Saved positions by path (the saved corpus never holds a path twice once merges update in place). */
+export function positionsByPath(docs: ScanDocs): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let p = 0; p < docs.count; p++) at.set(docs.paths[p]!, p);
+  return at;
+}
+
+/** The columns of `docs` at `keep` (ascending positions). */
+function gather(docs: ScanDocs, keep: readonly number[]): ScanDocs {
+  const pick = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, make: new (n: number) => T): T => {
+    const out = new make(keep.length);
+    keep.forEach((p, i) => (out[i] = x[p]!));
+    return out;
+  };
+  return {
+    count: keep.length,
+    paths: keep.map((p) => docs.paths[p]!),
+    files: keep.map((p) => docs.files[p]!),
+    sizes: pick(docs.sizes, Float64Array),
+    status: pick(docs.status, Uint8Array),
+    flags: pick(docs.flags, Uint8Array),
+    hi: pick(docs.hi, Uint32Array),
+    lo: pick(docs.lo, Uint32Array),
+    words: pick(docs.words, Uint32Array),
+    hashHi: pick(docs.hashHi, Uint32Array),
+    hashLo: pick(docs.hashLo, Uint32Array),
+  };
+}
+
+/** Pairs as rows [a, b, jaccard], for sorting and de-duplicating known Jaccards of two parts. */
+type Row = [number, number, number];
+
+/** The Jaccards a part knows, at merged positions (`at`: -1 for a dropped document): its search cache and its verified pairs. */
+function knownRows(part: CorpusPart, at: Int32Array, out: Row[]): void {
+  const push = (x: number, y: number, j: number) => {
+    const a = at[x]!;
+    const b = at[y]!;
+    if (a >= 0 && b >= 0) out.push([Math.min(a, b), Math.max(a, b), j]);
+  };
+  const known = part.search?.known;
+  if (known) for (let p = 0; p < known.count; p++) push(known.a[p]!, known.b[p]!, known.jaccard[p]!);
+  // The verified pairs too: the short-document join's pairs are in them, not always in the cache.
+  const v = part.result.verified;
+  for (let p = 0; p < v.count; p++) push(v.a[p]!, v.b[p]!, v.jaccard[p]!);
+}
+
+function sortedUnique(rows: Row[]): KnownPairs {
+  rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const a: number[] = [];
+  const b: number[] = [];
+  const j: number[] = [];
+  for (const r of rows) {
+    const last = a.length - 1;
+    if (last >= 0 && a[last] === r[0] && b[last] === r[1]) continue;
+    a.push(r[0]);
+    b.push(r[1]);
+    j.push(r[2]);
+  }
+  return { a: Uint32Array.from(a), b: Uint32Array.from(b), jaccard: Float64Array.from(j), count: a.length };
+}
+
+/** Small feature sets at merged positions; sets of dropped documents are left out. */
+function mapSets(sets: PackedSets, at: Int32Array): PackedSets {
+  const parts: PackedSets[] = [];
+  for (let i = 0; i < sets.docs.length; i++) {
+    const d = at[sets.docs[i]!]!;
+    if (d < 0) continue;
+    parts.push({ docs: Uint32Array.of(d), offsets: Uint32Array.of(0, sets.offsets[i + 1]! - sets.offsets[i]!), keys: sets.keys.subarray(sets.offsets[i]!, sets.offsets[i + 1]!) });
+  }
+  return concatSets(parts);
+}
+
+/**
+ * Merges `own` (a scan's result, positions after the saved ones) into `before` (the saved corpus) and
+ * groups the union with `options`. A path saved already is updated in place: with the same contents
+ * the new file is left out, with other contents it replaces the saved document. Candidates: every pair within k with a new member, plus the saved
+ * corpus' pairs as they were decided (with their Jaccards); saved-vs-saved pairs are searched again only
+ * when k or the threshold changed since they were decided (a regroup), and then measured only where
+ * both contents can be read.
+ */
+export async function mergeCorpus(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  before: CorpusPart,
+  own: CorpusPart,
+  options: GroupingOptions,
+): Promise<MergeOutcome> {
+  const t0 = performance.now();
+  const savedDocs = before.result.docs;
+  const ownDocs = own.result.docs;
+  const savedAt = positionsByPath(savedDocs);
+  const dropSaved = new Uint8Array(savedDocs.count);
+  const keepOwn: number[] = [];
+  let unchanged = 0;
+  let updated = 0;
+  for (let d = 0; d < ownDocs.count; d++) {
+    const q = savedAt.get(ownDocs.paths[d]!);
+    if (q === undefined) keepOwn.push(d);
+    else if (before.storageIds[q] === NO_ID && own.storageIds[d] !== NO_ID) {
+      // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
+      dropSaved[q] = 1;
+      keepOwn.push(d);
+    } else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
+    else {
+      dropSaved[q] = 1;
+      updated++;
+      keepOwn.push(d);
+    }
+  }
+  const keepSaved: number[] = [];
+  for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
+  const offset = keepSaved.length;
+  const savedTo = new Int32Array(savedDocs.count).fill(-1);
+  keepSaved.forEach((q, i) => (savedTo[q] = i));
+  const ownTo = new Int32Array(ownDocs.count).fill(-1);
+  keepOwn.forEach((d, i) => (ownTo[d] = offset + i));
+  const docs = concatDocs(gather(savedDocs, keepSaved), gather(ownDocs, keepOwn));
+  const storageIds = new Uint32Array(docs.count);
+  keepSaved.forEach((q, i) => (storageIds[i] = before.storageIds[q]!));
+  keepOwn.forEach((d, i) => (storageIds[offset + i] = own.storageIds[d]!));
+  const skipped: SkippedFile[] = [];
+  // Files skipped while listing have no doc: a folder chosen again lists them again, once is enough.
+  const listed = new Set<string>();
+  for (const [part, to] of [[before, savedTo], [own, ownTo]] as const) {
+    for (const s of part.result.skipped) {
+      if (s.docId < 0) {
+        if (!listed.has(s.path)) skipped.push(s);
+        listed.add(s.path);
+      }
+      else if (to[s.docId]! >= 0) skipped.push({ ...s, docId: to[s.docId]! });
+    }
+  }
+  const rows: Row[] = [];
+  knownRows(before, savedTo, rows);
+  knownRows(own, ownTo, rows);
+  const known = sortedUnique(rows);
+
+  const found = await workers.index.call(signal, (api) =>
+    api.findDuplicates({ status: docs.status.slice(), hi: docs.hi.slice(), lo: docs.lo.slice(), words: docs.words.slice(), hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k, known }),
+  );
+  const t1 = performance.now();
+  // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
+  // in `known`, the others were rejected (or could not be measured) and stay so.
+  const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
+  const c = found.candidates;
+  const keep: Row[] = [];
+  const distanceOf = new Map<string, number>();
+  for (let p = 0; p < c.count; p++) {
+    const a = c.a[p]!;
+    const b = c.b[p]!;
+    const j = found.jaccard[p]!;
+    if (a < offset && b < offset && decided && Number.isNaN(j)) continue;
+    keep.push([a, b, j]);
+    distanceOf.set(`${a},${b}`, c.distance[p]!);
+  }
+  // Saved verified pairs the search at k does not propose (short-document join pairs further apart):
+  // kept as decided, since their small feature sets may not be readable any more.
+  const v = before.result.verified;
+  for (let p = 0; p < v.count; p++) {
+    const x = savedTo[v.a[p]!]!;
+    const y = savedTo[v.b[p]!]!;
+    if (x < 0 || y < 0) continue;
+    const a = Math.min(x, y);
+    const b = Math.max(x, y);
+    if (found.representative[a] !== a || found.representative[b] !== b || distanceOf.has(`${a},${b}`)) continue;
+    keep.push([a, b, v.jaccard[p]!]);
+    distanceOf.set(`${a},${b}`, v.distance[p]!);
+  }
+  keep.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const candidates: Candidates = {
+    k: options.k,
+    pairs: {
+      a: Uint32Array.from(keep, (r) => r[0]),
+      b: Uint32Array.from(keep, (r) => r[1]),
+      distance: Uint8Array.from(keep, (r) => distanceOf.get(`${r[0]},${r[1]}`)!),
+      count: keep.length,
+    },
+    jaccard: Float64Array.from(keep, (r) => r[2]),
+    histogram: found.histogram,
+  };
+  const resolved = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
+  const parts: PackedSets[] = [];
+  if (before.search) parts.push(mapSets(before.search.smallSets, savedTo));
+  if (own.search) parts.push(mapSets(own.search.smallSets, ownTo));
+  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets: concatSets(parts), known };
+  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
+  let unmeasured = 0;
+  for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p]!)) unmeasured++;
+  const t2 = performance.now();
+  const result: ScanResult = {
+    settings: options.settings,
+    ...near,
+    docs: resolved,
+    skipped,
+    representative: found.representative,
+    exactGroups: found.exactGroups,
+    partial: false,
+    timings: { ...own.result.timings, indexingMs: t1 - t0, groupingMs: t2 - t1, totalMs: own.result.timings.totalMs + (t2 - t0) },
+  };
+  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated };
+}
