@@ -17,7 +17,7 @@ import { configureStorage } from '../src/storage/database.ts';
 import { queryStoredTables, writePermutedIndex } from '../src/storage/index-shards.ts';
 import type { ScanDocs } from '../src/scan/scan-result.ts';
 import { ingestApi } from '../src/workers/ingest-api.ts';
-import { DocStatus } from '../src/workers/ingest-protocol.ts';
+import { DocStatus } from '../src/core/documents/document-status.ts';
 import { createFingerprinter } from '../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../src/core/quality/defaults.ts';

@@ -1,12 +1,11 @@
 /**
  * Ground truth of the real-text evaluation: every pair of files whose feature sets (the very sets the
- * CLI's verifier compares: read and decoded by the CLI's loadText, the HTML rule, the core
+ * scan's verifier compares: read by the CLI's loadText, i.e. core documentText (decoding, the HTML rule), the core
  * fingerprinter's word 3-shingle keys) have an exact Jaccard >= the threshold, found without
  * comparing all pairs, plus each file's 64-bit fingerprint for the candidate-recall diagnostic.
  */
 import { join } from 'node:path';
 import { defaultSettings, loadText } from '../../src/cli/cli-common.ts';
-import { comparedText } from '../../src/cli/scan-threads.ts';
 import { createFingerprinter } from '../../src/core/simhash/fingerprinter.ts';
 import { intersectionSize } from '../../src/core/simhash/simhash.ts';
 import { sizesAllow } from '../../src/core/groups/jaccard.ts';
@@ -32,7 +31,7 @@ export async function documentFeatures(root: string, paths: readonly string[]): 
       out.sets.push(new Uint32Array(0));
       continue;
     }
-    const text = comparedText(paths[i]!, loaded.text);
+    const text = loaded.text;
     const r = fingerprinter.fingerprint(text);
     out.hi[i] = r.hi;
     out.lo[i] = r.lo;

@@ -3,7 +3,7 @@
  * pair (bit diff and texts side by side), export, settings and the Skipped panel, put together.
  */
 import { useMemo, useRef, useState } from 'react';
-import { DocStatus } from '../workers/ingest-protocol.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanResult } from '../scan/scan-result.ts';
 import { Summary } from '../ui/summary/Summary.tsx';
 import { DistanceHistogram } from '../ui/histogram/DistanceHistogram.tsx';

@@ -4,7 +4,8 @@
  * into a fingerprint.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { decodeText } from '../core/text/decode.ts';
+import { documentText } from '../core/text/document-text.ts';
+import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
 import type { Fingerprinter, FingerprintResult } from '../core/simhash/fingerprinter.ts';
 import {
   DEFAULT_SETTINGS,
@@ -26,8 +27,6 @@ export const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr
 /** Bad arguments or unreadable input: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
-/** Files larger than this are skipped with a message (fingerprinting one takes about 10x its size in memory). */
-export const MAX_FILE_BYTES = 128 * 1024 * 1024;
 
 /** Options every fingerprinting command takes: --features, --weights, --stop-words. */
 export const SETTINGS_USAGE = '[--features word3|word1|char5|...] [--weights binary|tf|tfidf] [--stop-words]';
@@ -84,21 +83,21 @@ export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException)?.code ?? (error instanceof Error ? error.message : String(error));
 }
 
-/** A file's text, or why it has none. */
+/** A file's compared text (core documentText: decoded, markup stripped from HTML), or why it has none. */
 export type LoadedText = { ok: true; text: string; bytes: number } | { ok: false; kind: 'binary' | 'too-large' | 'unreadable'; message: string; bytes: number };
 
-/** Reads and decodes one file; never throws. */
+/** Reads one file into its compared text; never throws. */
 export async function loadText(path: string): Promise<LoadedText> {
   try {
     const info = await stat(path);
     if (!info.isFile()) return { ok: false, kind: 'unreadable', message: 'not a regular file', bytes: 0 };
-    if (info.size > MAX_FILE_BYTES) {
-      return { ok: false, kind: 'too-large', message: `too large (${info.size} bytes; the limit is ${MAX_FILE_BYTES})`, bytes: info.size };
+    if (info.size > MAX_DOCUMENT_BYTES) {
+      return { ok: false, kind: 'too-large', message: `too large (${info.size} bytes; SimSift compares files up to ${MAX_DOCUMENT_BYTES} bytes whole)`, bytes: info.size };
     }
     const bytes = await readFile(path);
-    const decoded = decodeText(bytes);
-    if (!decoded.ok) return { ok: false, kind: 'binary', message: decoded.message, bytes: bytes.length };
-    return { ok: true, text: decoded.text, bytes: bytes.length };
+    const doc = documentText(path, bytes);
+    if (!doc.ok) return { ok: false, kind: 'binary', message: doc.message, bytes: bytes.length };
+    return { ok: true, text: doc.text, bytes: bytes.length };
   } catch (error) {
     return { ok: false, kind: 'unreadable', message: `unreadable (${errorCode(error)})`, bytes: 0 };
   }

@@ -1,42 +1,28 @@
 /**
- * `simsift scan DIR`: fingerprints every text file under DIR and answers as the app does with the
- * same settings: exact duplicates (identical normalized text) grouped and fingerprinted once,
- * candidate pairs within Hamming distance k from the permuted-table index, each confirmed by the
- * exact Jaccard of the two feature sets, short documents decided by the exact similarity join,
- * reference-centred groups (or connected components), and the pairs CSV of the app's "Export CSV".
+ * `simsift scan DIR`: the app's scan, run in Node. The CLI only walks DIR and prints: the files go
+ * through the same scan session, the same ingest and index worker APIs (in worker threads, over
+ * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
+ * give the same file for the same folder.
  */
-import { readFileSync } from 'node:fs';
-import { readdir, stat, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { findNearDuplicates, type NearDuplicateInput } from '../core/groups/near-duplicates.ts';
-import { referenceGroups } from '../core/groups/reference-groups.ts';
-import { CHAIN_FOUND, CHAIN_UNKNOWN, connectedComponents, detectChaining } from '../core/groups/components.ts';
-import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
+import { openAsBlob } from 'node:fs';
+import { access, readdir, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { constants } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SMALL_CORPUS, LARGE_CORPUS, defaultK, expectedRecall } from '../core/quality/defaults.ts';
-import { createDocumentFrequencyCounter, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
-import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
-import { hamming } from '../core/simhash/fingerprint64.ts';
-import { decodeText } from '../core/text/decode.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
-import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
-import {
-  comparedText,
-  createFileFingerprints,
-  FILE_BINARY,
-  FILE_EMPTY,
-  FILE_OK,
-  FILE_TOO_LARGE,
-  FILE_TOO_SHORT,
-  FileRecorder,
-  startScanPool,
-  type FileFingerprints,
-  type ScanPool,
-} from './scan-threads.ts';
+import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
+import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
+import { createScanSession } from '../scan/scan-session.ts';
+import { inPathOrder } from '../scan/collect-files.ts';
+import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
+import { createNodeScanWorkers } from './node-scan-workers.ts';
 import {
   defaultSettings,
   describeSettings,
   errorCode,
-  loadText,
   parseK,
   parseSettingsOption,
   processIo,
@@ -44,19 +30,12 @@ import {
   UsageError,
   write,
   type CliIo,
-  type LoadedText,
 } from './cli-common.ts';
 
 const USAGE =
-  `usage: simsift scan DIR [--k N] [--similarity T] [--no-verify] [--groups reference|components] ` +
+  `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
   `${SETTINGS_USAGE} [--out FILE.csv] [--threads T]`;
-/** Files read ahead while the current one is fingerprinted. */
-const READ_AHEAD = 16;
-/**
- * Most fingerprinting threads. The default is 1: on this project's shared 2-core machine, 2 threads
- * took 2.1 to 3.8 s against 1.2 to 1.9 s for one on 7,078 files (66 MB), thread startup (each
- * thread loads TypeScript through tsx) included, so threads are only used when asked for.
- */
+/** Most ingest threads. */
 const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
@@ -68,10 +47,9 @@ type ScanArgs = {
   /** Undefined: follows the corpus size (defaultK). */
   k: number | undefined;
   threshold: number;
-  verify: boolean;
   grouping: Grouping;
   out: string | undefined;
-  /** Fingerprinting threads; undefined means 1. */
+  /** Ingest threads; undefined means one per core. */
   threads: number | undefined;
   settings: ReturnType<typeof defaultSettings>;
 };
@@ -88,7 +66,6 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   let dir: string | undefined;
   let k: number | undefined;
   let threshold = DEFAULT_SIMILARITY_THRESHOLD;
-  let verify = true;
   let grouping: Grouping = 'reference';
   let out: string | undefined;
   let threads: number | undefined;
@@ -103,11 +80,6 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
       const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
       const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (name === '--no-verify') {
-        if (eq > 0) throw new UsageError('--no-verify takes no value');
-        verify = false;
-        continue;
-      }
       if (name === '--k' || name === '--out' || name === '--threads' || name === '--similarity' || name === '--groups') {
         const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
         if (name === '--k') k = parseK(value);
@@ -135,7 +107,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir = arg;
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, threshold, verify, grouping, out, threads, settings };
+  return { dir, k, threshold, grouping, out, threads, settings };
 }
 
 /** Names the app skips as hidden: dot files and folders, and node_modules. */
@@ -184,86 +156,83 @@ function toRelative(root: string, full: string): string {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-/** Loads files in order with up to READ_AHEAD reads in flight, calling `each` one file at a time. */
-async function forEachLoaded(
-  root: string,
-  paths: readonly string[],
-  each: (index: number, loaded: LoadedText) => void | Promise<void>,
-): Promise<void> {
-  const inFlight: Promise<LoadedText>[] = [];
-  let next = 0;
-  const fill = () => {
-    while (inFlight.length < READ_AHEAD && next < paths.length) inFlight.push(loadText(join(root, paths[next++])));
-  };
-  fill();
-  for (let i = 0; i < paths.length; i++) {
-    const loaded = await inFlight.shift()!;
-    fill();
-    await each(i, loaded);
-  }
-}
-
-/** Reads and fingerprints the files one by one on this thread (with read-ahead). */
-async function fingerprintFiles(
-  root: string,
-  paths: readonly string[],
-  recorder: FileRecorder,
-  onProgress: (done: number) => void,
-): Promise<FileFingerprints> {
-  const out = createFileFingerprints(paths.length);
-  await forEachLoaded(root, paths, (i, loaded) => {
-    onProgress(i + 1);
-    recorder.record(out, i, paths[i], loaded);
-  });
-  return out;
-}
-
-/** Exact-duplicate groups: documents with identical normalized text (2+ each), and each one's representative. */
-type ExactGroups = {
-  /** count + 1 offsets into `members`. */
-  start: Uint32Array;
-  /** Doc ids, ascending within a group (the first is the group's reference); groups largest first. */
-  members: Uint32Array;
-  count: number;
-  /** Per doc: the lowest doc id with the same text, or -1 when the doc has no fingerprint. */
-  representative: Int32Array;
-};
-
-/**
- * Groups the fingerprinted documents by content hash, as the app's index worker does: groups of 2+
- * ordered largest first (ties: lowest first member), members ascending.
- */
-function groupExact(files: FileFingerprints): ExactGroups {
-  const n = files.status.length;
-  const representative = new Int32Array(n).fill(-1);
-  let m = 0;
-  for (let i = 0; i < n; i++) if (files.status[i] === FILE_OK) m++;
-  const ids = new Uint32Array(m);
-  for (let i = 0, j = 0; i < n; i++) if (files.status[i] === FILE_OK) ids[j++] = i;
-  const { hashHi, hashLo } = files;
-  ids.sort((x, y) => hashHi[x] - hashHi[y] || hashLo[x] - hashLo[y] || x - y);
-  const lists: Uint32Array[] = [];
-  for (let s = 0; s < m; ) {
-    let e = s + 1;
-    while (e < m && hashHi[ids[e]] === hashHi[ids[s]] && hashLo[ids[e]] === hashLo[ids[s]]) e++;
-    for (let t = s; t < e; t++) representative[ids[t]] = ids[s];
-    if (e - s > 1) lists.push(ids.slice(s, e));
-    s = e;
-  }
-  lists.sort((x, y) => y.length - x.length || x[0] - y[0]);
-  const start = new Uint32Array(lists.length + 1);
-  for (let g = 0; g < lists.length; g++) start[g + 1] = start[g] + lists[g].length;
-  const members = new Uint32Array(start[lists.length]);
-  lists.forEach((list, g) => members.set(list, start[g]));
-  return { start, members, count: lists.length, representative };
-}
-
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Fails early (before any file is read) when `out` cannot be written. */
+async function checkWritable(out: string): Promise<void> {
+  const target = resolve(out);
+  try {
+    const info = await stat(target);
+    if (info.isDirectory()) throw new UsageError(`cannot write ${JSON.stringify(out)} (it is a directory)`);
+    await access(target, constants.W_OK);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot write ${JSON.stringify(out)} (${errorCode(error)})`);
+    try {
+      await access(dirname(target), constants.W_OK);
+    } catch (inner) {
+      throw new UsageError(`cannot write ${JSON.stringify(out)} (${errorCode(inner)})`);
+    }
+  }
+}
+
+/** Writes the relation CSV, chunk by chunk, to `out` or stdout. */
+async function writeCsv(result: ScanResult, out: string | undefined, io: CliIo): Promise<void> {
+  const chunks = relationCsvChunks(result.relation, result.docs.paths);
+  if (out === undefined) {
+    for (const chunk of chunks) await write(io.stdout, chunk);
+    return;
+  }
+  const file = createWriteStream(out);
+  const failed = new Promise<never>((_, reject) => file.once('error', reject));
+  try {
+    for (const chunk of chunks) await Promise.race([write(file, chunk), failed]);
+    await Promise.race([new Promise<void>((done) => file.end(done)), failed]);
+  } catch (error) {
+    throw new UsageError(`cannot write ${JSON.stringify(out)} (${errorCode(error)})`);
+  }
+}
+
+/** One line per count of the scan's files by what happened to them. */
+function describeFiles(result: ScanResult, hidden: number): string {
+  const counts = new Map<number, number>();
+  for (let d = 0; d < result.docs.count; d++) counts.set(result.docs.status[d], (counts.get(result.docs.status[d]) ?? 0) + 1);
+  let bytes = 0;
+  for (let d = 0; d < result.docs.count; d++) bytes += result.docs.sizes[d];
+  let distinct = 0;
+  for (let d = 0; d < result.docs.count; d++) if (result.representative[d] === d && result.docs.status[d] === DocStatus.ok) distinct++;
+  const c = (status: number) => counts.get(status) ?? 0;
+  return (
+    `${plural(result.docs.count, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
+    `${c(DocStatus.tooShort)} too short, ${c(DocStatus.binary)} binary, ${c(DocStatus.empty)} empty, ${c(DocStatus.tooLarge)} too large, ` +
+    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden`
+  );
+}
+
+/** Components mode: how many components chain, with one example. */
+function describeChaining(result: ScanResult): string {
+  const chained = result.chained;
+  if (!chained) return '';
+  let found = 0;
+  let unknown = 0;
+  let first = -1;
+  for (let g = 0; g < chained.length; g++) {
+    if (chained[g] === CHAIN_FOUND) {
+      found++;
+      if (first < 0) first = g;
+    } else if (chained[g] === CHAIN_UNKNOWN) unknown++;
+  }
+  const example = first >= 0 ? `, e.g. group ${first + 1} around ${result.docs.paths[result.groups.reference[first]]}` : '';
+  return (
+    (found === 0 ? '; no component chains' : `; ${plural(found, 'component chains', 'components chain')} (members linked through others although not near-duplicates${example})`) +
+    (unknown > 0 ? `, ${unknown} too large to check fully` : '')
+  );
+}
 
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
-  let pool: ScanPool | null = null;
+  let workers: ReturnType<typeof createNodeScanWorkers> | null = null;
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
@@ -273,14 +242,12 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default by corpus size: 16 up to\n` +
           `                   ${SMALL_CORPUS} files, ${defaultK(LARGE_CORPUS)} up to ${LARGE_CORPUS}, 12 beyond)\n` +
           `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
-          '  --no-verify      list fingerprint candidates without exact verification (jaccard left empty;\n' +
-          '                   pairs with a short document are still verified)\n' +
-          '  --groups G       reference (default: every member verified against its group\'s reference) or\n' +
+          "  --groups G       reference (default: every member verified against its group's reference) or\n" +
           '                   components (connected components; stderr says how many chain)\n' +
           '  --features F     word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +
           '  --weights W      binary (default), tf, tfidf (document frequencies from DIR)\n' +
           '  --stop-words     drop English stop words\n  --out FILE       write the CSV there instead of stdout\n' +
-          `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default 1)\n`,
+          `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n`,
       );
       return 0;
     }
@@ -292,166 +259,59 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
-    const problems: string[] = [];
+    if (args.out !== undefined) await checkWritable(args.out);
+
+    const listed: SkippedFile[] = [];
     let hidden = 0;
     let paths: string[];
     try {
       paths = await walkFiles(
         args.dir,
-        (path, message) => problems.push(`${path}: ${message}`),
+        (path, message) => listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message }),
         () => hidden++,
       );
     } catch (error) {
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
-    const n = paths.length;
-
-    const threads = Math.min(args.threads ?? 1, Math.max(1, n));
-    let files: FileFingerprints;
-    let recorder: FileRecorder;
-    if (threads > 1) {
-      pool = startScanPool(threads);
-      const absolute = paths.map((p) => join(args.dir, p));
-      let df: DocumentFrequencies | undefined;
-      await pool.configure(args.settings);
-      if (args.settings.weights === 'tfidf') {
-        df = await pool.countDocumentFrequencies(absolute, (done) => progress.update(`counting document frequencies ${done}/${n} files`));
-        await pool.configure(args.settings, df);
-      }
-      files = await pool.fingerprint(absolute, (done) => progress.update(`fingerprinting ${done}/${n} files`));
-      recorder = new FileRecorder(args.settings, df); // for the feature sets of candidate pairs
-    } else {
-      // TF-IDF needs the corpus' document frequencies before any fingerprint: a first pass.
-      let df: DocumentFrequencies | undefined;
-      if (args.settings.weights === 'tfidf') {
-        const base = createFingerprinter({ ...args.settings, weights: 'binary' });
-        const counter = createDocumentFrequencyCounter();
-        await forEachLoaded(args.dir, paths, (i, loaded) => {
-          progress.update(`counting document frequencies ${i + 1}/${n} files`);
-          if (loaded.ok) counter.add(base.featureSet(comparedText(paths[i], loaded.text)));
-        });
-        df = counter.result();
-      }
-      recorder = new FileRecorder(args.settings, df);
-      files = await fingerprintFiles(args.dir, paths, recorder, (done) => progress.update(`fingerprinting ${done}/${n} files`));
-    }
-
-    const counts = { ok: 0, tooShort: 0, binary: 0, empty: 0, tooLarge: 0, unreadable: 0, bytes: 0 };
-    for (let i = 0; i < n; i++) {
-      counts.bytes += files.bytes[i];
-      const status = files.status[i];
-      if (status === FILE_OK) counts.ok++;
-      else if (status === FILE_TOO_SHORT) counts.tooShort++;
-      else if (status === FILE_BINARY) counts.binary++;
-      else if (status === FILE_EMPTY) counts.empty++;
-      else {
-        if (status === FILE_TOO_LARGE) counts.tooLarge++;
-        else counts.unreadable++;
-        problems.push(`${paths[i]}: ${files.messages[i]}`);
-      }
-    }
-    const fingerprintSeconds = (performance.now() - started) / 1000;
-
-    // Exact duplicates: only one document per distinct text takes part in the near-duplicate search.
-    const exact = groupExact(files);
-    const hasFingerprint = new Uint8Array(n);
-    const featureCount = new Uint32Array(n);
-    let distinct = 0;
-    for (let d = 0; d < n; d++) {
-      if (exact.representative[d] !== d) continue;
-      hasFingerprint[d] = 1;
-      distinct++;
-      // Only small documents' set sizes are known without re-reading them; a longer document (>= 200
-      // words) is left out of the short-document join, as in the app (its candidates are still verified).
-      featureCount[d] = files.smallSets.get(d)?.length ?? 0;
-    }
-    let reread = 0;
-    const featureSetOf = (doc: number): Uint32Array => {
-      const small = files.smallSets.get(doc);
-      if (small) return small;
-      reread++;
-      progress.update(`exact Jaccard: ${reread} files read again`);
+    // Files as the app holds them: Blobs backed by the files on disk, read when the scan gets to them.
+    const files: File[] = [];
+    const kept: string[] = [];
+    for (const path of paths) {
       try {
-        const decoded = decodeText(readFileSync(join(args.dir, paths[doc])));
-        return decoded.ok ? recorder.featureSet(paths[doc], decoded.text) : new Uint32Array(0);
-      } catch {
-        return new Uint32Array(0); // moved or deleted since it was fingerprinted: it matches nothing
-      }
-    };
-    const input: NearDuplicateInput = {
-      hi: files.hi,
-      lo: files.lo,
-      hasFingerprint,
-      words: files.words,
-      featureCount,
-      getFeatureSet: featureSetOf,
-    };
-    progress.update(`searching pairs among ${distinct} distinct texts`);
-    const k = args.k ?? defaultK(n);
-    const found = findNearDuplicates(input, { k, threshold: args.threshold, verify: args.verify });
-    // Feature sets of small documents are no longer needed unless components must be checked for chaining.
-    if (args.grouping === 'reference') files.smallSets.clear();
-
-    let near: GroupTable;
-    let chainNote = '';
-    if (args.grouping === 'components') {
-      near = connectedComponents(n, found.pairs);
-      progress.update(`checking ${near.count} components for chaining`);
-      const chains = detectChaining(near, found.pairs, featureSetOf, args.threshold);
-      let unknown = 0;
-      for (let g = 0; g < near.count; g++) if (chains.status[g] === CHAIN_UNKNOWN) unknown++;
-      // Members not paired with the component's reference: their distance comes from the fingerprints.
-      for (let g = 0; g < near.count; g++) {
-        const ref = near.members[near.offsets[g]];
-        for (let s = near.offsets[g] + 1; s < near.offsets[g + 1]; s++) {
-          const m = near.members[s];
-          if (near.distanceToReference[s] === UNKNOWN_DISTANCE) near.distanceToReference[s] = hamming(files.hi[ref], files.lo[ref], files.hi[m], files.lo[m]);
-        }
-      }
-      const witness = (g: number) =>
-        `${paths[chains.witnessA[g]]} and ${paths[chains.witnessB[g]]} (Jaccard ${chains.witnessJaccard[g].toFixed(4)})`;
-      let first = -1;
-      for (let g = 0; g < near.count && first < 0; g++) if (chains.status[g] === CHAIN_FOUND) first = g;
-      chainNote =
-        (chains.chained === 0
-          ? '; no component chains'
-          : `; ${plural(chains.chained, 'component chains', 'components chain')} (members linked through others although ` +
-            `not near-duplicates, e.g. group ${first + 1}: ${witness(first)})`) +
-        (unknown > 0 ? `, ${unknown} too large to check fully` : '');
-    } else {
-      near = referenceGroups(n, found.pairs, { lengths: files.words });
-    }
-    progress.clear();
-
-    const relation = buildDuplicateRelation({ count: n, representative: exact.representative, verified: found.pairs, lengths: files.words, grouping: args.grouping });
-    const csv = [...relationCsvChunks(relation, paths)].join('');
-    if (args.out !== undefined) {
-      try {
-        await writeFile(args.out, csv);
+        files.push((await openAsBlob(join(args.dir, path))) as File);
+        kept.push(path);
       } catch (error) {
-        throw new UsageError(`cannot write ${JSON.stringify(args.out)} (${errorCode(error)})`);
+        listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `unreadable (${errorCode(error)})` });
       }
-    } else {
-      await write(io.stdout, csv);
     }
 
-    for (const line of problems) await write(io.stderr, `skipped ${line}\n`);
+    const threads = args.threads ?? Math.min(MAX_THREADS, availableParallelism());
+    workers = createNodeScanWorkers(threads);
+    const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, grouping: args.grouping });
+    const session = createScanSession(store, workers);
+    const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
+    await session.start({ kind: 'collected', collected: inPathOrder({ files, paths: kept, hidden: [] }) });
+    unsubscribe();
+    progress.clear();
+    const snapshot = store.getSnapshot();
+    if (snapshot.state !== 'done' || !snapshot.result) throw new Error(snapshot.error ?? `the scan ended ${snapshot.state}`);
+    const result = snapshot.result;
+
+    await writeCsv(result, args.out, io);
+    for (const skip of [...listed, ...result.skipped]) {
+      if (skip.reason === 'unreadable' || skip.reason === 'too-large') await write(io.stderr, `skipped ${skip.path}: ${skip.message}\n`);
+    }
+    const v = result.verification;
     const seconds = (performance.now() - started) / 1000;
-    const verified = args.verify
-      ? `${found.pairs.count} verified (Jaccard >= ${args.threshold}`
-      : `${found.pairs.count} listed without verification (pairs with a short document verified at Jaccard >= ${args.threshold}`;
     await write(
       io.stderr,
-      `simsift scan: ${plural(n, 'file')}, ${(counts.bytes / 1e6).toFixed(1)} MB: ${counts.ok} fingerprinted (${distinct} distinct texts; ` +
-        `${files.fingerprinted} fingerprint runs), ${counts.tooShort} too short, ${counts.binary} binary, ${counts.empty} empty, ` +
-        `${counts.tooLarge} too large, ${counts.unreadable} unreadable, ${hidden} hidden\n` +
-        `simsift scan: ${plural(exact.count, 'exact group')}; ${plural(found.candidates, 'candidate pair')} within k=${k} ` +
-        `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(k).toFixed(3)}), ` +
-        `${verified}; ${found.joinPairs} from the short-document join, ${found.joinOnly} of them not candidates); ` +
-        `${plural(near.count, 'near-duplicate group')} (${args.grouping})${chainNote}; ` +
-        `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${reread} files read again for exact Jaccard; ` +
-        `fingerprinting ${fingerprintSeconds.toFixed(2)} s, total ${seconds.toFixed(2)} s` +
-        `${args.out !== undefined ? `; wrote ${args.out}` : ''}\n`,
+      `simsift scan: ${describeFiles(result, hidden)}\n` +
+        `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
+        `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(result.k).toFixed(3)}), ` +
+        `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
+        `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
+        `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${v.docsRead} files read again for exact Jaccard; ` +
+        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${args.out}` : ''}\n`,
     );
     return 0;
   } catch (error) {
@@ -463,8 +323,17 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     io.stderr.write(`simsift scan: failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
-    await pool?.close();
+    workers?.ingest.terminate();
+    workers?.index.terminate();
   }
+}
+
+/** The progress line's text for a snapshot of the scan. */
+function describeProgress(s: ScanSnapshot): string {
+  const p = s.progress;
+  if (!p) return 'listing files';
+  if (p.phase === 'reading' || p.phase === 'fingerprinting') return `fingerprinting ${p.filesDone}/${p.filesTotal} files`;
+  return p.phase === 'indexing' ? 'searching near-duplicate pairs' : 'verifying and grouping';
 }
 
 type Progress = { update(text: string): void; clear(): void };

@@ -10,7 +10,7 @@ import { withWriterLock } from '../storage/tab-coordination.ts';
 import type { ScanDocs } from './scan-result.ts';
 import { storedDocumentOf } from './restore-corpus.ts';
 import { NO_ID, sameContents } from './merge-corpus.ts';
-import { DocStatus } from '../workers/ingest-protocol.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
 import type { TableEntries } from '../storage/permuted-shards.ts';
 

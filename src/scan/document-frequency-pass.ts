@@ -7,13 +7,13 @@
 import { transfer } from 'comlink';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { IngestItem } from '../workers/ingest-protocol.ts';
+import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import type { ScanDocs } from './scan-result.ts';
 
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 256;
-const MAIN_READ_LIMIT = 4 * 1024 * 1024;
 const READ_CONCURRENCY = 32;
 
 let passes = 0;
@@ -55,9 +55,10 @@ export async function installDocumentFrequencies(
   const lane = async () => {
     while (next < docs.count && failure === null) {
       const d = next++;
-      const read = await readUpTo(docs.files[d], MAIN_READ_LIMIT);
+      const read = await readUpTo(docs.files[d], workers.readLimit);
       signal.throwIfAborted();
       if (read.kind === 'error') continue; // the fingerprint pass reports it
+      if (read.kind === 'large' && docs.files[d].size > MAX_DOCUMENT_BYTES) continue; // skipped as too large
       if (read.kind === 'large') send([{ name: docs.paths[d], file: docs.files[d] }], []);
       else {
         items.push({ name: docs.paths[d], bytes: read.bytes });

@@ -105,8 +105,6 @@ function itemOf(docs: ScanDocs, d: number): IngestItem {
   return { name: docs.paths[d], file: docs.files[d] };
 }
 
-/** Files up to this size are read here (asynchronously) and sent as bytes; larger ones as Files. */
-const MAIN_READ_LIMIT = 4 * 1024 * 1024;
 const READ_CONCURRENCY = 16;
 
 /**
@@ -115,18 +113,18 @@ const READ_CONCURRENCY = 16;
  * synchronous IPC, measured 0.1 ms per file when idle and 0.3 ms under load (a 256-file chunk made
  * 100-230 ms tasks in the ingest bench); `readUpTo` (file.stream()) never blocks.
  */
-async function loadItems(items: IngestItem[]): Promise<{ items: IngestItem[]; buffers: ArrayBuffer[] }> {
+async function loadItems(items: IngestItem[], readLimit: number): Promise<{ items: IngestItem[]; buffers: ArrayBuffer[] }> {
   const out: IngestItem[] = new Array(items.length);
   const buffers: ArrayBuffer[] = [];
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
       const i = next++;
-      const read = await readUpTo(items[i].file!, MAIN_READ_LIMIT);
+      const read = await readUpTo(items[i].file!, readLimit);
       if (read.kind === 'bytes') {
         out[i] = { name: items[i].name, bytes: read.bytes };
         buffers.push(read.bytes.buffer as ArrayBuffer);
-      } else out[i] = items[i]; // large: the worker reads it in chunks; unreadable: the worker reports it
+      } else out[i] = items[i]; // large: the worker reads it; unreadable: the worker reports it
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, items.length) }, lane));
@@ -166,7 +164,7 @@ export async function verifyCandidates(
     const chunkItems = items;
     const localPairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
     docsRead += chunkItems.length;
-    const task = loadItems(chunkItems)
+    const task = loadItems(chunkItems, workers.readLimit)
       .then((loaded) => workers.ingest.run(signal, (api) => api.verifyPairs(transfer(loaded.items, loaded.buffers), localPairs, settings)))
       .then((values) => {
         for (let i = 0; i < chunkIndex.length; i++) jaccard[chunkIndex[i]] = values[i];
@@ -372,7 +370,7 @@ async function checkChaining(
       pairs: { a: Uint32Array.from(pa), b: Uint32Array.from(pb), distance: Uint8Array.from(pd), jaccard: Float32Array.from(pj), count: pa.length },
     };
     tasks.push(
-      loadItems(items)
+      loadItems(items, workers.readLimit)
         .then((loaded) => workers.ingest.run(signal, (api) => api.chainGroups(transfer(loaded.items, loaded.buffers), job, corpus.settings, threshold)))
         .then((r) => {
           ids.forEach((g, i) => {

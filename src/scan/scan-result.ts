@@ -6,7 +6,7 @@
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
-import type { SkipReason } from '../workers/ingest-protocol.ts';
+import type { SkipReason } from '../core/documents/document-status.ts';
 
 /** Groups in compressed form: group g's members are `members[start[g] .. start[g + 1])`. */
 export interface GroupList {
@@ -28,7 +28,7 @@ export interface ScanDocs {
   sizes: Float64Array;
   /** `DocStatus` code per doc (ok, too-short, binary, unreadable, empty, pending). */
   status: Uint8Array;
-  /** `DocFlag` bits per doc (truncated, html). */
+  /** `DocFlag` bits per doc (html). */
   flags: Uint8Array;
   /** Fingerprint halves; meaningful where status is ok. */
   hi: Uint32Array;

@@ -4,7 +4,8 @@
  * workers are terminated) within milliseconds. One session per app; a new scan may start at once.
  */
 import { proxy, transfer } from 'comlink';
-import { DocStatus, skipMessage, tooShortMessage, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
+import { type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
+import { DocStatus, MAX_DOCUMENT_BYTES, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts';
 import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
@@ -83,8 +84,6 @@ const PROGRESS_INTERVAL_MS = 100;
 /** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 256;
-/** Files up to this size are read on the main thread (asynchronously); larger ones by a worker, in chunks. */
-const MAIN_READ_LIMIT = 4 * 1024 * 1024;
 /** Concurrent main-thread reads: enough to hide the per-file latency of the browser's blob reads. */
 const READ_CONCURRENCY = 32;
 
@@ -298,12 +297,21 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
           const d = nextFile++;
           const file = scanDocs.files[d];
           const name = scanDocs.paths[d];
-          const read = await readUpTo(file, MAIN_READ_LIMIT);
+          const read = await readUpTo(file, workers.readLimit);
           signal.throwIfAborted();
           if (read.kind !== 'large') filesRead++;
           if (read.kind === 'error') {
             scanDocs.status[d] = DocStatus.unreadable;
             skipped.push({ docId: d, path: name, size: 0, reason: 'unreadable', message: skipMessage('unreadable', read.message) });
+            filesDone++;
+            continue;
+          }
+          if (read.kind === 'large' && file.size > MAX_DOCUMENT_BYTES) {
+            // Never fingerprinted in part (a part would call files that differ past it identical).
+            filesRead++;
+            scanDocs.sizes[d] = file.size;
+            scanDocs.status[d] = DocStatus.tooLarge;
+            skipped.push({ docId: d, path: name, size: file.size, reason: 'too-large', message: skipMessage('too-large', `${(file.size / (1024 * 1024)).toFixed(1)} MB`) });
             filesDone++;
             continue;
           }

@@ -6,7 +6,7 @@
 import { queryStoredTables, writePermutedIndex } from '../storage/index-shards.ts';
 import { deleteTableSet, readTableLayout } from '../storage/permuted-shards.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { DocStatus } from '../workers/ingest-protocol.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { planStoredTables, tableCandidates } from './check-against-corpus.ts';
 import type { CheckTools } from './check-against-corpus.ts';

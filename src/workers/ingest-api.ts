@@ -1,13 +1,13 @@
 /**
- * The ingest worker's API: takes a batch of files (bytes the main thread read, or Blobs read here,
- * huge ones in chunks), decodes them with the core's sniffing, strips HTML, hashes the normalized text with XXH64 (xxhash-wasm)
- * for exact duplicates and fingerprints each distinct text once. Results go back as typed arrays.
+ * The ingest worker's API: takes a batch of files (bytes the main thread read, or Blobs read here),
+ * turns each into its compared text (core documentText: decode, HTML rule), hashes the normalized
+ * text with XXH64 (xxhash-wasm) for exact duplicates and fingerprints each distinct text once, always
+ * whole. Results go back as typed arrays.
  */
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { transfer } from 'comlink';
-import { decodeText } from '../core/text/decode.ts';
+import { documentText } from '../core/text/document-text.ts';
 import { normalizeText } from '../core/text/normalize.ts';
-import { stripHtml, isHtmlName } from '../core/text/html.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
@@ -15,22 +15,8 @@ import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
 import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import {
-  DEFAULT_INGEST_LIMITS,
-  DocFlag,
-  DocStatus,
-  skipMessage,
-  type BatchSkip,
-  tooShortMessage,
-  type IngestBatchOptions,
-  type IngestBatchResult,
-  type IngestItem,
-  type IngestLimits,
-  SMALL_SET_WORDS,
-  type ChainJob,
-  type ChainJobResult,
-  type LocalPairs,
-} from './ingest-protocol.ts';
+import { DEFAULT_INGEST_LIMITS, type BatchSkip, type IngestBatchOptions, type IngestBatchResult, type IngestItem, type IngestLimits, SMALL_SET_WORDS, type ChainJob, type ChainJobResult, type LocalPairs } from './ingest-protocol.ts';
+import { DocFlag, DocStatus, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 
 /** Decoded text of one file, or why there is none. */
@@ -108,86 +94,32 @@ async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, lim
   return sets;
 }
 
-/** Index just past the last whitespace that is followed by a word: pieces cut there normalize alike. */
-function lastWordStart(text: string): number {
-  for (let i = text.length - 1; i > 0; i--) {
-    const c = text.charCodeAt(i - 1);
-    if ((c === 32 || c === 10 || c === 9 || c === 13) && text.charCodeAt(i) > 32) return i;
-  }
-  return 0;
-}
-
 function describeError(error: unknown): string {
   if (error instanceof DOMException) return error.name === 'NotFoundError' ? 'file not found' : error.name;
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Decodes a whole file's bytes, strips HTML, hashes the normalized text. */
-function decodeWhole(bytes: Uint8Array, html: boolean, xx: XXHashAPI): FileText {
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', decoded.message) };
-  const text = html ? stripHtml(decoded.text) : decoded.text;
-  const hash = xx.h64(normalizeText(text));
-  return { ok: true, text, hashHi: hiOf(hash), hashLo: loOf(hash), flags: html ? DocFlag.html : 0 };
+/** The compared text of one file's bytes (core documentText: decode, HTML rule), hashed normalized. */
+function decodeWhole(name: string, bytes: Uint8Array, xx: XXHashAPI): FileText {
+  const doc = documentText(name, bytes);
+  if (!doc.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', doc.message) };
+  const hash = xx.h64(normalizeText(doc.text));
+  return { ok: true, text: doc.text, hashHi: hiOf(hash), hashLo: loOf(hash), flags: doc.html ? DocFlag.html : 0 };
 }
 
 /**
- * Reads a huge file in chunks with a streaming TextDecoder: memory stays bounded by one chunk plus
- * the fingerprinted prefix (at most `fingerprintCapChars`). The content hash covers the whole text.
- * Markup is not stripped in this path (a tag or script can straddle chunks).
+ * Reads (if needed) and decodes one item; never rejects (a failed read is an 'unreadable' result).
+ * A file is always read and compared whole; one larger than `maxBytes` is skipped as too large.
  */
-async function readStreamed(file: Blob, xx: XXHashAPI, limits: IngestLimits, onBytes: (n: number) => void): Promise<FileText> {
-  const first = new Uint8Array(await file.slice(0, limits.chunkBytes).arrayBuffer());
-  // Sniff on the first chunk, cut at an ASCII byte so a multi-byte character is not split.
-  let sniffEnd = first.length;
-  for (let back = 0; back < 4 && sniffEnd > 0 && first[sniffEnd - 1] >= 0x80; back++) sniffEnd--;
-  const sniff = decodeText(first.subarray(0, sniffEnd > 0 ? sniffEnd : first.length));
-  if (!sniff.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', sniff.message) };
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(sniff.encoding);
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  const hasher = xx.create64();
-  const prefix: string[] = [];
-  let prefixChars = 0;
-  let truncated = false;
-  let carry = '';
-  for (let offset = 0; offset < file.size; offset += limits.chunkBytes) {
-    const last = offset + limits.chunkBytes >= file.size;
-    const bytes = offset === 0 ? first : new Uint8Array(await file.slice(offset, offset + limits.chunkBytes).arrayBuffer());
-    const piece = carry + decoder.decode(bytes, { stream: !last });
-    const cut = last ? piece.length : lastWordStart(piece);
-    const emit = piece.slice(0, cut);
-    carry = piece.slice(cut);
-    hasher.update(normalizeText(emit));
-    if (prefixChars < limits.fingerprintCapChars) {
-      const room = limits.fingerprintCapChars - prefixChars;
-      const kept = emit.length <= room ? emit : emit.slice(0, lastWordStart(emit.slice(0, room + 1)) || room);
-      if (kept.length < emit.length) truncated = true;
-      prefix.push(kept);
-      prefixChars += kept.length;
-    } else if (emit.length > 0) truncated = true;
-    onBytes(bytes.length);
-  }
-  const hash = hasher.digest();
-  return { ok: true, text: prefix.join(''), hashHi: hiOf(hash), hashLo: loOf(hash), flags: truncated ? DocFlag.truncated : 0 };
-}
-
-/** Reads (if needed) and decodes one item; never rejects (a failed read is an 'unreadable' result). */
 async function readItem(item: IngestItem, xx: XXHashAPI, limits: IngestLimits, addBytes: (n: number) => void): Promise<FileText> {
   try {
-    const html = isHtmlName(item.name);
-    if (item.bytes) {
-      addBytes(item.bytes.byteLength);
-      return decodeWhole(item.bytes, html, xx);
+    const size = item.bytes ? item.bytes.byteLength : item.file!.size;
+    if (size > limits.maxBytes) {
+      return { ok: false, status: DocStatus.tooLarge, skip: 'too-large', message: skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`) };
     }
-    const file = item.file!;
-    if (file.size > limits.streamAboveBytes) return await readStreamed(file, xx, limits, addBytes);
-    const read = decodeWhole(new Uint8Array(await file.arrayBuffer()), html, xx);
-    addBytes(file.size);
-    return read;
+    const bytes = item.bytes ?? new Uint8Array(await item.file!.arrayBuffer());
+    addBytes(bytes.byteLength);
+    return decodeWhole(item.name, bytes, xx);
   } catch (error) {
     return { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', describeError(error)) };
   }
@@ -197,7 +129,7 @@ async function readItem(item: IngestItem, xx: XXHashAPI, limits: IngestLimits, a
 export const ingestApi = {
   /**
    * Processes one batch; results are in batch order. Items given as Files are read here, a few
-   * ahead of hashing (huge ones one at a time, in chunks). `onProgress` (a comlink proxy, optional)
+   * ahead of hashing (large ones one at a time). `onProgress` (a comlink proxy, optional)
    * receives the batch's bytes read so far, at most every 100 ms. Result buffers are transferred.
    */
   async ingestBatch(
@@ -241,8 +173,8 @@ export const ingestApi = {
     };
     const reads: Array<Promise<FileText> | undefined> = new Array(n);
     const startRead = (i: number) => {
-      // Huge files are not read ahead: each holds a chunk and a capped prefix while it is read.
-      if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.streamAboveBytes) reads[i] = readItem(items[i], xx, limits, addBytes);
+      // Large files are not read ahead: each is held whole while it is fingerprinted.
+      if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.readAheadBytes) reads[i] = readItem(items[i], xx, limits, addBytes);
     };
     for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
     const smallSets: Array<[number, Uint32Array]> = [];

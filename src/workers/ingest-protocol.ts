@@ -1,40 +1,9 @@
 /**
- * The data that crosses the ingest worker boundary: per-document status codes, skip reasons with
- * their human messages, and the shape of one batch's result (parallel typed arrays).
+ * The data that crosses the ingest worker boundary: the shape of one batch's items and result
+ * (parallel typed arrays), the worker's limits, and packed feature sets. What a document's status
+ * means lives in core/documents/document-status.ts.
  */
-
-/** Per-document outcome, stored in a `Uint8Array` (one byte per document). */
-export const DocStatus = {
-  /** Not processed (yet): the scan was cancelled or failed before this file's batch finished. */
-  pending: 0,
-  /** Fingerprinted; `hi`/`lo`, `words` and the content hash are meaningful. */
-  ok: 1,
-  /** Decoded, but too few words for a fingerprint. The content hash is still set. */
-  tooShort: 2,
-  /** The bytes do not look like text. */
-  binary: 3,
-  /** The browser could not read the file (moved, deleted, permission). */
-  unreadable: 4,
-  /** Zero bytes. */
-  empty: 5,
-  /**
-   * Same normalized text as a file another batch fingerprints (it claimed the content hash first):
-   * not fingerprinted again. The index worker gives it that file's status and fingerprint.
-   */
-  copy: 6,
-} as const;
-export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
-
-/** Flag bits, one `Uint8Array` byte per document. */
-export const DocFlag = {
-  /** The file was larger than the fingerprint cap: its fingerprint covers the first part only. */
-  truncated: 1,
-  /** HTML markup was stripped before fingerprinting. */
-  html: 2,
-} as const;
-
-/** Why a file is not part of the near-duplicate search. */
-export type SkipReason = 'binary' | 'too-short' | 'empty' | 'unreadable' | 'hidden';
+import { MAX_DOCUMENT_BYTES, type SkipReason } from '../core/documents/document-status.ts';
 
 /** A skipped file as the worker reports it: `index` is the file's position in its batch. */
 export interface BatchSkip {
@@ -45,7 +14,7 @@ export interface BatchSkip {
 
 /**
  * One file of a batch: its name (HTML is recognized by it) and either its bytes (read on the main
- * thread and transferred) or the File itself (large files, which the worker reads in chunks).
+ * thread and transferred) or the File itself (large files, which the worker reads).
  */
 export interface IngestItem {
   name: string;
@@ -96,47 +65,21 @@ export interface IngestBatchOptions {
   keepBytes?: boolean;
 }
 
-/** Tunables of the ingest worker; tests shrink them to exercise the chunked path on small files. */
+/** Tunables of the ingest worker; tests shrink them. */
 export interface IngestLimits {
-  /** Files larger than this are read in chunks with a streaming decoder instead of at once. */
-  streamAboveBytes: number;
-  /** Chunk size for streamed files. */
-  chunkBytes: number;
+  /** Files larger than this are skipped as too large (never fingerprinted in part). */
+  maxBytes: number;
+  /** Files up to this size are read ahead (a few at a time); larger ones one by one. */
+  readAheadBytes: number;
   /** How many files of a batch are read ahead while earlier ones are hashed (reads are I/O-bound). */
   readAhead: number;
-  /** At most this many characters of a file's text are fingerprinted (the content hash covers it all). */
-  fingerprintCapChars: number;
 }
 
 export const DEFAULT_INGEST_LIMITS: IngestLimits = {
-  streamAboveBytes: 16 * 1024 * 1024,
-  chunkBytes: 4 * 1024 * 1024,
+  maxBytes: MAX_DOCUMENT_BYTES,
+  readAheadBytes: 16 * 1024 * 1024,
   readAhead: 16,
-  fingerprintCapChars: 32 * 1024 * 1024,
 };
-
-/** The human message for each skip reason (shown in the Skipped panel). */
-export function skipMessage(reason: SkipReason, detail?: string): string {
-  switch (reason) {
-    case 'binary': {
-      const why = detail?.replace(/^binary file:\s*/i, '');
-      return `Not text: the file looks binary${why ? ` (${why})` : ''}, like an image, archive or program, so it was not compared.`;
-    }
-    case 'too-short':
-      return detail ?? 'Too short: the text has too few words for a meaningful fingerprint.';
-    case 'empty':
-      return 'Empty file: there is no text to compare.';
-    case 'unreadable':
-      return `Could not be read${detail ? ` (${detail})` : ''}: it may have been moved, deleted or locked while scanning.`;
-    case 'hidden':
-      return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
-  }
-}
-
-/** The too-short message with the file's word count. */
-export function tooShortMessage(words: number): string {
-  return skipMessage('too-short', `Too short: ${words} word${words === 1 ? '' : 's'} is too few for a meaningful fingerprint.`);
-}
 
 /**
  * Documents with fewer words than this have their feature set returned with the batch (see

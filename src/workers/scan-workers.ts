@@ -11,7 +11,17 @@ import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-poo
 export interface ScanWorkers {
   ingest: WorkerPool<IngestApi>;
   index: WorkerBridge<IndexApi>;
+  /**
+   * Files up to this many bytes are read on the main thread and their bytes transferred; larger ones
+   * are posted as Files for a worker to read. The browser reads up to 4 MB itself (see
+   * scan/read-file-bytes.ts for why); Node cannot post a file-backed Blob at all, so the CLI reads
+   * every file it compares (up to MAX_DOCUMENT_BYTES) on its main thread.
+   */
+  readLimit: number;
 }
+
+/** The browser's main-thread read limit (see ScanWorkers.readLimit). */
+export const BROWSER_READ_LIMIT = 4 * 1024 * 1024;
 
 /** Creates (lazily started) scan workers: `poolSize` ingest workers, default one per core. */
 export function createScanWorkers(poolSize = defaultPoolSize()): ScanWorkers {
@@ -23,5 +33,6 @@ export function createScanWorkers(poolSize = defaultPoolSize()): ScanWorkers {
     index: createWorkerBridge<IndexApi>(
       () => new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'simsift-index' }),
     ),
+    readLimit: BROWSER_READ_LIMIT,
   };
 }

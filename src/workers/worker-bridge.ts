@@ -3,7 +3,13 @@
  * abort, and races every pending call against the abort (comlink never settles calls that were in
  * flight when a worker is terminated, so without the race a cancelled scan would hang forever).
  */
-import { wrap, type Remote } from 'comlink';
+import { wrap, type Endpoint, type Remote } from 'comlink';
+
+/**
+ * What a bridge needs of a worker: a comlink endpoint that reports 'error' and 'messageerror' and can be
+ * terminated. A DOM `Worker` is one; the CLI adapts Node's worker threads to it (cli/node-worker.ts).
+ */
+export type SpawnedWorker = Endpoint & { terminate(): void };
 
 /** A lazily started worker whose calls can be aborted. */
 export interface WorkerBridge<Api> {
@@ -26,8 +32,8 @@ export function isAbortError(error: unknown): boolean {
 }
 
 /** Creates a bridge around workers made by `spawn` (e.g. `() => new Worker(new URL(...), { type: 'module' })`). */
-export function createWorkerBridge<Api>(spawn: () => Worker): WorkerBridge<Api> {
-  let worker: Worker | null = null;
+export function createWorkerBridge<Api>(spawn: () => SpawnedWorker): WorkerBridge<Api> {
+  let worker: SpawnedWorker | null = null;
   let api: Remote<Api> | null = null;
   const rejectors = new Set<(reason: unknown) => void>();
 
@@ -44,8 +50,9 @@ export function createWorkerBridge<Api>(spawn: () => Worker): WorkerBridge<Api> 
     const w = spawn();
     // A worker that fails to load or throws outside a call would otherwise leave its calls pending.
     w.addEventListener('error', (event) => {
-      event.preventDefault();
-      if (worker === w) terminate(new Error(`A worker failed: ${event.message || 'it could not be started'}`));
+      (event as Event).preventDefault();
+      const message = (event as ErrorEvent).message;
+      if (worker === w) terminate(new Error(`A worker failed: ${message || 'it could not be started'}`));
     });
     w.addEventListener('messageerror', () => {
       if (worker === w) terminate(new Error('A worker sent a message that could not be read.'));

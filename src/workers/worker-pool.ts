@@ -3,7 +3,7 @@
  * `navigator.hardwareConcurrency` by default. Callers limit how many tasks they submit at once.
  */
 import type { Remote } from 'comlink';
-import { createWorkerBridge, type WorkerBridge } from './worker-bridge.ts';
+import { createWorkerBridge, type SpawnedWorker, type WorkerBridge } from './worker-bridge.ts';
 
 /** A pool of lazily started workers sharing one API. */
 export interface WorkerPool<Api> {
@@ -23,7 +23,7 @@ export function defaultPoolSize(): number {
 }
 
 /** Creates a pool of `size` bridges around workers made by `spawn`. */
-export function createWorkerPool<Api>(spawn: () => Worker, size = defaultPoolSize()): WorkerPool<Api> {
+export function createWorkerPool<Api>(spawn: () => SpawnedWorker, size = defaultPoolSize()): WorkerPool<Api> {
   const bridges: WorkerBridge<Api>[] = Array.from({ length: size }, () => createWorkerBridge<Api>(spawn));
   let cursor = 0;
   return {

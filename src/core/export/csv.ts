@@ -55,6 +55,16 @@ function fraction(x: number): string {
 }
 
 /**
+ * Formats a Jaccard with 4 decimals, never rounding up to 1: one changed word in a 5-million-word
+ * file is J = 0.9999994, and "1.0000" would tell a person the two texts have the same features.
+ */
+export function formatJaccard(x: number): string {
+  if (!Number.isFinite(x)) return '';
+  const text = x.toFixed(4);
+  return text === '1.0000' && x < 1 ? '0.9999' : text;
+}
+
+/**
  * The pairs CSV's rows as unquoted cells, header first: group, both paths (looked up in `paths` by
  * document id), distance, Charikar's similarity estimate cos(pi * d / 64) and the exact Jaccard,
  * both with 4 decimals; unknown values are empty cells.
@@ -70,7 +80,7 @@ export function pairsCsvRows(pairs: CsvPairs, paths: readonly string[]): string[
       paths[pairs.b[i]],
       known ? String(d) : '',
       known ? fraction(similarityEstimate(d)) : '',
-      fraction(pairs.jaccard[i]),
+      formatJaccard(pairs.jaccard[i]),
     ]);
   }
   return rows;
@@ -98,7 +108,7 @@ export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly 
   let chunk = header;
   const append = (group: number, a: number, b: number, distance: number, jaccard: number) => {
     const known = distance !== UNKNOWN_PAIR_DISTANCE;
-    chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${fraction(jaccard)}\r\n`;
+    chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${formatJaccard(jaccard)}\r\n`;
   };
   for (const _ of walkRelationPairs(relation, append, rowsPerChunk)) {
     yield chunk;

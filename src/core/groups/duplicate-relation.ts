@@ -32,7 +32,7 @@ export interface DuplicateRelation {
   count: number;
   /** Per document: its exact class, or -1 when it is in no pair at all. */
   classOf: Int32Array;
-  /** Class c's documents are `classMembers[classOffsets[c] .. classOffsets[c + 1])`, representative first, then ascending ids. */
+  /** Class c's documents are `classMembers[classOffsets[c] .. classOffsets[c + 1])`, ascending ids (the head is the lowest). */
   classOffsets: Int32Array;
   classMembers: Int32Array;
   /** The verified pairs of representatives the class graph's edges point into. */
@@ -87,26 +87,30 @@ export function buildDuplicateRelation(input: RelationInput): DuplicateRelation 
     const r = representative[d];
     if (r >= 0 && r !== d) copies[r]++;
   }
+  // Classes are numbered, and their members listed, by ascending id: the head of a class is its lowest
+  // id, whichever copy happened to be fingerprinted, so the same folder always gives the same groups.
   const classOf = new Int32Array(n).fill(-1);
   let classes = 0;
-  for (let d = 0; d < n; d++) if (representative[d] === d && (copies[d] > 0 || inPair[d])) classOf[d] = classes++;
+  for (let d = 0; d < n; d++) {
+    const r = representative[d];
+    if (r >= 0 && classOf[r] < 0 && (copies[r] > 0 || inPair[r])) classOf[r] = classes++;
+  }
   const classOffsets = new Int32Array(classes + 1);
-  for (let d = 0; d < n; d++) if (classOf[d] >= 0) classOffsets[classOf[d] + 1] = copies[d] + 1;
+  for (let d = 0; d < n; d++) {
+    const r = representative[d];
+    if (r >= 0 && classOf[r] >= 0) classOffsets[classOf[r] + 1]++;
+  }
   for (let c = 0; c < classes; c++) classOffsets[c + 1] += classOffsets[c];
   const classMembers = new Int32Array(classOffsets[classes]);
   const fill = classOffsets.slice(0, classes);
   for (let d = 0; d < n; d++) {
-    // Ascending d: the representative (the lowest id with that text, or the fingerprinted one) is
-    // written first because it is placed explicitly, its copies after it in id order.
     const r = representative[d];
     if (r < 0 || classOf[r] < 0) continue;
-    if (r === d) continue;
-    classOf[d] = classOf[r];
+    classMembers[fill[classOf[r]]++] = d;
   }
-  for (let d = 0; d < n; d++) if (representative[d] === d && classOf[d] >= 0) classMembers[fill[classOf[d]]++] = d;
   for (let d = 0; d < n; d++) {
     const r = representative[d];
-    if (r >= 0 && r !== d && classOf[d] >= 0) classMembers[fill[classOf[d]]++] = d;
+    if (r >= 0 && r !== d && classOf[r] >= 0) classOf[d] = classOf[r];
   }
   const classRep = (c: number) => classMembers[classOffsets[c]];
   const classSize = (c: number) => classOffsets[c + 1] - classOffsets[c];

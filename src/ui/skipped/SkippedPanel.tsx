@@ -2,7 +2,7 @@
 import { useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SkippedFile } from '../../scan/scan-result.ts';
-import type { SkipReason } from '../../workers/ingest-protocol.ts';
+import type { SkipReason } from '../../core/documents/document-status.ts';
 
 export interface SkippedPanelProps {
   skipped: readonly SkippedFile[];
@@ -11,6 +11,7 @@ export interface SkippedPanelProps {
 const REASON_LABEL: Record<SkipReason, string> = {
   binary: 'Binary',
   'too-short': 'Too short',
+  'too-large': 'Too large',
   empty: 'Empty',
   unreadable: 'Unreadable',
   hidden: 'Hidden',

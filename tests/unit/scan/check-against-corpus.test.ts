@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exactMatches, nearCandidates, tableQueryPays } from '../../../src/scan/check-against-corpus.ts';
+import { checkFile, exactMatches, nearCandidates, tableQueryPays } from '../../../src/scan/check-against-corpus.ts';
+import { ingestApi } from '../../../src/workers/ingest-api.ts';
+import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
+import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 
 const OK = 1;
 
@@ -37,5 +40,45 @@ describe('tableQueryPays', () => {
   it('rejects tables at k = 12 (13 tables of 5-bit keys at 1M) and accepts them when keys are long', () => {
     expect(tableQueryPays(1_000_000, 13, 5)).toBe(false);
     expect(tableQueryPays(1_000_000, 10, 32)).toBe(true);
+  });
+});
+
+describe('checkFile agrees with the scan', () => {
+  it('measures two HTML pages with one word changed as the scan does (markup stripped), not over their tags', async () => {
+    const body = Array.from({ length: 300 }, (_, i) => `<p class="para" data-n="${i}">word${i} of the page</p>`).join('\n');
+    const pageA = `<html><head><style>p { color: red }</style></head><body>${body}</body></html>`;
+    const pageB = pageA.replace('word150 of', 'changed of');
+    const bytesA = new TextEncoder().encode(pageA);
+    const bytesB = new TextEncoder().encode(pageB);
+    const settings = DEFAULT_SETTINGS;
+    const stored = await ingestApi.ingestBatch([{ name: 'site/a.html', bytes: bytesA.slice() }], settings);
+    const docs = {
+      count: 1,
+      paths: ['site/a.html'],
+      files: [new File([bytesA], 'a.html')],
+      sizes: stored.sizes,
+      status: stored.status,
+      flags: stored.flags,
+      hi: stored.hi,
+      lo: stored.lo,
+      words: stored.words,
+      hashHi: stored.hashHi,
+      hashLo: stored.hashLo,
+    };
+    const maker = createFingerprinter(settings);
+    const check = await checkFile(docs, 16, 'site/b.html', bytesB, {
+      ingest: (name, bytes) => ingestApi.ingestBatch([{ name, bytes: bytes.slice() }], settings),
+      featureSet: (text) => maker.featureSet(text),
+      threshold: 0.8,
+    });
+    // The scan's verifier on the same two files.
+    const [scanJaccard] = await ingestApi.verifyPairs(
+      [{ name: 'site/a.html', bytes: bytesA.slice() }, { name: 'site/b.html', bytes: bytesB.slice() }],
+      { a: new Uint32Array([0]), b: new Uint32Array([1]), count: 1 },
+      settings,
+    );
+    expect(scanJaccard).toBeGreaterThan(0.95);
+    expect(check.near).toHaveLength(1);
+    expect(check.near[0]!.jaccard).toBe(scanJaccard);
   });
 });

@@ -20,8 +20,9 @@ describe('collectFromFileList', () => {
       inFolder('root/other/a.txt'),
     ];
     const c = await collectFromFileList(list);
-    expect(c.paths).toEqual(['root/a.txt', 'root/sub/b.md', 'root/other/a.txt']);
-    expect(c.files.map((f) => f.name)).toEqual(['a.txt', 'b.md', 'a.txt']);
+    // In path order, whatever order the list came in: the same folder always gives the same doc ids.
+    expect(c.paths).toEqual(['root/a.txt', 'root/other/a.txt', 'root/sub/b.md']);
+    expect(c.files.map((f) => f.name)).toEqual(['a.txt', 'a.txt', 'b.md']);
     const hidden = Object.fromEntries(c.hidden.map((h) => [h.path, h]));
     expect(Object.keys(hidden).sort()).toEqual(['root/.git/', 'root/sub/.env', 'root/sub/node_modules/']);
     expect(hidden['root/.git/'].message).toMatch(/^Hidden folder: 2 files inside were not read/);

@@ -5,7 +5,7 @@ import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts'
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
 import { concatDocs, docsFromCorpus, storedDocumentOf } from '../../../src/scan/restore-corpus.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
-import { DocStatus } from '../../../src/workers/ingest-protocol.ts';
+import { DocStatus } from '../../../src/core/documents/document-status.ts';
 
 function scanDocs(): ScanDocs {
   const status = [DocStatus.ok, DocStatus.tooShort, DocStatus.copy, DocStatus.binary, DocStatus.empty, DocStatus.pending, DocStatus.ok];

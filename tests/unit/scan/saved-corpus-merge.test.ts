@@ -17,7 +17,7 @@ import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import type { IngestItem } from '../../../src/workers/ingest-protocol.ts';
-import type { ScanWorkers } from '../../../src/workers/scan-workers.ts';
+import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 
@@ -56,6 +56,7 @@ async function openTab(): Promise<Tab> {
   const workers: ScanWorkers = {
     ingest: createWorkerPool<IngestApi>(channelSpawner(countingIngest(reads)).spawn, 2),
     index: createWorkerBridge<IndexApi>(channelSpawner(indexApi).spawn),
+    readLimit: BROWSER_READ_LIMIT,
   };
   const store = createScanStore();
   const persistence = createCorpusPersistence(store, workers);

@@ -5,8 +5,8 @@ import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
 import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
-import { DocStatus } from '../../../src/workers/ingest-protocol.ts';
-import type { ScanWorkers } from '../../../src/workers/scan-workers.ts';
+import { DocStatus } from '../../../src/core/documents/document-status.ts';
+import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter } from '../../../src/core/simhash/document-frequencies.ts';
@@ -15,6 +15,7 @@ function workers(apiForIngest: object = ingestApi): ScanWorkers {
   return {
     ingest: createWorkerPool<IngestApi>(channelSpawner(apiForIngest).spawn, 2),
     index: createWorkerBridge<IndexApi>(channelSpawner(indexApi).spawn),
+    readLimit: BROWSER_READ_LIMIT,
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexApi } from '../../../src/workers/index-api.ts';
 import { hamming } from '../../../src/core/simhash/fingerprint64.ts';
-import { DocStatus } from '../../../src/workers/ingest-protocol.ts';
+import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import { mulberry32 as rng } from '../../fixtures/mulberry32.ts';
 
 describe('indexApi.findDuplicates', () => {

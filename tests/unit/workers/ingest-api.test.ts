@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import xxhash from 'xxhash-wasm';
 import { ingestApi } from '../../../src/workers/ingest-api.ts';
 import { createClaimBuffer } from '../../../src/workers/claimed-hashes.ts';
-import { DocFlag, DocStatus } from '../../../src/workers/ingest-protocol.ts';
+import { DocFlag, DocStatus } from '../../../src/core/documents/document-status.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { normalizeText } from '../../../src/core/text/normalize.ts';
@@ -150,21 +150,27 @@ describe('ingestApi.ingestBatch', () => {
     expect(r.skipped[0].message).toBe('Could not be read (file not found): it may have been moved, deleted or locked while scanning.');
   });
 
-  it('streams big files in chunks: same content hash as reading at once, fingerprint capped', async () => {
+  it('compares a large file whole: two files that differ only near their end are not identical; above the limit it is skipped, never cut', async () => {
     const words = Array.from({ length: 4000 }, (_, i) => `Wörd${i % 997}`).join(' \n');
-    const big = file(words);
-    const whole = await batch([big], DEFAULT_SETTINGS);
-    const limits = { streamAboveBytes: 1000, chunkBytes: 777, readAhead: 4, fingerprintCapChars: 2000 };
-    const progress: number[] = [];
-    const streamed = await batch([big], DEFAULT_SETTINGS, { limits }, (n) => progress.push(n));
-    expect(streamed.status[0]).toBe(DocStatus.ok);
-    expect([streamed.hashHi[0], streamed.hashLo[0]]).toEqual([whole.hashHi[0], whole.hashLo[0]]);
-    expect(streamed.flags[0] & DocFlag.truncated).toBe(DocFlag.truncated);
-    expect(streamed.bytesRead).toBe(big.size);
-    // Uncapped, the streamed fingerprint is the whole-file one.
-    const uncapped = await batch([big], DEFAULT_SETTINGS, { limits: { ...limits, fingerprintCapChars: 1e9 } });
-    expect([uncapped.hi[0], uncapped.lo[0]]).toEqual([whole.hi[0], whole.lo[0]]);
-    expect(uncapped.flags[0]).toBe(0);
+    const lateEdit = `${words.slice(0, -40)} changed at the very end of the file`;
+    const limits = { maxBytes: 60_000, readAheadBytes: 1000, readAhead: 4 };
+    const r = await batch([file(words, 'a.txt'), file(lateEdit, 'b.txt'), file(`${words} ${words}`, 'c.txt')], DEFAULT_SETTINGS, { limits });
+    expect(Array.from(r.status)).toEqual([DocStatus.ok, DocStatus.ok, DocStatus.tooLarge]);
+    expect([r.hashHi[0], r.hashLo[0]]).not.toEqual([r.hashHi[1], r.hashLo[1]]);
+    expect([r.hi[0], r.lo[0]]).not.toEqual([r.hi[1], r.lo[1]]);
+    expect(r.skipped).toEqual([{ index: 2, reason: 'too-large', message: expect.stringMatching(/^Too large \(0\.1 MB\): SimSift compares files up to 64 MB whole/) }]);
+    // The same bytes read at once (no limits) give the same fingerprint.
+    const whole = await batch([file(words, 'a.txt')], DEFAULT_SETTINGS);
+    expect([whole.hi[0], whole.lo[0]]).toEqual([r.hi[0], r.lo[0]]);
+  });
+
+  it('strips markup from a large HTML file as from a small one', async () => {
+    const body = Array.from({ length: 3000 }, (_, i) => `<p class="x">word${i % 500} text</p>`).join('\n');
+    const limits = { maxBytes: 1e9, readAheadBytes: 1000, readAhead: 4 };
+    const big = await batch([file(`<html><body>${body}</body></html>`, 'page.html')], DEFAULT_SETTINGS, { limits });
+    const plain = await batch([file(body.replace(/<[^>]+>/g, ' '), 'page.txt')], DEFAULT_SETTINGS);
+    expect(big.flags[0] & DocFlag.html).toBe(DocFlag.html);
+    expect([big.hi[0], big.lo[0]]).toEqual([plain.hi[0], plain.lo[0]]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, pairsCsv, pairsCsvRows, PAIRS_CSV_HEADER, toCsv } from '../../../../src/core/export/csv.ts';
+import { escapeCsvCell, formatJaccard, pairsCsv, pairsCsvRows, PAIRS_CSV_HEADER, toCsv } from '../../../../src/core/export/csv.ts';
 
 /** A minimal RFC 4180 reader, to check that what we write reads back to the same cells. */
 function parseCsv(text: string): string[][] {
@@ -96,5 +96,15 @@ describe('toCsv and pairsCsv', () => {
     expect(pairsCsvRows({ group: [], a: [], b: [], distance: [], jaccard: [], count: 0 }, [])).toEqual([
       [...PAIRS_CSV_HEADER],
     ]);
+  });
+});
+
+describe('formatJaccard', () => {
+  it('never rounds a Jaccard below 1 up to 1.0000', () => {
+    expect(formatJaccard(1)).toBe('1.0000');
+    expect(formatJaccard(1 - 6e-7)).toBe('0.9999');
+    expect(formatJaccard(0.99996)).toBe('0.9999');
+    expect(formatJaccard(0.97123)).toBe('0.9712');
+    expect(formatJaccard(Number.NaN)).toBe('');
   });
 });

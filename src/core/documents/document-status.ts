@@ -1,0 +1,71 @@
+/**
+ * What SimSift knows about each document, as the app, the workers, storage and the CLI all read it:
+ * its status code (one byte per document), its flags, why a file is not compared, and the messages
+ * a person reads about it. Pure data; no I/O.
+ */
+
+/**
+ * The largest file SimSift fingerprints. A document is always compared whole (a fingerprint of a
+ * part would call two files that differ past the part identical); fingerprinting 54 MB of text took
+ * about 0.55 GB and 134 MB about 2.7 GB in Node, so larger files are skipped with a message instead.
+ */
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/** Per-document outcome, stored in a `Uint8Array` (one byte per document). */
+export const DocStatus = {
+  /** Not processed (yet): the scan was cancelled or failed before this file's batch finished. */
+  pending: 0,
+  /** Fingerprinted; `hi`/`lo`, `words` and the content hash are meaningful. */
+  ok: 1,
+  /** Decoded, but too few words for a fingerprint. The content hash is still set. */
+  tooShort: 2,
+  /** The bytes do not look like text. */
+  binary: 3,
+  /** The browser could not read the file (moved, deleted, permission). */
+  unreadable: 4,
+  /** Zero bytes. */
+  empty: 5,
+  /**
+   * Same normalized text as a file another batch fingerprints (it claimed the content hash first):
+   * not fingerprinted again. The index worker gives it that file's status and fingerprint.
+   */
+  copy: 6,
+  /** Larger than SimSift compares (MAX_DOCUMENT_BYTES): skipped, never fingerprinted in part. */
+  tooLarge: 7,
+} as const;
+export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
+
+/** Flag bits, one `Uint8Array` byte per document. (Bit 1 was 'truncated': no document is fingerprinted in part any more.) */
+export const DocFlag = {
+  /** HTML markup was stripped before fingerprinting. */
+  html: 2,
+} as const;
+
+/** Why a file is not part of the near-duplicate search. */
+export type SkipReason = 'binary' | 'too-short' | 'too-large' | 'empty' | 'unreadable' | 'hidden';
+
+/** The human message for each skip reason (shown in the Skipped panel). */
+export function skipMessage(reason: SkipReason, detail?: string): string {
+  switch (reason) {
+    case 'binary': {
+      const why = detail?.replace(/^binary file:\s*/i, '');
+      return `Not text: the file looks binary${why ? ` (${why})` : ''}, like an image, archive or program, so it was not compared.`;
+    }
+    case 'too-short':
+      return detail ?? 'Too short: the text has too few words for a meaningful fingerprint.';
+    case 'too-large':
+      return `Too large${detail ? ` (${detail})` : ''}: SimSift compares files up to ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB whole and never a part of one, so it was not compared.`;
+    case 'empty':
+      return 'Empty file: there is no text to compare.';
+    case 'unreadable':
+      return `Could not be read${detail ? ` (${detail})` : ''}: it may have been moved, deleted or locked while scanning.`;
+    case 'hidden':
+      return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
+  }
+}
+
+/** The too-short message with the file's word count. */
+export function tooShortMessage(words: number): string {
+  return skipMessage('too-short', `Too short: ${words} word${words === 1 ? '' : 's'} is too few for a meaningful fingerprint.`);
+}
+
