@@ -6,7 +6,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { documentText } from '../core/text/document-text.ts';
 import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
-import type { Fingerprinter, FingerprintResult } from '../core/simhash/fingerprinter.ts';
 import {
   DEFAULT_SETTINGS,
   formatFeatureSpec,
@@ -103,11 +102,13 @@ export async function loadText(path: string): Promise<LoadedText> {
   }
 }
 
-/** The stderr reason for a too-short document. */
-export function tooShortMessage(result: FingerprintResult, fingerprinter: Fingerprinter): string {
-  const { kind, n } = fingerprinter.settings.features;
-  const need = kind === 'char-ngram' ? `${n} characters` : `${kind === 'word' ? 1 : n} words`;
-  return `too short for a fingerprint (${result.words} words; ${formatFeatureSpec(fingerprinter.settings.features)} needs at least ${need})`;
+/**
+ * A path for one-line-per-file output: a line break in a file name would split its line in two, so
+ * CR, LF and backslash are written as `\r`, `\n` and `\\` (as `ls --quoting-style=escape` does); other
+ * names are unchanged.
+ */
+export function escapeLineBreaks(path: string): string {
+  return /[\r\n\\]/.test(path) ? path.replace(/[\r\n\\]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\')) : path;
 }
 
 /** Writes text to a stream, waiting for it to drain when its buffer is full. */

@@ -26,7 +26,7 @@ let passes = 0;
 export async function installDocumentFrequencies(
   workers: ScanWorkers,
   signal: AbortSignal,
-  docs: ScanDocs,
+  docs: Pick<ScanDocs, 'count' | 'files' | 'paths'>,
   settings: SimHashSettings,
   onBytes: (bytes: number) => void,
 ): Promise<number> {

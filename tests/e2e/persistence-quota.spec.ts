@@ -11,9 +11,14 @@ test('a full quota stops the scan with a clear message and keeps what was saved'
     generateCorpus(join(dir, 'corpus'), { files: 400, totalBytes: 8e6, nearEvery: 0, exactEvery: 0, perFolder: 100, seed: 13 });
     // The origin's quota is lowered through the DevTools protocol, as a nearly full disk would.
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(baseURL!).origin, quotaSize: 6 * 2 ** 20 });
     const app = new PersistencePage(page);
     await page.goto('/');
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(baseURL!).origin, quotaSize: 6 * 2 ** 20 });
+    // Some Chromium builds accept the override and ignore it (Debian's 150.0.7871.100 reports its
+    // 5 GB quota and lets 20 MB through): then no full storage can be made here, and the test says so
+    // instead of passing. The unit tests of the quota path (tests/unit/storage) still run.
+    const quota = await page.evaluate(async () => (await navigator.storage.estimate()).quota ?? 0);
+    test.skip(quota > 8 * 2 ** 20, `this Chromium ignores Storage.overrideQuotaForOrigin (quota still ${quota} bytes)`);
     await app.chooseFolder(join(dir, 'corpus'));
     const alert = app.panel.getByRole('alert');
     await expect(alert).toContainText('Storage is full:', { timeout: 60_000 });

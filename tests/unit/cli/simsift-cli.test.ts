@@ -75,8 +75,28 @@ describe('simsift fingerprint', { timeout: 120_000 }, () => {
     expect(lines[2]).toBe('-  image.bin');
     expect(lines[3]).toBe(`${lines[0].slice(0, 16)}  utf16.txt`);
     expect(lines[4]).toBe('');
-    expect(r.stderr).toMatch(/short\.txt: too short .*2 words/);
-    expect(r.stderr).toMatch(/image\.bin: binary file: NUL byte/);
+    // The app's own messages (the files went through the app's ingest worker API).
+    expect(r.stderr).toMatch(/short\.txt: Too short: 2 words is too few/);
+    expect(r.stderr).toMatch(/image\.bin: Not text: the file looks binary \(NUL byte/);
+  });
+
+  it('keeps one line per file: a line break in a name is escaped, and many files print in the order given', async () => {
+    const d = join(dir, 'names');
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'new\nline.txt'), base.join(' '));
+    const many: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      many.push(`f${String(i).padStart(3, '0')}.txt`);
+      await writeFile(join(d, many[i]), prose(100 + i, 50).join(' '));
+    }
+    const one = await simsift(['fingerprint', 'new\nline.txt', ...many], d);
+    expect(one.code, one.stderr).toBe(0);
+    const lines = one.stdout.split('\n').slice(0, -1);
+    expect(lines).toHaveLength(151);
+    expect(lines[0]).toMatch(/^[0-9a-f]{16} {2}new\\nline\.txt$/);
+    expect(lines.slice(1).map((l) => l.slice(18))).toEqual(many);
+    const single = await simsift(['fingerprint', '--threads', '1', ...many.slice(0, 20)], d);
+    expect(single.stdout.split('\n').slice(0, 20)).toEqual(lines.slice(1, 21));
   });
 
   it('prints the XXH64 of the only shingle for a three-word file', async () => {
