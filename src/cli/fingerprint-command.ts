@@ -9,10 +9,9 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { transfer } from 'comlink';
 import { toHex } from '../core/simhash/fingerprint64.ts';
-import { DocStatus, MAX_DOCUMENT_BYTES, skipMessage } from '../core/documents/document-status.ts';
+import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import { installDocumentFrequencies } from '../scan/document-frequency-pass.ts';
-import { readUpTo } from '../scan/read-file-bytes.ts';
-import type { IngestBatchResult, IngestItem } from '../workers/ingest-protocol.ts';
+import { feedFiles } from '../scan/batch-feeder.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import {
   defaultSettings,
@@ -28,9 +27,8 @@ import {
 
 const USAGE = `usage: simsift fingerprint FILE... ${SETTINGS_USAGE} [--threads T]`;
 const MAX_THREADS = 16;
-/** A batch closes at this many files or bytes: enough to amortize a message, small enough to spread over the threads. */
+/** A batch closes at this many files: enough to amortize a message, few enough that lines come out steadily. */
 const BATCH_FILES = 64;
-const BATCH_BYTES = 4 * 1024 * 1024;
 
 /**
  * Runs `simsift fingerprint` with the arguments after the subcommand name; returns the exit code
@@ -91,53 +89,46 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
       await installDocumentFrequencies(workers, signal, { count: paths.length, files, paths }, settings, () => undefined);
     }
 
-    // Batches are cut by the files' sizes (known from stat), read here (Node cannot post a
-    // file-backed Blob) and fingerprinted by the threads; lines come out in the order given.
-    type Batch = { start: number; end: number; result: IngestBatchResult | null; sent: number[] };
-    const batches: Promise<Batch>[] = [];
-    let next = 0;
-    const runBatch = async (start: number, end: number): Promise<Batch> => {
-      const items: IngestItem[] = [];
-      const buffers: ArrayBuffer[] = [];
-      const sent: number[] = [];
-      for (let i = start; i < end; i++) {
-        if (files[i].size > MAX_DOCUMENT_BYTES) continue; // reported as too large below, never read
-        const read = await readUpTo(files[i], MAX_DOCUMENT_BYTES);
-        if (read.kind === 'error') throw new UsageError(`cannot read ${JSON.stringify(paths[i])}: ${read.message}`);
-        if (read.kind === 'large') continue;
-        items.push({ name: paths[i], bytes: read.bytes });
-        buffers.push(read.bytes.buffer as ArrayBuffer);
-        sent.push(i);
+    // The app's feeder reads the files (Node cannot post a file-backed Blob) and batches them to the
+    // threads; lines come out in the order the files were given, as soon as each prefix is done.
+    const line = new Array<string | undefined>(paths.length);
+    const reason = new Array<string | undefined>(paths.length);
+    let printed = 0;
+    const print = async () => {
+      let out = '';
+      let err = '';
+      while (printed < paths.length && line[printed] !== undefined) {
+        const path = escapeLineBreaks(paths[printed]);
+        out += `${line[printed]}  ${path}\n`;
+        if (reason[printed] !== undefined) err += `${path}: ${reason[printed]}\n`;
+        printed++;
       }
-      const result = items.length > 0 ? await pool.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings)) : null;
-      return { start, end, result, sent };
+      if (err) await write(io.stderr, err);
+      if (out) await write(io.stdout, out);
     };
-    const fill = () => {
-      while (batches.length < pool.size * 2 && next < paths.length) {
-        const start = next;
-        let bytes = 0;
-        while (next < paths.length && next - start < BATCH_FILES && (next === start || bytes + files[next].size <= BATCH_BYTES)) bytes += files[next++].size;
-        batches.push(runBatch(start, next));
-      }
+    const noPrint = (d: number, why: string) => {
+      line[d] = '-';
+      reason[d] = why;
     };
-    fill();
-    while (batches.length > 0) {
-      const { start, end, result, sent } = await batches.shift()!;
-      fill();
-      const slot = new Map(sent.map((doc, j) => [doc, j]));
-      const reasons = new Map(result?.skipped.map((s) => [s.index, s.message]));
-      for (let i = start; i < end; i++) {
-        const path = escapeLineBreaks(paths[i]);
-        const j = slot.get(i);
-        if (j !== undefined && result!.status[j] === DocStatus.ok) {
-          await write(io.stdout, `${toHex(result!.hi[j], result!.lo[j])}  ${path}\n`);
-          continue;
-        }
-        const reason = j === undefined ? skipMessage('too-large', `${(files[i].size / (1024 * 1024)).toFixed(1)} MB`) : (reasons.get(j) ?? 'no fingerprint');
-        await write(io.stderr, `${path}: ${reason}\n`);
-        await write(io.stdout, `-  ${path}\n`);
-      }
-    }
+    await feedFiles(
+      files,
+      paths,
+      {
+        send: async ({ ids, items, buffers }) => {
+          const result = await pool.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings));
+          const reasons = new Map(result.skipped.map((s) => [s.index, s.message]));
+          ids.forEach((d, j) => {
+            if (result.status[j] === DocStatus.ok) line[d] = toHex(result.hi[j], result.lo[j]);
+            else noPrint(d, reasons.get(j) ?? 'no fingerprint');
+          });
+          await print();
+        },
+        unreadable: (d, message) => noPrint(d, skipMessage('unreadable', message)),
+        tooLarge: (d, size) => noPrint(d, skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
+      },
+      { readLimit: workers.readLimit, maxInFlight: pool.size * 2, signal, batchFiles: BATCH_FILES, readConcurrency: 16 },
+    );
+    await print();
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

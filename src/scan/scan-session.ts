@@ -4,8 +4,8 @@
  * workers are terminated) within milliseconds. One session per app; a new scan may start at once.
  */
 import { proxy, transfer } from 'comlink';
-import { type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
-import { DocStatus, MAX_DOCUMENT_BYTES, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
+import { type IngestBatchResult } from '../workers/ingest-protocol.ts';
+import { DocStatus, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts';
 import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
@@ -26,7 +26,7 @@ import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
-import { readUpTo } from './read-file-bytes.ts';
+import { feedFiles } from './batch-feeder.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 
 /** Where a scan's files come from. */
@@ -244,20 +244,25 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       fingerprintStart = performance.now();
       publish();
 
-      // Small files are read here (asynchronously, see read-file-bytes.ts) and their bytes go to the
-      // workers in batches cut by bytes; larger files go as Files, alone, and the worker reads them.
+      // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
       const claims = canShareMemory() ? createClaimBuffer(filesTotal) : undefined;
       const keepBytes = hooks.keepsBytes?.() ?? false;
-      const inFlight = new Set<Promise<void>>();
-      const maxInFlight = workers.ingest.size * 2;
-      let firstError: unknown = null;
-      const dispatch = (ids: number[], items: IngestItem[], transferables: ArrayBuffer[], batchBytes: number, large: boolean) => {
-        // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
-        const key = ids[0];
-        const onProgress = large ? proxy((bytesRead: number) => void inflightBytes.set(key, bytesRead)) : undefined;
-        const task = workers.ingest
-          .run(signal, (api) => api.ingestBatch(transfer(items, transferables), settings, { claims, keepBytes }, onProgress))
-          .then((result) => {
+      const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
+        filesRead++;
+        scanDocs.sizes[d] = size;
+        scanDocs.status[d] = status;
+        skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
+        filesDone++;
+      };
+      await feedFiles(
+        scanDocs.files,
+        scanDocs.paths,
+        {
+          send: async ({ ids, items, buffers, bytes, large }) => {
+            // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
+            const key = ids[0];
+            const onProgress = large ? proxy((read: number) => void inflightBytes.set(key, read)) : undefined;
+            const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes }, onProgress));
             inflightBytes.delete(key);
             storeBatch(scanDocs, ids, result, skipped);
             // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
@@ -267,75 +272,26 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
             }
             hooks.onBatch?.(scanDocs, ids, result.contents);
             filesDone += ids.length;
-            bytesDone += large ? result.sizes[0] : batchBytes;
+            bytesDone += large ? result.sizes[0] : bytes;
             if (large) {
               bytesRead += result.sizes[0];
               filesRead++;
             }
-          })
-          .catch((error: unknown) => {
-            firstError ??= error;
-          })
-          .finally(() => inFlight.delete(task));
-        inFlight.add(task);
-      };
-      let batchIds: number[] = [];
-      let batchItems: IngestItem[] = [];
-      let batchBuffers: ArrayBuffer[] = [];
-      let batchBytes = 0;
-      const flush = () => {
-        if (batchIds.length === 0) return;
-        dispatch(batchIds, batchItems, batchBuffers, batchBytes, false);
-        batchIds = [];
-        batchItems = [];
-        batchBuffers = [];
-        batchBytes = 0;
-      };
-      let nextFile = 0;
-      const readLane = async () => {
-        while (nextFile < filesTotal && firstError === null) {
-          const d = nextFile++;
-          const file = scanDocs.files[d];
-          const name = scanDocs.paths[d];
-          const read = await readUpTo(file, workers.readLimit);
-          signal.throwIfAborted();
-          if (read.kind !== 'large') filesRead++;
-          if (read.kind === 'error') {
-            scanDocs.status[d] = DocStatus.unreadable;
-            skipped.push({ docId: d, path: name, size: 0, reason: 'unreadable', message: skipMessage('unreadable', read.message) });
-            filesDone++;
-            continue;
-          }
-          if (read.kind === 'large' && file.size > MAX_DOCUMENT_BYTES) {
-            // Never fingerprinted in part (a part would call files that differ past it identical).
+          },
+          read: (_d, bytes) => {
             filesRead++;
-            scanDocs.sizes[d] = file.size;
-            scanDocs.status[d] = DocStatus.tooLarge;
-            skipped.push({ docId: d, path: name, size: file.size, reason: 'too-large', message: skipMessage('too-large', `${(file.size / (1024 * 1024)).toFixed(1)} MB`) });
-            filesDone++;
-            continue;
-          }
-          if (read.kind === 'large') {
-            dispatch([d], [{ name, file }], [], 0, true);
-          } else {
-            bytesRead += read.bytes.byteLength;
-            batchIds.push(d);
-            batchItems.push({ name, bytes: read.bytes });
-            batchBuffers.push(read.bytes.buffer as ArrayBuffer);
-            batchBytes += read.bytes.byteLength;
-            if (batchBytes >= BATCH_BYTES || batchIds.length >= BATCH_FILES) flush();
-          }
-          // Back-pressure: at most two batches per worker queued, so memory stays bounded.
-          while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
-        }
-      };
-      await Promise.all(Array.from({ length: READ_CONCURRENCY }, readLane));
-      flush();
-      if (firstError !== null) throw firstError;
-      timings.readingMs = performance.now() - t0;
-      setPhase('fingerprinting');
-      while (inFlight.size > 0) await Promise.race(inFlight);
-      if (firstError !== null) throw firstError;
+            bytesRead += bytes;
+          },
+          unreadable: (d, message) => skip(d, 0, 'unreadable', DocStatus.unreadable, skipMessage('unreadable', message)),
+          // Never fingerprinted in part (a part would call files that differ past it identical).
+          tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
+        },
+        { readLimit: workers.readLimit, maxInFlight: workers.ingest.size * 2, signal, batchBytes: BATCH_BYTES, batchFiles: BATCH_FILES, readConcurrency: READ_CONCURRENCY },
+        () => {
+          timings.readingMs = performance.now() - t0;
+          setPhase('fingerprinting');
+        },
+      );
       signal.throwIfAborted();
       timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
 
