@@ -6,18 +6,15 @@
  * (near-duplicate = Jaccard >= 0.8), with recall per Jaccard band; then, as a diagnostic, the recall
  * of the 64-bit fingerprint alone (Hamming distance <= k) per band for k = 8..20.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { hamming } from '../src/core/simhash/fingerprint64.ts';
-import { DEFAULT_K, DEFAULT_SIMILARITY_THRESHOLD } from '../src/core/quality/defaults.ts';
+import { DEFAULT_SIMILARITY_THRESHOLD } from '../src/core/quality/defaults.ts';
 import { buildRealCorpus, describeRealCorpus, loadRealCorpus, MissingLinuxDocError, REAL_CORPUS_DIR, type RealCorpusManifest } from './real-corpus.ts';
 import { bruteForceDisagreements, documentFeatures, realGroundTruth } from './real-text/ground-truth.ts';
-import { bandOf, JACCARD_BANDS, readPairsCsv, scorePairs, type PairScores } from './real-text/score-csv.ts';
+import { bandOf, JACCARD_BANDS } from './real-text/score-csv.ts';
+import { BAND_NOTE, f3, parseKList, round, runJson, runNotes, scanAndScore, SCORE_HEADER, scoreCells, type ScoredScan } from './scan-cli.ts';
 import { mulberry32 } from '../tests/fixtures/mulberry32.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const NEAR_DUPLICATE = 0.8;
 /** k range of the fingerprint-only diagnostic. */
 const DIAGNOSTIC_K = { min: 8, max: 20 };
@@ -25,25 +22,9 @@ const DIAGNOSTIC_K = { min: 8, max: 20 };
 const BRUTE_FORCE_SAMPLE = 400;
 
 const ms = (t0: number): string => `${(performance.now() - t0).toFixed(0)} ms`;
-const f3 = (x: number): string => (Number.isNaN(x) ? '  -  ' : x.toFixed(3));
-const round = (x: number): number | null => (Number.isNaN(x) ? null : Math.round(x * 10000) / 10000);
 
-/** `--k 12,14,16`: extra k values to run the CLI with, beside the defaults. */
-function parseKList(args: string[]): number[] {
-  const i = args.indexOf('--k');
-  if (i < 0) return [];
-  const list = (args[i + 1] ?? '').split(',').map(Number);
-  if (list.length === 0 || list.some((k) => !Number.isInteger(k) || k < 0 || k > 64)) throw new Error('--k needs integers in 0..64, e.g. --k 12,14,16');
-  return list;
-}
-
-interface CliRun {
+interface CliRun extends ScoredScan {
   label: string;
-  k: number;
-  seconds: number;
-  stderr: string;
-  csv: ReturnType<typeof readPairsCsv>;
-  scores: PairScores;
   /** Recall of the true pairs between two base documents (natural near-duplicates) and of those involving a planted copy. */
   natural: { found: number; total: number };
   planted: { found: number; total: number };
@@ -102,58 +83,31 @@ export async function main(args: string[]): Promise<void> {
   const ids = new Map(paths.map((p, i) => [p, i]));
   for (const k of [undefined, ...extraK]) {
     const csvPath = join(REAL_CORPUS_DIR, k === undefined ? 'pairs.csv' : `pairs-k${k}.csv`);
-    const cliArgs = [join(here, '..', 'bin', 'simsift.js'), 'scan', docsDir, '--out', csvPath, ...(k === undefined ? [] : ['--k', String(k)])];
-    t0 = performance.now();
-    const child = spawnSync(process.execPath, cliArgs, { encoding: 'utf8', maxBuffer: 64 << 20 });
-    const seconds = (performance.now() - t0) / 1000;
-    if (child.status !== 0) throw new Error(`simsift scan exited with ${child.status}: ${child.stderr}`);
-    const csv = readPairsCsv(readFileSync(csvPath, 'utf8'), ids);
-    const scores = scorePairs(csv.pairs, truth.positives, csv.unknownRows);
+    const run = scanAndScore(docsDir, csvPath, ids, truth.positives, k === undefined ? {} : { k });
     let naturalFound = 0;
     let plantedFound = 0;
-    for (const key of csv.pairs) {
+    for (const key of run.csv.pairs) {
       if (!truth.positives.has(key)) continue;
       if (base(Math.floor(key / n)) && base(key % n)) naturalFound++;
       else plantedFound++;
     }
     runs.push({
-      label: k === undefined ? `defaults (k=${DEFAULT_K})` : `--k ${k}`,
-      k: k ?? DEFAULT_K,
-      seconds,
-      stderr: child.stderr.trim(),
-      csv,
-      scores,
+      ...run,
+      label: k === undefined ? `defaults (k=${run.k})` : `--k ${k}`,
       natural: { found: naturalFound, total: naturalTotal },
       planted: { found: plantedFound, total: truth.positives.size - naturalTotal },
     });
   }
 
   console.log(`\nthe exported CSV, scored pair by pair (near-duplicate = Jaccard >= ${NEAR_DUPLICATE}; CLI threshold ${DEFAULT_SIMILARITY_THRESHOLD}):`);
-  const header =
-    'run              rows   pairs  dup-rows  unknown  precision  recall  F1     ' +
-    JACCARD_BANDS.map((b) => b.label.padEnd(12)).join('') +
-    'natural  planted  cli time';
+  const header = `${'run'.padEnd(16)} ${SCORE_HEADER}natural  planted  cli time`;
   console.log(header);
   console.log('-'.repeat(header.length));
   for (const r of runs) {
-    const s = r.scores;
-    console.log(
-      `${r.label.padEnd(16)} ${String(r.csv.rows).padStart(5)}  ${String(r.csv.pairs.size).padStart(6)}  ${String(r.csv.duplicateRows).padStart(8)}  ` +
-        `${String(r.csv.unknownRows).padStart(7)}  ${f3(s.precision).padStart(9)}  ${f3(s.recall)}   ${f3(s.f1)}  ` +
-        s.bands.map((b) => `${f3(b.recall)} ${`(${b.total})`.padEnd(6)} `).join('') +
-        `${f3(r.natural.found / r.natural.total)}    ${f3(r.planted.found / r.planted.total)}    ${r.seconds.toFixed(1)} s`,
-    );
+    console.log(`${r.label.padEnd(16)} ${scoreCells(r)}${f3(r.natural.found / r.natural.total)}    ${f3(r.planted.found / r.planted.total)}    ${r.seconds.toFixed(1)} s`);
   }
-  console.log('(band cells: recall (true pairs in the band); natural: pairs of two base documents; planted: pairs with a planted copy)');
-  for (const r of runs) {
-    if (r.csv.unknownPaths.length > 0) console.log(`  ${r.label}: ${r.csv.unknownPaths.length} cells name no file, e.g. ${JSON.stringify(r.csv.unknownPaths.slice(0, 3))}`);
-    const falsePositives = [...r.csv.pairs].filter((key) => !truth.positives.has(key));
-    if (falsePositives.length > 0) {
-      const show = falsePositives.slice(0, 3).map((key) => `${paths[Math.floor(key / n)]} ~ ${paths[key % n]}`);
-      console.log(`  ${r.label}: ${falsePositives.length} exported pairs below the threshold, e.g. ${show.join('; ')}`);
-    }
-    console.log(`  ${r.label}: ${r.stderr.split('\n').at(-1)}`);
-  }
+  console.log(`(${BAND_NOTE}; natural: pairs of two base documents; planted: pairs with a planted copy)`);
+  for (const r of runs) for (const line of runNotes(r.label, r, truth.positives, paths)) console.log(line);
 
   // Diagnostic: how many true pairs the fingerprint alone brings within k, per band (exact copies are at distance 0).
   const bandTotals = JACCARD_BANDS.map(() => 0);
@@ -190,19 +144,9 @@ export async function main(args: string[]): Promise<void> {
       corpus: { files: n, digest: manifest.digest, withFeatures: truth.withFeatures, truePairs: truth.positives.size, naturalPairs: naturalTotal, bandTotals },
       runs: runs.map((r) => ({
         run: r.label,
-        k: r.k,
-        rows: r.csv.rows,
-        distinctPairs: r.csv.pairs.size,
-        duplicateRows: r.csv.duplicateRows,
-        selfRows: r.csv.selfRows,
-        unknownRows: r.csv.unknownRows,
-        precision: round(r.scores.precision),
-        recall: round(r.scores.recall),
-        f1: round(r.scores.f1),
-        bandRecall: Object.fromEntries(r.scores.bands.map((b) => [b.label, round(b.recall)])),
+        ...runJson(r),
         naturalRecall: round(r.natural.found / r.natural.total),
         plantedRecall: round(r.planted.found / r.planted.total),
-        cliSeconds: Math.round(r.seconds * 10) / 10,
       })),
       candidateRecall,
     }),

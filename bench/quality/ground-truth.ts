@@ -35,14 +35,11 @@ export function shingleSets(texts: readonly string[], n = 3): ShingleSets {
 }
 
 export interface GroundTruth {
-  /** Pairs (a < b) whose exact Jaccard is >= the threshold, keyed a * n + b, with their Jaccard. */
+  /** Pairs (a < b) whose exact Jaccard is >= the threshold, keyed a * n + b (real-text/score-csv.ts pairKey), with their Jaccard. */
   positives: Map<number, number>;
   /** Pairs examined by merge (the rest were excluded exactly by the size bound J <= min/max). */
   merged: number;
 }
-
-/** Key of an unordered pair in a corpus of n documents. */
-export const pairKey = (a: number, b: number, n: number): number => (a < b ? a * n + b : b * n + a);
 
 /**
  * Every pair with J >= threshold, by brute force over all n(n-1)/2 pairs. The only shortcut is exact:

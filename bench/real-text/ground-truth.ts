@@ -107,7 +107,7 @@ export function realGroundTruth(sets: readonly Uint32Array[], threshold: number)
         if (!sizesAllow(set.length, o.length, threshold)) continue;
         merged++;
         const common = intersectionSize(set, o);
-        // Computed in float64 as the verifier does (src/core/groups/verify.ts), so both draw the line alike.
+        // Computed in float64 as the verifier does (core/groups/jaccard.ts jaccardSorted), so both draw the line alike.
         const j = common / (set.length + o.length - common);
         if (j >= threshold) classPairs.set(pairKey(other, c, m), j);
       }

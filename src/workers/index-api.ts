@@ -14,9 +14,8 @@ import { hamming } from '../core/simhash/fingerprint64.ts';
 import { mergeDocumentFrequencies, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
 import { SHORT_DOCUMENT_WORDS } from '../core/quality/defaults.ts';
 import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents.ts';
-import { sortScoredPairs } from '../core/groups/near-duplicates.ts';
 import { buildDuplicateRelation, type DuplicateRelation } from '../core/groups/duplicate-relation.ts';
-import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
+import { sortScoredPairs, type GroupTable, type ScoredPairs } from '../core/groups/group-table.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {

@@ -36,19 +36,6 @@ export function toCsv(rows: readonly (readonly string[])[]): string {
   return out;
 }
 
-/** Pairs to export, as parallel arrays (the shape the app's pairs-in-view and the CLI produce). */
-export type CsvPairs = {
-  /** 1-based group number of each pair. */
-  group: ArrayLike<number>;
-  a: ArrayLike<number>;
-  b: ArrayLike<number>;
-  /** Hamming distance; UNKNOWN_PAIR_DISTANCE (255) for unknown. */
-  distance: ArrayLike<number>;
-  /** Exact Jaccard of the two feature sets; NaN for not computed. */
-  jaccard: ArrayLike<number>;
-  count: number;
-};
-
 /** Formats a 0..1 measure with 4 decimals (fixed, locale-independent). */
 function fraction(x: number): string {
   return Number.isFinite(x) ? x.toFixed(4) : '';
@@ -62,33 +49,6 @@ export function formatJaccard(x: number): string {
   if (!Number.isFinite(x)) return '';
   const text = x.toFixed(4);
   return text === '1.0000' && x < 1 ? '0.9999' : text;
-}
-
-/**
- * The pairs CSV's rows as unquoted cells, header first: group, both paths (looked up in `paths` by
- * document id), distance, Charikar's similarity estimate cos(pi * d / 64) and the exact Jaccard,
- * both with 4 decimals; unknown values are empty cells.
- */
-export function pairsCsvRows(pairs: CsvPairs, paths: readonly string[]): string[][] {
-  const rows: string[][] = [[...PAIRS_CSV_HEADER]];
-  for (let i = 0; i < pairs.count; i++) {
-    const d = pairs.distance[i];
-    const known = d !== UNKNOWN_PAIR_DISTANCE;
-    rows.push([
-      String(pairs.group[i]),
-      paths[pairs.a[i]],
-      paths[pairs.b[i]],
-      known ? String(d) : '',
-      known ? fraction(similarityEstimate(d)) : '',
-      formatJaccard(pairs.jaccard[i]),
-    ]);
-  }
-  return rows;
-}
-
-/** The complete pairs CSV text (header and one CRLF-terminated record per pair). */
-export function pairsCsv(pairs: CsvPairs, paths: readonly string[]): string {
-  return toCsv(pairsCsvRows(pairs, paths));
 }
 
 /**

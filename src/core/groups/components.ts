@@ -4,9 +4,8 @@
  */
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../quality/defaults.ts';
 import { GroupTableBuilder, UNKNOWN_DISTANCE, buildPairGraph, type GroupTable, type ScoredPairs } from './group-table.ts';
-import { jaccardSorted } from './jaccard.ts';
+import { jaccardSorted, type FeatureSetSource } from './jaccard.ts';
 import { createUnionFind, find, union } from './union-find.ts';
-import type { FeatureSetSource } from './verify.ts';
 
 /**
  * Connected components of the verified-pair graph (singletons left out: groupOf = -1). Each

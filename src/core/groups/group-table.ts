@@ -17,6 +17,36 @@ export interface ScoredPairs {
 /** Distance recorded when it is unknown (a document without a fingerprint). */
 export const UNKNOWN_DISTANCE = 255;
 
+/** Sorts pairs by (a, b): two stable counting-sort passes over document ids (b, then a). */
+export function sortScoredPairs(pairs: ScoredPairs, n: number): ScoredPairs {
+  const count = pairs.count;
+  let order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  for (const key of [pairs.b, pairs.a]) {
+    const start = new Uint32Array(n + 1);
+    for (let i = 0; i < count; i++) start[key[i] + 1]++;
+    for (let d = 0; d < n; d++) start[d + 1] += start[d];
+    const next = new Uint32Array(count);
+    for (let r = 0; r < count; r++) next[start[key[order[r]]]++] = order[r];
+    order = next;
+  }
+  const out: ScoredPairs = {
+    a: new Uint32Array(count),
+    b: new Uint32Array(count),
+    distance: new Uint8Array(count),
+    jaccard: new Float32Array(count),
+    count,
+  };
+  for (let r = 0; r < count; r++) {
+    const i = order[r];
+    out.a[r] = pairs.a[i];
+    out.b[r] = pairs.b[i];
+    out.distance[r] = pairs.distance[i];
+    out.jaccard[r] = pairs.jaccard[i];
+  }
+  return out;
+}
+
 /**
  * Groups of documents. Group g's members are `members[offsets[g] .. offsets[g + 1])`, its reference
  * first; each member slot carries its Jaccard and fingerprint distance to the reference.

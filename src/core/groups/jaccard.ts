@@ -1,6 +1,9 @@
 /** Exact Jaccard similarity of two feature sets given as sorted, duplicate-free Uint32Arrays. */
 import { jaccard } from '../simhash/simhash.ts';
 
+/** Returns a document's feature set: sorted, duplicate-free hashes (may re-tokenize its text). */
+export type FeatureSetSource = (doc: number) => Uint32Array;
+
 /**
  * |A ∩ B| / |A ∪ B| of two sorted, duplicate-free sets (the fingerprinter's `jaccard`), except that an
  * empty set gives 0, not 1: a document without features says nothing about its content, so it is

@@ -4,8 +4,7 @@
  */
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../quality/defaults.ts';
 import { createDocumentFrequencyCounter } from '../simhash/document-frequencies.ts';
-import { jaccardSorted } from './jaccard.ts';
-import type { FeatureSetSource } from './verify.ts';
+import { jaccardSorted, type FeatureSetSource } from './jaccard.ts';
 
 /** Pairs found by the join (a < b), each with its exact Jaccard >= threshold. */
 export interface JoinedPairs {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, pairsCsv } from '../../../src/core/export/csv.ts';
+import { escapeCsvCell, relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { buildDuplicateRelation } from '../../../src/core/groups/duplicate-relation.ts';
 import { bandOf, cellReadings, pairKey, parseCsv, readPairsCsv, scorePairs } from '../../../bench/real-text/score-csv.ts';
 
 const HEADER = 'group,path_a,path_b,distance,similarity_estimate,jaccard\r\n';
@@ -61,7 +62,14 @@ describe('readPairsCsv', () => {
   });
 
   it('reads the file the export code writes, whatever the column order', () => {
-    const csv = pairsCsv({ group: [1, 1], a: [3, 0], b: [2, 1], distance: [0, 5], jaccard: [1, 0.85], count: 2 }, paths);
+    // '=SUM(1).txt' is an identical copy of 'say "hi".txt'; a.txt ~ 'dir/b,c.txt' at distance 5.
+    const relation = buildDuplicateRelation({
+      count: paths.length,
+      representative: Int32Array.from([0, 1, 2, 2, 4, 5]),
+      verified: { a: Uint32Array.of(0), b: Uint32Array.of(1), distance: Uint8Array.of(5), jaccard: Float32Array.of(0.85), count: 1 },
+      lengths: paths.map(() => 100),
+    });
+    const csv = [...relationCsvChunks(relation, paths)].join('');
     expect([...readPairsCsv(csv, ids).pairs].sort((x, y) => x - y)).toEqual([pairKey(0, 1, 6), pairKey(2, 3, 6)]);
     const reordered = 'path_b,x,path_a\r\na.txt,7,plain.txt\r\n';
     expect([...readPairsCsv(reordered, ids).pairs]).toEqual([pairKey(0, 5, 6)]);

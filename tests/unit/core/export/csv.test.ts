@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, formatJaccard, pairsCsv, pairsCsvRows, PAIRS_CSV_HEADER, toCsv } from '../../../../src/core/export/csv.ts';
+import { escapeCsvCell, formatJaccard, PAIRS_CSV_HEADER, relationCsvChunks, toCsv } from '../../../../src/core/export/csv.ts';
+import { buildDuplicateRelation } from '../../../../src/core/groups/duplicate-relation.ts';
+import type { ScoredPairs } from '../../../../src/core/groups/group-table.ts';
+
+/** Verified pairs from [a, b, distance, jaccard] tuples. */
+const verified = (list: Array<[number, number, number, number]>): ScoredPairs => ({
+  a: Uint32Array.from(list, (p) => p[0]),
+  b: Uint32Array.from(list, (p) => p[1]),
+  distance: Uint8Array.from(list, (p) => p[2]),
+  jaccard: Float32Array.from(list, (p) => p[3]),
+  count: list.length,
+});
 
 /** A minimal RFC 4180 reader, to check that what we write reads back to the same cells. */
 function parseCsv(text: string): string[][] {
@@ -67,35 +78,33 @@ describe('escapeCsvCell', () => {
   });
 });
 
-describe('toCsv and pairsCsv', () => {
+describe('toCsv and relationCsvChunks', () => {
   it('writes CRLF records that read back to the same cells', () => {
     const rows = [['a', 'b,c'], ['"q"', 'multi\nline'], ['東京.txt', 'ok']];
     expect(parseCsv(toCsv(rows))).toEqual(rows);
   });
 
   it('writes the pairs table with estimate and Jaccard to 4 decimals and empty unknowns', () => {
-    const paths = ['a.txt', 'dir/b, "2".txt', '=evil.txt'];
-    const csv = pairsCsv(
-      {
-        group: [1, 1, 2],
-        a: [0, 0, 1],
-        b: [1, 2, 2],
-        distance: [0, 3, 255],
-        jaccard: [1, 0.87654, NaN],
-        count: 3,
-      },
-      paths,
-    );
+    const paths = ['a.txt', 'dir/b, "2".txt', '=evil.txt', 'unknown.txt'];
+    // a.txt and dir/b... identical; both near =evil.txt (distance 3); =evil.txt ~ unknown.txt with distance and Jaccard unknown.
+    const relation = buildDuplicateRelation({
+      count: 4,
+      representative: Int32Array.from([0, 0, 2, 3]),
+      verified: verified([[0, 2, 3, 0.87654], [2, 3, 255, NaN]]),
+      lengths: [100, 100, 100, 100],
+    });
+    const csv = [...relationCsvChunks(relation, paths)].join('');
     expect(csv.split('\r\n')[0]).toBe('group,path_a,path_b,distance,similarity_estimate,jaccard');
+    const estimate = Math.cos((Math.PI * 3) / 64).toFixed(4);
     expect(parseCsv(csv)).toEqual([
       [...PAIRS_CSV_HEADER],
+      ['1', "'=evil.txt", 'a.txt', '3', estimate, '0.8765'],
+      ['1', "'=evil.txt", 'dir/b, "2".txt', '3', estimate, '0.8765'],
+      ['1', "'=evil.txt", 'unknown.txt', '', '', ''],
       ['1', 'a.txt', 'dir/b, "2".txt', '0', '1.0000', '1.0000'],
-      ['1', 'a.txt', "'=evil.txt", '3', Math.cos((Math.PI * 3) / 64).toFixed(4), '0.8765'],
-      ['2', 'dir/b, "2".txt', "'=evil.txt", '', '', ''],
     ]);
-    expect(pairsCsvRows({ group: [], a: [], b: [], distance: [], jaccard: [], count: 0 }, [])).toEqual([
-      [...PAIRS_CSV_HEADER],
-    ]);
+    const empty = buildDuplicateRelation({ count: 0, representative: new Int32Array(0), verified: verified([]), lengths: [] });
+    expect(parseCsv([...relationCsvChunks(empty, [])].join(''))).toEqual([[...PAIRS_CSV_HEADER]]);
   });
 });
 
