@@ -4,11 +4,9 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { openAsBlob } from 'node:fs';
+import { constants, createWriteStream, openAsBlob } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { constants } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SMALL_CORPUS, LARGE_CORPUS, defaultK, expectedRecall } from '../core/quality/defaults.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
@@ -16,7 +14,7 @@ import { relationCsvChunks } from '../core/export/csv.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
-import { inPathOrder } from '../scan/collect-files.ts';
+import { inPathOrder, isHiddenName } from '../scan/collect-files.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import {
@@ -110,18 +108,14 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   return { dir, k, threshold, grouping, out, threads, settings };
 }
 
-/** Names the app skips as hidden: dot files and folders, and node_modules. */
-function isHiddenName(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
-}
-
 /**
- * Every regular file under `root`, as paths relative to it with '/' separators, sorted by code unit.
- * Symbolic links are not followed (no cycles, nothing outside DIR). Hidden files and folders are
- * left out as in the app (folders not entered; `onHidden` hears each). Unreadable subdirectories
+ * Every regular file under `root`, as paths relative to it with '/' separators (in no particular
+ * order: the scan puts them in path order, as the app does). Symbolic links are not followed (no
+ * cycles, nothing outside DIR). Hidden files and folders are left out by the app's rule (folders not
+ * entered; `onHidden` hears each). Unreadable subdirectories
  * are reported through `onError` and skipped.
  */
-export async function walkFiles(
+async function walkFiles(
   root: string,
   onError: (path: string, message: string) => void,
   onHidden: (path: string) => void = () => undefined,
@@ -148,7 +142,7 @@ export async function walkFiles(
       else if (entry.isFile()) files.push(toRelative(root, full));
     }
   }
-  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return files;
 }
 
 function toRelative(root: string, full: string): string {
