@@ -78,7 +78,12 @@ export function fromDraft(d: SettingsDraft): DraftResult {
     errors.n = `Enter a whole number from ${d.kind === 'char-ngram' ? 1 : 2} to ${MAX_FEATURE_N}.`;
   }
   const k = intIn(d.k, 0, MAX_K);
-  if (k === null) errors.k = `Enter a whole number from 0 to ${MAX_K}.`;
+  if (k === null) {
+    const typed = d.k.trim();
+    errors.k = /^\d+$/.test(typed)
+      ? `k = ${typed} is out of range: enter a whole number from 0 to ${MAX_K}.`
+      : `k must be a whole number from 0 to ${MAX_K}${typed === '' ? '' : `, not “${typed}”`}.`;
+  }
   const j = Number(d.similarityThreshold.trim());
   const jOk = d.similarityThreshold.trim() !== '' && Number.isFinite(j) && j >= 0 && j <= 1;
   if (!jOk) errors.similarityThreshold = 'Enter a number from 0 to 1.';
@@ -92,6 +97,15 @@ export function fromDraft(d: SettingsDraft): DraftResult {
       grouping: d.grouping,
     },
   };
+}
+
+/**
+ * A key that changes exactly when the settings' values change (not when the same values arrive in a
+ * new object): the settings panel resets what the person typed only when the settings in effect change.
+ */
+export function settingsKey(s: ScanSettings): string {
+  const f = s.simhash.features;
+  return [f.kind, f.n, s.simhash.weights, s.simhash.stopWords, s.k, s.similarityThreshold, s.grouping].join('|');
 }
 
 /** One line describing settings, e.g. `word3 · binary · k = 10 · Jaccard ≥ 0.8`. */
