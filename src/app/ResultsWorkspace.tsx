@@ -16,7 +16,7 @@ import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
 import { changesFingerprints, MAX_K, type ScanSettings } from '../ui/shared/scan-settings.ts';
 import { paramsOf, shownGroups, type GroupingParams, type ShownGroups } from './result-groups.ts';
 import { usePairTexts } from './use-pair-texts.ts';
-import { RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
+import { ON_DISK_NOTE, RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
 import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
 import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
 import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
@@ -94,8 +94,11 @@ function OpenPair({
       />
       {onRemove && (
         <div className="app-pair-remove" role="group" aria-label="Remove from the saved corpus">
-          <RemoveFromCorpus path={docs.paths[a]} onRemove={() => onRemove([a])} />
-          <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b])} />
+          <RemoveFromCorpus path={docs.paths[a]} onRemove={() => onRemove([a])} noteId={`pair-${a}-${b}-on-disk`} />
+          <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b])} noteId={`pair-${a}-${b}-on-disk`} />
+          <small id={`pair-${a}-${b}-on-disk`} className="corpus-remove__note">
+            {ON_DISK_NOTE}
+          </small>
         </div>
       )}
       <NeighbourList

@@ -2,7 +2,12 @@
 import { useMemo } from 'react';
 import { hamming, similarityEstimate, toHex } from '../../core/simhash/fingerprint64.ts';
 import { differingBits, fingerprintBits } from './fingerprint-bits.ts';
+import { displayName } from '../shared/display-name.ts';
+import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
+
+/** Longest path beside a fingerprint row, in characters (the folder loses its middle first). */
+const LABEL_CHARS = 40;
 
 export interface BitDiffProps {
   /** Fingerprint of document A as uint32 halves. */
@@ -18,10 +23,6 @@ export interface BitDiffProps {
   jaccard: number | null;
 }
 
-/** The last path segment, so a row label stays short (the full path is in its title). */
-function shortName(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1) || path;
-}
 
 /** Hex digits with the ones that differ from `other` marked. */
 function HexDigits({ hex, other }: { hex: string; other: string }) {
@@ -80,16 +81,16 @@ export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard }: BitDiff
     <section className="ss-panel ss-bits" aria-label="Bit diff">
       <h2 className="ss-panel-title">Fingerprints</h2>
       <div className="ss-bits-grid">
-        <span className="ss-bits-label" title={labelA}>
-          A · {shortName(labelA)}
+        <span className="ss-bits-label">
+          A · <PathName path={labelA} maxChars={LABEL_CHARS} />
         </span>
-        <BitRow bits={bitsA} diff={diff} label={`Fingerprint of ${labelA}: ${hexA}`} />
+        <BitRow bits={bitsA} diff={diff} label={`Fingerprint of ${displayName(labelA)}: ${hexA}`} />
         <span className="ss-bits-label" aria-hidden="true" />
         <DiffMarks diff={diff} label={diffLabel} />
-        <span className="ss-bits-label" title={labelB}>
-          B · {shortName(labelB)}
+        <span className="ss-bits-label">
+          B · <PathName path={labelB} maxChars={LABEL_CHARS} />
         </span>
-        <BitRow bits={bitsB} diff={diff} label={`Fingerprint of ${labelB}: ${hexB}`} />
+        <BitRow bits={bitsB} diff={diff} label={`Fingerprint of ${displayName(labelB)}: ${hexB}`} />
       </div>
       <div className="ss-bits-grid">
         <span className="ss-bits-label">A</span>

@@ -7,11 +7,12 @@ import {
   flattenRows,
   lowerCasePaths,
   orderGroups,
-  splitPath,
   stepRow,
   type GroupSort,
   type GroupView,
 } from './group-view.ts';
+import { displayName } from '../shared/display-name.ts';
+import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
 
 export interface GroupListProps {
@@ -38,18 +39,10 @@ export interface GroupListProps {
 }
 
 const ROW = 30;
+/** Longest path shown in a row, in characters (the folder is shortened in the middle; the title has it all). */
+const PATH_CHARS = 72;
 // Stable identity: a new estimateSize on every render makes the virtualizer re-measure every row.
 const estimateRow = () => ROW;
-
-function PathText({ path }: { path: string }) {
-  const { dir, name } = splitPath(path);
-  return (
-    <span className="ss-groups-path" title={path}>
-      <span className="ss-groups-dir">{dir}</span>
-      <span className="ss-groups-name">{name}</span>
-    </span>
-  );
-}
 
 /** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
 export function GroupList({
@@ -207,16 +200,17 @@ export function GroupList({
               const j = table.jaccardToReference[s];
               const doc = table.members[s];
               const path = paths[doc];
+              const shownPath = displayName(path);
               const same = !isRef && identical?.[s] === 1;
               const elsewhere = outside?.[doc] ?? 0;
               const name =
                 (isRef
-                  ? `${path}, reference of group ${g + 1}`
+                  ? `${shownPath}, reference of group ${g + 1}`
                   : same
-                    ? `${path}, identical to the reference`
+                    ? `${shownPath}, identical to the reference`
                     : known
-                      ? `${path}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
-                      : `${path}, Jaccard ${j.toFixed(2)}`) +
+                      ? `${shownPath}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
+                      : `${shownPath}, Jaccard ${j.toFixed(2)}`) +
                 (elsewhere > 0 ? `, ${elsewhere} more near-duplicate${elsewhere === 1 ? '' : 's'} in other groups` : '');
               return (
                 <div
@@ -238,7 +232,7 @@ export function GroupList({
                     {isRef ? '★' : '·'}
                   </span>
                   <span className="ss-groups-pathcell">
-                    <PathText path={path} />
+                    <PathName path={path} maxChars={PATH_CHARS} className="ss-groups-path" />
                     {elsewhere > 0 && (
                     <span
                       className="ss-tag ss-tag-outside"

@@ -4,6 +4,8 @@ import { REMOVED, ADDED } from '../../core/text/diff-runs.ts';
 import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
+import { displayName } from '../shared/display-name.ts';
+import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
 
 export interface PairViewProps {
@@ -18,6 +20,9 @@ export interface PairViewProps {
   /** Called by the "Close" button; no button when absent. */
   onClose?: () => void;
 }
+
+/** Longest path above a pane, in characters (the folder loses its middle first). */
+const PANE_PATH_CHARS = 64;
 
 const STATUS_NOTE: Record<string, string | null> = {
   identical: null,
@@ -162,26 +167,30 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
       {note && <p className="ss-pair-notice">{note}</p>}
       <div className="ss-pair-panes">
         <div className="ss-pair-pane">
-          <h3 title={pathA}>{pathA}</h3>
+          <h3 aria-label={displayName(pathA)}>
+            <PathName path={pathA} maxChars={PANE_PATH_CHARS} />
+          </h3>
           <pre
             ref={paneA}
             className="ss-pair-text"
             tabIndex={0}
             role="region"
-            aria-label={`Text of ${pathA}`}
+            aria-label={`Text of ${displayName(pathA)}`}
             onScroll={onScroll}
           >
             <ChunkedText chunks={chunksA} starts={startsA} />
           </pre>
         </div>
         <div className="ss-pair-pane">
-          <h3 title={pathB}>{pathB}</h3>
+          <h3 aria-label={displayName(pathB)}>
+            <PathName path={pathB} maxChars={PANE_PATH_CHARS} />
+          </h3>
           <pre
             ref={paneB}
             className="ss-pair-text"
             tabIndex={0}
             role="region"
-            aria-label={`Text of ${pathB}`}
+            aria-label={`Text of ${displayName(pathB)}`}
             onScroll={onScroll}
           >
             <ChunkedText chunks={chunksB} starts={startsB} />

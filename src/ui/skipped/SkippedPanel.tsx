@@ -3,6 +3,7 @@ import { useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SkippedFile } from '../../scan/scan-result.ts';
 import type { SkipReason } from '../../workers/ingest-protocol.ts';
+import { PathName } from '../shared/PathName.tsx';
 
 export interface SkippedPanelProps {
   skipped: readonly SkippedFile[];
@@ -56,7 +57,7 @@ export function SkippedPanel({ skipped }: SkippedPanelProps) {
                 className="skipped__row"
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
               >
-                <span className="skipped__path">{s.path}</span>
+                <PathName path={s.path} maxChars={80} className="skipped__path" />
                 <span className="skipped__reason">{s.message}</span>
               </div>
             );
