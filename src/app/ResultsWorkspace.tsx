@@ -75,7 +75,7 @@ function OpenPair({
   const missing: string[] = [];
   if (!fileA) missing.push(docs.paths[a]!);
   if (!fileB) missing.push(docs.paths[b]!);
-  const texts = usePairTexts(fileA, fileB, result.settings, jaccard);
+  const texts = usePairTexts(fileA, fileB, docs.paths[a]!, docs.paths[b]!, result.settings, jaccard);
   const pick = (files: File[]) => {
     const found = matchPickedFiles(missing, files);
     setPicked((old) => new Map([...old, ...found]));
@@ -272,9 +272,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       </div>
 
       <SettingsPanel value={settings} onApply={apply} disabled={busy} />
-      {result.skipped.length > 0 && (
+      {(result.skipped.length > 0 || result.notes.length > 0) && (
         <div ref={skippedRef} tabIndex={-1} className="ss-panel app-skipped">
-          <SkippedPanel skipped={result.skipped} />
+          <SkippedPanel skipped={result.skipped} notes={result.notes} />
         </div>
       )}
       <div className="app-results-line">

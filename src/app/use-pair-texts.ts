@@ -1,5 +1,6 @@
 /** Loading the two documents of an opened pair: their texts (read again from the Files) and their exact Jaccard. */
 import { useEffect, useState } from 'react';
+import { documentText } from '../core/text/document-text.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
@@ -13,17 +14,36 @@ export type PairTexts =
   | { phase: 'ready'; textA: string; textB: string; jaccard: number | null };
 
 /**
- * Reads `fileA` and `fileB` as text and computes the exact Jaccard of their feature sets under
+ * A document's text as the scan saw it: the file's bytes through the core's decoder and HTML rule
+ * (`documentText`, with `path` deciding HTML), never `File.text()` (always UTF-8, markup kept), so the
+ * pair view shows and measures what was fingerprinted: windows-1252 as windows-1252, U+FFFD where
+ * invalid UTF-8 was replaced, pages without their tags.
+ */
+export async function readDocumentText(file: Blob, path: string): Promise<string> {
+  const decoded = documentText(new Uint8Array(await file.arrayBuffer()), path);
+  if (!decoded.ok) throw new Error(`${path} does not look like text any more (${decoded.message})`);
+  return decoded.text;
+}
+
+/**
+ * Reads `fileA` and `fileB` (documents `pathA` and `pathB`) with `readDocumentText` and computes the exact Jaccard of their feature sets under
  * `settings` (the features the scan fingerprinted; weights do not change the set), unless `known`
  * (a verified value) is given or the texts are too long.
  */
-export function usePairTexts(fileA: File | null, fileB: File | null, settings: SimHashSettings, known: number): PairTexts {
+export function usePairTexts(
+  fileA: File | null,
+  fileB: File | null,
+  pathA: string,
+  pathB: string,
+  settings: SimHashSettings,
+  known: number,
+): PairTexts {
   const [state, setState] = useState<PairTexts>({ phase: 'loading' });
   useEffect(() => {
     if (!fileA || !fileB) return;
     let live = true;
     setState({ phase: 'loading' });
-    Promise.all([fileA.text(), fileB.text()]).then(
+    Promise.all([readDocumentText(fileA, pathA), readDocumentText(fileB, pathB)]).then(
       ([textA, textB]) => {
         if (!live) return;
         let jaccard: number | null = Number.isNaN(known) ? null : known;
@@ -40,6 +60,6 @@ export function usePairTexts(fileA: File | null, fileB: File | null, settings: S
     return () => {
       live = false;
     };
-  }, [fileA, fileB, settings, known]);
+  }, [fileA, fileB, pathA, pathB, settings, known]);
   return state;
 }

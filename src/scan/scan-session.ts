@@ -10,7 +10,7 @@ import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
 import { estimateRate } from './progress-meter.ts';
-import { emptyGroups, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { emptyGroups, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 import {
   concatSets,
   decideNearDuplicates,
@@ -107,7 +107,7 @@ function allocateDocs(collected: CollectedFiles): ScanDocs {
 }
 
 /** Scatters one batch's results (for docs `ids`, in batch order) into the scan's arrays. */
-function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult, skipped: SkippedFile[]): void {
+function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult, skipped: SkippedFile[], notes: DocNote[]): void {
   for (let j = 0; j < ids.length; j++) {
     const d = ids[j];
     docs.sizes[d] = r.sizes[j];
@@ -123,6 +123,7 @@ function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult
     const docId = ids[s.index];
     skipped.push({ docId, path: docs.paths[docId], size: docs.sizes[docId], reason: s.reason, message: s.message });
   }
+  for (const n of r.notes) notes.push({ docId: ids[n.index], path: docs.paths[ids[n.index]], message: n.message });
 }
 
 function errorMessage(error: unknown): string {
@@ -198,12 +199,14 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
 
     let docs: ScanDocs | null = null;
     const skipped: SkippedFile[] = [];
+    const notes: DocNote[] = [];
     const timings = { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 };
     const partialResult = (): ScanResult | null =>
       docs && {
         settings,
         docs,
         skipped,
+        notes,
         representative: new Int32Array(docs.count).fill(-1),
         exactGroups: emptyGroups(),
         ...noNearDuplicates(docs.count, k, similarityThreshold, grouping),
@@ -260,7 +263,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
           .run(signal, (api) => api.ingestBatch(transfer(items, transferables), settings, { claims, keepBytes }, onProgress))
           .then((result) => {
             inflightBytes.delete(key);
-            storeBatch(scanDocs, ids, result, skipped);
+            storeBatch(scanDocs, ids, result, skipped, notes);
             // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
             if (result.sets.docs.length > 0) {
               for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
@@ -353,6 +356,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         settings,
         docs,
         skipped,
+        notes,
         representative: found.representative,
         exactGroups: found.exactGroups,
         ...found.near,

@@ -5,9 +5,9 @@
  */
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { transfer } from 'comlink';
-import { decodeText } from '../core/text/decode.ts';
+import { createUtf8Counter, decodeText, type Utf8Counter } from '../core/text/decode.ts';
+import { documentText } from '../core/text/document-text.ts';
 import { normalizeText } from '../core/text/normalize.ts';
-import { stripHtml, isHtmlName } from '../core/text/html.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
@@ -19,6 +19,7 @@ import {
   DEFAULT_INGEST_LIMITS,
   DocFlag,
   DocStatus,
+  invalidUtf8Message,
   skipMessage,
   type BatchSkip,
   tooShortMessage,
@@ -35,7 +36,7 @@ import { claimHash } from './claimed-hashes.ts';
 
 /** Decoded text of one file, or why there is none. */
 type FileText =
-  | { ok: true; text: string; hashHi: number; hashLo: number; flags: number }
+  | { ok: true; text: string; hashHi: number; hashLo: number; flags: number; invalidBytes: number }
   | { ok: false; status: number; skip: BatchSkip['reason']; message: string };
 
 interface CachedPrint {
@@ -122,13 +123,14 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Decodes a whole file's bytes, strips HTML, hashes the normalized text. */
-function decodeWhole(bytes: Uint8Array, html: boolean, xx: XXHashAPI): FileText {
-  const decoded = decodeText(bytes);
+/** Decodes a whole file's bytes and strips HTML (core documentText, as the pair view does), hashes the normalized text. */
+function decodeWhole(bytes: Uint8Array, name: string, xx: XXHashAPI): FileText {
+  const decoded = documentText(bytes, name);
   if (!decoded.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', decoded.message) };
-  const text = html ? stripHtml(decoded.text) : decoded.text;
+  const { text, invalidBytes } = decoded;
   const hash = xx.h64(normalizeText(text));
-  return { ok: true, text, hashHi: hiOf(hash), hashLo: loOf(hash), flags: html ? DocFlag.html : 0 };
+  const flags = (decoded.html ? DocFlag.html : 0) | (invalidBytes > 0 ? DocFlag.invalidUtf8 : 0);
+  return { ok: true, text, hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes };
 }
 
 /**
@@ -149,6 +151,8 @@ async function readStreamed(file: Blob, xx: XXHashAPI, limits: IngestLimits, onB
   } catch {
     decoder = new TextDecoder('utf-8');
   }
+  // Invalid UTF-8 anywhere in the file is replaced by the decoder and counted here, as decodeText would.
+  const invalid: Utf8Counter | null = decoder.encoding === 'utf-8' ? createUtf8Counter() : null;
   const hasher = xx.create64();
   const prefix: string[] = [];
   let prefixChars = 0;
@@ -157,6 +161,7 @@ async function readStreamed(file: Blob, xx: XXHashAPI, limits: IngestLimits, onB
   for (let offset = 0; offset < file.size; offset += limits.chunkBytes) {
     const last = offset + limits.chunkBytes >= file.size;
     const bytes = offset === 0 ? first : new Uint8Array(await file.slice(offset, offset + limits.chunkBytes).arrayBuffer());
+    invalid?.push(offset === 0 && sniff.encoding === 'utf-8' && first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf ? bytes.subarray(3) : bytes);
     const piece = carry + decoder.decode(bytes, { stream: !last });
     const cut = last ? piece.length : lastWordStart(piece);
     const emit = piece.slice(0, cut);
@@ -172,20 +177,21 @@ async function readStreamed(file: Blob, xx: XXHashAPI, limits: IngestLimits, onB
     onBytes(bytes.length);
   }
   const hash = hasher.digest();
-  return { ok: true, text: prefix.join(''), hashHi: hiOf(hash), hashLo: loOf(hash), flags: truncated ? DocFlag.truncated : 0 };
+  const invalidBytes = invalid ? invalid.end().invalidBytes : 0;
+  const flags = (truncated ? DocFlag.truncated : 0) | (invalidBytes > 0 ? DocFlag.invalidUtf8 : 0);
+  return { ok: true, text: prefix.join(''), hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes };
 }
 
 /** Reads (if needed) and decodes one item; never rejects (a failed read is an 'unreadable' result). */
 async function readItem(item: IngestItem, xx: XXHashAPI, limits: IngestLimits, addBytes: (n: number) => void): Promise<FileText> {
   try {
-    const html = isHtmlName(item.name);
     if (item.bytes) {
       addBytes(item.bytes.byteLength);
-      return decodeWhole(item.bytes, html, xx);
+      return decodeWhole(item.bytes, item.name, xx);
     }
     const file = item.file!;
     if (file.size > limits.streamAboveBytes) return await readStreamed(file, xx, limits, addBytes);
-    const read = decodeWhole(new Uint8Array(await file.arrayBuffer()), html, xx);
+    const read = decodeWhole(new Uint8Array(await file.arrayBuffer()), item.name, xx);
     addBytes(file.size);
     return read;
   } catch (error) {
@@ -221,6 +227,7 @@ export const ingestApi = {
       hashHi: new Uint32Array(n),
       hashLo: new Uint32Array(n),
       skipped: [],
+      notes: [],
       sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
       bytesRead: 0,
       fingerprinted: 0,
@@ -262,6 +269,7 @@ export const ingestApi = {
         continue;
       }
       out.flags[i] = read.flags;
+      if (read.invalidBytes > 0) out.notes.push({ index: i, message: invalidUtf8Message(read.invalidBytes) });
       out.hashHi[i] = read.hashHi;
       out.hashLo[i] = read.hashLo;
       let print: CachedPrint | undefined;

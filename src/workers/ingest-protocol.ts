@@ -31,7 +31,21 @@ export const DocFlag = {
   truncated: 1,
   /** HTML markup was stripped before fingerprinting. */
   html: 2,
+  /** UTF-8 with invalid bytes, read as UTF-8 with U+FFFD for them (the batch's `notes` say how many). */
+  invalidUtf8: 4,
 } as const;
+
+/** Something done to a file that was read (not skipped) that the person should know: shown in the Skipped/notes panel. */
+export interface BatchNote {
+  /** The file's position in its batch. */
+  index: number;
+  message: string;
+}
+
+/** The note for a UTF-8 file whose invalid bytes were replaced. */
+export function invalidUtf8Message(bytes: number): string {
+  return `${bytes.toLocaleString('en')} invalid UTF-8 byte${bytes === 1 ? '' : 's'} replaced with � (U+FFFD); the rest was read as UTF-8.`;
+}
 
 /** Why a file is not part of the near-duplicate search. */
 export type SkipReason = 'binary' | 'too-short' | 'empty' | 'unreadable' | 'hidden';
@@ -69,6 +83,8 @@ export interface IngestBatchResult {
   hashLo: Uint32Array;
   /** Plain records for skipped files only. */
   skipped: BatchSkip[];
+  /** Notes on files that were read (e.g. invalid UTF-8 replaced); flagged in `flags` too. */
+  notes: BatchNote[];
   /**
    * Feature sets of the batch's small documents (fingerprinted, fewer than `SMALL_SET_WORDS` words):
    * the short-document join needs them and they are tiny, so they are kept instead of re-read.
