@@ -158,7 +158,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = store.getSnapshot();
     let k = chosenK;
     let smallSets: PackedSets[] = [];
-    let phase: ScanPhase = 'reading';
+    let phase: ScanPhase = 'listing';
     let filesDone = 0;
     let filesTotal = 0;
     let bytesDone = 0;
@@ -215,8 +215,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       };
 
     try {
-      // Reading: the file list (walking dropped folders), hidden files left out.
-      setPhase('reading');
+      // Listing: the file list (walking dropped folders), hidden files left out.
+      setPhase('listing');
       const unreadable: SkippedFile[] = [];
       const collected =
         source.kind === 'collected'
@@ -246,7 +246,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         signal.throwIfAborted();
       }
       fingerprintStart = performance.now();
-      publish();
+      setPhase('reading');
 
       // Small files are read here (asynchronously, see read-file-bytes.ts) and their bytes go to the
       // workers in batches cut by bytes; larger files go as Files, alone, and the worker reads them.
@@ -364,6 +364,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         timings,
       };
       last = { corpus: found.corpus, candidates: found.candidates, result };
+      if (hooks.finish) setPhase('saving');
       const shown = hooks.finish ? await hooks.finish(result, signal, found.corpus) : result;
       clearInterval(timer);
       if (!isCurrent()) return;
