@@ -16,6 +16,7 @@ import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
 import { changesFingerprints, MAX_K, type ScanSettings } from '../ui/shared/scan-settings.ts';
 import { paramsOf, shownGroups, type GroupingParams, type ShownGroups } from './result-groups.ts';
 import { usePairTexts } from './use-pair-texts.ts';
+import { fileCounts } from './file-counts.ts';
 import { ON_DISK_NOTE, RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
 import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
 import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
@@ -166,16 +167,12 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
   const selectedSlot = useMemo(() => (selected === null ? null : slotOf(shown.table, selected.a, selected.b)), [shown.table, selected]);
   const skippedRef = useRef<HTMLDivElement>(null);
 
+  const counts = useMemo(() => fileCounts(result), [result]);
   const stats = useMemo(() => {
-    let ok = 0;
     let distinct = 0;
-    for (let i = 0; i < docs.count; i++) {
-      if (docs.status[i] !== DocStatus.ok) continue;
-      ok++;
-      if (result.representative[i] === i) distinct++;
-    }
-    return { ok, distinct };
-  }, [docs, result.representative]);
+    for (let i = 0; i < docs.count; i++) if (docs.status[i] === DocStatus.ok && result.representative[i] === i) distinct++;
+    return { ok: counts.compared, distinct };
+  }, [docs, result.representative, counts]);
 
   const settings: ScanSettings = { simhash: result.settings, ...paramsOf(result) };
   const regroup = (next: GroupingParams) => {
@@ -199,8 +196,10 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       )}
       <div className="app-overview">
         <Summary
-          filesScanned={stats.ok}
-          skipped={result.skipped.length}
+          filesScanned={counts.scanned}
+          compared={counts.compared}
+          skipped={counts.skipped}
+          notRead={counts.notRead}
           exactGroups={shown.exactGroups}
           nearGroups={shown.nearGroups}
           pairs={shown.pairs}

@@ -161,6 +161,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     let phase: ScanPhase = 'listing';
     let filesDone = 0;
     let filesTotal = 0;
+    let filesListedOnly = 0;
     let bytesDone = 0;
     let filesRead = 0;
     let bytesRead = 0;
@@ -182,6 +183,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         phase,
         filesDone,
         filesTotal,
+        filesListedOnly,
         bytesDone: bytes,
         bytesTotal,
         bytesTotalKnown,
@@ -230,6 +232,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       lastCollected = collected;
       skipped.push(...collected.hidden, ...unreadable);
       filesTotal = collected.files.length;
+      filesListedOnly = collected.hidden.length + unreadable.length;
       // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
       if (kAuto) {
         k = defaultK(filesTotal + (hooks.corpusSize?.() ?? 0));

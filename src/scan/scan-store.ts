@@ -22,7 +22,10 @@ export type ScanPhase = 'listing' | 'reading' | 'fingerprinting' | 'indexing' | 
 export interface ScanProgress {
   phase: ScanPhase;
   filesDone: number;
+  /** Files to read (hidden ones and folders that could not be listed are not among them). */
   filesTotal: number;
+  /** Files listed but never read: hidden files and folders, unreadable folders (all in the Skipped list). */
+  filesListedOnly: number;
   bytesDone: number;
   /** Exact once every file has been read (`bytesTotalKnown`); extrapolated from the files read until then. */
   bytesTotal: number;

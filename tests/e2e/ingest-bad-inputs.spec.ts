@@ -84,7 +84,9 @@ test('a folder of bad inputs: each skipped file listed with a clear reason, host
     for (const path of ['bad/x/readme.txt', 'bad/y/readme.txt', 'bad/utf16.txt', 'bad/latin1.txt', 'bad/invalid-utf8.txt', 'bad/mostly-utf8.txt', 'bad/\u202Etxt.exe', 'bad/שלום עולם.md', 'bad/huge.txt']) {
       await expect(skipped.getByText(path, { exact: true })).toHaveCount(0);
     }
-    await expect(app.progressStatus).toContainText('Scanned 15 files');
+    // 15 files read and 3 hidden ones listed: 18 scanned = 10 compared + 8 skipped, the same figures everywhere.
+    await expect(app.progressStatus).toContainText(/Scanned 18 files in \d+ s \(15 read, [\d.]+ MB; 3 hidden or unreadable, listed as skipped\)\./);
+    await expect(page.getByRole('region', { name: 'Summary' })).toContainText('18 files scanned = 10 compared + 8 skipped.');
     // The damaged UTF-8 file was compared, and the notes say what was done to it.
     const notes = page.getByRole('region', { name: 'Notes (1)' });
     await expect(notes.getByRole('listitem').filter({ hasText: 'bad/mostly-utf8.txt' })).toContainText(

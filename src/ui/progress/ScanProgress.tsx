@@ -10,6 +10,18 @@ export interface ScanProgressProps {
   stopped?: string | null;
 }
 
+/**
+ * "Scanned 18 files in 3 s (15 read, 2.1 MB; 3 hidden, listed as skipped)." The files this scan dealt
+ * with, as the Summary counts them (compared + skipped) when the result is this scan's alone.
+ */
+export function doneLine(p: Progress): string {
+  const scanned = p.filesTotal + p.filesListedOnly;
+  const time = formatSeconds(p.elapsedMs / 1000);
+  const read = `${p.filesTotal.toLocaleString('en')} read, ${formatBytes(p.bytesTotal)}`;
+  const unread = p.filesListedOnly > 0 ? `; ${p.filesListedOnly.toLocaleString('en')} hidden or unreadable, listed as skipped` : '';
+  return `Scanned ${scanned.toLocaleString('en')} files in ${time} (${read}${unread}).`;
+}
+
 /** The progress panel; renders nothing when idle. */
 export function ScanProgress({ state, progress, onCancel, stopped = null }: ScanProgressProps) {
   if (state === 'idle') return null;
@@ -37,7 +49,7 @@ export function ScanProgress({ state, progress, onCancel, stopped = null }: Scan
       )}
       {state === 'done' && p && (
         <p role="status">
-          Scanned {p.filesTotal.toLocaleString('en')} files ({formatBytes(p.bytesTotal)}) in {formatSeconds(p.elapsedMs / 1000)}.
+          {doneLine(p)}
         </p>
       )}
     </section>

@@ -6,6 +6,7 @@ const base: ScanProgress = {
   phase: 'reading',
   filesDone: 10,
   filesTotal: 100,
+  filesListedOnly: 0,
   bytesDone: 5e6,
   bytesTotal: 50e6,
   bytesTotalKnown: false,
