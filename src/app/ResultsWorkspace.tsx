@@ -230,6 +230,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             outside={result.relation.outside}
             chained={shown.chained}
             paths={docs.paths}
+            sizes={docs.sizes}
             selectedSlot={selectedSlot}
             onOpenPair={(group, slot) => setSelected({ a: table.members[table.offsets[group]], b: table.members[slot] })}
             onViewChange={setOrder}

@@ -12,6 +12,7 @@ import {
   type GroupView,
 } from './group-view.ts';
 import { displayName } from '../shared/display-name.ts';
+import { formatSize } from '../shared/format-size.ts';
 import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
 
@@ -28,6 +29,8 @@ export interface GroupListProps {
   chained?: Uint8Array;
   /** Path of each document id. */
   paths: readonly string[];
+  /** File size in bytes of each document id (no size column values when absent). */
+  sizes?: ArrayLike<number>;
   /** The member slot whose pair is open (highlighted), or null. */
   selectedSlot: number | null;
   /** Opens the pair (reference, member) of a group; `slot` is a non-reference member slot. */
@@ -52,6 +55,7 @@ export function GroupList({
   outside,
   chained,
   paths,
+  sizes,
   selectedSlot,
   onOpenPair,
   onViewChange,
@@ -151,6 +155,14 @@ export function GroupList({
           : `${order.length.toLocaleString()} of ${total.toLocaleString()} groups match`}
         , {rows.memberCount.toLocaleString()} documents
       </div>
+      <div className="ss-groups-columns" aria-hidden="true">
+        <span />
+        <span>Document</span>
+        <span title="File size">size</span>
+        <span title="Hamming distance of the fingerprints to the group's reference (of 64 bits)">distance</span>
+        <span title="Similarity estimated from the distance: cos(π·d/64)">estimate</span>
+        <span title="Exact Jaccard similarity of the feature sets with the reference">Jaccard</span>
+      </div>
       <div
         ref={scroller}
         className="ss-groups-scroller"
@@ -201,6 +213,7 @@ export function GroupList({
               const doc = table.members[s];
               const path = paths[doc];
               const shownPath = displayName(path);
+              const size = sizes ? formatSize(sizes[doc]) : '';
               const same = !isRef && identical?.[s] === 1;
               const elsewhere = outside?.[doc] ?? 0;
               const name =
@@ -211,6 +224,7 @@ export function GroupList({
                     : known
                       ? `${shownPath}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
                       : `${shownPath}, Jaccard ${j.toFixed(2)}`) +
+                (size ? `, ${size}` : '') +
                 (elsewhere > 0 ? `, ${elsewhere} more near-duplicate${elsewhere === 1 ? '' : 's'} in other groups` : '');
               return (
                 <div
@@ -242,6 +256,9 @@ export function GroupList({
                     </span>
                     )}
                   </span>
+                  <span className="ss-groups-metric" title="File size">
+                    {size}
+                  </span>
                   {same ? (
                     <span className="ss-groups-metric ss-groups-identical" title="Same text as the reference (after normalization)">
                       identical
@@ -249,13 +266,13 @@ export function GroupList({
                   ) : (
                     <>
                       <span className="ss-groups-metric" title="Hamming distance to the reference">
-                        {isRef ? 'ref' : known ? `d ${d}` : 'd —'}
+                        {isRef ? 'ref' : known ? d : '—'}
                       </span>
                       <span className="ss-groups-metric" title="Similarity estimate cos(π·d/64)">
                         {isRef || !known ? '' : similarityEstimate(d).toFixed(3)}
                       </span>
                       <span className="ss-groups-metric" title="Exact Jaccard with the reference">
-                        {isRef || Number.isNaN(j) ? '' : `J ${j.toFixed(2)}`}
+                        {isRef || Number.isNaN(j) ? '' : j.toFixed(2)}
                       </span>
                     </>
                   )}
