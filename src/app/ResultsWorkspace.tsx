@@ -92,6 +92,9 @@ function OpenPair({
         labelA={docs.paths[a]}
         labelB={docs.paths[b]}
         jaccard={texts.phase === 'ready' ? texts.jaccard : null}
+        containment={texts.phase === 'ready' ? texts.containment : null}
+        lengthA={texts.phase === 'ready' ? texts.textA.length : undefined}
+        lengthB={texts.phase === 'ready' ? texts.textB.length : undefined}
       />
       {onRemove && (
         <div className="app-pair-remove" role="group" aria-label="Remove from the saved corpus">

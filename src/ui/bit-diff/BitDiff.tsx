@@ -4,6 +4,7 @@ import { hamming, similarityEstimate, toHex } from '../../core/simhash/fingerpri
 import { differingBits, fingerprintBits } from './fingerprint-bits.ts';
 import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
+import { compareLengths } from './pair-measures.ts';
 import '../shared/theme.css';
 
 /** Longest path beside a fingerprint row, in characters (the folder loses its middle first). */
@@ -21,6 +22,11 @@ export interface BitDiffProps {
   labelB: string;
   /** Exact Jaccard similarity of the two feature sets, or null while unknown. */
   jaccard: number | null;
+  /** Lengths in characters of the two texts (no size ratio when absent). */
+  lengthA?: number;
+  lengthB?: number;
+  /** |A ∩ B| / min(|A|, |B|) of the feature sets, or null while unknown. */
+  containment?: number | null;
 }
 
 
@@ -62,7 +68,8 @@ function DiffMarks({ diff, label }: { diff: Uint8Array; label: string }) {
 }
 
 /** Both fingerprints bit by bit, their distance, Charikar's similarity estimate and the exact Jaccard. */
-export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard }: BitDiffProps) {
+export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard, lengthA, lengthB, containment = null }: BitDiffProps) {
+  const lengths = lengthA === undefined || lengthB === undefined ? null : compareLengths(lengthA, lengthB);
   const { bitsA, bitsB, diff, differing } = useMemo(() => {
     const a = fingerprintBits(hiA, loA);
     const b = fingerprintBits(hiB, loB);
@@ -119,7 +126,27 @@ export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard }: BitDiff
             {jaccard === null || Number.isNaN(jaccard) ? '—' : jaccard.toFixed(3)}
           </dd>
         </div>
+        <div>
+          <dt>Containment</dt>
+          <dd title="Shared features ÷ features of the smaller document: 1 when one text's features all occur in the other">
+            {containment === null || Number.isNaN(containment) ? '—' : containment.toFixed(3)}
+          </dd>
+        </div>
+        {lengths && (
+          <div>
+            <dt>Size ratio</dt>
+            <dd title={lengths.detail} className={lengths.uneven ? 'ss-bits-uneven' : undefined}>
+              {lengths.ratioText}
+            </dd>
+          </div>
+        )}
       </dl>
+      {lengths?.uneven && (
+        <p className="ss-bits-note" role="note">
+          {lengths.detail}. Jaccard compares the sets of features, not how often they occur: a text repeated
+          many times, or one that contains the other, can score high.
+        </p>
+      )}
     </section>
   );
 }

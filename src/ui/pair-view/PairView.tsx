@@ -1,5 +1,5 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
-import { useCallback, useMemo, useRef, type UIEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type UIEvent } from 'react';
 import { REMOVED, ADDED } from '../../core/text/diff-runs.ts';
 import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
@@ -21,6 +21,18 @@ export interface PairViewProps {
   onClose?: () => void;
 }
 
+/** The block of a pane that holds text offset `offset` (blocks start at `starts`). */
+function chunkIndexOf(starts: Uint32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Longest path above a pane, in characters (the folder loses its middle first). */
 const PANE_PATH_CHARS = 64;
 
@@ -33,9 +45,9 @@ const STATUS_NOTE: Record<string, string | null> = {
 };
 
 /** One pane's text as blocks of a few KB; off-screen blocks skip layout (content-visibility: auto). */
-function ChunkedText({ chunks, starts }: { chunks: readonly DiffSegment[][]; starts: Uint32Array }) {
+function ChunkedText({ chunks, starts, pinned = -1 }: { chunks: readonly DiffSegment[][]; starts: Uint32Array; pinned?: number }) {
   return chunks.map((chunk, c) => (
-    <span key={c} className="ss-pair-chunk" data-start={starts[c]}>
+    <span key={c} className={c === pinned ? 'ss-pair-chunk ss-pair-chunk--pinned' : 'ss-pair-chunk'} data-start={starts[c]}>
       {chunk.map((s, i) =>
         s.kind === REMOVED ? <del key={i}>{s.text}</del> : s.kind === ADDED ? <ins key={i}>{s.text}</ins> : s.text,
       )}
@@ -127,6 +139,36 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
     lastJump.current = { offset: anchors[i], scrollTop: pane.scrollTop };
   };
 
+  // The blocks holding the first difference are always laid out: a skipped block (content-visibility)
+  // has a placeholder height, and scrolling to a place inside it would land beside the difference.
+  const first = useMemo(() => {
+    if (!done || anchors.length === 0) return null;
+    const offsetB = mapOffset(done.aLengths, done.aKinds, done.bLengths, done.bKinds, anchors[0]);
+    return { chunkA: chunkIndexOf(startsA, anchors[0]), chunkB: chunkIndexOf(startsB, offsetB) };
+  }, [done, anchors, startsA, startsB]);
+
+  // When a pair's diff arrives, the first difference is brought into view (once per diff: scrolling
+  // afterwards is the person's). Pane A leads; pane B follows through onScroll's alignment.
+  const scrolledFor = useRef<unknown>(null);
+  useEffect(() => {
+    const pane = paneA.current;
+    if (!done || !pane || scrolledFor.current === done) return;
+    scrolledFor.current = done;
+    if (anchors.length === 0) return;
+    // Blocks above the target are laid out only once scrolled near (content-visibility), which moves
+    // the target: scroll again on the next frames until it stays put.
+    // (A frame's rAF still sees the layout before that frame's rendering, so a few frames are needed.)
+    let frame = 0;
+    const settle = (tries: number) => {
+      leader.current = null;
+      if (!scrollOffsetTo(pane, startsA, anchors[0], 48)) return;
+      lastJump.current = { offset: anchors[0], scrollTop: pane.scrollTop };
+      if (tries > 0) frame = requestAnimationFrame(() => settle(tries - 1));
+    };
+    settle(6);
+    return () => cancelAnimationFrame(frame);
+  }, [done, anchors, startsA]);
+
   const note = done ? STATUS_NOTE[done.status] : null;
   return (
     <section className="ss-panel ss-pair" aria-label="Pair view">
@@ -178,7 +220,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
             aria-label={`Text of ${displayName(pathA)}`}
             onScroll={onScroll}
           >
-            <ChunkedText chunks={chunksA} starts={startsA} />
+            <ChunkedText chunks={chunksA} starts={startsA} pinned={first?.chunkA} />
           </pre>
         </div>
         <div className="ss-pair-pane">
@@ -193,7 +235,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
             aria-label={`Text of ${displayName(pathB)}`}
             onScroll={onScroll}
           >
-            <ChunkedText chunks={chunksB} starts={startsB} />
+            <ChunkedText chunks={chunksB} starts={startsB} pinned={first?.chunkB} />
           </pre>
         </div>
       </div>
