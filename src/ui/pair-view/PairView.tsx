@@ -1,7 +1,7 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
 import { useCallback, useEffect, useMemo, useRef, type UIEvent } from 'react';
 import { REMOVED, ADDED } from '../../core/text/diff-runs.ts';
-import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
+import { changeAnchors, chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
 import { displayName } from '../shared/display-name.ts';
@@ -19,18 +19,6 @@ export interface PairViewProps {
   diffTimeoutMs?: number;
   /** Called by the "Close" button; no button when absent. */
   onClose?: () => void;
-}
-
-/** The block of a pane that holds text offset `offset` (blocks start at `starts`). */
-function chunkIndexOf(starts: Uint32Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** Longest path above a pane, in characters (the folder loses its middle first). */
