@@ -224,7 +224,6 @@ export function GroupList({
                     : known
                       ? `${shownPath}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
                       : `${shownPath}, Jaccard ${j.toFixed(2)}`) +
-                (size ? `, ${size}` : '') +
                 (elsewhere > 0 ? `, ${elsewhere} more near-duplicate${elsewhere === 1 ? '' : 's'} in other groups` : '');
               return (
                 <div
@@ -232,6 +231,7 @@ export function GroupList({
                   id={`${id}-r${row}`}
                   role="option"
                   aria-label={name}
+                  aria-description={size ? `File size ${size}` : undefined}
                   aria-selected={s === selectedSlot}
                   aria-setsize={rows.memberCount}
                   aria-posinset={rows.position[row]}
