@@ -153,6 +153,7 @@ async function readStreamed(file: Blob, xx: XXHashAPI, limits: IngestLimits, onB
   }
   // Invalid UTF-8 anywhere in the file is replaced by the decoder and counted here, as decodeText would.
   const invalid: Utf8Counter | null = decoder.encoding === 'utf-8' ? createUtf8Counter() : null;
+  const bomBytes = first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf ? 3 : 0;
   const hasher = xx.create64();
   const prefix: string[] = [];
   let prefixChars = 0;
@@ -161,7 +162,7 @@ async function readStreamed(file: Blob, xx: XXHashAPI, limits: IngestLimits, onB
   for (let offset = 0; offset < file.size; offset += limits.chunkBytes) {
     const last = offset + limits.chunkBytes >= file.size;
     const bytes = offset === 0 ? first : new Uint8Array(await file.slice(offset, offset + limits.chunkBytes).arrayBuffer());
-    invalid?.push(offset === 0 && sniff.encoding === 'utf-8' && first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf ? bytes.subarray(3) : bytes);
+    invalid?.push(offset === 0 ? bytes.subarray(bomBytes) : bytes);
     const piece = carry + decoder.decode(bytes, { stream: !last });
     const cut = last ? piece.length : lastWordStart(piece);
     const emit = piece.slice(0, cut);

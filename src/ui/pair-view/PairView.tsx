@@ -143,9 +143,8 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
     if (!done || !pane || scrolledFor.current === done) return;
     scrolledFor.current = done;
     if (anchors.length === 0) return;
-    // Blocks above the target are laid out only once scrolled near (content-visibility), which moves
-    // the target: scroll again on the next frames until it stays put.
-    // (A frame's rAF still sees the layout before that frame's rendering, so a few frames are needed.)
+    // Blocks just above the target get laid out once they are scrolled near (content-visibility), which
+    // moves the target: scroll again over the next few frames (each rAF sees the layout of the frame before).
     let frame = 0;
     const settle = (tries: number) => {
       leader.current = null;
