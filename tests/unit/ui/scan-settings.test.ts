@@ -4,6 +4,7 @@ import {
   changesFingerprints,
   describeSettings,
   fromDraft,
+  parseK,
   settingsKey,
   toDraft,
 } from '../../../src/ui/shared/scan-settings.ts';
@@ -61,5 +62,13 @@ describe('scan settings drafts', () => {
     expect(settingsKey({ ...a, similarityThreshold: 0.9 })).not.toBe(settingsKey(a));
     expect(settingsKey({ ...a, grouping: 'components' })).not.toBe(settingsKey(a));
     expect(settingsKey({ ...a, simhash: { ...a.simhash, stopWords: true } })).not.toBe(settingsKey(a));
+  });
+  it('parses a typed k without clamping it', () => {
+    expect(parseK('12')).toEqual({ ok: true, k: 12 });
+    expect(parseK(' 0 ')).toEqual({ ok: true, k: 0 });
+    expect(parseK('64')).toEqual({ ok: false, error: 'k = 64 is out of range: enter a whole number from 0 to 16.' });
+    expect(parseK('20', 24)).toEqual({ ok: true, k: 20 });
+    expect(parseK('-1').ok).toBe(false);
+    expect(parseK('').ok).toBe(false);
   });
 });
