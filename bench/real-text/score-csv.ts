@@ -10,9 +10,12 @@ export const pairKey = (a: number, b: number, n: number): number => (a < b ? a *
 
 /**
  * Splits CSV text into records of cells (RFC 4180): cells separated by commas, records by CRLF or LF,
- * a quoted cell may hold commas, line breaks and doubled quotes (""). A final line break adds no record.
+ * a quoted cell may hold commas, line breaks and doubled quotes (""). A final line break adds no record;
+ * a leading UTF-8 BOM is dropped.
  */
 export function parseCsv(text: string): string[][] {
+  // The exports start with a UTF-8 BOM (for spreadsheets); it is not part of the first cell.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const records: string[][] = [];
   let record: string[] = [];
   let cell = '';

@@ -50,7 +50,12 @@ export function App() {
         ) : (
           <div className="app-scanbar">{dropZone}</div>
         )}
-        <ScanProgress state={scan.state} progress={scan.progress} stopped={scan.stopped} onCancel={() => scanSession.cancel()} />
+        <ScanProgress
+          state={scan.state}
+          progress={scan.progress}
+          stopped={scan.stopped}
+          onCancel={() => scanSession.cancel()}
+        />
         <CorpusPanel persistence={corpusPersistence} />
         {scan.state === 'error' && (
           <p role="alert" className="app-error">

@@ -16,7 +16,8 @@ import { SkippedPanel } from '../ui/skipped/SkippedPanel.tsx';
 import { changesFingerprints, MAX_K, type ScanSettings } from '../ui/shared/scan-settings.ts';
 import { paramsOf, shownGroups, type GroupingParams, type ShownGroups } from './result-groups.ts';
 import { usePairTexts } from './use-pair-texts.ts';
-import { RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
+import { fileCounts } from './file-counts.ts';
+import { ON_DISK_NOTE, RemoveFromCorpus } from '../ui/corpus/RemoveFromCorpus.tsx';
 import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
 import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
 import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
@@ -75,7 +76,7 @@ function OpenPair({
   const missing: string[] = [];
   if (!fileA) missing.push(docs.paths[a]!);
   if (!fileB) missing.push(docs.paths[b]!);
-  const texts = usePairTexts(fileA, fileB, result.settings, jaccard);
+  const texts = usePairTexts(fileA, fileB, docs.paths[a]!, docs.paths[b]!, result.settings, jaccard);
   const pick = (files: File[]) => {
     const found = matchPickedFiles(missing, files);
     setPicked((old) => new Map([...old, ...found]));
@@ -91,11 +92,17 @@ function OpenPair({
         labelA={docs.paths[a]}
         labelB={docs.paths[b]}
         jaccard={texts.phase === 'ready' ? texts.jaccard : null}
+        containment={texts.phase === 'ready' ? texts.containment : null}
+        lengthA={texts.phase === 'ready' ? texts.textA.length : undefined}
+        lengthB={texts.phase === 'ready' ? texts.textB.length : undefined}
       />
       {onRemove && (
         <div className="app-pair-remove" role="group" aria-label="Remove from the saved corpus">
-          <RemoveFromCorpus path={docs.paths[a]} onRemove={() => onRemove([a])} />
-          <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b])} />
+          <RemoveFromCorpus path={docs.paths[a]} onRemove={() => onRemove([a])} noteId={`pair-${a}-${b}-on-disk`} />
+          <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b])} noteId={`pair-${a}-${b}-on-disk`} />
+          <small id={`pair-${a}-${b}-on-disk`} className="corpus-remove__note">
+            {ON_DISK_NOTE}
+          </small>
         </div>
       )}
       <NeighbourList
@@ -163,16 +170,12 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
   const selectedSlot = useMemo(() => (selected === null ? null : slotOf(shown.table, selected.a, selected.b)), [shown.table, selected]);
   const skippedRef = useRef<HTMLDivElement>(null);
 
+  const counts = useMemo(() => fileCounts(result), [result]);
   const stats = useMemo(() => {
-    let ok = 0;
     let distinct = 0;
-    for (let i = 0; i < docs.count; i++) {
-      if (docs.status[i] !== DocStatus.ok) continue;
-      ok++;
-      if (result.representative[i] === i) distinct++;
-    }
-    return { ok, distinct };
-  }, [docs, result.representative]);
+    for (let i = 0; i < docs.count; i++) if (docs.status[i] === DocStatus.ok && result.representative[i] === i) distinct++;
+    return { ok: counts.compared, distinct };
+  }, [docs, result.representative, counts]);
 
   const settings: ScanSettings = { simhash: result.settings, ...paramsOf(result) };
   const regroup = (next: GroupingParams) => {
@@ -196,8 +199,10 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       )}
       <div className="app-overview">
         <Summary
-          filesScanned={stats.ok}
-          skipped={result.skipped.length}
+          filesScanned={counts.scanned}
+          compared={counts.compared}
+          skipped={counts.skipped}
+          notRead={counts.notRead}
           exactGroups={shown.exactGroups}
           nearGroups={shown.nearGroups}
           pairs={shown.pairs}
@@ -228,6 +233,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             outside={result.relation.outside}
             chained={shown.chained}
             paths={docs.paths}
+            sizes={docs.sizes}
             selectedSlot={selectedSlot}
             onOpenPair={(group, slot) => setSelected({ a: table.members[table.offsets[group]], b: table.members[slot] })}
             onViewChange={setOrder}
@@ -269,9 +275,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       </div>
 
       <SettingsPanel value={settings} onApply={apply} disabled={busy} />
-      {result.skipped.length > 0 && (
+      {(result.skipped.length > 0 || result.notes.length > 0) && (
         <div ref={skippedRef} tabIndex={-1} className="ss-panel app-skipped">
-          <SkippedPanel skipped={result.skipped} />
+          <SkippedPanel skipped={result.skipped} notes={result.notes} />
         </div>
       )}
       <div className="app-results-line">

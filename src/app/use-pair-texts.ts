@@ -1,7 +1,8 @@
 /** Loading the two documents of an opened pair: their texts (read again from the Files) and their exact Jaccard. */
 import { useEffect, useState } from 'react';
+import { documentText } from '../core/text/document-text.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
-import { jaccardSorted } from '../core/groups/jaccard.ts';
+import { containmentSorted, jaccardSorted } from '../core/groups/jaccard.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 
 /** Texts above this many characters together get no main-thread Jaccard (it would hold the page too long). */
@@ -10,28 +11,59 @@ const JACCARD_CHAR_LIMIT = 400_000;
 export type PairTexts =
   | { phase: 'loading' }
   | { phase: 'error'; message: string }
-  | { phase: 'ready'; textA: string; textB: string; jaccard: number | null };
+  | {
+      phase: 'ready';
+      textA: string;
+      textB: string;
+      jaccard: number | null;
+      /** |A ∩ B| / min(|A|, |B|) of the feature sets; null when the texts are too long to measure here. */
+      containment: number | null;
+    };
 
 /**
- * Reads `fileA` and `fileB` as text and computes the exact Jaccard of their feature sets under
- * `settings` (the features the scan fingerprinted; weights do not change the set), unless `known`
- * (a verified value) is given or the texts are too long.
+ * A document's text as the scan saw it: the file's bytes through the core's decoder and HTML rule
+ * (`documentText`, with `path` deciding HTML), never `File.text()` (always UTF-8, markup kept), so the
+ * pair view shows and measures what was fingerprinted: windows-1252 as windows-1252, U+FFFD where
+ * invalid UTF-8 was replaced, pages without their tags.
  */
-export function usePairTexts(fileA: File | null, fileB: File | null, settings: SimHashSettings, known: number): PairTexts {
+export async function readDocumentText(file: Blob, path: string): Promise<string> {
+  const decoded = documentText(new Uint8Array(await file.arrayBuffer()), path);
+  if (!decoded.ok) throw new Error(`${path} does not look like text any more (${decoded.message})`);
+  return decoded.text;
+}
+
+/**
+ * Reads `fileA` and `fileB` (documents `pathA` and `pathB`) with `readDocumentText` and computes the
+ * containment and exact Jaccard of their feature sets under `settings` (the features the scan
+ * fingerprinted; weights do not change the set): Jaccard unless `known` (a verified value) is given,
+ * neither when the texts are too long for the main thread.
+ */
+export function usePairTexts(
+  fileA: File | null,
+  fileB: File | null,
+  pathA: string,
+  pathB: string,
+  settings: SimHashSettings,
+  known: number,
+): PairTexts {
   const [state, setState] = useState<PairTexts>({ phase: 'loading' });
   useEffect(() => {
     if (!fileA || !fileB) return;
     let live = true;
     setState({ phase: 'loading' });
-    Promise.all([fileA.text(), fileB.text()]).then(
+    Promise.all([readDocumentText(fileA, pathA), readDocumentText(fileB, pathB)]).then(
       ([textA, textB]) => {
         if (!live) return;
         let jaccard: number | null = Number.isNaN(known) ? null : known;
-        if (jaccard === null && textA.length + textB.length <= JACCARD_CHAR_LIMIT) {
+        let containment: number | null = null;
+        if (textA.length + textB.length <= JACCARD_CHAR_LIMIT) {
           const fp = createFingerprinter({ ...settings, weights: 'binary' });
-          jaccard = jaccardSorted(fp.featureSet(textA), fp.featureSet(textB));
+          const setA = fp.featureSet(textA);
+          const setB = fp.featureSet(textB);
+          jaccard ??= jaccardSorted(setA, setB);
+          containment = containmentSorted(setA, setB);
         }
-        setState({ phase: 'ready', textA, textB, jaccard });
+        setState({ phase: 'ready', textA, textB, jaccard, containment });
       },
       (error: unknown) => {
         if (live) setState({ phase: 'error', message: `Could not read the files again: ${error instanceof Error ? error.message : String(error)}` });
@@ -40,6 +72,6 @@ export function usePairTexts(fileA: File | null, fileB: File | null, settings: S
     return () => {
       live = false;
     };
-  }, [fileA, fileB, settings, known]);
+  }, [fileA, fileB, pathA, pathB, settings, known]);
   return state;
 }

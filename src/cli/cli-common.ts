@@ -94,7 +94,7 @@ export async function loadText(path: string): Promise<LoadedText> {
       return { ok: false, kind: 'too-large', message: `too large (${info.size} bytes; SimSift compares files up to ${MAX_DOCUMENT_BYTES} bytes whole)`, bytes: info.size };
     }
     const bytes = await readFile(path);
-    const doc = documentText(path, bytes);
+    const doc = documentText(bytes, path);
     if (!doc.ok) return { ok: false, kind: 'binary', message: doc.message, bytes: bytes.length };
     return { ok: true, text: doc.text, bytes: bytes.length };
   } catch (error) {

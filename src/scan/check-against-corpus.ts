@@ -64,7 +64,7 @@ export async function checkFile(docs: ScanDocs, k: number, name: string, bytes: 
       ? await tools.near(r.hi[0]!, r.lo[0]!, k, limit)
       : nearCandidates(docs.hi, docs.lo, docs.status, DocStatus.ok, r.hi[0]!, r.lo[0]!, k, limit);
     // The scan's own rule (decoding, markup stripped from HTML), so the check measures what the scan does.
-    const decoded = documentText(name, bytes);
+    const decoded = documentText(bytes, name);
     const mine = decoded.ok ? tools.featureSet(decoded.text) : null;
     for (let i = 0; i < cands.count; i++) {
       const p = cands.ids[i]!;
@@ -72,7 +72,7 @@ export async function checkFile(docs: ScanDocs, k: number, name: string, bytes: 
       let jaccard: number | null = null;
       const stored = docs.files[p];
       if (mine && stored && stored.size > 0) {
-        const other = documentText(docs.paths[p]!, new Uint8Array(await stored.arrayBuffer()));
+        const other = documentText(new Uint8Array(await stored.arrayBuffer()), docs.paths[p]!);
         if (other.ok) jaccard = jaccardSorted(mine, tools.featureSet(other.text));
       }
       // Verified like the pipeline: a candidate counts when its exact Jaccard clears the threshold.

@@ -12,7 +12,7 @@ import { concatSets, decideNearDuplicates } from './near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
 import { concatDocs } from './restore-corpus.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
-import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import type { DocNote, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;
@@ -181,6 +181,10 @@ export async function mergeCorpus(
       else if (to[s.docId]! >= 0) skipped.push({ ...s, docId: to[s.docId]! });
     }
   }
+  const notes: DocNote[] = [];
+  for (const [part, to] of [[before, savedTo], [own, ownTo]] as const) {
+    for (const n of part.result.notes) if (to[n.docId]! >= 0) notes.push({ ...n, docId: to[n.docId]! });
+  }
   const rows: Row[] = [];
   knownRows(before, savedTo, rows);
   knownRows(own, ownTo, rows);
@@ -243,6 +247,7 @@ export async function mergeCorpus(
     ...near,
     docs: resolved,
     skipped,
+    notes,
     representative: found.representative,
     exactGroups: found.exactGroups,
     partial: false,

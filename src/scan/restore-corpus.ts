@@ -181,6 +181,8 @@ export async function groupDocs(
     ...near,
     docs: resolved,
     skipped,
+    // Notes (invalid UTF-8 replaced...) are not saved with the corpus.
+    notes: [],
     representative: found.representative,
     exactGroups: found.exactGroups,
     partial: false,
@@ -308,6 +310,8 @@ export async function groupFromSavedPairs(
     ...near,
     docs: resolved,
     skipped,
+    // Notes (invalid UTF-8 replaced...) are not saved with the corpus.
+    notes: [],
     representative: found.representative,
     exactGroups: found.exactGroups,
     partial: false,

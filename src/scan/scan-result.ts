@@ -50,6 +50,16 @@ export interface SkippedFile {
   message: string;
 }
 
+/**
+ * A note on a file that was read and compared, for the Skipped/notes panel: something was done to
+ * its text that the person should know (e.g. invalid UTF-8 bytes replaced; `DocFlag` marks it too).
+ */
+export interface DocNote {
+  docId: number;
+  path: string;
+  message: string;
+}
+
 /** How near-duplicates are grouped: reference-centred (default; never chains) or connected components. */
 export type Grouping = 'reference' | 'components';
 
@@ -111,6 +121,11 @@ export interface ScanResult {
   verification: VerificationStats;
   docs: ScanDocs;
   skipped: SkippedFile[];
+  /**
+   * Notes on files that were read and compared (invalid UTF-8 replaced...). Not saved: a corpus
+   * restored after a reload has none.
+   */
+  notes: DocNote[];
   /**
    * Per doc: the doc id whose text stands for it (among docs with the same normalized text, the
    * one that was fingerprinted), or -1 if the doc is not ok. Only representatives

@@ -11,7 +11,7 @@ import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
 import { estimateRate } from './progress-meter.ts';
-import { emptyGroups, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { emptyGroups, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 import {
   concatSets,
   decideNearDuplicates,
@@ -106,7 +106,7 @@ function allocateDocs(collected: CollectedFiles): ScanDocs {
 }
 
 /** Scatters one batch's results (for docs `ids`, in batch order) into the scan's arrays. */
-function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult, skipped: SkippedFile[]): void {
+function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult, skipped: SkippedFile[], notes: DocNote[]): void {
   for (let j = 0; j < ids.length; j++) {
     const d = ids[j];
     docs.sizes[d] = r.sizes[j];
@@ -122,6 +122,7 @@ function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult
     const docId = ids[s.index];
     skipped.push({ docId, path: docs.paths[docId], size: docs.sizes[docId], reason: s.reason, message: s.message });
   }
+  for (const n of r.notes) notes.push({ docId: ids[n.index], path: docs.paths[ids[n.index]], message: n.message });
 }
 
 function errorMessage(error: unknown): string {
@@ -156,9 +157,10 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = store.getSnapshot();
     let k = chosenK;
     let smallSets: PackedSets[] = [];
-    let phase: ScanPhase = 'reading';
+    let phase: ScanPhase = 'listing';
     let filesDone = 0;
     let filesTotal = 0;
+    let filesListedOnly = 0;
     let bytesDone = 0;
     let filesRead = 0;
     let bytesRead = 0;
@@ -180,6 +182,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         phase,
         filesDone,
         filesTotal,
+        filesListedOnly,
         bytesDone: bytes,
         bytesTotal,
         bytesTotalKnown,
@@ -197,12 +200,14 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
 
     let docs: ScanDocs | null = null;
     const skipped: SkippedFile[] = [];
+    const notes: DocNote[] = [];
     const timings = { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 };
     const partialResult = (): ScanResult | null =>
       docs && {
         settings,
         docs,
         skipped,
+        notes,
         representative: new Int32Array(docs.count).fill(-1),
         exactGroups: emptyGroups(),
         ...noNearDuplicates(docs.count, k, similarityThreshold, grouping),
@@ -211,8 +216,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       };
 
     try {
-      // Reading: the file list (walking dropped folders), hidden files left out.
-      setPhase('reading');
+      // Listing: the file list (walking dropped folders), hidden files left out.
+      setPhase('listing');
       const unreadable: SkippedFile[] = [];
       const collected =
         source.kind === 'collected'
@@ -226,6 +231,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       lastCollected = collected;
       skipped.push(...collected.hidden, ...unreadable);
       filesTotal = collected.files.length;
+      filesListedOnly = collected.hidden.length + unreadable.length;
       // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
       if (kAuto) {
         k = defaultK(filesTotal + (hooks.corpusSize?.() ?? 0));
@@ -242,7 +248,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         signal.throwIfAborted();
       }
       fingerprintStart = performance.now();
-      publish();
+      setPhase('reading');
 
       // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
       const claims = canShareMemory() ? createClaimBuffer(filesTotal) : undefined;
@@ -264,7 +270,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
             const onProgress = large ? proxy((read: number) => void inflightBytes.set(key, read)) : undefined;
             const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes }, onProgress));
             inflightBytes.delete(key);
-            storeBatch(scanDocs, ids, result, skipped);
+            storeBatch(scanDocs, ids, result, skipped, notes);
             // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
             if (result.sets.docs.length > 0) {
               for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
@@ -317,6 +323,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         settings,
         docs,
         skipped,
+        notes,
         representative: found.representative,
         exactGroups: found.exactGroups,
         ...found.near,
@@ -324,6 +331,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         timings,
       };
       last = { corpus: found.corpus, candidates: found.candidates, result };
+      if (hooks.finish) setPhase('saving');
       const shown = hooks.finish ? await hooks.finish(result, signal, found.corpus) : result;
       clearInterval(timer);
       if (!isCurrent()) return;

@@ -11,13 +11,21 @@ import type { Grouping, ScanResult } from './scan-result.ts';
 /** The automation contract: mirrored on the app root as `data-scan-state`. */
 export type ScanState = 'idle' | 'scanning' | 'done' | 'error' | 'cancelled';
 
-export type ScanPhase = 'reading' | 'fingerprinting' | 'indexing' | 'grouping';
+/**
+ * What a running scan does now: `listing` the files (walking folders), `reading` them (fingerprinting
+ * alongside), `fingerprinting` the last batches, `indexing` (searching candidate pairs), `grouping`
+ * (verifying pairs, grouping), `saving` (writing the result to the saved corpus).
+ */
+export type ScanPhase = 'listing' | 'reading' | 'fingerprinting' | 'indexing' | 'grouping' | 'saving';
 
 /** What the progress view shows; published at most about 10 times a second. */
 export interface ScanProgress {
   phase: ScanPhase;
   filesDone: number;
+  /** Files to read (hidden ones and folders that could not be listed are not among them). */
   filesTotal: number;
+  /** Files listed but never read: hidden files and folders, unreadable folders (all in the Skipped list). */
+  filesListedOnly: number;
   bytesDone: number;
   /** Exact once every file has been read (`bytesTotalKnown`); extrapolated from the files read until then. */
   bytesTotal: number;

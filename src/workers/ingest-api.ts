@@ -15,13 +15,24 @@ import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
 import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { DEFAULT_INGEST_LIMITS, type BatchSkip, type IngestBatchOptions, type IngestBatchResult, type IngestItem, type IngestLimits, SMALL_SET_WORDS, type ChainJob, type ChainJobResult, type LocalPairs } from './ingest-protocol.ts';
-import { DocFlag, DocStatus, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
+import {
+  DEFAULT_INGEST_LIMITS,
+  type BatchSkip,
+  type IngestBatchOptions,
+  type IngestBatchResult,
+  type IngestItem,
+  type IngestLimits,
+  SMALL_SET_WORDS,
+  type ChainJob,
+  type ChainJobResult,
+  type LocalPairs,
+} from './ingest-protocol.ts';
+import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 
 /** Decoded text of one file, or why there is none. */
 type FileText =
-  | { ok: true; text: string; hashHi: number; hashLo: number; flags: number }
+  | { ok: true; text: string; hashHi: number; hashLo: number; flags: number; invalidBytes: number }
   | { ok: false; status: number; skip: BatchSkip['reason']; message: string };
 
 interface CachedPrint {
@@ -99,12 +110,14 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The compared text of one file's bytes (core documentText: decode, HTML rule), hashed normalized. */
-function decodeWhole(name: string, bytes: Uint8Array, xx: XXHashAPI): FileText {
-  const doc = documentText(name, bytes);
-  if (!doc.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', doc.message) };
-  const hash = xx.h64(normalizeText(doc.text));
-  return { ok: true, text: doc.text, hashHi: hiOf(hash), hashLo: loOf(hash), flags: doc.html ? DocFlag.html : 0 };
+/** The compared text of one file's bytes (core documentText: decode, HTML rule, as the pair view reads it), hashed normalized. */
+function decodeWhole(bytes: Uint8Array, name: string, xx: XXHashAPI): FileText {
+  const decoded = documentText(bytes, name);
+  if (!decoded.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', decoded.message) };
+  const { text, invalidBytes } = decoded;
+  const hash = xx.h64(normalizeText(text));
+  const flags = (decoded.html ? DocFlag.html : 0) | (invalidBytes > 0 ? DocFlag.invalidUtf8 : 0);
+  return { ok: true, text, hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes };
 }
 
 /**
@@ -119,7 +132,7 @@ async function readItem(item: IngestItem, xx: XXHashAPI, limits: IngestLimits, a
     }
     const bytes = item.bytes ?? new Uint8Array(await item.file!.arrayBuffer());
     addBytes(bytes.byteLength);
-    return decodeWhole(item.name, bytes, xx);
+    return decodeWhole(bytes, item.name, xx);
   } catch (error) {
     return { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', describeError(error)) };
   }
@@ -153,6 +166,7 @@ export const ingestApi = {
       hashHi: new Uint32Array(n),
       hashLo: new Uint32Array(n),
       skipped: [],
+      notes: [],
       sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
       bytesRead: 0,
       fingerprinted: 0,
@@ -194,6 +208,7 @@ export const ingestApi = {
         continue;
       }
       out.flags[i] = read.flags;
+      if (read.invalidBytes > 0) out.notes.push({ index: i, message: invalidUtf8Message(read.invalidBytes) });
       out.hashHi[i] = read.hashHi;
       out.hashLo[i] = read.hashLo;
       let print: CachedPrint | undefined;

@@ -5,6 +5,13 @@
  */
 import { MAX_DOCUMENT_BYTES, type SkipReason } from '../core/documents/document-status.ts';
 
+/** Something done to a file that was read (not skipped) that the person should know: shown in the Skipped/notes panel. */
+export interface BatchNote {
+  /** The file's position in its batch. */
+  index: number;
+  message: string;
+}
+
 /** A skipped file as the worker reports it: `index` is the file's position in its batch. */
 export interface BatchSkip {
   index: number;
@@ -38,6 +45,8 @@ export interface IngestBatchResult {
   hashLo: Uint32Array;
   /** Plain records for skipped files only. */
   skipped: BatchSkip[];
+  /** Notes on files that were read (e.g. invalid UTF-8 replaced); flagged in `flags` too. */
+  notes: BatchNote[];
   /**
    * Feature sets of the batch's small documents (fingerprinted, fewer than `SMALL_SET_WORDS` words):
    * the short-document join needs them and they are tiny, so they are kept instead of re-read.

@@ -17,6 +17,9 @@ function writeBadInputs(root: string) {
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(PROSE('utf'), 'utf16le')]);
   const latin1 = Buffer.from(`${PROSE('latin')} café naïve façade`, 'latin1');
   const invalidUtf8 = Buffer.concat([Buffer.from(PROSE('broken')), Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xff])]);
+  // UTF-8 (umlauts, accents) with three damaged bytes: read as UTF-8 with U+FFFD, and said so.
+  const accented = PROSE('grüße café');
+  const mostlyUtf8 = Buffer.concat([Buffer.from(accented.slice(0, 500)), Buffer.from([0x80]), Buffer.from(accented.slice(500, 1000)), Buffer.from([0xff, 0xfe]), Buffer.from(accented.slice(1000))]);
   const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   const deep = Array.from({ length: 60 }, (_, i) => `level${i}`).join('/');
   // Over 16 MB: a worker reads it in chunks with a streaming decoder.
@@ -28,6 +31,7 @@ function writeBadInputs(root: string) {
   put('bad/utf16.txt', utf16);
   put('bad/latin1.txt', latin1);
   put('bad/invalid-utf8.txt', invalidUtf8);
+  put('bad/mostly-utf8.txt', mostlyUtf8);
   put(`bad/${deep}/deep.txt`, PROSE('deep'));
   put('bad/x/readme.txt', PROSE('readme x'));
   put('bad/y/readme.txt', PROSE('readme y'));
@@ -39,7 +43,7 @@ function writeBadInputs(root: string) {
   put('bad/.git/config', '[core]');
   put('bad/.env', 'SECRET=1');
   put('bad/node_modules/pkg/index.js', 'module.exports = 1');
-  return { ok: 9, hugeBytes: Buffer.byteLength(huge) };
+  return { ok: 10, hugeBytes: Buffer.byteLength(huge) };
 }
 
 test('a folder of bad inputs: each skipped file listed with a clear reason, hostile names shown as text, the rest scanned', async ({ page }) => {
@@ -77,10 +81,17 @@ test('a folder of bad inputs: each skipped file listed with a clear reason, host
     await expect(row('bad/.env')).toContainText('Hidden file');
     expect(dialogs).toEqual([]);
     // The two readme.txt files are different documents; none of the text files were skipped.
-    for (const path of ['bad/x/readme.txt', 'bad/y/readme.txt', 'bad/utf16.txt', 'bad/latin1.txt', 'bad/invalid-utf8.txt', 'bad/\u202Etxt.exe', 'bad/שלום עולם.md', 'bad/huge.txt']) {
+    for (const path of ['bad/x/readme.txt', 'bad/y/readme.txt', 'bad/utf16.txt', 'bad/latin1.txt', 'bad/invalid-utf8.txt', 'bad/mostly-utf8.txt', 'bad/\u202Etxt.exe', 'bad/שלום עולם.md', 'bad/huge.txt']) {
       await expect(skipped.getByText(path, { exact: true })).toHaveCount(0);
     }
-    await expect(app.progressStatus).toContainText('Scanned 14 files');
+    // 15 files read and 3 hidden ones listed: 18 scanned = 10 compared + 8 skipped, the same figures everywhere.
+    await expect(app.progressStatus).toContainText(/Scanned 18 files in \d+ s \(15 read, [\d.]+ MB; 3 hidden or unreadable, listed as skipped\)\./);
+    await expect(page.getByRole('region', { name: 'Summary' })).toContainText('18 files scanned = 10 compared + 8 skipped.');
+    // The damaged UTF-8 file was compared, and the notes say what was done to it.
+    const notes = page.getByRole('region', { name: 'Notes (1)' });
+    await expect(notes.getByRole('listitem').filter({ hasText: 'bad/mostly-utf8.txt' })).toContainText(
+      '3 invalid UTF-8 bytes replaced with � (U+FFFD); the rest was read as UTF-8.',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

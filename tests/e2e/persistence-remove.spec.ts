@@ -13,9 +13,12 @@ test('removing a group member from the corpus (with confirmation) updates the gr
   const count = Number((await saved.savedDocuments.innerText()).match(/^\d+/)![0]);
   await app.option(member).click();
 
+  // Before any click, the button says that the file on disk is untouched; so does the dialog.
+  await expect(page.getByRole('button', { name: `Remove ${member} from corpus` })).toHaveAccessibleDescription(/file on disk is untouched/);
   // Cancel keeps it; Remove removes it.
   await page.getByRole('button', { name: `Remove ${member} from corpus` }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove this document from the saved corpus?' });
+  await expect(dialog).toHaveAccessibleDescription(/removed from this browser only .* The file on disk is untouched/);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(app.option(member)).toHaveCount(1);

@@ -8,7 +8,10 @@ import { ResultsPage } from './results-page.ts';
 async function download(page: Page, button: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
-  return readFileSync((await file.path())!, 'utf8');
+  const bytes = readFileSync((await file.path())!);
+  // A UTF-8 BOM first, so spreadsheets read non-ASCII names as UTF-8.
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  return bytes.subarray(3).toString('utf8');
 }
 
 test('Export CSV saves every duplicate pair, with formula-looking names escaped', async ({ page }) => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 
@@ -46,4 +49,54 @@ test('the pair view lists every near-duplicate of a document, opens any of them,
 
   await list.getByRole('button', { name: `Make ${member} the reference` }).click();
   await expect(app.option(member)).toHaveAccessibleName(new RegExp(`^${member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, reference of group \\d+`));
+});
+
+test('a pair opens at its first difference, and its size ratio and containment stand beside Jaccard', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simsift-pair-measures-'));
+  try {
+    const sample = join('public', 'sample');
+    const texts = ['articles', 'notes', 'stories'].flatMap((folder) =>
+      readdirSync(join(sample, folder)).sort().map((name) => readFileSync(join(sample, folder, name), 'utf8')),
+    );
+    const long = texts.join('\n');
+    // One word changed near the very end: the first (and only) difference is far below the top.
+    const tail = long.slice(-300).replace(/\b([a-z]{5,})\b/, '$1x');
+    const tides = readFileSync(join(sample, 'articles', 'tides.txt'), 'utf8');
+    const files = {
+      'long.txt': long,
+      'long edited at the end.txt': long.slice(0, -300) + tail,
+      'tides.txt': tides,
+      'tides ten times.txt': tides.repeat(10),
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const app = new ResultsPage(page);
+    await app.open();
+    await app.chooseFiles(Object.keys(files).map((name) => join(dir, name)));
+
+    await app.option('long edited at the end.txt').click();
+    await expect(app.pairView.locator('del, ins').first()).toBeAttached();
+    // Pane A was scrolled (far down) so that its first marked change shows inside it.
+    const paneA = app.pairView.getByRole('region', { name: /^Text of / }).first();
+    await expect
+      .poll(() =>
+        paneA.evaluate((pane) => {
+          const mark = pane.querySelector('del, ins');
+          if (!mark) return 'no mark';
+          const p = pane.getBoundingClientRect();
+          const m = mark.getBoundingClientRect();
+          return pane.scrollTop > 1000 && m.top >= p.top && m.bottom <= p.bottom ? 'shown' : `scrollTop ${pane.scrollTop}, mark ${m.top - p.top}`;
+        }),
+      )
+      .toBe('shown');
+
+    // Ten copies of a text in one file: Jaccard near 1 (sets ignore repetition); the size ratio says it.
+    await app.option('tides ten times.txt').click();
+    await expect(app.bitDiff.getByRole('definition').filter({ hasText: '×' })).toHaveText('10.0×');
+    const stats = app.bitDiff.locator('dl > div');
+    await expect(stats.filter({ hasText: 'Containment' }).getByRole('definition')).toHaveText('1.000');
+    await expect(stats.filter({ hasText: 'Exact Jaccard' }).getByRole('definition')).toHaveText(/^0\.9\d\d$/);
+    await expect(app.bitDiff.getByRole('note')).toContainText(/is 10\.0× as long as/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -24,3 +24,22 @@ test('changing the threshold k regroups at once, without scanning again', async 
   await expect(app.option(member)).toHaveCount(1);
   await expect(app.groupCount).toHaveText(listBefore!);
 });
+
+test("the histogram's k box refuses an out-of-range k as typed (typing 64 never becomes 16)", async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await app.trySample();
+  const box = app.histogram.getByRole('spinbutton', { name: 'Threshold k (number)' });
+  await app.setThreshold(10);
+  await expect(app.summary).toContainText('k = 10');
+  await box.fill('64');
+  await expect(box).toHaveValue('64');
+  await expect(app.histogram.getByRole('alert')).toHaveText('k = 64 is out of range: enter a whole number from 0 to 16. k stays 10.');
+  await expect(box).toHaveAccessibleDescription(/k = 64 is out of range/);
+  await expect(app.histogram.getByRole('status')).toContainText('within k = 10');
+  await expect(app.summary).toContainText('k = 10');
+  await expect(box).toHaveValue('64');
+  await box.fill('8');
+  await expect(app.histogram.getByRole('alert')).toHaveCount(0);
+  await expect(app.summary).toContainText('k = 8');
+});

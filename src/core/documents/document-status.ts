@@ -39,7 +39,14 @@ export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
 export const DocFlag = {
   /** HTML markup was stripped before fingerprinting. */
   html: 2,
+  /** UTF-8 with invalid bytes, read as UTF-8 with U+FFFD for them (the batch's `notes` say how many). */
+  invalidUtf8: 4,
 } as const;
+
+/** The note for a UTF-8 file whose invalid bytes were replaced. */
+export function invalidUtf8Message(bytes: number): string {
+  return `${bytes.toLocaleString('en')} invalid UTF-8 byte${bytes === 1 ? '' : 's'} replaced with \uFFFD (U+FFFD); the rest was read as UTF-8.`;
+}
 
 /** Why a file is not part of the near-duplicate search. */
 export type SkipReason = 'binary' | 'too-short' | 'too-large' | 'empty' | 'unreadable' | 'hidden';

@@ -9,6 +9,13 @@ import { walkRelationPairs, type DuplicateRelation } from '../groups/duplicate-r
 /** Header of the pairs CSV. */
 export const PAIRS_CSV_HEADER = ['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard'] as const;
 
+/**
+ * The UTF-8 byte order mark that starts every exported CSV file: without it Excel reads a CSV as the
+ * system's ANSI code page and shows non-ASCII names as mojibake. CSV readers in scripts should strip
+ * it (Python: encoding='utf-8-sig').
+ */
+export const CSV_BOM = '\uFEFF';
+
 /** Distance value meaning "unknown" (written as an empty cell). */
 export const UNKNOWN_PAIR_DISTANCE = 255;
 
@@ -56,10 +63,11 @@ export function formatJaccard(x: number): string {
  * `rowsPerChunk` records (never one giant string: 1,000 identical files make 499,500 rows). Every
  * pair of the relation is one row, whatever grouping or filter the list shows: identical texts as
  * distance 0 and Jaccard 1, near-duplicates with their fingerprint distance, Charikar's estimate and
- * exact Jaccard. This is the app's "Export CSV" and `simsift scan`'s output, byte for byte.
+ * exact Jaccard. The first chunk starts with the UTF-8 BOM (`CSV_BOM`). This is the app's "Export
+ * CSV" and `simsift scan`'s output, byte for byte.
  */
 export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly string[], rowsPerChunk = 4096): Generator<string> {
-  const header = toCsv([[...PAIRS_CSV_HEADER]]);
+  const header = CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]);
   // Escaped paths are computed once per document, not once per row.
   const escaped = new Array<string | undefined>(paths.length);
   const cell = (d: number) => (escaped[d] ??= escapeCsvCell(paths[d]));

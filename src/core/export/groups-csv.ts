@@ -3,7 +3,7 @@
  * reference), in the order the caller shows the groups. Quoting and escaping are csv.ts's.
  */
 import { UNKNOWN_DISTANCE, type GroupTable } from '../groups/group-table.ts';
-import { toCsv } from './csv.ts';
+import { CSV_BOM, toCsv } from './csv.ts';
 
 type GroupsCsvTable = Pick<GroupTable, 'count' | 'offsets' | 'members' | 'distanceToReference'>;
 
@@ -44,12 +44,12 @@ export function groupsCsvRows(
   return rows;
 }
 
-/** The complete groups CSV text (RFC 4180, formula-escaped, CRLF records), via csv.ts's `toCsv`. */
+/** The complete groups CSV file: the UTF-8 BOM, then RFC 4180 records (formula-escaped, CRLF) via csv.ts's `toCsv`. */
 export function groupsCsv(
   table: GroupsCsvTable,
   paths: readonly string[],
   order?: ArrayLike<number>,
   identical?: ArrayLike<number>,
 ): string {
-  return toCsv(groupsCsvRows(table, paths, order, identical));
+  return CSV_BOM + toCsv(groupsCsvRows(table, paths, order, identical));
 }

@@ -1,11 +1,21 @@
 /**
- * Bytes to text: detects the encoding of a file (UTF-8 with or without BOM, UTF-16 LE/BE with BOM,
- * windows-1252 as the fallback for bytes that are not valid UTF-8) and refuses binary files.
+ * Bytes to text: detects the encoding of a file (UTF-8 with or without BOM, UTF-16 LE/BE with BOM;
+ * a mostly-UTF-8 file with a few invalid bytes stays UTF-8 with U+FFFD for them; windows-1252 for
+ * bytes that are not UTF-8 at all) and refuses binary files.
  */
 
 /** The outcome of decoding one file. */
 export type DecodeResult =
-  | { ok: true; text: string; encoding: string }
+  | {
+      ok: true;
+      text: string;
+      encoding: string;
+      /**
+       * Present (> 0) when the file is UTF-8 with invalid bytes: how many bytes were replaced by U+FFFD
+       * (one U+FFFD per maximal invalid subpart, as the WHATWG decoder does).
+       */
+      invalidBytes?: number;
+    }
   | { ok: false; reason: 'binary'; message: string };
 
 /** How many leading bytes are inspected for binary content. */
@@ -14,6 +24,7 @@ export const BINARY_SNIFF_BYTES = 8192;
 export const CONTROL_BYTE_LIMIT = 0.3;
 
 const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
+const utf8Lenient = new TextDecoder('utf-8');
 const utf16le = new TextDecoder('utf-16le');
 
 /**
@@ -55,6 +66,98 @@ function binaryReason(bytes: Uint8Array): string | null {
   return null;
 }
 
+/** What a UTF-8 scan of some bytes found. */
+export interface Utf8Counts {
+  /** Well-formed multi-byte sequences (characters above U+007F). */
+  multibyte: number;
+  /** Maximal invalid subparts: each becomes one U+FFFD. */
+  invalidSequences: number;
+  /** Bytes in those subparts. */
+  invalidBytes: number;
+}
+
+/** Counts UTF-8 sequences over bytes given in pieces (a sequence may straddle two pieces). */
+export interface Utf8Counter {
+  push(bytes: Uint8Array): void;
+  /** Ends the input (an unfinished sequence at the end is invalid) and returns the counts. */
+  end(): Utf8Counts;
+}
+
+/** A counter that follows the WHATWG UTF-8 decoder byte by byte, so its counts match TextDecoder's U+FFFDs. */
+export function createUtf8Counter(): Utf8Counter {
+  const counts: Utf8Counts = { multibyte: 0, invalidSequences: 0, invalidBytes: 0 };
+  let needed = 0;
+  let seen = 0;
+  let lower = 0x80;
+  let upper = 0xbf;
+  const fail = (bytes: number) => {
+    counts.invalidSequences++;
+    counts.invalidBytes += bytes;
+    needed = 0;
+    seen = 0;
+    lower = 0x80;
+    upper = 0xbf;
+  };
+  return {
+    push(bytes) {
+      for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (needed === 0) {
+          if (b < 0x80) continue;
+          if (b >= 0xc2 && b <= 0xdf) needed = 1;
+          else if (b >= 0xe0 && b <= 0xef) {
+            if (b === 0xe0) lower = 0xa0;
+            if (b === 0xed) upper = 0x9f;
+            needed = 2;
+          } else if (b >= 0xf0 && b <= 0xf4) {
+            if (b === 0xf0) lower = 0x90;
+            if (b === 0xf4) upper = 0x8f;
+            needed = 3;
+          } else {
+            fail(1);
+            continue;
+          }
+          seen = 1;
+          continue;
+        }
+        if (b < lower || b > upper) {
+          // The bytes so far are one invalid subpart; this byte starts over.
+          fail(seen);
+          i--;
+          continue;
+        }
+        lower = 0x80;
+        upper = 0xbf;
+        seen++;
+        if (--needed === 0) {
+          counts.multibyte++;
+          seen = 0;
+        }
+      }
+    },
+    end() {
+      if (needed > 0) fail(seen);
+      return { ...counts };
+    },
+  };
+}
+
+/** UTF-8 counts of a whole byte array. */
+export function countUtf8(bytes: Uint8Array): Utf8Counts {
+  const counter = createUtf8Counter();
+  counter.push(bytes);
+  return counter.end();
+}
+
+/**
+ * True when bytes that are not valid UTF-8 are still best read as UTF-8: they hold well-formed
+ * multi-byte characters, at least as many as invalid subparts (a UTF-8 file with a few damaged
+ * bytes). A Latin-1 or windows-1252 file has no well-formed sequences, or far fewer than bad ones.
+ */
+export function mostlyUtf8(counts: Utf8Counts): boolean {
+  return counts.multibyte > 0 && counts.invalidSequences <= counts.multibyte;
+}
+
 /** Decodes UTF-16 big-endian by swapping byte pairs (not every runtime ships a utf-16be decoder). */
 function decodeUtf16be(bytes: Uint8Array): string {
   const swapped = new Uint8Array(bytes.length & ~1);
@@ -68,8 +171,10 @@ function decodeUtf16be(bytes: Uint8Array): string {
 /**
  * Decodes a file's bytes. UTF-16 needs its BOM (FF FE or FE FF; UTF-16 without one is seen as
  * binary, since it is full of NUL bytes). Otherwise a NUL byte or mostly control bytes in the first
- * 8 KB mean binary; valid UTF-8 (BOM stripped) is UTF-8; anything else is read as windows-1252,
- * which maps every byte to a character, so Latin-1 files come out right.
+ * 8 KB mean binary; valid UTF-8 (BOM stripped) is UTF-8; UTF-8 with a few invalid bytes (see
+ * `mostlyUtf8`) is UTF-8 with each invalid subpart replaced by U+FFFD, and says how many bytes
+ * (`invalidBytes`); anything else is read as windows-1252, which maps every byte to a character, so
+ * Latin-1 files come out right.
  */
 export function decodeText(bytes: Uint8Array): DecodeResult {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
@@ -85,6 +190,10 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
   try {
     return { ok: true, text: utf8Fatal.decode(body), encoding: 'utf-8' };
   } catch {
+    const counts = countUtf8(body);
+    if (bom || mostlyUtf8(counts)) {
+      return { ok: true, text: utf8Lenient.decode(body), encoding: 'utf-8', invalidBytes: counts.invalidBytes };
+    }
     return { ok: true, text: decodeWindows1252(body), encoding: 'windows-1252' };
   }
 }

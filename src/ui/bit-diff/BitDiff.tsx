@@ -2,7 +2,13 @@
 import { useMemo } from 'react';
 import { hamming, similarityEstimate, toHex } from '../../core/simhash/fingerprint64.ts';
 import { differingBits, fingerprintBits } from './fingerprint-bits.ts';
+import { displayName } from '../shared/display-name.ts';
+import { PathName } from '../shared/PathName.tsx';
+import { compareLengths } from './pair-measures.ts';
 import '../shared/theme.css';
+
+/** Longest path beside a fingerprint row, in characters (the folder loses its middle first). */
+const LABEL_CHARS = 40;
 
 export interface BitDiffProps {
   /** Fingerprint of document A as uint32 halves. */
@@ -16,12 +22,13 @@ export interface BitDiffProps {
   labelB: string;
   /** Exact Jaccard similarity of the two feature sets, or null while unknown. */
   jaccard: number | null;
+  /** Lengths in characters of the two texts (no size ratio when absent). */
+  lengthA?: number;
+  lengthB?: number;
+  /** |A ∩ B| / min(|A|, |B|) of the feature sets, or null while unknown. */
+  containment?: number | null;
 }
 
-/** The last path segment, so a row label stays short (the full path is in its title). */
-function shortName(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1) || path;
-}
 
 /** Hex digits with the ones that differ from `other` marked. */
 function HexDigits({ hex, other }: { hex: string; other: string }) {
@@ -61,7 +68,8 @@ function DiffMarks({ diff, label }: { diff: Uint8Array; label: string }) {
 }
 
 /** Both fingerprints bit by bit, their distance, Charikar's similarity estimate and the exact Jaccard. */
-export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard }: BitDiffProps) {
+export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard, lengthA, lengthB, containment = null }: BitDiffProps) {
+  const lengths = lengthA === undefined || lengthB === undefined ? null : compareLengths(lengthA, lengthB);
   const { bitsA, bitsB, diff, differing } = useMemo(() => {
     const a = fingerprintBits(hiA, loA);
     const b = fingerprintBits(hiB, loB);
@@ -80,16 +88,16 @@ export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard }: BitDiff
     <section className="ss-panel ss-bits" aria-label="Bit diff">
       <h2 className="ss-panel-title">Fingerprints</h2>
       <div className="ss-bits-grid">
-        <span className="ss-bits-label" title={labelA}>
-          A · {shortName(labelA)}
+        <span className="ss-bits-label">
+          A · <PathName path={labelA} maxChars={LABEL_CHARS} />
         </span>
-        <BitRow bits={bitsA} diff={diff} label={`Fingerprint of ${labelA}: ${hexA}`} />
+        <BitRow bits={bitsA} diff={diff} label={`Fingerprint of ${displayName(labelA)}: ${hexA}`} />
         <span className="ss-bits-label" aria-hidden="true" />
         <DiffMarks diff={diff} label={diffLabel} />
-        <span className="ss-bits-label" title={labelB}>
-          B · {shortName(labelB)}
+        <span className="ss-bits-label">
+          B · <PathName path={labelB} maxChars={LABEL_CHARS} />
         </span>
-        <BitRow bits={bitsB} diff={diff} label={`Fingerprint of ${labelB}: ${hexB}`} />
+        <BitRow bits={bitsB} diff={diff} label={`Fingerprint of ${displayName(labelB)}: ${hexB}`} />
       </div>
       <div className="ss-bits-grid">
         <span className="ss-bits-label">A</span>
@@ -118,7 +126,27 @@ export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard }: BitDiff
             {jaccard === null || Number.isNaN(jaccard) ? '—' : jaccard.toFixed(3)}
           </dd>
         </div>
+        <div>
+          <dt>Containment</dt>
+          <dd title="Shared features ÷ features of the smaller document: 1 when one text's features all occur in the other">
+            {containment === null || Number.isNaN(containment) ? '—' : containment.toFixed(3)}
+          </dd>
+        </div>
+        {lengths && (
+          <div>
+            <dt>Size ratio</dt>
+            <dd title={lengths.detail} className={lengths.uneven ? 'ss-bits-uneven' : undefined}>
+              {lengths.ratioText}
+            </dd>
+          </div>
+        )}
       </dl>
+      {lengths?.uneven && (
+        <p className="ss-bits-note" role="note">
+          {lengths.detail}. Jaccard compares the sets of features, not how often they occur: a text repeated
+          many times, or one that contains the other, can score high.
+        </p>
+      )}
     </section>
   );
 }

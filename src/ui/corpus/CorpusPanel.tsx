@@ -3,6 +3,8 @@ import { useRef, useState } from 'react';
 import type { CorpusPersistence } from '../../scan/corpus-persistence.ts';
 import { formatStorageBytes, interruptedMessage } from './format-storage.ts';
 import { useCorpusPersistence } from './use-corpus-persistence.ts';
+import { displayName } from '../shared/display-name.ts';
+import { PathName } from '../shared/PathName.tsx';
 
 export interface CorpusPanelProps {
   persistence: CorpusPersistence;
@@ -163,15 +165,18 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
           <ul>
             {s.checks.map((c, i) => (
               <li key={i}>
-                <strong>{c.name}</strong>:{' '}
+                <strong>
+                  <PathName path={c.name} />
+                </strong>
+                :{' '}
                 {c.problem
                   ? c.problem
                   : c.exact.length === 0 && c.near.length === 0
                     ? 'no duplicate in the corpus'
                     : [
-                        ...c.exact.map((p) => `exact copy of ${p}`),
+                        ...c.exact.map((p) => `exact copy of ${displayName(p)}`),
                         ...c.near.map(
-                          (n) => `near-duplicate of ${n.path} (distance ${n.distance}${n.jaccard === null ? ', not verified: contents not kept' : `, Jaccard ${n.jaccard.toFixed(2)}`})`,
+                          (n) => `near-duplicate of ${displayName(n.path)} (distance ${n.distance}${n.jaccard === null ? ', not verified: contents not kept' : `, Jaccard ${n.jaccard.toFixed(2)}`})`,
                         ),
                       ].join('; ')}{' '}
                 <small>({c.ms.toFixed(0)} ms)</small>

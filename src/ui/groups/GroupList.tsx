@@ -7,11 +7,13 @@ import {
   flattenRows,
   lowerCasePaths,
   orderGroups,
-  splitPath,
   stepRow,
   type GroupSort,
   type GroupView,
 } from './group-view.ts';
+import { displayName } from '../shared/display-name.ts';
+import { formatSize } from '../shared/format-size.ts';
+import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
 
 export interface GroupListProps {
@@ -27,6 +29,8 @@ export interface GroupListProps {
   chained?: Uint8Array;
   /** Path of each document id. */
   paths: readonly string[];
+  /** File size in bytes of each document id (no size column values when absent). */
+  sizes?: ArrayLike<number>;
   /** The member slot whose pair is open (highlighted), or null. */
   selectedSlot: number | null;
   /** Opens the pair (reference, member) of a group; `slot` is a non-reference member slot. */
@@ -38,18 +42,10 @@ export interface GroupListProps {
 }
 
 const ROW = 30;
+/** Longest path shown in a row, in characters (the folder is shortened in the middle; the title has it all). */
+const PATH_CHARS = 72;
 // Stable identity: a new estimateSize on every render makes the virtualizer re-measure every row.
 const estimateRow = () => ROW;
-
-function PathText({ path }: { path: string }) {
-  const { dir, name } = splitPath(path);
-  return (
-    <span className="ss-groups-path" title={path}>
-      <span className="ss-groups-dir">{dir}</span>
-      <span className="ss-groups-name">{name}</span>
-    </span>
-  );
-}
 
 /** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
 export function GroupList({
@@ -59,6 +55,7 @@ export function GroupList({
   outside,
   chained,
   paths,
+  sizes,
   selectedSlot,
   onOpenPair,
   onViewChange,
@@ -158,6 +155,14 @@ export function GroupList({
           : `${order.length.toLocaleString()} of ${total.toLocaleString()} groups match`}
         , {rows.memberCount.toLocaleString()} documents
       </div>
+      <div className="ss-groups-columns" aria-hidden="true">
+        <span />
+        <span>Document</span>
+        <span title="File size">size</span>
+        <span title="Hamming distance of the fingerprints to the group's reference (of 64 bits)">distance</span>
+        <span title="Similarity estimated from the distance: cos(π·d/64)">estimate</span>
+        <span title="Exact Jaccard similarity of the feature sets with the reference">Jaccard</span>
+      </div>
       <div
         ref={scroller}
         className="ss-groups-scroller"
@@ -207,16 +212,18 @@ export function GroupList({
               const j = table.jaccardToReference[s];
               const doc = table.members[s];
               const path = paths[doc];
+              const shownPath = displayName(path);
+              const size = sizes ? formatSize(sizes[doc]) : '';
               const same = !isRef && identical?.[s] === 1;
               const elsewhere = outside?.[doc] ?? 0;
               const name =
                 (isRef
-                  ? `${path}, reference of group ${g + 1}`
+                  ? `${shownPath}, reference of group ${g + 1}`
                   : same
-                    ? `${path}, identical to the reference`
+                    ? `${shownPath}, identical to the reference`
                     : known
-                      ? `${path}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
-                      : `${path}, Jaccard ${j.toFixed(2)}`) +
+                      ? `${shownPath}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
+                      : `${shownPath}, Jaccard ${j.toFixed(2)}`) +
                 (elsewhere > 0 ? `, ${elsewhere} more near-duplicate${elsewhere === 1 ? '' : 's'} in other groups` : '');
               return (
                 <div
@@ -224,6 +231,7 @@ export function GroupList({
                   id={`${id}-r${row}`}
                   role="option"
                   aria-label={name}
+                  aria-description={size ? `File size ${size}` : undefined}
                   aria-selected={s === selectedSlot}
                   aria-setsize={rows.memberCount}
                   aria-posinset={rows.position[row]}
@@ -238,7 +246,7 @@ export function GroupList({
                     {isRef ? '★' : '·'}
                   </span>
                   <span className="ss-groups-pathcell">
-                    <PathText path={path} />
+                    <PathName path={path} maxChars={PATH_CHARS} className="ss-groups-path" />
                     {elsewhere > 0 && (
                     <span
                       className="ss-tag ss-tag-outside"
@@ -248,6 +256,9 @@ export function GroupList({
                     </span>
                     )}
                   </span>
+                  <span className="ss-groups-metric" title="File size">
+                    {size}
+                  </span>
                   {same ? (
                     <span className="ss-groups-metric ss-groups-identical" title="Same text as the reference (after normalization)">
                       identical
@@ -255,13 +266,13 @@ export function GroupList({
                   ) : (
                     <>
                       <span className="ss-groups-metric" title="Hamming distance to the reference">
-                        {isRef ? 'ref' : known ? `d ${d}` : 'd —'}
+                        {isRef ? 'ref' : known ? d : '—'}
                       </span>
                       <span className="ss-groups-metric" title="Similarity estimate cos(π·d/64)">
                         {isRef || !known ? '' : similarityEstimate(d).toFixed(3)}
                       </span>
                       <span className="ss-groups-metric" title="Exact Jaccard with the reference">
-                        {isRef || Number.isNaN(j) ? '' : `J ${j.toFixed(2)}`}
+                        {isRef || Number.isNaN(j) ? '' : j.toFixed(2)}
                       </span>
                     </>
                   )}

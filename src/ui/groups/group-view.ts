@@ -123,8 +123,3 @@ export function stepRow(rows: GroupRows, from: number, step: number, prefer: 1 |
   return target;
 }
 
-/** Splits a path into its folder part (with trailing slash) and its file name, for display. */
-export function splitPath(path: string): { dir: string; name: string } {
-  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return cut < 0 ? { dir: '', name: path } : { dir: path.slice(0, cut + 1), name: path.slice(cut + 1) };
-}

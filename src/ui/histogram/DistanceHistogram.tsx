@@ -1,5 +1,6 @@
 /** The distance histogram: near-duplicate pairs per Hamming distance, with the threshold k and its control. */
 import { useId, useMemo, useState } from 'react';
+import { parseK } from '../shared/scan-settings.ts';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
 import { expectedRecall } from '../../core/quality/defaults.ts';
 import { barHeights, pairsWithin } from './distance-histogram.ts';
@@ -24,8 +25,22 @@ export function DistanceHistogram({ counts, threshold, maxThreshold, onThreshold
   const shown = Math.min(counts.length, Math.max(maxThreshold, threshold) + 1);
   const heights = useMemo(() => barHeights(counts.subarray(0, shown), scale), [counts, shown, scale]);
   const within = pairsWithin(counts, threshold);
-  const change = (value: number) => {
-    if (Number.isFinite(value)) onThresholdChange(Math.max(0, Math.min(maxThreshold, Math.round(value))));
+  // The number box keeps what was typed; only a valid k is applied (a typed 64 is refused and said so,
+  // never clamped to the largest k). It follows k when k changes elsewhere (the slider, settings).
+  const [typed, setTyped] = useState(String(threshold));
+  const [typedFor, setTypedFor] = useState(threshold);
+  if (typedFor !== threshold) {
+    setTypedFor(threshold);
+    setTyped(String(threshold));
+  }
+  const parsed = parseK(typed, maxThreshold);
+  const type = (text: string) => {
+    setTyped(text);
+    const k = parseK(text, maxThreshold);
+    if (k.ok && k.k !== threshold) onThresholdChange(k.k);
+  };
+  const slide = (value: number) => {
+    if (Number.isInteger(value) && value >= 0 && value <= maxThreshold) onThresholdChange(value);
   };
 
   const bars = [];
@@ -61,7 +76,7 @@ export function DistanceHistogram({ counts, threshold, maxThreshold, onThreshold
           max={maxThreshold}
           step={1}
           value={threshold}
-          onChange={(e) => change(e.currentTarget.valueAsNumber)}
+          onChange={(e) => slide(e.currentTarget.valueAsNumber)}
           aria-valuetext={`k = ${threshold}`}
         />
         <input
@@ -70,10 +85,17 @@ export function DistanceHistogram({ counts, threshold, maxThreshold, onThreshold
           type="number"
           min={0}
           max={maxThreshold}
-          value={threshold}
+          value={typed}
           aria-label="Threshold k (number)"
-          onChange={(e) => change(e.currentTarget.valueAsNumber)}
+          aria-invalid={parsed.ok ? undefined : true}
+          aria-describedby={parsed.ok ? undefined : `${id}-k-error`}
+          onChange={(e) => type(e.currentTarget.value)}
         />
+        {!parsed.ok && (
+          <span id={`${id}-k-error`} className="ss-settings-error" role="alert">
+            {parsed.error} k stays {threshold}.
+          </span>
+        )}
         <span className="ss-muted" role="status">
           {within.toLocaleString()} candidate {within === 1 ? 'pair' : 'pairs'} of distinct texts within k = {threshold}{' '}
           (similarity estimate ≥ {similarityEstimate(threshold).toFixed(3)}), each checked by exact Jaccard

@@ -1,4 +1,6 @@
 /** Shown instead of the texts when a pair's file contents were not kept: says so and lets the person pick the files again. */
+import { Fragment } from 'react';
+import { PathName } from '../shared/PathName.tsx';
 
 export interface MissingContentsProps {
   /** Paths of the pair's documents whose contents are missing. */
@@ -16,7 +18,14 @@ export function MissingContents({ paths, onPick, mismatch }: MissingContentsProp
     <div role="group" aria-label="File contents not kept" className="ss-panel app-note">
       <p>
         The contents of {one ? 'this file were' : 'these files were'} not kept in this browser (“Keep file contents” was off), so the
-        texts cannot be shown: {paths.join(', ')}.
+        texts cannot be shown:{' '}
+        {paths.map((p, i) => (
+          <Fragment key={p}>
+            {i > 0 && ', '}
+            <PathName path={p} />
+          </Fragment>
+        ))}
+        .
       </p>
       <label>
         Pick {one ? 'the file' : 'the files'} again to show the pair{' '}

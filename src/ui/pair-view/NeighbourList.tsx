@@ -1,6 +1,8 @@
 /** The pair view's list of every near-duplicate of one document (the relation's pairs), each one click away. */
 import type { Neighbour } from '../../core/groups/duplicate-relation.ts';
 import { UNKNOWN_DISTANCE } from '../../core/groups/group-table.ts';
+import { displayName } from '../shared/display-name.ts';
+import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
 
 export interface NeighbourListProps {
@@ -32,17 +34,17 @@ function relationText(n: Neighbour): string {
 export function NeighbourList({ doc, neighbours, paths, current, onOpen, onMakeReference, isReference }: NeighbourListProps) {
   const shown = neighbours.length > MAX_SHOWN ? neighbours.slice(0, MAX_SHOWN) : neighbours;
   return (
-    <section className="ss-panel ss-neighbours" aria-label={`Near-duplicates of ${paths[doc]}`}>
+    <section className="ss-panel ss-neighbours" aria-label={`Near-duplicates of ${displayName(paths[doc])}`}>
       <div className="ss-neighbours-head">
-        <h3 className="ss-panel-title">
-          {neighbours.length.toLocaleString()} near-duplicate{neighbours.length === 1 ? '' : 's'} of <bdi>{paths[doc]}</bdi>
+        <h3 className="ss-panel-title" aria-label={`${neighbours.length.toLocaleString()} near-duplicate${neighbours.length === 1 ? '' : 's'} of ${displayName(paths[doc])}`}>
+          {neighbours.length.toLocaleString()} near-duplicate{neighbours.length === 1 ? '' : 's'} of <PathName path={paths[doc]} maxChars={64} />
         </h3>
         {onMakeReference &&
           (isReference ? (
             <span className="ss-muted">reference of its group ★</span>
           ) : (
-            <button type="button" className="ss-button" onClick={onMakeReference}>
-              Make <bdi>{paths[doc]}</bdi> the reference
+            <button type="button" className="ss-button" aria-label={`Make ${displayName(paths[doc])} the reference`} onClick={onMakeReference}>
+              Make <PathName path={paths[doc]} maxChars={40} /> the reference
             </button>
           ))}
       </div>
@@ -52,10 +54,11 @@ export function NeighbourList({ doc, neighbours, paths, current, onOpen, onMakeR
             <button
               type="button"
               className="ss-link-button ss-neighbour"
+              aria-label={`${displayName(paths[n.doc])} ${relationText(n)}`}
               aria-current={n.doc === current ? 'true' : undefined}
               onClick={() => onOpen(n.doc)}
             >
-              <bdi className="ss-neighbour-path">{paths[n.doc]}</bdi>
+              <PathName path={paths[n.doc]} maxChars={64} className="ss-neighbour-path" />
               <span className="ss-groups-metric">{relationText(n)}</span>
             </button>
           </li>

@@ -1,9 +1,11 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
-import { useCallback, useMemo, useRef, type UIEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type UIEvent } from 'react';
 import { REMOVED, ADDED } from '../../core/text/diff-runs.ts';
-import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
+import { changeAnchors, chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
+import { displayName } from '../shared/display-name.ts';
+import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
 
 export interface PairViewProps {
@@ -19,6 +21,9 @@ export interface PairViewProps {
   onClose?: () => void;
 }
 
+/** Longest path above a pane, in characters (the folder loses its middle first). */
+const PANE_PATH_CHARS = 64;
+
 const STATUS_NOTE: Record<string, string | null> = {
   identical: null,
   words: null,
@@ -28,9 +33,9 @@ const STATUS_NOTE: Record<string, string | null> = {
 };
 
 /** One pane's text as blocks of a few KB; off-screen blocks skip layout (content-visibility: auto). */
-function ChunkedText({ chunks, starts }: { chunks: readonly DiffSegment[][]; starts: Uint32Array }) {
+function ChunkedText({ chunks, starts, pinned = -1 }: { chunks: readonly DiffSegment[][]; starts: Uint32Array; pinned?: number }) {
   return chunks.map((chunk, c) => (
-    <span key={c} className="ss-pair-chunk" data-start={starts[c]}>
+    <span key={c} className={c === pinned ? 'ss-pair-chunk ss-pair-chunk--pinned' : 'ss-pair-chunk'} data-start={starts[c]}>
       {chunk.map((s, i) =>
         s.kind === REMOVED ? <del key={i}>{s.text}</del> : s.kind === ADDED ? <ins key={i}>{s.text}</ins> : s.text,
       )}
@@ -122,6 +127,35 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
     lastJump.current = { offset: anchors[i], scrollTop: pane.scrollTop };
   };
 
+  // The blocks holding the first difference are always laid out: a skipped block (content-visibility)
+  // has a placeholder height, and scrolling to a place inside it would land beside the difference.
+  const first = useMemo(() => {
+    if (!done || anchors.length === 0) return null;
+    const offsetB = mapOffset(done.aLengths, done.aKinds, done.bLengths, done.bKinds, anchors[0]);
+    return { chunkA: chunkIndexOf(startsA, anchors[0]), chunkB: chunkIndexOf(startsB, offsetB) };
+  }, [done, anchors, startsA, startsB]);
+
+  // When a pair's diff arrives, the first difference is brought into view (once per diff: scrolling
+  // afterwards is the person's). Pane A leads; pane B follows through onScroll's alignment.
+  const scrolledFor = useRef<unknown>(null);
+  useEffect(() => {
+    const pane = paneA.current;
+    if (!done || !pane || scrolledFor.current === done) return;
+    scrolledFor.current = done;
+    if (anchors.length === 0) return;
+    // Blocks just above the target get laid out once they are scrolled near (content-visibility), which
+    // moves the target: scroll again over the next few frames (each rAF sees the layout of the frame before).
+    let frame = 0;
+    const settle = (tries: number) => {
+      leader.current = null;
+      if (!scrollOffsetTo(pane, startsA, anchors[0], 48)) return;
+      lastJump.current = { offset: anchors[0], scrollTop: pane.scrollTop };
+      if (tries > 0) frame = requestAnimationFrame(() => settle(tries - 1));
+    };
+    settle(6);
+    return () => cancelAnimationFrame(frame);
+  }, [done, anchors, startsA]);
+
   const note = done ? STATUS_NOTE[done.status] : null;
   return (
     <section className="ss-panel ss-pair" aria-label="Pair view">
@@ -162,29 +196,33 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
       {note && <p className="ss-pair-notice">{note}</p>}
       <div className="ss-pair-panes">
         <div className="ss-pair-pane">
-          <h3 title={pathA}>{pathA}</h3>
+          <h3 aria-label={displayName(pathA)}>
+            <PathName path={pathA} maxChars={PANE_PATH_CHARS} />
+          </h3>
           <pre
             ref={paneA}
             className="ss-pair-text"
             tabIndex={0}
             role="region"
-            aria-label={`Text of ${pathA}`}
+            aria-label={`Text of ${displayName(pathA)}`}
             onScroll={onScroll}
           >
-            <ChunkedText chunks={chunksA} starts={startsA} />
+            <ChunkedText chunks={chunksA} starts={startsA} pinned={first?.chunkA} />
           </pre>
         </div>
         <div className="ss-pair-pane">
-          <h3 title={pathB}>{pathB}</h3>
+          <h3 aria-label={displayName(pathB)}>
+            <PathName path={pathB} maxChars={PANE_PATH_CHARS} />
+          </h3>
           <pre
             ref={paneB}
             className="ss-pair-text"
             tabIndex={0}
             role="region"
-            aria-label={`Text of ${pathB}`}
+            aria-label={`Text of ${displayName(pathB)}`}
             onScroll={onScroll}
           >
-            <ChunkedText chunks={chunksB} starts={startsB} />
+            <ChunkedText chunks={chunksB} starts={startsB} pinned={first?.chunkB} />
           </pre>
         </div>
       </div>

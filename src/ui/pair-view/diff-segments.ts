@@ -164,3 +164,15 @@ export function changeAnchors(
   }
   return Uint32Array.from(out);
 }
+
+/** The block (of blocks starting at `starts`, ascending, the first at 0) that holds text offset `offset`. */
+export function chunkIndexOf(starts: Uint32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

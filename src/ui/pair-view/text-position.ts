@@ -2,6 +2,7 @@
  * DOM helpers for aligned scrolling: which text offset is at the top of a pane, and scrolling a pane so
  * a given text offset sits at a given height. Panes hold `.ss-pair-chunk` blocks with `data-start`.
  */
+import { chunkIndexOf } from './diff-segments.ts';
 
 interface CaretDocument {
   caretPositionFromPoint?: (x: number, y: number) => { offsetNode: Node; offset: number } | null;
@@ -36,13 +37,7 @@ export function offsetAtTop(pane: HTMLElement): { offset: number; y: number } | 
 
 /** Scrolls `pane` so that text offset `offset` is `y` pixels below its top; false if it cannot. */
 export function scrollOffsetTo(pane: HTMLElement, starts: Uint32Array, offset: number, y: number): boolean {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
+  const lo = chunkIndexOf(starts, offset);
   const chunk = pane.querySelectorAll<HTMLElement>('.ss-pair-chunk')[lo];
   if (!chunk) return false;
   let left = offset - starts[lo];

@@ -1,5 +1,5 @@
 /** The settings panel: features, weights, k and the Jaccard cut, with short explanations. */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
 import type { FeatureSpec, WeightScheme } from '../../core/simhash/settings.ts';
 import {
@@ -8,6 +8,7 @@ import {
   MAX_K,
   changesFingerprints,
   fromDraft,
+  settingsKey,
   toDraft,
   type ScanSettings,
   type SettingsDraft,
@@ -47,7 +48,14 @@ const WEIGHTS: { value: WeightScheme; label: string; help: string }[] = [
 export function SettingsPanel({ value, onApply, disabled = false }: SettingsPanelProps) {
   const id = useId();
   const [draft, setDraft] = useState<SettingsDraft>(() => toDraft(value));
-  useEffect(() => setDraft(toDraft(value)), [value]);
+  // What the person typed is replaced only when the settings in effect change (an apply, the histogram's
+  // k), never because the same settings arrived in a new object: that reset typed "64" to 16 unseen.
+  const key = settingsKey(value);
+  const [draftFor, setDraftFor] = useState(key);
+  if (draftFor !== key) {
+    setDraftFor(key);
+    setDraft(toDraft(value));
+  }
   const parsed = fromDraft(draft);
   const errors = parsed.ok ? {} : parsed.errors;
   const set = (patch: Partial<SettingsDraft>) => setDraft((d) => ({ ...d, ...patch }));
@@ -132,6 +140,7 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
                 max={MAX_K}
                 value={draft.k}
                 aria-invalid={errors.k ? true : undefined}
+                aria-describedby={errors.k ? `${id}-k-error` : undefined}
                 onChange={(e) => set({ k: e.currentTarget.value })}
               />
             </label>
@@ -178,9 +187,14 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
             (shared features ÷ all features) reaches the similarity threshold. A larger k finds looser rewrites but
             checks more candidates.
           </p>
-          {(errors.k || errors.similarityThreshold) && (
-            <p className="ss-settings-help" role="alert">
-              {errors.k ?? errors.similarityThreshold}
+          {errors.k && (
+            <p id={`${id}-k-error`} className="ss-settings-help ss-settings-error" role="alert">
+              {errors.k} Nothing changes until it is valid: k stays {value.k}.
+            </p>
+          )}
+          {errors.similarityThreshold && (
+            <p className="ss-settings-help ss-settings-error" role="alert">
+              {errors.similarityThreshold}
             </p>
           )}
         </fieldset>

@@ -70,6 +70,22 @@ function intIn(text: string, lo: number, hi: number): number | null {
   return v >= lo && v <= hi ? v : null;
 }
 
+/**
+ * A typed k: the number when it is a whole number from 0 to `max`, else why it is refused. Never
+ * clamped: a typed 64 is an error to show, not a 16 to apply.
+ */
+export function parseK(text: string, max = MAX_K): { ok: true; k: number } | { ok: false; error: string } {
+  const k = intIn(text, 0, max);
+  if (k !== null) return { ok: true, k };
+  const typed = text.trim();
+  return {
+    ok: false,
+    error: /^\d+$/.test(typed)
+      ? `k = ${typed} is out of range: enter a whole number from 0 to ${max}.`
+      : `k must be a whole number from 0 to ${max}${typed === '' ? '' : `, not “${typed}”`}.`,
+  };
+}
+
 /** Validates a draft: settings when every field is valid, else one message per bad field. */
 export function fromDraft(d: SettingsDraft): DraftResult {
   const errors: Partial<Record<'n' | 'k' | 'similarityThreshold', string>> = {};
@@ -77,8 +93,9 @@ export function fromDraft(d: SettingsDraft): DraftResult {
   if (n === null) {
     errors.n = `Enter a whole number from ${d.kind === 'char-ngram' ? 1 : 2} to ${MAX_FEATURE_N}.`;
   }
-  const k = intIn(d.k, 0, MAX_K);
-  if (k === null) errors.k = `Enter a whole number from 0 to ${MAX_K}.`;
+  const parsedK = parseK(d.k);
+  const k = parsedK.ok ? parsedK.k : null;
+  if (!parsedK.ok) errors.k = parsedK.error;
   const j = Number(d.similarityThreshold.trim());
   const jOk = d.similarityThreshold.trim() !== '' && Number.isFinite(j) && j >= 0 && j <= 1;
   if (!jOk) errors.similarityThreshold = 'Enter a number from 0 to 1.';
@@ -92,6 +109,15 @@ export function fromDraft(d: SettingsDraft): DraftResult {
       grouping: d.grouping,
     },
   };
+}
+
+/**
+ * A key that changes exactly when the settings' values change (not when the same values arrive in a
+ * new object): the settings panel resets what the person typed only when the settings in effect change.
+ */
+export function settingsKey(s: ScanSettings): string {
+  const f = s.simhash.features;
+  return [f.kind, f.n, s.simhash.weights, s.simhash.stopWords, s.k, s.similarityThreshold, s.grouping].join('|');
 }
 
 /** One line describing settings, e.g. `word3 · binary · k = 10 · Jaccard ≥ 0.8`. */

@@ -1,11 +1,39 @@
-/** The "Skipped" panel: every file left out of the comparison, with its reason, and counts per reason. */
+/**
+ * The "Skipped" panel: every file left out of the comparison, with its reason, and counts per reason;
+ * then the notes on files that were compared but not read exactly as they are (invalid UTF-8 replaced).
+ */
 import { useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { SkippedFile } from '../../scan/scan-result.ts';
+import type { DocNote, SkippedFile } from '../../scan/scan-result.ts';
 import type { SkipReason } from '../../core/documents/document-status.ts';
+import { PathName } from '../shared/PathName.tsx';
 
 export interface SkippedPanelProps {
   skipped: readonly SkippedFile[];
+  /** Notes on compared files (none when absent). */
+  notes?: readonly DocNote[];
+}
+
+/** Notes listed at most (they are rare; the rest are counted). */
+const MAX_NOTES = 500;
+
+function NotesList({ notes }: { notes: readonly DocNote[] }) {
+  const shown = notes.length > MAX_NOTES ? notes.slice(0, MAX_NOTES) : notes;
+  return (
+    <section className="skipped__notes" aria-labelledby="notes-heading">
+      <h2 id="notes-heading">Notes ({notes.length.toLocaleString('en')})</h2>
+      <p className="ss-muted">These files were compared, but their text is not exactly their bytes:</p>
+      <ul aria-label="Notes on compared files">
+        {shown.map((n) => (
+          <li key={n.docId} className="skipped__row">
+            <PathName path={n.path} maxChars={80} className="skipped__path" />
+            <span className="skipped__reason">{n.message}</span>
+          </li>
+        ))}
+      </ul>
+      {shown.length < notes.length && <p className="ss-muted">and {(notes.length - shown.length).toLocaleString('en')} more.</p>}
+    </section>
+  );
 }
 
 const REASON_LABEL: Record<SkipReason, string> = {
@@ -20,7 +48,7 @@ const REASON_LABEL: Record<SkipReason, string> = {
 const ROW_HEIGHT = 44;
 
 /** Lists skipped files in a virtual list (there can be tens of thousands). */
-export function SkippedPanel({ skipped }: SkippedPanelProps) {
+export function SkippedPanel({ skipped, notes = [] }: SkippedPanelProps) {
   const counts = useMemo(() => {
     const c = new Map<SkipReason, number>();
     for (const s of skipped) c.set(s.reason, (c.get(s.reason) ?? 0) + 1);
@@ -35,35 +63,38 @@ export function SkippedPanel({ skipped }: SkippedPanelProps) {
     // Before layout (and in headless runs) render a first screenful instead of nothing.
     initialRect: { width: 800, height: 320 },
   });
-  if (skipped.length === 0) return null;
+  if (skipped.length === 0) return notes.length > 0 ? <NotesList notes={notes} /> : null;
   return (
-    <section className="skipped" aria-labelledby="skipped-heading">
-      <h2 id="skipped-heading">Skipped ({skipped.length.toLocaleString('en')})</h2>
-      <ul className="skipped__counts" aria-label="Skipped by reason">
-        {counts.map(([reason, count]) => (
-          <li key={reason}>
-            {REASON_LABEL[reason]}: {count.toLocaleString('en')}
-          </li>
-        ))}
-      </ul>
-      <div ref={scrollRef} className="skipped__scroll" role="list" aria-label="Skipped files">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => {
-            const s = skipped[row.index];
-            return (
-              <div
-                key={row.key}
-                role="listitem"
-                className="skipped__row"
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
-              >
-                <span className="skipped__path">{s.path}</span>
-                <span className="skipped__reason">{s.message}</span>
-              </div>
-            );
-          })}
+    <>
+      <section className="skipped" aria-labelledby="skipped-heading">
+        <h2 id="skipped-heading">Skipped ({skipped.length.toLocaleString('en')})</h2>
+        <ul className="skipped__counts" aria-label="Skipped by reason">
+          {counts.map(([reason, count]) => (
+            <li key={reason}>
+              {REASON_LABEL[reason]}: {count.toLocaleString('en')}
+            </li>
+          ))}
+        </ul>
+        <div ref={scrollRef} className="skipped__scroll" role="list" aria-label="Skipped files">
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((row) => {
+              const s = skipped[row.index];
+              return (
+                <div
+                  key={row.key}
+                  role="listitem"
+                  className="skipped__row"
+                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+                >
+                  <PathName path={s.path} maxChars={80} className="skipped__path" />
+                  <span className="skipped__reason">{s.message}</span>
+                </div>
+              );
+            })}
+          </div>
         </div>
-      </div>
-    </section>
+      </section>
+      {notes.length > 0 && <NotesList notes={notes} />}
+    </>
   );
 }

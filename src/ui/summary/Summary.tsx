@@ -4,10 +4,14 @@ import { describeSettings, type ScanSettings } from '../shared/scan-settings.ts'
 import '../shared/theme.css';
 
 export interface SummaryProps {
-  /** Files read and fingerprinted (or found to be exact duplicates). */
+  /** Files the scan dealt with: `compared + skipped`. */
   filesScanned: number;
-  /** Files not used (binary, too short, unreadable, too large). */
+  /** Files read and fingerprinted (or identical to one that was) and searched for duplicates. */
+  compared: number;
+  /** Files not used (binary, too short, empty, unreadable, hidden): the Skipped panel's rows. */
   skipped: number;
+  /** Files never read because the scan was cancelled (0 or absent: none). */
+  notRead?: number;
   /** Groups whose texts are all identical. */
   exactGroups: number;
   /** Groups of near-duplicates (at least one member differs from the reference). */
@@ -31,13 +35,33 @@ function Stat({ label, value, children }: { label: string; value: number; childr
   );
 }
 
+const files = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'file' : 'files'}`;
+
+/** The sentence under the figures that says how they add up. */
+export function filesSum(scanned: number, compared: number, skipped: number, notRead = 0): string {
+  const sum = `${files(scanned)} scanned = ${compared.toLocaleString()} compared + ${skipped.toLocaleString()} skipped.`;
+  return notRead > 0 ? `${sum} ${files(notRead)} not read (the scan was cancelled first).` : sum;
+}
+
 /** Counts from the last scan as a row of figures, plus the settings used. */
-export function Summary({ filesScanned, skipped, exactGroups, nearGroups, pairs, identicalPairs, settings, onShowSkipped }: SummaryProps) {
+export function Summary({
+  filesScanned,
+  compared,
+  skipped,
+  notRead = 0,
+  exactGroups,
+  nearGroups,
+  pairs,
+  identicalPairs,
+  settings,
+  onShowSkipped,
+}: SummaryProps) {
   return (
     <section className="ss-panel" aria-label="Summary">
       <h2 className="ss-panel-title">Summary</h2>
       <dl className="ss-summary-stats">
         <Stat label="Files scanned" value={filesScanned} />
+        <Stat label="Compared" value={compared} />
         <Stat label="Skipped" value={skipped}>
           {onShowSkipped && skipped > 0 ? (
             <button
@@ -59,6 +83,7 @@ export function Summary({ filesScanned, skipped, exactGroups, nearGroups, pairs,
           <span className="ss-muted ss-summary-sub"> ({identicalPairs.toLocaleString()} identical)</span>
         </Stat>
       </dl>
+      <p className="ss-summary-sum">{filesSum(filesScanned, compared, skipped, notRead)}</p>
       <p className="ss-summary-settings">
         Settings: <code>{describeSettings(settings)}</code>
       </p>

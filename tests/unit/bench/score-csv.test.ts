@@ -16,6 +16,7 @@ describe('parseCsv', () => {
   });
 
   it('rejects text after a closing quote and an unterminated quote', () => {
+    expect(parseCsv('\uFEFFgroup,path_a\r\n1,a.txt\r\n')).toEqual([['group', 'path_a'], ['1', 'a.txt']]);
     expect(() => parseCsv('"a"b\r\n')).toThrow(/after a closing quote/);
     expect(() => parseCsv('"a\r\n')).toThrow(/unterminated/);
   });

@@ -116,8 +116,10 @@ describe('simsift fingerprint', { timeout: 120_000 }, () => {
   });
 });
 
-/** Reads CRLF CSV with RFC 4180 quotes into rows of cells. */
+/** Reads CRLF CSV with RFC 4180 quotes into rows of cells (the export's UTF-8 BOM is required and dropped). */
 function parseCsv(text: string): string[][] {
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  text = text.slice(1);
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';

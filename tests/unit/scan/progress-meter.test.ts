@@ -9,4 +9,9 @@ describe('estimateRate', () => {
     expect(estimateRate(1e6, 2e6, 100)).toEqual({ bytesPerSecond: 0, secondsLeft: null });
     expect(estimateRate(0, 2e6, 5000)).toEqual({ bytesPerSecond: 0, secondsLeft: null });
   });
+  it('gives no time left when the total is unknown or smaller than what is done (never "about 0 s left")', () => {
+    expect(estimateRate(63e6, 252e3, 2000)).toEqual({ bytesPerSecond: 31.5e6, secondsLeft: null });
+    expect(estimateRate(117e6, 0, 2000)).toEqual({ bytesPerSecond: 58.5e6, secondsLeft: null });
+    expect(estimateRate(2e6, 2e6, 2000)).toEqual({ bytesPerSecond: 1e6, secondsLeft: 0 });
+  });
 });

@@ -7,6 +7,7 @@ import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
+import type { ScanHooks } from '../../../src/scan/scan-hooks.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter } from '../../../src/core/simhash/document-frequencies.ts';
@@ -67,6 +68,24 @@ describe('scan session', () => {
     expect(r.relation.pairCount).toBe(3);
     expect(r.skipped.map((s) => `${s.path}:${s.reason}`).sort()).toEqual(['c/.git/:hidden', 'c/bin.txt:binary', 'c/empty.txt:empty']);
     expect(snap.progress).toMatchObject({ filesDone: 6, filesTotal: 6, bytesTotal: r.docs.sizes.reduce((a, b) => a + b, 0) });
+  });
+
+  it('publishes the phases it really is in: listing, reading, searching, grouping, saving', async () => {
+    const files = [inFolder('c/a.txt', text(1)), inFolder('c/b.txt', text(1)), inFolder('c/c.txt', text(3))];
+    const store = createScanStore({ k: 6 });
+    const phases: string[] = [];
+    store.subscribe(() => {
+      const p = store.getSnapshot().progress?.phase;
+      if (p && phases[phases.length - 1] !== p) phases.push(p);
+    });
+    const finish = async (result: Parameters<NonNullable<ScanHooks['finish']>>[0]) => result;
+    await createScanSession(store, workers(), { finish }).start({ kind: 'file-list', files });
+    expect(store.getSnapshot().state).toBe('done');
+    expect(phases[0]).toBe('listing');
+    expect(phases).toContain('reading');
+    expect(phases.indexOf('indexing')).toBeGreaterThan(phases.indexOf('reading'));
+    expect(phases.indexOf('grouping')).toBeGreaterThan(phases.indexOf('indexing'));
+    expect(phases[phases.length - 1]).toBe('saving');
   });
 
   it('cancels at once, keeps what finished, and can start again right away', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeAnchors, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
+import { changeAnchors, chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
 
 describe('runsToSegments', () => {
   it('cuts a text along its runs', () => {
@@ -136,5 +136,12 @@ describe('changeAnchors', () => {
     });
     expect(anchors).toEqual([...expected].sort((x, y) => x - y));
     expect(anchors.length).toBeGreaterThan(3);
+  });
+});
+
+describe('chunkIndexOf', () => {
+  it('finds the block holding an offset', () => {
+    const starts = Uint32Array.of(0, 4096, 8200);
+    expect([0, 4095, 4096, 8199, 8200, 99999].map((o) => chunkIndexOf(starts, o))).toEqual([0, 0, 1, 1, 2, 2]);
   });
 });

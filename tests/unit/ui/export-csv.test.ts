@@ -24,10 +24,13 @@ describe('the CSV files the export buttons save', () => {
     const csv = parts.join('');
     expect(csv).toBe([...relationCsvChunks(relation, paths)].join(''));
     expect(csv.split('\r\n').length - 2).toBe(6);
+    // The UTF-8 BOM, so spreadsheets read non-ASCII names as UTF-8.
+    expect(new TextEncoder().encode(csv).subarray(0, 3)).toEqual(Uint8Array.of(0xef, 0xbb, 0xbf));
+    expect(csv.startsWith('\uFEFFgroup,path_a,')).toBe(true);
   });
   it('writes the groups CSV with members identical to their reference marked', () => {
     expect(viewGroupsCsv(table, paths, Uint32Array.from([1]), Uint8Array.from([0, 0, 0, 0, 1]))).toBe(
-      "group,path,role,distance_to_reference\r\n2,c.txt,reference,0\r\n2,'-d.txt,exact-duplicate,0\r\n",
+      "\uFEFFgroup,path,role,distance_to_reference\r\n2,c.txt,reference,0\r\n2,'-d.txt,exact-duplicate,0\r\n",
     );
   });
 });

@@ -3,7 +3,6 @@ import {
   flattenRows,
   lowerCasePaths,
   orderGroups,
-  splitPath,
   stepRow,
   type GroupView,
 } from '../../../src/ui/groups/group-view.ts';
@@ -88,10 +87,3 @@ describe('flattenRows and stepRow', () => {
   });
 });
 
-describe('splitPath', () => {
-  it('splits folder and file name', () => {
-    expect(splitPath('a/b/c.txt')).toEqual({ dir: 'a/b/', name: 'c.txt' });
-    expect(splitPath('c.txt')).toEqual({ dir: '', name: 'c.txt' });
-    expect(splitPath('<img src=x onerror=alert(1)>.txt')).toEqual({ dir: '', name: '<img src=x onerror=alert(1)>.txt' });
-  });
-});

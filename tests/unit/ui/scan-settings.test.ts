@@ -4,6 +4,8 @@ import {
   changesFingerprints,
   describeSettings,
   fromDraft,
+  parseK,
+  settingsKey,
   toDraft,
 } from '../../../src/ui/shared/scan-settings.ts';
 
@@ -43,5 +45,30 @@ describe('scan settings drafts', () => {
     expect(changesFingerprints(s, { ...s, k: 7, similarityThreshold: 0.4 })).toBe(false);
     expect(changesFingerprints(s, { ...s, simhash: { ...s.simhash, weights: 'tf' } })).toBe(true);
     expect(changesFingerprints(s, { ...s, simhash: { ...s.simhash, features: { kind: 'word-shingle', n: 4 } } })).toBe(true);
+  });
+  it('refuses k out of range with a message naming the typed value (never clamps it)', () => {
+    const d = toDraft(DEFAULT_SCAN_SETTINGS);
+    const r = fromDraft({ ...d, k: '64' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.k).toBe('k = 64 is out of range: enter a whole number from 0 to 16.');
+    const t = fromDraft({ ...d, k: 'abc' });
+    if (!t.ok) expect(t.errors.k).toBe('k must be a whole number from 0 to 16, not “abc”.');
+    expect(fromDraft({ ...d, k: '16' }).ok).toBe(true);
+  });
+  it('keys settings by value, so the same settings in a new object do not reset the form', () => {
+    const a = { ...DEFAULT_SCAN_SETTINGS, simhash: { ...DEFAULT_SCAN_SETTINGS.simhash } };
+    expect(settingsKey(a)).toBe(settingsKey(DEFAULT_SCAN_SETTINGS));
+    expect(settingsKey({ ...a, k: a.k - 1 })).not.toBe(settingsKey(a));
+    expect(settingsKey({ ...a, similarityThreshold: 0.9 })).not.toBe(settingsKey(a));
+    expect(settingsKey({ ...a, grouping: 'components' })).not.toBe(settingsKey(a));
+    expect(settingsKey({ ...a, simhash: { ...a.simhash, stopWords: true } })).not.toBe(settingsKey(a));
+  });
+  it('parses a typed k without clamping it', () => {
+    expect(parseK('12')).toEqual({ ok: true, k: 12 });
+    expect(parseK(' 0 ')).toEqual({ ok: true, k: 0 });
+    expect(parseK('64')).toEqual({ ok: false, error: 'k = 64 is out of range: enter a whole number from 0 to 16.' });
+    expect(parseK('20', 24)).toEqual({ ok: true, k: 20 });
+    expect(parseK('-1').ok).toBe(false);
+    expect(parseK('').ok).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { DocFlag, DocStatus } from '../../../src/core/documents/document-status.
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { normalizeText } from '../../../src/core/text/normalize.ts';
+import { decodeWindows1252 } from '../../../src/core/text/decode.ts';
 import { hiOf, loOf } from '../../../src/core/simhash/fingerprint64.ts';
 
 const PROSE =
@@ -70,6 +71,33 @@ describe('ingestApi.ingestBatch', () => {
     expect(Array.from(r.status)).toEqual([DocStatus.ok, DocStatus.ok, DocStatus.ok]);
     expect([r.hashHi[0], r.hashLo[0]]).toEqual(await contentHash(PROSE));
     expect([r.hashHi[1], r.hashLo[1]]).toEqual(await contentHash(latin1Text));
+  });
+
+  it('reads a UTF-8 file with three bad bytes as UTF-8 (U+FFFD for them), flags it and says so in a note', async () => {
+    const clean = `${PROSE} Grüße aus Köln, café, naïve, déjà vu. `.repeat(5);
+    const enc = new TextEncoder();
+    const third = Math.floor(clean.length / 3);
+    const parts = [clean.slice(0, third), clean.slice(third, 2 * third), clean.slice(2 * third)];
+    const bad = new Uint8Array([...enc.encode(parts[0]), 0x80, ...enc.encode(parts[1]), 0xff, 0xfe, ...enc.encode(parts[2])]);
+    const replaced = `${parts[0]}\uFFFD${parts[1]}\uFFFD\uFFFD${parts[2]}`;
+    const r = await batch([file(bad), file(clean)], DEFAULT_SETTINGS);
+    expect(Array.from(r.status)).toEqual([DocStatus.ok, DocStatus.ok]);
+    expect([r.hashHi[0], r.hashLo[0]]).toEqual(await contentHash(replaced));
+    expect(r.flags[0] & DocFlag.invalidUtf8).toBe(DocFlag.invalidUtf8);
+    expect(r.flags[1] & DocFlag.invalidUtf8).toBe(0);
+    expect(r.notes).toEqual([{ index: 0, message: '3 invalid UTF-8 bytes replaced with � (U+FFFD); the rest was read as UTF-8.' }]);
+    // Much nearer its clean twin than the windows-1252 mojibake it used to be read as.
+    const bits = (x: number) => { let v = x >>> 0, c = 0; while (v) { v &= v - 1; c++; } return c; };
+    const mojibake = createFingerprinter(DEFAULT_SETTINGS).fingerprint(decodeWindows1252(bad));
+    const now = bits(r.hi[0] ^ r.hi[1]) + bits(r.lo[0] ^ r.lo[1]);
+    const before = bits(mojibake.hi ^ r.hi[1]) + bits(mojibake.lo ^ r.lo[1]);
+    expect(now).toBeLessThan(before);
+    expect(now).toBeLessThanOrEqual(8);
+    // Read by the worker (a large file sent as a File), the bytes are counted all the same.
+    const limits = { maxBytes: 1e9, readAheadBytes: 100, readAhead: 4 };
+    const streamed = await batch([file(bad)], DEFAULT_SETTINGS, { limits });
+    expect([streamed.hashHi[0], streamed.hashLo[0]]).toEqual(await contentHash(replaced));
+    expect(streamed.notes).toEqual([{ index: 0, message: '3 invalid UTF-8 bytes replaced with � (U+FFFD); the rest was read as UTF-8.' }]);
   });
 
   it('strips markup, scripts and styles from .html files before fingerprinting', async () => {

@@ -93,7 +93,9 @@ describe('toCsv and relationCsvChunks', () => {
       verified: verified([[0, 2, 3, 0.87654], [2, 3, 255, NaN]]),
       lengths: [100, 100, 100, 100],
     });
-    const csv = [...relationCsvChunks(relation, paths)].join('');
+    const file = [...relationCsvChunks(relation, paths)].join('');
+    expect(file[0]).toBe('\uFEFF'); // the UTF-8 BOM, for spreadsheets
+    const csv = file.slice(1);
     expect(csv.split('\r\n')[0]).toBe('group,path_a,path_b,distance,similarity_estimate,jaccard');
     const estimate = Math.cos((Math.PI * 3) / 64).toFixed(4);
     expect(parseCsv(csv)).toEqual([
@@ -104,7 +106,7 @@ describe('toCsv and relationCsvChunks', () => {
       ['1', 'a.txt', 'dir/b, "2".txt', '0', '1.0000', '1.0000'],
     ]);
     const empty = buildDuplicateRelation({ count: 0, representative: new Int32Array(0), verified: verified([]), lengths: [] });
-    expect(parseCsv([...relationCsvChunks(empty, [])].join(''))).toEqual([[...PAIRS_CSV_HEADER]]);
+    expect(parseCsv([...relationCsvChunks(empty, [])].join('').slice(1))).toEqual([[...PAIRS_CSV_HEADER]]);
   });
 });
 

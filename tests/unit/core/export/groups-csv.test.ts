@@ -35,7 +35,7 @@ describe('groupsCsvRows', () => {
 describe('groupsCsv', () => {
   it('writes RFC 4180 records with quotes doubled and formula cells escaped', () => {
     expect(groupsCsv(table, paths)).toBe(
-      'group,path,role,distance_to_reference\r\n' +
+      '\uFEFFgroup,path,role,distance_to_reference\r\n' +
         '1,notes/ref.txt,reference,0\r\n' +
         '1,a.txt,near-duplicate,4\r\n' +
         "1,'=SUM(A1).txt,near-duplicate,\r\n" +

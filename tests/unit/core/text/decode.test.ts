@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText } from '../../../../src/core/text/decode.ts';
+import { countUtf8, decodeText, createUtf8Counter } from '../../../../src/core/text/decode.ts';
+import { documentText } from '../../../../src/core/text/document-text.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -80,5 +81,64 @@ describe('decodeText', () => {
 
   it('reads an empty file as empty text', () => {
     expect(decodeText(new Uint8Array(0))).toEqual({ ok: true, text: '', encoding: 'utf-8' });
+  });
+
+  it('reads a UTF-8 file with three bad bytes as UTF-8 with U+FFFD for them, not as windows-1252 mojibake', () => {
+    const clean = 'Grüße aus Köln: café, naïve, déjà vu, 東京. '.repeat(20);
+    const [p1, p2, p3, p4] = [clean.slice(0, 100), clean.slice(100, 300), clean.slice(300, 500), clean.slice(500)];
+    // Three stray bytes between characters: a lone continuation byte, 0xFF, and a lead byte before ASCII.
+    const bad = new Uint8Array([...utf8(p1), 0x80, ...utf8(p2), 0xff, ...utf8(p3), 0xe9, ...utf8(p4)]);
+    const r = decodeText(bad);
+    expect(r.ok && r.encoding).toBe('utf-8');
+    expect(r.ok && r.invalidBytes).toBe(3);
+    const text = r.ok ? r.text : '';
+    expect(text).toBe(`${p1}\uFFFD${p2}\uFFFD${p3}\uFFFD${p4}`);
+    expect(text).not.toContain('Ã');
+    // A 3-byte sequence cut short by an ASCII letter: its two bytes are one U+FFFD.
+    const cut = new Uint8Array([...utf8(clean.slice(0, 50)), 0xe2, 0x82, 0x41, ...utf8(clean.slice(50))]);
+    const c = decodeText(cut);
+    expect(c.ok && [c.encoding, c.invalidBytes]).toEqual(['utf-8', 2]);
+    expect(c.ok && c.text.includes('\uFFFDA')).toBe(true);
+  });
+
+  it('keeps Latin-1 (no well-formed UTF-8 at all) as windows-1252, without an invalid-byte count', () => {
+    const latin1 = Uint8Array.from('Grüße aus Köln, café au lait', (ch) => ch.charCodeAt(0));
+    const r = decodeText(latin1);
+    expect(r).toEqual({ ok: true, text: 'Grüße aus Köln, café au lait', encoding: 'windows-1252' });
+  });
+
+  it('trusts a UTF-8 BOM even when every non-ASCII byte is bad', () => {
+    const r = decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xe9, 0x62]));
+    expect(r).toEqual({ ok: true, text: 'a\uFFFDb', encoding: 'utf-8', invalidBytes: 1 });
+  });
+
+  it('counts invalid UTF-8 like the WHATWG decoder, also across pieces', () => {
+    const samples = [
+      [0xc3, 0x28, 0xa0, 0xa1],
+      [0xf0, 0x9f, 0x98],
+      [0xed, 0xa0, 0x80],
+      [0xe0, 0x80, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80],
+    ].map((b) => Uint8Array.from(b));
+    for (const bytes of samples) {
+      const replacements = new TextDecoder().decode(bytes).split('\uFFFD').length - 1;
+      expect(countUtf8(bytes).invalidSequences, String(bytes)).toBe(replacements);
+      const counter = createUtf8Counter();
+      for (const b of bytes) counter.push(Uint8Array.of(b));
+      expect(counter.end()).toEqual(countUtf8(bytes));
+    }
+    expect(countUtf8(samples[5])).toEqual({ multibyte: 3, invalidSequences: 0, invalidBytes: 0 });
+  });
+});
+
+describe('documentText', () => {
+  it('decodes with the one decoder and strips HTML by the file name, as a scan does', () => {
+    const page = utf8('<html><body><p>caf\u00e9</p><script>x()</script></body></html>');
+    const r = documentText(page, 'dir/page.html');
+    expect(r.ok && [r.text.trim(), r.html, r.invalidBytes]).toEqual(['café', true, 0]);
+    const plain = documentText(page, 'page.txt');
+    expect(plain.ok && plain.text).toContain('<script>');
+    expect(documentText(new Uint8Array([0x50, 0x4b, 0, 0]), 'a.zip').ok).toBe(false);
   });
 });

@@ -1,0 +1,38 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { fileCounts } from '../../../src/app/file-counts.ts';
+import { DocStatus } from '../../../src/core/documents/document-status.ts';
+import type { ScanResult, SkippedFile } from '../../../src/scan/scan-result.ts';
+import { filesSum, Summary } from '../../../src/ui/summary/Summary.tsx';
+import { doneLine } from '../../../src/ui/progress/ScanProgress.tsx';
+import { DEFAULT_SCAN_SETTINGS } from '../../../src/ui/shared/scan-settings.ts';
+
+const skip = (docId: number, reason: SkippedFile['reason']): SkippedFile => ({ docId, path: `f${docId}`, size: 0, reason, message: '' });
+
+describe('file counts', () => {
+  it('scanned = compared + skipped, hidden files (never read) among the skipped; cancelled files apart', () => {
+    const status = Uint8Array.from([DocStatus.ok, DocStatus.ok, DocStatus.binary, DocStatus.tooShort, DocStatus.empty, DocStatus.pending]);
+    const result = {
+      docs: { count: status.length, status } as ScanResult['docs'],
+      skipped: [skip(2, 'binary'), skip(3, 'too-short'), skip(4, 'empty'), skip(-1, 'hidden')],
+    };
+    const c = fileCounts(result);
+    expect(c).toEqual({ scanned: 6, compared: 2, skipped: 4, notRead: 1 });
+    expect(c.scanned).toBe(c.compared + c.skipped);
+    expect(filesSum(c.scanned, c.compared, c.skipped, c.notRead)).toBe('6 files scanned = 2 compared + 4 skipped. 1 file not read (the scan was cancelled first).');
+  });
+  it('the progress line and the summary say the same numbers, with labels that say what they count', () => {
+    // 41 files read and 2 hidden: 43 scanned, as the summary counts them (32 compared + 11 skipped).
+    const progress = { phase: 'grouping' as const, filesDone: 41, filesTotal: 41, filesListedOnly: 2, bytesDone: 2e6, bytesTotal: 2e6, bytesTotalKnown: true, bytesPerSecond: 0, secondsLeft: null, elapsedMs: 3000 };
+    expect(doneLine(progress)).toBe('Scanned 43 files in 3 s (41 read, 2.0 MB; 2 hidden or unreadable, listed as skipped).');
+    expect(doneLine({ ...progress, filesListedOnly: 0, filesTotal: 43 })).toBe('Scanned 43 files in 3 s (43 read, 2.0 MB).');
+    const html = renderToStaticMarkup(
+      createElement(Summary, { filesScanned: 43, compared: 32, skipped: 11, exactGroups: 1, nearGroups: 2, pairs: 3, identicalPairs: 1, settings: DEFAULT_SCAN_SETTINGS }),
+    );
+    expect(html).toContain('<dt>Files scanned</dt><dd>43</dd>');
+    expect(html).toContain('<dt>Compared</dt><dd>32</dd>');
+    expect(html).toContain('<dt>Skipped</dt><dd>11</dd>');
+    expect(html).toContain('43 files scanned = 32 compared + 11 skipped.');
+  });
+});

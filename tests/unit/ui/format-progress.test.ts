@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { PHASE_LABEL, progressFigures } from '../../../src/ui/progress/format-progress.ts';
+import type { ScanProgress } from '../../../src/scan/scan-store.ts';
+
+const base: ScanProgress = {
+  phase: 'reading',
+  filesDone: 10,
+  filesTotal: 100,
+  filesListedOnly: 0,
+  bytesDone: 5e6,
+  bytesTotal: 50e6,
+  bytesTotalKnown: false,
+  bytesPerSecond: 1e6,
+  secondsLeft: 45,
+  elapsedMs: 5000,
+};
+
+describe('progressFigures', () => {
+  it('prints an estimated total that still holds, with the time left', () => {
+    expect(progressFigures(base)).toEqual({
+      files: '10 of 100 files',
+      bytes: '5.0 MB of about 50 MB',
+      rate: '1.0 MB/s',
+      left: 'about 45 s left',
+    });
+    expect(progressFigures({ ...base, bytesTotalKnown: true }).bytes).toBe('5.0 MB of 50 MB');
+  });
+  it('never prints a total below what is done ("63 MB of about 252 KB") or a zero one ("117 MB of about 0 B")', () => {
+    const huge = progressFigures({ ...base, bytesDone: 63e6, bytesTotal: 252e3, secondsLeft: 0 });
+    expect(huge.bytes).toBe('63 MB read');
+    expect(huge.left).toBeNull();
+    const none = progressFigures({ ...base, filesDone: 0, bytesDone: 117e6, bytesTotal: 0, secondsLeft: 0 });
+    expect(none.bytes).toBe('117 MB read');
+    expect(none.left).toBeNull();
+  });
+  it('shows no byte figures outside the reading phases, and no file count while listing', () => {
+    expect(progressFigures({ ...base, phase: 'listing', filesTotal: 0, filesDone: 0 })).toEqual({ files: null, bytes: null, rate: null, left: null });
+    expect(progressFigures({ ...base, phase: 'indexing', filesDone: 100 })).toEqual({ files: '100 of 100 files', bytes: null, rate: null, left: null });
+  });
+  it('names every phase for what it does', () => {
+    expect(PHASE_LABEL).toEqual({
+      listing: 'Listing files',
+      reading: 'Reading and fingerprinting files',
+      fingerprinting: 'Fingerprinting the last files',
+      indexing: 'Searching for near-duplicate candidates',
+      grouping: 'Verifying pairs and grouping',
+      saving: 'Saving to the corpus in this browser',
+    });
+  });
+});
