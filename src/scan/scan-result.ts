@@ -6,16 +6,8 @@
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
+import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { SkipReason } from '../core/documents/document-status.ts';
-
-/** Groups in compressed form: group g's members are `members[start[g] .. start[g + 1])`. */
-export interface GroupList {
-  /** `count + 1` offsets into `members`. */
-  start: Uint32Array;
-  /** Doc ids, ascending within a group. Groups are ordered largest first. */
-  members: Uint32Array;
-  count: number;
-}
 
 /** Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were listed). */
 export interface ScanDocs {

@@ -7,7 +7,7 @@ import { transfer } from 'comlink';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
-import { groupExact, type ExactGrouping, type GroupArrays } from './duplicate-groups.ts';
+import { groupExact, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
 import { type PackedSets } from './ingest-protocol.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
@@ -40,7 +40,7 @@ export interface DuplicateSearchResult {
   lo: Uint32Array;
   words: Uint32Array;
   representative: Int32Array;
-  exactGroups: GroupArrays;
+  exactGroups: GroupList;
   /** Representatives (distinct fingerprinted texts), ascending doc ids. */
   reps: Uint32Array;
   /** Candidate pairs of representatives (doc ids, a < b, sorted by a then b) within k. */

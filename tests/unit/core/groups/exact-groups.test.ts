@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { groupExact, groupPairs, type GroupArrays } from '../../../src/workers/duplicate-groups.ts';
+import { groupExact, type GroupList } from '../../../../src/core/groups/exact-groups.ts';
 
-function unpack(g: GroupArrays): number[][] {
+function unpack(g: GroupList): number[][] {
   return Array.from({ length: g.count }, (_, i) => Array.from(g.members.subarray(g.start[i], g.start[i + 1])));
 }
 
@@ -28,25 +28,5 @@ describe('groupExact', () => {
   it('handles hashes above 2^31 (unsigned comparison)', () => {
     const g = groupExact(Uint32Array.from([0xffffffff, 1, 0xffffffff]), Uint32Array.from([0x80000000, 0, 0x80000000]), Uint8Array.from([1, 1, 1]));
     expect(unpack(g.groups)).toEqual([[0, 2]]);
-  });
-});
-
-describe('groupPairs', () => {
-  it('finds connected components, largest first, and labels every pair with its group', () => {
-    const pairs = { a: Uint32Array.from([0, 1, 4, 6]), b: Uint32Array.from([1, 2, 5, 8]), distance: Uint8Array.from([1, 2, 0, 3]), count: 4 };
-    const { groups, pairGroup } = groupPairs(10, pairs);
-    expect(unpack(groups)).toEqual([
-      [0, 1, 2],
-      [4, 5],
-      [6, 8],
-    ]);
-    expect(Array.from(pairGroup)).toEqual([0, 0, 1, 2]);
-  });
-
-  it('merges chains that meet late', () => {
-    const pairs = { a: Uint32Array.from([3, 0, 1]), b: Uint32Array.from([4, 2, 3]), distance: new Uint8Array(3), count: 3 };
-    const { groups, pairGroup } = groupPairs(5, pairs);
-    expect(unpack(groups)).toEqual([[0, 2], [1, 3, 4]].sort((x, y) => y.length - x.length));
-    expect(Array.from(pairGroup)).toEqual([0, 1, 0]);
   });
 });

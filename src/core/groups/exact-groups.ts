@@ -1,12 +1,10 @@
 /**
- * Pure grouping over typed arrays, run inside the index worker: exact-duplicate groups from content
- * hashes (picking one representative per distinct text) and connected components of near pairs
- * (union-find with path halving). No objects per document or per pair.
+ * Exact-duplicate grouping over typed arrays: documents with the same 64-bit content hash form a
+ * group, and one representative per distinct text is picked. No objects per document.
  */
-import type { PairList } from '../core/index/pair-list.ts';
 
 /** Groups in compressed form: group g's members are `members[start[g] .. start[g + 1])`. */
-export interface GroupArrays {
+export interface GroupList {
   start: Uint32Array;
   members: Uint32Array;
   count: number;
@@ -19,11 +17,11 @@ export interface ExactGrouping {
   /** Representatives in ascending doc id order (the distinct texts). */
   distinct: Uint32Array;
   /** Groups of 2+ docs with the same hash, largest first. */
-  groups: GroupArrays;
+  groups: GroupList;
 }
 
 /** Orders groups largest first (ties: lowest first member first) and packs them. */
-function packGroups(lists: Uint32Array[], total: number): GroupArrays {
+function packGroups(lists: Uint32Array[], total: number): GroupList {
   const order = lists.map((_, i) => i).sort((x, y) => lists[y].length - lists[x].length || lists[x][0] - lists[y][0]);
   const start = new Uint32Array(lists.length + 1);
   const members = new Uint32Array(total);
@@ -74,51 +72,4 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
   }
   const reps = distinct.slice(0, distinctCount).sort();
   return { representative, distinct: reps, groups: packGroups(lists, grouped) };
-}
-
-/**
- * Connected components of `pairs` over nodes 0..n-1 (only nodes in some pair appear), members
- * ascending, largest first; also each pair's group index.
- */
-export function groupPairs(n: number, pairs: PairList): { groups: GroupArrays; pairGroup: Uint32Array } {
-  const parent = new Int32Array(n);
-  for (let i = 0; i < n; i++) parent[i] = i;
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
-    }
-    return x;
-  };
-  for (let p = 0; p < pairs.count; p++) {
-    const ra = find(pairs.a[p]);
-    const rb = find(pairs.b[p]);
-    if (ra !== rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
-  }
-  // Count members per root among nodes that are in at least one pair.
-  const inPair = new Uint8Array(n);
-  for (let p = 0; p < pairs.count; p++) {
-    inPair[pairs.a[p]] = 1;
-    inPair[pairs.b[p]] = 1;
-  }
-  const size = new Uint32Array(n);
-  for (let i = 0; i < n; i++) if (inPair[i]) size[find(i)]++;
-  const roots: number[] = [];
-  for (let i = 0; i < n; i++) if (size[i] > 0) roots.push(i);
-  roots.sort((x, y) => size[y] - size[x] || x - y);
-  const groupOfRoot = new Int32Array(n).fill(-1);
-  const start = new Uint32Array(roots.length + 1);
-  let total = 0;
-  roots.forEach((root, g) => {
-    groupOfRoot[root] = g;
-    start[g] = total;
-    total += size[root];
-  });
-  start[roots.length] = total;
-  const members = new Uint32Array(total);
-  const fill = start.slice(0, roots.length);
-  for (let i = 0; i < n; i++) if (inPair[i]) members[fill[groupOfRoot[find(i)]]++] = i;
-  const pairGroup = new Uint32Array(pairs.count);
-  for (let p = 0; p < pairs.count; p++) pairGroup[p] = groupOfRoot[find(pairs.a[p])];
-  return { groups: { start, members, count: roots.length }, pairGroup };
 }
