@@ -8,15 +8,14 @@ import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts'
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import { readTransaction } from '../storage/database.ts';
 import { SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
-import { DocStatus, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
-import type { SkipReason } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, decideNearDuplicates, emptyKnown } from './near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
-import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import type { DocNote, Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 const STATUS_FROM_REASON: Record<string, number> = {
   copy: DocStatus.copy,
@@ -25,12 +24,20 @@ const STATUS_FROM_REASON: Record<string, number> = {
   unreadable: DocStatus.unreadable,
 };
 
+/**
+ * The stored "skip reason" of a compared document whose invalid UTF-8 was replaced: not a skip, a note
+ * (the document's status stays ok), kept so that the note survives a reload (without its byte count).
+ */
+export const INVALID_UTF8_NOTE = 'invalid-utf8';
+
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */
 export const RESTORE_FILES_LIMIT = 100_000;
 
 /** The restored corpus as the scan's document arrays (position = index in ascending storage id). */
 export function docsFromCorpus(c: LoadedCorpus, files: File[]): ScanDocs {
   const status = new Uint8Array(c.count);
+  const flags = new Uint8Array(c.count);
+  for (const [p, reason] of c.skipReasons) if (reason === INVALID_UTF8_NOTE) flags[p] = DocFlag.invalidUtf8;
   for (let p = 0; p < c.count; p++) {
     const f = c.flags[p]!;
     if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
@@ -43,7 +50,7 @@ export function docsFromCorpus(c: LoadedCorpus, files: File[]): ScanDocs {
     files,
     sizes: c.sizes,
     status,
-    flags: new Uint8Array(c.count),
+    flags,
     hi: c.hi,
     lo: c.lo,
     words: c.words,
@@ -357,7 +364,9 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
     words: docs.words[d]!,
     features: 0,
   };
-  if (status === DocStatus.ok) return base;
+  if (status === DocStatus.ok) {
+    return docs.flags[d]! & DocFlag.invalidUtf8 ? { ...base, skipReason: INVALID_UTF8_NOTE, skipMessage: invalidUtf8Message() } : base;
+  }
   if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
   // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
   const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : 'unreadable';
@@ -396,8 +405,13 @@ export async function groupSavedCorpus(
 ): Promise<RestoredCorpus> {
   const docs = docsFromCorpus(loaded, files);
   const skipped: SkippedFile[] = [];
+  const notes: DocNote[] = [];
   for (const [p, reason] of loaded.skipReasons) {
     if (reason === 'copy') continue;
+    if (reason === INVALID_UTF8_NOTE) {
+      notes.push({ docId: p, path: docs.paths[p]!, message: invalidUtf8Message() });
+      continue;
+    }
     skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
   }
   // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
@@ -407,11 +421,13 @@ export async function groupSavedCorpus(
     listed.add(path);
     skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
   }
+  const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
   if (saved && savedPairsFit(saved, options)) {
     onPhase?.('grouping saved pairs');
-    return { grouped: await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids), storageIds: loaded.ids, fast: true };
+    const grouped = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
+    return { grouped: withNotes(grouped), storageIds: loaded.ids, fast: true };
   }
   const knownFrom = saved ?? carried;
   const known = knownFrom ? pairsAtPositions(knownFrom, loaded.ids, options.similarityThreshold) : undefined;
-  return { grouped: await groupDocs(workers, signal, docs, skipped, options, known, onPhase), storageIds: loaded.ids, fast: false };
+  return { grouped: withNotes(await groupDocs(workers, signal, docs, skipped, options, known, onPhase)), storageIds: loaded.ids, fast: false };
 }

@@ -114,8 +114,8 @@ export interface ScanResult {
   docs: ScanDocs;
   skipped: SkippedFile[];
   /**
-   * Notes on files that were read and compared (invalid UTF-8 replaced...). Not saved: a corpus
-   * restored after a reload has none.
+   * Notes on files that were read and compared (invalid UTF-8 replaced). Saved with the corpus as
+   * the document's note (restore-corpus.ts INVALID_UTF8_NOTE), without the byte count.
    */
   notes: DocNote[];
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { IngestPage } from './ingest-page.ts';
+import { waitForSaved } from './persistence-page.ts';
 
 const PROSE = (seed: string) =>
   Array.from({ length: 150 }, (_, i) => `${seed}${i % 17} river stone${i % 11} lantern${(i * 7) % 23}`).join(' ');
@@ -91,6 +92,13 @@ test('a folder of bad inputs: each skipped file listed with a clear reason, host
     const notes = page.getByRole('region', { name: 'Notes (1)' });
     await expect(notes.getByRole('listitem').filter({ hasText: 'bad/mostly-utf8.txt' })).toContainText(
       '3 invalid UTF-8 bytes replaced with � (U+FFFD); the rest was read as UTF-8.',
+    );
+    // The note is saved with the corpus: after a reload it is still there (without the byte count).
+    await waitForSaved(page);
+    await page.reload();
+    await app.waitForState('done');
+    await expect(page.getByRole('region', { name: 'Notes (1)' }).getByRole('listitem').filter({ hasText: 'bad/mostly-utf8.txt' })).toContainText(
+      'Invalid UTF-8 bytes replaced with � (U+FFFD)',
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -43,9 +43,10 @@ export const DocFlag = {
   invalidUtf8: 4,
 } as const;
 
-/** The note for a UTF-8 file whose invalid bytes were replaced. */
-export function invalidUtf8Message(bytes: number): string {
-  return `${bytes.toLocaleString('en')} invalid UTF-8 byte${bytes === 1 ? '' : 's'} replaced with \uFFFD (U+FFFD); the rest was read as UTF-8.`;
+/** The note for a UTF-8 file whose invalid bytes were replaced (how many, when known). */
+export function invalidUtf8Message(bytes?: number): string {
+  const what = bytes === undefined ? 'Invalid UTF-8 bytes' : `${bytes.toLocaleString('en')} invalid UTF-8 byte${bytes === 1 ? '' : 's'}`;
+  return `${what} replaced with \uFFFD (U+FFFD); the rest was read as UTF-8.`;
 }
 
 /** Why a file is not part of the near-duplicate search. */

@@ -3,9 +3,9 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { concatDocs, docsFromCorpus, storedDocumentOf } from '../../../src/scan/restore-corpus.ts';
+import { concatDocs, docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/scan/restore-corpus.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
-import { DocStatus } from '../../../src/core/documents/document-status.ts';
+import { DocFlag, DocStatus, invalidUtf8Message } from '../../../src/core/documents/document-status.ts';
 
 function scanDocs(): ScanDocs {
   const status = [DocStatus.ok, DocStatus.tooShort, DocStatus.copy, DocStatus.binary, DocStatus.empty, DocStatus.pending, DocStatus.ok];
@@ -56,6 +56,25 @@ describe('storedDocumentOf and docsFromCorpus', () => {
         expect(back.sizes[p]).toBe(docs.sizes[d]);
         expect(back.words[p]).toBe(docs.words[d]);
       });
+    } finally {
+      closeCorpusDb();
+    }
+  });
+
+  it('keeps the invalid-UTF-8 note of a compared document through storage: still ok, flagged again', async () => {
+    globalThis.indexedDB = new IDBFactory();
+    configureStorage({ name: 'restore-note-test', events: {} });
+    try {
+      const docs = scanDocs();
+      docs.flags[6] = DocFlag.invalidUtf8;
+      const stored = [storedDocumentOf(docs, 0, 1)!, storedDocumentOf(docs, 6, 2)!];
+      expect(stored[1]).toMatchObject({ status: 'ok', skipReason: INVALID_UTF8_NOTE });
+      await addBatch({ documents: stored });
+      const loaded = await loadCorpus();
+      const back = docsFromCorpus(loaded, loaded.paths.map((p) => new File([], p)));
+      expect(Array.from(back.status)).toEqual([DocStatus.ok, DocStatus.ok]);
+      expect(Array.from(back.flags)).toEqual([0, DocFlag.invalidUtf8]);
+      expect(invalidUtf8Message()).toBe('Invalid UTF-8 bytes replaced with � (U+FFFD); the rest was read as UTF-8.');
     } finally {
       closeCorpusDb();
     }
