@@ -26,8 +26,9 @@
  * position never passes the read position), recording token bounds, so every feature is one
  * contiguous byte range; (3) the WebAssembly kernel (xxh64-wasm.ts) hashes all ranges in one call,
  * or the JavaScript XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes in
- * an open-addressing table stamped per document (never cleared) and counts bits through 256
- * buckets per hash byte. No allocation per token or per feature.
+ * an open-addressing table stamped per document (never cleared) and counts bits (the kernel in
+ * eight byte-sliced i64 counters, JavaScript through 256 buckets per hash byte). No allocation per
+ * token or per feature.
  */
 import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
@@ -153,11 +154,11 @@ type Engine = {
   tableBits: number;
   /** A slot is live iff its stamp equals this, so the table needs no clearing between documents. */
   docStamp: number;
-  /** The kernel's tally table (16 bytes per slot, 2^tallyBits slots), its document stamp, and the byte buckets. */
+  /** The kernel's tally table (16 bytes per slot, 2^tallyBits slots), its document stamp, and its 64 bit counters. */
   tallyBits: number;
   tallyPtr: number;
   tallyStamp: number;
-  buckets: Uint32Array;
+  counters: Int32Array;
   /** The kernel's copy of ASCII_WORD, followed by an i32 slot for compactAscii's written length. */
   asciiTablePtr: number;
   /** Table offsets of the slots `tableFeatures` filled, so reading them back skips empty slots. */
@@ -193,7 +194,7 @@ function createEngine(useKernel: boolean): Engine {
     tallyBits: 12,
     tallyPtr: 0,
     tallyStamp: 0,
-    buckets: new Uint32Array(2048),
+    counters: new Int32Array(64),
     asciiTablePtr: 0,
     used: new Int32Array(1 << 12),
     bitCounts: new Float64Array(64),
@@ -207,7 +208,7 @@ function createEngine(useKernel: boolean): Engine {
 
 /**
  * Makes room for bufCap bytes and tokCap tokens (and, with the kernel, a tally table of 2^tallyBits
- * slots and the byte buckets after the token arrays). With `keep` (growth in the middle of
+ * slots and the 64 bit counters after the token arrays). With `keep` (growth in the middle of
  * tokenizing), the text and the token bounds written so far are kept: the token arrays move when
  * tokCap grows. The tally table is per document and is cleared whenever the layout changes.
  */
@@ -215,8 +216,8 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   bufCap = Math.max(e.bufCap, (bufCap + 7) & ~7);
   tokCap = Math.max(e.tokCap, tokCap);
   const tallyStart = bufCap + 16 * tokCap;
-  const bucketsStart = tallyStart + (e.kernel ? 16 << tallyBits : 0);
-  const asciiStart = bucketsStart + 4 * 2048; // the kernel's ASCII table (256 bytes) and an i32 result
+  const countersStart = tallyStart + (e.kernel ? 16 << tallyBits : 0);
+  const asciiStart = countersStart + 4 * 64; // the kernel's ASCII table (256 bytes) and an i32 result
   const bytes = e.kernel ? asciiStart + 256 + 8 : tallyStart;
   const oldStarts = keep ? e.starts.slice() : null;
   const oldEnds = keep ? e.ends.slice() : null;
@@ -245,7 +246,7 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
     e.tallyPtr = tallyStart;
     new Uint8Array(e.memory, tallyStart, 16 << tallyBits).fill(0);
     e.tallyStamp = 0;
-    e.buckets = new Uint32Array(e.memory, bucketsStart, 2048);
+    e.counters = new Int32Array(e.memory, countersStart, 64);
     new Uint8Array(e.memory, asciiStart, 256).set(ASCII_WORD);
     e.asciiTablePtr = asciiStart;
   }
@@ -610,7 +611,7 @@ function countBits(e: Engine, count: number, dedupe: boolean): number {
   return total;
 }
 
-/** `countBits` in the WASM kernel: the same dedupe and byte buckets, then the same spreading. */
+/** `countBits` in the WASM kernel: the same dedupe, bits counted in byte-sliced i64 counters (see `Xxh64Kernel.tally`). */
 function countBitsKernel(e: Engine, kernel: Xxh64Kernel, count: number, dedupe: boolean): number {
   if (dedupe && 1 << e.tallyBits < 2 * count) {
     let bits = e.tallyBits;
@@ -621,10 +622,11 @@ function countBitsKernel(e: Engine, kernel: Xxh64Kernel, count: number, dedupe: 
     new Uint8Array(e.memory, e.tallyPtr, 16 << e.tallyBits).fill(0);
     e.tallyStamp = 1;
   }
-  const buckets = e.buckets;
-  buckets.fill(0);
-  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << e.tallyBits) - 1, e.tallyStamp, buckets.byteOffset, dedupe ? 1 : 0);
-  spreadBuckets(buckets, e.bitCounts);
+  const counters = e.counters;
+  counters.fill(0);
+  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << e.tallyBits) - 1, e.tallyStamp, counters.byteOffset, dedupe ? 1 : 0);
+  const bitCounts = e.bitCounts;
+  for (let i = 0; i < 64; i++) bitCounts[i] += counters[i];
   return total;
 }
 

@@ -17,10 +17,11 @@ export type Xxh64Kernel = {
    * For f < count, takes the 64-bit hash at hashes + 8f; with `dedupe` (1) skips it if the
    * open-addressing table at `table` (16 bytes per slot: i32 stamp, i32 unused, i64 hash; mask + 1
    * slots) already holds it in this document (slots whose stamp is not `stamp` are free) and else
-   * records it; then adds 1 to buckets[256 j + byte j of the hash] (i32 counters) for j < 8.
-   * Returns how many hashes were counted.
+   * records it; then adds 1 to counters[i] (64 i32 counters, added to, never cleared) for each
+   * bit i set in the hash. Returns how many hashes were counted. (Bits are counted in eight i64
+   * byte-sliced accumulators, acc_j += (h >> j) & 0x0101..01, flushed every 255 hashes.)
    */
-  tally(hashes: number, count: number, table: number, mask: number, stamp: number, buckets: number, dedupe: number): number;
+  tally(hashes: number, count: number, table: number, mask: number, stamp: number, counters: number, dedupe: number): number;
   /**
    * Tokenizes ASCII bytes [start, end) in place, as the fingerprinter's `compactAscii` without stop
    * words: each byte maps through the 256-byte table at `table` (its lowercase if it is a letter or
@@ -45,9 +46,9 @@ const OP = {
   i32Load: 0x28, i64Load: 0x29, i32Load8u: 0x2d, i64Load8u: 0x31, i64Load32u: 0x35, i64Store: 0x37, i32Store8: 0x3a,
   return: 0x0f,
   i32Const: 0x41, i64Const: 0x42,
-  i32Eqz: 0x45, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
+  i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
   i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Shl: 0x74,
-  i64Add: 0x7c, i64Mul: 0x7e, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
+  i64Add: 0x7c, i64Mul: 0x7e, i64And: 0x83, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
   i32WrapI64: 0xa7, i64ExtendI32U: 0xad, i32Store: 0x36,
 } as const;
 const EMPTY = 0x40;
@@ -162,10 +163,31 @@ function body(): number[] {
   return code;
 }
 
-// tally's locals: params 0 hashes, 1 count, 2 table, 3 mask, 4 stamp, 5 buckets, 6 dedupe;
-// then 7 f, 8 slot, 9 addr, 10 total, 11 b (i32); 12 h (i64).
-const T_HASHES = 0, T_COUNT = 1, T_TABLE = 2, T_MASK = 3, T_STAMP = 4, T_BUCKETS = 5, T_DEDUPE = 6;
-const T_F = 7, T_SLOT = 8, T_ADDR = 9, T_TOTAL = 10, T_B = 11, T_H = 12;
+// tally's locals: params 0 hashes, 1 count, 2 table, 3 mask, 4 stamp, 5 counters, 6 dedupe;
+// then 7 f, 8 slot, 9 addr, 10 total, 11 pending (i32); 12 h, 13-20 acc0..acc7 (i64).
+const T_HASHES = 0, T_COUNT = 1, T_TABLE = 2, T_MASK = 3, T_STAMP = 4, T_COUNTERS = 5, T_DEDUPE = 6;
+const T_F = 7, T_SLOT = 8, T_ADDR = 9, T_TOTAL = 10, T_PENDING = 11, T_H = 12;
+const T_ACC = [13, 14, 15, 16, 17, 18, 19, 20];
+/** Byte-sliced counters hold at most 255 per byte: they are flushed after this many counted hashes. */
+const FLUSH_EVERY = 255;
+
+/**
+ * Adds the byte-sliced counters to the 64 i32 counters and zeroes them: byte k of acc_j counts
+ * bit 8k + j, so counters[8k + j] += (acc_j >> 8k) & 0xff.
+ */
+function flushCounters(): number[] {
+  const code: number[] = [];
+  for (let j = 0; j < 8; j++) {
+    for (let k = 0; k < 8; k++) {
+      const offset = 4 * (8 * k + j);
+      code.push(...get(T_COUNTERS), ...get(T_COUNTERS), ...mem(OP.i32Load, offset));
+      code.push(...get(T_ACC[j]), ...i64(BigInt(8 * k)), OP.i64ShrU, OP.i32WrapI64, OP.i32Const, ...sleb(255n), OP.i32And);
+      code.push(OP.i32Add, ...mem(OP.i32Store, offset));
+    }
+    code.push(...i64(0n), ...set(T_ACC[j]));
+  }
+  return code;
+}
 
 function tallyBody(): number[] {
   const code: number[] = [];
@@ -196,16 +218,21 @@ function tallyBody(): number[] {
   emit(OP.end); // $probe
   emit(OP.end); // $inserted
   emit(OP.end); // if dedupe
-  // buckets[256 j + byte j]++ for the 8 bytes of h
+  // acc_j += (h >> j) & 0x0101010101010101: byte k of acc_j counts bit 8k + j
   for (let j = 0; j < 8; j++) {
-    emit(get(T_BUCKETS), get(T_H), i64(BigInt(8 * j)), OP.i64ShrU, OP.i32WrapI64, OP.i32Const, ...sleb(255n), OP.i32And);
-    emit(OP.i32Const, 2, OP.i32Shl, OP.i32Add, OP.tee, T_B);
-    emit(get(T_B), mem(OP.i32Load, 1024 * j), OP.i32Const, 1, OP.i32Add, mem(OP.i32Store, 1024 * j));
+    emit(get(T_ACC[j]), get(T_H));
+    if (j > 0) emit(i64(BigInt(j)), OP.i64ShrU);
+    emit(i64(0x0101010101010101n), OP.i64And, OP.i64Add, set(T_ACC[j]));
   }
   emit(get(T_TOTAL), OP.i32Const, 1, OP.i32Add, set(T_TOTAL));
+  // flush before a byte can overflow
+  emit(get(T_PENDING), OP.i32Const, 1, OP.i32Add, OP.tee, T_PENDING, OP.i32Const, ...sleb(BigInt(FLUSH_EVERY)), OP.i32Eq, OP.if, EMPTY);
+  emit(flushCounters(), OP.i32Const, 0, set(T_PENDING));
+  emit(OP.end);
   emit(OP.end); // $next
   emit(get(T_F), OP.i32Const, 1, OP.i32Add, OP.tee, T_F, get(T_COUNT), OP.i32LtU, OP.brIf, 0);
   emit(OP.end); // $feature
+  emit(flushCounters());
   emit(OP.end); // $done
   emit(get(T_TOTAL));
   emit(OP.end); // function
@@ -268,7 +295,7 @@ function name(s: string): number[] {
 /** The kernel module's bytes. */
 export function xxh64KernelBytes(): Uint8Array {
   const hashFn = [2, 5, I32, 5, I64, ...body()]; // locals: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
-  const tallyFn = [2, 5, I32, 1, I64, ...tallyBody()]; // locals: 5 x i32 (f, slot, addr, total, b), 1 x i64 (h)
+  const tallyFn = [2, 5, I32, 9, I64, ...tallyBody()]; // locals: 5 x i32 (f, slot, addr, total, pending), 9 x i64 (h, acc0..acc7)
   const compactFn = [1, 4, I32, ...compactBody()]; // locals: 4 x i32 (r, w, count, v)
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,

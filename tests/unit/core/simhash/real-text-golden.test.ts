@@ -26,7 +26,7 @@ beforeAll(() => {
     const s = byPath.get(entry.path);
     if (s && byteDigest(s.bytes) === entry.digest) matched.push({ entry, text: s.text });
   }
-});
+}, 60_000);
 
 describe('fingerprints of real text equal the recorded ones', () => {
   it('finds the recorded files (npm docs always; kernel docs when linux-doc is installed)', () => {
@@ -41,7 +41,7 @@ describe('fingerprints of real text equal the recorded ones', () => {
         expect(fps.map((fp) => printOf(fp, text)), entry.path).toEqual(entry.prints);
         expect(featureSetDigest(word3.featureSet(text)), entry.path).toBe(entry.featureSet);
       }
-    });
+    }, 60_000);
   }
 
   it('agrees with the string-level reference on the real files that are not pure ASCII', async () => {
@@ -58,5 +58,5 @@ describe('fingerprints of real text equal the recorded ones', () => {
         expect([got.hi, got.lo], s.path).toEqual([want.hi, want.lo]);
       }
     }
-  });
+  }, 60_000);
 });

@@ -33,31 +33,50 @@ describe('xxh64 WebAssembly kernel', () => {
     }
   });
 
-  it('tallies hashes into byte buckets, skipping repeats within a document when deduping', () => {
+  it('tallies the bits of hashes into 64 counters, skipping repeats within a document when deduping', () => {
     const kernel = createXxh64Kernel()!;
     const dv = new DataView(kernel.memory.buffer);
-    const HASHES = 0, TABLE = 1024, BUCKETS = 4096, MASK = 15;
+    const HASHES = 0, TABLE = 1024, COUNTERS = 4096, MASK = 15;
     const a = 0x0102030405060708n;
     const b = 0xff00000000000001n;
+    const bitsOf = (hs: bigint[]) => Array.from({ length: 64 }, (_, i) => hs.filter((h) => (h >> BigInt(i)) & 1n).length);
     [a, b, a, a].forEach((h, i) => dv.setBigUint64(HASHES + 8 * i, h, true));
-    const buckets = new Uint32Array(kernel.memory.buffer, BUCKETS, 2048);
-    expect(kernel.tally(HASHES, 4, TABLE, MASK, 1, BUCKETS, 1)).toBe(2);
-    expect([buckets[8], buckets[1], buckets[256 + 7], buckets[256], buckets[7 * 256 + 1], buckets[7 * 256 + 255]]).toEqual([
-      1, 1, 1, 1, 1, 1,
-    ]);
-    expect(buckets.reduce((x, y) => x + y, 0)).toBe(16);
-    // A new stamp is a new document: the same hashes count again.
-    expect(kernel.tally(HASHES, 2, TABLE, MASK, 2, BUCKETS, 1)).toBe(2);
+    const counters = new Int32Array(kernel.memory.buffer, COUNTERS, 64);
+    expect(kernel.tally(HASHES, 4, TABLE, MASK, 1, COUNTERS, 1)).toBe(2);
+    expect([...counters]).toEqual(bitsOf([a, b]));
+    // A new stamp is a new document: the same hashes count again (counters are added to).
+    expect(kernel.tally(HASHES, 2, TABLE, MASK, 2, COUNTERS, 1)).toBe(2);
+    expect([...counters]).toEqual(bitsOf([a, b, a, b]));
     // Without dedupe every hash counts.
-    buckets.fill(0);
-    expect(kernel.tally(HASHES, 4, TABLE, MASK, 2, BUCKETS, 0)).toBe(4);
-    expect(buckets[8]).toBe(3);
+    counters.fill(0);
+    expect(kernel.tally(HASHES, 4, TABLE, MASK, 2, COUNTERS, 0)).toBe(4);
+    expect([...counters]).toEqual(bitsOf([a, b, a, a]));
     // Colliding slots (same low bits) probe onward.
     const c = 0x0000000100000008n; // low bits collide with a's slot under MASK
     dv.setBigUint64(HASHES, a, true);
     dv.setBigUint64(HASHES + 8, c, true);
     dv.setBigUint64(HASHES + 16, c, true);
-    expect(kernel.tally(HASHES, 3, TABLE, MASK, 3, BUCKETS, 1)).toBe(2);
+    expect(kernel.tally(HASHES, 3, TABLE, MASK, 3, COUNTERS, 1)).toBe(2);
+  });
+
+  it('counts past the byte-sliced counters\' capacity (flushed every 255 hashes)', () => {
+    const kernel = createXxh64Kernel()!;
+    kernel.memory.grow(2);
+    const dv = new DataView(kernel.memory.buffer);
+    const HASHES = 0, COUNTERS = 100000, TABLE = 110000, MASK = 2047;
+    const n = 1000;
+    const hs: bigint[] = [];
+    let x = 0x9e3779b97f4a7c15n;
+    for (let i = 0; i < n; i++) {
+      // Mostly all-ones so every byte lane fills; some random ones, all distinct.
+      x = (x * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
+      const h = i % 3 === 0 ? x : ((1n << 64n) - 1n) ^ BigInt(i);
+      hs.push(h);
+      dv.setBigUint64(HASHES + 8 * i, h, true);
+    }
+    const counters = new Int32Array(kernel.memory.buffer, COUNTERS, 64);
+    expect(kernel.tally(HASHES, n, TABLE, MASK, 1, COUNTERS, 0)).toBe(n);
+    expect([...counters]).toEqual(Array.from({ length: 64 }, (_, i) => hs.filter((h) => (h >> BigInt(i)) & 1n).length));
   });
 
   it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
