@@ -27,7 +27,8 @@ export type Xxh64Kernel = {
    * words: each byte maps through the 256-byte table at `table` (its lowercase if it is a letter or
    * digit, else 0 = separator); tokens are written from address 0 joined by one space, their bounds
    * to the i32 arrays `starts` and `ends`. Returns the token count (and stores the written length
-   * as an i32 at `outLength`), or -1 when there are more than `capacity` tokens.
+   * as an i32 at `outLength`), or -1 when there are more than `capacity` tokens. `start` must be at
+   * least 8: tokens are copied 8 bytes at a time, and the write position stays 8 bytes behind.
    */
   compactAscii(start: number, end: number, table: number, starts: number, ends: number, capacity: number, outLength: number): number;
 };
@@ -47,8 +48,8 @@ const OP = {
   return: 0x0f,
   i32Const: 0x41, i64Const: 0x42,
   i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
-  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Shl: 0x74,
-  i64Add: 0x7c, i64Mul: 0x7e, i64And: 0x83, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
+  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Shl: 0x74, i32ShrU: 0x76,
+  i64Ctz: 0x7a, i64Add: 0x7c, i64Mul: 0x7e, i64And: 0x83, i64Or: 0x84, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
   i32WrapI64: 0xa7, i64ExtendI32U: 0xad, i32Store: 0x36,
 } as const;
 const EMPTY = 0x40;
@@ -240,9 +241,26 @@ function tallyBody(): number[] {
 }
 
 // compactAscii's locals: params 0 start, 1 end, 2 table, 3 starts, 4 ends, 5 capacity, 6 outLength;
-// then 7 r, 8 w, 9 count, 10 v (i32).
+// then 7 r, 8 w, 9 count, 10 v, 11 k (i32); 12 x, 13 y (i64).
 const C_START = 0, C_END = 1, C_TABLE = 2, C_STARTS = 3, C_ENDS = 4, C_CAP = 5, C_OUT = 6;
-const C_R = 7, C_W = 8, C_COUNT = 9, C_V = 10;
+const C_R = 7, C_W = 8, C_COUNT = 9, C_V = 10, C_K = 11, C_X = 12, C_Y = 13;
+const ONES = 0x0101010101010101n;
+const HIGH = 0x8080808080808080n;
+
+/**
+ * Stack: → i64 with the high bit of each byte of x (8 ASCII bytes, local C_X) set iff that byte is
+ * NOT an ASCII letter or digit. With y = x | 0x20 per byte (which lowercases letters and keeps
+ * digits), a byte is a letter iff y is in 'a'..'z', a digit iff x is in '0'..'9'; for bytes < 0x80,
+ * v in lo..hi iff (v + (0x80 - lo)) & ~(v + (0x7f - hi)) has its high bit set (no carries between bytes).
+ */
+function nonWordBytes(): number[] {
+  const inRange = (local: number, lo: bigint, hi: bigint) => [
+    ...get(local), ...i64((0x80n - lo) * ONES), OP.i64Add,
+    ...get(local), ...i64((0x7fn - hi) * ONES), OP.i64Add, ...i64(-1n), OP.i64Xor,
+    OP.i64And,
+  ];
+  return [...inRange(C_Y, 0x61n, 0x7an), ...inRange(C_X, 0x30n, 0x39n), OP.i64Or, ...i64(HIGH), OP.i64And, ...i64(HIGH), OP.i64Xor];
+}
 
 function compactBody(): number[] {
   const code: number[] = [];
@@ -267,11 +285,22 @@ function compactBody(): number[] {
   emit(get(C_W), OP.i32Const, 32, mem(OP.i32Store8), get(C_W), OP.i32Const, 1, OP.i32Add, set(C_W));
   emit(OP.end);
   emit(get(C_STARTS), get(C_COUNT), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(C_W), mem(OP.i32Store));
-  // Copy the token's bytes, lowercased.
+  // Copy the token's bytes, lowercased: 8 at a time while 8 input bytes remain (the write position
+  // is at least 8 bytes behind the read position, so the 8-byte store never reaches unread input),
+  // then byte by byte.
   emit(OP.block, EMPTY, OP.loop, EMPTY); // $stop, $copy
+  emit(get(C_R), OP.i32Const, 8, OP.i32Add, get(C_END), OP.i32LeU, OP.if, EMPTY);
+  emit(get(C_R), mem(OP.i64Load), OP.tee, C_X, i64(0x20n * ONES), OP.i64Or, set(C_Y));
+  emit(get(C_W), get(C_Y), mem(OP.i64Store));
+  // k = how many leading bytes are word bytes (8 when all are)
+  emit(nonWordBytes(), OP.i64Ctz, OP.i32WrapI64, OP.i32Const, 3, OP.i32ShrU, set(C_K));
+  emit(get(C_W), get(C_K), OP.i32Add, set(C_W), get(C_R), get(C_K), OP.i32Add, set(C_R));
+  emit(get(C_K), OP.i32Const, 8, OP.i32Eq, OP.brIf, 1); // if 0, $copy 1, $stop 2
+  emit(OP.br, 2);
+  emit(OP.end);
+  emit(mapped(), OP.tee, C_V, OP.i32Eqz, OP.brIf, 1);
   emit(get(C_W), get(C_V), mem(OP.i32Store8), get(C_W), OP.i32Const, 1, OP.i32Add, set(C_W));
-  emit(get(C_R), OP.i32Const, 1, OP.i32Add, OP.tee, C_R, get(C_END), OP.i32GeU, OP.brIf, 1);
-  emit(mapped(), OP.tee, C_V, OP.brIf, 0);
+  emit(get(C_R), OP.i32Const, 1, OP.i32Add, OP.tee, C_R, get(C_END), OP.i32LtU, OP.brIf, 0);
   emit(OP.end, OP.end);
   emit(get(C_ENDS), get(C_COUNT), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(C_W), mem(OP.i32Store));
   emit(get(C_COUNT), OP.i32Const, 1, OP.i32Add, set(C_COUNT));
@@ -296,7 +325,7 @@ function name(s: string): number[] {
 export function xxh64KernelBytes(): Uint8Array {
   const hashFn = [2, 5, I32, 5, I64, ...body()]; // locals: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
   const tallyFn = [2, 5, I32, 9, I64, ...tallyBody()]; // locals: 5 x i32 (f, slot, addr, total, pending), 9 x i64 (h, acc0..acc7)
-  const compactFn = [1, 4, I32, ...compactBody()]; // locals: 4 x i32 (r, w, count, v)
+  const compactFn = [2, 5, I32, 2, I64, ...compactBody()]; // locals: 5 x i32 (r, w, count, v, k), 2 x i64 (x, y)
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32
