@@ -35,7 +35,7 @@ import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.ts';
 import { FOLDS_TO_SS, SIMPLE_FOLD_TABLE, simpleFold } from '../text/simple-fold.ts';
 import { xxh64Range, xxhOut } from './xxh64.ts';
-import { createXxh64Kernel, type Xxh64Kernel } from './xxh64-wasm.ts';
+import { createXxh64Kernel, FOLD_ABORT, FOLD_SEP, FOLD_SOLO, FOLD_SS, FOLD_WORD, type Xxh64Kernel } from './xxh64-wasm.ts';
 import { validateSettings } from './settings.ts';
 import type { SimHashSettings } from './settings.ts';
 import { createDocumentFrequencyTable, inverseDocumentFrequency } from './document-frequencies.ts';
@@ -161,6 +161,8 @@ type Engine = {
   counters: Int32Array;
   /** The kernel's copy of ASCII_WORD, followed by an i32 slot for compactAscii's written length. */
   asciiTablePtr: number;
+  /** The kernel's copy of FOLD_ENTRIES (65,536 i32), filled block by block as the kernel asks. */
+  foldTablePtr: number;
   /** Table offsets of the slots `tableFeatures` filled, so reading them back skips empty slots. */
   used: Int32Array;
   bitCounts: Float64Array;
@@ -196,6 +198,7 @@ function createEngine(useKernel: boolean): Engine {
     tallyStamp: 0,
     counters: new Int32Array(64),
     asciiTablePtr: 0,
+    foldTablePtr: 0,
     used: new Int32Array(1 << 12),
     bitCounts: new Float64Array(64),
     ascii: true,
@@ -218,7 +221,8 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   const tallyStart = bufCap + 16 * tokCap;
   const countersStart = tallyStart + (e.kernel ? 16 << tallyBits : 0);
   const asciiStart = countersStart + 4 * 64; // the kernel's ASCII table (256 bytes) and an i32 result
-  const bytes = e.kernel ? asciiStart + 256 + 8 : tallyStart;
+  const foldStart = asciiStart + 256 + 8;
+  const bytes = e.kernel ? foldStart + 4 * 0x10000 : tallyStart;
   const oldStarts = keep ? e.starts.slice() : null;
   const oldEnds = keep ? e.ends.slice() : null;
   if (e.kernel) {
@@ -249,6 +253,8 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
     e.counters = new Int32Array(e.memory, countersStart, 64);
     new Uint8Array(e.memory, asciiStart, 256).set(ASCII_WORD);
     e.asciiTablePtr = asciiStart;
+    new Int32Array(e.memory, foldStart, 0x10000).set(FOLD_ENTRIES);
+    e.foldTablePtr = foldStart;
   }
 }
 
@@ -351,6 +357,61 @@ function compactAscii(e: Engine, len: number, stopWords: boolean): number {
   e.words = words;
   e.compactLength = w;
   return count;
+}
+
+/**
+ * Per BMP code point, what the kernel's `compactText` does with it (see `Xxh64Kernel.compactText`):
+ * the kind and folded code point of `compactTokens` with folding, or 0 while its block is not filled.
+ * Shared by all fingerprinters; each kernel holds a copy.
+ */
+const FOLD_ENTRIES = new Int32Array(0x10000);
+
+/** Fills block `block` of FOLD_ENTRIES from simpleFold and the class table (the rules of `compactTokens` with folding). */
+function fillFoldBlock(block: number): void {
+  for (let cp = block << 8; cp < (block + 1) << 8; cp++) {
+    const f = simpleFold(cp);
+    let entry: number;
+    if (f === FOLDS_TO_SS) entry = (FOLD_SS << 24) | 0x73;
+    else if (f < 0) entry = FOLD_ABORT << 24;
+    else {
+      const cls = charClass(f);
+      const kind = cls === SEP ? FOLD_SEP : cls === SOLO ? FOLD_SOLO : cls === MARK ? FOLD_ABORT : FOLD_WORD;
+      entry = (kind << 24) | f;
+    }
+    FOLD_ENTRIES[cp] = entry;
+  }
+}
+
+/**
+ * `compactTokens` with folding and without stop words, in the kernel. When the kernel meets a
+ * code point whose fold-table block is not filled yet, or runs out of token room, the block is
+ * filled (or the room grown) and the text encoded and tokenized again. Returns -1 when the text
+ * needs the full normalization.
+ */
+function compactTextKernel(e: Engine, kernel: Xxh64Kernel, text: string, len: number, charMode: boolean): number {
+  ensureTokenCapacity(e, tokenGuess(len));
+  for (let attempt = 0; ; attempt++) {
+    const outLength = e.asciiTablePtr + 256;
+    const count = kernel.compactText(
+      e.inputStart, e.inputStart + len, e.asciiTablePtr, e.foldTablePtr, e.starts.byteOffset, e.ends.byteOffset, e.tokCap, outLength,
+      charMode ? 1 : 0,
+    );
+    if (count >= 0) {
+      e.words = count;
+      e.compactLength = new Int32Array(e.memory, outLength, 1)[0];
+      return count;
+    }
+    if (count === -1) return -1;
+    if (count === -2) {
+      // Every token holds at least 2 input bytes (with its separator, or 3 for a one-character token), but for the first.
+      ensureTokenCapacity(e, attempt === 0 ? (len >> 1) + 2 : len + 2);
+    } else {
+      const block = -3 - count;
+      if (FOLD_ENTRIES[block << 8] === 0) fillFoldBlock(block);
+      new Int32Array(e.memory, e.foldTablePtr + (block << 10), 256).set(FOLD_ENTRIES.subarray(block << 8, (block + 1) << 8));
+    }
+    len = encodeAt(e, text);
+  }
 }
 
 /**
@@ -725,7 +786,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (tokens < 0) tokens = compactAscii(e, encodeAt(e, text), stopWords);
     } else {
       // Fold while tokenizing if every non-ASCII code point is simple, else normalize the whole text.
-      tokens = compactTokens(e, len, charMode, stopWords, true);
+      tokens = e.kernel && !stopWords ? compactTextKernel(e, e.kernel, text, len, charMode) : compactTokens(e, len, charMode, stopWords, true);
       if (tokens < 0) tokens = compactTokens(e, encodeAt(e, normalizeText(text)), charMode, stopWords, false);
     }
     if (charMode) return Math.max(0, codePoints(e) - n + 1);

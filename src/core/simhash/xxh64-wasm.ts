@@ -5,7 +5,7 @@
  * when first needed: no build step, no dependency, no network. Its results equal the JavaScript
  * paths (xxh64.ts and the fingerprinter's own loops) and xxhash-wasm's h64; tests hold them equal.
  *
- * Exports: `memory`, `hash`, `tally`, `compactAscii` (see `Xxh64Kernel` for each contract).
+ * Exports: `memory`, `hash`, `tally`, `compactAscii`, `compactText` (see `Xxh64Kernel` for each contract).
  */
 
 /** The kernel's API: its memory (grown by the caller) and its three functions. */
@@ -31,6 +31,23 @@ export type Xxh64Kernel = {
    * least 8: tokens are copied 8 bytes at a time, and the write position stays 8 bytes behind.
    */
   compactAscii(start: number, end: number, table: number, starts: number, ends: number, capacity: number, outLength: number): number;
+  /**
+   * Tokenizes UTF-8 text [start, end) in place and folds it per code point, as the fingerprinter's
+   * `compactTokens` on unnormalized text without stop words: ASCII bytes map through `asciiTable` as
+   * in compactAscii; a BMP code point cp maps through the i32 `foldTable[cp]` (kind in bits 24..31:
+   * FOLD_SEP, FOLD_WORD, FOLD_SOLO, FOLD_SS (written "ss"), FOLD_ABORT; the folded code point in bits
+   * 0..23). Tokens are joined by one space (word mode) or by one space only where a separator stood
+   * (`charMode` 1); bounds as in compactAscii. Returns the token count (written length at
+   * `outLength`), or -1 when the text needs the full normalization (a FOLD_ABORT code point or one
+   * beyond the BMP), -2 when there are more than `capacity` tokens, or -3 - b when block b (code
+   * points 256b .. 256b + 255) of the fold table is not filled yet (entry 0). The input is then
+   * partly overwritten. The caller keeps the write position from reaching unread input (headroom
+   * before `start`); copying 8 bytes at a time happens only while it is 8 bytes behind.
+   */
+  compactText(
+    start: number, end: number, asciiTable: number, foldTable: number, starts: number, ends: number,
+    capacity: number, outLength: number, charMode: number,
+  ): number;
 };
 
 const MASK = (1n << 64n) - 1n;
@@ -47,8 +64,8 @@ const OP = {
   i32Load: 0x28, i64Load: 0x29, i32Load8u: 0x2d, i64Load8u: 0x31, i64Load32u: 0x35, i64Store: 0x37, i32Store8: 0x3a,
   return: 0x0f,
   i32Const: 0x41, i64Const: 0x42,
-  i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
-  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Shl: 0x74, i32ShrU: 0x76,
+  select: 0x1b, i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
+  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Or: 0x72, i32Shl: 0x74, i32ShrU: 0x76,
   i64Ctz: 0x7a, i64Add: 0x7c, i64Mul: 0x7e, i64And: 0x83, i64Or: 0x84, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
   i32WrapI64: 0xa7, i64ExtendI32U: 0xad, i32Store: 0x36,
 } as const;
@@ -313,6 +330,211 @@ function compactBody(): number[] {
   return code;
 }
 
+/** Fold-table entry kinds (bits 24..31 of an entry; bits 0..23 hold the folded code point). */
+export const FOLD_UNKNOWN = 0, FOLD_SEP = 1, FOLD_WORD = 2, FOLD_SOLO = 3, FOLD_SS = 4, FOLD_ABORT = 5;
+
+/**
+ * An emitter whose branches name their target block, so nesting depths are never counted by hand.
+ */
+function emitter() {
+  const code: number[] = [];
+  const labels: string[] = [];
+  const emit = (...parts: (number | number[])[]) => {
+    for (const part of parts) if (typeof part === 'number') code.push(part);
+    else code.push(...part);
+  };
+  const depth = (label: string) => {
+    const i = labels.lastIndexOf(label);
+    if (i < 0) throw new Error(`no block ${label}`);
+    return labels.length - 1 - i;
+  };
+  return {
+    code,
+    emit,
+    block: (label: string) => (labels.push(label), emit(OP.block, EMPTY)),
+    loop: (label: string) => (labels.push(label), emit(OP.loop, EMPTY)),
+    /** Pops a condition. */
+    if: (label = '') => (labels.push(label), emit(OP.if, EMPTY)),
+    else: () => emit(OP.else),
+    end: () => (labels.pop(), emit(OP.end)),
+    br: (label: string) => emit(OP.br, depth(label)),
+    brIf: (label: string) => emit(OP.brIf, depth(label)),
+  };
+}
+
+// compactText's locals: params 0 start, 1 end, 2 ascii table, 3 fold table, 4 starts, 5 ends,
+// 6 capacity, 7 outLength, 8 charMode; then 9 r, 10 w, 11 count, 12 v, 13 k, 14 state, 15 sawSep,
+// 16 b, 17 cp, 18 entry, 19 kind (i32); 20 x, 21 y (i64).
+const X_START = 0, X_END = 1, X_ATAB = 2, X_FTAB = 3, X_STARTS = 4, X_ENDS = 5, X_CAP = 6, X_OUT = 7, X_CHAR = 8;
+const X_R = 9, X_W = 10, X_COUNT = 11, X_V = 12, X_K = 13, X_STATE = 14, X_SAWSEP = 15, X_B = 16, X_CP = 17;
+const X_ENTRY = 18, X_KIND = 19, X_X = 20, X_Y = 21;
+/** compactText's token states. */
+const S_SEP = 0, S_WORD = 1, S_SOLO = 2;
+
+function compactTextBody(): number[] {
+  const a = emitter();
+  const { emit } = a;
+  const inc = (local: number, by: number) => emit(get(local), OP.i32Const, ...sleb(BigInt(by)), OP.i32Add, set(local));
+  const storeByte = (value: number[]) => {
+    emit(get(X_W), value, mem(OP.i32Store8));
+    inc(X_W, 1);
+  };
+  // ends[count++] = w
+  const closeToken = () => {
+    emit(get(X_ENDS), get(X_COUNT), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(X_W), mem(OP.i32Store));
+    inc(X_COUNT, 1);
+  };
+  // Close the open token if any; a space where a separator stood (char mode) or always (word mode); start a token.
+  const openToken = (state: number[]) => {
+    emit(get(X_STATE));
+    a.if();
+    closeToken();
+    a.end();
+    emit(get(X_COUNT), get(X_CAP), OP.i32GeU);
+    a.if();
+    emit(OP.i32Const, ...sleb(-2n), OP.return);
+    a.end();
+    emit(get(X_COUNT), OP.i32Eqz, OP.i32Eqz, get(X_SAWSEP), get(X_CHAR), OP.i32Eqz, OP.i32Or, OP.i32And);
+    a.if();
+    storeByte([OP.i32Const, 32]);
+    a.end();
+    emit(OP.i32Const, 0, set(X_SAWSEP));
+    emit(get(X_STARTS), get(X_COUNT), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(X_W), mem(OP.i32Store));
+    emit(state, set(X_STATE));
+  };
+  const separator = () => {
+    emit(get(X_STATE));
+    a.if();
+    closeToken();
+    emit(OP.i32Const, S_SEP, set(X_STATE));
+    a.end();
+    emit(OP.i32Const, 1, set(X_SAWSEP));
+  };
+  const byteAt = (offset: number) => [...get(X_R), ...mem(OP.i32Load8u, offset)];
+
+  emit(get(X_START), set(X_R));
+  a.block('done');
+  a.loop('main');
+  emit(get(X_R), get(X_END), OP.i32GeU);
+  a.brIf('done');
+  emit(byteAt(0), OP.tee, X_B, OP.i32Const, ...sleb(0x80n), OP.i32LtU);
+  a.if();
+  {
+    emit(get(X_ATAB), get(X_B), OP.i32Add, mem(OP.i32Load8u), OP.tee, X_V);
+    a.if();
+    {
+      // An ASCII letter or digit: open a word unless one is open, then copy the run lowercased,
+      // 8 bytes at a time while 8 input bytes remain and the write position is 8 bytes behind.
+      emit(get(X_STATE), OP.i32Const, S_WORD, OP.i32Ne);
+      a.if();
+      openToken([OP.i32Const, S_WORD]);
+      a.end();
+      a.block('stop');
+      a.loop('copy');
+      emit(get(X_R), OP.i32Const, 8, OP.i32Add, get(X_END), OP.i32LeU, get(X_R), get(X_W), OP.i32Sub, OP.i32Const, 8, OP.i32GeU, OP.i32And);
+      a.if();
+      emit(get(X_R), mem(OP.i64Load), OP.tee, X_X, i64(0x20n * ONES), OP.i64Or, set(X_Y));
+      emit(get(X_W), get(X_Y), mem(OP.i64Store));
+      // word bytes: ASCII (high bit clear) letters or digits, tested on the low 7 bits (no carries)
+      const inRange = (value: number[], lo: bigint, hi: bigint) => [
+        ...value, ...i64((0x80n - lo) * ONES), OP.i64Add,
+        ...value, ...i64((0x7fn - hi) * ONES), OP.i64Add, ...i64(-1n), OP.i64Xor,
+        OP.i64And,
+      ];
+      const low7 = [...get(X_X), ...i64(0x7fn * ONES), OP.i64And];
+      const lowered = [...low7, ...i64(0x20n * ONES), OP.i64Or];
+      emit(inRange(lowered, 0x61n, 0x7an), inRange(low7, 0x30n, 0x39n), OP.i64Or);
+      emit(get(X_X), i64(-1n), OP.i64Xor, OP.i64And, i64(HIGH), OP.i64And, i64(HIGH), OP.i64Xor);
+      emit(OP.i64Ctz, OP.i32WrapI64, OP.i32Const, 3, OP.i32ShrU, set(X_K));
+      emit(get(X_W), get(X_K), OP.i32Add, set(X_W), get(X_R), get(X_K), OP.i32Add, set(X_R));
+      emit(get(X_K), OP.i32Const, 8, OP.i32Eq);
+      a.brIf('copy');
+      a.br('stop');
+      a.end();
+      emit(get(X_ATAB), byteAt(0), OP.i32Add, mem(OP.i32Load8u), OP.tee, X_V, OP.i32Eqz);
+      a.brIf('stop');
+      storeByte(get(X_V));
+      emit(get(X_R), OP.i32Const, 1, OP.i32Add, OP.tee, X_R, get(X_END), OP.i32LtU);
+      a.brIf('copy');
+      a.end();
+      a.end();
+      a.br('main');
+    }
+    a.end();
+    // An ASCII separator.
+    separator();
+    inc(X_R, 1);
+    a.br('main');
+  }
+  a.end();
+  // Non-ASCII: decode one code point (valid UTF-8 from TextEncoder); beyond the BMP is never simple.
+  emit(get(X_B), OP.i32Const, ...sleb(0xf0n), OP.i32GeU);
+  a.if();
+  emit(OP.i32Const, ...sleb(-1n), OP.return);
+  a.end();
+  emit(get(X_B), OP.i32Const, ...sleb(0xe0n), OP.i32LtU);
+  a.if();
+  emit(get(X_B), OP.i32Const, ...sleb(0x1fn), OP.i32And, OP.i32Const, 6, OP.i32Shl);
+  emit(byteAt(1), OP.i32Const, ...sleb(0x3fn), OP.i32And, OP.i32Or, set(X_CP));
+  inc(X_R, 2);
+  a.else();
+  emit(get(X_B), OP.i32Const, ...sleb(0x0fn), OP.i32And, OP.i32Const, 12, OP.i32Shl);
+  emit(byteAt(1), OP.i32Const, ...sleb(0x3fn), OP.i32And, OP.i32Const, 6, OP.i32Shl, OP.i32Or);
+  emit(byteAt(2), OP.i32Const, ...sleb(0x3fn), OP.i32And, OP.i32Or, set(X_CP));
+  inc(X_R, 3);
+  a.end();
+  emit(get(X_FTAB), get(X_CP), OP.i32Const, 2, OP.i32Shl, OP.i32Add, mem(OP.i32Load), OP.tee, X_ENTRY);
+  emit(OP.i32Const, 24, OP.i32ShrU, OP.tee, X_KIND, OP.i32Eqz);
+  a.if();
+  // Its block of the table is not filled yet: the caller fills it and starts over.
+  emit(OP.i32Const, ...sleb(-3n), get(X_CP), OP.i32Const, 8, OP.i32ShrU, OP.i32Sub, OP.return);
+  a.end();
+  emit(get(X_KIND), OP.i32Const, FOLD_ABORT, OP.i32Eq);
+  a.if();
+  emit(OP.i32Const, ...sleb(-1n), OP.return);
+  a.end();
+  emit(get(X_KIND), OP.i32Const, FOLD_SEP, OP.i32Eq);
+  a.if();
+  separator();
+  a.br('main');
+  a.end();
+  // A letter or digit: a one-character token always opens; a word opens unless one is open.
+  emit(get(X_KIND), OP.i32Const, FOLD_SOLO, OP.i32Eq, get(X_STATE), OP.i32Const, S_WORD, OP.i32Ne, OP.i32Or);
+  a.if();
+  openToken([OP.i32Const, S_SOLO, OP.i32Const, S_WORD, get(X_KIND), OP.i32Const, FOLD_SOLO, OP.i32Eq, OP.select].flat());
+  a.end();
+  // Write the folded code point as UTF-8 (the fold table holds only BMP code points); ß and ẞ as "ss".
+  emit(get(X_ENTRY), OP.i32Const, ...sleb(0xffffffn), OP.i32And, set(X_CP));
+  emit(get(X_CP), OP.i32Const, ...sleb(0x80n), OP.i32LtU);
+  a.if();
+  storeByte(get(X_CP));
+  emit(get(X_KIND), OP.i32Const, FOLD_SS, OP.i32Eq);
+  a.if();
+  storeByte(get(X_CP));
+  a.end();
+  a.else();
+  emit(get(X_CP), OP.i32Const, ...sleb(0x800n), OP.i32LtU);
+  a.if();
+  storeByte([...get(X_CP), OP.i32Const, 6, OP.i32ShrU, OP.i32Const, ...sleb(0xc0n), OP.i32Or]);
+  a.else();
+  storeByte([...get(X_CP), OP.i32Const, 12, OP.i32ShrU, OP.i32Const, ...sleb(0xe0n), OP.i32Or]);
+  storeByte([...get(X_CP), OP.i32Const, 6, OP.i32ShrU, OP.i32Const, ...sleb(0x3fn), OP.i32And, OP.i32Const, ...sleb(0x80n), OP.i32Or]);
+  a.end();
+  storeByte([...get(X_CP), OP.i32Const, ...sleb(0x3fn), OP.i32And, OP.i32Const, ...sleb(0x80n), OP.i32Or]);
+  a.end();
+  a.br('main');
+  a.end(); // main
+  a.end(); // done
+  emit(get(X_STATE));
+  a.if();
+  closeToken();
+  a.end();
+  emit(get(X_OUT), get(X_W), mem(OP.i32Store));
+  emit(get(X_COUNT));
+  emit(OP.end); // function
+  return a.code;
+}
+
 function section(id: number, content: number[]): number[] {
   return [id, ...uleb(content.length), ...content];
 }
@@ -326,18 +548,23 @@ export function xxh64KernelBytes(): Uint8Array {
   const hashFn = [2, 5, I32, 5, I64, ...body()]; // locals: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
   const tallyFn = [2, 5, I32, 9, I64, ...tallyBody()]; // locals: 5 x i32 (f, slot, addr, total, pending), 9 x i64 (h, acc0..acc7)
   const compactFn = [2, 5, I32, 2, I64, ...compactBody()]; // locals: 5 x i32 (r, w, count, v, k), 2 x i64 (x, y)
+  const compactTextFn = [2, 11, I32, 2, I64, ...compactTextBody()]; // locals: 11 x i32 (r .. kind), 2 x i64 (x, y)
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32
-    ...section(1, [2, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]),
-    ...section(3, [3, 0, 1, 1]), // functions: 0 hash (type 0), 1 tally (type 1), 2 compactAscii (type 1)
+    // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32; type 2: (i32 x9) -> i32
+    ...section(1, [3, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32,
+      0x60, 9, I32, I32, I32, I32, I32, I32, I32, I32, I32, 1, I32]),
+    // functions: 0 hash (type 0), 1 tally (type 1), 2 compactAscii (type 1), 3 compactText (type 2)
+    ...section(3, [4, 0, 1, 1, 2]),
     ...section(5, [1, 0x00, 1]), // one memory, 1 page minimum, no maximum
-    ...section(7, [4, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1, ...name('compactAscii'), 0x00, 2]),
+    ...section(7, [5, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1, ...name('compactAscii'), 0x00, 2,
+      ...name('compactText'), 0x00, 3]),
     ...section(10, [
-      3,
+      4,
       ...uleb(hashFn.length), ...hashFn,
       ...uleb(tallyFn.length), ...tallyFn,
       ...uleb(compactFn.length), ...compactFn,
+      ...uleb(compactTextFn.length), ...compactTextFn,
     ]),
   ]);
 }
@@ -358,8 +585,10 @@ export function createXxh64Kernel(): Xxh64Kernel | null {
       hash: Xxh64Kernel['hash'];
       tally: Xxh64Kernel['tally'];
       compactAscii: Xxh64Kernel['compactAscii'];
+      compactText: Xxh64Kernel['compactText'];
     };
-    return { memory: exports.memory, hash: exports.hash, tally: exports.tally, compactAscii: exports.compactAscii };
+    const { memory, hash, tally, compactAscii, compactText } = exports;
+    return { memory, hash, tally, compactAscii, compactText };
   } catch {
     compiled = null;
     return null;
