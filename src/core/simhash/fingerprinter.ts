@@ -152,6 +152,11 @@ type Engine = {
   /** Distinct-feature table, 4 uint32 per slot: stamp, hash hi, hash lo, occurrences. */
   table: Uint32Array;
   tableBits: number;
+  /**
+   * This document's slots are [0, tableMask]: sized for its own feature count, not the largest
+   * document's, so a small document after a huge one stays in a small, cached part of the table.
+   */
+  tableMask: number;
   /** A slot is live iff its stamp equals this, so the table needs no clearing between documents. */
   docStamp: number;
   /** The kernel's tally table (16 bytes per slot, 2^tallyBits slots), its document stamp, and its 64 bit counters. */
@@ -192,6 +197,7 @@ function createEngine(useKernel: boolean): Engine {
     hashes: new Uint32Array(0),
     table: new Uint32Array(4 << 12),
     tableBits: 12,
+    tableMask: (1 << 12) - 1,
     docStamp: 0,
     tallyBits: 12,
     tallyPtr: 0,
@@ -580,15 +586,22 @@ function codePoints(e: Engine): number {
   return c;
 }
 
+/** Slots of a dedupe table for `count` features: a power of two, at least twice the count (<= 50% load). */
+function tableBitsFor(count: number): number {
+  let bits = 8;
+  while (1 << bits < count * 2) bits++;
+  return bits;
+}
+
 /** Sizes the distinct-feature table for `count` features at <= 50% load and starts a new document in it. */
 function resetTable(e: Engine, count: number): void {
-  let bits = e.tableBits;
-  while (1 << bits < count * 2) bits++;
-  if (bits !== e.tableBits) {
+  const bits = tableBitsFor(count);
+  if (bits > e.tableBits) {
     e.tableBits = bits;
     e.table = new Uint32Array(4 << bits);
     e.docStamp = 0;
   }
+  e.tableMask = (1 << bits) - 1;
   e.docStamp++;
   if (e.docStamp === 0xffffffff) {
     e.table.fill(0);
@@ -627,10 +640,9 @@ const byteCounts = new Uint32Array(8 * 256);
  * table and 16 additions per feature: as fast for word3, 20% faster for char5, and simpler.)
  */
 function countBits(e: Engine, count: number, dedupe: boolean): number {
-  if (e.kernel) return countBitsKernel(e, e.kernel, count, dedupe);
   const hashes = e.hashes;
   const table = e.table;
-  const mask = (1 << e.tableBits) - 1;
+  const mask = e.tableMask;
   const ds = e.docStamp;
   const buckets = byteCounts;
   buckets.fill(0);
@@ -672,20 +684,31 @@ function countBits(e: Engine, count: number, dedupe: boolean): number {
   return total;
 }
 
-/** `countBits` in the WASM kernel: the same dedupe, bits counted in byte-sliced i64 counters (see `Xxh64Kernel.tally`). */
-function countBitsKernel(e: Engine, kernel: Xxh64Kernel, count: number, dedupe: boolean): number {
-  if (dedupe && 1 << e.tallyBits < 2 * count) {
-    let bits = e.tallyBits;
-    while (1 << bits < 2 * count) bits++;
-    layout(e, 0, 0, true, bits);
+/**
+ * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count (endArr: starts in char
+ * mode, else ends) and adds their bits to
+ * e.bitCounts (with `dedupe`, each distinct feature once): with the WASM kernel's `hash` and
+ * `tally` (byte-sliced i64 counters), or with `hashFeatures` and `countBits` in JavaScript.
+ * Returns how many features counted.
+ */
+function hashAndCount(e: Engine, count: number, charMode: boolean, endOffset: number, dedupe: boolean): number {
+  const kernel = e.kernel;
+  if (!kernel) {
+    hashFeatures(e, count, charMode ? e.starts : e.ends, endOffset);
+    return countBits(e, count, dedupe);
   }
+  // The table is sized for the largest document so far; this document uses a part sized for it.
+  const bits = tableBitsFor(count);
+  if (dedupe && bits > e.tallyBits) layout(e, 0, 0, true, bits);
   if (++e.tallyStamp === 0x7fffffff) {
     new Uint8Array(e.memory, e.tallyPtr, 16 << e.tallyBits).fill(0);
     e.tallyStamp = 1;
   }
   const counters = e.counters;
   counters.fill(0);
-  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << e.tallyBits) - 1, e.tallyStamp, counters.byteOffset, dedupe ? 1 : 0);
+  const endArr = charMode ? e.starts : e.ends;
+  kernel.hash(e.starts.byteOffset, endArr.byteOffset + 4 * endOffset, count, e.hashes.byteOffset);
+  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << bits) - 1, e.tallyStamp, counters.byteOffset, dedupe ? 1 : 0);
   const bitCounts = e.bitCounts;
   for (let i = 0; i < 64; i++) bitCounts[i] += counters[i];
   return total;
@@ -719,7 +742,7 @@ function spreadBuckets(buckets: Uint32Array | Float64Array, counts: Float64Array
 function tableFeatures(e: Engine, count: number): number {
   const hashes = e.hashes;
   const table = e.table;
-  const mask = (1 << e.tableBits) - 1;
+  const mask = e.tableMask;
   const ds = e.docStamp;
   if (e.used.length < count) e.used = new Int32Array(Math.max(count, 2 * e.used.length));
   const used = e.used;
@@ -873,11 +896,9 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       let bits: [number, number];
       if (weights === 'binary') {
         resetTable(e, count);
-        hashFeatures(e, count, endArray(), endOffset);
-        bits = bitsFromCounts(countBits(e, count, true));
+        bits = bitsFromCounts(hashAndCount(e, count, charMode, endOffset, true));
       } else if (weights === 'tf') {
-        hashFeatures(e, count, endArray(), endOffset);
-        bits = bitsFromCounts(countBits(e, count, false));
+        bits = bitsFromCounts(hashAndCount(e, count, charMode, endOffset, false));
       } else {
         resetTable(e, count);
         hashFeatures(e, count, endArray(), endOffset);

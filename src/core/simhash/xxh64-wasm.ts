@@ -1,14 +1,15 @@
 /**
- * The fingerprinter's WebAssembly kernel: XXH64 (seed 0) of many byte ranges in one call with native
- * 64-bit multiplies, per-document dedupe and byte-bucket counting of those hashes, and in-place
- * tokenizing of pure ASCII text. The module (about 1.5 KB) is assembled here from its instructions
- * when first needed: no build step, no dependency, no network. Its results equal the JavaScript
- * paths (xxh64.ts and the fingerprinter's own loops) and xxhash-wasm's h64; tests hold them equal.
+ * The fingerprinter's WebAssembly kernel: in-place tokenizing (pure ASCII text, and text whose
+ * non-ASCII code points fold one by one), XXH64 (seed 0) of many byte ranges in one call with native
+ * 64-bit multiplies, and per-document dedupe and bit counting of those hashes (kept apart from
+ * the hashing: one fused loop measured 6% slower). The module (a few KB) is assembled here from its instructions when first needed: no build
+ * step, no dependency, no network. Its results equal the JavaScript paths (xxh64.ts and the
+ * fingerprinter's own loops) and xxhash-wasm's h64; tests hold them equal.
  *
  * Exports: `memory`, `hash`, `tally`, `compactAscii`, `compactText` (see `Xxh64Kernel` for each contract).
  */
 
-/** The kernel's API: its memory (grown by the caller) and its three functions. */
+/** The kernel's API: its memory (grown by the caller) and its functions. */
 export type Xxh64Kernel = {
   memory: WebAssembly.Memory;
   /** For f < count: XXH64 of memory[i32 starts[f], i32 ends[f]) stored little-endian at out + 8f. */
@@ -17,8 +18,8 @@ export type Xxh64Kernel = {
    * For f < count, takes the 64-bit hash at hashes + 8f; with `dedupe` (1) skips it if the
    * open-addressing table at `table` (16 bytes per slot: i32 stamp, i32 unused, i64 hash; mask + 1
    * slots) already holds it in this document (slots whose stamp is not `stamp` are free) and else
-   * records it; then adds 1 to counters[i] (64 i32 counters, added to, never cleared) for each
-   * bit i set in the hash. Returns how many hashes were counted. (Bits are counted in eight i64
+   * records it; then adds 1 to counters[i] (64 i32 counters, added to, never cleared) for each bit
+   * i set in the hash. Returns how many hashes were counted. (Bits are counted in eight i64
    * byte-sliced accumulators, acc_j += (h >> j) & 0x0101..01, flushed every 255 hashes.)
    */
   tally(hashes: number, count: number, table: number, mask: number, stamp: number, counters: number, dedupe: number): number;
@@ -101,9 +102,11 @@ function i64(v: bigint): number[] {
   return [OP.i64Const, ...sleb(v >= 1n << 63n ? v - (1n << 64n) : v)];
 }
 
-// Locals: params 0 starts, 1 ends, 2 count, 3 out; then 4 f, 5 p, 6 e, 7 lim, 8 start (i32); 9 h, 10-13 v1-v4 (i64).
-const STARTS = 0, ENDS = 1, COUNT = 2, OUT = 3, F = 4, P = 5, E = 6, LIM = 7, START = 8, H = 9;
-const V = [10, 11, 12, 13];
+/** Where the XXH64 loop keeps its values: the feature bounds arrays and count, and its own locals. */
+type HashLocals = { starts: number; ends: number; count: number; f: number; p: number; e: number; lim: number; start: number; h: number; v: number[] };
+// hash's locals: params 0 starts, 1 ends, 2 count, 3 out; then 4 f, 5 p, 6 e, 7 lim, 8 start (i32); 9 h, 10-13 v1-v4 (i64).
+const HASH_LOCALS: HashLocals = { starts: 0, ends: 1, count: 2, f: 4, p: 5, e: 6, lim: 7, start: 8, h: 9, v: [10, 11, 12, 13] };
+const OUT = 3;
 const get = (i: number) => [OP.get, i];
 const set = (i: number) => [OP.set, i];
 const mem = (op: number, offset = 0) => [op, 0, ...uleb(offset)]; // alignment hint 0: loads may be unaligned
@@ -111,7 +114,12 @@ const mem = (op: number, offset = 0) => [op, 0, ...uleb(offset)]; // alignment h
 /** Stack: acc, input → round(acc, input) = rotl(acc + input * P2, 31) * P1. Expects input on top. */
 const roundTail = () => [...i64(P2), OP.i64Mul, OP.i64Add, ...i64(31n), OP.i64Rotl, ...i64(P1), OP.i64Mul];
 
-function body(): number[] {
+/**
+ * For f < count: h = XXH64 of memory[i32 starts[f], i32 ends[f]) in local L.h, then the code of
+ * `onHash` (which must leave the stack as it found it).
+ */
+function hashLoop(L: HashLocals, onHash: () => number[]): number[] {
+  const { starts: STARTS, ends: ENDS, count: COUNT, f: F, p: P, e: E, lim: LIM, start: START, h: H, v: V } = L;
   const code: number[] = [];
   const emit = (...parts: (number | number[])[]) => {
     for (const part of parts) if (typeof part === 'number') code.push(part);
@@ -170,22 +178,26 @@ function body(): number[] {
   // avalanche: h ^= h >> 33; h *= P2; h ^= h >> 29; h *= P3; h ^= h >> 32
   emit(get(H), get(H), i64(33n), OP.i64ShrU, OP.i64Xor, i64(P2), OP.i64Mul, set(H));
   emit(get(H), get(H), i64(29n), OP.i64ShrU, OP.i64Xor, i64(P3), OP.i64Mul, set(H));
-  // out[f] = h ^ (h >> 32)
-  emit(get(OUT), get(F), OP.i32Const, 3, OP.i32Shl, OP.i32Add);
-  emit(get(H), get(H), i64(32n), OP.i64ShrU, OP.i64Xor, mem(OP.i64Store));
+  emit(get(H), get(H), i64(32n), OP.i64ShrU, OP.i64Xor, set(H));
+  emit(onHash());
   // f++; loop while f < count
   emit(get(F), OP.i32Const, 1, OP.i32Add, OP.tee, F, get(COUNT), OP.i32LtU, OP.brIf, 0);
   emit(OP.end); // loop $feature
   emit(OP.end); // block $done
-  emit(OP.end); // function
   return code;
 }
 
-// tally's locals: params 0 hashes, 1 count, 2 table, 3 mask, 4 stamp, 5 counters, 6 dedupe;
-// then 7 f, 8 slot, 9 addr, 10 total, 11 pending (i32); 12 h, 13-20 acc0..acc7 (i64).
-const T_HASHES = 0, T_COUNT = 1, T_TABLE = 2, T_MASK = 3, T_STAMP = 4, T_COUNTERS = 5, T_DEDUPE = 6;
-const T_F = 7, T_SLOT = 8, T_ADDR = 9, T_TOTAL = 10, T_PENDING = 11, T_H = 12;
-const T_ACC = [13, 14, 15, 16, 17, 18, 19, 20];
+/** hash: out[f] = the hash, as a little-endian uint64. */
+function body(): number[] {
+  const { f: F, h: H } = HASH_LOCALS;
+  return [...hashLoop(HASH_LOCALS, () => [...get(OUT), ...get(F), OP.i32Const, 3, OP.i32Shl, OP.i32Add, ...get(H), ...mem(OP.i64Store)]), OP.end];
+}
+
+/** Where the counting keeps its values (see `Xxh64Kernel.tally`). */
+type TallyLocals = {
+  table: number; mask: number; stamp: number; counters: number; dedupe: number;
+  slot: number; addr: number; total: number; pending: number; h: number; acc: number[];
+};
 /** Byte-sliced counters hold at most 255 per byte: they are flushed after this many counted hashes. */
 const FLUSH_EVERY = 255;
 
@@ -193,68 +205,81 @@ const FLUSH_EVERY = 255;
  * Adds the byte-sliced counters to the 64 i32 counters and zeroes them: byte k of acc_j counts
  * bit 8k + j, so counters[8k + j] += (acc_j >> 8k) & 0xff.
  */
-function flushCounters(): number[] {
+function flushCounters(T: TallyLocals): number[] {
   const code: number[] = [];
   for (let j = 0; j < 8; j++) {
     for (let k = 0; k < 8; k++) {
       const offset = 4 * (8 * k + j);
-      code.push(...get(T_COUNTERS), ...get(T_COUNTERS), ...mem(OP.i32Load, offset));
-      code.push(...get(T_ACC[j]), ...i64(BigInt(8 * k)), OP.i64ShrU, OP.i32WrapI64, OP.i32Const, ...sleb(255n), OP.i32And);
+      code.push(...get(T.counters), ...get(T.counters), ...mem(OP.i32Load, offset));
+      code.push(...get(T.acc[j]), ...i64(BigInt(8 * k)), OP.i64ShrU, OP.i32WrapI64, OP.i32Const, ...sleb(255n), OP.i32And);
       code.push(OP.i32Add, ...mem(OP.i32Store, offset));
     }
-    code.push(...i64(0n), ...set(T_ACC[j]));
+    code.push(...i64(0n), ...set(T.acc[j]));
   }
   return code;
 }
 
-function tallyBody(): number[] {
+/** Counts the hash in local T.h: dedupe (when T.dedupe), then its bits into the byte-sliced counters. */
+function tallyOne(T: TallyLocals): number[] {
   const code: number[] = [];
   const emit = (...parts: (number | number[])[]) => {
     for (const part of parts) if (typeof part === 'number') code.push(part);
     else code.push(...part);
   };
-  emit(OP.block, EMPTY, get(T_COUNT), OP.i32Eqz, OP.brIf, 0); // $done
-  emit(OP.loop, EMPTY); // $feature
   emit(OP.block, EMPTY); // $next: a duplicate jumps here, past the counting
-  // h = hashes[f]
-  emit(get(T_HASHES), get(T_F), OP.i32Const, 3, OP.i32Shl, OP.i32Add, mem(OP.i64Load), set(T_H));
-  emit(get(T_DEDUPE), OP.if, EMPTY);
+  emit(get(T.dedupe), OP.if, EMPTY);
   // slot = low32(h) & mask
-  emit(get(T_H), OP.i32WrapI64, get(T_MASK), OP.i32And, set(T_SLOT));
+  emit(get(T.h), OP.i32WrapI64, get(T.mask), OP.i32And, set(T.slot));
   emit(OP.block, EMPTY); // $inserted
   emit(OP.loop, EMPTY); // $probe
-  emit(get(T_TABLE), get(T_SLOT), OP.i32Const, 4, OP.i32Shl, OP.i32Add, set(T_ADDR));
+  emit(get(T.table), get(T.slot), OP.i32Const, 4, OP.i32Shl, OP.i32Add, set(T.addr));
   // a slot with another stamp is free: take it and go count
-  emit(get(T_ADDR), mem(OP.i32Load), get(T_STAMP), OP.i32Ne, OP.if, EMPTY);
-  emit(get(T_ADDR), get(T_STAMP), mem(OP.i32Store));
-  emit(get(T_ADDR), get(T_H), mem(OP.i64Store, 8));
+  emit(get(T.addr), mem(OP.i32Load), get(T.stamp), OP.i32Ne, OP.if, EMPTY);
+  emit(get(T.addr), get(T.stamp), mem(OP.i32Store));
+  emit(get(T.addr), get(T.h), mem(OP.i64Store, 8));
   emit(OP.br, 2); // → end of $inserted (labels: if 0, $probe 1, $inserted 2)
   emit(OP.end);
   // the same hash already counted in this document: skip it
-  emit(get(T_ADDR), mem(OP.i64Load, 8), get(T_H), OP.i64Eq, OP.brIf, 3); // $probe 0, $inserted 1, if 2, $next 3
-  emit(get(T_SLOT), OP.i32Const, 1, OP.i32Add, get(T_MASK), OP.i32And, set(T_SLOT), OP.br, 0);
+  emit(get(T.addr), mem(OP.i64Load, 8), get(T.h), OP.i64Eq, OP.brIf, 3); // $probe 0, $inserted 1, if 2, $next 3
+  emit(get(T.slot), OP.i32Const, 1, OP.i32Add, get(T.mask), OP.i32And, set(T.slot), OP.br, 0);
   emit(OP.end); // $probe
   emit(OP.end); // $inserted
   emit(OP.end); // if dedupe
   // acc_j += (h >> j) & 0x0101010101010101: byte k of acc_j counts bit 8k + j
   for (let j = 0; j < 8; j++) {
-    emit(get(T_ACC[j]), get(T_H));
+    emit(get(T.acc[j]), get(T.h));
     if (j > 0) emit(i64(BigInt(j)), OP.i64ShrU);
-    emit(i64(0x0101010101010101n), OP.i64And, OP.i64Add, set(T_ACC[j]));
+    emit(i64(0x0101010101010101n), OP.i64And, OP.i64Add, set(T.acc[j]));
   }
-  emit(get(T_TOTAL), OP.i32Const, 1, OP.i32Add, set(T_TOTAL));
+  emit(get(T.total), OP.i32Const, 1, OP.i32Add, set(T.total));
   // flush before a byte can overflow
-  emit(get(T_PENDING), OP.i32Const, 1, OP.i32Add, OP.tee, T_PENDING, OP.i32Const, ...sleb(BigInt(FLUSH_EVERY)), OP.i32Eq, OP.if, EMPTY);
-  emit(flushCounters(), OP.i32Const, 0, set(T_PENDING));
+  emit(get(T.pending), OP.i32Const, 1, OP.i32Add, OP.tee, T.pending, OP.i32Const, ...sleb(BigInt(FLUSH_EVERY)), OP.i32Eq, OP.if, EMPTY);
+  emit(flushCounters(T), OP.i32Const, 0, set(T.pending));
   emit(OP.end);
   emit(OP.end); // $next
-  emit(get(T_F), OP.i32Const, 1, OP.i32Add, OP.tee, T_F, get(T_COUNT), OP.i32LtU, OP.brIf, 0);
-  emit(OP.end); // $feature
-  emit(flushCounters());
-  emit(OP.end); // $done
-  emit(get(T_TOTAL));
-  emit(OP.end); // function
   return code;
+}
+
+// tally's locals: params 0 hashes, 1 count, 2 table, 3 mask, 4 stamp, 5 counters, 6 dedupe;
+// then 7 f, 8 slot, 9 addr, 10 total, 11 pending (i32); 12 h, 13-20 acc0..acc7 (i64).
+const T_HASHES = 0, T_COUNT = 1, T_F = 7;
+const T_TALLY: TallyLocals = {
+  table: 2, mask: 3, stamp: 4, counters: 5, dedupe: 6, slot: 8, addr: 9, total: 10, pending: 11, h: 12,
+  acc: [13, 14, 15, 16, 17, 18, 19, 20],
+};
+
+function tallyBody(): number[] {
+  const T = T_TALLY;
+  return [
+    OP.block, EMPTY, ...get(T_COUNT), OP.i32Eqz, OP.brIf, 0, // $done
+    OP.loop, EMPTY, // $feature
+    ...get(T_HASHES), ...get(T_F), OP.i32Const, 3, OP.i32Shl, OP.i32Add, ...mem(OP.i64Load), ...set(T.h),
+    ...tallyOne(T),
+    ...get(T_F), OP.i32Const, 1, OP.i32Add, OP.tee, T_F, ...get(T_COUNT), OP.i32LtU, OP.brIf, 0,
+    OP.end, // $feature
+    OP.end, // $done
+    ...flushCounters(T), ...get(T.total), OP.end,
+  ];
 }
 
 // compactAscii's locals: params 0 start, 1 end, 2 table, 3 starts, 4 ends, 5 capacity, 6 outLength;

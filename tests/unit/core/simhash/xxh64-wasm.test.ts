@@ -35,48 +35,40 @@ describe('xxh64 WebAssembly kernel', () => {
 
   it('tallies the bits of hashes into 64 counters, skipping repeats within a document when deduping', () => {
     const kernel = createXxh64Kernel()!;
+    kernel.memory.grow(2);
+    const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
-    const HASHES = 0, TABLE = 1024, COUNTERS = 4096, MASK = 15;
-    const a = 0x0102030405060708n;
-    const b = 0xff00000000000001n;
+    const TEXT = 0, STARTS = 20000, ENDS = 30000, HASHES = 40000, TABLE = 60000, COUNTERS = 100000;
+    // 600 ranges (more than the 255 the byte-sliced counters hold) over 300 distinct words, some over 32 bytes.
+    const words = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? 'long-word-'.repeat(4) : 'w') + i);
+    let at = TEXT;
+    const bounds: [number, number][] = [];
+    for (const w of words) {
+      const start = at;
+      for (let i = 0; i < w.length; i++) mem[at++] = w.charCodeAt(i);
+      bounds.push([start, at]);
+    }
+    const order = Array.from({ length: 600 }, (_, i) => (i * 7) % 300);
+    order.forEach((w, f) => {
+      dv.setInt32(STARTS + 4 * f, bounds[w][0], true);
+      dv.setInt32(ENDS + 4 * f, bounds[w][1], true);
+    });
+    kernel.hash(STARTS, ENDS, 600, HASHES);
+    const hashes = order.map((_, f) => dv.getBigUint64(HASHES + 8 * f, true));
     const bitsOf = (hs: bigint[]) => Array.from({ length: 64 }, (_, i) => hs.filter((h) => (h >> BigInt(i)) & 1n).length);
-    [a, b, a, a].forEach((h, i) => dv.setBigUint64(HASHES + 8 * i, h, true));
     const counters = new Int32Array(kernel.memory.buffer, COUNTERS, 64);
-    expect(kernel.tally(HASHES, 4, TABLE, MASK, 1, COUNTERS, 1)).toBe(2);
-    expect([...counters]).toEqual(bitsOf([a, b]));
+    const MASK = 1023;
+    expect(kernel.tally(HASHES, 600, TABLE, MASK, 1, COUNTERS, 1)).toBe(300);
+    expect([...counters]).toEqual(bitsOf(hashes.slice(0, 300)));
     // A new stamp is a new document: the same hashes count again (counters are added to).
     expect(kernel.tally(HASHES, 2, TABLE, MASK, 2, COUNTERS, 1)).toBe(2);
-    expect([...counters]).toEqual(bitsOf([a, b, a, b]));
+    expect([...counters]).toEqual(bitsOf([...hashes.slice(0, 300), ...hashes.slice(0, 2)]));
     // Without dedupe every hash counts.
     counters.fill(0);
-    expect(kernel.tally(HASHES, 4, TABLE, MASK, 2, COUNTERS, 0)).toBe(4);
-    expect([...counters]).toEqual(bitsOf([a, b, a, a]));
-    // Colliding slots (same low bits) probe onward.
-    const c = 0x0000000100000008n; // low bits collide with a's slot under MASK
-    dv.setBigUint64(HASHES, a, true);
-    dv.setBigUint64(HASHES + 8, c, true);
-    dv.setBigUint64(HASHES + 16, c, true);
-    expect(kernel.tally(HASHES, 3, TABLE, MASK, 3, COUNTERS, 1)).toBe(2);
-  });
-
-  it('counts past the byte-sliced counters\' capacity (flushed every 255 hashes)', () => {
-    const kernel = createXxh64Kernel()!;
-    kernel.memory.grow(2);
-    const dv = new DataView(kernel.memory.buffer);
-    const HASHES = 0, COUNTERS = 100000, TABLE = 110000, MASK = 2047;
-    const n = 1000;
-    const hs: bigint[] = [];
-    let x = 0x9e3779b97f4a7c15n;
-    for (let i = 0; i < n; i++) {
-      // Mostly all-ones so every byte lane fills; some random ones, all distinct.
-      x = (x * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
-      const h = i % 3 === 0 ? x : ((1n << 64n) - 1n) ^ BigInt(i);
-      hs.push(h);
-      dv.setBigUint64(HASHES + 8 * i, h, true);
-    }
-    const counters = new Int32Array(kernel.memory.buffer, COUNTERS, 64);
-    expect(kernel.tally(HASHES, n, TABLE, MASK, 1, COUNTERS, 0)).toBe(n);
-    expect([...counters]).toEqual(Array.from({ length: 64 }, (_, i) => hs.filter((h) => (h >> BigInt(i)) & 1n).length));
+    expect(kernel.tally(HASHES, 600, TABLE, MASK, 2, COUNTERS, 0)).toBe(600);
+    expect([...counters]).toEqual(bitsOf(hashes));
+    // A small table (8 slots): hashes whose low bits collide probe onward.
+    expect(kernel.tally(HASHES, 4, TABLE, 7, 3, COUNTERS, 1)).toBe(4);
   });
 
   it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
