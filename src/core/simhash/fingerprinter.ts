@@ -159,10 +159,9 @@ type Engine = {
   tableMask: number;
   /** A slot is live iff its stamp equals this, so the table needs no clearing between documents. */
   docStamp: number;
-  /** The kernel's tally table (16 bytes per slot, 2^tallyBits slots), its document stamp, and its 64 bit counters. */
+  /** The kernel's tally table (2^tallyBits i64 slots, zeroed per document) and its 64 bit counters. */
   tallyBits: number;
   tallyPtr: number;
-  tallyStamp: number;
   counters: Int32Array;
   /** The kernel's copy of ASCII_WORD, followed by an i32 slot for compactAscii's written length. */
   asciiTablePtr: number;
@@ -201,7 +200,6 @@ function createEngine(useKernel: boolean): Engine {
     docStamp: 0,
     tallyBits: 12,
     tallyPtr: 0,
-    tallyStamp: 0,
     counters: new Int32Array(64),
     asciiTablePtr: 0,
     foldTablePtr: 0,
@@ -225,7 +223,7 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   bufCap = Math.max(e.bufCap, (bufCap + 7) & ~7);
   tokCap = Math.max(e.tokCap, tokCap);
   const tallyStart = bufCap + 16 * tokCap;
-  const countersStart = tallyStart + (e.kernel ? 16 << tallyBits : 0);
+  const countersStart = tallyStart + (e.kernel ? 8 << tallyBits : 0);
   const asciiStart = countersStart + 4 * 64; // the kernel's ASCII table (256 bytes) and an i32 result
   const foldStart = asciiStart + 256 + 8;
   const bytes = e.kernel ? foldStart + 4 * 0x10000 : tallyStart;
@@ -254,8 +252,6 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   if (e.kernel) {
     e.tallyBits = tallyBits;
     e.tallyPtr = tallyStart;
-    new Uint8Array(e.memory, tallyStart, 16 << tallyBits).fill(0);
-    e.tallyStamp = 0;
     e.counters = new Int32Array(e.memory, countersStart, 64);
     new Uint8Array(e.memory, asciiStart, 256).set(ASCII_WORD);
     e.asciiTablePtr = asciiStart;
@@ -700,15 +696,13 @@ function hashAndCount(e: Engine, count: number, charMode: boolean, endOffset: nu
   // The table is sized for the largest document so far; this document uses a part sized for it.
   const bits = tableBitsFor(count);
   if (dedupe && bits > e.tallyBits) layout(e, 0, 0, true, bits);
-  if (++e.tallyStamp === 0x7fffffff) {
-    new Uint8Array(e.memory, e.tallyPtr, 16 << e.tallyBits).fill(0);
-    e.tallyStamp = 1;
-  }
+  // This document's part of the table starts empty (zeroing 16 bytes per feature beats stamping every slot).
+  if (dedupe) new Uint8Array(e.memory, e.tallyPtr, 8 << bits).fill(0);
   const counters = e.counters;
   counters.fill(0);
   const endArr = charMode ? e.starts : e.ends;
   kernel.hash(e.starts.byteOffset, endArr.byteOffset + 4 * endOffset, count, e.hashes.byteOffset);
-  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << bits) - 1, e.tallyStamp, counters.byteOffset, dedupe ? 1 : 0);
+  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << bits) - 1, counters.byteOffset, dedupe ? 1 : 0);
   const bitCounts = e.bitCounts;
   for (let i = 0; i < 64; i++) bitCounts[i] += counters[i];
   return total;

@@ -16,13 +16,13 @@ export type Xxh64Kernel = {
   hash(startsPtr: number, endsPtr: number, count: number, outPtr: number): void;
   /**
    * For f < count, takes the 64-bit hash at hashes + 8f; with `dedupe` (1) skips it if the
-   * open-addressing table at `table` (16 bytes per slot: i32 stamp, i32 unused, i64 hash; mask + 1
-   * slots) already holds it in this document (slots whose stamp is not `stamp` are free) and else
-   * records it; then adds 1 to counters[i] (64 i32 counters, added to, never cleared) for each bit
-   * i set in the hash. Returns how many hashes were counted. (Bits are counted in eight i64
-   * byte-sliced accumulators, acc_j += (h >> j) & 0x0101..01, flushed every 255 hashes.)
+   * open-addressing table at `table` (mask + 1 i64 slots, 0 = empty, which the caller zeroes before
+   * each document) already holds it and else records it; then adds 1 to counters[i] (64 i32
+   * counters, added to, never cleared) for each bit i set in the hash. Returns how many hashes were
+   * counted. (Bits are counted in eight i64 byte-sliced accumulators, acc_j += (h >> j) & 0x0101..01,
+   * flushed every 255 hashes.)
    */
-  tally(hashes: number, count: number, table: number, mask: number, stamp: number, counters: number, dedupe: number): number;
+  tally(hashes: number, count: number, table: number, mask: number, counters: number, dedupe: number): number;
   /**
    * Tokenizes ASCII bytes [start, end) in place, as the fingerprinter's `compactAscii` without stop
    * words: each byte maps through the 256-byte table at `table` (its lowercase if it is a letter or
@@ -65,7 +65,7 @@ const OP = {
   i32Load: 0x28, i64Load: 0x29, i32Load8u: 0x2d, i64Load8u: 0x31, i64Load32u: 0x35, i64Store: 0x37, i32Store8: 0x3a,
   return: 0x0f,
   i32Const: 0x41, i64Const: 0x42,
-  select: 0x1b, i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eq: 0x51,
+  select: 0x1b, i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GtU: 0x4b, i32LeU: 0x4d, i32GeU: 0x4f, i64Eqz: 0x50, i64Eq: 0x51,
   i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Or: 0x72, i32Shl: 0x74, i32ShrU: 0x76,
   i64Ctz: 0x7a, i64Add: 0x7c, i64Mul: 0x7e, i64And: 0x83, i64Or: 0x84, i64Xor: 0x85, i64ShrU: 0x88, i64Rotl: 0x89,
   i32WrapI64: 0xa7, i64ExtendI32U: 0xad, i32Store: 0x36,
@@ -195,8 +195,8 @@ function body(): number[] {
 
 /** Where the counting keeps its values (see `Xxh64Kernel.tally`). */
 type TallyLocals = {
-  table: number; mask: number; stamp: number; counters: number; dedupe: number;
-  slot: number; addr: number; total: number; pending: number; h: number; acc: number[];
+  table: number; mask: number; counters: number; dedupe: number;
+  slot: number; addr: number; total: number; pending: number; zeroSeen: number; h: number; slotValue: number; acc: number[];
 };
 /** Byte-sliced counters hold at most 255 per byte: they are flushed after this many counted hashes. */
 const FLUSH_EVERY = 255;
@@ -219,32 +219,39 @@ function flushCounters(T: TallyLocals): number[] {
   return code;
 }
 
-/** Counts the hash in local T.h: dedupe (when T.dedupe), then its bits into the byte-sliced counters. */
+/**
+ * Counts the hash in local T.h: when T.dedupe, skips it if this document's table (i64 slots, 0 =
+ * empty; the hash 0 is remembered in T.zeroSeen instead) holds it and else records it; then adds
+ * its bits to the byte-sliced counters.
+ */
 function tallyOne(T: TallyLocals): number[] {
-  const code: number[] = [];
-  const emit = (...parts: (number | number[])[]) => {
-    for (const part of parts) if (typeof part === 'number') code.push(part);
-    else code.push(...part);
-  };
-  emit(OP.block, EMPTY); // $next: a duplicate jumps here, past the counting
-  emit(get(T.dedupe), OP.if, EMPTY);
-  // slot = low32(h) & mask
+  const a = emitter();
+  const { emit } = a;
+  a.block('next'); // a repeated hash jumps here, past the counting
+  emit(get(T.dedupe));
+  a.if();
+  emit(get(T.h), OP.i64Eqz);
+  a.if();
+  emit(get(T.zeroSeen));
+  a.brIf('next');
+  emit(OP.i32Const, 1, set(T.zeroSeen));
+  a.else();
   emit(get(T.h), OP.i32WrapI64, get(T.mask), OP.i32And, set(T.slot));
-  emit(OP.block, EMPTY); // $inserted
-  emit(OP.loop, EMPTY); // $probe
-  emit(get(T.table), get(T.slot), OP.i32Const, 4, OP.i32Shl, OP.i32Add, set(T.addr));
-  // a slot with another stamp is free: take it and go count
-  emit(get(T.addr), mem(OP.i32Load), get(T.stamp), OP.i32Ne, OP.if, EMPTY);
-  emit(get(T.addr), get(T.stamp), mem(OP.i32Store));
-  emit(get(T.addr), get(T.h), mem(OP.i64Store, 8));
-  emit(OP.br, 2); // → end of $inserted (labels: if 0, $probe 1, $inserted 2)
-  emit(OP.end);
-  // the same hash already counted in this document: skip it
-  emit(get(T.addr), mem(OP.i64Load, 8), get(T.h), OP.i64Eq, OP.brIf, 3); // $probe 0, $inserted 1, if 2, $next 3
-  emit(get(T.slot), OP.i32Const, 1, OP.i32Add, get(T.mask), OP.i32And, set(T.slot), OP.br, 0);
-  emit(OP.end); // $probe
-  emit(OP.end); // $inserted
-  emit(OP.end); // if dedupe
+  a.block('inserted');
+  a.loop('probe');
+  emit(get(T.table), get(T.slot), OP.i32Const, 3, OP.i32Shl, OP.i32Add, OP.tee, T.addr, mem(OP.i64Load), OP.tee, T.slotValue, OP.i64Eqz);
+  a.if();
+  emit(get(T.addr), get(T.h), mem(OP.i64Store));
+  a.br('inserted');
+  a.end();
+  emit(get(T.slotValue), get(T.h), OP.i64Eq);
+  a.brIf('next');
+  emit(get(T.slot), OP.i32Const, 1, OP.i32Add, get(T.mask), OP.i32And, set(T.slot));
+  a.br('probe');
+  a.end(); // probe
+  a.end(); // inserted
+  a.end(); // if zero
+  a.end(); // if dedupe
   // acc_j += (h >> j) & 0x0101010101010101: byte k of acc_j counts bit 8k + j
   for (let j = 0; j < 8; j++) {
     emit(get(T.acc[j]), get(T.h));
@@ -253,19 +260,20 @@ function tallyOne(T: TallyLocals): number[] {
   }
   emit(get(T.total), OP.i32Const, 1, OP.i32Add, set(T.total));
   // flush before a byte can overflow
-  emit(get(T.pending), OP.i32Const, 1, OP.i32Add, OP.tee, T.pending, OP.i32Const, ...sleb(BigInt(FLUSH_EVERY)), OP.i32Eq, OP.if, EMPTY);
+  emit(get(T.pending), OP.i32Const, 1, OP.i32Add, OP.tee, T.pending, OP.i32Const, ...sleb(BigInt(FLUSH_EVERY)), OP.i32Eq);
+  a.if();
   emit(flushCounters(T), OP.i32Const, 0, set(T.pending));
-  emit(OP.end);
-  emit(OP.end); // $next
-  return code;
+  a.end();
+  a.end(); // next
+  return a.code;
 }
 
-// tally's locals: params 0 hashes, 1 count, 2 table, 3 mask, 4 stamp, 5 counters, 6 dedupe;
-// then 7 f, 8 slot, 9 addr, 10 total, 11 pending (i32); 12 h, 13-20 acc0..acc7 (i64).
-const T_HASHES = 0, T_COUNT = 1, T_F = 7;
+// tally's locals: params 0 hashes, 1 count, 2 table, 3 mask, 4 counters, 5 dedupe;
+// then 6 f, 7 slot, 8 addr, 9 total, 10 pending, 11 zeroSeen (i32); 12 h, 13 slotValue, 14-21 acc0..acc7 (i64).
+const T_HASHES = 0, T_COUNT = 1, T_F = 6;
 const T_TALLY: TallyLocals = {
-  table: 2, mask: 3, stamp: 4, counters: 5, dedupe: 6, slot: 8, addr: 9, total: 10, pending: 11, h: 12,
-  acc: [13, 14, 15, 16, 17, 18, 19, 20],
+  table: 2, mask: 3, counters: 4, dedupe: 5, slot: 7, addr: 8, total: 9, pending: 10, zeroSeen: 11, h: 12, slotValue: 13,
+  acc: [14, 15, 16, 17, 18, 19, 20, 21],
 };
 
 function tallyBody(): number[] {
@@ -571,16 +579,16 @@ function name(s: string): number[] {
 /** The kernel module's bytes. */
 export function xxh64KernelBytes(): Uint8Array {
   const hashFn = [2, 5, I32, 5, I64, ...body()]; // locals: 5 x i32 (f, p, e, lim, start), 5 x i64 (h, v1..v4)
-  const tallyFn = [2, 5, I32, 9, I64, ...tallyBody()]; // locals: 5 x i32 (f, slot, addr, total, pending), 9 x i64 (h, acc0..acc7)
+  const tallyFn = [2, 6, I32, 10, I64, ...tallyBody()]; // locals: 6 x i32 (f, slot, addr, total, pending, zeroSeen), 10 x i64 (h, slotValue, acc0..acc7)
   const compactFn = [2, 5, I32, 2, I64, ...compactBody()]; // locals: 5 x i32 (r, w, count, v, k), 2 x i64 (x, y)
   const compactTextFn = [2, 11, I32, 2, I64, ...compactTextBody()]; // locals: 11 x i32 (r .. kind), 2 x i64 (x, y)
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32; type 2: (i32 x9) -> i32
-    ...section(1, [3, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32,
-      0x60, 9, I32, I32, I32, I32, I32, I32, I32, I32, I32, 1, I32]),
-    // functions: 0 hash (type 0), 1 tally (type 1), 2 compactAscii (type 1), 3 compactText (type 2)
-    ...section(3, [4, 0, 1, 1, 2]),
+    // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32; type 2: (i32 x9) -> i32; type 3: (i32 x6) -> i32
+    ...section(1, [4, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32,
+      0x60, 9, I32, I32, I32, I32, I32, I32, I32, I32, I32, 1, I32, 0x60, 6, I32, I32, I32, I32, I32, I32, 1, I32]),
+    // functions: 0 hash (type 0), 1 tally (type 3), 2 compactAscii (type 1), 3 compactText (type 2)
+    ...section(3, [4, 0, 3, 1, 2]),
     ...section(5, [1, 0x00, 1]), // one memory, 1 page minimum, no maximum
     ...section(7, [5, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1, ...name('compactAscii'), 0x00, 2,
       ...name('compactText'), 0x00, 3]),

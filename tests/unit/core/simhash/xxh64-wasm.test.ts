@@ -58,17 +58,25 @@ describe('xxh64 WebAssembly kernel', () => {
     const bitsOf = (hs: bigint[]) => Array.from({ length: 64 }, (_, i) => hs.filter((h) => (h >> BigInt(i)) & 1n).length);
     const counters = new Int32Array(kernel.memory.buffer, COUNTERS, 64);
     const MASK = 1023;
-    expect(kernel.tally(HASHES, 600, TABLE, MASK, 1, COUNTERS, 1)).toBe(300);
+    expect(kernel.tally(HASHES, 600, TABLE, MASK, COUNTERS, 1)).toBe(300);
     expect([...counters]).toEqual(bitsOf(hashes.slice(0, 300)));
-    // A new stamp is a new document: the same hashes count again (counters are added to).
-    expect(kernel.tally(HASHES, 2, TABLE, MASK, 2, COUNTERS, 1)).toBe(2);
+    // A zeroed table is a new document: the same hashes count again (counters are added to).
+    mem.fill(0, TABLE, TABLE + 8 * (MASK + 1));
+    expect(kernel.tally(HASHES, 2, TABLE, MASK, COUNTERS, 1)).toBe(2);
     expect([...counters]).toEqual(bitsOf([...hashes.slice(0, 300), ...hashes.slice(0, 2)]));
     // Without dedupe every hash counts.
     counters.fill(0);
-    expect(kernel.tally(HASHES, 600, TABLE, MASK, 2, COUNTERS, 0)).toBe(600);
+    expect(kernel.tally(HASHES, 600, TABLE, MASK, COUNTERS, 0)).toBe(600);
     expect([...counters]).toEqual(bitsOf(hashes));
     // A small table (8 slots): hashes whose low bits collide probe onward.
-    expect(kernel.tally(HASHES, 4, TABLE, 7, 3, COUNTERS, 1)).toBe(4);
+    mem.fill(0, TABLE, TABLE + 64);
+    expect(kernel.tally(HASHES, 4, TABLE, 7, COUNTERS, 1)).toBe(4);
+    // The hash 0 (never an empty slot) counts once per document too.
+    for (const [f, h] of [0n, 5n, 0n, 5n, 0n].entries()) dv.setBigUint64(HASHES + 8 * f, h, true);
+    mem.fill(0, TABLE, TABLE + 64);
+    counters.fill(0);
+    expect(kernel.tally(HASHES, 5, TABLE, 7, COUNTERS, 1)).toBe(2);
+    expect([...counters]).toEqual(bitsOf([0n, 5n]));
   });
 
   it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
