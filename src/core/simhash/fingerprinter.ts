@@ -167,6 +167,10 @@ type Engine = {
   asciiTablePtr: number;
   /** The kernel's copy of FOLD_ENTRIES (65,536 i32), filled block by block as the kernel asks. */
   foldTablePtr: number;
+  /** The i32 the kernel's tokenizers write their output length to (a view kept, not made per document). */
+  outLength: Int32Array;
+  /** buf from byte 8 on, where ASCII text is encoded first (a view kept, not made per document). */
+  input8: Uint8Array;
   /** Table offsets of the slots `tableFeatures` filled, so reading them back skips empty slots. */
   used: Int32Array;
   bitCounts: Float64Array;
@@ -203,6 +207,8 @@ function createEngine(useKernel: boolean): Engine {
     counters: new Int32Array(64),
     asciiTablePtr: 0,
     foldTablePtr: 0,
+    outLength: new Int32Array(1),
+    input8: new Uint8Array(0),
     used: new Int32Array(1 << 12),
     bitCounts: new Float64Array(64),
     ascii: true,
@@ -241,6 +247,7 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   e.bufCap = bufCap;
   e.tokCap = tokCap;
   e.buf = new Uint8Array(e.memory, 0, bufCap);
+  e.input8 = e.buf.subarray(8);
   e.view = new DataView(e.memory, 0, bufCap);
   e.starts = new Int32Array(e.memory, bufCap, tokCap);
   e.ends = new Int32Array(e.memory, bufCap + 4 * tokCap, tokCap);
@@ -257,6 +264,7 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
     e.asciiTablePtr = asciiStart;
     new Int32Array(e.memory, foldStart, 0x10000).set(FOLD_ENTRIES);
     e.foldTablePtr = foldStart;
+    e.outLength = new Int32Array(e.memory, asciiStart + 256, 1);
   }
 }
 
@@ -273,7 +281,7 @@ function encodeAt(e: Engine, text: string): number {
   e.inputStart = 8;
   let need = e.inputStart + len + 8;
   if (e.bufCap < need) layout(e, Math.max(need, Math.min(e.bufCap * 2, 4 * need)), 0, false);
-  const first = encoder.encodeInto(text, e.buf.subarray(e.inputStart));
+  const first = encoder.encodeInto(text, e.input8);
   if (first.read === len && first.written === len) return len;
   e.inputStart = 2 * len + 8;
   need = e.inputStart + 3 * len + 8;
@@ -313,7 +321,7 @@ function compactAscii(e: Engine, len: number, stopWords: boolean): number {
     const count = k.compactAscii(e.inputStart, e.inputStart + len, e.asciiTablePtr, e.starts.byteOffset, e.ends.byteOffset, e.tokCap, outLength);
     if (count >= 0) {
       e.words = count;
-      e.compactLength = new Int32Array(e.memory, outLength, 1)[0];
+      e.compactLength = e.outLength[0];
       return count;
     }
     // More tokens than the guess: the input is partly overwritten, so the caller encodes it again.
@@ -400,7 +408,7 @@ function compactTextKernel(e: Engine, kernel: Xxh64Kernel, text: string, len: nu
     );
     if (count >= 0) {
       e.words = count;
-      e.compactLength = new Int32Array(e.memory, outLength, 1)[0];
+      e.compactLength = e.outLength[0];
       return count;
     }
     if (count === -1) return -1;
@@ -813,8 +821,12 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
   const endOffset = charMode ? n : n - 1;
   const endArray = () => (charMode ? e.starts : e.ends);
 
+  // The last fingerprint's halves (set by bitsFromCounts and tfidfBits; no array per document).
+  let outHi = 0;
+  let outLo = 0;
+
   /** Bit i set iff (documents with bit i) - (without) > 0, i.e. 2 * count > total. */
-  function bitsFromCounts(total: number): [number, number] {
+  function bitsFromCounts(total: number): void {
     const c = e.bitCounts;
     let hi = 0;
     let lo = 0;
@@ -822,7 +834,8 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (2 * c[i] > total) lo |= 1 << i;
       if (2 * c[i + 32] > total) hi |= 1 << i;
     }
-    return [hi >>> 0, lo >>> 0];
+    outHi = hi >>> 0;
+    outLo = lo >>> 0;
   }
 
   // idf by document frequency, memoized for the common small frequencies (Math.log per feature is slow).
@@ -842,7 +855,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
    * value. Weights are integers (WEIGHT_SCALE), so the sums are exact in any order.
    */
   const byteSums = new Float64Array(8 * 256);
-  function tfidfBits(distinct: number): [number, number] {
+  function tfidfBits(distinct: number): void {
     const df = dfTable!;
     const table = e.table;
     const used = e.used;
@@ -873,7 +886,8 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (2 * set[i] > total) l |= 1 << i;
       if (2 * set[i + 32] > total) h |= 1 << i;
     }
-    return [h >>> 0, l >>> 0];
+    outHi = h >>> 0;
+    outLo = l >>> 0;
   }
 
   return {
@@ -887,19 +901,18 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
         return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
       }
       e.bitCounts.fill(0);
-      let bits: [number, number];
       if (weights === 'binary') {
         resetTable(e, count);
-        bits = bitsFromCounts(hashAndCount(e, count, charMode, endOffset, true));
+        bitsFromCounts(hashAndCount(e, count, charMode, endOffset, true));
       } else if (weights === 'tf') {
-        bits = bitsFromCounts(hashAndCount(e, count, charMode, endOffset, false));
+        bitsFromCounts(hashAndCount(e, count, charMode, endOffset, false));
       } else {
         resetTable(e, count);
         hashFeatures(e, count, endArray(), endOffset);
-        bits = tfidfBits(tableFeatures(e, count));
+        tfidfBits(tableFeatures(e, count));
       }
       release();
-      return { status: 'ok', hi: bits[0], lo: bits[1], features: count, words };
+      return { status: 'ok', hi: outHi, lo: outLo, features: count, words };
     },
     featureSet(text: string): Uint32Array {
       const count = prepare(text);
