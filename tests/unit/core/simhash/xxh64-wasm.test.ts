@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import xxhash from 'xxhash-wasm';
-import { createXxh64Kernel, xxh64KernelBytes } from '../../../../src/core/simhash/xxh64-wasm.ts';
+import {
+  createXxh64Kernel,
+  FOLD_ABORT,
+  FOLD_SEP,
+  FOLD_SOLO,
+  FOLD_SS,
+  FOLD_WORD,
+  xxh64KernelBytes,
+} from '../../../../src/core/simhash/xxh64-wasm.ts';
 
 describe('xxh64 WebAssembly kernel', () => {
   it('is a valid module', () => {
@@ -99,6 +107,41 @@ describe('xxh64 WebAssembly kernel', () => {
     expect(kernel.compactAscii(IN, IN + text.length, TABLE, STARTS, ENDS, 3, OUT)).toBe(-1);
     expect(kernel.compactAscii(IN, IN, TABLE, STARTS, ENDS, 3, OUT)).toBe(0);
     expect(dv.getInt32(OUT, true)).toBe(0);
+  });
+
+  it('tokenizes and folds text with non-ASCII code points in place, and says what it needs', () => {
+    const kernel = createXxh64Kernel()!;
+    kernel.memory.grow(8);
+    const mem = new Uint8Array(kernel.memory.buffer);
+    const dv = new DataView(kernel.memory.buffer);
+    const ATAB = 100000, STARTS = 101000, ENDS = 102000, OUT = 103000, FTAB = 200000, IN = 1000;
+    for (let b = 0; b < 128; b++) {
+      const c = String.fromCharCode(b);
+      mem[ATAB + b] = /[a-z0-9]/i.test(c) ? c.toLowerCase().charCodeAt(0) : 0;
+    }
+    const entry = (kind: number, cp: number) => (kind << 24) | cp;
+    const fold = (cp: number, value: number) => dv.setInt32(FTAB + 4 * cp, value, true);
+    // Blocks 0x00 and 0x20 are filled (É folds to é, ß to ss, the em dash separates); CJK block 0x4e is not.
+    for (let cp = 0x80; cp < 0x100; cp++) fold(cp, entry(FOLD_WORD, cp));
+    fold(0xc9, entry(FOLD_WORD, 0xe9));
+    fold(0xdf, entry(FOLD_SS, 0x73));
+    for (let cp = 0x2000; cp < 0x2100; cp++) fold(cp, entry(FOLD_SEP, cp));
+    const run = (text: string, charMode: number, capacity = 100) => {
+      const bytes = new TextEncoder().encode(text);
+      mem.set(bytes, IN);
+      const count = kernel.compactText(IN, IN + bytes.length, ATAB, FTAB, STARTS, ENDS, capacity, OUT, charMode);
+      return count < 0 ? count : new TextDecoder().decode(mem.subarray(0, dv.getInt32(OUT, true)));
+    };
+    expect(run('Café ÉCOLE—Straße, longwordlongword x', 0)).toBe('café école strasse longwordlongword x');
+    expect(run('一', 0)).toBe(-3 - 0x4e);
+    for (let cp = 0x4e00; cp < 0x4f00; cp++) fold(cp, entry(FOLD_SOLO, cp));
+    // One-character tokens: always a space between them in word mode, only where a separator stood in char mode.
+    expect(run('Ab一丁 丂', 0)).toBe('ab 一 丁 丂');
+    expect(run('Ab一丁 丂', 1)).toBe('ab一丁 丂');
+    expect(run('a b c d', 0, 3)).toBe(-2);
+    fold(0x301, entry(FOLD_ABORT, 0)); // a combining mark needs the full normalization
+    expect(run('cafe\u0301', 0)).toBe(-1);
+    expect(run('emoji 😀', 0)).toBe(-1); // beyond the BMP
   });
 
   it('gives every fingerprinter its own memory', () => {
