@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- fingerprint [--corpus real,generated] [--runs 3] [--mb 100] [--settings word3:binary,char5:binary] [--seed 1] [--js]`
+ * `npm run bench -- fingerprint [--corpus real,generated] [--runs 3] [--mb 100] [--settings word3:binary,char5:binary] [--seed 1] [--js]
+ *   [--against OTHER/src/core/simhash/fingerprinter.ts]`
  *
  * Fingerprinting throughput on one core, in process, all texts in memory: times
  * `createFingerprinter(settings).fingerprint(text)` in a loop over a corpus and prints MB/s of UTF-8
@@ -10,8 +11,12 @@
  * generated corpus. The generated corpus mixes plain-ASCII English-like prose with documents
  * carrying typographic quotes, accented names, some Greek/Cyrillic and some CJK. `--js` measures
  * the JavaScript path (the fallback where WebAssembly is unavailable) instead of the WebAssembly kernel.
+ * `--against` also times another version's fingerprinter, pass for pass in turn with this one, and
+ * prints how much faster this one is (checksums show whether both gave the same fingerprints).
  */
 import { createFingerprinter, type Fingerprinter, type FingerprinterOptions } from '../src/core/simhash/fingerprinter.ts';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { decodeText } from '../src/core/text/decode.ts';
 import { MissingLinuxDocError, realTextSources } from './real-corpus.ts';
 import { createDocumentFrequencyCounter } from '../src/core/simhash/document-frequencies.ts';
@@ -114,12 +119,14 @@ function parseArgs(args: string[]): {
   corpora: string[];
   settings: SimHashSettings[];
   labels: string[];
+  against: string | null;
 } {
   let mb = 100;
   let js = false;
   let seed = 1;
   let runs = 3;
   let corpora = 'real,generated';
+  let against: string | null = null;
   let list = 'word3:binary,word1:binary,word3:tf,char5:binary,word3:tfidf';
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--mb') mb = Number(args[++i]);
@@ -127,6 +134,7 @@ function parseArgs(args: string[]): {
     else if (args[i] === '--settings') list = args[++i];
     else if (args[i] === '--runs') runs = Number(args[++i]);
     else if (args[i] === '--corpus') corpora = args[++i];
+    else if (args[i] === '--against') against = args[++i];
     else if (args[i] === '--js') js = true;
   }
   if (!(mb > 0)) throw new Error('--mb must be a positive number');
@@ -139,7 +147,7 @@ function parseArgs(args: string[]): {
     if (!features || !w) throw new Error(`bad settings: ${label} (expected e.g. word3:binary or word1:tf:stop)`);
     return { features, weights: w, stopWords: stop === 'stop' };
   });
-  return { mb, seed, js, runs, corpora: corpora.split(','), settings, labels };
+  return { mb, seed, js, runs, corpora: corpora.split(','), settings, labels, against };
 }
 
 const utf8Length = (docs: string[]) => docs.reduce((sum, d) => sum + Buffer.byteLength(d, 'utf8'), 0);
@@ -173,32 +181,45 @@ function generatedCorpus(mb: number, seed: number): Corpus {
   return { name: 'generated', docs, bytes, describe };
 }
 
-/** Times `runs` full passes of `fp` over the corpus (after a warm-up); returns the median pass and the fastest pass's seconds. */
-function timePasses(fp: Fingerprinter, docs: string[], runs: number) {
-  for (let i = 0; i < Math.min(docs.length, 300); i++) fp.fingerprint(docs[i]);
-  const passes: { seconds: number; cpuSeconds: number; features: number; checksum: number; tooShort: number }[] = [];
+type PassResult = { seconds: number; cpuSeconds: number; features: number; checksum: number; tooShort: number };
+
+/**
+ * Times `runs` full passes of each fingerprinter over the corpus (after a warm-up), interleaved so
+ * that a busy machine slows them alike; returns each one's median pass and its fastest pass's seconds.
+ */
+function timePasses(fps: Fingerprinter[], docs: string[], runs: number) {
+  for (const fp of fps) for (let i = 0; i < Math.min(docs.length, 300); i++) fp.fingerprint(docs[i]);
+  const passes: PassResult[][] = fps.map(() => []);
   for (let run = 0; run < runs; run++) {
-    let checksum = 0;
-    let tooShort = 0;
-    let features = 0;
-    const t = performance.now();
-    const cpu0 = process.cpuUsage();
-    for (const d of docs) {
-      const r = fp.fingerprint(d);
-      checksum = (checksum ^ r.hi ^ Math.imul(r.lo, 31)) >>> 0;
-      features += r.features;
-      if (r.status !== 'ok') tooShort++;
-    }
-    const seconds = (performance.now() - t) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    passes.push({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, features, checksum, tooShort });
+    fps.forEach((fp, k) => {
+      let checksum = 0;
+      let tooShort = 0;
+      let features = 0;
+      const t = performance.now();
+      const cpu0 = process.cpuUsage();
+      for (const d of docs) {
+        const r = fp.fingerprint(d);
+        checksum = (checksum ^ r.hi ^ Math.imul(r.lo, 31)) >>> 0;
+        features += r.features;
+        if (r.status !== 'ok') tooShort++;
+      }
+      const seconds = (performance.now() - t) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      passes[k].push({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, features, checksum, tooShort });
+    });
   }
-  passes.sort((a, b) => a.seconds - b.seconds);
-  return { ...passes[Math.floor((passes.length - 1) / 2)], bestSeconds: passes[0].seconds };
+  return passes.map((list) => {
+    list.sort((x, y) => x.seconds - y.seconds);
+    return { ...list[Math.floor((list.length - 1) / 2)], bestSeconds: list[0].seconds };
+  });
 }
 
 export async function main(args: string[]): Promise<void> {
-  const { mb, seed, js, runs, corpora, settings, labels } = parseArgs(args);
+  const { mb, seed, js, runs, corpora, settings, labels, against: againstPath } = parseArgs(args);
+  // --against FILE: another checkout's fingerprinter.ts (e.g. from `git worktree add /tmp/old COMMIT`), timed in turn with this one.
+  const against = againstPath
+    ? ((await import(pathToFileURL(resolve(againstPath)).href)) as { createFingerprinter: typeof createFingerprinter }).createFingerprinter
+    : null;
   console.log(
     `node ${process.version}, one thread, median of ${runs} passes; load average ${(await import('node:os')).loadavg()[0].toFixed(1)} ` +
       '(MB/s per CPU-second discounts time the thread was not running)',
@@ -230,16 +251,21 @@ export async function main(args: string[]): Promise<void> {
         options = { ...options, documentFrequencies: counter.result() };
         dfSeconds = (performance.now() - t) / 1000;
       }
-      const fp = createFingerprinter(settings[s], options);
-      const p = timePasses(fp, docs, runs);
+      const fps = [createFingerprinter(settings[s], options)];
+      if (against) fps.push(against(settings[s], options));
+      const results = timePasses(fps, docs, runs);
       const extra = dfSeconds ? `  (+ document-frequency pass ${(bytes / 1e6 / dfSeconds).toFixed(1)} MB/s)` : '';
-      console.log(
-        `  ${(labels[s] + ' ' + fp.kernel).padEnd(19)} ${(bytes / 1e6 / p.seconds).toFixed(1).padStart(7)} MB/s ` +
-          `${(p.features / 1e6 / p.seconds).toFixed(1).padStart(6)} M features/s  ${p.seconds.toFixed(2)} s wall ` +
-          `(best pass ${(bytes / 1e6 / p.bestSeconds).toFixed(1)} MB/s), ` +
-          `${(bytes / 1e6 / p.cpuSeconds).toFixed(1)} MB/s per CPU-second  checksum ${p.checksum.toString(16).padStart(8, '0')}  ` +
-          `too-short ${p.tooShort}${extra}`,
-      );
+      results.forEach((p, k) => {
+        const label = `${k === 0 ? '' : 'against '}${labels[s]} ${fps[k].kernel}`;
+        const ratio = k === 0 ? '' : `  this code: ${(p.seconds / results[0].seconds).toFixed(2)}x as fast (fastest passes ${(p.bestSeconds / results[0].bestSeconds).toFixed(2)}x)`;
+        console.log(
+          `  ${label.padEnd(19)} ${(bytes / 1e6 / p.seconds).toFixed(1).padStart(7)} MB/s ` +
+            `${(p.features / 1e6 / p.seconds).toFixed(1).padStart(6)} M features/s  ${p.seconds.toFixed(2)} s wall ` +
+            `(best pass ${(bytes / 1e6 / p.bestSeconds).toFixed(1)} MB/s), ` +
+            `${(bytes / 1e6 / p.cpuSeconds).toFixed(1)} MB/s per CPU-second  checksum ${p.checksum.toString(16).padStart(8, '0')}  ` +
+            `too-short ${p.tooShort}${k === 0 ? extra : ratio}`,
+        );
+      });
     }
   }
 }
