@@ -704,15 +704,58 @@ function hashAndCount(e: Engine, count: number, charMode: boolean, endOffset: nu
   // The table is sized for the largest document so far; this document uses a part sized for it.
   const bits = tableBitsFor(count);
   if (dedupe && bits > e.tallyBits) layout(e, 0, 0, true, bits);
+  const partitioned = dedupe && count > PARTITION_ABOVE && e.tokCap >= count;
   // This document's part of the table starts empty (zeroing 16 bytes per feature beats stamping every slot).
-  if (dedupe) new Uint8Array(e.memory, e.tallyPtr, 8 << bits).fill(0);
+  if (dedupe && !partitioned) new Uint8Array(e.memory, e.tallyPtr, 8 << bits).fill(0);
   const counters = e.counters;
   counters.fill(0);
   const endArr = charMode ? e.starts : e.ends;
   kernel.hash(e.starts.byteOffset, endArr.byteOffset + 4 * endOffset, count, e.hashes.byteOffset);
-  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << bits) - 1, counters.byteOffset, dedupe ? 1 : 0);
+  const total = partitioned
+      ? tallyPartitioned(e, kernel, count)
+      : kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << bits) - 1, counters.byteOffset, dedupe ? 1 : 0);
   const bitCounts = e.bitCounts;
   for (let i = 0; i < 64; i++) bitCounts[i] += counters[i];
+  return total;
+}
+
+/** Documents with more features than this dedupe them in partitions (see `tallyPartitioned`). */
+const PARTITION_ABOVE = 1 << 16;
+/** Features per partition aimed at: its dedupe table (2x, 8 bytes a slot) then stays within 256 KB. */
+const PARTITION_SIZE = 1 << 14;
+
+/**
+ * Dedupes and counts a large document's hashes (already in e.hashes) partition by partition: the
+ * hashes are grouped by their top bits into the token arrays (free once the features are hashed),
+ * then each group is tallied with a table sized for it, which stays in cache, instead of probing
+ * one table of 16 bytes per feature at random. Equal hashes fall in the same group, so the
+ * distinct features and their bits are the same. Returns how many features counted.
+ */
+function tallyPartitioned(e: Engine, kernel: Xxh64Kernel, count: number): number {
+  let p = 1;
+  while (count >>> p > PARTITION_SIZE && p < 16) p++;
+  const shift = 32 - p;
+  const hashes = e.hashes;
+  const sizes = new Int32Array((1 << p) + 1);
+  for (let f = 0; f < count; f++) sizes[(hashes[2 * f + 1] >>> shift) + 1]++;
+  for (let k = 1; k <= 1 << p; k++) sizes[k] += sizes[k - 1]; // sizes[k] = where group k starts
+  const groupStart = sizes.slice();
+  const grouped = new Uint32Array(e.memory, e.starts.byteOffset, 2 * count);
+  for (let f = 0; f < count; f++) {
+    const hi = hashes[2 * f + 1];
+    const at = 2 * sizes[hi >>> shift]++;
+    grouped[at] = hashes[2 * f];
+    grouped[at + 1] = hi;
+  }
+  const table = new Uint8Array(e.memory, e.tallyPtr, 8 << e.tallyBits);
+  let total = 0;
+  for (let k = 0; k < 1 << p; k++) {
+    const n = groupStart[k + 1] - groupStart[k];
+    if (n === 0) continue;
+    const bits = tableBitsFor(n);
+    table.fill(0, 0, 8 << bits);
+    total += kernel.tally(grouped.byteOffset + 8 * groupStart[k], n, e.tallyPtr, (1 << bits) - 1, e.counters.byteOffset, 1);
+  }
   return total;
 }
 
