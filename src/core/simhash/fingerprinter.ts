@@ -581,6 +581,7 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
 /** Char mode: replaces starts with the code point offsets of buf[0, compactLength) (plus the end); returns the code point count. */
 function codePoints(e: Engine): number {
   ensureTokenCapacity(e, e.compactLength + 1);
+  if (e.kernel) return e.kernel.codePoints(e.compactLength, e.starts.byteOffset);
   const b8 = e.buf;
   const st = e.starts;
   const len = e.compactLength;

@@ -6,7 +6,7 @@
  * step, no dependency, no network. Its results equal the JavaScript paths (xxh64.ts and the
  * fingerprinter's own loops) and xxhash-wasm's h64; tests hold them equal.
  *
- * Exports: `memory`, `hash`, `tally`, `compactAscii`, `compactText` (see `Xxh64Kernel` for each contract).
+ * Exports: `memory`, `hash`, `tally`, `compactAscii`, `compactText`, `codePoints` (see `Xxh64Kernel` for each contract).
  */
 
 /** The kernel's API: its memory (grown by the caller) and its functions. */
@@ -49,6 +49,11 @@ export type Xxh64Kernel = {
     start: number, end: number, asciiTable: number, foldTable: number, starts: number, ends: number,
     capacity: number, outLength: number, charMode: number,
   ): number;
+  /**
+   * Writes the offset of every code point of the UTF-8 bytes [0, len) to the i32 array `starts`,
+   * then len after them; returns the code point count (char n-grams span starts[f] .. starts[f + n]).
+   */
+  codePoints(len: number, starts: number): number;
 };
 
 const MASK = (1n << 64n) - 1n;
@@ -568,6 +573,30 @@ function compactTextBody(): number[] {
   return a.code;
 }
 
+// codePoints' locals: params 0 len, 1 starts; then 2 i, 3 c (i32).
+function codePointsBody(): number[] {
+  const a = emitter();
+  const { emit } = a;
+  const LEN = 0, STARTS_ = 1, I = 2, C = 3;
+  a.block('done');
+  a.loop('byte');
+  emit(get(I), get(LEN), OP.i32GeU);
+  a.brIf('done');
+  // a byte that is not a UTF-8 continuation byte (10xxxxxx) starts a code point
+  emit(get(I), mem(OP.i32Load8u), OP.i32Const, ...sleb(0xc0n), OP.i32And, OP.i32Const, ...sleb(0x80n), OP.i32Ne);
+  a.if();
+  emit(get(STARTS_), get(C), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(I), mem(OP.i32Store));
+  emit(get(C), OP.i32Const, 1, OP.i32Add, set(C));
+  a.end();
+  emit(get(I), OP.i32Const, 1, OP.i32Add, set(I));
+  a.br('byte');
+  a.end(); // byte
+  a.end(); // done
+  emit(get(STARTS_), get(C), OP.i32Const, 2, OP.i32Shl, OP.i32Add, get(LEN), mem(OP.i32Store));
+  emit(get(C), OP.end);
+  return a.code;
+}
+
 function section(id: number, content: number[]): number[] {
   return [id, ...uleb(content.length), ...content];
 }
@@ -582,22 +611,25 @@ export function xxh64KernelBytes(): Uint8Array {
   const tallyFn = [2, 6, I32, 10, I64, ...tallyBody()]; // locals: 6 x i32 (f, slot, addr, total, pending, zeroSeen), 10 x i64 (h, slotValue, acc0..acc7)
   const compactFn = [2, 5, I32, 2, I64, ...compactBody()]; // locals: 5 x i32 (r, w, count, v, k), 2 x i64 (x, y)
   const compactTextFn = [2, 11, I32, 2, I64, ...compactTextBody()]; // locals: 11 x i32 (r .. kind), 2 x i64 (x, y)
+  const codePointsFn = [1, 2, I32, ...codePointsBody()]; // locals: 2 x i32 (i, c)
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32; type 2: (i32 x9) -> i32; type 3: (i32 x6) -> i32
-    ...section(1, [4, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32,
-      0x60, 9, I32, I32, I32, I32, I32, I32, I32, I32, I32, 1, I32, 0x60, 6, I32, I32, I32, I32, I32, I32, 1, I32]),
-    // functions: 0 hash (type 0), 1 tally (type 3), 2 compactAscii (type 1), 3 compactText (type 2)
-    ...section(3, [4, 0, 3, 1, 2]),
+    // type 0: (i32 x4) -> (); type 1: (i32 x7) -> i32; type 2: (i32 x9) -> i32; type 3: (i32 x6) -> i32; type 4: (i32 x2) -> i32
+    ...section(1, [5, 0x60, 4, I32, I32, I32, I32, 0, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32,
+      0x60, 9, I32, I32, I32, I32, I32, I32, I32, I32, I32, 1, I32, 0x60, 6, I32, I32, I32, I32, I32, I32, 1, I32,
+      0x60, 2, I32, I32, 1, I32]),
+    // functions: 0 hash (type 0), 1 tally (type 3), 2 compactAscii (type 1), 3 compactText (type 2), 4 codePoints (type 4)
+    ...section(3, [5, 0, 3, 1, 2, 4]),
     ...section(5, [1, 0x00, 1]), // one memory, 1 page minimum, no maximum
-    ...section(7, [5, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1, ...name('compactAscii'), 0x00, 2,
-      ...name('compactText'), 0x00, 3]),
+    ...section(7, [6, ...name('memory'), 0x02, 0, ...name('hash'), 0x00, 0, ...name('tally'), 0x00, 1, ...name('compactAscii'), 0x00, 2,
+      ...name('compactText'), 0x00, 3, ...name('codePoints'), 0x00, 4]),
     ...section(10, [
-      4,
+      5,
       ...uleb(hashFn.length), ...hashFn,
       ...uleb(tallyFn.length), ...tallyFn,
       ...uleb(compactFn.length), ...compactFn,
       ...uleb(compactTextFn.length), ...compactTextFn,
+      ...uleb(codePointsFn.length), ...codePointsFn,
     ]),
   ]);
 }
@@ -619,9 +651,10 @@ export function createXxh64Kernel(): Xxh64Kernel | null {
       tally: Xxh64Kernel['tally'];
       compactAscii: Xxh64Kernel['compactAscii'];
       compactText: Xxh64Kernel['compactText'];
+      codePoints: Xxh64Kernel['codePoints'];
     };
-    const { memory, hash, tally, compactAscii, compactText } = exports;
-    return { memory, hash, tally, compactAscii, compactText };
+    const { memory, hash, tally, compactAscii, compactText, codePoints } = exports;
+    return { memory, hash, tally, compactAscii, compactText, codePoints };
   } catch {
     compiled = null;
     return null;
