@@ -5,13 +5,16 @@
  *
  * A BMP code point is simple when
  * - it is a separator whose NFKC form is made of separators only (so tokens cannot change), or
- * - it is a letter/digit (WORD or SOLO), already NFKC, not a Hangul jamo (which composes with a
- *   preceding syllable), and `normalizeText` maps it to exactly one code point of the same class,
- *   or (ß, ẞ) to "ss".
- * Combining marks are never simple: they compose or reorder with their neighbours. A string of
- * simple characters and ASCII is therefore already NFKC, and folding it per code point equals
- * `normalizeText` (toUpperCase is context-free; the only context rule of toLowerCase, final sigma,
- * is undone by mapping ς to σ).
+ * - it is a letter/digit (WORD or SOLO), not a Hangul jamo (which composes with a preceding
+ *   syllable), whose full decomposition starts with a starter (not a mark), and `normalizeText`
+ *   maps it to exactly one code point of the same class (µ → μ, ² → 2, Ｃ → c, ª → a), or (ß, ẞ)
+ *   to "ss".
+ * Combining marks are never simple: they compose or reorder with their neighbours. In a string of
+ * simple characters and ASCII every character is a starter and no two neighbours compose (no
+ * canonical composition pairs two such starters), so its NFKC is the NFKC of each code point, and
+ * folding it per code point equals `normalizeText` (toUpperCase is context-free; the only context
+ * rule of toLowerCase, final sigma, is undone by mapping ς to σ). A test checks every simple code
+ * point whose NFKC differs from itself between varied neighbours.
  */
 import { charClass, MARK, SEP } from './char-class.ts';
 import { normalizeText } from './normalize.ts';
@@ -38,7 +41,9 @@ function classify(cp: number): number {
     for (const ch of nfkc) if (charClass(ch.codePointAt(0)!) !== SEP) return NOT_SIMPLE;
     return cp;
   }
-  if (nfkc !== c) return NOT_SIMPLE;
+  // A compatibility or singleton mapping (µ, ², fullwidth letters) is per code point when its
+  // decomposition starts with a starter: a leading mark could reorder or compose with the previous character.
+  if (nfkc !== c && charClass(c.normalize('NFKD').codePointAt(0)!) === MARK) return NOT_SIMPLE;
   const folded = normalizeText(c);
   if (folded === 'ss' && cls !== SEP) return FOLDS_TO_SS;
   const f = folded.codePointAt(0)!;
