@@ -5,10 +5,10 @@
  *
  * A BMP code point is simple when
  * - it is a separator whose NFKC form is made of separators only (so tokens cannot change), or
- * - it is a letter/digit (WORD or SOLO), not a Hangul jamo (which composes with a preceding
- *   syllable), whose full decomposition starts with a starter (not a mark), and `normalizeText`
- *   maps it to exactly one code point of the same class (µ → μ, ² → 2, Ｃ → c, ª → a), or (ß, ẞ)
- *   to "ss".
+ * - it is a letter/digit (WORD or SOLO), whose full decomposition starts with a starter (not a
+ *   mark), and `normalizeText` maps it to exactly one code point of the same class (µ → μ, ² → 2,
+ *   Ｃ → c, ª → a), or (ß, ẞ) to "ss"; neither it nor what it maps to is a conjoining Hangul jamo
+ *   (jamo compose with their neighbours: compatibility ㄱ and ㅏ map to jamo that make 가).
  * Combining marks are never simple: they compose or reorder with their neighbours. In a string of
  * simple characters and ASCII every character is a starter and no two neighbours compose (no
  * canonical composition pairs two such starters), so its NFKC is the NFKC of each code point, and
@@ -28,11 +28,14 @@ const UNKNOWN = -1;
 /** For each BMP code point: its folded code point, NOT_SIMPLE, FOLDS_TO_SS, or UNKNOWN until its block is filled. */
 const table = new Int32Array(0x10000).fill(UNKNOWN);
 
+/** Conjoining Hangul jamo, which compose with a neighbouring syllable or jamo. */
+function isJamo(cp: number): boolean {
+  return (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff);
+}
+
 function classify(cp: number): number {
   if (cp >= 0xd800 && cp <= 0xdfff) return NOT_SIMPLE;
-  if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff)) {
-    return NOT_SIMPLE; // Hangul jamo
-  }
+  if (isJamo(cp)) return NOT_SIMPLE;
   const cls = charClass(cp);
   if (cls === MARK) return NOT_SIMPLE;
   const c = String.fromCharCode(cp);
@@ -47,7 +50,7 @@ function classify(cp: number): number {
   const folded = normalizeText(c);
   if (folded === 'ss' && cls !== SEP) return FOLDS_TO_SS;
   const f = folded.codePointAt(0)!;
-  if (folded.length !== 1 || f >= 0x10000 || charClass(f) !== cls) return NOT_SIMPLE;
+  if (folded.length !== 1 || f >= 0x10000 || charClass(f) !== cls || isJamo(f)) return NOT_SIMPLE;
   return f;
 }
 
