@@ -24,11 +24,14 @@
  * How it is fast, per document: (1) the text is encoded to UTF-8 once; (2) one tokenizer pass moves
  * the tokens, folded and joined as "w1 w2 w3 ...", to the front of that same buffer (the write
  * position never passes the read position), recording token bounds, so every feature is one
- * contiguous byte range; (3) the WebAssembly kernel (xxh64-wasm.ts) hashes all ranges in one call,
- * or the JavaScript XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes in
- * an open-addressing table stamped per document (never cleared) and counts bits (the kernel in
- * eight byte-sliced i64 counters, JavaScript through 256 buckets per hash byte). No allocation per
- * token or per feature.
+ * contiguous byte range; with the WebAssembly kernel (xxh64-wasm.ts) this pass runs in the kernel
+ * for ASCII text and for text of simple characters without stop words (JavaScript does stop words
+ * and text normalized as a whole); (3) the kernel hashes all ranges in one call, or the JavaScript
+ * XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes and counts bits: the
+ * kernel in a table of i64 slots zeroed per document over the part the document uses (large
+ * documents in cache-sized partitions by the hashes' top bits) and eight byte-sliced i64 counters;
+ * JavaScript in an open-addressing table stamped per document and 256 buckets per hash byte. No
+ * allocation per token or per feature, and none per document but the result.
  */
 import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';

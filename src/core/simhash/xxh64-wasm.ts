@@ -1,10 +1,11 @@
 /**
  * The fingerprinter's WebAssembly kernel: in-place tokenizing (pure ASCII text, and text whose
- * non-ASCII code points fold one by one), XXH64 (seed 0) of many byte ranges in one call with native
- * 64-bit multiplies, and per-document dedupe and bit counting of those hashes (kept apart from
- * the hashing: one fused loop measured 6% slower). The module (a few KB) is assembled here from its instructions when first needed: no build
- * step, no dependency, no network. Its results equal the JavaScript paths (xxh64.ts and the
- * fingerprinter's own loops) and xxhash-wasm's h64; tests hold them equal.
+ * non-ASCII code points fold one by one), char n-gram bounds, XXH64 (seed 0) of many byte ranges in
+ * one call with native 64-bit multiplies, and per-document dedupe and bit counting of those hashes
+ * (kept apart from the hashing: one fused loop measured 6% slower). The module (about 5.5 KB) is
+ * assembled here from its instructions when first needed: no build step, no dependency, no
+ * network. Its results equal the JavaScript paths (xxh64.ts and the fingerprinter's own loops) and
+ * xxhash-wasm's h64; tests hold them equal.
  *
  * Exports: `memory`, `hash`, `tally`, `compactAscii`, `compactText`, `codePoints` (see `Xxh64Kernel` for each contract).
  */
@@ -638,8 +639,9 @@ let compiled: WebAssembly.Module | null | undefined;
 
 /**
  * A new kernel instance with its own memory (one per fingerprinter, so fingerprinters never share
- * buffers). The module is compiled once, synchronously (it is tiny, so even a browser main thread
- * may); null where WebAssembly is unavailable or refused, and callers then use the JavaScript XXH64.
+ * buffers). The module is compiled once, synchronously (about 5.5 KB: workers and current browsers'
+ * main threads allow it; older Chromium refused synchronous compiles over 4 KB on the main thread);
+ * null where WebAssembly is unavailable or refused, and callers then use the JavaScript path.
  */
 export function createXxh64Kernel(): Xxh64Kernel | null {
   try {
