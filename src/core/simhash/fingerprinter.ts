@@ -819,6 +819,42 @@ function tableFeatures(e: Engine, count: number): number {
   return distinct;
 }
 
+/** Radix sort scratch: a second key buffer and the byte counts, grown on demand. */
+let radixScratch = new Uint32Array(1024);
+const radixCounts = new Int32Array(256);
+
+/**
+ * The low halves hashes[2f] for f < count, sorted ascending (with repeats): an LSD radix sort by
+ * bytes, which beats TypedArray#sort on these short arrays of uniformly spread keys.
+ */
+function sortLowHalves(hashes: Uint32Array, count: number): Uint32Array {
+  let a = new Uint32Array(count);
+  for (let f = 0; f < count; f++) a[f] = hashes[2 * f];
+  if (count < 64) return a.sort();
+  if (radixScratch.length < count) radixScratch = new Uint32Array(Math.max(count, 2 * radixScratch.length));
+  let b = radixScratch;
+  const counts = radixCounts;
+  for (let shift = 0; shift < 32; shift += 8) {
+    counts.fill(0);
+    for (let i = 0; i < count; i++) counts[(a[i] >>> shift) & 0xff]++;
+    let at = 0;
+    for (let v = 0; v < 256; v++) {
+      const c = counts[v];
+      counts[v] = at;
+      at += c;
+    }
+    for (let i = 0; i < count; i++) {
+      const x = a[i];
+      b[counts[(x >>> shift) & 0xff]++] = x;
+    }
+    const t = a;
+    a = b;
+    b = t;
+  }
+  // After four passes the sorted keys are back in the array first filled.
+  return a;
+}
+
 /**
  * Creates a fingerprinter for `settings`. Throws a RangeError for invalid settings, or when the
  * weights are 'tfidf' and no `documentFrequencies` are given.
@@ -967,14 +1003,10 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
         release();
         return new Uint32Array(0);
       }
-      resetTable(e, count);
       hashFeatures(e, count, endArray(), endOffset);
-      const distinct = tableFeatures(e, count);
-      const table = e.table;
-      const used = e.used;
-      const out = new Uint32Array(distinct);
-      for (let u = 0; u < distinct; u++) out[u] = table[used[u] + 2];
-      out.sort();
+      // The keys are the low halves of the hashes: sorting all of them and keeping each once gives
+      // the distinct ones, without a table.
+      const out = sortLowHalves(e.hashes, count);
       // Two distinct 64-bit hashes may share their low half: keep each key once.
       let m = 0;
       for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i];
