@@ -831,8 +831,9 @@ function sortLowHalves(hashes: Uint32Array, count: number): Uint32Array {
   let a = new Uint32Array(count);
   for (let f = 0; f < count; f++) a[f] = hashes[2 * f];
   if (count < 64) return a.sort();
-  if (radixScratch.length < count) radixScratch = new Uint32Array(Math.max(count, 2 * radixScratch.length));
-  let b = radixScratch;
+  // The scratch is kept for documents up to 2^20 features (4 MB); a larger one gets its own.
+  if (radixScratch.length < count && count <= 1 << 20) radixScratch = new Uint32Array(Math.min(1 << 20, Math.max(count, 2 * radixScratch.length)));
+  let b = radixScratch.length >= count ? radixScratch : new Uint32Array(count);
   const counts = radixCounts;
   for (let shift = 0; shift < 32; shift += 8) {
     counts.fill(0);
