@@ -137,6 +137,20 @@ function npmDocuments(missing: string[]): BaseDocument[] {
   return out;
 }
 
+/**
+ * Every real document the corpus samples from, unedited and unsampled: all of the kernel's
+ * Documentation .rst/.txt files and the prose files of the pinned npm packages, as raw bytes
+ * (for benchmarks that want real text and no planted copies). Throws MissingLinuxDocError without linux-doc.
+ */
+export function realTextSources(): { path: string; bytes: Uint8Array }[] {
+  if (!existsSync(LINUX_DOC_ROOT)) throw new MissingLinuxDocError(`${LINUX_DOC_ROOT} not found`);
+  const kernel = kernelFiles(LINUX_DOC_ROOT).map((file) => {
+    const raw = readFileSync(join(LINUX_DOC_ROOT, file));
+    return { path: `kernel/${file.replace(/\.gz$/, '')}`, bytes: file.endsWith('.gz') ? gunzipSync(raw) : raw };
+  });
+  return [...kernel, ...npmDocuments([]).map((d) => ({ path: d.path, bytes: d.bytes }))];
+}
+
 /** The planted changes, drawn uniformly: word edits dominate, with more small fractions since J falls about 3x as fast as the edited share. */
 const PLANTED: readonly (Edit | 'copy' | 'renamed-copy')[] = [
   ...(['delete', 'insert', 'replace'] as const).flatMap((kind) =>

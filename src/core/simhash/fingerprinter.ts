@@ -24,17 +24,21 @@
  * How it is fast, per document: (1) the text is encoded to UTF-8 once; (2) one tokenizer pass moves
  * the tokens, folded and joined as "w1 w2 w3 ...", to the front of that same buffer (the write
  * position never passes the read position), recording token bounds, so every feature is one
- * contiguous byte range; (3) the WebAssembly kernel (xxh64-wasm.ts) hashes all ranges in one call,
- * or the JavaScript XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes in
- * an open-addressing table stamped per document (never cleared) and counts bits through 256
- * buckets per hash byte. No allocation per token or per feature.
+ * contiguous byte range; with the WebAssembly kernel (xxh64-wasm.ts) this pass runs in the kernel
+ * for ASCII text and for text of simple characters without stop words (JavaScript does stop words
+ * and text normalized as a whole); (3) the kernel hashes all ranges in one call, or the JavaScript
+ * XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes and counts bits: the
+ * kernel in a table of i64 slots zeroed per document over the part the document uses (large
+ * documents in cache-sized partitions by the hashes' top bits) and eight byte-sliced i64 counters;
+ * JavaScript in an open-addressing table stamped per document and 256 buckets per hash byte. No
+ * allocation per token or per feature, and none per document but the result.
  */
 import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.ts';
 import { FOLDS_TO_SS, SIMPLE_FOLD_TABLE, simpleFold } from '../text/simple-fold.ts';
 import { xxh64Range, xxhOut } from './xxh64.ts';
-import { createXxh64Kernel, type Xxh64Kernel } from './xxh64-wasm.ts';
+import { createXxh64Kernel, FOLD_ABORT, FOLD_SEP, FOLD_SOLO, FOLD_SS, FOLD_WORD, type Xxh64Kernel } from './xxh64-wasm.ts';
 import { validateSettings } from './settings.ts';
 import type { SimHashSettings } from './settings.ts';
 import { createDocumentFrequencyTable, inverseDocumentFrequency } from './document-frequencies.ts';
@@ -151,15 +155,25 @@ type Engine = {
   /** Distinct-feature table, 4 uint32 per slot: stamp, hash hi, hash lo, occurrences. */
   table: Uint32Array;
   tableBits: number;
+  /**
+   * This document's slots are [0, tableMask]: sized for its own feature count, not the largest
+   * document's, so a small document after a huge one stays in a small, cached part of the table.
+   */
+  tableMask: number;
   /** A slot is live iff its stamp equals this, so the table needs no clearing between documents. */
   docStamp: number;
-  /** The kernel's tally table (16 bytes per slot, 2^tallyBits slots), its document stamp, and the byte buckets. */
+  /** The kernel's tally table (2^tallyBits i64 slots, zeroed per document) and its 64 bit counters. */
   tallyBits: number;
   tallyPtr: number;
-  tallyStamp: number;
-  buckets: Uint32Array;
+  counters: Int32Array;
   /** The kernel's copy of ASCII_WORD, followed by an i32 slot for compactAscii's written length. */
   asciiTablePtr: number;
+  /** The kernel's copy of FOLD_ENTRIES (65,536 i32), filled block by block as the kernel asks. */
+  foldTablePtr: number;
+  /** The i32 the kernel's tokenizers write their output length to (a view kept, not made per document). */
+  outLength: Int32Array;
+  /** buf from byte 8 on, where ASCII text is encoded first (a view kept, not made per document). */
+  input8: Uint8Array;
   /** Table offsets of the slots `tableFeatures` filled, so reading them back skips empty slots. */
   used: Int32Array;
   bitCounts: Float64Array;
@@ -189,12 +203,15 @@ function createEngine(useKernel: boolean): Engine {
     hashes: new Uint32Array(0),
     table: new Uint32Array(4 << 12),
     tableBits: 12,
+    tableMask: (1 << 12) - 1,
     docStamp: 0,
     tallyBits: 12,
     tallyPtr: 0,
-    tallyStamp: 0,
-    buckets: new Uint32Array(2048),
+    counters: new Int32Array(64),
     asciiTablePtr: 0,
+    foldTablePtr: 0,
+    outLength: new Int32Array(1),
+    input8: new Uint8Array(0),
     used: new Int32Array(1 << 12),
     bitCounts: new Float64Array(64),
     ascii: true,
@@ -207,7 +224,7 @@ function createEngine(useKernel: boolean): Engine {
 
 /**
  * Makes room for bufCap bytes and tokCap tokens (and, with the kernel, a tally table of 2^tallyBits
- * slots and the byte buckets after the token arrays). With `keep` (growth in the middle of
+ * slots and the 64 bit counters after the token arrays). With `keep` (growth in the middle of
  * tokenizing), the text and the token bounds written so far are kept: the token arrays move when
  * tokCap grows. The tally table is per document and is cleared whenever the layout changes.
  */
@@ -215,9 +232,10 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   bufCap = Math.max(e.bufCap, (bufCap + 7) & ~7);
   tokCap = Math.max(e.tokCap, tokCap);
   const tallyStart = bufCap + 16 * tokCap;
-  const bucketsStart = tallyStart + (e.kernel ? 16 << tallyBits : 0);
-  const asciiStart = bucketsStart + 4 * 2048; // the kernel's ASCII table (256 bytes) and an i32 result
-  const bytes = e.kernel ? asciiStart + 256 + 8 : tallyStart;
+  const countersStart = tallyStart + (e.kernel ? 8 << tallyBits : 0);
+  const asciiStart = countersStart + 4 * 64; // the kernel's ASCII table (256 bytes) and an i32 result
+  const foldStart = asciiStart + 256 + 8;
+  const bytes = e.kernel ? foldStart + 4 * 0x10000 : tallyStart;
   const oldStarts = keep ? e.starts.slice() : null;
   const oldEnds = keep ? e.ends.slice() : null;
   if (e.kernel) {
@@ -232,6 +250,7 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   e.bufCap = bufCap;
   e.tokCap = tokCap;
   e.buf = new Uint8Array(e.memory, 0, bufCap);
+  e.input8 = e.buf.subarray(8);
   e.view = new DataView(e.memory, 0, bufCap);
   e.starts = new Int32Array(e.memory, bufCap, tokCap);
   e.ends = new Int32Array(e.memory, bufCap + 4 * tokCap, tokCap);
@@ -243,11 +262,12 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   if (e.kernel) {
     e.tallyBits = tallyBits;
     e.tallyPtr = tallyStart;
-    new Uint8Array(e.memory, tallyStart, 16 << tallyBits).fill(0);
-    e.tallyStamp = 0;
-    e.buckets = new Uint32Array(e.memory, bucketsStart, 2048);
+    e.counters = new Int32Array(e.memory, countersStart, 64);
     new Uint8Array(e.memory, asciiStart, 256).set(ASCII_WORD);
     e.asciiTablePtr = asciiStart;
+    new Int32Array(e.memory, foldStart, 0x10000).set(FOLD_ENTRIES);
+    e.foldTablePtr = foldStart;
+    e.outLength = new Int32Array(e.memory, asciiStart + 256, 1);
   }
 }
 
@@ -264,7 +284,7 @@ function encodeAt(e: Engine, text: string): number {
   e.inputStart = 8;
   let need = e.inputStart + len + 8;
   if (e.bufCap < need) layout(e, Math.max(need, Math.min(e.bufCap * 2, 4 * need)), 0, false);
-  const first = encoder.encodeInto(text, e.buf.subarray(e.inputStart));
+  const first = encoder.encodeInto(text, e.input8);
   if (first.read === len && first.written === len) return len;
   e.inputStart = 2 * len + 8;
   need = e.inputStart + 3 * len + 8;
@@ -304,7 +324,7 @@ function compactAscii(e: Engine, len: number, stopWords: boolean): number {
     const count = k.compactAscii(e.inputStart, e.inputStart + len, e.asciiTablePtr, e.starts.byteOffset, e.ends.byteOffset, e.tokCap, outLength);
     if (count >= 0) {
       e.words = count;
-      e.compactLength = new Int32Array(e.memory, outLength, 1)[0];
+      e.compactLength = e.outLength[0];
       return count;
     }
     // More tokens than the guess: the input is partly overwritten, so the caller encodes it again.
@@ -350,6 +370,61 @@ function compactAscii(e: Engine, len: number, stopWords: boolean): number {
   e.words = words;
   e.compactLength = w;
   return count;
+}
+
+/**
+ * Per BMP code point, what the kernel's `compactText` does with it (see `Xxh64Kernel.compactText`):
+ * the kind and folded code point of `compactTokens` with folding, or 0 while its block is not filled.
+ * Shared by all fingerprinters; each kernel holds a copy.
+ */
+const FOLD_ENTRIES = new Int32Array(0x10000);
+
+/** Fills block `block` of FOLD_ENTRIES from simpleFold and the class table (the rules of `compactTokens` with folding). */
+function fillFoldBlock(block: number): void {
+  for (let cp = block << 8; cp < (block + 1) << 8; cp++) {
+    const f = simpleFold(cp);
+    let entry: number;
+    if (f === FOLDS_TO_SS) entry = (FOLD_SS << 24) | 0x73;
+    else if (f < 0) entry = FOLD_ABORT << 24;
+    else {
+      const cls = charClass(f);
+      const kind = cls === SEP ? FOLD_SEP : cls === SOLO ? FOLD_SOLO : cls === MARK ? FOLD_ABORT : FOLD_WORD;
+      entry = (kind << 24) | f;
+    }
+    FOLD_ENTRIES[cp] = entry;
+  }
+}
+
+/**
+ * `compactTokens` with folding and without stop words, in the kernel. When the kernel meets a
+ * code point whose fold-table block is not filled yet, or runs out of token room, the block is
+ * filled (or the room grown) and the text encoded and tokenized again. Returns -1 when the text
+ * needs the full normalization.
+ */
+function compactTextKernel(e: Engine, kernel: Xxh64Kernel, text: string, len: number, charMode: boolean): number {
+  ensureTokenCapacity(e, tokenGuess(len));
+  for (let attempt = 0; ; attempt++) {
+    const outLength = e.asciiTablePtr + 256;
+    const count = kernel.compactText(
+      e.inputStart, e.inputStart + len, e.asciiTablePtr, e.foldTablePtr, e.starts.byteOffset, e.ends.byteOffset, e.tokCap, outLength,
+      charMode ? 1 : 0,
+    );
+    if (count >= 0) {
+      e.words = count;
+      e.compactLength = e.outLength[0];
+      return count;
+    }
+    if (count === -1) return -1;
+    if (count === -2) {
+      // Every token holds at least 2 input bytes (with its separator, or 3 for a one-character token), but for the first.
+      ensureTokenCapacity(e, attempt === 0 ? (len >> 1) + 2 : len + 2);
+    } else {
+      const block = -3 - count;
+      if (FOLD_ENTRIES[block << 8] === 0) fillFoldBlock(block);
+      new Int32Array(e.memory, e.foldTablePtr + (block << 10), 256).set(FOLD_ENTRIES.subarray(block << 8, (block + 1) << 8));
+    }
+    len = encodeAt(e, text);
+  }
 }
 
 /**
@@ -509,6 +584,7 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
 /** Char mode: replaces starts with the code point offsets of buf[0, compactLength) (plus the end); returns the code point count. */
 function codePoints(e: Engine): number {
   ensureTokenCapacity(e, e.compactLength + 1);
+  if (e.kernel) return e.kernel.codePoints(e.compactLength, e.starts.byteOffset);
   const b8 = e.buf;
   const st = e.starts;
   const len = e.compactLength;
@@ -518,15 +594,22 @@ function codePoints(e: Engine): number {
   return c;
 }
 
+/** Slots of a dedupe table for `count` features: a power of two, at least twice the count (<= 50% load). */
+function tableBitsFor(count: number): number {
+  let bits = 8;
+  while (1 << bits < count * 2) bits++;
+  return bits;
+}
+
 /** Sizes the distinct-feature table for `count` features at <= 50% load and starts a new document in it. */
 function resetTable(e: Engine, count: number): void {
-  let bits = e.tableBits;
-  while (1 << bits < count * 2) bits++;
-  if (bits !== e.tableBits) {
+  const bits = tableBitsFor(count);
+  if (bits > e.tableBits) {
     e.tableBits = bits;
     e.table = new Uint32Array(4 << bits);
     e.docStamp = 0;
   }
+  e.tableMask = (1 << bits) - 1;
   e.docStamp++;
   if (e.docStamp === 0xffffffff) {
     e.table.fill(0);
@@ -565,10 +648,9 @@ const byteCounts = new Uint32Array(8 * 256);
  * table and 16 additions per feature: as fast for word3, 20% faster for char5, and simpler.)
  */
 function countBits(e: Engine, count: number, dedupe: boolean): number {
-  if (e.kernel) return countBitsKernel(e, e.kernel, count, dedupe);
   const hashes = e.hashes;
   const table = e.table;
-  const mask = (1 << e.tableBits) - 1;
+  const mask = e.tableMask;
   const ds = e.docStamp;
   const buckets = byteCounts;
   buckets.fill(0);
@@ -610,21 +692,74 @@ function countBits(e: Engine, count: number, dedupe: boolean): number {
   return total;
 }
 
-/** `countBits` in the WASM kernel: the same dedupe and byte buckets, then the same spreading. */
-function countBitsKernel(e: Engine, kernel: Xxh64Kernel, count: number, dedupe: boolean): number {
-  if (dedupe && 1 << e.tallyBits < 2 * count) {
-    let bits = e.tallyBits;
-    while (1 << bits < 2 * count) bits++;
-    layout(e, 0, 0, true, bits);
+/**
+ * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count (endArr: starts in char
+ * mode, else ends) and adds their bits to
+ * e.bitCounts (with `dedupe`, each distinct feature once): with the WASM kernel's `hash` and
+ * `tally` (byte-sliced i64 counters), or with `hashFeatures` and `countBits` in JavaScript.
+ * Returns how many features counted.
+ */
+function hashAndCount(e: Engine, count: number, charMode: boolean, endOffset: number, dedupe: boolean): number {
+  const kernel = e.kernel;
+  if (!kernel) {
+    hashFeatures(e, count, charMode ? e.starts : e.ends, endOffset);
+    return countBits(e, count, dedupe);
   }
-  if (++e.tallyStamp === 0x7fffffff) {
-    new Uint8Array(e.memory, e.tallyPtr, 16 << e.tallyBits).fill(0);
-    e.tallyStamp = 1;
+  // The table is sized for the largest document so far; this document uses a part sized for it.
+  const bits = tableBitsFor(count);
+  if (dedupe && bits > e.tallyBits) layout(e, 0, 0, true, bits);
+  const partitioned = dedupe && count > PARTITION_ABOVE && e.tokCap >= count;
+  // This document's part of the table starts empty (zeroing 16 bytes per feature beats stamping every slot).
+  if (dedupe && !partitioned) new Uint8Array(e.memory, e.tallyPtr, 8 << bits).fill(0);
+  const counters = e.counters;
+  counters.fill(0);
+  const endArr = charMode ? e.starts : e.ends;
+  kernel.hash(e.starts.byteOffset, endArr.byteOffset + 4 * endOffset, count, e.hashes.byteOffset);
+  const total = partitioned
+      ? tallyPartitioned(e, kernel, count)
+      : kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << bits) - 1, counters.byteOffset, dedupe ? 1 : 0);
+  const bitCounts = e.bitCounts;
+  for (let i = 0; i < 64; i++) bitCounts[i] += counters[i];
+  return total;
+}
+
+/** Documents with more features than this dedupe them in partitions (see `tallyPartitioned`). */
+const PARTITION_ABOVE = 1 << 16;
+/** Features per partition aimed at: its dedupe table (2x, 8 bytes a slot) then stays within 256 KB. */
+const PARTITION_SIZE = 1 << 14;
+
+/**
+ * Dedupes and counts a large document's hashes (already in e.hashes) partition by partition: the
+ * hashes are grouped by their top bits into the token arrays (free once the features are hashed),
+ * then each group is tallied with a table sized for it, which stays in cache, instead of probing
+ * one table of 16 bytes per feature at random. Equal hashes fall in the same group, so the
+ * distinct features and their bits are the same. Returns how many features counted.
+ */
+function tallyPartitioned(e: Engine, kernel: Xxh64Kernel, count: number): number {
+  let p = 1;
+  while (count >>> p > PARTITION_SIZE && p < 16) p++;
+  const shift = 32 - p;
+  const hashes = e.hashes;
+  const sizes = new Int32Array((1 << p) + 1);
+  for (let f = 0; f < count; f++) sizes[(hashes[2 * f + 1] >>> shift) + 1]++;
+  for (let k = 1; k <= 1 << p; k++) sizes[k] += sizes[k - 1]; // sizes[k] = where group k starts
+  const groupStart = sizes.slice();
+  const grouped = new Uint32Array(e.memory, e.starts.byteOffset, 2 * count);
+  for (let f = 0; f < count; f++) {
+    const hi = hashes[2 * f + 1];
+    const at = 2 * sizes[hi >>> shift]++;
+    grouped[at] = hashes[2 * f];
+    grouped[at + 1] = hi;
   }
-  const buckets = e.buckets;
-  buckets.fill(0);
-  const total = kernel.tally(e.hashes.byteOffset, count, e.tallyPtr, (1 << e.tallyBits) - 1, e.tallyStamp, buckets.byteOffset, dedupe ? 1 : 0);
-  spreadBuckets(buckets, e.bitCounts);
+  const table = new Uint8Array(e.memory, e.tallyPtr, 8 << e.tallyBits);
+  let total = 0;
+  for (let k = 0; k < 1 << p; k++) {
+    const n = groupStart[k + 1] - groupStart[k];
+    if (n === 0) continue;
+    const bits = tableBitsFor(n);
+    table.fill(0, 0, 8 << bits);
+    total += kernel.tally(grouped.byteOffset + 8 * groupStart[k], n, e.tallyPtr, (1 << bits) - 1, e.counters.byteOffset, 1);
+  }
   return total;
 }
 
@@ -656,7 +791,7 @@ function spreadBuckets(buckets: Uint32Array | Float64Array, counts: Float64Array
 function tableFeatures(e: Engine, count: number): number {
   const hashes = e.hashes;
   const table = e.table;
-  const mask = (1 << e.tableBits) - 1;
+  const mask = e.tableMask;
   const ds = e.docStamp;
   if (e.used.length < count) e.used = new Int32Array(Math.max(count, 2 * e.used.length));
   const used = e.used;
@@ -682,6 +817,43 @@ function tableFeatures(e: Engine, count: number): number {
     }
   }
   return distinct;
+}
+
+/** Radix sort scratch: a second key buffer and the byte counts, grown on demand. */
+let radixScratch = new Uint32Array(1024);
+const radixCounts = new Int32Array(256);
+
+/**
+ * The low halves hashes[2f] for f < count, sorted ascending (with repeats): an LSD radix sort by
+ * bytes, which beats TypedArray#sort on these short arrays of uniformly spread keys.
+ */
+function sortLowHalves(hashes: Uint32Array, count: number): Uint32Array {
+  let a = new Uint32Array(count);
+  for (let f = 0; f < count; f++) a[f] = hashes[2 * f];
+  if (count < 64) return a.sort();
+  // The scratch is kept for documents up to 2^20 features (4 MB); a larger one gets its own.
+  if (radixScratch.length < count && count <= 1 << 20) radixScratch = new Uint32Array(Math.min(1 << 20, Math.max(count, 2 * radixScratch.length)));
+  let b = radixScratch.length >= count ? radixScratch : new Uint32Array(count);
+  const counts = radixCounts;
+  for (let shift = 0; shift < 32; shift += 8) {
+    counts.fill(0);
+    for (let i = 0; i < count; i++) counts[(a[i] >>> shift) & 0xff]++;
+    let at = 0;
+    for (let v = 0; v < 256; v++) {
+      const c = counts[v];
+      counts[v] = at;
+      at += c;
+    }
+    for (let i = 0; i < count; i++) {
+      const x = a[i];
+      b[counts[(x >>> shift) & 0xff]++] = x;
+    }
+    const t = a;
+    a = b;
+    b = t;
+  }
+  // After four passes the sorted keys are back in the array first filled.
+  return a;
 }
 
 /**
@@ -723,7 +895,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (tokens < 0) tokens = compactAscii(e, encodeAt(e, text), stopWords);
     } else {
       // Fold while tokenizing if every non-ASCII code point is simple, else normalize the whole text.
-      tokens = compactTokens(e, len, charMode, stopWords, true);
+      tokens = e.kernel && !stopWords ? compactTextKernel(e, e.kernel, text, len, charMode) : compactTokens(e, len, charMode, stopWords, true);
       if (tokens < 0) tokens = compactTokens(e, encodeAt(e, normalizeText(text)), charMode, stopWords, false);
     }
     if (charMode) return Math.max(0, codePoints(e) - n + 1);
@@ -733,8 +905,12 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
   const endOffset = charMode ? n : n - 1;
   const endArray = () => (charMode ? e.starts : e.ends);
 
+  // The last fingerprint's halves (set by bitsFromCounts and tfidfBits; no array per document).
+  let outHi = 0;
+  let outLo = 0;
+
   /** Bit i set iff (documents with bit i) - (without) > 0, i.e. 2 * count > total. */
-  function bitsFromCounts(total: number): [number, number] {
+  function bitsFromCounts(total: number): void {
     const c = e.bitCounts;
     let hi = 0;
     let lo = 0;
@@ -742,7 +918,8 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (2 * c[i] > total) lo |= 1 << i;
       if (2 * c[i + 32] > total) hi |= 1 << i;
     }
-    return [hi >>> 0, lo >>> 0];
+    outHi = hi >>> 0;
+    outLo = lo >>> 0;
   }
 
   // idf by document frequency, memoized for the common small frequencies (Math.log per feature is slow).
@@ -762,7 +939,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
    * value. Weights are integers (WEIGHT_SCALE), so the sums are exact in any order.
    */
   const byteSums = new Float64Array(8 * 256);
-  function tfidfBits(distinct: number): [number, number] {
+  function tfidfBits(distinct: number): void {
     const df = dfTable!;
     const table = e.table;
     const used = e.used;
@@ -793,7 +970,8 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (2 * set[i] > total) l |= 1 << i;
       if (2 * set[i + 32] > total) h |= 1 << i;
     }
-    return [h >>> 0, l >>> 0];
+    outHi = h >>> 0;
+    outLo = l >>> 0;
   }
 
   return {
@@ -807,21 +985,18 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
         return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
       }
       e.bitCounts.fill(0);
-      let bits: [number, number];
       if (weights === 'binary') {
         resetTable(e, count);
-        hashFeatures(e, count, endArray(), endOffset);
-        bits = bitsFromCounts(countBits(e, count, true));
+        bitsFromCounts(hashAndCount(e, count, charMode, endOffset, true));
       } else if (weights === 'tf') {
-        hashFeatures(e, count, endArray(), endOffset);
-        bits = bitsFromCounts(countBits(e, count, false));
+        bitsFromCounts(hashAndCount(e, count, charMode, endOffset, false));
       } else {
         resetTable(e, count);
         hashFeatures(e, count, endArray(), endOffset);
-        bits = tfidfBits(tableFeatures(e, count));
+        tfidfBits(tableFeatures(e, count));
       }
       release();
-      return { status: 'ok', hi: bits[0], lo: bits[1], features: count, words };
+      return { status: 'ok', hi: outHi, lo: outLo, features: count, words };
     },
     featureSet(text: string): Uint32Array {
       const count = prepare(text);
@@ -829,14 +1004,10 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
         release();
         return new Uint32Array(0);
       }
-      resetTable(e, count);
       hashFeatures(e, count, endArray(), endOffset);
-      const distinct = tableFeatures(e, count);
-      const table = e.table;
-      const used = e.used;
-      const out = new Uint32Array(distinct);
-      for (let u = 0; u < distinct; u++) out[u] = table[used[u] + 2];
-      out.sort();
+      // The keys are the low halves of the hashes: sorting all of them and keeping each once gives
+      // the distinct ones, without a table.
+      const out = sortLowHalves(e.hashes, count);
       // Two distinct 64-bit hashes may share their low half: keep each key once.
       let m = 0;
       for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i];

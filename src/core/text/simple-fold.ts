@@ -5,13 +5,16 @@
  *
  * A BMP code point is simple when
  * - it is a separator whose NFKC form is made of separators only (so tokens cannot change), or
- * - it is a letter/digit (WORD or SOLO), already NFKC, not a Hangul jamo (which composes with a
- *   preceding syllable), and `normalizeText` maps it to exactly one code point of the same class,
- *   or (ß, ẞ) to "ss".
- * Combining marks are never simple: they compose or reorder with their neighbours. A string of
- * simple characters and ASCII is therefore already NFKC, and folding it per code point equals
- * `normalizeText` (toUpperCase is context-free; the only context rule of toLowerCase, final sigma,
- * is undone by mapping ς to σ).
+ * - it is a letter/digit (WORD or SOLO), whose full decomposition starts with a starter (not a
+ *   mark), and `normalizeText` maps it to exactly one code point of the same class (µ → μ, ² → 2,
+ *   Ｃ → c, ª → a), or (ß, ẞ) to "ss"; neither it nor what it maps to is a conjoining Hangul jamo
+ *   (jamo compose with their neighbours: compatibility ㄱ and ㅏ map to jamo that make 가).
+ * Combining marks are never simple: they compose or reorder with their neighbours. In a string of
+ * simple characters and ASCII every character is a starter and no two neighbours compose (no
+ * canonical composition pairs two such starters), so its NFKC is the NFKC of each code point, and
+ * folding it per code point equals `normalizeText` (toUpperCase is context-free; the only context
+ * rule of toLowerCase, final sigma, is undone by mapping ς to σ). A test checks every simple code
+ * point whose NFKC differs from itself between varied neighbours.
  */
 import { charClass, MARK, SEP } from './char-class.ts';
 import { normalizeText } from './normalize.ts';
@@ -25,11 +28,14 @@ const UNKNOWN = -1;
 /** For each BMP code point: its folded code point, NOT_SIMPLE, FOLDS_TO_SS, or UNKNOWN until its block is filled. */
 const table = new Int32Array(0x10000).fill(UNKNOWN);
 
+/** Conjoining Hangul jamo, which compose with a neighbouring syllable or jamo. */
+function isJamo(cp: number): boolean {
+  return (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff);
+}
+
 function classify(cp: number): number {
   if (cp >= 0xd800 && cp <= 0xdfff) return NOT_SIMPLE;
-  if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff)) {
-    return NOT_SIMPLE; // Hangul jamo
-  }
+  if (isJamo(cp)) return NOT_SIMPLE;
   const cls = charClass(cp);
   if (cls === MARK) return NOT_SIMPLE;
   const c = String.fromCharCode(cp);
@@ -38,11 +44,13 @@ function classify(cp: number): number {
     for (const ch of nfkc) if (charClass(ch.codePointAt(0)!) !== SEP) return NOT_SIMPLE;
     return cp;
   }
-  if (nfkc !== c) return NOT_SIMPLE;
+  // A compatibility or singleton mapping (µ, ², fullwidth letters) is per code point when its
+  // decomposition starts with a starter: a leading mark could reorder or compose with the previous character.
+  if (nfkc !== c && charClass(c.normalize('NFKD').codePointAt(0)!) === MARK) return NOT_SIMPLE;
   const folded = normalizeText(c);
   if (folded === 'ss' && cls !== SEP) return FOLDS_TO_SS;
   const f = folded.codePointAt(0)!;
-  if (folded.length !== 1 || f >= 0x10000 || charClass(f) !== cls) return NOT_SIMPLE;
+  if (folded.length !== 1 || f >= 0x10000 || charClass(f) !== cls || isJamo(f)) return NOT_SIMPLE;
   return f;
 }
 

@@ -25,6 +25,7 @@ const PIECES = [
   'the', 'The', 'QUICK', 'brown', 'fox', 'and', 'Straße', 'STRASSE', 'ΟΔΟΣ', 'οδος', 'İstanbul', 'ıi', 'ﬁle',
   'Ｆｕｌｌ', 'café', 'cafe\u0301', '東京', '都庁', 'ひらがな', 'カタカナー', '한국어', 'ภาษาไทย', '😀', '👍🏽', '👨‍👩‍👧',
   'don\'t', '3.14', 'x²', '\u0301', 'naïve', 'Ω', 'ǰ', 'of', 'to', 'a', 'is', '\ud800', '𝔘𝔫𝔦', '𠀀',
+  'µs', 'ㄱㅏ', 'ㅋㅋ', 'Ｃ', 'ª', '\u212b',
 ];
 const SEPARATORS = [' ', ' ', ' ', '  ', '\n', ', ', '. ', '', '-', '\t', '—', '\u00a0', '"'];
 
@@ -224,6 +225,21 @@ describe('createFingerprinter', () => {
       }
     }
   });
+
+  it('dedupes a document of over 65,536 features in partitions with the same result (both kernels, word and char mode)', () => {
+    const next = rng(77);
+    // 120,000 words from a 30,000-word vocabulary: many repeats, some non-ASCII.
+    const vocab = Array.from({ length: 30000 }, (_, i) => (i % 50 === 0 ? `Ärger${i}` : `w${i.toString(36)}`));
+    const text = Array.from({ length: 120000 }, () => vocab[Math.floor(next() ** 2 * vocab.length)]).join(' ');
+    for (const spec of ['word3', 'word1', 'char4']) {
+      const want = reference(text, settings(spec));
+      for (const kernel of ['auto', 'js'] as const) {
+        const got = createFingerprinter(settings(spec), { kernel }).fingerprint(text);
+        expect(got.features).toBe(want.features.length);
+        expect([got.hi, got.lo]).toEqual([want.hi, want.lo]);
+      }
+    }
+  }, 60_000);
 
   it('reuses its buffers across documents of very different sizes', () => {
     const fp = createFingerprinter(DEFAULT_SETTINGS);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import xxhash from 'xxhash-wasm';
-import { createXxh64Kernel, xxh64KernelBytes } from '../../../../src/core/simhash/xxh64-wasm.ts';
+import {
+  createXxh64Kernel,
+  FOLD_ABORT,
+  FOLD_SEP,
+  FOLD_SOLO,
+  FOLD_SS,
+  FOLD_WORD,
+  xxh64KernelBytes,
+} from '../../../../src/core/simhash/xxh64-wasm.ts';
 
 describe('xxh64 WebAssembly kernel', () => {
   it('is a valid module', () => {
@@ -33,31 +41,50 @@ describe('xxh64 WebAssembly kernel', () => {
     }
   });
 
-  it('tallies hashes into byte buckets, skipping repeats within a document when deduping', () => {
+  it('tallies the bits of hashes into 64 counters, skipping repeats within a document when deduping', () => {
     const kernel = createXxh64Kernel()!;
+    kernel.memory.grow(2);
+    const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
-    const HASHES = 0, TABLE = 1024, BUCKETS = 4096, MASK = 15;
-    const a = 0x0102030405060708n;
-    const b = 0xff00000000000001n;
-    [a, b, a, a].forEach((h, i) => dv.setBigUint64(HASHES + 8 * i, h, true));
-    const buckets = new Uint32Array(kernel.memory.buffer, BUCKETS, 2048);
-    expect(kernel.tally(HASHES, 4, TABLE, MASK, 1, BUCKETS, 1)).toBe(2);
-    expect([buckets[8], buckets[1], buckets[256 + 7], buckets[256], buckets[7 * 256 + 1], buckets[7 * 256 + 255]]).toEqual([
-      1, 1, 1, 1, 1, 1,
-    ]);
-    expect(buckets.reduce((x, y) => x + y, 0)).toBe(16);
-    // A new stamp is a new document: the same hashes count again.
-    expect(kernel.tally(HASHES, 2, TABLE, MASK, 2, BUCKETS, 1)).toBe(2);
+    const TEXT = 0, STARTS = 20000, ENDS = 30000, HASHES = 40000, TABLE = 60000, COUNTERS = 100000;
+    // 600 ranges (more than the 255 the byte-sliced counters hold) over 300 distinct words, some over 32 bytes.
+    const words = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? 'long-word-'.repeat(4) : 'w') + i);
+    let at = TEXT;
+    const bounds: [number, number][] = [];
+    for (const w of words) {
+      const start = at;
+      for (let i = 0; i < w.length; i++) mem[at++] = w.charCodeAt(i);
+      bounds.push([start, at]);
+    }
+    const order = Array.from({ length: 600 }, (_, i) => (i * 7) % 300);
+    order.forEach((w, f) => {
+      dv.setInt32(STARTS + 4 * f, bounds[w][0], true);
+      dv.setInt32(ENDS + 4 * f, bounds[w][1], true);
+    });
+    kernel.hash(STARTS, ENDS, 600, HASHES);
+    const hashes = order.map((_, f) => dv.getBigUint64(HASHES + 8 * f, true));
+    const bitsOf = (hs: bigint[]) => Array.from({ length: 64 }, (_, i) => hs.filter((h) => (h >> BigInt(i)) & 1n).length);
+    const counters = new Int32Array(kernel.memory.buffer, COUNTERS, 64);
+    const MASK = 1023;
+    expect(kernel.tally(HASHES, 600, TABLE, MASK, COUNTERS, 1)).toBe(300);
+    expect([...counters]).toEqual(bitsOf(hashes.slice(0, 300)));
+    // A zeroed table is a new document: the same hashes count again (counters are added to).
+    mem.fill(0, TABLE, TABLE + 8 * (MASK + 1));
+    expect(kernel.tally(HASHES, 2, TABLE, MASK, COUNTERS, 1)).toBe(2);
+    expect([...counters]).toEqual(bitsOf([...hashes.slice(0, 300), ...hashes.slice(0, 2)]));
     // Without dedupe every hash counts.
-    buckets.fill(0);
-    expect(kernel.tally(HASHES, 4, TABLE, MASK, 2, BUCKETS, 0)).toBe(4);
-    expect(buckets[8]).toBe(3);
-    // Colliding slots (same low bits) probe onward.
-    const c = 0x0000000100000008n; // low bits collide with a's slot under MASK
-    dv.setBigUint64(HASHES, a, true);
-    dv.setBigUint64(HASHES + 8, c, true);
-    dv.setBigUint64(HASHES + 16, c, true);
-    expect(kernel.tally(HASHES, 3, TABLE, MASK, 3, BUCKETS, 1)).toBe(2);
+    counters.fill(0);
+    expect(kernel.tally(HASHES, 600, TABLE, MASK, COUNTERS, 0)).toBe(600);
+    expect([...counters]).toEqual(bitsOf(hashes));
+    // A small table (8 slots): hashes whose low bits collide probe onward.
+    mem.fill(0, TABLE, TABLE + 64);
+    expect(kernel.tally(HASHES, 4, TABLE, 7, COUNTERS, 1)).toBe(4);
+    // The hash 0 (never an empty slot) counts once per document too.
+    for (const [f, h] of [0n, 5n, 0n, 5n, 0n].entries()) dv.setBigUint64(HASHES + 8 * f, h, true);
+    mem.fill(0, TABLE, TABLE + 64);
+    counters.fill(0);
+    expect(kernel.tally(HASHES, 5, TABLE, 7, COUNTERS, 1)).toBe(2);
+    expect([...counters]).toEqual(bitsOf([0n, 5n]));
   });
 
   it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
@@ -80,6 +107,41 @@ describe('xxh64 WebAssembly kernel', () => {
     expect(kernel.compactAscii(IN, IN + text.length, TABLE, STARTS, ENDS, 3, OUT)).toBe(-1);
     expect(kernel.compactAscii(IN, IN, TABLE, STARTS, ENDS, 3, OUT)).toBe(0);
     expect(dv.getInt32(OUT, true)).toBe(0);
+  });
+
+  it('tokenizes and folds text with non-ASCII code points in place, and says what it needs', () => {
+    const kernel = createXxh64Kernel()!;
+    kernel.memory.grow(8);
+    const mem = new Uint8Array(kernel.memory.buffer);
+    const dv = new DataView(kernel.memory.buffer);
+    const ATAB = 100000, STARTS = 101000, ENDS = 102000, OUT = 103000, FTAB = 200000, IN = 1000;
+    for (let b = 0; b < 128; b++) {
+      const c = String.fromCharCode(b);
+      mem[ATAB + b] = /[a-z0-9]/i.test(c) ? c.toLowerCase().charCodeAt(0) : 0;
+    }
+    const entry = (kind: number, cp: number) => (kind << 24) | cp;
+    const fold = (cp: number, value: number) => dv.setInt32(FTAB + 4 * cp, value, true);
+    // Blocks 0x00 and 0x20 are filled (É folds to é, ß to ss, the em dash separates); CJK block 0x4e is not.
+    for (let cp = 0x80; cp < 0x100; cp++) fold(cp, entry(FOLD_WORD, cp));
+    fold(0xc9, entry(FOLD_WORD, 0xe9));
+    fold(0xdf, entry(FOLD_SS, 0x73));
+    for (let cp = 0x2000; cp < 0x2100; cp++) fold(cp, entry(FOLD_SEP, cp));
+    const run = (text: string, charMode: number, capacity = 100) => {
+      const bytes = new TextEncoder().encode(text);
+      mem.set(bytes, IN);
+      const count = kernel.compactText(IN, IN + bytes.length, ATAB, FTAB, STARTS, ENDS, capacity, OUT, charMode);
+      return count < 0 ? count : new TextDecoder().decode(mem.subarray(0, dv.getInt32(OUT, true)));
+    };
+    expect(run('Café ÉCOLE—Straße, longwordlongword x', 0)).toBe('café école strasse longwordlongword x');
+    expect(run('一', 0)).toBe(-3 - 0x4e);
+    for (let cp = 0x4e00; cp < 0x4f00; cp++) fold(cp, entry(FOLD_SOLO, cp));
+    // One-character tokens: always a space between them in word mode, only where a separator stood in char mode.
+    expect(run('Ab一丁 丂', 0)).toBe('ab 一 丁 丂');
+    expect(run('Ab一丁 丂', 1)).toBe('ab一丁 丂');
+    expect(run('a b c d', 0, 3)).toBe(-2);
+    fold(0x301, entry(FOLD_ABORT, 0)); // a combining mark needs the full normalization
+    expect(run('cafe\u0301', 0)).toBe(-1);
+    expect(run('emoji 😀', 0)).toBe(-1); // beyond the BMP
   });
 
   it('gives every fingerprinter its own memory', () => {
