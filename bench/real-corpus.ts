@@ -140,15 +140,20 @@ function npmDocuments(missing: string[]): BaseDocument[] {
 /**
  * Every real document the corpus samples from, unedited and unsampled: all of the kernel's
  * Documentation .rst/.txt files and the prose files of the pinned npm packages, as raw bytes
- * (for benchmarks that want real text and no planted copies). Throws MissingLinuxDocError without linux-doc.
+ * (for benchmarks that want real text and no planted copies). Throws MissingLinuxDocError without
+ * linux-doc, unless `kernel: 'if-installed'` (then the npm files alone).
  */
-export function realTextSources(): { path: string; bytes: Uint8Array }[] {
-  if (!existsSync(LINUX_DOC_ROOT)) throw new MissingLinuxDocError(`${LINUX_DOC_ROOT} not found`);
+export function realTextSources(options: { kernel?: 'required' | 'if-installed' } = {}): { path: string; bytes: Uint8Array }[] {
+  const npm = () => npmDocuments([]).map((d) => ({ path: d.path, bytes: d.bytes }));
+  if (!existsSync(LINUX_DOC_ROOT)) {
+    if (options.kernel === 'if-installed') return npm();
+    throw new MissingLinuxDocError(`${LINUX_DOC_ROOT} not found`);
+  }
   const kernel = kernelFiles(LINUX_DOC_ROOT).map((file) => {
     const raw = readFileSync(join(LINUX_DOC_ROOT, file));
     return { path: `kernel/${file.replace(/\.gz$/, '')}`, bytes: file.endsWith('.gz') ? gunzipSync(raw) : raw };
   });
-  return [...kernel, ...npmDocuments([]).map((d) => ({ path: d.path, bytes: d.bytes }))];
+  return [...kernel, ...npm()];
 }
 
 /** The planted changes, drawn uniformly: word edits dominate, with more small fractions since J falls about 3x as fast as the edited share. */
