@@ -1,10 +1,10 @@
 /**
- * The app's fingerprint export: the scan's documents as the core Parquet file (the same bytes
- * `simsift fingerprint --format parquet` writes for the same rows and settings), built a row group
- * at a time in time slices on the main thread.
+ * The app's fingerprint export: the scan's documents as the core Parquet file (the schema and
+ * metadata `simsift fingerprint --format parquet` writes; only the row groups are smaller), built a
+ * row group at a time in time slices on the main thread.
  *
- * Why the main thread is fine: hyparquet-writer encodes about 250,000 rows a second here (~4 µs a
- * row), so a row group of 2,048 rows is ~8 ms; the export yields to the page after each one, so the
+ * Why the main thread is fine: hyparquet-writer encodes about 250,000 rows a second in Node on this
+ * 2-core machine (~4 µs a row), so a row group of 2,048 rows is ~8 ms; the export yields to the page after each one, so the
  * tab stays responsive (100,000 documents: ~0.4 s of work spread over ~50 slices). A worker would
  * have to receive every path string first, which costs about as much as encoding them.
  */
