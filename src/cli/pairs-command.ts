@@ -84,6 +84,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     const readSeconds = (performance.now() - readStart) / 1000;
 
     let estimate: number | null = null;
+    const estimateStart = performance.now();
     if (allPairCount(n) > args.maxPairs) {
       estimate = estimatePairCount(hi, lo, args.k);
       if (estimate > args.maxPairs) {
@@ -93,6 +94,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
       }
     }
 
+    const estimateSeconds = (performance.now() - estimateStart) / 1000;
     const blocks = args.k > MAX_BLOCKS - 1 && args.blocks === undefined ? 0 : (args.blocks ?? chooseBlocks(n, args.k));
     if (args.threads === undefined && blocks > 0 && estimateCost(n, args.k, blocks) > AUTO_THREADS_ABOVE_NS) {
       const threads = Math.min(availableParallelism(), binomial(blocks, args.k), 8);
@@ -134,7 +136,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
       blocks > 0 ? `blocks=${blocks} tables=${binomial(blocks, args.k)}` : 'blocks=none (brute force)',
       `threads=${threadsUsed}`,
       `pairs=${sorted.count}`,
-      ...(estimate !== null ? [`estimated_pairs=${estimate}`] : []),
+      ...(estimate !== null ? [`estimated_pairs=${estimate}`, `estimate_seconds=${estimateSeconds.toFixed(3)}`] : []),
       `read_seconds=${readSeconds.toFixed(3)}`,
       ...(startupSeconds !== undefined ? [`thread_startup_seconds=${startupSeconds.toFixed(3)}`] : []),
       `search_seconds=${searchSeconds.toFixed(3)}`,
@@ -181,7 +183,7 @@ async function runDuckdb(args: PairsArgs, out: NodeJS.WritableStream, io: PairsI
     run.blocks > 0 ? `blocks=${run.blocks} tables=${run.tables}` : 'blocks=none (brute force)',
     ...(args.memoryLimit ? [`memory_limit=${args.memoryLimit}`] : []),
     `pairs=${run.pairs}`,
-    ...(run.estimate !== null ? [`estimated_pairs=${run.estimate}`] : []),
+    ...(run.estimate !== null ? [`estimated_pairs=${run.estimate}`, `estimate_seconds=${run.estimateSeconds.toFixed(3)}`] : []),
     `read_seconds=${(readSeconds + run.loadSeconds).toFixed(3)}`,
     `search_seconds=${(run.searchSeconds - outputStart.seconds).toFixed(3)}`,
     `output_seconds=${outputStart.seconds.toFixed(3)}`,

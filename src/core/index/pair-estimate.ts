@@ -8,12 +8,13 @@
 export const ESTIMATE_BUDGET = 50_000_000;
 
 /**
- * The sampling stride for n fingerprints: every stride-th one is compared with all n. At least 16
- * samples (or all of them), at most ESTIMATE_BUDGET checks beyond that.
+ * The sampling stride for n fingerprints: every stride-th one is compared with all n. At least
+ * `minSamples` samples (or all of them), at most `budget` checks beyond that. (DuckDB's bit_count
+ * is ~20x slower than this file's, so its estimate passes a smaller budget.)
  */
-export function estimateStride(n: number): number {
+export function estimateStride(n: number, budget = ESTIMATE_BUDGET, minSamples = 16): number {
   if (n <= 1) return 1;
-  const samples = Math.min(n, Math.max(16, Math.floor(ESTIMATE_BUDGET / n)));
+  const samples = Math.min(n, Math.max(minSamples, Math.floor(budget / n)));
   return Math.max(1, Math.floor(n / samples));
 }
 
