@@ -1,10 +1,11 @@
 /**
- * `npm run bench -- engine [--big N] [--mid N] [--k13 N] [--skip-big] [--skip-k13]`: the fingerprint
+ * `npm run bench -- engine [--big N] [--mid N] [--k13 N] [--limits 512MB,256MB] [--skip-big] [--skip-k13]`: the fingerprint
  * search beyond one process. Writes fingerprints (90% random, 10% copies with 1-3 flipped bits) as
  * the Parquet export, then runs `simsift pairs FILE --k K` in a child process per engine and
  * reports wall seconds, the command's own search seconds and peak RSS:
- * - N = 10,000,000 (--big) at k = 3 through DuckDB, with DuckDB's default memory limit and with 1 GB
- *   (which spills to its temporary directory); every planted pair must be found;
+ * - N = 10,000,000 (--big) at k = 3 through DuckDB, with DuckDB's default memory limit and with each
+ *   of --limits (it spills to its temporary directory), and the in-process index for comparison;
+ *   identical output, every planted pair found;
  * - N = 1,000,000 (--mid) at k = 3, the in-process index and DuckDB side by side: identical output;
  * - N = 100,000 (--k13) at k = 13, the default k, both engines: identical output.
  */
@@ -142,10 +143,12 @@ export async function main(args: string[]): Promise<void> {
   let k13 = 100_000;
   let skipBig = false;
   let skipK13 = false;
+  let limits = ['512MB', '256MB'];
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i].split('=', 2);
     if (name === '--skip-big') skipBig = true;
     else if (name === '--skip-k13') skipK13 = true;
+    else if (name === '--limits') limits = (inline ?? args[++i]).split(',').filter(Boolean);
     else {
       const value = Number(inline ?? args[++i]);
       if (name === '--big') big = value;
@@ -180,8 +183,15 @@ export async function main(args: string[]): Promise<void> {
     console.log(`${big.toLocaleString('en')} fingerprints (10% planted), k = 3, DuckDB: Parquet written in ${c.writeSeconds.toFixed(1)} s (${(statSync(c.file).size / 1e6).toFixed(0)} MB)`);
     const d = await pairs([c.file, '--k', '3', '--engine', 'duckdb'], join(DATA, 'big-duckdb.txt'));
     report('DuckDB (default limit)', d);
-    const limited = await pairs([c.file, '--k', '3', '--engine', 'duckdb', '--memory-limit', '1GB'], join(DATA, 'big-duckdb-1gb.txt'));
-    report('DuckDB --memory-limit 1GB', limited);
-    console.log(`  identical pair sets: ${same(d, limited)}; planted pairs found: ${plantedFound(readFileSync(d.out, 'utf8'), c)} / ${c.plantedFrom.length}`);
+    let allSame = true;
+    for (const limit of limits) {
+      const limited = await pairs([c.file, '--k', '3', '--engine', 'duckdb', '--memory-limit', limit], join(DATA, `big-duckdb-${limit}.txt`));
+      report(`DuckDB --memory-limit ${limit}`, limited);
+      allSame &&= same(d, limited);
+    }
+    const index = await pairs([c.file, '--k', '3', '--engine', 'index'], join(DATA, 'big-index.txt'));
+    report('in-process index', index);
+    allSame &&= same(d, index);
+    console.log(`  identical pair sets: ${allSame}; planted pairs found: ${plantedFound(readFileSync(d.out, 'utf8'), c)} / ${c.plantedFrom.length}`);
   }
 }
