@@ -160,8 +160,8 @@ export function pairsSqlScript(k: number, blocks: number): string {
 -- Input: the Parquet file of \`simsift fingerprint DIR --format parquet --out FILE\` (or the app's
 -- Export fingerprints). Parameter, a DuckDB variable (default 'fingerprints.parquet'; a glob or an
 -- s3:// URL works too, with DuckDB's httpfs):
---   duckdb -c "SET VARIABLE fingerprints_file = 'fps.parquet'; .read sql/near-duplicate-pairs.sql"
--- Output: i, j (0-based row numbers in the file, i < j), distance, path_a, path_b; ordered by i, j.
+--   duckdb -cmd "SET VARIABLE fingerprints_file = 'fps.parquet'" < sql/near-duplicate-pairs.sql
+-- Output: i, j (0-based row numbers, i < j), distance, path_a, path_b; ordered by i, j.
 -- The same pairs as \`simsift pairs FILE --k ${k}\`.
 --
 -- How: the 64 bits are cut into m = ${blocks} blocks${layout ? ` of ${sizes} bits (from the most significant)` : ''}.
@@ -181,10 +181,14 @@ export function pairsSqlScript(k: number, blocks: number): string {
 `;
   const load = `SET VARIABLE fingerprints_file = coalesce(getvariable('fingerprints_file'), 'fingerprints.parquet');
 
+-- i numbers the rows of all files in file-name order, counting rows without a fingerprint too
+-- (for one file: its row numbers, as simsift pairs prints them).
 CREATE OR REPLACE TEMP TABLE ${FINGERPRINT_RELATION} AS
-SELECT file_row_number AS i, path, ${SIGNED_FINGERPRINT} AS fp
-FROM read_parquet(getvariable('fingerprints_file'), file_row_number = true)
-WHERE fingerprint IS NOT NULL;
+SELECT i, path, fp FROM (
+  SELECT row_number() OVER (ORDER BY filename, file_row_number) - 1 AS i, path,
+         ${SIGNED_FINGERPRINT} AS fp
+  FROM read_parquet(getvariable('fingerprints_file'), filename = true, file_row_number = true)
+) WHERE fp IS NOT NULL;
 `;
   const union = queries
     .map((q, t) => `  -- table ${t}${layout ? `: key blocks ${blockList(layout.tables[t].keyMask, layout.blocks)}` : ': all pairs'}\n${indent(q, 2)}`)

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -16,7 +16,7 @@ describe('the permuted-table search as SQL', () => {
     expect(readFileSync(SQL_FILE, 'utf8')).toBe(pairsSqlScript(3, 5));
   });
 
-  it('runs as is in DuckDB on a Parquet export and lists every pair within 3 once, with paths', async () => {
+  it('runs as is in DuckDB on a Parquet export (or a glob of several) and lists every pair within 3 once, with paths', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'simsift-sql-'));
     const fp = plantedSet(3000, 1000, 4, 11);
     const n = fp.hi.length;
@@ -29,15 +29,29 @@ describe('the permuted-table search as SQL', () => {
         { settings: DEFAULT_SETTINGS, version: 'test' },
       ),
     );
-    const db = await DuckDBInstance.create(':memory:');
-    const connection = await db.connect();
-    await connection.run(`SET VARIABLE fingerprints_file = '${file.replaceAll("'", "''")}'`);
-    const rows = (await connection.runAndReadAll(readFileSync(SQL_FILE, 'utf8'))).getRowObjectsJson();
-    connection.closeSync();
-    db.closeSync();
+    // The same rows split over two files of a folder, read through a glob: rows numbered across files.
+    const parts = join(dir, 'parts');
+    mkdirSync(parts);
+    for (const [name, from, to] of [['part-0.parquet', 0, 1700], ['part-1.parquet', 1700, n]] as const) {
+      writeFileSync(
+        join(parts, name),
+        fingerprintsParquet(
+          { paths: Array.from({ length: to - from }, (_, i) => `d/${from + i}.txt`), status: status.slice(from, to), hi: fp.hi.subarray(from, to), lo: fp.lo.subarray(from, to), contentHi: fp.hi.subarray(from, to), contentLo: fp.lo.subarray(from, to), words: new Uint32Array(to - from) },
+          { settings: DEFAULT_SETTINGS, version: 'test' },
+        ),
+      );
+    }
     const want = bruteForcePairs(fp, 3).filter((l) => !l.split(' ').slice(0, 2).includes('5'));
-    expect(rows.map((r) => `${r.i} ${r.j} ${r.distance}`)).toEqual(want);
-    expect(rows.every((r) => r.path_a === `d/${r.i}.txt` && r.path_b === `d/${r.j}.txt`)).toBe(true);
+    for (const source of [file, join(parts, '*.parquet')]) {
+      const db = await DuckDBInstance.create(':memory:');
+      const connection = await db.connect();
+      await connection.run(`SET VARIABLE fingerprints_file = '${source.replaceAll("'", "''")}'`);
+      const rows = (await connection.runAndReadAll(readFileSync(SQL_FILE, 'utf8'))).getRowObjectsJson();
+      connection.closeSync();
+      db.closeSync();
+      expect(rows.map((r) => `${r.i} ${r.j} ${r.distance}`)).toEqual(want);
+      expect(rows.every((r) => r.path_a === `d/${r.i}.txt` && r.path_b === `d/${r.j}.txt`)).toBe(true);
+    }
   });
 
   it('writes the bit functions of each dialect, masks as signed BIGINT literals', () => {
