@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
 import { datedFileName, downloadBytes, downloadText } from './download.ts';
-import { fingerprintParquetParts, type FingerprintExportSource } from './export-fingerprints.ts';
+import type { FingerprintExportSource } from './export-fingerprints.ts';
 import { relationCsvParts, viewGroupsCsv, type ExportGroups } from './export-csv.ts';
 import '../shared/theme.css';
 
@@ -84,7 +84,8 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
             disabled={disabled || busy || fingerprints.docs.count === 0}
             aria-describedby={`${id}-fingerprints`}
             onClick={() =>
-              void save(() => fingerprintParquetParts(fingerprints), 'simsift-fingerprints', count(fingerprints.docs.count, 'fingerprint row', 'fingerprint rows'), 'parquet')
+              // The Parquet writer loads on first use: it stays out of the page's main chunk.
+              void save(async () => (await import('./export-fingerprints.ts')).fingerprintParquetParts(fingerprints), 'simsift-fingerprints', count(fingerprints.docs.count, 'fingerprint row', 'fingerprint rows'), 'parquet')
             }
           >
             Export fingerprints
