@@ -26,6 +26,8 @@ export interface DuckdbPairsOptions {
   threads?: number;
   /** Refuse (before searching, from an estimate; and while searching, from the count) above this many pairs. */
   maxPairs: number;
+  /** Parquet source: also stream each pair's two paths (DuckDB joins them from the file). */
+  paths?: boolean;
 }
 
 /** What a run did, for the summary line. */
@@ -40,8 +42,14 @@ export interface DuckdbPairsRun {
   searchSeconds: number;
 }
 
-/** Sorted pairs as they stream out of DuckDB, a chunk at a time. */
-export type PairChunkSink = (a: Uint32Array, b: Uint32Array, distance: Uint8Array, count: number) => Promise<void>;
+/** Sorted pairs as they stream out of DuckDB, a chunk at a time (with their paths when asked for). */
+export type PairChunkSink = (
+  a: Uint32Array,
+  b: Uint32Array,
+  distance: Uint8Array,
+  count: number,
+  paths?: { a: string[]; b: string[] },
+) => Promise<void>;
 
 /** The search would report more pairs than allowed; its message says how many and what to do. */
 export class TooManyPairsError extends UsageError {}
@@ -90,7 +98,15 @@ export async function duckdbPairs(source: DuckdbSource, options: DuckdbPairsOpti
       // The estimate can miss clusters the sample did not hit: stop as soon as the count passes the bound.
       if (pairs > maxPairs) throw tooMany(`more than ${maxPairs.toLocaleString('en')} pairs within k=${k} (stopped counting)`, maxPairs);
     }
-    const result = await connection.stream('SELECT i, j, distance FROM simsift_pairs ORDER BY i, j');
+    const withPaths = Boolean(options.paths) && 'parquet' in source;
+    if (withPaths && 'parquet' in source) {
+      await connection.run(`CREATE TABLE simsift_paths AS SELECT file_row_number::UINTEGER AS i, path FROM read_parquet(${quote(source.parquet)}, file_row_number = true)`);
+    }
+    const result = await connection.stream(
+      withPaths
+        ? 'SELECT p.i, p.j, p.distance, a.path, b.path FROM simsift_pairs p JOIN simsift_paths a ON a.i = p.i JOIN simsift_paths b ON b.i = p.j ORDER BY p.i, p.j'
+        : 'SELECT i, j, distance FROM simsift_pairs ORDER BY i, j',
+    );
     for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
@@ -106,7 +122,18 @@ export async function duckdbPairs(source: DuckdbSource, options: DuckdbPairsOpti
         b[r] = vb.getItem(r) as number;
         d[r] = vd.getItem(r) as number;
       }
-      await sink(a, b, d, count);
+      if (withPaths) {
+        const pa = chunk.getColumnVector(3);
+        const pb = chunk.getColumnVector(4);
+        const paths = { a: new Array<string>(count), b: new Array<string>(count) };
+        for (let r = 0; r < count; r++) {
+          paths.a[r] = String(pa.getItem(r) ?? '');
+          paths.b[r] = String(pb.getItem(r) ?? '');
+        }
+        await sink(a, b, d, count, paths);
+      } else {
+        await sink(a, b, d, count);
+      }
     }
     const searchSeconds = (performance.now() - searchStart) / 1000;
     return { n, blocks, tables: blocks === 0 ? 1 : binomial(blocks, k), pairs, estimate, loadSeconds, estimateSeconds, searchSeconds };

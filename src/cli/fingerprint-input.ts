@@ -19,6 +19,8 @@ export interface FingerprintInput {
   rows: Uint32Array | null;
   /** Rows in the input, with or without a fingerprint. */
   totalRows: number;
+  /** Each row's path ('' where a text line has none); only when asked for. */
+  paths?: string[];
 }
 
 /** True when the bytes start like a Parquet file ("PAR1"). */
@@ -41,27 +43,28 @@ export async function readHead(path: string, bytes = 4): Promise<Uint8Array> {
   }
 }
 
-/** Reads a text or Parquet fingerprint file; bad input is a UsageError naming the file (and line). */
-export async function readFingerprintFile(path: string): Promise<FingerprintInput> {
+/** Reads a text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a UsageError naming the file (and line). */
+export async function readFingerprintFile(path: string, withPaths = false): Promise<FingerprintInput> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
   } catch (error) {
     throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
   }
-  if (isParquet(bytes)) return parseFingerprintParquet(bytes, path);
-  return { format: 'text', ...parseFingerprintLines(bytes, path) };
+  if (isParquet(bytes)) return parseFingerprintParquet(bytes, path, withPaths);
+  return { format: 'text', ...parseFingerprintLines(bytes, path, withPaths) };
 }
 
 /** The `fingerprint` column of a Parquet export (hyparquet: pure JavaScript, no DuckDB needed here). */
-export async function parseFingerprintParquet(bytes: Uint8Array, name: string): Promise<FingerprintInput> {
+export async function parseFingerprintParquet(bytes: Uint8Array, name: string, withPaths = false): Promise<FingerprintInput> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const chunks: { start: number; values: ArrayLike<unknown> }[] = [];
+  const pathChunks: { start: number; values: ArrayLike<unknown> }[] = [];
   try {
     await parquetRead({
       file: buffer,
-      columns: ['fingerprint'],
-      onChunk: (chunk) => chunks.push({ start: chunk.rowStart, values: chunk.columnData }),
+      columns: withPaths ? ['fingerprint', 'path'] : ['fingerprint'],
+      onChunk: (chunk) => (chunk.columnName === 'path' ? pathChunks : chunks).push({ start: chunk.rowStart, values: chunk.columnData }),
     });
   } catch (error) {
     throw new UsageError(`${name}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
@@ -91,12 +94,18 @@ export async function parseFingerprintParquet(bytes: Uint8Array, name: string): 
     rows[n] = r;
     n++;
   }
+  let paths: string[] | undefined;
+  if (withPaths) {
+    paths = new Array<string>(total).fill('');
+    for (const c of pathChunks) for (let r = 0; r < c.values.length; r++) paths[c.start + r] = String(c.values[r] ?? '');
+  }
   return {
     format: 'parquet',
     hi: hi.slice(0, n),
     lo: lo.slice(0, n),
     rows: n === total ? null : rows.slice(0, n),
     totalRows: total,
+    ...(paths ? { paths } : {}),
   };
 }
 
@@ -116,13 +125,15 @@ const isBlank = (b: number) => b === 32 || b === 9;
  * fingerprint` prints); `-` instead of the digits marks a row without a fingerprint. Surrounding
  * spaces, tabs and a CR are ignored; a final newline is optional.
  */
-export function parseFingerprintLines(bytes: Uint8Array, name: string): Omit<FingerprintInput, 'format'> {
+export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths = false): Omit<FingerprintInput, 'format'> {
   let lines = 0;
   for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
   if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) lines++;
   const hi = new Uint32Array(lines);
   const lo = new Uint32Array(lines);
   const rows = new Uint32Array(lines);
+  const paths: string[] | undefined = withPaths ? new Array<string>(lines).fill('') : undefined;
+  const text = withPaths ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
   let n = 0;
   let pos = 0;
   for (let line = 0; line < lines; line++) {
@@ -132,7 +143,14 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string): Omit<Fin
     let e = end;
     while (s < e && isBlank(bytes[s])) s++;
     while (e > s && (isBlank(bytes[e - 1]) || bytes[e - 1] === 13)) e--;
-    if (bytes[s] === 45 /* - */ && (e - s === 1 || isBlank(bytes[s + 1]))) {
+    const dash = bytes[s] === 45 /* - */ && (e - s === 1 || isBlank(bytes[s + 1]));
+    if (paths && text) {
+      // The path starts after the fingerprint (or `-`) and the blanks after it; `simsift fingerprint` writes two spaces.
+      let p = s + (dash ? 1 : 16);
+      while (p < e && isBlank(bytes[p])) p++;
+      if (p < e) paths[line] = text.toString('utf8', p, e);
+    }
+    if (dash) {
       pos = end + 1;
       continue; // no fingerprint (binary or too short): the row keeps its number
     }
@@ -157,6 +175,7 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string): Omit<Fin
     n++;
     pos = end + 1;
   }
-  if (n === lines) return { hi, lo, rows: null, totalRows: lines };
-  return { hi: hi.slice(0, n), lo: lo.slice(0, n), rows: rows.slice(0, n), totalRows: lines };
+  const withPathList = paths ? { paths } : {};
+  if (n === lines) return { hi, lo, rows: null, totalRows: lines, ...withPathList };
+  return { hi: hi.slice(0, n), lo: lo.slice(0, n), rows: rows.slice(0, n), totalRows: lines, ...withPathList };
 }

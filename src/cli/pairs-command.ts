@@ -23,7 +23,7 @@ export interface PairsIo {
 }
 
 const USAGE =
-  'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE]';
+  'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--paths]';
 const HELP = `${USAGE}
   FILE             fingerprints: text (16 hex digits a line, or \`simsift fingerprint\` output, where \`-\` rows have none)
                    or the Parquet file of \`simsift fingerprint DIR --format parquet\`; i and j are 0-based row numbers
@@ -36,6 +36,8 @@ const HELP = `${USAGE}
   --memory-limit S duckdb: DuckDB's memory_limit, e.g. 512MB or 4GB (default: DuckDB's, 80% of RAM)
   --max-pairs P    refuse a search estimated (from a sample) to report more than P pairs (default ${'100,000,000'})
   --out FILE       write the pairs to FILE instead of stdout (checked before any work)
+  --paths          append the two paths to each line: \`i j distance<TAB>path_a<TAB>path_b\` (tab, newline,
+                   CR and backslash in a path written \\t \\n \\r \\\\)
 `;
 const MAX_THREADS = 64;
 /** Default bound on reported pairs: ~1 GB of in-process pair lists, ~2 GB of output text. */
@@ -51,6 +53,7 @@ interface PairsArgs {
   memoryLimit: string | undefined;
   maxPairs: number;
   out: string | undefined;
+  paths: boolean;
 }
 
 /** Searches estimated to take longer than this on one core use every core (thread startup ~0.5 s). */
@@ -78,7 +81,8 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     if (args.threads !== undefined && args.threads > 1) pool = startPairsPool(args.threads);
 
     const readStart = performance.now();
-    const input = await readFingerprintFile(args.file);
+    const input = await readFingerprintFile(args.file, args.paths);
+    const paths = checkedPaths(input.paths, args);
     const { hi, lo } = input;
     const n = hi.length;
     const readSeconds = (performance.now() - readStart) / 1000;
@@ -124,7 +128,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
       }
     }
     const outputStart = performance.now();
-    await writePairs(sorted, out);
+    await writePairs(sorted, out, paths ? { a: (i) => paths[sorted.a[i]], b: (i) => paths[sorted.b[i]] } : undefined);
     const outputSeconds = (performance.now() - outputStart) / 1000;
 
     const searchSeconds = (searchEnd - searchStart) / 1000 - (startupSeconds ?? 0);
@@ -163,15 +167,22 @@ async function runDuckdb(args: PairsArgs, out: NodeJS.WritableStream, io: PairsI
   const readStart = performance.now();
   const head = await readHead(args.file);
   const parquet = isParquet(head);
-  const input = parquet ? null : await readFingerprintFile(args.file);
+  const input = parquet ? null : await readFingerprintFile(args.file, args.paths);
+  const textPaths = input ? checkedPaths(input.paths, args) : undefined;
   const readSeconds = (performance.now() - readStart) / 1000;
   const outputStart = { seconds: 0 };
   const run = await duckdbPairs(
     input ? { hi: input.hi, lo: input.lo, rows: input.rows } : { parquet: args.file },
-    { k: args.k, blocks: args.blocks, memoryLimit: args.memoryLimit, threads: args.threads, maxPairs: args.maxPairs },
-    async (a, b, distance, count) => {
+    { k: args.k, blocks: args.blocks, memoryLimit: args.memoryLimit, threads: args.threads, maxPairs: args.maxPairs, paths: args.paths },
+    async (a, b, distance, count, chunkPaths) => {
       const t = performance.now();
-      await writePairs({ a, b, distance, count }, out);
+      // Parquet: DuckDB joined the paths to each pair; text: they were read here, by row.
+      const pathsOf: PairPaths | undefined = chunkPaths
+        ? { a: (i) => chunkPaths.a[i], b: (i) => chunkPaths.b[i] }
+        : textPaths
+          ? { a: (i) => textPaths[a[i]], b: (i) => textPaths[b[i]] }
+          : undefined;
+      await writePairs({ a, b, distance, count }, out, pathsOf);
       outputStart.seconds += (performance.now() - t) / 1000;
     },
   );
@@ -190,6 +201,15 @@ async function runDuckdb(args: PairsArgs, out: NodeJS.WritableStream, io: PairsI
   ];
   io.stderr.write(summary.join(' ') + '\n');
   return 0;
+}
+
+/** The input's paths for --paths (undefined without it); a text file without any path cannot give them. */
+function checkedPaths(paths: string[] | undefined, args: PairsArgs): string[] | undefined {
+  if (!args.paths) return undefined;
+  if (!paths || !paths.some((p) => p !== '')) {
+    throw new UsageError(`--paths: ${JSON.stringify(args.file)} has no paths (write it with simsift fingerprint, or as Parquet)`);
+  }
+  return paths;
 }
 
 /** Opens --out for writing now (creating or truncating it), so a bad path fails before any work. */
@@ -219,10 +239,15 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
   let memoryLimit: string | undefined;
   let maxPairs = DEFAULT_MAX_PAIRS;
   let out: string | undefined;
+  let paths = false;
   const VALUED = ['--k', '--blocks', '--threads', '--engine', '--memory-limit', '--max-pairs', '--out'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
+    if (arg === '--paths') {
+      paths = true;
+      continue;
+    }
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     if (VALUED.includes(name)) {
@@ -266,7 +291,7 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
     const problem = layoutProblem(k, blocks);
     if (problem) throw new UsageError(`--blocks: ${problem}`);
   }
-  return { file, k, engine, blocks, threads, memoryLimit, maxPairs, out };
+  return { file, k, engine, blocks, threads, memoryLimit, maxPairs, out, paths };
 }
 
 function parseInteger(value: string, name: string): number {
@@ -278,7 +303,13 @@ function parseInteger(value: string, name: string): number {
  * Writes `i j distance` lines in chunks of many pairs, waiting for the stream to drain. A reader
  * that goes away (EPIPE, e.g. `| head`) ends the output quietly.
  */
-async function writePairs(pairs: PairList, out: NodeJS.WritableStream): Promise<void> {
+/** The two paths of pair i (by its position in the list being written). */
+interface PairPaths {
+  a(i: number): string;
+  b(i: number): string;
+}
+
+async function writePairs(pairs: PairList, out: NodeJS.WritableStream, paths?: PairPaths): Promise<void> {
   const CHUNK = 32768;
   let closed = false;
   const onError = () => {
@@ -289,7 +320,13 @@ async function writePairs(pairs: PairList, out: NodeJS.WritableStream): Promise<
     for (let start = 0; start < pairs.count && !closed; start += CHUNK) {
       const end = Math.min(pairs.count, start + CHUNK);
       let text = '';
-      for (let i = start; i < end; i++) text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\n`;
+      if (paths) {
+        for (let i = start; i < end; i++) {
+          text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\t${escapePath(paths.a(i))}\t${escapePath(paths.b(i))}\n`;
+        }
+      } else {
+        for (let i = start; i < end; i++) text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\n`;
+      }
       if (!out.write(text)) {
         await new Promise<void>((resolve) => {
           const done = () => {
@@ -305,4 +342,11 @@ async function writePairs(pairs: PairList, out: NodeJS.WritableStream): Promise<
   } finally {
     out.off('error', onError);
   }
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A path as one tab-separated field: backslash, tab, newline and CR escaped. */
+export function escapePath(path: string): string {
+  return /[\\\t\n\r]/.test(path) ? path.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : path;
 }

@@ -80,6 +80,42 @@ describe('simsift pairs --engine duckdb', () => {
     }
   }, 60_000);
 
+  it('--paths appends both paths, escaped, from text or Parquet, by either engine', async () => {
+    const n = fp.hi.length;
+    const oddRow = Number(bruteForcePairs(fp, 4)[0].split(' ')[0]);
+    const name = (i: number) => (i === oddRow ? 'odd\tname\\3.txt' : `notes/doc ${i}.txt`);
+    const missing = new Set([oddRow === 1 ? 2 : 1, 10]);
+    const text = join(dir, 'with-paths.txt');
+    writeFileSync(text, Array.from({ length: n }, (_, i) => `${missing.has(i) ? '-' : toHex(fp.hi[i], fp.lo[i])}  ${name(i)}`).join('\n') + '\n');
+    const parquetFile = join(dir, 'with-paths.parquet');
+    const status: FingerprintStatus[] = Array.from({ length: n }, (_, i) => (missing.has(i) ? 'too-short' : 'ok'));
+    writeFileSync(
+      parquetFile,
+      fingerprintsParquet(
+        { paths: Array.from({ length: n }, (_, i) => name(i)), status, hi: fp.hi, lo: fp.lo, contentHi: fp.hi, contentLo: fp.lo, words: new Uint32Array(n) },
+        { settings: DEFAULT_SETTINGS, version: 'test' },
+      ),
+    );
+    const escaped = (i: number) => name(i).replace(/\\/g, '\\\\').replace(/\t/g, '\\t');
+    const want = bruteForcePairs(fp, 4)
+      .filter((l) => !l.split(' ').slice(0, 2).some((x) => missing.has(Number(x))))
+      .map((l) => {
+        const [a, b] = l.split(' ').map(Number);
+        return `${l}\t${escaped(a)}\t${escaped(b)}`;
+      });
+    expect(want.some((l) => l.includes('odd\\tname\\\\3.txt'))).toBe(true);
+    for (const file of [text, parquetFile]) {
+      for (const engine of ['index', 'duckdb']) {
+        const { code, out, err } = await run([file, '--k', '4', '--engine', engine, '--paths']);
+        expect(code, err).toBe(0);
+        expect(out.trimEnd().split('\n')).toEqual(want);
+      }
+    }
+    const bare = await run([hexFile, '--paths']);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toMatch(/--paths: .* has no paths/);
+  }, 60_000);
+
   it('runs under a small DuckDB memory limit', async () => {
     const { code, out, err } = await run([hexFile, '--k', '3', '--engine', 'duckdb', '--memory-limit', '64MB', '--threads', '1']);
     expect(code).toBe(0);
