@@ -246,7 +246,14 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
               Grouping around a reference (in Settings) never chains.
             </p>
           )}
-          <ExportButtons relation={result.relation} table={table} paths={docs.paths} order={order} identical={shown.identical} />
+          <ExportButtons
+            relation={result.relation}
+            table={table}
+            paths={docs.paths}
+            order={order}
+            identical={shown.identical}
+            fingerprints={{ docs, representative: result.representative, settings: result.settings, k: result.k }}
+          />
         </div>
         <div className="app-col app-col--detail">
           {pair ? (

@@ -111,6 +111,11 @@ export function escapeLineBreaks(path: string): string {
   return /[\r\n\\]/.test(path) ? path.replace(/[\r\n\\]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\')) : path;
 }
 
+/** The path `escapeLineBreaks` wrote, as it was. */
+export function unescapeLineBreaks(text: string): string {
+  return text.includes('\\') ? text.replace(/\\([nr\\])/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : '\\')) : text;
+}
+
 /** Writes text to a stream, waiting for it to drain when its buffer is full. */
 export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,18 +1,24 @@
 /**
- * `simsift fingerprint FILE...`: one line per file, the 64-bit SimHash as 16 lowercase hex digits,
+ * `simsift fingerprint FILE|DIR...`: one line per file, the 64-bit SimHash as 16 lowercase hex digits,
  * two spaces and the path as given; `-` instead of the hex for a file without a fingerprint (binary,
- * too short, empty, too large), with the reason on stderr. The files go through the app's ingest
- * worker API on every core (worker threads), so a fingerprint here is the app's fingerprint.
+ * too short, empty, too large, unreadable), with the reason on stderr. A DIR stands for the files
+ * under it (walked as `simsift scan` walks it). With `--format parquet --out FILE` the rows go to the
+ * Parquet export instead (fingerprint-parquet-sink.ts). The files go through the app's ingest worker
+ * API on every core (worker threads), so a fingerprint here is the app's fingerprint.
  */
-import { openAsBlob } from 'node:fs';
+import { createWriteStream, openAsBlob, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { posix } from 'node:path';
 import { transfer } from 'comlink';
 import { toHex } from '../core/simhash/fingerprint64.ts';
 import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
+import { fingerprintStatusOf } from '../core/export/fingerprints-parquet.ts';
 import { installDocumentFrequencies } from '../scan/document-frequency-pass.ts';
 import { feedFiles } from '../scan/batch-feeder.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
+import { createFingerprintParquetSink, type FingerprintParquetSink, type FingerprintRow } from './fingerprint-parquet-sink.ts';
+import { walkFiles } from './walk-files.ts';
 import {
   defaultSettings,
   errorCode,
@@ -25,21 +31,27 @@ import {
   type CliIo,
 } from './cli-common.ts';
 
-const USAGE = `usage: simsift fingerprint FILE... ${SETTINGS_USAGE} [--threads T]`;
+const USAGE = `usage: simsift fingerprint FILE|DIR... [--format text|parquet] [--out FILE] ${SETTINGS_USAGE} [--threads T]`;
 const MAX_THREADS = 16;
 /** A batch closes at this many files: enough to amortize a message, few enough that lines come out steadily. */
 const BATCH_FILES = 64;
 
+/** One file's outcome, kept until every file before it is done (output follows the order given). */
+type Outcome = FingerprintRow & { reason?: string };
+
 /**
  * Runs `simsift fingerprint` with the arguments after the subcommand name; returns the exit code
- * (0 even when some files are binary or too short: they are reported; 2 for bad arguments or an
- * unreadable FILE; 1 for an unexpected failure). With --weights tfidf the given files are the corpus.
+ * (0 even when some files are binary or too short: they are reported; 2 for bad arguments, an
+ * unreadable FILE or an unwritable --out; 1 for an unexpected failure). With --weights tfidf the
+ * given files are the corpus.
  */
 export async function runFingerprint(argv: string[], io: CliIo = processIo): Promise<number> {
   let workers: ReturnType<typeof createNodeScanWorkers> | null = null;
   try {
     const settings = defaultSettings();
-    const paths: string[] = [];
+    const args: string[] = [];
+    let format: 'text' | 'parquet' = 'text';
+    let outPath: string | undefined;
     let threads = Math.min(MAX_THREADS, availableParallelism());
     let optionsEnded = false;
     for (let i = 0; i < argv.length; i++) {
@@ -52,37 +64,61 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
         optionsEnded = true;
         continue;
       }
-      if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
-        if (arg === '--threads' || arg.startsWith('--threads=')) {
-          const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-          if (value === undefined || !/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_THREADS) {
-            throw new UsageError(`--threads must be an integer in 1..${MAX_THREADS} (got ${JSON.stringify(value ?? '')})`);
+      const valueOption = optionsEnded ? null : /^--(format|out|threads)(?:=(.*))?$/.exec(arg);
+      if (valueOption) {
+        const value = valueOption[2] ?? argv[++i];
+        if (value === undefined) throw new UsageError(`--${valueOption[1]} needs a value`);
+        if (valueOption[1] === 'out') outPath = value;
+        else if (valueOption[1] === 'threads') {
+          if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_THREADS) {
+            throw new UsageError(`--threads must be an integer in 1..${MAX_THREADS} (got ${JSON.stringify(value)})`);
           }
           threads = Number(value);
-          continue;
-        }
+        } else if (value === 'text' || value === 'parquet') format = value;
+        else throw new UsageError(`--format must be text or parquet (got ${JSON.stringify(value)})`);
+        continue;
+      }
+      if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
         const last = parseSettingsOption(argv, i, settings);
         if (last < 0) throw new UsageError(`unknown option ${JSON.stringify(arg)}. ${USAGE}`);
         i = last;
         continue;
       }
-      paths.push(arg);
+      args.push(arg);
     }
-    if (paths.length === 0) throw new UsageError(`missing FILE. ${USAGE}`);
-    // Every FILE must be readable before anything is printed.
-    const files: File[] = [];
-    for (const path of paths) {
+    if (args.length === 0) throw new UsageError(`missing FILE. ${USAGE}`);
+    if (format === 'parquet' && outPath === undefined) throw new UsageError('--format parquet needs --out FILE');
+    // Every FILE must be readable, and --out writable, before anything is printed.
+    const paths: string[] = [];
+    for (const arg of args) {
       let info;
       try {
-        info = await stat(path);
+        info = await stat(arg);
       } catch (error) {
-        throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
+        throw new UsageError(`cannot read ${JSON.stringify(arg)} (${errorCode(error)})`);
       }
-      if (info.isDirectory()) throw new UsageError(`${JSON.stringify(path)} is a directory (use simsift scan DIR)`);
-      files.push((await openAsBlob(path)) as File);
+      if (!info.isDirectory()) {
+        paths.push(arg);
+        continue;
+      }
+      // Files under a DIR that cannot be read become `-` lines (or rows), not errors.
+      const under = await walkFiles(arg, (path, message) => io.stderr.write(`${escapeLineBreaks(posix.join(arg, path))}: ${message}\n`));
+      for (const rel of under.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) paths.push(posix.join(arg, rel));
     }
+    let fd: number | undefined;
+    if (outPath !== undefined) {
+      try {
+        fd = openSync(outPath, 'w');
+      } catch (error) {
+        throw new UsageError(`cannot write --out ${JSON.stringify(outPath)} (${errorCode(error)})`);
+      }
+    }
+    const parquet: FingerprintParquetSink | null = format === 'parquet' ? createFingerprintParquetSink(fd!, settings) : null;
+    const out = parquet || fd === undefined ? io.stdout : createWriteStream('', { fd });
+    const files: File[] = [];
+    for (const path of paths) files.push((await openAsBlob(path)) as File);
 
-    workers = createNodeScanWorkers(Math.min(threads, paths.length));
+    workers = createNodeScanWorkers(Math.max(1, Math.min(threads, paths.length)));
     const pool = workers.ingest;
     const signal = new AbortController().signal;
     if (settings.weights === 'tfidf') {
@@ -90,45 +126,52 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
     }
 
     // The app's feeder reads the files (Node cannot post a file-backed Blob) and batches them to the
-    // threads; lines come out in the order the files were given, as soon as each prefix is done.
-    const line = new Array<string | undefined>(paths.length);
-    const reason = new Array<string | undefined>(paths.length);
-    let printed = 0;
-    const print = async () => {
-      let out = '';
-      let err = '';
-      while (printed < paths.length && line[printed] !== undefined) {
-        const path = escapeLineBreaks(paths[printed]);
-        out += `${line[printed]}  ${path}\n`;
-        if (reason[printed] !== undefined) err += `${path}: ${reason[printed]}\n`;
-        printed++;
+    // threads; output follows the order given, as soon as each prefix of the files is done.
+    const outcome = new Array<Outcome | undefined>(paths.length);
+    let emitted = 0;
+    const emit = async () => {
+      let lines = '';
+      let reasons = '';
+      while (emitted < paths.length && outcome[emitted] !== undefined) {
+        const o = outcome[emitted]!;
+        const path = escapeLineBreaks(paths[emitted]);
+        if (o.reason !== undefined) reasons += `${path}: ${o.reason}\n`;
+        if (parquet) parquet.add(paths[emitted], o);
+        else lines += `${o.status === 'ok' ? toHex(o.hi, o.lo) : '-'}  ${path}\n`;
+        outcome[emitted++] = undefined;
       }
-      if (err) await write(io.stderr, err);
-      if (out) await write(io.stdout, out);
+      if (reasons) await write(io.stderr, reasons);
+      if (lines) await write(out, lines);
     };
-    const noPrint = (d: number, why: string) => {
-      line[d] = '-';
-      reason[d] = why;
+    const without = (d: number, status: 'unreadable' | 'too-large', reason: string) => {
+      outcome[d] = { status, hi: 0, lo: 0, contentHi: 0, contentLo: 0, words: 0, reason };
     };
     await feedFiles(
       files,
       paths,
       {
         send: async ({ ids, items, buffers }) => {
-          const result = await pool.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings));
-          const reasons = new Map(result.skipped.map((s) => [s.index, s.message]));
+          const r = await pool.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings));
+          const reasons = new Map(r.skipped.map((s) => [s.index, s.message]));
           ids.forEach((d, j) => {
-            if (result.status[j] === DocStatus.ok) line[d] = toHex(result.hi[j], result.lo[j]);
-            else noPrint(d, reasons.get(j) ?? 'no fingerprint');
+            const status = fingerprintStatusOf(r.status[j], r.status[j] === DocStatus.ok ? d : -1);
+            const ok = status === 'ok';
+            outcome[d] = { status, hi: ok ? r.hi[j] : 0, lo: ok ? r.lo[j] : 0, contentHi: r.hashHi[j], contentLo: r.hashLo[j], words: r.words[j], reason: reasons.get(j) };
           });
-          await print();
+          await emit();
         },
-        unreadable: (d, message) => noPrint(d, skipMessage('unreadable', message)),
-        tooLarge: (d, size) => noPrint(d, skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
+        unreadable: (d, message) => without(d, 'unreadable', skipMessage('unreadable', message)),
+        tooLarge: (d, size) => without(d, 'too-large', skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
       },
       { readLimit: workers.readLimit, maxInFlight: pool.size * 2, signal, batchFiles: BATCH_FILES, readConcurrency: 16 },
     );
-    await print();
+    await emit();
+    if (parquet) {
+      parquet.finish();
+      io.stderr.write(`simsift fingerprint: ${parquet.rows} rows written to ${outPath}\n`);
+    } else if (out !== io.stdout) {
+      await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve));
+    }
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

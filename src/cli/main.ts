@@ -10,9 +10,11 @@ import { processIo, type CliIo } from './cli-common.ts';
 const USAGE = `usage: simsift COMMAND [ARGS]
 
 commands:
-  fingerprint FILE...   print each file's 64-bit SimHash (16 hex digits) and path
-  scan DIR              find near-duplicate files under DIR; writes the pairs CSV
-  pairs FILE --k N      all pairs within distance k of the fingerprints in FILE (one per line)
+  fingerprint FILE|DIR...  print each file's 64-bit SimHash (16 hex digits) and path
+                           (--format parquet --out FILE: the Parquet export)
+  scan DIR                 find near-duplicate files under DIR; writes the pairs CSV
+  pairs FILE --k N         all pairs within distance k of the fingerprints in FILE (text or Parquet;
+                           --engine duckdb runs the search as SQL in DuckDB)
 
 run 'simsift COMMAND --help' for a command's options
 `;

@@ -1,13 +1,19 @@
 /**
- * `simsift pairs FILE --k N [--blocks M] [--threads T]`: reads one 16-hex-digit fingerprint per
- * line and prints every pair within distance k as `i j distance` (0-based line numbers, i < j,
- * sorted), with a one-line timing summary on stderr.
+ * `simsift pairs FILE --k N [--engine index|duckdb] ...`: reads fingerprints (text: one per line,
+ * alone or as `simsift fingerprint` prints them; or the Parquet export) and prints every pair within
+ * distance k as `i j distance` (0-based row numbers, i < j, sorted), with a one-line summary on
+ * stderr. The in-process permuted-table index or DuckDB (core/index/pairs-sql.ts) searches; both
+ * give the same lines.
  */
-import { readFile } from 'node:fs/promises';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
+import { allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
+import { UsageError, errorCode } from './cli-common.ts';
+import { duckdbPairs, TooManyPairsError } from './duckdb-pairs.ts';
+import { isParquet, readFingerprintFile, readHead } from './fingerprint-input.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
 
 /** Where the command writes; the process streams unless a caller (a test) passes its own. */
@@ -16,22 +22,42 @@ export interface PairsIo {
   stderr: NodeJS.WritableStream;
 }
 
-const USAGE = 'usage: simsift pairs FILE [--k N] [--blocks M] [--threads T]';
+const USAGE =
+  'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--paths]';
+const HELP = `${USAGE}
+  FILE             fingerprints: text (16 hex digits a line, or \`simsift fingerprint\` output, where \`-\` rows have none)
+                   or the Parquet file of \`simsift fingerprint DIR --format parquet\`; i and j are 0-based row numbers
+  --k N            maximum Hamming distance, 0..64 (default 3)
+  --engine E       index: the in-process permuted-table index (default); duckdb: the same search as SQL in DuckDB,
+                   with DuckDB's memory limit and spilling to a temporary directory
+  --blocks M       blocks per fingerprint, k < M <= ${MAX_BLOCKS} (default: chosen from n and k for the engine)
+  --threads T      index: worker threads (default: all cores when the search would take over ~1.5 s on one);
+                   duckdb: DuckDB's threads (default: all cores)
+  --memory-limit S duckdb: DuckDB's memory_limit, e.g. 512MB or 4GB (default: DuckDB's, 80% of RAM)
+  --max-pairs P    refuse a search estimated (from a sample) to report more than P pairs (default ${'100,000,000'})
+  --out FILE       write the pairs to FILE instead of stdout (checked before any work)
+  --paths          append the two paths to each line: \`i j distance<TAB>path_a<TAB>path_b\` (tab, newline,
+                   CR and backslash in a path written \\t \\n \\r \\\\)
+`;
 const MAX_THREADS = 64;
+/** Default bound on reported pairs: ~1 GB of in-process pair lists, ~2 GB of output text. */
+export const DEFAULT_MAX_PAIRS = 100_000_000;
 
 interface PairsArgs {
   file: string;
   k: number;
+  engine: 'index' | 'duckdb';
   blocks: number | undefined;
-  /** Undefined: decided from the estimated search time once n is known. */
+  /** Undefined: decided from the estimated search time once n is known (index), DuckDB's default (duckdb). */
   threads: number | undefined;
+  memoryLimit: string | undefined;
+  maxPairs: number;
+  out: string | undefined;
+  paths: boolean;
 }
 
 /** Searches estimated to take longer than this on one core use every core (thread startup ~0.5 s). */
 const AUTO_THREADS_ABOVE_NS = 1.5e9;
-
-/** Thrown for bad input; the command prints its message as one line and exits with 2. */
-class UsageError extends Error {}
 
 /**
  * Runs `simsift pairs` with the arguments after the subcommand name (e.g. `['fps.txt', '--k', '3']`)
@@ -39,27 +65,40 @@ class UsageError extends Error {}
  */
 export async function runPairs(argv: string[], io: PairsIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let pool: PairsPool | null = null;
+  let outFile: WriteStream | null = null;
   try {
     const args = parseArgs(argv);
     if (args === 'help') {
-      io.stdout.write(`${USAGE}\n  --k N        maximum Hamming distance, 0..64 (default 3)\n  --blocks M   blocks per fingerprint, k < M <= ${MAX_BLOCKS} (default: chosen from n and k)\n  --threads T  worker threads for the search (default: all cores when the search would take over ~1.5 s on one, else 1)\n`);
+      io.stdout.write(HELP);
       return 0;
     }
+    // An unwritable --out fails here, before the input is read or anything is searched.
+    if (args.out !== undefined) outFile = openOutput(args.out);
+    const out: NodeJS.WritableStream = outFile ?? io.stdout;
+    if (args.engine === 'duckdb') return await runDuckdb(args, out, io);
+
     // Start requested threads first: their startup (loading TypeScript) overlaps reading the file.
     if (args.threads !== undefined && args.threads > 1) pool = startPairsPool(args.threads);
 
     const readStart = performance.now();
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(args.file);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? '';
-      throw new UsageError(`cannot read ${JSON.stringify(args.file)}${code ? ` (${code})` : ''}`);
-    }
-    const { hi, lo } = parseFingerprintLines(bytes, args.file);
+    const input = await readFingerprintFile(args.file, args.paths);
+    const paths = checkedPaths(input.paths, args);
+    const { hi, lo } = input;
     const n = hi.length;
     const readSeconds = (performance.now() - readStart) / 1000;
 
+    let estimate: number | null = null;
+    const estimateStart = performance.now();
+    if (allPairCount(n) > args.maxPairs) {
+      estimate = estimatePairCount(hi, lo, args.k);
+      if (estimate > args.maxPairs) {
+        throw new TooManyPairsError(
+          `about ${estimate.toLocaleString('en')} pairs within k=${args.k} (estimated from a sample), over --max-pairs ${args.maxPairs.toLocaleString('en')}: lower --k, or raise --max-pairs if the output may be that large`,
+        );
+      }
+    }
+
+    const estimateSeconds = (performance.now() - estimateStart) / 1000;
     const blocks = args.k > MAX_BLOCKS - 1 && args.blocks === undefined ? 0 : (args.blocks ?? chooseBlocks(n, args.k));
     if (args.threads === undefined && blocks > 0 && estimateCost(n, args.k, blocks) > AUTO_THREADS_ABOVE_NS) {
       const threads = Math.min(availableParallelism(), binomial(blocks, args.k), 8);
@@ -81,17 +120,27 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     }
     const searchEnd = performance.now();
     const sorted = sortPairs(pairs);
+    // Fingerprint numbers become row numbers (rows without a fingerprint were left out); the map is increasing, so the order holds.
+    if (input.rows) {
+      for (let p = 0; p < sorted.count; p++) {
+        sorted.a[p] = input.rows[sorted.a[p]];
+        sorted.b[p] = input.rows[sorted.b[p]];
+      }
+    }
     const outputStart = performance.now();
-    await writePairs(sorted, io.stdout);
+    await writePairs(sorted, out, paths ? { a: (i) => paths[sorted.a[i]], b: (i) => paths[sorted.b[i]] } : undefined);
     const outputSeconds = (performance.now() - outputStart) / 1000;
 
     const searchSeconds = (searchEnd - searchStart) / 1000 - (startupSeconds ?? 0);
     const summary = [
       `simsift pairs: n=${n}`,
+      ...(input.totalRows !== n ? [`rows=${input.totalRows}`] : []),
       `k=${args.k}`,
+      'engine=index',
       blocks > 0 ? `blocks=${blocks} tables=${binomial(blocks, args.k)}` : 'blocks=none (brute force)',
       `threads=${threadsUsed}`,
       `pairs=${sorted.count}`,
+      ...(estimate !== null ? [`estimated_pairs=${estimate}`, `estimate_seconds=${estimateSeconds.toFixed(3)}`] : []),
       `read_seconds=${readSeconds.toFixed(3)}`,
       ...(startupSeconds !== undefined ? [`thread_startup_seconds=${startupSeconds.toFixed(3)}`] : []),
       `search_seconds=${searchSeconds.toFixed(3)}`,
@@ -109,31 +158,125 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     return 1;
   } finally {
     await pool?.close();
+    if (outFile) await closeOutput(outFile);
   }
+}
+
+/** `--engine duckdb`: DuckDB reads the Parquet file itself; text is parsed here and appended. */
+async function runDuckdb(args: PairsArgs, out: NodeJS.WritableStream, io: PairsIo): Promise<number> {
+  const readStart = performance.now();
+  const head = await readHead(args.file);
+  const parquet = isParquet(head);
+  const input = parquet ? null : await readFingerprintFile(args.file, args.paths);
+  const textPaths = input ? checkedPaths(input.paths, args) : undefined;
+  const readSeconds = (performance.now() - readStart) / 1000;
+  const outputStart = { seconds: 0 };
+  const run = await duckdbPairs(
+    input ? { hi: input.hi, lo: input.lo, rows: input.rows } : { parquet: args.file },
+    { k: args.k, blocks: args.blocks, memoryLimit: args.memoryLimit, threads: args.threads, maxPairs: args.maxPairs, paths: args.paths },
+    async (a, b, distance, count, chunkPaths) => {
+      const t = performance.now();
+      // Parquet: DuckDB joined the paths to each pair; text: they were read here, by row.
+      const pathsOf: PairPaths | undefined = chunkPaths
+        ? { a: (i) => chunkPaths.a[i], b: (i) => chunkPaths.b[i] }
+        : textPaths
+          ? { a: (i) => textPaths[a[i]], b: (i) => textPaths[b[i]] }
+          : undefined;
+      await writePairs({ a, b, distance, count }, out, pathsOf);
+      outputStart.seconds += (performance.now() - t) / 1000;
+    },
+  );
+  const summary = [
+    `simsift pairs: n=${run.n}`,
+    ...(input && input.totalRows !== run.n ? [`rows=${input.totalRows}`] : []),
+    `k=${args.k}`,
+    'engine=duckdb',
+    run.blocks > 0 ? `blocks=${run.blocks} tables=${run.tables}` : 'blocks=none (brute force)',
+    ...(args.memoryLimit ? [`memory_limit=${args.memoryLimit}`] : []),
+    `pairs=${run.pairs}`,
+    ...(run.estimate !== null ? [`estimated_pairs=${run.estimate}`, `estimate_seconds=${run.estimateSeconds.toFixed(3)}`] : []),
+    `read_seconds=${(readSeconds + run.loadSeconds).toFixed(3)}`,
+    `search_seconds=${(run.searchSeconds - outputStart.seconds).toFixed(3)}`,
+    `output_seconds=${outputStart.seconds.toFixed(3)}`,
+  ];
+  io.stderr.write(summary.join(' ') + '\n');
+  return 0;
+}
+
+/** The input's paths for --paths (undefined without it); a text file without any path cannot give them. */
+function checkedPaths(paths: string[] | undefined, args: PairsArgs): string[] | undefined {
+  if (!args.paths) return undefined;
+  if (!paths || !paths.some((p) => p !== '')) {
+    throw new UsageError(`--paths: ${JSON.stringify(args.file)} has no paths (write it with simsift fingerprint, or as Parquet)`);
+  }
+  return paths;
+}
+
+/** Opens --out for writing now (creating or truncating it), so a bad path fails before any work. */
+function openOutput(path: string): WriteStream {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    throw new UsageError(`cannot write --out ${JSON.stringify(path)} (${errorCode(error)})`);
+  }
+  return createWriteStream('', { fd });
+}
+
+function closeOutput(stream: WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.end(() => resolve());
+    stream.once('error', () => resolve());
+  });
 }
 
 function parseArgs(argv: string[]): PairsArgs | 'help' {
   let file: string | undefined;
   let k = 3;
+  let engine: PairsArgs['engine'] = 'index';
   let blocks: number | undefined;
   let threads: number | undefined;
+  let memoryLimit: string | undefined;
+  let maxPairs = DEFAULT_MAX_PAIRS;
+  let out: string | undefined;
+  let paths = false;
+  const VALUED = ['--k', '--blocks', '--threads', '--engine', '--memory-limit', '--max-pairs', '--out'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
+    if (arg === '--paths') {
+      paths = true;
+      continue;
+    }
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (name === '--k' || name === '--blocks' || name === '--threads') {
+    if (VALUED.includes(name)) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`${name} needs a value. ${USAGE}`);
-      const v = parseInteger(value, name);
-      if (name === '--k') {
-        if (v < 0 || v > 64) throw new UsageError(`--k must be in 0..64 (got ${value})`);
-        k = v;
-      } else if (name === '--blocks') {
-        blocks = v;
+      if (name === '--engine') {
+        if (value !== 'index' && value !== 'duckdb') throw new UsageError(`--engine must be index or duckdb (got ${JSON.stringify(value)})`);
+        engine = value;
+      } else if (name === '--memory-limit') {
+        if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(value.trim())) {
+          throw new UsageError(`--memory-limit must be a size like 512MB or 4GB (got ${JSON.stringify(value)})`);
+        }
+        memoryLimit = value.trim();
+      } else if (name === '--out') {
+        out = value;
+      } else if (name === '--max-pairs') {
+        if (!/^\d{1,15}$/.test(value.replaceAll('_', ''))) throw new UsageError(`--max-pairs must be a positive integer (got ${JSON.stringify(value)})`);
+        maxPairs = Number(value.replaceAll('_', ''));
       } else {
-        if (v < 1 || v > MAX_THREADS) throw new UsageError(`--threads must be in 1..${MAX_THREADS} (got ${value})`);
-        threads = v;
+        const v = parseInteger(value, name);
+        if (name === '--k') {
+          if (v < 0 || v > 64) throw new UsageError(`--k must be in 0..64 (got ${value})`);
+          k = v;
+        } else if (name === '--blocks') {
+          blocks = v;
+        } else {
+          if (v < 1 || v > MAX_THREADS) throw new UsageError(`--threads must be in 1..${MAX_THREADS} (got ${value})`);
+          threads = v;
+        }
       }
     } else if (arg.startsWith('-') && arg !== '-') {
       throw new UsageError(`unknown option ${JSON.stringify(arg)}. ${USAGE}`);
@@ -144,11 +287,11 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
     }
   }
   if (file === undefined) throw new UsageError(`missing FILE. ${USAGE}`);
-  if (blocks !== undefined) {
+  if (blocks !== undefined && !(engine === 'duckdb' && blocks === 0)) {
     const problem = layoutProblem(k, blocks);
     if (problem) throw new UsageError(`--blocks: ${problem}`);
   }
-  return { file, k, blocks, threads };
+  return { file, k, engine, blocks, threads, memoryLimit, maxPairs, out, paths };
 }
 
 function parseInteger(value: string, name: string): number {
@@ -156,59 +299,17 @@ function parseInteger(value: string, name: string): number {
   return Number(value);
 }
 
-// Hex digit values by byte; -1 for anything else.
-const HEX = new Int8Array(256).fill(-1);
-for (let c = 0; c < 10; c++) HEX[48 + c] = c;
-for (let c = 0; c < 6; c++) {
-  HEX[65 + c] = 10 + c;
-  HEX[97 + c] = 10 + c;
-}
-
-/**
- * Parses one 16-hex-digit fingerprint per line (either case; surrounding spaces, tabs and a CR are
- * ignored; a final newline is optional) straight from the bytes, without a string per line.
- */
-export function parseFingerprintLines(bytes: Uint8Array, name: string): { hi: Uint32Array; lo: Uint32Array } {
-  let lines = 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
-  if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) lines++;
-  const hi = new Uint32Array(lines);
-  const lo = new Uint32Array(lines);
-  let pos = 0;
-  for (let line = 0; line < lines; line++) {
-    let end = bytes.indexOf(10, pos);
-    if (end < 0) end = bytes.length;
-    let s = pos;
-    let e = end;
-    while (s < e && (bytes[s] === 32 || bytes[s] === 9)) s++;
-    while (e > s && (bytes[e - 1] === 32 || bytes[e - 1] === 9 || bytes[e - 1] === 13)) e--;
-    let h = 0;
-    let l = 0;
-    let ok = e - s === 16;
-    for (let q = 0; ok && q < 16; q++) {
-      const v = HEX[bytes[s + q]];
-      if (v < 0) ok = false;
-      else if (q < 8) h = (h << 4) | v;
-      else l = (l << 4) | v;
-    }
-    if (!ok) {
-      const shown = Buffer.from(bytes.subarray(pos, Math.min(end, pos + 40))).toString('utf8');
-      throw new UsageError(
-        `${name}:${line + 1}: expected 16 hex digits, got ${JSON.stringify(shown)}${end - pos > 40 ? '...' : ''}`,
-      );
-    }
-    hi[line] = h >>> 0;
-    lo[line] = l >>> 0;
-    pos = end + 1;
-  }
-  return { hi, lo };
-}
-
 /**
  * Writes `i j distance` lines in chunks of many pairs, waiting for the stream to drain. A reader
  * that goes away (EPIPE, e.g. `| head`) ends the output quietly.
  */
-async function writePairs(pairs: PairList, out: NodeJS.WritableStream): Promise<void> {
+/** The two paths of pair i (by its position in the list being written). */
+interface PairPaths {
+  a(i: number): string;
+  b(i: number): string;
+}
+
+async function writePairs(pairs: PairList, out: NodeJS.WritableStream, paths?: PairPaths): Promise<void> {
   const CHUNK = 32768;
   let closed = false;
   const onError = () => {
@@ -219,7 +320,13 @@ async function writePairs(pairs: PairList, out: NodeJS.WritableStream): Promise<
     for (let start = 0; start < pairs.count && !closed; start += CHUNK) {
       const end = Math.min(pairs.count, start + CHUNK);
       let text = '';
-      for (let i = start; i < end; i++) text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\n`;
+      if (paths) {
+        for (let i = start; i < end; i++) {
+          text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\t${escapePath(paths.a(i))}\t${escapePath(paths.b(i))}\n`;
+        }
+      } else {
+        for (let i = start; i < end; i++) text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\n`;
+      }
       if (!out.write(text)) {
         await new Promise<void>((resolve) => {
           const done = () => {
@@ -235,4 +342,11 @@ async function writePairs(pairs: PairList, out: NodeJS.WritableStream): Promise<
   } finally {
     out.off('error', onError);
   }
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A path as one tab-separated field: backslash, tab, newline and CR escaped. */
+export function escapePath(path: string): string {
+  return /[\\\t\n\r]/.test(path) ? path.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : path;
 }

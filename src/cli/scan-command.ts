@@ -5,16 +5,17 @@
  * give the same file for the same folder.
  */
 import { constants, createWriteStream, openAsBlob } from 'node:fs';
-import { access, readdir, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SMALL_CORPUS, LARGE_CORPUS, defaultK, expectedRecall } from '../core/quality/defaults.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
-import { inPathOrder, isHiddenName } from '../scan/collect-files.ts';
+import { inPathOrder } from '../scan/collect-files.ts';
+import { walkFiles } from './walk-files.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import {
@@ -106,48 +107,6 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
   return { dir, k, threshold, grouping, out, threads, settings };
-}
-
-/**
- * Every regular file under `root`, as paths relative to it with '/' separators (in no particular
- * order: the scan puts them in path order, as the app does). Symbolic links are not followed (no
- * cycles, nothing outside DIR). Hidden files and folders are left out by the app's rule (folders not
- * entered; `onHidden` hears each). Unreadable subdirectories
- * are reported through `onError` and skipped.
- */
-async function walkFiles(
-  root: string,
-  onError: (path: string, message: string) => void,
-  onHidden: (path: string) => void = () => undefined,
-): Promise<string[]> {
-  const files: string[] = [];
-  const pending: string[] = [root];
-  while (pending.length > 0) {
-    const dir = pending.pop()!;
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      if (dir === root) throw error;
-      onError(toRelative(root, dir), `directory unreadable (${errorCode(error)})`);
-      continue;
-    }
-    for (const entry of entries) {
-      const full = join(dir, entry.name);
-      if ((entry.isDirectory() || entry.isFile()) && isHiddenName(entry.name)) {
-        onHidden(toRelative(root, full));
-        continue;
-      }
-      if (entry.isDirectory()) pending.push(full);
-      else if (entry.isFile()) files.push(toRelative(root, full));
-    }
-  }
-  return files;
-}
-
-function toRelative(root: string, full: string): string {
-  const rel = relative(root, full);
-  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -1,7 +1,11 @@
-/** The export buttons: every duplicate pair, and the groups the list shows, as CSV files saved locally (Blob, no network). */
+/**
+ * The export buttons: every duplicate pair and the groups the list shows as CSV files, and every
+ * document's fingerprint as Parquet, saved locally (Blob, no network).
+ */
 import { useId, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
-import { datedFileName, downloadText } from './download.ts';
+import { datedFileName, downloadBytes, downloadText } from './download.ts';
+import type { FingerprintExportSource } from './export-fingerprints.ts';
 import { relationCsvParts, viewGroupsCsv, type ExportGroups } from './export-csv.ts';
 import '../shared/theme.css';
 
@@ -16,23 +20,27 @@ export interface ExportButtonsProps {
   order: Uint32Array;
   /** Per member slot, 1 when identical to its reference (role `exact-duplicate` in the groups CSV). */
   identical?: Uint8Array;
+  /** The scan's documents, settings and k: "Export fingerprints" writes them as Parquet. */
+  fingerprints?: FingerprintExportSource;
   disabled?: boolean;
 }
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 /** "Export CSV" (all pairs) and "Export groups CSV" (groups in view), each saving a dated .csv file. */
-export function ExportButtons({ relation, table, paths, order, identical, disabled = false }: ExportButtonsProps) {
+export function ExportButtons({ relation, table, paths, order, identical, fingerprints, disabled = false }: ExportButtonsProps) {
   const id = useId();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const pairCount = relation.pairCount;
   const groupCount = order.length;
-  const save = async (build: () => string | string[] | Promise<string[]>, stem: string, what: string) => {
+  const save = async (build: () => string | string[] | Promise<string[] | Uint8Array[]>, stem: string, what: string, ext = 'csv') => {
     setBusy(true);
     try {
-      const name = datedFileName(stem);
-      downloadText(await build(), name);
+      const name = datedFileName(stem, new Date(), ext);
+      const built = await build();
+      if (typeof built !== 'string' && built[0] instanceof Uint8Array) downloadBytes(built as Uint8Array[], name);
+      else downloadText(built as string | string[], name);
       setStatus(`Saved ${what} as ${name}.`);
     } catch (error) {
       setStatus(`Could not export: ${error instanceof Error ? error.message : String(error)}`);
@@ -68,6 +76,25 @@ export function ExportButtons({ relation, table, paths, order, identical, disabl
       <span id={`${id}-groups`} className="ss-visually-hidden">
         {count(groupCount, 'group', 'groups')} in view
       </span>
+      {fingerprints && (
+        <>
+          <button
+            type="button"
+            className="ss-button"
+            disabled={disabled || busy || fingerprints.docs.count === 0}
+            aria-describedby={`${id}-fingerprints`}
+            onClick={() =>
+              // The Parquet writer loads on first use: it stays out of the page's main chunk.
+              void save(async () => (await import('./export-fingerprints.ts')).fingerprintParquetParts(fingerprints), 'simsift-fingerprints', count(fingerprints.docs.count, 'fingerprint row', 'fingerprint rows'), 'parquet')
+            }
+          >
+            Export fingerprints
+          </button>
+          <span id={`${id}-fingerprints`} className="ss-visually-hidden">
+            every document's 64-bit fingerprint, path and status as a Parquet file
+          </span>
+        </>
+      )}
       <span className="ss-export-status" role="status">
         {status}
       </span>

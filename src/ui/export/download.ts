@@ -2,7 +2,18 @@
 
 /** Offers `text` (or its parts, joined by the Blob without one giant string) as a download named `fileName`. */
 export function downloadText(text: string | readonly string[], fileName: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob(typeof text === 'string' ? [text] : [...text], { type }));
+  downloadBlob(new Blob(typeof text === 'string' ? [text] : [...text], { type }), fileName);
+}
+
+/** Offers binary parts (e.g. a Parquet file's chunks) as a download named `fileName`. */
+export function downloadBytes(parts: readonly Uint8Array[], fileName: string, type = 'application/vnd.apache.parquet'): void {
+  // The parts are whole buffers of their own (the Parquet writer hands out copies): no copy here.
+  const buffers = parts.map((p) => (p.byteOffset === 0 && p.byteLength === p.buffer.byteLength ? p.buffer : p.slice().buffer) as ArrayBuffer);
+  downloadBlob(new Blob(buffers, { type }), fileName);
+}
+
+function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

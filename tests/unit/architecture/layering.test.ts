@@ -60,8 +60,12 @@ const ALLOWED: Record<string, string[]> = {
   app: ['core', 'storage', 'workers', 'scan', 'ui'],
   cli: ['core', 'storage', 'workers', 'scan'],
 };
-/** Packages core may use: it runs in Node, in workers and in the browser, with no DOM, IndexedDB or comlink. */
-const CORE_PACKAGES = new Set(['xxhash-wasm']);
+/**
+ * Packages core may use: it runs in Node, in workers and in the browser, with no DOM, IndexedDB or comlink.
+ * hyparquet-writer is pure JavaScript (its only dependency, hyparquet, too; no WASM, no Node API in
+ * its browser entry), so the Parquet fingerprint export is one core module for the app and the CLI.
+ */
+const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer']);
 
 const files = listSources(SRC);
 const { edges, packages } = importsOf(files);

@@ -107,7 +107,7 @@ describe('simsift fingerprint', { timeout: 120_000 }, () => {
   });
 
   it('exits 2 with one line for an unreadable path or a bad option', async () => {
-    const cases = [['fingerprint', 'missing.txt'], ['fingerprint'], ['fingerprint', 'a.txt', '--features', 'word0'], ['fingerprint', 'sub']];
+    const cases = [['fingerprint', 'missing.txt'], ['fingerprint'], ['fingerprint', 'a.txt', '--features', 'word0'], ['fingerprint', 'sub/missing.txt']];
     for (const r of await Promise.all(cases.map((args) => simsift(args, corpus)))) {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');

@@ -1,0 +1,182 @@
+/**
+ * Reading the fingerprints `simsift pairs` searches: a text file (one fingerprint per line, as 16
+ * hex digits alone or as `simsift fingerprint` prints them, `HEX  path` or `-  path`) or the
+ * Parquet export (its `fingerprint` column). Rows keep their numbers: a row without a fingerprint
+ * (a `-` line, a null) is left out of the search but still counts, so pair numbers are row numbers
+ * of the input in either format.
+ */
+import { open, readFile } from 'node:fs/promises';
+import { parquetRead } from 'hyparquet';
+import { errorCode, unescapeLineBreaks, UsageError } from './cli-common.ts';
+
+/** The fingerprints of an input file. */
+export interface FingerprintInput {
+  format: 'text' | 'parquet';
+  /** Fingerprint halves of the rows that have one, in row order. */
+  hi: Uint32Array;
+  lo: Uint32Array;
+  /** Row number of each fingerprint, or null when every row has one (then fingerprint i is row i). */
+  rows: Uint32Array | null;
+  /** Rows in the input, with or without a fingerprint. */
+  totalRows: number;
+  /** Each row's path ('' where a text line has none); only when asked for. */
+  paths?: string[];
+}
+
+/** True when the bytes start like a Parquet file ("PAR1"). */
+export function isParquet(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31;
+}
+
+/** The first bytes of a file (to tell Parquet from text without reading it all). */
+export async function readHead(path: string, bytes = 4): Promise<Uint8Array> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const buffer = new Uint8Array(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } catch (error) {
+    throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Reads a text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a UsageError naming the file (and line). */
+export async function readFingerprintFile(path: string, withPaths = false): Promise<FingerprintInput> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
+  }
+  if (isParquet(bytes)) return parseFingerprintParquet(bytes, path, withPaths);
+  return { format: 'text', ...parseFingerprintLines(bytes, path, withPaths) };
+}
+
+/** The `fingerprint` column of a Parquet export (hyparquet: pure JavaScript, no DuckDB needed here). */
+export async function parseFingerprintParquet(bytes: Uint8Array, name: string, withPaths = false): Promise<FingerprintInput> {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const chunks: { start: number; values: ArrayLike<unknown> }[] = [];
+  const pathChunks: { start: number; values: ArrayLike<unknown> }[] = [];
+  try {
+    await parquetRead({
+      file: buffer,
+      columns: withPaths ? ['fingerprint', 'path'] : ['fingerprint'],
+      onChunk: (chunk) => (chunk.columnName === 'path' ? pathChunks : chunks).push({ start: chunk.rowStart, values: chunk.columnData }),
+    });
+  } catch (error) {
+    throw new UsageError(`${name}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
+  }
+  let total = 0;
+  for (const c of chunks) total = Math.max(total, c.start + c.values.length);
+  const hi = new Uint32Array(total);
+  const lo = new Uint32Array(total);
+  const rows = new Uint32Array(total);
+  const seen = new Uint8Array(total);
+  for (const c of chunks) {
+    for (let r = 0; r < c.values.length; r++) {
+      const v = c.values[r];
+      if (v === null || v === undefined) continue;
+      if (typeof v !== 'bigint') throw new UsageError(`${name}: the fingerprint column holds ${typeof v} values, expected 64-bit integers`);
+      const u = BigInt.asUintN(64, v);
+      hi[c.start + r] = Number(u >> 32n);
+      lo[c.start + r] = Number(u & 0xffffffffn);
+      seen[c.start + r] = 1;
+    }
+  }
+  let n = 0;
+  for (let r = 0; r < total; r++) {
+    if (!seen[r]) continue;
+    hi[n] = hi[r];
+    lo[n] = lo[r];
+    rows[n] = r;
+    n++;
+  }
+  let paths: string[] | undefined;
+  if (withPaths) {
+    paths = new Array<string>(total).fill('');
+    for (const c of pathChunks) for (let r = 0; r < c.values.length; r++) paths[c.start + r] = String(c.values[r] ?? '');
+  }
+  return {
+    format: 'parquet',
+    hi: hi.slice(0, n),
+    lo: lo.slice(0, n),
+    rows: n === total ? null : rows.slice(0, n),
+    totalRows: total,
+    ...(paths ? { paths } : {}),
+  };
+}
+
+// Hex digit values by byte; -1 for anything else.
+const HEX = new Int8Array(256).fill(-1);
+for (let c = 0; c < 10; c++) HEX[48 + c] = c;
+for (let c = 0; c < 6; c++) {
+  HEX[65 + c] = 10 + c;
+  HEX[97 + c] = 10 + c;
+}
+
+const isBlank = (b: number) => b === 32 || b === 9;
+
+/**
+ * Parses one fingerprint per line straight from the bytes, without a string per line: 16 hex
+ * digits (either case), optionally followed by spaces or tabs and a path (what `simsift
+ * fingerprint` prints); `-` instead of the digits marks a row without a fingerprint. Surrounding
+ * spaces, tabs and a CR are ignored; a final newline is optional.
+ */
+export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths = false): Omit<FingerprintInput, 'format'> {
+  let lines = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
+  if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) lines++;
+  const hi = new Uint32Array(lines);
+  const lo = new Uint32Array(lines);
+  const rows = new Uint32Array(lines);
+  const paths: string[] | undefined = withPaths ? new Array<string>(lines).fill('') : undefined;
+  const text = withPaths ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+  let n = 0;
+  let pos = 0;
+  for (let line = 0; line < lines; line++) {
+    let end = bytes.indexOf(10, pos);
+    if (end < 0) end = bytes.length;
+    let s = pos;
+    let e = end;
+    while (s < e && isBlank(bytes[s])) s++;
+    while (e > s && (isBlank(bytes[e - 1]) || bytes[e - 1] === 13)) e--;
+    const dash = bytes[s] === 45 /* - */ && (e - s === 1 || isBlank(bytes[s + 1]));
+    if (paths && text) {
+      // The path starts after the fingerprint (or `-`) and the blanks after it; `simsift fingerprint` writes two spaces.
+      let p = s + (dash ? 1 : 16);
+      while (p < e && isBlank(bytes[p])) p++;
+      // `simsift fingerprint` escapes line breaks and backslashes in names (one line per file).
+      if (p < e) paths[line] = unescapeLineBreaks(text.toString('utf8', p, e));
+    }
+    if (dash) {
+      pos = end + 1;
+      continue; // no fingerprint (binary or too short): the row keeps its number
+    }
+    let h = 0;
+    let l = 0;
+    let ok = e - s === 16 || (e - s > 17 && isBlank(bytes[s + 16]));
+    for (let q = 0; ok && q < 16; q++) {
+      const v = HEX[bytes[s + q]];
+      if (v < 0) ok = false;
+      else if (q < 8) h = (h << 4) | v;
+      else l = (l << 4) | v;
+    }
+    if (!ok) {
+      const shown = Buffer.from(bytes.subarray(pos, Math.min(end, pos + 40))).toString('utf8');
+      throw new UsageError(
+        `${name}:${line + 1}: expected 16 hex digits, got ${JSON.stringify(shown)}${end - pos > 40 ? '...' : ''}`,
+      );
+    }
+    hi[n] = h >>> 0;
+    lo[n] = l >>> 0;
+    rows[n] = line;
+    n++;
+    pos = end + 1;
+  }
+  const withPathList = paths ? { paths } : {};
+  if (n === lines) return { hi, lo, rows: null, totalRows: lines, ...withPathList };
+  return { hi: hi.slice(0, n), lo: lo.slice(0, n), rows: rows.slice(0, n), totalRows: lines, ...withPathList };
+}

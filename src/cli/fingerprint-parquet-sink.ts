@@ -1,0 +1,69 @@
+/**
+ * `simsift fingerprint --format parquet`: collects one row per file and writes the core's Parquet
+ * export (core/export/fingerprints-parquet.ts) to an already opened file, a row group at a time.
+ */
+import { closeSync, writeSync } from 'node:fs';
+import { createFingerprintParquetWriter, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { SIMSIFT_VERSION } from '../core/version.ts';
+
+/** One file's row: its status, fingerprint and content hash halves (0 where there are none), word count. */
+export interface FingerprintRow {
+  status: FingerprintStatus;
+  hi: number;
+  lo: number;
+  contentHi: number;
+  contentLo: number;
+  words: number;
+}
+
+/** Rows per row group: large enough for DuckDB and Spark to read in parallel, small enough to buffer. */
+const ROW_GROUP = 65_536;
+
+/** One row per file, then `finish` (which closes the file). */
+export interface FingerprintParquetSink {
+  add(path: string, row: FingerprintRow): void;
+  finish(): void;
+  readonly rows: number;
+}
+
+/** A sink writing to the open file descriptor `fd` (taken over: `finish` closes it). */
+export function createFingerprintParquetSink(fd: number, settings: SimHashSettings): FingerprintParquetSink {
+  const writer = createFingerprintParquetWriter({ settings, version: SIMSIFT_VERSION }, (chunk) => {
+    for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+  });
+  let paths: string[] = [];
+  let status: FingerprintStatus[] = [];
+  const hi = new Uint32Array(ROW_GROUP);
+  const lo = new Uint32Array(ROW_GROUP);
+  const contentHi = new Uint32Array(ROW_GROUP);
+  const contentLo = new Uint32Array(ROW_GROUP);
+  const words = new Uint32Array(ROW_GROUP);
+  const flush = () => {
+    const n = paths.length;
+    writer.write({ paths, status, hi: hi.subarray(0, n), lo: lo.subarray(0, n), contentHi: contentHi.subarray(0, n), contentLo: contentLo.subarray(0, n), words: words.subarray(0, n) });
+    paths = [];
+    status = [];
+  };
+  return {
+    get rows() {
+      return writer.rows + paths.length;
+    },
+    add(path, row) {
+      const r = paths.length;
+      paths.push(path);
+      status.push(row.status);
+      hi[r] = row.hi;
+      lo[r] = row.lo;
+      contentHi[r] = row.contentHi;
+      contentLo[r] = row.contentLo;
+      words[r] = row.words;
+      if (paths.length === ROW_GROUP) flush();
+    },
+    finish() {
+      if (paths.length > 0) flush();
+      writer.finish();
+      closeSync(fd);
+    },
+  };
+}
