@@ -285,11 +285,22 @@ function encodeAt(e: Engine, text: string): number {
   let need = e.inputStart + len + 8;
   if (e.bufCap < need) layout(e, Math.max(need, Math.min(e.bufCap * 2, 4 * need)), 0, false);
   const first = encoder.encodeInto(text, e.input8);
-  if (first.read === len && first.written === len) return len;
+  if (first.read === len && first.written === len) return endInput(e, len);
   e.inputStart = 2 * len + 8;
   need = e.inputStart + 3 * len + 8;
   if (e.bufCap < need) layout(e, need, 0, false);
-  return encoder.encodeInto(text, e.buf.subarray(e.inputStart)).written;
+  return endInput(e, encoder.encodeInto(text, e.buf.subarray(e.inputStart)).written);
+}
+
+/**
+ * Zeroes the 8 bytes after the encoded input: the kernel reads 8 bytes at a time and ends a token at
+ * a non-word byte, so without this a token at the end of the text ran on into what an earlier, longer
+ * document had left there (a fresh buffer is zero, so the first document never showed it).
+ */
+function endInput(e: Engine, written: number): number {
+  const end = e.inputStart + written;
+  e.buf.fill(0, end, Math.min(e.bufCap, end + 8));
+  return written;
 }
 
 /** Encodes text as it is and notes whether it is pure ASCII (normalization happens later, see `prepare`). */
