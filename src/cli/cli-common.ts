@@ -26,6 +26,9 @@ export const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr
 /** Bad arguments or unreadable input: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
+/** A pair search would report more pairs than allowed; its message says how many and what to do. */
+export class TooManyPairsError extends UsageError {}
+
 
 /** Options every fingerprinting command takes: --features, --weights, --stop-words. */
 export const SETTINGS_USAGE = '[--features word3|word1|char5|...] [--weights binary|tf|tfidf] [--stop-words]';

@@ -11,7 +11,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { binomial } from '../core/index/block-layout.ts';
 import { ESTIMATE_BUDGET, estimateFromSample, estimateStride } from '../core/index/pair-estimate.ts';
 import { SIGNED_FINGERPRINT, chooseSqlBlocks, pairsQueries } from '../core/index/pairs-sql.ts';
-import { UsageError } from './cli-common.ts';
+import { TooManyPairsError, UsageError } from './cli-common.ts';
 
 /** Where the fingerprints come from. */
 export type DuckdbSource = { parquet: string } | { hi: Uint32Array; lo: Uint32Array; rows: Uint32Array | null };
@@ -51,8 +51,6 @@ export type PairChunkSink = (
   paths?: { a: string[]; b: string[] },
 ) => Promise<void>;
 
-/** The search would report more pairs than allowed; its message says how many and what to do. */
-export class TooManyPairsError extends UsageError {}
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 

@@ -2,9 +2,6 @@
  * The `simsift` command line: dispatches `fingerprint`, `scan` and `pairs` to their modules and
  * exits with their code. Runs on import (bin/simsift.js and `npm run simsift` load this file).
  */
-import { runFingerprint } from './fingerprint-command.ts';
-import { runScan } from './scan-command.ts';
-import { runPairs } from './pairs-command.ts';
 import { processIo, type CliIo } from './cli-common.ts';
 
 const USAGE = `usage: simsift COMMAND [ARGS]
@@ -23,12 +20,13 @@ run 'simsift COMMAND --help' for a command's options
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
+    // Each command's modules (Parquet, DuckDB's native module, the worker pools) load only when it runs.
     case 'fingerprint':
-      return runFingerprint(rest, io);
+      return (await import('./fingerprint-command.ts')).runFingerprint(rest, io);
     case 'scan':
-      return runScan(rest, io);
+      return (await import('./scan-command.ts')).runScan(rest, io);
     case 'pairs':
-      return runPairs(rest, io);
+      return (await import('./pairs-command.ts')).runPairs(rest, io);
     case undefined:
     case 'help':
     case '--help':

@@ -11,8 +11,7 @@ import { allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
-import { UsageError, errorCode } from './cli-common.ts';
-import { duckdbPairs, TooManyPairsError } from './duckdb-pairs.ts';
+import { TooManyPairsError, UsageError, errorCode } from './cli-common.ts';
 import { isParquet, readFingerprintFile, readHead } from './fingerprint-input.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
 
@@ -171,6 +170,8 @@ async function runDuckdb(args: PairsArgs, out: NodeJS.WritableStream, io: PairsI
   const textPaths = input ? checkedPaths(input.paths, args) : undefined;
   const readSeconds = (performance.now() - readStart) / 1000;
   const outputStart = { seconds: 0 };
+  // DuckDB is a native module: loaded only when asked for, not on every simsift start.
+  const { duckdbPairs } = await import('./duckdb-pairs.ts');
   const run = await duckdbPairs(
     input ? { hi: input.hi, lo: input.lo, rows: input.rows } : { parquet: args.file },
     { k: args.k, blocks: args.blocks, memoryLimit: args.memoryLimit, threads: args.threads, maxPairs: args.maxPairs, paths: args.paths },
