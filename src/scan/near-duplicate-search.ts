@@ -16,6 +16,7 @@ import { emptyScoredPairs, type GroupList, type Grouping, type ScanDocs, type Sc
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { transfer } from 'comlink';
+import { recordPhase } from './phase-timing.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -286,6 +287,8 @@ export async function decideNearDuplicates(
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
   const t2 = performance.now();
+  recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, docsRead });
+  recordPhase('grouping', t1, t2, { verified: verified.count, groups: groups.count });
 
   const verification: VerificationStats = {
     candidates: candidates.pairs.count,
@@ -437,6 +440,9 @@ export async function searchDocs(
     api.findDuplicates({ status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k }),
   );
   const t1 = performance.now();
+  // The index worker's own clock: exact grouping, then the candidate search (the rest is messaging).
+  recordPhase('exact-grouping', t0, t0 + found.exactMs, { exactGroups: found.exactGroups.count, distinct: found.reps.length });
+  recordPhase('search', t1 - found.pairsMs, t1, { k: options.k, candidates: found.candidates.count });
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
   const corpus: SearchCorpus = { docs: resolved, settings, reps: found.reps, representative: found.representative, smallSets, known: emptyKnown() };
   const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };

@@ -28,6 +28,7 @@ import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import type { ScanHooks } from './scan-hooks.ts';
+import { recordPhase } from './phase-timing.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
@@ -294,6 +295,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       );
       signal.throwIfAborted();
       timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
+      recordPhase('reading', t0, t0 + timings.readingMs, { files: filesTotal, bytes: bytesRead });
+      recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs);
 
       // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
       const tIndex = performance.now();
@@ -325,6 +328,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       };
       last = { corpus: found.corpus, candidates: found.candidates, result };
       const shown = hooks.finish ? await hooks.finish(result, signal, found.corpus) : result;
+      if (hooks.finish) recordPhase('finish', tEnd, performance.now());
       clearInterval(timer);
       if (!isCurrent()) return;
       publish();
