@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- ingest [--files 100000] [--mb 1000] [--source folder|drop] [--seed 1]`
+ * `npm run bench -- ingest [--text generated|real] [--files 100000] [--mb 1000] [--source folder|drop] [--seed 1] [--baseline] [--tasks]`
  *
  * Drives the BUILT app (vite build into a temp dir, vite preview) in headless Chromium through a
  * user's way in, and prints time to groups, MB/s and the longest main-thread task during the scan.
@@ -9,6 +9,13 @@
  *   the drop zone (a `drop` event carrying a DataTransfer): the drop path, without disk metadata.
  * Every 10th document is a near-duplicate of the one before (about 1 word in 150 changed) and every
  * 17th an exact copy. Time to groups runs from the input event to `data-scan-state="done"`.
+ * - `--text real` (folder only): files of real text instead (real-corpus.ts `buildIngestTextCorpus`:
+ *   runs of lines cut from the kernel's documentation and npm packages' docs, about 10 KB each
+ *   (`--mb` defaults to files / 100), every tenth file a near copy of the one before).
+ * It prints the scan's phase table (the `simsift:*` User Timing measures the scan records, see
+ * src/scan/phase-timing.ts) and waits for the saving that goes on behind the results.
+ * `--baseline` (default with `--text real`; `--no-baseline` skips it) first times a blank page that only
+ * reads every file's bytes from a plain folder input, 16 `arrayBuffer()` reads in flight.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
+import { buildIngestTextCorpus } from './real-corpus.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -38,6 +46,61 @@ function corpusOnDisk(spec: CorpusSpec): { dir: string; files: number; bytes: nu
   writeFileSync(marker, JSON.stringify({ files: info.files, bytes: info.bytes }));
   console.log(`generated ${info.files} files, ${(info.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})`);
   return { dir: join(dir, 'corpus'), files: info.files, bytes: info.bytes };
+}
+
+/** The real-text corpus (files of about `meanBytes`), built once under bench/.data/. */
+function realCorpusOnDisk(files: number, meanBytes: number, seed: number): { dir: string; files: number; bytes: number } {
+  const dir = join(root, 'bench', '.data', `ingest-real-${files}-${meanBytes}-${seed}`);
+  const marker = join(dir, 'corpus.json');
+  if (existsSync(marker)) return { dir: join(dir, 'corpus'), ...JSON.parse(readFileSync(marker, 'utf8')) };
+  rmSync(dir, { recursive: true, force: true });
+  const t0 = performance.now();
+  const info = buildIngestTextCorpus(join(dir, 'corpus'), files, meanBytes, seed);
+  writeFileSync(marker, JSON.stringify({ files: info.files, bytes: info.bytes }));
+  console.log(`built ${info.files} files of real text, ${(info.bytes / 1e6).toFixed(0)} MB, ${info.near} near copies, in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})`);
+  return { dir: join(dir, 'corpus'), files: info.files, bytes: info.bytes };
+}
+
+/** A blank page with nothing but a folder input, for the read baseline. */
+const BLANK_PAGE = '<!doctype html><title>read baseline</title><input type=file webkitdirectory aria-label="Choose folder">';
+
+/**
+ * The baseline: a blank page reads every file's bytes from a folder input, 16 reads in flight,
+ * timed from the input's change event to the last byte (`arrayBuffer()`, the plain way).
+ */
+async function readBaseline(browser: import('@playwright/test').Browser, url: string, dir: string): Promise<{ seconds: number; files: number; bytes: number; deliverSeconds: number }> {
+  const page = await browser.newPage();
+  try {
+    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+    await page.goto(url);
+    await page.setContent(BLANK_PAGE);
+    await page.evaluate(() => {
+      const w = window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }> };
+      const input = document.querySelector('input')!;
+      w.__read = new Promise((resolve) => {
+        input.addEventListener('change', () => {
+          const t0 = performance.now();
+          const files = input.files!;
+          let next = 0;
+          let bytes = 0;
+          const lane = async () => {
+            while (next < files.length) {
+              const read = await files[next++].arrayBuffer();
+              bytes += read.byteLength;
+            }
+          };
+          void Promise.all(Array.from({ length: 16 }, lane)).then(() => resolve({ ms: performance.now() - t0, files: files.length, bytes }));
+        });
+      });
+    });
+    const t0 = performance.now();
+    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir);
+    const deliverSeconds = (performance.now() - t0) / 1000;
+    const r = await page.evaluate(() => (window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }> }).__read);
+    return { seconds: r.ms / 1000, files: r.files, bytes: r.bytes, deliverSeconds };
+  } finally {
+    await page.close();
+  }
 }
 
 /** Runs in the page: makes the corpus as Files (self-contained: it is serialized into the page). */
@@ -93,6 +156,11 @@ export async function main(args: string[]): Promise<void> {
   const mb = Number(option(args, 'mb', '1000'));
   const source = option(args, 'source', 'folder');
   const seed = Number(option(args, 'seed', '1'));
+  const text = option(args, 'text', 'generated');
+  if (text !== 'generated' && text !== 'real') throw new Error('--text is generated or real');
+  if (text === 'real' && source !== 'folder') throw new Error('--text real is read from disk: --source folder');
+  const realMb = Number(option(args, 'mb', String(files / 100)));
+  const baseline = args.includes('--baseline') || (text === 'real' && !args.includes('--no-baseline'));
   const spec: CorpusSpec = { files, totalBytes: mb * 1e6, nearEvery: 10, exactEvery: 17, perFolder: 1000, seed };
 
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-bench-build-'));
@@ -110,7 +178,11 @@ export async function main(args: string[]): Promise<void> {
     await page.goto(url);
     let corpus: { files: number; bytes: number };
     let corpusDir = '';
-    if (source === 'folder') {
+    if (text === 'real') {
+      const disk = realCorpusOnDisk(files, Math.round((realMb * 1e6) / files), seed);
+      corpusDir = disk.dir;
+      corpus = disk;
+    } else if (source === 'folder') {
       const disk = corpusOnDisk(spec);
       corpusDir = disk.dir;
       corpus = disk;
@@ -119,6 +191,8 @@ export async function main(args: string[]): Promise<void> {
       corpus = await page.evaluate(makeFilesInPage, spec);
       console.log(`made ${corpus.files} files in the page (${(corpus.bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
+    let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
+    if (baseline && source === 'folder') base = await readBaseline(browser, url, corpusDir);
     await page.evaluate(() => {
       const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } };
       w.__bench = { inputAt: 0, handlerMs: 0, doneAt: 0, tasks: [] };
@@ -159,6 +233,15 @@ export async function main(args: string[]): Promise<void> {
     if (state !== 'done') throw new Error(`the scan ended in state ${state}: ${await page.getByRole('alert').textContent()}`);
     await page.getByRole('region', { name: 'Results' }).waitFor();
     await page.waitForTimeout(500);
+    // Saving goes on behind the results; its measure is recorded when it has settled.
+    const savingDeadline = performance.now() + 300_000;
+    while (performance.now() < savingDeadline && !(await page.evaluate(() => performance.getEntriesByName('simsift:saving-after-results').length))) await page.waitForTimeout(250);
+    const measures = await page.evaluate(() =>
+      performance
+        .getEntriesByType('measure')
+        .filter((e) => e.name.startsWith('simsift:'))
+        .map((e) => ({ name: e.name.slice('simsift:'.length), start: e.startTime, ms: e.duration, detail: (e as PerformanceMeasure).detail as Record<string, number> | null })),
+    );
     const m = await page.evaluate(() => (window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } }).__bench);
     const summary = await page.getByRole('region', { name: 'Results' }).locator('p').first().textContent();
     const phases = await page.getByRole('region', { name: 'Results' }).locator('p.results__timings').textContent();
@@ -166,13 +249,22 @@ export async function main(args: string[]): Promise<void> {
     const before = m.tasks.filter(([start]) => start < m.inputAt);
     const seconds = (m.doneAt - m.inputAt) / 1000;
     const longest = Math.max(0, ...during.map(([, d]) => d));
-    console.log(`ingest bench: source=${source}, ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(0)} MB, ${await page.evaluate(() => navigator.hardwareConcurrency)} cores`);
+    console.log(`ingest bench: text=${text}, source=${source}, ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(0)} MB, ${await page.evaluate(() => navigator.hardwareConcurrency)} cores`);
     console.log(`  time to groups:            ${seconds.toFixed(2)} s   (target <= 15 s)`);
     console.log(`  throughput:                ${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s, ${Math.round(corpus.files / seconds)} files/s`);
     console.log(`  longest main-thread task:  ${longest.toFixed(0)} ms during the scan (target <= 100 ms); ${during.length} tasks over 50 ms`);
     console.log(`  the app's input handler:   ${m.handlerMs.toFixed(0)} ms (the ${source === 'folder' ? 'change' : 'drop'} event, inside the task that delivers the input)`);
     console.log(`  delivering the input:      ${(deliverMs / 1000).toFixed(2)} s in Playwright; that task ran ${Math.max(0, ...before.map(([, d]) => d)).toFixed(0)} ms (${source === 'folder' ? 'Chromium building the FileList' : 'the test dispatching the drop'})`);
-    console.log(`  planted: ${Math.floor((files - 1) / spec.nearEvery)} near-duplicates, ${Math.floor((files - 1) / spec.exactEvery)} exact copies (approximate: the two kinds overlap)`);
+    if (text === 'real') console.log(`  planted: ${Math.floor(files / 10)} near copies (runs cut from the same place overlap as well)`);
+    else console.log(`  planted: ${Math.floor((files - 1) / spec.nearEvery)} near-duplicates, ${Math.floor((files - 1) / spec.exactEvery)} exact copies (approximate: the two kinds overlap)`);
+    if (base) {
+      console.log(`  blank-page read baseline:  ${base.seconds.toFixed(2)} s to read ${base.files} files, ${(base.bytes / 1e6).toFixed(0)} MB (16 arrayBuffer() reads in flight; Playwright needed ${base.deliverSeconds.toFixed(1)} s to set the input); SimSift/baseline ${(seconds / base.seconds).toFixed(2)}x`);
+    }
+    console.log('  phases (wall clock; reading overlaps fingerprinting, saving runs behind):');
+    for (const e of measures) {
+      const detail = e.detail ? Object.entries(e.detail).map(([key, value]) => `${key} ${value}`).join(', ') : '';
+      console.log(`    ${e.name.padEnd(22)} ${(e.ms / 1000).toFixed(2).padStart(7)} s   from ${((e.start - m.inputAt) / 1000).toFixed(2).padStart(6)} s${detail ? `   (${detail})` : ''}`);
+    }
     console.log(`  app says: ${summary?.replace(/\s+/g, ' ')}`);
     console.log(`  app timings: ${phases?.replace(/\s+/g, ' ')}`);
     const skipped = page.getByRole('region', { name: /^Skipped/ });

@@ -256,6 +256,77 @@ export function describeRealCorpus(manifest: RealCorpusManifest): string {
   return [...counts].map(([k, c]) => `${k} ${c}`).join(', ');
 }
 
+/** What the ingest corpus of real text holds (see `buildIngestTextCorpus`). */
+export interface IngestTextCorpus {
+  files: number;
+  bytes: number;
+  /** Near copies planted (every tenth file a near copy of the one before). */
+  near: number;
+}
+
+/**
+ * Every source text of the real corpus, whole: each kernel document under linux-doc's Documentation
+ * (not a sample) and each pinned npm package's prose files, decoded, in path order.
+ */
+function allSourceTexts(): string[] {
+  if (!existsSync(LINUX_DOC_ROOT)) throw new MissingLinuxDocError(`${LINUX_DOC_ROOT} not found`);
+  const texts: string[] = [];
+  const add = (bytes: Uint8Array) => {
+    const decoded = decodeText(bytes);
+    if (decoded.ok && decoded.text.trim() !== '') texts.push(decoded.text);
+  };
+  for (const file of kernelFiles(LINUX_DOC_ROOT)) {
+    const raw = readFileSync(join(LINUX_DOC_ROOT, file));
+    add(file.endsWith('.gz') ? gunzipSync(raw) : raw);
+  }
+  for (const d of npmDocuments([])) add(d.bytes);
+  return texts;
+}
+
+/**
+ * The ingest benchmark's corpus of real text, written into `dir` (folders of 1,000 files):
+ * `files` files of runs of consecutive lines cut from the real documents (`allSourceTexts`, joined
+ * end to end), each about `meanBytes` (0.5x to 1.5x), starting at a seeded random line; every tenth
+ * file is a near copy of the one before (about 1 word in 100 replaced by a word from elsewhere).
+ * Runs cut from the same place overlap, as texts crawled from one site do. A function of the seed
+ * and the installed linux-doc and packages.
+ */
+export function buildIngestTextCorpus(dir: string, files: number, meanBytes: number, seed: number): IngestTextCorpus {
+  const rng = new Rng(seed);
+  const lines = allSourceTexts().flatMap((t) => t.split('\n'));
+  const words = lines.flatMap((l) => l.split(/\s+/).filter((w) => w.length > 2)).slice(0, 200_000);
+  const encoder = new TextEncoder();
+  rmSync(dir, { recursive: true, force: true });
+  let bytes = 0;
+  let near = 0;
+  let previous = '';
+  for (let i = 0; i < files; i++) {
+    let text: string;
+    if (i % 10 === 9) {
+      const parts = previous.split(' ');
+      for (let e = Math.max(1, Math.floor(parts.length / 100)); e > 0; e--) parts[rng.int(0, parts.length - 1)] = rng.pick(words);
+      text = parts.join(' ');
+      near++;
+    } else {
+      const target = Math.round(meanBytes * (0.5 + rng.next()));
+      const out: string[] = [];
+      let size = 0;
+      for (let l = rng.int(0, lines.length - 1); size < target; l = (l + 1) % lines.length) {
+        out.push(lines[l]!);
+        size += lines[l]!.length + 1;
+      }
+      text = out.join('\n');
+    }
+    const folder = join(dir, `d${String(Math.floor(i / 1000)).padStart(3, '0')}`);
+    if (i % 1000 === 0) mkdirSync(folder, { recursive: true });
+    const data = encoder.encode(text);
+    writeFileSync(join(folder, `doc${String(i).padStart(6, '0')}.txt`), data);
+    bytes += data.byteLength;
+    previous = text;
+  }
+  return { files, bytes, near };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   if (!process.argv.includes('--rebuild') && loadRealCorpus()) {
     console.log(`${REAL_CORPUS_DIR} is up to date (--rebuild to build it again)`);

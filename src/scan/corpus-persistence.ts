@@ -35,6 +35,7 @@ import type { ScanStore } from './scan-store.ts';
 import { loadTables, storedTableSearch, syncTables } from './stored-tables.ts';
 import type { StoredTables } from './stored-tables.ts';
 import { yieldToEventLoop } from './yield-to-event-loop.ts';
+import { recordPhase } from './phase-timing.ts';
 
 export type { CheckResult };
 
@@ -345,6 +346,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       base = merged;
       if (w) {
         if (writing === w) writing = null;
+        const tSaving = performance.now();
         saving = w.writer
           .settled()
           .then(() => w.writer.close(closingState(w.writer)))
@@ -352,6 +354,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
           .then(() => saveVerified(merged))
           .then(() => keepTables(merged, w.writer.failed || w.writer.tablesMissed))
           .catch(() => undefined)
+          // What saving still took once the results were on show (batches committed during the scan are not in it).
+          .then(() => recordPhase('saving-after-results', tSaving, performance.now(), { documents: w.writer.committed }))
           .then(refreshUsage);
         track(saving);
       } else void refreshUsage();

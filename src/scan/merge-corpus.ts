@@ -5,6 +5,7 @@
  * measured again (its new pairs stay unmeasured and are counted, never scored 0). Framework-free and
  * free of storage: it computes the merged result, the caller saves it.
  */
+import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
@@ -237,7 +238,16 @@ export async function mergeCorpus(
   const parts: PackedSets[] = [];
   if (before.search) parts.push(mapSets(before.search.smallSets, savedTo));
   if (own.search) parts.push(mapSets(own.search.smallSets, ownTo));
-  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets: concatSets(parts), known };
+  // Feature sets kept from fingerprinting follow their documents into the merged corpus (sets
+  // depend on the features and stop words only).
+  const keptSets: Array<Uint32Array | undefined> = new Array(docs.count);
+  const setKey = (settings: SimHashSettings) => JSON.stringify([settings.features, settings.stopWords]);
+  for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
+    const sets = search?.keptSets;
+    if (!sets || setKey(search.settings) !== setKey(options.settings)) continue;
+    for (let d = 0; d < to.length; d++) if (to[d]! >= 0 && sets[d]) keptSets[to[d]!] = sets[d];
+  }
+  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets: concatSets(parts), known, keptSets };
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
   let unmeasured = 0;
   for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p]!)) unmeasured++;

@@ -1,7 +1,7 @@
 /**
  * Owns the near-duplicate stage of a scan, after fingerprinting: candidate pairs within k (index
- * worker), exact Jaccard of every candidate not measured before (ingest workers re-read the two
- * files: feature sets of long documents are not kept, see `verifyCandidates`), the short-document
+ * worker), exact Jaccard of every candidate not measured before (ingest workers, from the feature
+ * sets kept from fingerprinting, or by reading the two files again, see `verifyCandidates`), the short-document
  * join and grouping (index worker), and chaining checks of components (ingest workers). The main
  * thread only cuts work into chunks, in time slices.
  */
@@ -10,13 +10,14 @@ import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
-import type { ChainJob, IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
+import type { ChainJob, IngestItem, KeptSets, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { transfer } from 'comlink';
+import { recordPhase } from './phase-timing.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -30,6 +31,11 @@ export interface SearchCorpus {
   smallSets: PackedSets;
   /** Exact Jaccards measured so far for this corpus (sorted by (a, b)); grows with every regroup. */
   known: KnownPairs;
+  /**
+   * Per doc: its feature set kept from fingerprinting, encoded (core/groups/feature-set-codec.ts), or
+   * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
+   */
+  keptSets?: ReadonlyArray<Uint32Array | undefined>;
 }
 
 /** Candidates of one search radius. */
@@ -102,42 +108,69 @@ export function contentsReadable(docs: ScanDocs, d: number): boolean {
   return docs.files[d].size > 0 || docs.sizes[d] === 0;
 }
 
-function itemOf(docs: ScanDocs, d: number): IngestItem {
-  return { name: docs.paths[d], file: docs.files[d] };
-}
-
 const READ_CONCURRENCY = 16;
 
-/**
- * Reads the items' files on the main thread, asynchronously, and returns them as bytes to transfer.
- * Why not post the Files: structured-cloning a File from a folder input fetches its metadata with a
- * synchronous IPC, measured 0.1 ms per file when idle and 0.3 ms under load (a 256-file chunk made
- * 100-230 ms tasks in the ingest bench); `readUpTo` (file.stream()) never blocks.
- */
-async function loadItems(items: IngestItem[], readLimit: number): Promise<{ items: IngestItem[]; buffers: ArrayBuffer[] }> {
-  const out: IngestItem[] = new Array(items.length);
-  const buffers: ArrayBuffer[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      const read = await readUpTo(items[i].file!, readLimit);
-      if (read.kind === 'bytes') {
-        out[i] = { name: items[i].name, bytes: read.bytes };
-        buffers.push(read.bytes.buffer as ArrayBuffer);
-      } else out[i] = items[i]; // large: the worker reads it; unreadable: the worker reports it
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, items.length) }, lane));
-  return { items: out, buffers };
+/** A verification or chaining job's documents, ready to transfer: items to read, and the kept sets of the others. */
+interface LoadedChunk {
+  items: IngestItem[];
+  buffers: ArrayBuffer[];
+  kept: KeptSets;
+  /** Documents that had to be read again (no kept set). */
+  read: number;
 }
 
 /**
- * Measures the exact Jaccard of every candidate still NaN. Why re-read the files instead of keeping
- * every feature set from ingest: a 10 kB document has ~1,700 word 3-shingles (7 kB of keys), so keeping
- * them for 100,000 documents would cost about as much memory as the corpus itself, while candidates
- * touch only the documents with a near neighbour (a few percent to a fifth of a typical corpus).
- * Pairs are cut into chunks in (a, b) order, so a document's near neighbours mostly share its chunk.
+ * Prepares the documents `ids` for a job in an ingest worker: a document with a kept feature set is
+ * sent as that set (copied into one packed array: posting a view would copy its whole batch buffer);
+ * the others' files are read here, asynchronously, and sent as bytes. Why not post the Files:
+ * structured-cloning a File from a folder input fetches its metadata with a synchronous IPC, measured
+ * 0.1 ms per file when idle and 0.3 ms under load (a 256-file chunk made 100-230 ms tasks in the
+ * ingest bench); `readUpTo` (file.stream()) never blocks.
+ */
+async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit: number): Promise<LoadedChunk> {
+  const { docs, keptSets } = corpus;
+  const items: IngestItem[] = new Array(ids.length);
+  const toRead: number[] = [];
+  const keptLocal: number[] = [];
+  let words = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const set = keptSets?.[ids[i]];
+    items[i] = { name: docs.paths[ids[i]] };
+    if (set) {
+      keptLocal.push(i);
+      words += set.length;
+    } else toRead.push(i);
+  }
+  const kept: KeptSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
+  let at = 0;
+  keptLocal.forEach((i, s) => {
+    const set = keptSets![ids[i]]!;
+    kept.words.set(set, at);
+    at += set.length;
+    kept.offsets[s + 1] = at;
+  });
+  const buffers = [kept.docs.buffer, kept.offsets.buffer, kept.words.buffer] as ArrayBuffer[];
+  let next = 0;
+  const lane = async () => {
+    while (next < toRead.length) {
+      const i = toRead[next++];
+      const file = docs.files[ids[i]];
+      const read = await readUpTo(file, readLimit);
+      if (read.kind === 'bytes') {
+        items[i].bytes = read.bytes;
+        buffers.push(read.bytes.buffer as ArrayBuffer);
+      } else items[i].file = file; // large: the worker reads it; unreadable: the worker reports it
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, lane));
+  return { items, buffers, kept, read: toRead.length };
+}
+
+/**
+ * Measures the exact Jaccard of every candidate still NaN, in the ingest workers. A document's feature
+ * set comes from `corpus.keptSets` (kept from fingerprinting, within the scan's budget, see
+ * scan-session.ts) or, without one, from reading its file again. Pairs are cut into chunks in (a, b)
+ * order, so a document's near neighbours mostly share its chunk. `docsRead` counts the files read again.
  */
 export async function verifyCandidates(
   workers: ScanWorkers,
@@ -149,7 +182,7 @@ export async function verifyCandidates(
   const { pairs, jaccard } = candidates;
   const slice = createTimeSlicer();
   const local = new Map<number, number>();
-  let items: IngestItem[] = [];
+  let ids: number[] = [];
   let index: number[] = [];
   let la: number[] = [];
   let lb: number[] = [];
@@ -162,11 +195,13 @@ export async function verifyCandidates(
   const flush = () => {
     if (index.length === 0) return;
     const chunkIndex = index;
-    const chunkItems = items;
+    const chunkIds = ids;
     const localPairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
-    docsRead += chunkItems.length;
-    const task = loadItems(chunkItems, workers.readLimit)
-      .then((loaded) => workers.ingest.run(signal, (api) => api.verifyPairs(transfer(loaded.items, loaded.buffers), localPairs, settings)))
+    const task = loadChunk(corpus, chunkIds, workers.readLimit)
+      .then((loaded) => {
+        docsRead += loaded.read;
+        return workers.ingest.run(signal, (api) => api.verifyPairs(transfer(loaded.items, loaded.buffers), localPairs, settings, undefined, loaded.kept));
+      })
       .then((values) => {
         for (let i = 0; i < chunkIndex.length; i++) jaccard[chunkIndex[i]] = values[i];
         measured += chunkIndex.length;
@@ -175,7 +210,7 @@ export async function verifyCandidates(
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
     local.clear();
-    items = [];
+    ids = [];
     index = [];
     la = [];
     lb = [];
@@ -184,10 +219,12 @@ export async function verifyCandidates(
   const localOf = (d: number): number => {
     let i = local.get(d);
     if (i === undefined) {
-      i = items.length;
+      i = ids.length;
       local.set(d, i);
-      items.push(itemOf(docs, d));
-      bytes += docs.sizes[d];
+      ids.push(d);
+      // A kept set is about a third of its text (the chunk's bytes bound a worker's memory either way).
+      const set = corpus.keptSets?.[d];
+      bytes += set ? set.byteLength : docs.sizes[d];
     }
     return i;
   };
@@ -198,7 +235,7 @@ export async function verifyCandidates(
     la.push(localOf(pairs.a[p]));
     lb.push(localOf(pairs.b[p]));
     index.push(p);
-    if (items.length >= CHUNK_DOCS || bytes >= CHUNK_BYTES || index.length >= CHUNK_PAIRS) {
+    if (ids.length >= CHUNK_DOCS || bytes >= CHUNK_BYTES || index.length >= CHUNK_PAIRS) {
       flush();
       while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
       if (failure !== null) throw failure;
@@ -287,6 +324,8 @@ export async function decideNearDuplicates(
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
   const t2 = performance.now();
+  recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, docsRead });
+  recordPhase('grouping', t1, t2, { verified: verified.count, groups: groups.count });
 
   const verification: VerificationStats = {
     candidates: candidates.pairs.count,
@@ -340,22 +379,22 @@ async function checkChaining(
   let jobGroups: number[] = [];
   const dispatch = () => {
     if (jobGroups.length === 0) return;
-    const ids = jobGroups;
+    const groupIds = jobGroups;
     jobGroups = [];
-    const items: IngestItem[] = [];
-    const offsets = new Int32Array(ids.length + 1);
+    const items: number[] = [];
+    const offsets = new Int32Array(groupIds.length + 1);
     const members: number[] = [];
     const local = new Map<number, number>();
     const pa: number[] = [];
     const pb: number[] = [];
     const pd: number[] = [];
     const pj: number[] = [];
-    ids.forEach((g, i) => {
+    groupIds.forEach((g, i) => {
       for (let s = groups.offsets[g]; s < groups.offsets[g + 1]; s++) {
         const d = groups.members[s];
         local.set(d, items.length);
         members.push(items.length);
-        items.push(itemOf(corpus.docs, d));
+        items.push(d);
       }
       offsets[i + 1] = members.length;
       for (const p of pairsOf.get(g) ?? []) {
@@ -371,10 +410,12 @@ async function checkChaining(
       pairs: { a: Uint32Array.from(pa), b: Uint32Array.from(pb), distance: Uint8Array.from(pd), jaccard: Float32Array.from(pj), count: pa.length },
     };
     tasks.push(
-      loadItems(items, workers.readLimit)
-        .then((loaded) => workers.ingest.run(signal, (api) => api.chainGroups(transfer(loaded.items, loaded.buffers), job, corpus.settings, threshold)))
+      loadChunk(corpus, items, workers.readLimit)
+        .then((loaded) =>
+          workers.ingest.run(signal, (api) => api.chainGroups(transfer(loaded.items, loaded.buffers), job, corpus.settings, threshold, undefined, loaded.kept)),
+        )
         .then((r) => {
-          ids.forEach((g, i) => {
+          groupIds.forEach((g, i) => {
             status[g] = r.status[i];
             for (let s = 0; s < groups.offsets[g + 1] - groups.offsets[g]; s++) {
               const value = r.jaccardToReference[offsets[i] + s];
@@ -430,7 +471,7 @@ export async function searchDocs(
   docs: ScanDocs,
   settings: SimHashSettings,
   smallSets: PackedSets,
-  options: { k: number; similarityThreshold: number; grouping: Grouping; pinned?: readonly number[] },
+  options: { k: number; similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; keptSets?: ReadonlyArray<Uint32Array | undefined> },
   onPhase?: (phase: 'grouping') => void,
 ): Promise<DocsSearch> {
   const t0 = performance.now();
@@ -438,8 +479,11 @@ export async function searchDocs(
     api.findDuplicates({ status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k }),
   );
   const t1 = performance.now();
+  // The index worker's own clock: exact grouping, then the candidate search (the rest is messaging).
+  recordPhase('exact-grouping', t0, t0 + found.exactMs, { exactGroups: found.exactGroups.count, distinct: found.reps.length });
+  recordPhase('search', t1 - found.pairsMs, t1, { k: options.k, candidates: found.candidates.count });
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
-  const corpus: SearchCorpus = { docs: resolved, settings, reps: found.reps, representative: found.representative, smallSets, known: emptyKnown() };
+  const corpus: SearchCorpus = { docs: resolved, settings, reps: found.reps, representative: found.representative, smallSets, known: emptyKnown(), keptSets: options.keptSets };
   const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
   onPhase?.('grouping');
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);

@@ -28,6 +28,7 @@ import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import type { ScanHooks } from './scan-hooks.ts';
+import { recordPhase } from './phase-timing.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
@@ -86,6 +87,14 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 256;
 /** Concurrent main-thread reads: enough to hide the per-file latency of the browser's blob reads. */
 const READ_CONCURRENCY = 32;
+/**
+ * How much memory a scan may spend on keeping feature sets from fingerprinting, so that verifying a
+ * candidate pair needs no second read of its files (see near-duplicate-search.ts `verifyCandidates`).
+ * A set costs about 2.9 bytes per distinct feature (Rice-coded, core/groups/feature-set-codec.ts):
+ * about 4.4 kB for a 10 kB English document with word 3-shingles, 0.4 bytes per byte of text, so
+ * 1 GB of such text fits. Once the budget is spent, later documents are read again if they are candidates.
+ */
+export const KEPT_SETS_BUDGET_BYTES = 512 * 1024 * 1024;
 
 /** Allocates the per-doc arrays for `collected` (doc id = position in the collected list). */
 function allocateDocs(collected: CollectedFiles): ScanDocs {
@@ -157,6 +166,9 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = store.getSnapshot();
     let k = chosenK;
     let smallSets: PackedSets[] = [];
+    /** Per doc: its encoded feature set from fingerprinting (see KEPT_SETS_BUDGET_BYTES). */
+    let keptSets: Array<Uint32Array | undefined> = [];
+    let keptBytes = 0;
     let phase: ScanPhase = 'listing';
     let filesDone = 0;
     let filesTotal = 0;
@@ -239,6 +251,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       }
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
+      keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
       if (hooks.onStart) await hooks.onStart(scanDocs, signal, skipped.slice());
       signal.throwIfAborted();
       if (settings.weights === 'tfidf') {
@@ -268,9 +281,16 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
             // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
             const key = ids[0];
             const onProgress = large ? proxy((read: number) => void inflightBytes.set(key, read)) : undefined;
-            const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes }, onProgress));
+            // Decided when the batch is sent: batches in flight may take the budget a little past its end.
+            const keepSets = keptBytes < KEPT_SETS_BUDGET_BYTES;
+            const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets }, onProgress));
             inflightBytes.delete(key);
             storeBatch(scanDocs, ids, result, skipped, notes);
+            if (result.kept) {
+              const { docs: at, offsets, words } = result.kept;
+              for (let i = 0; i < at.length; i++) keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
+              keptBytes += words.byteLength;
+            }
             // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
             if (result.sets.docs.length > 0) {
               for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
@@ -300,13 +320,19 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       );
       signal.throwIfAborted();
       timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
+      recordPhase('reading', t0, t0 + timings.readingMs, { files: filesTotal, bytes: bytesRead });
+      recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs, {
+        keptSets: keptSets.reduce((n) => n + 1, 0),
+        keptSetBytes: keptBytes,
+      });
 
       // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
       const tIndex = performance.now();
       setPhase('indexing');
       const sets = concatSets(smallSets);
       smallSets = [];
-      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping }, () => setPhase('grouping'));
+      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets }, () => setPhase('grouping'));
+      keptSets = [];
       signal.throwIfAborted();
       const tEnd = performance.now();
       timings.indexingMs = found.indexingMs;
@@ -333,6 +359,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       last = { corpus: found.corpus, candidates: found.candidates, result };
       if (hooks.finish) setPhase('saving');
       const shown = hooks.finish ? await hooks.finish(result, signal, found.corpus) : result;
+      if (hooks.finish) recordPhase('finish', tEnd, performance.now());
       clearInterval(timer);
       if (!isCurrent()) return;
       publish();
@@ -347,7 +374,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         if (store.getSnapshot().state === 'cancelled' && !current) {
           const partial = partialResult();
           store.update({ result: partial });
-          if (partial) void searchPartial(partial, concatSets(smallSets));
+          if (partial) void searchPartial(partial, concatSets(smallSets), keptSets);
         }
         return;
       }
@@ -360,12 +387,12 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
   }
 
   /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
-  async function searchPartial(partial: ScanResult, sets: PackedSets): Promise<void> {
+  async function searchPartial(partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>): Promise<void> {
     const controller = new AbortController();
     afterCancel = controller;
     try {
       const { k, similarityThreshold, grouping } = partial;
-      const found = await searchDocs(workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, grouping });
+      const found = await searchDocs(workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, grouping, keptSets });
       if (afterCancel !== controller || current) return;
       const result: ScanResult = { ...partial, docs: found.docs, representative: found.representative, exactGroups: found.exactGroups, ...found.near };
       last = { corpus: found.corpus, candidates: found.candidates, result };

@@ -11,6 +11,7 @@ import { normalizeText } from '../core/text/normalize.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
+import { decodeFeatureSet, encodeFeatureSet } from '../core/groups/feature-set-codec.ts';
 import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
 import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
@@ -25,6 +26,7 @@ import {
   SMALL_SET_WORDS,
   type ChainJob,
   type ChainJobResult,
+  type KeptSets,
   type LocalPairs,
 } from './ingest-protocol.ts';
 import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
@@ -88,15 +90,26 @@ function setMakerFor(settings: SimHashSettings): Fingerprinter {
 
 const NO_FEATURES = new Uint32Array(0);
 
-/** Reads and decodes `items` (a few at a time) and returns each one's feature set (null when unreadable or not text). */
-async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits): Promise<Array<Uint32Array | null>> {
+/**
+ * Each item's feature set (null when unreadable or not text): decoded from `kept` (sets kept from
+ * fingerprinting) where it has one, else read and decoded from the item's bytes or file, a few at a time.
+ */
+async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits, kept?: KeptSets): Promise<Array<Uint32Array | null>> {
   const xx = await getXxhash();
   const maker = setMakerFor(settings);
   const sets: Array<Uint32Array | null> = new Array(items.length);
+  const known = new Uint8Array(items.length);
+  if (kept) {
+    for (let i = 0; i < kept.docs.length; i++) {
+      sets[kept.docs[i]] = decodeFeatureSet(kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]));
+      known[kept.docs[i]] = 1;
+    }
+  }
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
       const i = next++;
+      if (known[i]) continue;
       const read = await readItem(items[i], xx, limits, () => undefined);
       sets[i] = read.ok ? maker.featureSet(read.text) : null;
     }
@@ -192,6 +205,7 @@ export const ingestApi = {
     };
     for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
     const smallSets: Array<[number, Uint32Array]> = [];
+    const keptSets: Array<[number, Uint32Array]> = [];
     for (let i = 0; i < n; i++) {
       const pending = reads[i];
       reads[i] = undefined;
@@ -222,6 +236,8 @@ export const ingestApi = {
         const r = fp.fingerprint(read.text);
         const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
         const set = small ? setMakerFor(settings).featureSet(read.text) : null;
+        // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
+        if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(set ?? setMakerFor(settings).featureSet(read.text))]);
         print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
         out.fingerprinted++;
         if (!options.claims) {
@@ -238,7 +254,14 @@ export const ingestApi = {
       } else out.skipped.push({ index: i, reason: 'too-short', message: tooShortMessage(print.words) });
     }
     out.sets = packSets(smallSets);
+    const buffers: ArrayBuffer[] = [];
+    if (options.keepSets) {
+      const packed = packSets(keptSets);
+      out.kept = { docs: packed.docs, offsets: packed.offsets, words: packed.keys };
+      buffers.push(packed.docs.buffer as ArrayBuffer, packed.offsets.buffer as ArrayBuffer, packed.keys.buffer as ArrayBuffer);
+    }
     return transfer(out, [
+      ...buffers,
       out.sets.docs.buffer,
       out.sets.offsets.buffer,
       out.sets.keys.buffer,
@@ -254,22 +277,30 @@ export const ingestApi = {
   },
 
   /**
-   * Exact verification of candidate pairs: reads each item once (the files of the documents in
-   * `pairs`, local indexes), builds its feature set and returns each pair's exact Jaccard (float64).
+   * Exact verification of candidate pairs: each item's feature set (the documents in `pairs`, local
+   * indexes) comes from `kept` or from reading the item once; returns each pair's exact Jaccard (float64).
    */
-  async verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS): Promise<Float64Array> {
-    const sets = await featureSetsOf(items, settings, limits);
+  async verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Float64Array> {
+    const sets = await featureSetsOf(items, settings, limits, kept);
     const jaccard = new Float64Array(pairs.count);
     for (let p = 0; p < pairs.count; p++) jaccard[p] = jaccardSorted(sets[pairs.a[p]] ?? NO_FEATURES, sets[pairs.b[p]] ?? NO_FEATURES);
     return transfer(jaccard, [jaccard.buffer]);
   },
 
   /**
-   * Chaining check of connected components (core `detectChaining`) over the job's items: reads every
-   * member once, measures member pairs that are not verified pairs until one falls below `threshold`.
+   * Chaining check of connected components (core `detectChaining`) over the job's items: each member's
+   * feature set from `kept` or from reading it once; measures member pairs that are not verified
+   * pairs until one falls below `threshold`.
    */
-  async chainGroups(items: IngestItem[], job: ChainJob, settings: SimHashSettings, threshold: number, limits: IngestLimits = DEFAULT_INGEST_LIMITS): Promise<ChainJobResult> {
-    const sets = await featureSetsOf(items, settings, limits);
+  async chainGroups(
+    items: IngestItem[],
+    job: ChainJob,
+    settings: SimHashSettings,
+    threshold: number,
+    limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+    kept?: KeptSets,
+  ): Promise<ChainJobResult> {
+    const sets = await featureSetsOf(items, settings, limits, kept);
     const count = job.offsets.length - 1;
     const slots = job.members.length;
     const groupOf = new Int32Array(items.length).fill(-1);

@@ -21,7 +21,8 @@ export interface BatchSkip {
 
 /**
  * One file of a batch: its name (HTML is recognized by it) and either its bytes (read on the main
- * thread and transferred) or the File itself (large files, which the worker reads).
+ * thread and transferred) or the File itself (large files, which the worker reads). In verification
+ * and chaining jobs an item may carry neither: its feature set comes with the job (`KeptSets`).
  */
 export interface IngestItem {
   name: string;
@@ -63,6 +64,11 @@ export interface IngestBatchResult {
    * (150-300 us per file, long tasks under load); an in-memory File knows its size and date.
    */
   contents?: (File | null)[];
+  /**
+   * With `keepSets`: the feature set of every document fingerprinted here, encoded
+   * (core/groups/feature-set-codec.ts), so verification needs no second read (`docs` are batch indexes).
+   */
+  kept?: KeptSets;
 }
 
 /** Per-batch options of `ingestBatch`. */
@@ -72,6 +78,8 @@ export interface IngestBatchOptions {
   limits?: IngestLimits;
   /** Return the items' bytes as Blobs (`IngestBatchResult.contents`), for keeping file contents. */
   keepBytes?: boolean;
+  /** Return the encoded feature set of each document fingerprinted (`IngestBatchResult.kept`). */
+  keepSets?: boolean;
 }
 
 /** Tunables of the ingest worker; tests shrink them. */
@@ -103,6 +111,17 @@ export interface PackedSets {
   docs: Uint32Array;
   offsets: Uint32Array;
   keys: Uint32Array;
+}
+
+/**
+ * Encoded feature sets (core/groups/feature-set-codec.ts) packed in one array: set i (of `docs[i]`) is
+ * `words[offsets[i] .. offsets[i + 1])`. In a batch result `docs` are batch indexes; in a verification
+ * or chaining job, local item indexes (those items are not read).
+ */
+export interface KeptSets {
+  docs: Uint32Array;
+  offsets: Uint32Array;
+  words: Uint32Array;
 }
 
 /** Candidate pairs over a verification chunk's items (local indexes into the chunk's items). */

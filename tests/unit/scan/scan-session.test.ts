@@ -150,6 +150,8 @@ describe('scan session: verified near-duplicates', () => {
     expect(pairs).toEqual(['a.txt-b.txt:0.815', 'b.txt-c.txt:0.815']);
     expect(r.verification.candidates).toBe(6);
     expect(r.verification.measured).toBe(6);
+    // Every feature set was kept from fingerprinting: no file is read a second time.
+    expect(r.verification.docsRead).toBe(0);
     expect(Array.from(r.histogram).reduce((x, y) => x + y, 0)).toBe(6);
     expect(r.similarityThreshold).toBe(0.8);
     expect(r.grouping).toBe('reference');
@@ -201,6 +203,11 @@ describe('scan session: verified near-duplicates', () => {
     expect(r.verified.count).toBe(3);
     expect(r.verification.cached).toBe(2); // the two verified pairs of the restored result
     expect(r.verification.measured).toBe(4);
+    // A restored result has no kept feature sets: its files are read again, with the same Jaccards.
+    expect(r.verification.docsRead).toBeGreaterThan(0);
+    const name = (d: number) => r.docs.paths[d].slice(2);
+    const pairs = Array.from({ length: r.verified.count }, (_, p) => `${name(r.verified.a[p])}-${name(r.verified.b[p])}:${r.verified.jaccard[p].toFixed(3)}`);
+    expect(pairs).toEqual(['a.txt-b.txt:0.815', 'a.txt-c.txt:0.662', 'b.txt-c.txt:0.815']);
   });
 
   it('rescans the same files with TF-IDF weights (document frequencies counted first)', async () => {

@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { normalizeText } from '../../../src/core/text/normalize.ts';
 import { decodeWindows1252 } from '../../../src/core/text/decode.ts';
 import { hiOf, loOf } from '../../../src/core/simhash/fingerprint64.ts';
+import { decodeFeatureSet } from '../../../src/core/groups/feature-set-codec.ts';
 
 const PROSE =
   'The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden fence, ' +
@@ -223,6 +224,42 @@ describe('ingestApi: feature sets for verification', () => {
     expect(j[0]).toBeCloseTo(common / (a.length + b.length - common), 12);
     expect(j[0]).toBeLessThan(1);
     expect(j[1]).toBe(0);
+  });
+
+  it('with keepSets returns the feature set of every fingerprinted document, encoded and exact', async () => {
+    const claims = createClaimBuffer(8);
+    const texts = [PROSE, long, 'one', long];
+    const r = await batch(texts.map((t, i) => file(t, `f${i}.txt`)), DEFAULT_SETTINGS, { keepSets: true, claims });
+    // 'one' is too short (no set), the second `long` is a copy (measured through its original).
+    expect(Array.from(r.kept!.docs)).toEqual([0, 1]);
+    const fp = createFingerprinter(DEFAULT_SETTINGS);
+    r.kept!.docs.forEach((d, i) => {
+      const set = decodeFeatureSet(r.kept!.words.subarray(r.kept!.offsets[i], r.kept!.offsets[i + 1]));
+      expect(Array.from(set)).toEqual(Array.from(fp.featureSet(texts[d])));
+    });
+    expect((await batch([file(long)], DEFAULT_SETTINGS)).kept).toBeUndefined();
+  });
+
+  it('verifyPairs measures from kept sets exactly what it measures by reading the files', async () => {
+    const edited = long.replace('word150', 'changed').replace('word7', 'other');
+    const texts = [long, edited, PROSE];
+    const pairs = { a: Uint32Array.from([0, 0, 1]), b: Uint32Array.from([1, 2, 2]), count: 3 };
+    const read = await ingestApi.verifyPairs(texts.map((t, i) => ({ name: `f${i}.txt`, file: file(t) })), pairs, DEFAULT_SETTINGS);
+    const kept = (await batch(texts.map((t, i) => file(t, `f${i}.txt`)), DEFAULT_SETTINGS, { keepSets: true, claims: createClaimBuffer(4) })).kept!;
+    // Items 0 and 2 come as kept sets (no bytes, no file), item 1 is read.
+    const mixed = await ingestApi.verifyPairs(
+      [{ name: 'f0.txt' }, { name: 'f1.txt', file: file(edited) }, { name: 'f2.txt' }],
+      pairs,
+      DEFAULT_SETTINGS,
+      undefined,
+      {
+        docs: Uint32Array.from([0, 2]),
+        offsets: Uint32Array.from([0, kept.offsets[1], kept.offsets[1] + kept.offsets[3] - kept.offsets[2]]),
+        words: Uint32Array.from([...kept.words.subarray(kept.offsets[0], kept.offsets[1]), ...kept.words.subarray(kept.offsets[2], kept.offsets[3])]),
+      },
+    );
+    expect(Array.from(mixed)).toEqual(Array.from(read));
+    expect(read[0]).toBeGreaterThan(0.9);
   });
 
   it('refuses TF-IDF fingerprints until the document frequencies are set', async () => {
