@@ -16,6 +16,9 @@ import { errorCode } from './cli-common.ts';
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
 export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;
 
+/** The 32-bit per-file arrays of PathBatchResult (status is 8-bit). */
+const WORD_FIELDS = ['hi', 'lo', 'words', 'hashHi', 'hashLo'] as const;
+
 /** Bytes read into one arena before its files are fingerprinted: bounds the memory a batch holds. */
 const ARENA_BYTES = 8 * 1024 * 1024;
 const arena = new Uint8Array(ARENA_BYTES);
@@ -70,11 +73,7 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
   const n = paths.length;
   const out: PathBatchResult = {
     status: new Uint8Array(n),
-    hi: new Uint32Array(n),
-    lo: new Uint32Array(n),
-    words: new Uint32Array(n),
-    hashHi: new Uint32Array(n),
-    hashLo: new Uint32Array(n),
+    ...(Object.fromEntries(WORD_FIELDS.map((key) => [key, new Uint32Array(n)])) as Pick<PathBatchResult, (typeof WORD_FIELDS)[number]>),
     skipped: [],
   };
   const maxBytes = DEFAULT_INGEST_LIMITS.maxBytes;
@@ -104,18 +103,15 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
     }
     if (items.length === 0) continue;
     const r = await ingestApi.ingestBatch(items, settings);
-    at.forEach((d, j) => {
-      out.status[d] = r.status[j];
-      out.hi[d] = r.hi[j];
-      out.lo[d] = r.lo[j];
-      out.words[d] = r.words[j];
-      out.hashHi[d] = r.hashHi[j];
-      out.hashLo[d] = r.hashLo[j];
-    });
+    for (const key of ['status', ...WORD_FIELDS] as const) {
+      const from = r[key];
+      const to = out[key];
+      at.forEach((d, j) => (to[d] = from[j]));
+    }
     for (const s of r.skipped) out.skipped.push({ ...s, index: at[s.index] } satisfies BatchSkip);
   }
   out.skipped.sort((a, b) => a.index - b.index);
-  return transfer(out, [out.status.buffer, out.hi.buffer, out.lo.buffer, out.words.buffer, out.hashHi.buffer, out.hashLo.buffer]);
+  return transfer(out, [out.status.buffer, ...WORD_FIELDS.map((key) => out[key].buffer)]);
 }
 
 export type NodeIngestApi = typeof nodeIngestApi;
