@@ -16,13 +16,15 @@
  *
  * A missing documentation package is named and the corpus is smaller (the printed size says so).
  *
- * Prints wall seconds (median of --runs) and MB/s of file bytes per thread count, and the speed-up
- * of each thread count over the first. `--against DIR` also runs DIR/bin/simsift.js (another checkout,
+ * Prints wall seconds (median of --runs) and MB/s of file bytes per thread count, the speed-up of each
+ * thread count over the first, and (with GNU time at /usr/bin/time) each run's CPU seconds, user + sys
+ * over all its threads, with MB per CPU-second; and the load average before and after. `--against DIR` also runs DIR/bin/simsift.js (another checkout,
  * e.g. `git archive` of an older commit with this node_modules linked in) on the same folders,
  * interleaved pass for pass with this checkout's, and prints both.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { debianDocSources, realTextSources } from './real-corpus.ts';
@@ -92,6 +94,10 @@ export async function main(args: string[]): Promise<void> {
   ].filter((c) => only.includes(c.label.split(' ')[0]));
   const builds = [{ label: against ? 'this checkout' : '', bin: join(root, 'bin/simsift.js') }];
   if (against) builds.push({ label: against, bin: join(against, 'bin/simsift.js') });
+  // GNU time (Debian's `time` package) gives each run's CPU seconds, which say more than wall seconds on a shared machine.
+  const timer = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+  const cpuFile = join(tmpdir(), `simsift-bench-cpu-${process.pid}`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${cpus().length} cores)${timer ? '' : '; no /usr/bin/time, so no CPU seconds (apt-get install time)'}`);
   for (const corpus of corpora) {
     const bytes = materialize(corpus.dir, corpus.docs);
     const files = readdirSync(corpus.dir, { recursive: true }).length;
@@ -100,12 +106,17 @@ export async function main(args: string[]): Promise<void> {
     const base = new Map<string, number>();
     for (const t of threads) {
       const seconds = builds.map(() => [] as number[]);
+      const cpu = builds.map(() => [] as number[]);
       const lines = builds.map(() => 0);
       for (let r = 0; r < runs; r++) {
         builds.forEach((build, b) => {
+          const command = [process.execPath, build.bin, 'fingerprint', '--threads', String(t), corpus.dir];
           const t0 = performance.now();
-          const out = execFileSync(process.execPath, [build.bin, 'fingerprint', '--threads', String(t), corpus.dir], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+          const out = timer
+            ? execFileSync(timer, ['-f', '%U %S', '-o', cpuFile, ...command], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] })
+            : execFileSync(command[0], command.slice(1), { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
           seconds[b].push((performance.now() - t0) / 1000);
+          if (timer) cpu[b].push(readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number).reduce((x, y) => x + y, 0));
           lines[b] = out.toString().split('\n').length - 1;
         });
       }
@@ -113,10 +124,13 @@ export async function main(args: string[]): Promise<void> {
         const s = median(seconds[b]);
         if (t === threads[0]) base.set(build.bin, s);
         const speedup = t === threads[0] ? '' : `, ${(base.get(build.bin)! / s).toFixed(2)}x ${threads[0]} thread${threads[0] === 1 ? '' : 's'}`;
+        const c = cpu[b].length > 0 ? median(cpu[b]) : 0;
+        const cpuNote = c > 0 ? `; CPU ${c.toFixed(2)} s (user+sys, all threads; runs ${cpu[b].map((x) => x.toFixed(2)).join(', ')}) = ${(bytes / 1e6 / c).toFixed(1)} MB per CPU-second` : '';
         console.log(
-          `  ${build.label ? `${build.label}: ` : ''}--threads ${t}: ${s.toFixed(2)} s (runs ${seconds[b].map((x) => x.toFixed(2)).join(', ')}), ${(bytes / 1e6 / s).toFixed(1)} MB/s, ${lines[b]} lines${speedup}`,
+          `  ${build.label ? `${build.label}: ` : ''}--threads ${t}: ${s.toFixed(2)} s (runs ${seconds[b].map((x) => x.toFixed(2)).join(', ')}), ${(bytes / 1e6 / s).toFixed(1)} MB/s, ${lines[b]} lines${speedup}${cpuNote}`,
         );
       });
     }
   }
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end`);
 }
