@@ -7,7 +7,8 @@
  * `npx tsx bench/real-corpus.ts [--rebuild]` builds it alone; `npm run bench -- quality-real` builds it when missing.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -154,6 +155,46 @@ export function realTextSources(options: { kernel?: 'required' | 'if-installed' 
     return { path: `kernel/${file.replace(/\.gz$/, '')}`, bytes: file.endsWith('.gz') ? gunzipSync(raw) : raw };
   });
   return [...kernel, ...npm()];
+}
+
+/**
+ * Debian documentation packages whose manuals are real text nobody on the project wrote (HTML manuals
+ * included: the pipeline applies its HTML rule), for the command-line benchmark's folder of about 170 MB:
+ * Python's library reference and tutorials (HTML and reST sources), PostgreSQL's manual (HTML), Git's
+ * manual pages (HTML and AsciiDoc text), Perl's POD documentation and manual pages (roff) and the GNU C
+ * library's ChangeLogs. Install with
+ * `apt-get install python3.11-doc postgresql-doc-15 git-doc perl-doc glibc-doc` (as root).
+ */
+export const DEBIAN_DOC_PACKAGES: readonly string[] = ['python3.11-doc', 'postgresql-doc-15', 'git-doc', 'perl-doc', 'glibc-doc'];
+/** The files of a documentation package that are prose: manuals and sources, gzipped or not (no scripts, styles or images). */
+const DEBIAN_DOC_FILE = /(\.(html|txt|rst|pod|md)|\/(README|changelog|ChangeLog|NEWS)[^/]*|\/man\/man\d\/[^/]+)(\.gz)?$/;
+
+/**
+ * Every prose file each installed package of `packages` ships (its file list from `dpkg -L`, regular
+ * files only, gzipped ones unpacked), named `deb/<package>/<path under /usr/share>`, in path order; the
+ * packages that are not installed are returned in `missing`.
+ */
+export function debianDocSources(packages: readonly string[] = DEBIAN_DOC_PACKAGES): { docs: { path: string; bytes: Uint8Array }[]; missing: string[] } {
+  const docs: { path: string; bytes: Uint8Array }[] = [];
+  const missing: string[] = [];
+  for (const name of packages) {
+    let list: string;
+    try {
+      list = execFileSync('dpkg', ['-L', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      missing.push(name);
+      continue;
+    }
+    const files = list.split('\n').filter((f) => DEBIAN_DOC_FILE.test(f)).sort();
+    for (const file of files) {
+      const info = lstatSync(file, { throwIfNoEntry: false });
+      if (!info?.isFile()) continue;
+      const raw = readFileSync(file);
+      const path = `deb/${name}/${file.replace(/^\/usr\/share\//, '').replace(/\.gz$/, '')}`;
+      docs.push({ path, bytes: file.endsWith('.gz') ? gunzipSync(raw) : raw });
+    }
+  }
+  return { docs, missing };
 }
 
 /** The planted changes, drawn uniformly: word edits dominate, with more small fractions since J falls about 3x as fast as the edited share. */

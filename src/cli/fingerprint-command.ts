@@ -10,12 +10,10 @@ import { createWriteStream, openAsBlob, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { posix } from 'node:path';
-import { transfer } from 'comlink';
 import { toHex } from '../core/simhash/fingerprint64.ts';
-import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
 import { fingerprintStatusOf } from '../core/export/fingerprints-parquet.ts';
 import { installDocumentFrequencies } from '../scan/document-frequency-pass.ts';
-import { feedFiles } from '../scan/batch-feeder.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { createFingerprintParquetSink, type FingerprintParquetSink, type FingerprintRow } from './fingerprint-parquet-sink.ts';
 import { walkFiles } from './walk-files.ts';
@@ -33,11 +31,29 @@ import {
 
 const USAGE = `usage: simsift fingerprint FILE|DIR... [--format text|parquet] [--out FILE] ${SETTINGS_USAGE} [--threads T]`;
 const MAX_THREADS = 16;
-/** A batch closes at this many files: enough to amortize a message, few enough that lines come out steadily. */
-const BATCH_FILES = 64;
+/** A batch has at most this many files: enough to amortize a message, few enough that lines come out steadily. */
+const BATCH_FILES = 256;
 
 /** One file's outcome, kept until every file before it is done (output follows the order given). */
 type Outcome = FingerprintRow & { reason?: string };
+
+/**
+ * Runs `batch(start, end)` over the files [0, count) in consecutive ranges of at most BATCH_FILES
+ * (smaller when there are few files, so every thread gets several), with two batches per thread in
+ * flight; resolves when all are done, rejects with the first failure.
+ */
+async function feedPaths(count: number, threads: number, batch: (start: number, end: number) => Promise<void>): Promise<void> {
+  const size = Math.max(1, Math.min(BATCH_FILES, Math.ceil(count / (threads * 4))));
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const start = next;
+      next = Math.min(count, start + size);
+      await batch(start, next);
+    }
+  };
+  await Promise.all(Array.from({ length: threads * 2 }, lane));
+}
 
 /**
  * Runs `simsift fingerprint` with the arguments after the subcommand name; returns the exit code
@@ -115,18 +131,17 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
     }
     const parquet: FingerprintParquetSink | null = format === 'parquet' ? createFingerprintParquetSink(fd!, settings) : null;
     const out = parquet || fd === undefined ? io.stdout : createWriteStream('', { fd });
-    const files: File[] = [];
-    for (const path of paths) files.push((await openAsBlob(path)) as File);
-
     workers = createNodeScanWorkers(Math.max(1, Math.min(threads, paths.length)));
     const pool = workers.ingest;
     const signal = new AbortController().signal;
     if (settings.weights === 'tfidf') {
+      const files: File[] = [];
+      for (const path of paths) files.push((await openAsBlob(path)) as File);
       await installDocumentFrequencies(workers, signal, { count: paths.length, files, paths }, settings, () => undefined);
     }
 
-    // The app's feeder reads the files (Node cannot post a file-backed Blob) and batches them to the
-    // threads; output follows the order given, as soon as each prefix of the files is done.
+    // The threads read the files themselves (node-ingest-api.ts); output follows the order given, as
+    // soon as each prefix of the files is done.
     const outcome = new Array<Outcome | undefined>(paths.length);
     let emitted = 0;
     const emit = async () => {
@@ -143,28 +158,16 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
       if (reasons) await write(io.stderr, reasons);
       if (lines) await write(out, lines);
     };
-    const without = (d: number, status: 'unreadable' | 'too-large', reason: string) => {
-      outcome[d] = { status, hi: 0, lo: 0, contentHi: 0, contentLo: 0, words: 0, reason };
-    };
-    await feedFiles(
-      files,
-      paths,
-      {
-        send: async ({ ids, items, buffers }) => {
-          const r = await pool.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings));
-          const reasons = new Map(r.skipped.map((s) => [s.index, s.message]));
-          ids.forEach((d, j) => {
-            const status = fingerprintStatusOf(r.status[j], r.status[j] === DocStatus.ok ? d : -1);
-            const ok = status === 'ok';
-            outcome[d] = { status, hi: ok ? r.hi[j] : 0, lo: ok ? r.lo[j] : 0, contentHi: r.hashHi[j], contentLo: r.hashLo[j], words: r.words[j], reason: reasons.get(j) };
-          });
-          await emit();
-        },
-        unreadable: (d, message) => without(d, 'unreadable', skipMessage('unreadable', message)),
-        tooLarge: (d, size) => without(d, 'too-large', skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
-      },
-      { readLimit: workers.readLimit, maxInFlight: pool.size * 2, signal, batchFiles: BATCH_FILES, readConcurrency: 16 },
-    );
+    await feedPaths(paths.length, pool.size, async (start, end) => {
+      const r = await pool.run(signal, (api) => api.ingestPaths(paths.slice(start, end), settings));
+      const reasons = new Map(r.skipped.map((s) => [s.index, s.message]));
+      for (let j = 0, d = start; d < end; j++, d++) {
+        const status = fingerprintStatusOf(r.status[j], r.status[j] === DocStatus.ok ? d : -1);
+        const ok = status === 'ok';
+        outcome[d] = { status, hi: ok ? r.hi[j] : 0, lo: ok ? r.lo[j] : 0, contentHi: r.hashHi[j], contentLo: r.hashLo[j], words: r.words[j], reason: reasons.get(j) };
+      }
+      await emit();
+    });
     await emit();
     if (parquet) {
       parquet.finish();

@@ -3,10 +3,9 @@
  * carries the messages, and a thread's 'error' and 'messageerror' reach the bridge as a DOM worker's
  * would, so a thread that dies rejects its pending calls instead of leaving them pending.
  */
-import { Worker } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import type { SpawnedWorker } from '../workers/worker-bridge.ts';
-import { tsWorkerSource } from './thread-bootstrap.ts';
+import { startThread } from './thread-bootstrap.ts';
 
 type Listener = EventListenerOrEventListenerObject;
 
@@ -15,9 +14,9 @@ function deliver(listener: Listener, event: unknown): void {
   else listener.handleEvent(event as Event);
 }
 
-/** Starts a worker thread running the TypeScript module `entry` (which exposes its API on `parentPort`). */
+/** Starts a worker thread running the module `entry` (which exposes its API on `parentPort`). */
 export function spawnThread(entry: URL): SpawnedWorker {
-  const thread = new Worker(tsWorkerSource(entry), { eval: true });
+  const thread = startThread(entry);
   const endpoint = nodeEndpoint(thread);
   const other = new Map<Listener, (error: unknown) => void>();
   return {

@@ -3,8 +3,8 @@
  * consecutive range of tables, with the fingerprints in one SharedArrayBuffer. The result is the
  * single-thread `allPairs` result, pair for pair in the same order.
  */
-import { Worker } from 'node:worker_threads';
-import { tsWorkerSource } from './thread-bootstrap.ts';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from './thread-bootstrap.ts';
 import { allPairsBruteForce, allPairsForTables, splitTables } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
 import { concatPairLists, type PairList } from '../core/index/pair-list.ts';
@@ -27,14 +27,14 @@ export interface PairsPool {
 /** Starts `size` worker threads (at least 1). */
 export function startPairsPool(size: number): PairsPool {
   const count = Math.max(1, Math.floor(size));
-  const source = tsWorkerSource(new URL('./pairs-thread.ts', import.meta.url));
+  const entry = new URL('./pairs-thread.ts', import.meta.url);
   const workers: Worker[] = [];
   const readies: Promise<void>[] = [];
   const pending = new Map<number, { resolve: (r: PairsThreadReply) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   for (let i = 0; i < count; i++) {
     // execArgv [] so the parent's own loader flags (tsx CLI) are not applied twice.
-    const worker = new Worker(source, { eval: true, execArgv: [] });
+    const worker = startThread(entry, { execArgv: [] });
     workers.push(worker);
     readies.push(
       new Promise<void>((resolve, reject) => {

@@ -20,7 +20,27 @@ const NAMED_ENTITIES: Record<string, string> = {
 };
 
 const ENTITY = /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/g;
-const TAG_NAME = /^<\/?([a-zA-Z][a-zA-Z0-9-]*)/;
+/** Longest raw-text element name (noscript, template, textarea): a longer tag name is none of them. */
+const LONGEST_RAW_TEXT_NAME = 8;
+
+/**
+ * The end-tag pattern of the raw-text element whose start tag's name begins at `start` (just after
+ * `<`), or undefined for any other element. The name is [a-zA-Z][a-zA-Z0-9-]*, read in place: no
+ * string is made for the many tags that are not raw text (this runs once per tag of every page).
+ */
+function rawTextCloser(html: string, start: number): RegExp | undefined {
+  let end = start;
+  const limit = Math.min(html.length, start + LONGEST_RAW_TEXT_NAME + 1);
+  while (end < limit) {
+    const c = html.charCodeAt(end);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 /* - */) end++;
+    else break;
+  }
+  const length = end - start;
+  if (length < 5 || length > LONGEST_RAW_TEXT_NAME) return undefined;
+  const name = html.slice(start, end).toLowerCase();
+  return Object.hasOwn(RAW_TEXT_CLOSERS, name) ? RAW_TEXT_CLOSERS[name] : undefined;
+}
 
 /** Decodes HTML character references; unknown named references are left as written. */
 export function decodeEntities(text: string): string {
@@ -57,15 +77,12 @@ export function stripHtml(html: string): string {
     } else if ((next >= 65 && next <= 90) || (next >= 97 && next <= 122) || next === 47 /* / */) {
       const close = html.indexOf('>', i + 1);
       end = close < 0 ? n : close + 1;
-      const name = TAG_NAME.exec(html.slice(i, Math.min(n, i + 40)));
-      if (name && next !== 47) {
-        const closer = RAW_TEXT_CLOSERS[name[1].toLowerCase()];
-        if (closer) {
-          // The element's body is raw text (code, CSS): skip to its end tag, or the end of the file.
-          closer.lastIndex = end;
-          const m = closer.exec(html);
-          end = m ? m.index + m[0].length : n;
-        }
+      const closer = next === 47 ? undefined : rawTextCloser(html, i + 1);
+      if (closer) {
+        // The element's body is raw text (code, CSS): skip to its end tag, or the end of the file.
+        closer.lastIndex = end;
+        const m = closer.exec(html);
+        end = m ? m.index + m[0].length : n;
       }
     } else {
       // A '<' that opens no tag ("a < b") is text.

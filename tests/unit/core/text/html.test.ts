@@ -27,6 +27,18 @@ describe('stripHtml', () => {
   });
 });
 
+describe('stripHtml tag names', () => {
+  it('skips raw-text bodies whatever the case of the name, and only for exactly those names', () => {
+    expect(words(stripHtml('a<SCRIPT type="x">b < c</script>d<Style>e</STYLE >f<textarea>g</textarea>h'))).toBe('a d f h');
+    expect(words(stripHtml('a<scripts>b</scripts>c<noscript-x>d</noscript-x>e<stylesheet>f'))).toBe('a b c d e f');
+  });
+
+  it('treats a tag named like an Object property (constructor) as an ordinary tag', () => {
+    // The raw-text lookup used to find Object.prototype.constructor here and throw.
+    expect(words(stripHtml('<constructor>kept text</constructor> after'))).toBe('kept text after');
+  });
+});
+
 describe('decodeEntities', () => {
   it('decodes named, decimal and hex references and leaves unknown ones', () => {
     expect(decodeEntities('&lt;&#65;&#x42;&eacute;&bogus;&#0;')).toBe('<ABé&bogus;\uFFFD');

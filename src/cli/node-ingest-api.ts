@@ -1,0 +1,117 @@
+/**
+ * The ingest worker API as the CLI's threads run it: the app's `ingestApi` unchanged, plus
+ * `ingestPaths`, which takes files named by path (plain strings cross the thread boundary, as Files
+ * do in the browser), reads them here in the thread and hands their bytes to the same `ingestBatch`.
+ * Why the thread reads: Node cannot post a file-backed Blob to a worker thread, and reading on the main
+ * thread (Blob streams, then transferring the bytes) cost more than the fingerprinting on real text.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { ingestApi } from '../workers/ingest-api.ts';
+import { DEFAULT_INGEST_LIMITS, type BatchSkip, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
+import { transfer } from 'comlink';
+import { errorCode } from './cli-common.ts';
+
+/** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
+export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;
+
+/** The 32-bit per-file arrays of PathBatchResult (status is 8-bit). */
+const WORD_FIELDS = ['hi', 'lo', 'words', 'hashHi', 'hashLo'] as const;
+
+/** Bytes read into one arena before its files are fingerprinted: bounds the memory a batch holds. */
+const ARENA_BYTES = 8 * 1024 * 1024;
+const arena = new Uint8Array(ARENA_BYTES);
+/** The call running `ingestPaths` (calls take turns: they share the arena, and a call waits inside `ingestBatch`). */
+let turn: Promise<unknown> = Promise.resolve();
+
+/** Reads the whole file at `path` into the start of `into` (or a buffer of its own when larger), or says why not. */
+function readPath(path: string, into: Uint8Array, maxBytes: number): { bytes: Uint8Array } | { tooLarge: number } | { error: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    return { error: errorCode(error) };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) return { tooLarge: size };
+    // Read as a Blob would be: the size fstat gave (a file that shrank meanwhile ends where it ends).
+    const buffer = size <= into.byteLength ? into : new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, buffer, at, size - at, null);
+      if (n === 0) break;
+      at += n;
+    }
+    return { bytes: buffer.subarray(0, at) };
+  } catch (error) {
+    return { error: errorCode(error) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The CLI thread's API object (exposed by `ingest.thread.ts`). */
+export const nodeIngestApi = {
+  ...ingestApi,
+
+  /**
+   * `ingestBatch` over the files at `paths` (also their names: HTML is recognized by the name), read
+   * here, a few megabytes at a time; a file that cannot be read or is over the document limit gets
+   * DocStatus.unreadable or DocStatus.tooLarge and a skip, as `ingestBatch` would give it.
+   */
+  ingestPaths(paths: string[], settings: SimHashSettings): Promise<PathBatchResult> {
+    const run = turn.then(() => ingestPathsNow(paths, settings));
+    turn = run.catch(() => undefined);
+    return run;
+  },
+};
+
+/** `ingestPaths` while no other call uses the arena. */
+async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promise<PathBatchResult> {
+  const n = paths.length;
+  const out: PathBatchResult = {
+    status: new Uint8Array(n),
+    ...(Object.fromEntries(WORD_FIELDS.map((key) => [key, new Uint32Array(n)])) as Pick<PathBatchResult, (typeof WORD_FIELDS)[number]>),
+    skipped: [],
+  };
+  const maxBytes = DEFAULT_INGEST_LIMITS.maxBytes;
+  let i = 0;
+  while (i < n) {
+    // Fill the arena with whole files; a file larger than what is left of it gets its own buffer and closes the round.
+    const items: IngestItem[] = [];
+    const at: number[] = [];
+    let used = 0;
+    for (; i < n && used < arena.byteLength; i++) {
+      const read = readPath(paths[i], arena.subarray(used), maxBytes);
+      if ('error' in read) {
+        out.status[i] = DocStatus.unreadable;
+        out.skipped.push({ index: i, reason: 'unreadable', message: skipMessage('unreadable', read.error) });
+      } else if ('tooLarge' in read) {
+        out.status[i] = DocStatus.tooLarge;
+        out.skipped.push({ index: i, reason: 'too-large', message: skipMessage('too-large', `${(read.tooLarge / (1024 * 1024)).toFixed(1)} MB`) });
+      } else {
+        items.push({ name: paths[i], bytes: read.bytes });
+        at.push(i);
+        if (read.bytes.buffer === arena.buffer) used += read.bytes.byteLength;
+        else {
+          i++;
+          break;
+        }
+      }
+    }
+    if (items.length === 0) continue;
+    const r = await ingestApi.ingestBatch(items, settings);
+    for (const key of ['status', ...WORD_FIELDS] as const) {
+      const from = r[key];
+      const to = out[key];
+      at.forEach((d, j) => (to[d] = from[j]));
+    }
+    for (const s of r.skipped) out.skipped.push({ ...s, index: at[s.index] } satisfies BatchSkip);
+  }
+  out.skipped.sort((a, b) => a.index - b.index);
+  return transfer(out, [out.status.buffer, ...WORD_FIELDS.map((key) => out[key].buffer)]);
+}
+
+export type NodeIngestApi = typeof nodeIngestApi;
