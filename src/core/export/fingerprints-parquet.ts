@@ -23,7 +23,7 @@
  */
 import { DocStatus } from '../documents/document-status.ts';
 import { ByteWriter, ParquetWriter, type Writer } from 'hyparquet-writer';
-import { formatFeatureSpec, type SimHashSettings } from '../simhash/settings.ts';
+import { formatFeatureSpec, parseFeatureSpec, parseWeightScheme, type SimHashSettings } from '../simhash/settings.ts';
 
 /** What became of a document, as the `status` column spells it. */
 export type FingerprintStatus = 'ok' | 'too-short' | 'empty' | 'binary' | 'unreadable' | 'too-large' | 'pending';
@@ -123,6 +123,24 @@ export function fingerprintMetadata(meta: FingerprintExportMeta): { key: string;
   ];
   if (meta.k !== undefined) kv.splice(4, 0, { key: K.k, value: String(meta.k) });
   return kv;
+}
+
+/**
+ * The settings and k a file's key/value metadata records (the fingerprint export's, or a pairs
+ * file's, see pairs-parquet.ts): settings only when features, weights and stop words are all there
+ * and readable; k only when it is an integer in 0..64.
+ */
+export function recordedSettings(kv: ReadonlyArray<{ key: string; value?: string }>): { settings?: SimHashSettings; k?: number } {
+  const K = PARQUET_METADATA_KEYS;
+  const get = (key: string) => kv.find((e) => e.key === key)?.value;
+  const out: { settings?: SimHashSettings; k?: number } = {};
+  const features = parseFeatureSpec(get(K.features) ?? '');
+  const weights = parseWeightScheme(get(K.weights) ?? '');
+  const stopWords = get(K.stopWords);
+  if (features && weights && (stopWords === 'true' || stopWords === 'false')) out.settings = { features, weights, stopWords: stopWords === 'true' };
+  const k = get(K.k);
+  if (k !== undefined && /^\d{1,2}$/.test(k) && Number(k) <= 64) out.k = Number(k);
+  return out;
 }
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
