@@ -154,6 +154,33 @@ function u64(hi: number, lo: number): bigint {
 }
 
 /**
+ * A hyparquet-writer ParquetWriter that hands out the file's bytes as they are encoded (after each
+ * row group and at the end: a fresh Uint8Array each time, safe to keep), so nobody holds the file
+ * twice. Shared by the fingerprint export and the pairs file (pairs-parquet.ts).
+ */
+export function streamingParquetWriter(
+  schema: ReadonlyArray<object>,
+  kvMetadata: { key: string; value: string }[],
+  version: string,
+  onBytes: (chunk: Uint8Array) => void,
+): ParquetWriter {
+  const bytes: ByteWriter & Pick<Writer, 'flush'> = new ByteWriter();
+  // Hand out what has been encoded and start the buffer over.
+  const drain = () => {
+    if (bytes.index > 0) onBytes(bytes.getBytes().slice());
+    bytes.index = 0;
+  };
+  bytes.flush = drain;
+  bytes.finish = drain;
+  return new ParquetWriter({
+    writer: bytes,
+    schema: schema.map((e) => ({ ...e })) as ConstructorParameters<typeof ParquetWriter>[0]['schema'],
+    kvMetadata,
+    createdBy: `simsift version ${version}`,
+  });
+}
+
+/**
  * A streaming writer: each `write` encodes one row group and passes the new bytes to `onBytes`
  * (a fresh Uint8Array each time, safe to keep), so a caller never holds the file twice.
  */
@@ -161,20 +188,7 @@ export function createFingerprintParquetWriter(
   meta: FingerprintExportMeta,
   onBytes: (chunk: Uint8Array) => void,
 ): FingerprintParquetWriter {
-  const bytes: ByteWriter & Pick<Writer, 'flush'> = new ByteWriter();
-  // Hand out what has been encoded (after each row group and at the end) and start the buffer over.
-  const drain = () => {
-    if (bytes.index > 0) onBytes(bytes.getBytes().slice());
-    bytes.index = 0;
-  };
-  bytes.flush = drain;
-  bytes.finish = drain;
-  const writer = new ParquetWriter({
-    writer: bytes,
-    schema: SCHEMA.map((e) => ({ ...e })),
-    kvMetadata: fingerprintMetadata(meta),
-    createdBy: `simsift version ${meta.version}`,
-  });
+  const writer = streamingParquetWriter(SCHEMA, fingerprintMetadata(meta), meta.version, onBytes);
   let rows = 0;
   let finished = false;
   return {

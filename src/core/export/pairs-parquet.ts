@@ -13,9 +13,8 @@
  * | path_a   | BYTE_ARRAY (UTF8), required|
  * | path_b   | BYTE_ARRAY (UTF8), required|
  */
-import { ByteWriter, ParquetWriter, type Writer } from 'hyparquet-writer';
 import { formatFeatureSpec, type SimHashSettings } from '../simhash/settings.ts';
-import { PARQUET_METADATA_KEYS } from './fingerprints-parquet.ts';
+import { PARQUET_METADATA_KEYS, streamingParquetWriter } from './fingerprints-parquet.ts';
 
 /** The columns a pairs file must have to be read back (i and j are only row numbers of one listing). */
 export const PAIR_COLUMNS = ['path_a', 'path_b', 'distance'] as const;
@@ -72,19 +71,7 @@ export interface PairsParquetWriter {
 
 /** A streaming writer: each batch is a row group whose bytes go to `onBytes` at once (fresh arrays, safe to keep). */
 export function createPairsParquetWriter(meta: PairsExportMeta, onBytes: (chunk: Uint8Array) => void): PairsParquetWriter {
-  const bytes: ByteWriter & Pick<Writer, 'flush'> = new ByteWriter();
-  const drain = () => {
-    if (bytes.index > 0) onBytes(bytes.getBytes().slice());
-    bytes.index = 0;
-  };
-  bytes.flush = drain;
-  bytes.finish = drain;
-  const writer = new ParquetWriter({
-    writer: bytes,
-    schema: SCHEMA.map((e) => ({ ...e })),
-    kvMetadata: pairsMetadata(meta),
-    createdBy: `simsift version ${meta.version}`,
-  });
+  const writer = streamingParquetWriter(SCHEMA, pairsMetadata(meta), meta.version, onBytes);
   let finished = false;
   return {
     write(rows) {

@@ -6,28 +6,19 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFingerprint } from '../../../src/cli/fingerprint-command.ts';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { readPairsFile } from '../../../src/cli/pairs-input.ts';
 import { generateCorpus } from '../../fixtures/generate-corpus.ts';
+import { runCommand } from './run-command.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'simsift-scan-pairs-'));
 const corpus = join(dir, 'corpus');
 const K = '12';
 
-async function run(command: typeof runScan, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await command(argv, { stdout, stderr });
-  return { code, out, err };
-}
+const run = runCommand;
 
 beforeAll(async () => {
   // Near-duplicates (a few words overwritten) and exact copies planted among 120 documents, and two
