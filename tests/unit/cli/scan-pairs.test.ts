@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFingerprint } from '../../../src/cli/fingerprint-command.ts';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
@@ -65,6 +66,22 @@ describe('simsift scan --pairs', { timeout: 120_000 }, () => {
     expect(input.recorded).toEqual({ k: Number(K), settings: { features: { kind: 'word-shingle', n: 3 }, weights: 'binary', stopWords: false } });
     expect(input.pathA.length).toBe(readFileSync(text, 'utf8').trimEnd().split('\n').length);
     expect(input.pathA[0]).toMatch(/^.*corpus\/d000\/doc0000\d\d\.txt$/);
+  });
+
+  it('reads the pairs DuckDB writes itself with COPY from the repository\'s SQL file (no SimSift metadata)', async () => {
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    const sql = readFileSync('sql/near-duplicate-pairs.sql', 'utf8');
+    const select = sql.indexOf('SELECT p.i');
+    await connection.run(`SET VARIABLE fingerprints_file = '${join(dir, 'fps.parquet')}'`);
+    await connection.run(sql.slice(0, select));
+    await connection.run(`COPY (${sql.slice(select).trim().replace(/;$/, '')}) TO '${join(dir, 'copied.parquet')}' (FORMAT parquet)`);
+    connection.closeSync();
+    // The file's k: the SQL file is generated for k = 3.
+    const own = await run(runScan, [corpus, '--k', '3']);
+    const copied = await run(runScan, [corpus, '--k', '3', '--pairs', join(dir, 'copied.parquet')]);
+    expect(copied.code, copied.err).toBe(0);
+    expect(copied.err).toMatch(/candidate pairs within k=3 \(from [1-9]\d* pairs of/);
+    expect(copied.out).toBe(own.out);
   });
 
   it('refuses pairs that cannot be this scan\'s candidates, with exit code 2', async () => {
