@@ -56,9 +56,9 @@ describe('DuckDB and the in-process index agree', () => {
 
   // Not 100,000 at k = 13: DuckDB runs one join of all rows per table (C(17, 13) = 2,380 at 100,000,
   // C(16, 13) = 560 here) and pays far more per candidate pair than the in-process index. Measured
-  // 2026-11-24 on the shared 2-core machine (load average 11-13): `npm run bench -- engine --only-k13`
-  // 266 s of DuckDB search at 100,000 (51 s in-process), past what CI can spend on one test (the whole
-  // suite must stay well under 10 minutes). The cost is the join's candidates, not bit_count: a SWAR
+  // 2026-11-24 on the shared 2-core machine: `npm run bench -- engine --only-k13` 110 s of DuckDB
+  // search at 100,000 (14 s in-process) at load average 5-6, 266 s (51 s) at 11-13, past what CI can
+  // spend on one test (the whole suite must stay well under 10 minutes). The cost is the join's candidates, not bit_count: a SWAR
   // popcount expression instead took these 20,000 fingerprints 18.3 s against bit_count's 18.0 s, and
   // the first 100 of the 2,380 joins at 100,000 took 15.0 s without any distance test, 16.5 s with it.
   // This test took 5.8 s (both engines) at load average 4.7 the same day.
