@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- engine [--big N] [--mid N] [--k13 N] [--limits 512MB,256MB] [--skip-big] [--skip-k13]`: the fingerprint
+ * `npm run bench -- engine [--big N] [--mid N] [--k13 N] [--limits 512MB,256MB] [--skip-big] [--skip-k13] [--only-k13] [--k13-blocks M]`: the fingerprint
  * search beyond one process. Writes fingerprints (90% random, 10% copies with 1-3 flipped bits) as
  * the Parquet export, then runs `simsift pairs FILE --k K` in a child process per engine and
  * reports wall seconds, the command's own search seconds and peak RSS:
@@ -7,7 +7,8 @@
  *   of --limits (it spills to its temporary directory), and the in-process index for comparison;
  *   identical output, every planted pair found;
  * - N = 1,000,000 (--mid) at k = 3, the in-process index and DuckDB side by side: identical output;
- * - N = 100,000 (--k13) at k = 13, the default k, both engines: identical output.
+ * - N = 100,000 (--k13) at k = 13, the default k, both engines: identical output (--only-k13: this
+ *   case alone, for work on the SQL at high k; --k13-blocks M: DuckDB's block count, else its cost model's).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync, statSync, writeSync } from 'node:fs';
@@ -143,37 +144,47 @@ export async function main(args: string[]): Promise<void> {
   let k13 = 100_000;
   let skipBig = false;
   let skipK13 = false;
+  let onlyK13 = false;
+  let k13Blocks: string[] = [];
   let limits = ['512MB', '256MB'];
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i].split('=', 2);
     if (name === '--skip-big') skipBig = true;
     else if (name === '--skip-k13') skipK13 = true;
+    else if (name === '--only-k13') onlyK13 = true;
     else if (name === '--limits') limits = (inline ?? args[++i]).split(',').filter(Boolean);
     else {
       const value = Number(inline ?? args[++i]);
       if (name === '--big') big = value;
       else if (name === '--mid') mid = value;
       else if (name === '--k13') k13 = value;
+      else if (name === '--k13-blocks') k13Blocks = ['--blocks', String(value)];
       else throw new Error(`unknown option ${args[i]}`);
     }
   }
   console.log('engine bench: `simsift pairs FILE.parquet --k K --engine index|duckdb`, each run in its own process');
   console.log('note: wall-clock on a shared 2-core machine; peak RSS is the child process (DuckDB included)\n');
 
-  const midCorpus = writeCorpus(mid, 1);
-  console.log(`${mid.toLocaleString('en')} fingerprints (10% planted), k = 3: Parquet written in ${midCorpus.writeSeconds.toFixed(1)} s (${(statSync(midCorpus.file).size / 1e6).toFixed(0)} MB)`);
-  const index = await pairs([midCorpus.file, '--k', '3', '--engine', 'index'], join(DATA, 'mid-index.txt'));
-  report('in-process index', index);
-  const duck = await pairs([midCorpus.file, '--k', '3', '--engine', 'duckdb'], join(DATA, 'mid-duckdb.txt'));
-  report('DuckDB', duck);
-  console.log(`  identical pair sets: ${same(index, duck)}; planted pairs found: ${plantedFound(readFileSync(duck.out, 'utf8'), midCorpus)} / ${midCorpus.plantedFrom.length}\n`);
+  if (onlyK13) {
+    skipBig = true;
+    mid = 0;
+  }
+  if (mid > 0) {
+    const midCorpus = writeCorpus(mid, 1);
+    console.log(`${mid.toLocaleString('en')} fingerprints (10% planted), k = 3: Parquet written in ${midCorpus.writeSeconds.toFixed(1)} s (${(statSync(midCorpus.file).size / 1e6).toFixed(0)} MB)`);
+    const index = await pairs([midCorpus.file, '--k', '3', '--engine', 'index'], join(DATA, 'mid-index.txt'));
+    report('in-process index', index);
+    const duck = await pairs([midCorpus.file, '--k', '3', '--engine', 'duckdb'], join(DATA, 'mid-duckdb.txt'));
+    report('DuckDB', duck);
+    console.log(`  identical pair sets: ${same(index, duck)}; planted pairs found: ${plantedFound(readFileSync(duck.out, 'utf8'), midCorpus)} / ${midCorpus.plantedFrom.length}\n`);
+  }
 
   if (!skipK13) {
     const c = writeCorpus(k13, 2);
     console.log(`${k13.toLocaleString('en')} fingerprints (10% planted), k = 13 (the default k up to 200,000 documents):`);
     const i13 = await pairs([c.file, '--k', '13', '--engine', 'index'], join(DATA, 'k13-index.txt'));
     report('in-process index', i13);
-    const d13 = await pairs([c.file, '--k', '13', '--engine', 'duckdb'], join(DATA, 'k13-duckdb.txt'));
+    const d13 = await pairs([c.file, '--k', '13', '--engine', 'duckdb', ...k13Blocks], join(DATA, 'k13-duckdb.txt'));
     report('DuckDB', d13);
     console.log(`  identical pair sets: ${same(i13, d13)}\n`);
   }

@@ -6,7 +6,9 @@
  * of the input in either format.
  */
 import { open, readFile } from 'node:fs/promises';
-import { parquetRead } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from 'hyparquet';
+import { recordedSettings } from '../core/export/fingerprints-parquet.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { errorCode, unescapeLineBreaks, UsageError } from './cli-common.ts';
 
 /** The fingerprints of an input file. */
@@ -40,6 +42,16 @@ export async function readHead(path: string, bytes = 4): Promise<Uint8Array> {
     throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
   } finally {
     await handle?.close();
+  }
+}
+
+/** The settings a Parquet export's metadata records (its footer only is read); undefined when it has none. */
+export async function readRecordedSettings(path: string): Promise<SimHashSettings | undefined> {
+  try {
+    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+    return recordedSettings(metadata.key_value_metadata ?? []).settings;
+  } catch (error) {
+    throw new UsageError(`${path}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
   }
 }
 

@@ -5,14 +5,17 @@
  * stderr. The in-process permuted-table index or DuckDB (core/index/pairs-sql.ts) searches; both
  * give the same lines.
  */
-import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync, writeSync, type WriteStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { TooManyPairsError, UsageError, errorCode } from './cli-common.ts';
-import { isParquet, readFingerprintFile, readHead } from './fingerprint-input.ts';
+import { isParquet, readFingerprintFile, readHead, readRecordedSettings } from './fingerprint-input.ts';
+import { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { SIMSIFT_VERSION } from '../core/version.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
 
 /** Where the command writes; the process streams unless a caller (a test) passes its own. */
@@ -22,7 +25,7 @@ export interface PairsIo {
 }
 
 const USAGE =
-  'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--paths]';
+  'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--format text|parquet] [--paths]';
 const HELP = `${USAGE}
   FILE             fingerprints: text (16 hex digits a line, or \`simsift fingerprint\` output, where \`-\` rows have none)
                    or the Parquet file of \`simsift fingerprint DIR --format parquet\`; i and j are 0-based row numbers
@@ -35,6 +38,9 @@ const HELP = `${USAGE}
   --memory-limit S duckdb: DuckDB's memory_limit, e.g. 512MB or 4GB (default: DuckDB's, 80% of RAM)
   --max-pairs P    refuse a search estimated (from a sample) to report more than P pairs (default ${'100,000,000'})
   --out FILE       write the pairs to FILE instead of stdout (checked before any work)
+  --format F       text (default) or parquet (the default when --out ends in .parquet): columns i, j, distance,
+                   path_a, path_b, with k and the fingerprints' settings in the metadata; \`simsift scan DIR --pairs FILE\`
+                   reads it back
   --paths          append the two paths to each line: \`i j distance<TAB>path_a<TAB>path_b\` (tab, newline,
                    CR and backslash in a path written \\t \\n \\r \\\\)
 `;
@@ -52,6 +58,8 @@ interface PairsArgs {
   memoryLimit: string | undefined;
   maxPairs: number;
   out: string | undefined;
+  /** parquet: the pairs file `simsift scan --pairs` reads (always with paths). */
+  format: 'text' | 'parquet';
   paths: boolean;
 }
 
@@ -64,7 +72,7 @@ const AUTO_THREADS_ABOVE_NS = 1.5e9;
  */
 export async function runPairs(argv: string[], io: PairsIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let pool: PairsPool | null = null;
-  let outFile: WriteStream | null = null;
+  let output: PairOutput | null = null;
   try {
     const args = parseArgs(argv);
     if (args === 'help') {
@@ -72,9 +80,9 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
       return 0;
     }
     // An unwritable --out fails here, before the input is read or anything is searched.
-    if (args.out !== undefined) outFile = openOutput(args.out);
-    const out: NodeJS.WritableStream = outFile ?? io.stdout;
-    if (args.engine === 'duckdb') return await runDuckdb(args, out, io);
+    const outFd = args.out !== undefined ? openOutput(args.out) : null;
+    output = args.format === 'parquet' ? parquetOutput(outFd!, args) : textOutput(outFd === null ? io.stdout : createWriteStream('', { fd: outFd }), outFd !== null);
+    if (args.engine === 'duckdb') return await runDuckdb(args, output, io);
 
     // Start requested threads first: their startup (loading TypeScript) overlaps reading the file.
     if (args.threads !== undefined && args.threads > 1) pool = startPairsPool(args.threads);
@@ -127,7 +135,9 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
       }
     }
     const outputStart = performance.now();
-    await writePairs(sorted, out, paths ? { a: (i) => paths[sorted.a[i]], b: (i) => paths[sorted.b[i]] } : undefined);
+    if (input.format === 'parquet') output.settings = await readRecordedSettings(args.file);
+    await output.write(sorted, paths ? { a: (i) => paths[sorted.a[i]], b: (i) => paths[sorted.b[i]] } : undefined);
+    await output.finish();
     const outputSeconds = (performance.now() - outputStart) / 1000;
 
     const searchSeconds = (searchEnd - searchStart) / 1000 - (startupSeconds ?? 0);
@@ -157,15 +167,16 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     return 1;
   } finally {
     await pool?.close();
-    if (outFile) await closeOutput(outFile);
+    await output?.close();
   }
 }
 
 /** `--engine duckdb`: DuckDB reads the Parquet file itself; text is parsed here and appended. */
-async function runDuckdb(args: PairsArgs, out: NodeJS.WritableStream, io: PairsIo): Promise<number> {
+async function runDuckdb(args: PairsArgs, output: PairOutput, io: PairsIo): Promise<number> {
   const readStart = performance.now();
   const head = await readHead(args.file);
   const parquet = isParquet(head);
+  if (parquet) output.settings = await readRecordedSettings(args.file);
   const input = parquet ? null : await readFingerprintFile(args.file, args.paths);
   const textPaths = input ? checkedPaths(input.paths, args) : undefined;
   const readSeconds = (performance.now() - readStart) / 1000;
@@ -183,10 +194,13 @@ async function runDuckdb(args: PairsArgs, out: NodeJS.WritableStream, io: PairsI
         : textPaths
           ? { a: (i) => textPaths[a[i]], b: (i) => textPaths[b[i]] }
           : undefined;
-      await writePairs({ a, b, distance, count }, out, pathsOf);
+      await output.write({ a, b, distance, count }, pathsOf);
       outputStart.seconds += (performance.now() - t) / 1000;
     },
   );
+  const finishStart = performance.now();
+  await output.finish();
+  outputStart.seconds += (performance.now() - finishStart) / 1000;
   const summary = [
     `simsift pairs: n=${run.n}`,
     ...(input && input.totalRows !== run.n ? [`rows=${input.totalRows}`] : []),
@@ -214,21 +228,84 @@ function checkedPaths(paths: string[] | undefined, args: PairsArgs): string[] | 
 }
 
 /** Opens --out for writing now (creating or truncating it), so a bad path fails before any work. */
-function openOutput(path: string): WriteStream {
-  let fd: number;
+function openOutput(path: string): number {
   try {
-    fd = openSync(path, 'w');
+    return openSync(path, 'w');
   } catch (error) {
     throw new UsageError(`cannot write --out ${JSON.stringify(path)} (${errorCode(error)})`);
   }
-  return createWriteStream('', { fd });
 }
 
-function closeOutput(stream: WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    stream.end(() => resolve());
-    stream.once('error', () => resolve());
-  });
+/** Where the pairs go, in (i, j) order, a list at a time: text lines, or the Parquet pairs file. */
+interface PairOutput {
+  /** The fingerprints' settings, for the Parquet file's metadata (known once the input is opened). */
+  settings: SimHashSettings | undefined;
+  write(pairs: PairList, paths?: PairPaths): Promise<void>;
+  /** Everything written (the Parquet footer). */
+  finish(): Promise<void>;
+  /** Releases the file, also after a failure. */
+  close(): Promise<void>;
+}
+
+function textOutput(out: NodeJS.WritableStream, owned: boolean): PairOutput {
+  return {
+    settings: undefined,
+    write: (pairs, paths) => writePairs(pairs, out, paths),
+    finish: async () => undefined,
+    close: () =>
+      owned
+        ? new Promise((resolve) => {
+            (out as WriteStream).end(() => resolve());
+            out.once('error', () => resolve());
+          })
+        : Promise.resolve(),
+  };
+}
+
+/** Pairs per Parquet row group (DuckDB hands out 2,048 at a time: too small a group to read back fast). */
+const PARQUET_ROW_GROUP = 65_536;
+
+/**
+ * The Parquet pairs file, written by the core writer from the pairs as they come, whichever engine
+ * found them: one schema and one metadata writer for both, the same bytes from either engine, and
+ * the pairs never all in memory at once when DuckDB streams them.
+ */
+function parquetOutput(fd: number, args: PairsArgs): PairOutput {
+  let writer: ReturnType<typeof createPairsParquetWriter> | null = null;
+  const batch = { i: new Uint32Array(PARQUET_ROW_GROUP), j: new Uint32Array(PARQUET_ROW_GROUP), distance: new Uint8Array(PARQUET_ROW_GROUP), pathA: [] as string[], pathB: [] as string[], count: 0 };
+  const output: PairOutput = {
+    settings: undefined,
+    async write(pairs, paths) {
+      // Opened at the first pairs: by then the input, and its recorded settings, have been read.
+      writer ??= createPairsParquetWriter({ k: args.k, settings: output.settings, version: SIMSIFT_VERSION }, (chunk) => {
+        for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+      });
+      for (let p = 0; p < pairs.count; p++) {
+        const r = batch.count++;
+        batch.i[r] = pairs.a[p];
+        batch.j[r] = pairs.b[p];
+        batch.distance[r] = pairs.distance[p];
+        batch.pathA.push(paths!.a(p));
+        batch.pathB.push(paths!.b(p));
+        if (batch.count === PARQUET_ROW_GROUP) flush();
+      }
+    },
+    async finish() {
+      if (!writer) await output.write({ a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), count: 0 });
+      flush();
+      writer!.finish();
+    },
+    async close() {
+      closeSync(fd);
+    },
+  };
+  const flush = () => {
+    writer!.write(batch);
+    batch.count = 0;
+    batch.pathA = [];
+    batch.pathB = [];
+  };
+  return output;
 }
 
 function parseArgs(argv: string[]): PairsArgs | 'help' {
@@ -240,8 +317,9 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
   let memoryLimit: string | undefined;
   let maxPairs = DEFAULT_MAX_PAIRS;
   let out: string | undefined;
+  let format: PairsArgs['format'] | undefined;
   let paths = false;
-  const VALUED = ['--k', '--blocks', '--threads', '--engine', '--memory-limit', '--max-pairs', '--out'];
+  const VALUED = ['--k', '--blocks', '--threads', '--engine', '--memory-limit', '--max-pairs', '--out', '--format'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
@@ -264,6 +342,9 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
         memoryLimit = value.trim();
       } else if (name === '--out') {
         out = value;
+      } else if (name === '--format') {
+        if (value !== 'text' && value !== 'parquet') throw new UsageError(`--format must be text or parquet (got ${JSON.stringify(value)})`);
+        format = value;
       } else if (name === '--max-pairs') {
         if (!/^\d{1,15}$/.test(value.replaceAll('_', ''))) throw new UsageError(`--max-pairs must be a positive integer (got ${JSON.stringify(value)})`);
         maxPairs = Number(value.replaceAll('_', ''));
@@ -292,7 +373,11 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
     const problem = layoutProblem(k, blocks);
     if (problem) throw new UsageError(`--blocks: ${problem}`);
   }
-  return { file, k, engine, blocks, threads, memoryLimit, maxPairs, out, paths };
+  format ??= out !== undefined && out.toLowerCase().endsWith('.parquet') ? 'parquet' : 'text';
+  if (format === 'parquet' && out === undefined) throw new UsageError('--format parquet needs --out FILE');
+  // A pairs file is read back by path (row numbers depend on how the fingerprints were listed).
+  if (format === 'parquet') paths = true;
+  return { file, k, engine, blocks, threads, memoryLimit, maxPairs, out, format, paths };
 }
 
 function parseInteger(value: string, name: string): number {

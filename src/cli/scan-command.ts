@@ -7,7 +7,7 @@
 import { constants, createWriteStream, openAsBlob } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SMALL_CORPUS, LARGE_CORPUS, defaultK, expectedRecall } from '../core/quality/defaults.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
@@ -18,6 +18,9 @@ import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
+import { readPairsFile, type PairsInput } from './pairs-input.ts';
+import { matchPairsByPath } from '../core/index/external-pairs.ts';
+import type { PairList } from '../core/index/pair-list.ts';
 import {
   defaultSettings,
   describeSettings,
@@ -33,7 +36,7 @@ import {
 
 const USAGE =
   `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
-  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T]`;
+  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE]`;
 /** Most ingest threads. */
 const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
@@ -51,6 +54,8 @@ type ScanArgs = {
   /** Ingest threads; undefined means one per core. */
   threads: number | undefined;
   settings: ReturnType<typeof defaultSettings>;
+  /** A pairs file found elsewhere (`simsift pairs --out x.parquet`, DuckDB, Spark): the candidates instead of the search. */
+  pairs: string | undefined;
 };
 
 /** Parses --similarity: a number in (0, 1]. */
@@ -68,6 +73,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   let grouping: Grouping = 'reference';
   let out: string | undefined;
   let threads: number | undefined;
+  let pairs: string | undefined;
   let optionsEnded = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -79,7 +85,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
       const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
       const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (name === '--k' || name === '--out' || name === '--threads' || name === '--similarity' || name === '--groups') {
+      if (name === '--k' || name === '--out' || name === '--threads' || name === '--similarity' || name === '--groups' || name === '--pairs') {
         const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
         if (name === '--k') k = parseK(value);
         else if (name === '--similarity') threshold = parseThreshold(value);
@@ -93,7 +99,8 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
             throw new UsageError(`--threads must be an integer in 1..${MAX_THREADS} (got ${JSON.stringify(value ?? '')})`);
           }
           threads = Number(value);
-        } else if (value === undefined || value === '') throw new UsageError('--out needs a file name');
+        } else if (value === undefined || value === '') throw new UsageError(`${name} needs a file name`);
+        else if (name === '--pairs') pairs = value;
         else out = value;
         continue;
       }
@@ -106,7 +113,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir = arg;
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, threshold, grouping, out, threads, settings };
+  return { dir, k, threshold, grouping, out, threads, settings, pairs };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -200,7 +207,10 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           '  --features F     word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +
           '  --weights W      binary (default), tf, tfidf (document frequencies from DIR)\n' +
           '  --stop-words     drop English stop words\n  --out FILE       write the CSV there instead of stdout\n' +
-          `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n`,
+          `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n` +
+          '  --pairs FILE     candidate pairs found elsewhere, matched by path: the Parquet of `simsift pairs --out x.parquet`\n' +
+          '                   (or any Parquet with path_a, path_b, distance) or `simsift pairs --paths` text; verified and\n' +
+          '                   grouped as the scan\'s own search would be, which does not run\n',
       );
       return 0;
     }
@@ -213,6 +223,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
     if (args.out !== undefined) await checkWritable(args.out);
+    // A bad pairs file fails here, before any file is read.
+    const pairsInput = args.pairs === undefined ? undefined : await readPairsFile(args.pairs);
 
     const listed: SkippedFile[] = [];
     let hidden = 0;
@@ -238,17 +250,30 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       }
     }
 
+    const collected = inPathOrder({ files, paths: kept, hidden: [] });
+    // k as the session would choose it (by corpus size), known here to check the pairs against it.
+    const k = args.k ?? defaultK(collected.files.length);
+    const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
+
     const threads = args.threads ?? Math.min(MAX_THREADS, availableParallelism());
     workers = createNodeScanWorkers(threads);
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, grouping: args.grouping });
     const session = createScanSession(store, workers);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
-    await session.start({ kind: 'collected', collected: inPathOrder({ files, paths: kept, hidden: [] }) });
+    await session.start({ kind: 'collected', collected, ...(pairs ? { pairs } : {}) });
     unsubscribe();
     progress.clear();
     const snapshot = store.getSnapshot();
     if (snapshot.state !== 'done' || !snapshot.result) throw new Error(snapshot.error ?? `the scan ended ${snapshot.state}`);
     const result = snapshot.result;
+    if (result.externalMismatched && result.externalMismatched.count > 0) {
+      const { count, examples } = result.externalMismatched;
+      const shown = examples.map((m) => `${result.docs.paths[m.a]} ~ ${result.docs.paths[m.b]}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
+      throw new UsageError(
+        `${plural(count, 'pair')} of ${JSON.stringify(args.pairs)} ${count === 1 ? 'does' : 'do'} not fit this scan's fingerprints ` +
+          `(${shown.join('; ')}${count > shown.length ? '; ...' : ''}): were they found from other files or other settings than ${describeSettings(args.settings)}?`,
+      );
+    }
 
     await writeCsv(result, args.out, io);
     for (const skip of [...listed, ...result.skipped]) {
@@ -260,6 +285,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden)}\n` +
         `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
+        (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
         `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(result.k).toFixed(3)}), ` +
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
         `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
@@ -279,6 +305,57 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     workers?.ingest.terminate();
     workers?.index.terminate();
   }
+}
+
+/** Examples shown of a problem with many instances. */
+const SHOWN = 3;
+
+/**
+ * The pairs file's pairs as doc ids of this scan (`paths` in doc order), refusing a file that cannot
+ * be the candidates of this scan: other settings or another k recorded, a distance beyond k, a
+ * path that is not under DIR. A path matches relative to DIR, or as `simsift fingerprint DIR` writes
+ * it (DIR/relative, resolved against the current directory).
+ */
+function matchPairs(input: PairsInput, file: string, args: ScanArgs, paths: readonly string[], k: number): PairList {
+  const { recorded } = input;
+  if (recorded.settings && describeSettings(recorded.settings) !== describeSettings(args.settings)) {
+    throw new UsageError(`${file} was found from fingerprints with ${describeSettings(recorded.settings)}; this scan uses ${describeSettings(args.settings)} (set the same options)`);
+  }
+  if (recorded.k !== undefined && recorded.k !== k) {
+    throw new UsageError(
+      `${file} holds the pairs within k=${recorded.k}; this scan uses k=${k}${args.k === undefined ? ' (by corpus size)' : ''}: ` +
+        `${recorded.k < k ? 'pairs between the two would be missing' : 'it holds pairs beyond this k'} (give --k ${recorded.k})`,
+    );
+  }
+  const beyond: string[] = [];
+  let beyondCount = 0;
+  for (let p = 0; p < input.distance.length; p++) {
+    if (input.distance[p] <= k) continue;
+    if (beyond.length < SHOWN) beyond.push(`${input.pathA[p]} ~ ${input.pathB[p]} at ${input.distance[p]}`);
+    beyondCount++;
+  }
+  if (beyondCount > 0) {
+    throw new UsageError(`${plural(beyondCount, 'pair')} of ${file} ${beyondCount === 1 ? 'is' : 'are'} farther apart than k=${k} (${beyond.join('; ')}${beyondCount > SHOWN ? '; ...' : ''}): give the --k they were found with`);
+  }
+  const byPath = new Map<string, number>();
+  paths.forEach((path, d) => byPath.set(path, d));
+  const root = resolve(args.dir);
+  const docOf = (path: string): number => {
+    const direct = byPath.get(path);
+    if (direct !== undefined) return direct;
+    const under = relative(root, resolve(path));
+    if (under === '' || under.startsWith('..') || isAbsolute(under)) return -1;
+    return byPath.get(under.split(sep).join('/')) ?? -1;
+  };
+  const matched = matchPairsByPath(input, docOf);
+  if (matched.missing.count > 0) {
+    const { count, examples } = matched.missing;
+    throw new UsageError(
+      `${plural(count, 'path')} of ${file} ${count === 1 ? 'is' : 'are'} not among the files scanned under ${JSON.stringify(args.dir)} ` +
+        `(${examples.slice(0, SHOWN).map((e) => JSON.stringify(e)).join(', ')}${count > SHOWN ? ', ...' : ''}): pairs must come from fingerprints of this folder`,
+    );
+  }
+  return matched.pairs;
 }
 
 /** The progress line's text for a snapshot of the scan. */

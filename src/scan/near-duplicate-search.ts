@@ -8,6 +8,7 @@
 import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { PairList } from '../core/index/pair-list.ts';
+import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { ChainJob, IngestItem, KeptSets, PackedSets } from '../workers/ingest-protocol.ts';
@@ -458,12 +459,15 @@ export interface DocsSearch {
   candidates: Candidates;
   indexingMs: number;
   groupingMs: number;
+  /** With `options.external`: the pairs the scan's fingerprints contradict (not candidates). */
+  mismatched?: ExternalCandidates['mismatched'];
 }
 
 /**
  * Runs exact grouping and the candidate search in the index worker over the docs fingerprinted so
- * far (any status other than ok takes no part), then verifies and groups. `onPhase` hears 'grouping'
- * when verification starts.
+ * far (any status other than ok takes no part), then verifies and groups. With `options.external`
+ * (pairs of doc ids found outside, e.g. by DuckDB or Spark) those pairs are the candidates instead
+ * of the search's: everything after is the same. `onPhase` hears 'grouping' when verification starts.
  */
 export async function searchDocs(
   workers: ScanWorkers,
@@ -471,12 +475,20 @@ export async function searchDocs(
   docs: ScanDocs,
   settings: SimHashSettings,
   smallSets: PackedSets,
-  options: { k: number; similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; keptSets?: ReadonlyArray<Uint32Array | undefined> },
+  options: {
+    k: number;
+    similarityThreshold: number;
+    grouping: Grouping;
+    pinned?: readonly number[];
+    keptSets?: ReadonlyArray<Uint32Array | undefined>;
+    external?: PairList;
+  },
   onPhase?: (phase: 'grouping') => void,
 ): Promise<DocsSearch> {
   const t0 = performance.now();
+  const { external } = options;
   const found = await workers.index.call(signal, (api) =>
-    api.findDuplicates({ status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k }),
+    api.findDuplicates({ status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k, ...(external ? { external } : {}) }),
   );
   const t1 = performance.now();
   // The index worker's own clock: exact grouping, then the candidate search (the rest is messaging).
@@ -496,6 +508,7 @@ export async function searchDocs(
     candidates,
     indexingMs: t1 - t0,
     groupingMs: performance.now() - t1,
+    ...(found.mismatched ? { mismatched: found.mismatched } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { GroupTable, ScoredPairs } from '../core/groups/group-table.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { SkipReason } from '../core/documents/document-status.ts';
+import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 
 /** Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were listed). */
 export interface ScanDocs {
@@ -133,6 +134,11 @@ export interface ScanResult {
    */
   partial: boolean;
   timings: ScanTimings;
+  /**
+   * A scan over candidate pairs found outside (`simsift scan --pairs`): the pairs its fingerprints
+   * contradict (a document without a fingerprint, another distance), left out of the candidates.
+   */
+  externalMismatched?: ExternalCandidates['mismatched'];
 }
 
 /** Wall-clock milliseconds per phase, measured on the main thread; the phases follow each other. */

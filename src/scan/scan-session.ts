@@ -23,6 +23,7 @@ import {
 } from './near-duplicate-search.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
+import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
@@ -34,8 +35,11 @@ import { recordPhase } from './phase-timing.ts';
 export type ScanSource =
   | { kind: 'file-list'; files: ArrayLike<File> }
   | { kind: 'drop'; drop: DropSnapshot }
-  /** Files already collected by an earlier scan (a rescan with other settings). */
-  | { kind: 'collected'; collected: CollectedFiles };
+  /**
+   * Files already collected (a rescan with other settings, the CLI). `pairs`: candidate pairs found
+   * outside (doc ids = positions in `collected`), used instead of the scan's own search.
+   */
+  | { kind: 'collected'; collected: CollectedFiles; pairs?: PairList };
 
 /** What a regroup may change; absent fields keep the store's current value. */
 export interface RegroupOptions {
@@ -331,7 +335,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       setPhase('indexing');
       const sets = concatSets(smallSets);
       smallSets = [];
-      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets }, () => setPhase('grouping'));
+      const external = source.kind === 'collected' ? source.pairs : undefined;
+      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets, external }, () => setPhase('grouping'));
       keptSets = [];
       signal.throwIfAborted();
       const tEnd = performance.now();
@@ -355,6 +360,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         ...found.near,
         partial: false,
         timings,
+        ...(found.mismatched ? { externalMismatched: found.mismatched } : {}),
       };
       last = { corpus: found.corpus, candidates: found.candidates, result };
       if (hooks.finish) setPhase('saving');

@@ -7,6 +7,7 @@ import { transfer } from 'comlink';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
+import { candidatesFromPairs, type ExternalCandidates } from '../core/index/external-pairs.ts';
 import { groupExact, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
 import { type PackedSets } from './ingest-protocol.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
@@ -30,6 +31,11 @@ export interface DuplicateSearchInput {
   blocks?: number;
   /** Exact Jaccards already measured (a regroup, or a rescan's cache): attached to the candidates. */
   known?: KnownPairs;
+  /**
+   * Candidate pairs of documents found outside (doc ids; `simsift scan --pairs`): they replace the
+   * search, reduced to pairs of representatives by `candidatesFromPairs`.
+   */
+  external?: PairList;
 }
 
 /** Exact groups and candidate pairs over doc ids. */
@@ -52,6 +58,8 @@ export interface DuplicateSearchResult {
   /** Worker-side milliseconds per step. */
   exactMs: number;
   pairsMs: number;
+  /** With `external`: the pairs the scan's fingerprints contradict (left out of `candidates`). */
+  mismatched?: ExternalCandidates['mismatched'];
 }
 
 /** Pairs whose exact Jaccard is already known (a < b doc ids, sorted by a then b). */
@@ -174,7 +182,10 @@ export const indexApi = {
     }
     void onPhase?.('indexing');
     const t1 = performance.now();
-    const found = searchCandidates({ reps, hi: repHi, lo: repLo, k: input.k, blocks: input.blocks, known: input.known });
+    const external = input.external ? candidatesFromPairs(input.external, exact.representative, hi, lo) : null;
+    const found = external
+      ? withKnown(external.candidates, input.k, input.known)
+      : searchCandidates({ reps, hi: repHi, lo: repLo, k: input.k, blocks: input.blocks, known: input.known });
     const t2 = performance.now();
     const result: DuplicateSearchResult = {
       status,
@@ -187,6 +198,7 @@ export const indexApi = {
       ...found,
       exactMs: t1 - t0,
       pairsMs: t2 - t1,
+      ...(external ? { mismatched: external.mismatched } : {}),
     };
     return transfer(result, [
       status.buffer,
@@ -258,15 +270,23 @@ export function searchCandidates(input: CandidateSearchInput): CandidateSearchRe
   const count = local?.count ?? 0;
   // Representatives are ascending doc ids, so mapping keeps a < b and the (a, b) order.
   const candidates: PairList = { a: new Uint32Array(count), b: new Uint32Array(count), distance: new Uint8Array(count), count };
-  const histogram = new Uint32Array(k + 1);
   for (let p = 0; p < count; p++) {
     candidates.a[p] = reps[local!.a[p]];
     candidates.b[p] = reps[local!.b[p]];
     candidates.distance[p] = local!.distance[p];
-    histogram[local!.distance[p]]++;
   }
+  return withKnown(candidates, k, input.known);
+}
+
+/**
+ * Candidates (doc ids, sorted by (a, b)) with their distance histogram and the Jaccards already
+ * known attached: the search's own, or pairs found outside (`DuplicateSearchInput.external`).
+ */
+function withKnown(candidates: PairList, k: number, known: KnownPairs | undefined): CandidateSearchResult {
+  const count = candidates.count;
+  const histogram = new Uint32Array(k + 1);
+  for (let p = 0; p < count; p++) histogram[candidates.distance[p]]++;
   const jaccard = new Float64Array(count).fill(Number.NaN);
-  const known = input.known;
   if (known && known.count > 0) {
     // Both lists are sorted by (a, b): one merge pass.
     let q = 0;

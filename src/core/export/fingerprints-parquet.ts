@@ -23,7 +23,7 @@
  */
 import { DocStatus } from '../documents/document-status.ts';
 import { ByteWriter, ParquetWriter, type Writer } from 'hyparquet-writer';
-import { formatFeatureSpec, type SimHashSettings } from '../simhash/settings.ts';
+import { formatFeatureSpec, parseFeatureSpec, parseWeightScheme, type SimHashSettings } from '../simhash/settings.ts';
 
 /** What became of a document, as the `status` column spells it. */
 export type FingerprintStatus = 'ok' | 'too-short' | 'empty' | 'binary' | 'unreadable' | 'too-large' | 'pending';
@@ -125,6 +125,24 @@ export function fingerprintMetadata(meta: FingerprintExportMeta): { key: string;
   return kv;
 }
 
+/**
+ * The settings and k a file's key/value metadata records (the fingerprint export's, or a pairs
+ * file's, see pairs-parquet.ts): settings only when features, weights and stop words are all there
+ * and readable; k only when it is an integer in 0..64.
+ */
+export function recordedSettings(kv: ReadonlyArray<{ key: string; value?: string }>): { settings?: SimHashSettings; k?: number } {
+  const K = PARQUET_METADATA_KEYS;
+  const get = (key: string) => kv.find((e) => e.key === key)?.value;
+  const out: { settings?: SimHashSettings; k?: number } = {};
+  const features = parseFeatureSpec(get(K.features) ?? '');
+  const weights = parseWeightScheme(get(K.weights) ?? '');
+  const stopWords = get(K.stopWords);
+  if (features && weights && (stopWords === 'true' || stopWords === 'false')) out.settings = { features, weights, stopWords: stopWords === 'true' };
+  const k = get(K.k);
+  if (k !== undefined && /^\d{1,2}$/.test(k) && Number(k) <= 64) out.k = Number(k);
+  return out;
+}
+
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 function hex32(x: number): string {
@@ -136,6 +154,33 @@ function u64(hi: number, lo: number): bigint {
 }
 
 /**
+ * A hyparquet-writer ParquetWriter that hands out the file's bytes as they are encoded (after each
+ * row group and at the end: a fresh Uint8Array each time, safe to keep), so nobody holds the file
+ * twice. Shared by the fingerprint export and the pairs file (pairs-parquet.ts).
+ */
+export function streamingParquetWriter(
+  schema: ReadonlyArray<object>,
+  kvMetadata: { key: string; value: string }[],
+  version: string,
+  onBytes: (chunk: Uint8Array) => void,
+): ParquetWriter {
+  const bytes: ByteWriter & Pick<Writer, 'flush'> = new ByteWriter();
+  // Hand out what has been encoded and start the buffer over.
+  const drain = () => {
+    if (bytes.index > 0) onBytes(bytes.getBytes().slice());
+    bytes.index = 0;
+  };
+  bytes.flush = drain;
+  bytes.finish = drain;
+  return new ParquetWriter({
+    writer: bytes,
+    schema: schema.map((e) => ({ ...e })) as ConstructorParameters<typeof ParquetWriter>[0]['schema'],
+    kvMetadata,
+    createdBy: `simsift version ${version}`,
+  });
+}
+
+/**
  * A streaming writer: each `write` encodes one row group and passes the new bytes to `onBytes`
  * (a fresh Uint8Array each time, safe to keep), so a caller never holds the file twice.
  */
@@ -143,20 +188,7 @@ export function createFingerprintParquetWriter(
   meta: FingerprintExportMeta,
   onBytes: (chunk: Uint8Array) => void,
 ): FingerprintParquetWriter {
-  const bytes: ByteWriter & Pick<Writer, 'flush'> = new ByteWriter();
-  // Hand out what has been encoded (after each row group and at the end) and start the buffer over.
-  const drain = () => {
-    if (bytes.index > 0) onBytes(bytes.getBytes().slice());
-    bytes.index = 0;
-  };
-  bytes.flush = drain;
-  bytes.finish = drain;
-  const writer = new ParquetWriter({
-    writer: bytes,
-    schema: SCHEMA.map((e) => ({ ...e })),
-    kvMetadata: fingerprintMetadata(meta),
-    createdBy: `simsift version ${meta.version}`,
-  });
+  const writer = streamingParquetWriter(SCHEMA, fingerprintMetadata(meta), meta.version, onBytes);
   let rows = 0;
   let finished = false;
   return {

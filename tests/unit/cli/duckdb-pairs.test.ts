@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
+import { runCommand } from './run-command.ts';
 import { fingerprintsParquet, type FingerprintStatus } from '../../../src/core/export/fingerprints-parquet.ts';
 import { toHex } from '../../../src/core/simhash/fingerprint64.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
@@ -11,16 +11,7 @@ import { bruteForcePairs, plantedSet, type Fingerprints } from '../core/index/te
 
 const dir = mkdtempSync(join(tmpdir(), 'simsift-duckdb-pairs-'));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await runPairs(argv, { stdout, stderr });
-  return { code, out, err };
-}
+const run = (argv: string[]) => runCommand(runPairs, argv);
 
 /** Writes fingerprints as the Parquet export, with rows listed in `missing` as too short (no fingerprint). */
 function writeParquet(file: string, fp: Fingerprints, missing: ReadonlySet<number> = new Set()): void {

@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
+import { runCommand } from './run-command.ts';
 import { parseFingerprintLines } from '../../../src/cli/fingerprint-input.ts';
 import { allPairsThreaded } from '../../../src/cli/pairs-threads.ts';
 import { allPairs } from '../../../src/core/index/all-pairs.ts';
@@ -19,16 +19,7 @@ const lines = Array.from(fp.hi, (h, i) => toHex(h, fp.lo[i]));
 const fpFile = join(dir, 'fingerprints.txt');
 writeFileSync(fpFile, lines.join('\n') + '\n');
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await runPairs(argv, { stdout, stderr });
-  return { code, out, err };
-}
+const run = (argv: string[]) => runCommand(runPairs, argv);
 
 describe('simsift pairs', () => {
   it('prints every pair within k once, sorted, with a timing summary', async () => {
