@@ -54,16 +54,14 @@ describe('DuckDB and the in-process index agree', () => {
     expect(await compare(100_000, 3, 20261124, 5)).toBeGreaterThan(9_000);
   }, 60_000);
 
-  // Not 100,000 at k = 13: DuckDB runs one join of all rows per table (C(17, 13) = 2,380 at 100,000,
-  // C(16, 13) = 560 here) and pays far more per candidate pair than the in-process index. Measured
-  // 2026-11-24 on the shared 2-core machine: `npm run bench -- engine --only-k13` 110 s of DuckDB
-  // search at 100,000 (14 s in-process) at load average 5-6, 266 s (51 s) at 11-13, past what CI can
-  // spend on one test (the whole suite must stay well under 10 minutes). The cost is the join's candidates, not bit_count: a SWAR
-  // popcount expression instead took these 20,000 fingerprints 18.3 s against bit_count's 18.0 s, and
-  // the first 100 of the 2,380 joins at 100,000 took 15.0 s without any distance test, 16.5 s with it.
-  // This test took 5.8 s (both engines) at load average 4.7 the same day.
-  it(`on 20,000 fingerprints at the default k = ${DEFAULT_K} (corpora up to 200,000 documents)`, async () => {
-    expect(chooseSqlBlocks(20_000, DEFAULT_K)).toBe(16);
-    expect(await compare(20_000, DEFAULT_K, 7)).toBeGreaterThan(1_500);
-  }, 60_000);
+  // The issue's own size at the default k. It is the slowest unit test by far: DuckDB runs one join of
+  // all rows per table, C(17, 13) = 2,380 of them, and pays far more per candidate pair than the
+  // in-process index (the cost is the joins' candidates, not bit_count: a SWAR popcount expression
+  // was no faster). DuckDB's search alone, `npm run bench -- engine --only-k13`, 2026-11-24: 59 s
+  // (an earlier run), 110 s at load average 5-6, 266 s at 11-13; this whole test took 172 s at load
+  // 6-8. Hence the long timeout: this is a correctness test, not a timed one.
+  it(`on 100,000 fingerprints at the default k = ${DEFAULT_K} (corpora up to 200,000 documents)`, async () => {
+    expect(chooseSqlBlocks(100_000, DEFAULT_K)).toBe(17);
+    expect(await compare(100_000, DEFAULT_K, 7)).toBeGreaterThan(9_000);
+  }, 900_000);
 });
