@@ -16,6 +16,9 @@
  * src/scan/phase-timing.ts) and waits for the saving that goes on behind the results.
  * `--baseline` (default with `--text real`; `--no-baseline` skips it) first times a blank page that only
  * reads every file's bytes from a plain folder input, 16 `arrayBuffer()` reads in flight.
+ * `--no-contents` unticks "Keep file contents" first (the saved corpus then keeps no file contents).
+ * `--profile` samples the page's main thread (CDP Profiler, 1 ms) from the input to the groups and prints
+ * the functions with the most self time: where the main thread's share of the scan goes.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,6 +154,31 @@ function makeFilesInPage(spec: CorpusSpec): { files: number; bytes: number } {
   return { files: files.length, bytes };
 }
 
+/** The parts of a CDP CPU profile the summary reads. */
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Prints the functions with the most self time (the main thread's samples, idle left out). */
+function printProfile(profile: CpuProfile): void {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = nodes.get(id)!;
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.slice(frame.url.lastIndexOf('/') + 1)}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + ms);
+    if (frame.functionName !== '(idle)') total += ms;
+  });
+  console.log(`  main thread busy (profiled): ${(total / 1000).toFixed(2)} s; most self time:`);
+  for (const [key, ms] of [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`    ${(ms / 1000).toFixed(2).padStart(7)} s  ${key}`);
+  }
+}
+
 export async function main(args: string[]): Promise<void> {
   const files = Number(option(args, 'files', '100000'));
   const mb = Number(option(args, 'mb', '1000'));
@@ -164,7 +192,8 @@ export async function main(args: string[]): Promise<void> {
   const spec: CorpusSpec = { files, totalBytes: mb * 1e6, nearEvery: 10, exactEvery: 17, perFolder: 1000, seed };
 
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-bench-build-'));
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  // Profiled builds keep their function names.
+  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !args.includes('--profile') } });
   const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4390, strictPort: false } });
   const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4390/';
   const browser = await chromium.launch({
@@ -193,6 +222,7 @@ export async function main(args: string[]): Promise<void> {
     }
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
     if (baseline && source === 'folder') base = await readBaseline(browser, url, corpusDir);
+    if (args.includes('--no-contents')) await page.getByRole('checkbox', { name: /Keep file contents/ }).uncheck();
     await page.evaluate(() => {
       const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } };
       w.__bench = { inputAt: 0, handlerMs: 0, doneAt: 0, tasks: [] };
@@ -211,6 +241,12 @@ export async function main(args: string[]): Promise<void> {
         if (rootEl.getAttribute('data-scan-state') === 'done' && !w.__bench.doneAt) w.__bench.doneAt = performance.now();
       }).observe(rootEl, { attributes: true });
     });
+    const profiler = args.includes('--profile') ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 1000 });
+      await profiler.send('Profiler.start');
+    }
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
     if (source === 'folder') {
@@ -231,6 +267,7 @@ export async function main(args: string[]): Promise<void> {
     await page.locator('[data-scan-state="done"], [data-scan-state="error"]').waitFor({ timeout: 600_000 });
     const state = await page.locator('[data-scan-state]').getAttribute('data-scan-state');
     if (state !== 'done') throw new Error(`the scan ended in state ${state}: ${await page.getByRole('alert').textContent()}`);
+    const profile = profiler ? ((await profiler.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
     await page.getByRole('region', { name: 'Results' }).waitFor();
     await page.waitForTimeout(500);
     // Saving goes on behind the results; its measure is recorded when it has settled.
@@ -272,6 +309,7 @@ export async function main(args: string[]): Promise<void> {
       const first = await skipped.getByRole('listitem').nth(4).textContent().catch(() => '');
       console.log(`  ${await skipped.getByRole('heading').textContent()}: ${(await skipped.getByRole('list', { name: 'Skipped by reason' }).textContent())?.replace(/\s+/g, ' ')}; e.g. ${first}`);
     }
+    if (profile) printProfile(profile);
     if (args.includes('--tasks')) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
   } finally {
     await browser.close();

@@ -15,7 +15,7 @@ import { concatSets, decideNearDuplicates, emptyKnown } from './near-duplicate-s
 import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
-import type { DocNote, Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import { noContents, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 
 const STATUS_FROM_REASON: Record<string, number> = {
   copy: DocStatus.copy,
@@ -72,7 +72,7 @@ export async function restoreFiles(c: LoadedCorpus, keepContents: boolean): Prom
   // Creating a Blob costs a round trip to the browser process (measured in Chromium: 100,000 empty
   // Files took 9 s), so documents without contents share one empty File, and stored Files (addBatch
   // stores the scan's File objects) are used as they come back.
-  const none = new File([], '');
+  const none = noContents();
   const files = new Array<File>(c.count).fill(none);
   for (let p = 0; p < c.count; p++) {
     const blob = blobs.get(c.ids[p]!);
