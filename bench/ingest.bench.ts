@@ -24,7 +24,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import { chromium, expect } from '@playwright/test';
 import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
 import { buildIngestTextCorpus } from './real-corpus.ts';
@@ -222,7 +222,12 @@ export async function main(args: string[]): Promise<void> {
     }
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
     if (baseline && source === 'folder') base = await readBaseline(browser, url, corpusDir);
-    if (args.includes('--no-contents')) await page.getByRole('checkbox', { name: /Keep file contents/ }).uncheck();
+    if (args.includes('--no-contents')) {
+      // The box follows the saved setting: it unticks once the setting is written.
+      const keep = page.getByRole('checkbox', { name: /Keep file contents/ });
+      await keep.click();
+      await expect(keep).not.toBeChecked();
+    }
     await page.evaluate(() => {
       const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } };
       w.__bench = { inputAt: 0, handlerMs: 0, doneAt: 0, tasks: [] };

@@ -1,12 +1,13 @@
 /**
  * Turns stored or merged documents back into a full ScanResult: the restored corpus as the scan's
- * per-document arrays (with the stored Blobs as Files), and the near-duplicate stage of the pipeline
+ * per-document arrays (with the stored contents as Files), and the near-duplicate stage of the pipeline
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
+import { getAllContentBatches, type LoadedCorpus, type NewDocument } from '../storage/corpus-repository.ts';
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
-import { readTransaction } from '../storage/database.ts';
+import { forEachContent } from '../storage/content-batches.ts';
+import { createTimeSlicer } from './yield-to-event-loop.ts';
 import { SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
 import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
@@ -60,25 +61,30 @@ export function docsFromCorpus(c: LoadedCorpus, files: File[]): ScanDocs {
 }
 
 /**
- * Files for the restored documents: the stored Blobs as Files (so the pair view and verification can
- * read them), or an empty File where the contents were not kept (size 0: views ask for the file again).
+ * Files for the restored documents: each one's range of its batch's stored Blob as a File (so the pair
+ * view and verification can read it), or the shared `noContents()` File where the contents were not
+ * kept (size 0: views ask for the file again). Time-sliced: making a File costs a round trip to the
+ * browser process (measured in Chromium: 100,000 empty Files took 9 s).
  */
 export async function restoreFiles(c: LoadedCorpus, keepContents: boolean): Promise<File[]> {
-  const blobs = new Map<number, Blob>();
-  if (keepContents && c.count <= RESTORE_FILES_LIMIT) {
-    const records = await readTransaction(['contents'], (tx) => tx.objectStore('contents').getAll());
-    for (const r of records) blobs.set(r.id, r.blob);
-  }
-  // Creating a Blob costs a round trip to the browser process (measured in Chromium: 100,000 empty
-  // Files took 9 s), so documents without contents share one empty File, and stored Files (addBatch
-  // stores the scan's File objects) are used as they come back.
-  const none = noContents();
-  const files = new Array<File>(c.count).fill(none);
-  for (let p = 0; p < c.count; p++) {
-    const blob = blobs.get(c.ids[p]!);
-    if (!blob) continue;
-    const name = c.paths[p]!;
-    files[p] = blob instanceof File ? blob : new File([blob], name.slice(name.lastIndexOf('/') + 1));
+  const files = new Array<File>(c.count).fill(noContents());
+  if (!keepContents || c.count > RESTORE_FILES_LIMIT) return files;
+  const records = await getAllContentBatches();
+  const slice = createTimeSlicer();
+  // Records come in key order and hold ascending ids, as do the corpus positions: one merge walk.
+  let p = 0;
+  for (const record of records) {
+    const found: Array<[number, number, number]> = [];
+    forEachContent(record, (id, start, end) => {
+      while (p < c.count && c.ids[p]! < id) p++;
+      if (p < c.count && c.ids[p] === id) found.push([p, start, end]);
+    });
+    for (const [at, start, end] of found) {
+      const name = c.paths[at]!;
+      files[at] = new File([record.blob.slice(start, end)], name.slice(name.lastIndexOf('/') + 1));
+      const pause = slice();
+      if (pause) await pause;
+    }
   }
   return files;
 }
