@@ -6,7 +6,7 @@
  */
 import type { IDBPTransaction, StoreNames } from 'idb';
 import type { ContentBatchRecord, CorpusDB } from './schema.ts';
-import { indexOfSorted, lastKeyAtMost } from './key-codec.ts';
+import { idsByRecord, indexOfSorted } from './key-codec.ts';
 import { StorageError } from './storage-error.ts';
 
 /** One batch's kept contents: document `ids[i]` is bytes `[starts[i], ends[i])` of `blob`. */
@@ -69,15 +69,7 @@ export async function findContent(tx: IDBPTransaction<CorpusDB, StoreNames<Corpu
 export async function removeContentsInTransaction(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'readwrite'>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   const store = tx.objectStore('content-batches');
-  const keys = await store.getAllKeys();
-  const byRecord = new Map<number, Set<number>>();
-  for (const id of ids) {
-    const key = lastKeyAtMost(keys, id);
-    if (key === undefined) continue;
-    const set = byRecord.get(key) ?? new Set<number>();
-    byRecord.set(key, set);
-    set.add(id);
-  }
+  const byRecord = idsByRecord(await store.getAllKeys(), ids);
   const records = await Promise.all([...byRecord.keys()].map((key) => store.get(key)));
   const writes: Promise<unknown>[] = [];
   for (const record of records) {

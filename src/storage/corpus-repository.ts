@@ -17,7 +17,7 @@ import {
   DOC_FLAG_HAS_CONTENT_HASH,
 } from './corpus-columns.ts';
 import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
-import { indexOfSorted, keyBytesToHalves, lastKeyAtMost } from './key-codec.ts';
+import { idsByRecord, indexOfSorted, keyBytesToHalves, lastKeyAtMost } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction } from './permuted-shards.ts';
 import type { TableEntries } from './permuted-shards.ts';
 import { CHUNK_CAPACITY, STORE_NAMES } from './schema.ts';
@@ -299,14 +299,7 @@ export async function removeDocuments(ids: readonly number[]): Promise<CorpusSum
     const [chunkKeys, metaRecord] = await Promise.all([chunks.getAllKeys(), tx.objectStore('meta').get('corpus')]);
     const meta = metaRecord ? checkCorpusMeta(metaRecord) : EMPTY_META;
     // Each chunk is keyed by the first id it was created with: id -> the last chunk key <= id.
-    const byChunk = new Map<number, Set<number>>();
-    for (const id of wanted) {
-      const key = lastKeyAtMost(chunkKeys, id);
-      if (key === undefined) continue;
-      const set = byChunk.get(key) ?? new Set<number>();
-      byChunk.set(key, set);
-      set.add(id);
-    }
+    const byChunk = idsByRecord(chunkKeys, wanted);
     const touched = await Promise.all([...byChunk.keys()].map((key) => chunks.get(key)));
     const writes = new RequestGroup();
     const removedIds: number[] = [];

@@ -107,3 +107,16 @@ export function indexOfSorted(ids: Uint32Array, id: number): number {
   }
   return -1;
 }
+
+/** Groups `ids` by the record holding each (the greatest of the ascending `sortedKeys` at most the id); ids before every key are left out. */
+export function idsByRecord(sortedKeys: readonly number[], ids: Iterable<number>): Map<number, Set<number>> {
+  const out = new Map<number, Set<number>>();
+  for (const id of ids) {
+    const key = lastKeyAtMost(sortedKeys, id);
+    if (key === undefined) continue;
+    const set = out.get(key) ?? new Set<number>();
+    out.set(key, set);
+    set.add(id);
+  }
+  return out;
+}

@@ -212,35 +212,34 @@ export function migrate(
   if (oldVersion < 2 && targetVersion >= 2) {
     if (oldVersion < 1) {
       anyDb.deleteObjectStore('documents'); // a new database: nothing to convert
-    } else {
-      // The open request reports an abort; observe `done` so it is not also an unhandled rejection.
-      tx.done.catch(() => undefined);
-      convertDocumentsToChunks(anyDb, tx).catch((error: unknown) => {
-        console.error('SimSift: upgrading the saved corpus failed', error);
-        abortUpgrade(tx);
-      });
-    }
+    } else convertOrAbort(tx, convertDocumentsToChunks(anyDb, tx));
   }
   if (oldVersion < 3 && targetVersion >= 3) {
     db.createObjectStore('content-batches', { keyPath: 'first' });
     if (oldVersion < 1) {
       anyDb.deleteObjectStore('contents'); // a new database: nothing to convert
-    } else {
-      tx.done.catch(() => undefined);
-      convertContentsToBatches(anyDb, tx).catch((error: unknown) => {
-        console.error('SimSift: upgrading the saved corpus failed', error);
-        abortUpgrade(tx);
-      });
-    }
+    } else convertOrAbort(tx, convertContentsToBatches(anyDb, tx));
   }
 }
 
-function abortUpgrade(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>): void {
-  try {
-    tx.abort();
-  } catch {
-    // already finished
-  }
+/** A step that moves data: when it fails, the whole upgrade aborts and the old database stays as it was. */
+function convertOrAbort(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>, conversion: Promise<void>): void {
+  // The open request reports an abort; observe `done` so it is not also an unhandled rejection.
+  tx.done.catch(() => undefined);
+  conversion.catch((error: unknown) => {
+    console.error('SimSift: upgrading the saved corpus failed', error);
+    try {
+      tx.abort();
+    } catch {
+      // already finished
+    }
+  });
+}
+
+/** Every record of a store an earlier version had (this schema no longer names it). */
+async function oldRecords<T>(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>, store: string): Promise<T[]> {
+  const anyTx = tx as unknown as IDBPTransaction<unknown, string[], 'versionchange'>;
+  return (await anyTx.objectStore(store).getAll()) as T[];
 }
 
 /** Documents per content record made by the v2 -> v3 migration (a scan's batches hold up to 256). */
@@ -255,8 +254,7 @@ async function convertContentsToBatches(
   anyDb: IDBPDatabase,
   tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>,
 ): Promise<void> {
-  const anyTx = tx as unknown as IDBPTransaction<unknown, string[], 'versionchange'>;
-  const records = (await anyTx.objectStore('contents').getAll()) as ContentRecordV2[];
+  const records = await oldRecords<ContentRecordV2>(tx, 'contents');
   for (const r of records) {
     if (!(r.blob instanceof Blob) || !Number.isInteger(r.id) || r.id < 0 || r.id > 0xffffffff) throw new StorageError('corrupt', `content record ${String(r.id)}`);
   }
@@ -285,8 +283,7 @@ async function convertDocumentsToChunks(
   anyDb: IDBPDatabase,
   tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>,
 ): Promise<void> {
-  const anyTx = tx as unknown as IDBPTransaction<unknown, string[], 'versionchange'>;
-  const records = (await anyTx.objectStore('documents').getAll()) as DocumentRecordV1[];
+  const records = await oldRecords<DocumentRecordV1>(tx, 'documents');
   const docs: NewDocument[] = records.map((r) => {
     const fp = r.fingerprint ? keyToHalves(r.fingerprint) : { hi: 0, lo: 0 };
     const d: NewDocument = {

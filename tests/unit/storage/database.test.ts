@@ -132,16 +132,22 @@ describe('opening the corpus database', () => {
     expect((await findDocumentsByContentHash('00000000000000aa')).map((d) => d.id)).toEqual([0, 3]);
   });
 
-  it('leaves a version 1 database untouched when its upgrade fails', async () => {
-    // A v1 record the conversion refuses (ids must ascend as uint32): the upgrade aborts.
-    await createVersion1([{ ...V1_DOCS[0], id: -5 }]);
-    const error = await getCorpusDb().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StorageError);
-    const old = await openDB(TEST_DB);
-    expect(old.version).toBe(1);
-    expect(await old.count('documents')).toBe(1);
-    old.close();
-  });
+  // A record each conversion refuses: v1 ids must ascend as uint32; a v2 content must be a Blob.
+  const refused = [
+    { version: 1, store: 'documents', create: () => createVersion1([{ ...V1_DOCS[0], id: -5 }]), records: 1 },
+    { version: 2, store: 'contents', create: () => createVersion2([{ id: 0, blob: new Blob(['fine']) }, { id: 1, blob: 'not a blob' as unknown as Blob }]), records: 2 },
+  ];
+  for (const { version, store, create, records } of refused) {
+    it(`leaves a version ${version} database untouched when its upgrade fails`, async () => {
+      await create();
+      const error = await getCorpusDb().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StorageError);
+      const old = await openDB(TEST_DB);
+      expect(old.version).toBe(version);
+      expect(await old.count(store)).toBe(records);
+      old.close();
+    });
+  }
 
   it('upgrades a version 2 database: per-document contents become one record per 256 documents', async () => {
     const texts = Array.from({ length: 300 }, (_, i) => `text of document ${i * 2}`);
@@ -153,17 +159,6 @@ describe('opening the corpus database', () => {
     for (const i of [0, 1, 127, 255, 256, 299]) expect(await (await getContent(i * 2))!.text()).toBe(texts[i]);
     expect(await getContent(3)).toBeNull();
     expect(await getContent(600)).toBeNull();
-  });
-
-  it('leaves a version 2 database untouched when its upgrade fails', async () => {
-    // A v2 content record the conversion refuses (no Blob): the upgrade aborts.
-    await createVersion2([{ id: 0, blob: new Blob(['fine']) }, { id: 1, blob: 'not a blob' as unknown as Blob }]);
-    const error = await getCorpusDb().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StorageError);
-    const old = await openDB(TEST_DB);
-    expect(old.version).toBe(2);
-    expect(await old.count('contents')).toBe(2);
-    old.close();
   });
 
   it('refuses a database from a newer version with a typed error', async () => {
