@@ -7,7 +7,7 @@ import { addBatch, getCorpusSummary, removeDocuments } from '../storage/corpus-r
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import type { ScanDocs } from './scan-result.ts';
+import { docFile, type ScanDocs } from './scan-result.ts';
 import { storedDocumentOf } from './restore-corpus.ts';
 import { NO_ID, sameContents } from './merge-corpus.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
@@ -208,7 +208,7 @@ function keptContents(docs: ScanDocs, bytes: BatchContents | undefined) {
         starts.push(bytes.offsets[j]!);
         ends.push(bytes.offsets[j + 1]!);
       } else {
-        extra.push(docs.files[d]!);
+        extra.push(docFile(docs, d));
         starts.push(extraAt);
         extraAt += docs.sizes[d]!;
         ends.push(extraAt);

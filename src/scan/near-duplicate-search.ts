@@ -13,7 +13,7 @@ import type { KnownPairs } from '../workers/index-api.ts';
 import type { ChainJob, IngestItem, KeptSets, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
-import { emptyScoredPairs, noContents, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
+import { docFile, emptyScoredPairs, noContents, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { transfer } from 'comlink';
@@ -156,7 +156,7 @@ async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit
   const lane = async () => {
     while (next < toRead.length) {
       const i = toRead[next++];
-      const file = docs.files[ids[i]];
+      const file = docFile(docs, ids[i]);
       const read = await readUpTo(file, readLimit);
       if (read.kind === 'bytes') {
         items[i].bytes = read.bytes;

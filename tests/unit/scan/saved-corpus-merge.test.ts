@@ -18,7 +18,7 @@ import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import type { IngestItem } from '../../../src/workers/ingest-protocol.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
-import type { ScanResult } from '../../../src/scan/scan-result.ts';
+import { docFile, type ScanResult } from '../../../src/scan/scan-result.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 
 /** The ingest API as it is, counting every item it is asked to read (by name) while `counting` is on. */
@@ -187,7 +187,8 @@ describe('merging new files into a saved corpus after a reload', () => {
     const second = await tab();
     const { docs } = second.store.getSnapshot().result!;
     expect([...docs.paths].sort()).toEqual(Object.keys(texts));
-    for (let p = 0; p < docs.count; p++) expect(await docs.files[p]!.text()).toBe(texts[docs.paths[p] as keyof typeof texts]);
+    // Each is its range of its batch's stored Blob, sliced when read.
+    for (let p = 0; p < docs.count; p++) expect(await docFile(docs, p).text()).toBe(texts[docs.paths[p] as keyof typeof texts]);
   });
 
   it('a merge of k new files re-reads at most k files: only the saved neighbours of the new files (contents kept)', async () => {
