@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
-import { PersistencePage, waitForSaved } from './persistence-page.ts';
+import { PersistencePage, sampleSavedThenReloaded, waitForSaved } from './persistence-page.ts';
 import { ResultsPage } from './results-page.ts';
 
 test('a scanned corpus and its groups come back after a reload', async ({ page }) => {
@@ -33,10 +33,7 @@ test('a scanned corpus and its groups come back after a reload', async ({ page }
 test('after a reload, a pair opens with both texts read from the contents kept in this browser', async ({ page }) => {
   const app = new ResultsPage(page);
   await app.open();
-  await app.trySample();
-  await waitForSaved(page);
-  await page.reload();
-  await app.waitForDone();
+  await sampleSavedThenReloaded(page, app);
 
   // The stored bytes of one batch come back as each document's range of one record.
   const member = 'simsift-sample/drafts/tides-one-word-changed.txt';
