@@ -98,7 +98,7 @@ async function readBaseline(browser: import('@playwright/test').Browser, url: st
       });
     });
     const t0 = performance.now();
-    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir);
+    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
     const deliverSeconds = (performance.now() - t0) / 1000;
     const r = await page.evaluate(() => (window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }> }).__read);
     return { seconds: r.ms / 1000, files: r.files, bytes: r.bytes, deliverSeconds };
@@ -256,7 +256,8 @@ export async function main(args: string[]): Promise<void> {
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
     if (source === 'folder') {
-      await page.getByLabel('Choose folder', { exact: true }).setInputFiles(corpusDir);
+      // Handing 100,000 files over takes Playwright longer than its default 30 s action timeout.
+      await page.getByLabel('Choose folder', { exact: true }).setInputFiles(corpusDir, { timeout: 600_000 });
     } else {
       // Building the DataTransfer is set-up (its own task); the drop is dispatched in the next one.
       await page.evaluate(() => {
