@@ -1,5 +1,5 @@
 // The CLI's prebuilt bundle: src/cli/main.ts and its worker-thread entries bundled by esbuild (a
-// dependency of tsx, so always installed) into dist-cli/, so `simsift` starts without compiling
+// dependency of the project's, and tsx's) into dist-cli/, so `simsift` starts without compiling
 // TypeScript on every run (tsx's loader cost about 0.2 s on the main thread and again in each thread).
 // `npm install` builds it (the prepare script); bin/simsift.js rebuilds it when a source it was built
 // from changed, and falls back to tsx if it cannot be built.
