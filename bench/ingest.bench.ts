@@ -16,12 +16,16 @@
  * src/scan/phase-timing.ts) and waits for the saving that goes on behind the results.
  * `--baseline` (default with `--text real`; `--no-baseline` skips it) first times a blank page that only
  * reads every file's bytes from a plain folder input, 16 `arrayBuffer()` reads in flight.
+ * `--no-contents` unticks "Keep file contents" first (the saved corpus then keeps no file contents).
+ * `--reload` then reloads the page and times the restore of the saved corpus (kept contents included).
+ * `--profile` samples the page's main thread (CDP Profiler, 1 ms) from the input to the groups and prints
+ * the functions with the most self time: where the main thread's share of the scan goes.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import { chromium, expect } from '@playwright/test';
 import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
 import { buildIngestTextCorpus } from './real-corpus.ts';
@@ -94,7 +98,7 @@ async function readBaseline(browser: import('@playwright/test').Browser, url: st
       });
     });
     const t0 = performance.now();
-    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir);
+    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
     const deliverSeconds = (performance.now() - t0) / 1000;
     const r = await page.evaluate(() => (window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }> }).__read);
     return { seconds: r.ms / 1000, files: r.files, bytes: r.bytes, deliverSeconds };
@@ -151,6 +155,31 @@ function makeFilesInPage(spec: CorpusSpec): { files: number; bytes: number } {
   return { files: files.length, bytes };
 }
 
+/** The parts of a CDP CPU profile the summary reads. */
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Prints the functions with the most self time (the main thread's samples, idle left out). */
+function printProfile(profile: CpuProfile): void {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = nodes.get(id)!;
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.slice(frame.url.lastIndexOf('/') + 1)}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + ms);
+    if (frame.functionName !== '(idle)') total += ms;
+  });
+  console.log(`  main thread busy (profiled): ${(total / 1000).toFixed(2)} s; most self time:`);
+  for (const [key, ms] of [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`    ${(ms / 1000).toFixed(2).padStart(7)} s  ${key}`);
+  }
+}
+
 export async function main(args: string[]): Promise<void> {
   const files = Number(option(args, 'files', '100000'));
   const mb = Number(option(args, 'mb', '1000'));
@@ -164,7 +193,8 @@ export async function main(args: string[]): Promise<void> {
   const spec: CorpusSpec = { files, totalBytes: mb * 1e6, nearEvery: 10, exactEvery: 17, perFolder: 1000, seed };
 
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-bench-build-'));
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  // Profiled builds keep their function names.
+  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !args.includes('--profile') } });
   const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4390, strictPort: false } });
   const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4390/';
   const browser = await chromium.launch({
@@ -193,6 +223,12 @@ export async function main(args: string[]): Promise<void> {
     }
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
     if (baseline && source === 'folder') base = await readBaseline(browser, url, corpusDir);
+    if (args.includes('--no-contents')) {
+      // The box follows the saved setting: it unticks once the setting is written.
+      const keep = page.getByRole('checkbox', { name: /Keep file contents/ });
+      await keep.click();
+      await expect(keep).not.toBeChecked();
+    }
     await page.evaluate(() => {
       const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } };
       w.__bench = { inputAt: 0, handlerMs: 0, doneAt: 0, tasks: [] };
@@ -211,10 +247,17 @@ export async function main(args: string[]): Promise<void> {
         if (rootEl.getAttribute('data-scan-state') === 'done' && !w.__bench.doneAt) w.__bench.doneAt = performance.now();
       }).observe(rootEl, { attributes: true });
     });
+    const profiler = args.includes('--profile') ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 1000 });
+      await profiler.send('Profiler.start');
+    }
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
     if (source === 'folder') {
-      await page.getByLabel('Choose folder', { exact: true }).setInputFiles(corpusDir);
+      // Handing 100,000 files over takes Playwright longer than its default 30 s action timeout.
+      await page.getByLabel('Choose folder', { exact: true }).setInputFiles(corpusDir, { timeout: 600_000 });
     } else {
       // Building the DataTransfer is set-up (its own task); the drop is dispatched in the next one.
       await page.evaluate(() => {
@@ -231,6 +274,7 @@ export async function main(args: string[]): Promise<void> {
     await page.locator('[data-scan-state="done"], [data-scan-state="error"]').waitFor({ timeout: 600_000 });
     const state = await page.locator('[data-scan-state]').getAttribute('data-scan-state');
     if (state !== 'done') throw new Error(`the scan ended in state ${state}: ${await page.getByRole('alert').textContent()}`);
+    const profile = profiler ? ((await profiler.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
     await page.getByRole('region', { name: 'Results' }).waitFor();
     await page.waitForTimeout(500);
     // Saving goes on behind the results; its measure is recorded when it has settled.
@@ -271,6 +315,16 @@ export async function main(args: string[]): Promise<void> {
     if (await skipped.count()) {
       const first = await skipped.getByRole('listitem').nth(4).textContent().catch(() => '');
       console.log(`  ${await skipped.getByRole('heading').textContent()}: ${(await skipped.getByRole('list', { name: 'Skipped by reason' }).textContent())?.replace(/\s+/g, ' ')}; e.g. ${first}`);
+    }
+    if (profile) printProfile(profile);
+    if (args.includes('--reload')) {
+      // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.
+      const t0 = performance.now();
+      await page.reload();
+      await page.locator('[data-scan-state="done"]').waitFor({ timeout: 300_000 });
+      const seconds = (performance.now() - t0) / 1000;
+      const after = await page.getByRole('region', { name: 'Results' }).locator('p').first().textContent();
+      console.log(`  reload to groups:          ${seconds.toFixed(2)} s; app says: ${after?.replace(/\s+/g, ' ')}`);
     }
     if (args.includes('--tasks')) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
   } finally {

@@ -15,7 +15,7 @@ async function fillUntilFull(batchDocs: number, blobBytes: number, maxBatches: n
   let failedIds: number[] = [];
   for (let b = 0; b < maxBatches && !error; b++) {
     const docs: NewDocument[] = [];
-    const contents: { id: number; blob: Blob }[] = [];
+    const parts: Blob[] = [];
     for (let i = 0; i < batchDocs; i++) {
       const id = committed + i;
       docs.push({
@@ -33,8 +33,11 @@ async function fillUntilFull(batchDocs: number, blobBytes: number, maxBatches: n
       // Random bytes so no layer can compress them away.
       const bytes = new Uint8Array(blobBytes);
       for (let o = 0; o < blobBytes; o += 65536) crypto.getRandomValues(bytes.subarray(o, Math.min(blobBytes, o + 65536)));
-      contents.push({ id, blob: new Blob([bytes]) });
+      parts.push(new Blob([bytes]));
     }
+    // One record per batch, as a scan keeps contents (see src/storage/content-batches.ts).
+    const ids = Uint32Array.from(docs, (d) => d.id);
+    const contents = { ids, starts: ids.map((_, i) => i * blobBytes), ends: ids.map((_, i) => (i + 1) * blobBytes), blob: new Blob(parts) };
     try {
       await addBatch({ documents: docs, contents });
       committed += batchDocs;

@@ -39,8 +39,8 @@ export async function readDocumentText(file: Blob, path: string): Promise<string
  * neither when the texts are too long for the main thread.
  */
 export function usePairTexts(
-  fileA: File | null,
-  fileB: File | null,
+  fileA: Blob | null,
+  fileB: Blob | null,
   pathA: string,
   pathB: string,
   settings: SimHashSettings,

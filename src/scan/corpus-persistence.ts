@@ -215,7 +215,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
    */
   const storageFull = (inCorpus: Uint8Array | null, docs: ScanDocs, error: unknown, lost: ReadonlySet<number> = new Set()) => {
     const left: File[] = [];
-    for (let d = 0; d < docs.count; d++) if (!inCorpus?.[d]) left.push(docs.files[d]!);
+    for (let d = 0; d < docs.count; d++) {
+      // A scan's own documents are the Files it was given (only restored ones are stored Blobs).
+      const file = docs.files[d];
+      if (!inCorpus?.[d] && file instanceof File) left.push(file);
+    }
     notSavedFiles = left;
     const saved = docs.count - left.length;
     // The shown corpus may already hold this scan (the storage filled behind the results): the

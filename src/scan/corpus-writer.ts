@@ -7,12 +7,14 @@ import { addBatch, getCorpusSummary, removeDocuments } from '../storage/corpus-r
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import type { ScanDocs } from './scan-result.ts';
+import { docFile, type ScanDocs } from './scan-result.ts';
 import { storedDocumentOf } from './restore-corpus.ts';
 import { NO_ID, sameContents } from './merge-corpus.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
 import type { TableEntries } from '../storage/permuted-shards.ts';
+import type { ContentBatch } from '../storage/content-batches.ts';
+import type { BatchContents } from '../workers/ingest-protocol.ts';
 
 export { NO_ID };
 /** How long a write waits for the writer lock held by a moment's write (a restore, another tab's small write). */
@@ -59,7 +61,7 @@ export interface BatchWriter {
   /** After a failure: the storage ids given to documents whose batch never committed. */
   readonly lostIds: ReadonlySet<number>;
   /** Queues the batch `ids` of `docs` (with their bytes when contents are kept); commits run in order. */
-  write(docs: ScanDocs, ids: readonly number[], bytes: readonly (Blob | null)[] | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null): void;
+  write(docs: ScanDocs, ids: readonly number[], bytes: BatchContents | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null): void;
   /** Resolves when every queued batch has committed or the writer failed; never rejects. */
   settled(): Promise<void>;
   /** Waits for the queued batches, records how the scan ended and releases the lock. */
@@ -116,7 +118,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
     write(batchDocs, ids, bytes, keepContents, tables) {
       if (failed || closed) return;
       const documents: NewDocument[] = [];
-      const contents: { id: number; blob: Blob }[] = [];
+      const kept = keepContents ? keptContents(batchDocs, bytes) : null;
       const fingerprinted: number[] = [];
       const written: number[] = [];
       const replaced: number[] = [];
@@ -138,15 +140,14 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
         written.push(d);
         documents.push(doc);
         if (doc.status === 'ok') fingerprinted.push(d);
-        // The worker's Blob of the bytes, not the File: storing a File from a folder input costs a
-        // synchronous metadata IPC on the main thread per file (see IngestBatchResult.contents).
-        if (keepContents) contents.push({ id: doc.id, blob: bytes?.[j] ?? batchDocs.files[d]! });
+        kept?.add(doc.id, j, d);
       }
       if (documents.length === 0) return;
       // Stored tables for this k: the batch's entries are merged into their shards in its transaction.
       const t = tables && tables.k === options.k ? tables : null;
       const tableEntries = t && fingerprinted.length > 0 ? batchEntries(t, batchDocs, fingerprinted, storageIdOf) : undefined;
       if (!t) tablesMissed = true;
+      const contents = kept?.batch();
       chain = chain.then(async () => {
         if (failed) return;
         try {
@@ -183,6 +184,40 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       } finally {
         options.release();
       }
+    },
+  };
+}
+
+/**
+ * Collects a batch's kept contents as one ContentBatch: ranges of the worker's Blob of the batch's
+ * bytes, not the scan's Files (storing a File from a folder input costs a synchronous metadata IPC
+ * on the main thread per file, see IngestBatchResult.contents). A file the worker read itself (a large
+ * one, alone in its batch) has no bytes in that Blob: its File is appended, once.
+ */
+function keptContents(docs: ScanDocs, bytes: BatchContents | undefined) {
+  const ids: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const extra: Blob[] = [];
+  let extraAt = bytes ? bytes.blob.size : 0;
+  return {
+    /** Document `id` is item `j` of the batch, scan doc `d`. */
+    add(id: number, j: number, d: number): void {
+      ids.push(id);
+      if (bytes && (bytes.offsets[j + 1]! > bytes.offsets[j]! || docs.sizes[d] === 0)) {
+        starts.push(bytes.offsets[j]!);
+        ends.push(bytes.offsets[j + 1]!);
+      } else {
+        extra.push(docFile(docs, d));
+        starts.push(extraAt);
+        extraAt += docs.sizes[d]!;
+        ends.push(extraAt);
+      }
+    },
+    batch(): ContentBatch | undefined {
+      if (ids.length === 0) return undefined;
+      const blob = extra.length === 0 ? bytes!.blob : new Blob(bytes ? [bytes.blob, ...extra] : extra);
+      return { ids: Uint32Array.from(ids), starts: Uint32Array.from(starts), ends: Uint32Array.from(ends), blob };
     },
   };
 }

@@ -13,7 +13,7 @@ import { concatSets, decideNearDuplicates } from './near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
 import { concatDocs } from './restore-corpus.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
-import type { DocNote, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import { rangesAt, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;
@@ -68,6 +68,7 @@ function gather(docs: ScanDocs, keep: readonly number[]): ScanDocs {
     count: keep.length,
     paths: keep.map((p) => docs.paths[p]!),
     files: keep.map((p) => docs.files[p]!),
+    ...(docs.ranges ? { ranges: rangesAt(docs, keep) } : {}),
     sizes: pick(docs.sizes, Float64Array),
     status: pick(docs.status, Uint8Array),
     flags: pick(docs.flags, Uint8Array),

@@ -1,4 +1,5 @@
 /** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
+import type { BatchContents } from '../workers/ingest-protocol.ts';
 import type { SearchCorpus } from './near-duplicate-search.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
@@ -11,12 +12,13 @@ export interface ScanHooks {
   onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[]): Promise<void>;
   /**
    * One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; with
-   * `keepsBytes`, `contents[j]` holds the bytes of `ids[j]` as a Blob (null when a worker read the File).
+   * `keepsBytes`, `contents` holds their bytes in one Blob (`ids[j]`'s range is empty when a worker
+   * read the File).
    */
-  onBatch?(docs: ScanDocs, ids: readonly number[], contents?: readonly (Blob | null)[]): void;
+  onBatch?(docs: ScanDocs, ids: readonly number[], contents?: BatchContents): void;
   /** How many documents the scan's result will be merged with (a saved corpus): k follows the total. */
   corpusSize?(): number;
-  /** Whether `onBatch` wants the files' bytes as Blobs (asked once per scan, after `onStart`). */
+  /** Whether `onBatch` wants the files' bytes in a Blob (asked once per scan, after `onStart`). */
   keepsBytes?(): boolean;
   /**
    * Turns the scan's own result into the one shown (e.g. merged with the saved corpus). `search` is the

@@ -17,13 +17,14 @@ import {
   DOC_FLAG_HAS_CONTENT_HASH,
 } from './corpus-columns.ts';
 import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
-import { keyBytesToHalves } from './key-codec.ts';
+import { idsByRecord, indexOfSorted, keyBytesToHalves, lastKeyAtMost } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction } from './permuted-shards.ts';
 import type { TableEntries } from './permuted-shards.ts';
 import { CHUNK_CAPACITY, STORE_NAMES } from './schema.ts';
-import type { CorpusMetaRecord } from './schema.ts';
+import type { ContentBatchRecord, CorpusMetaRecord } from './schema.ts';
 import type { CorpusChunkRecord } from './corpus-columns.ts';
 import { StorageError } from './storage-error.ts';
+import { contentRecordOf, findContent, removeContentsInTransaction, type ContentBatch } from './content-batches.ts';
 
 export type { NewDocument, StoredDocument };
 export { CHUNK_CAPACITY };
@@ -31,8 +32,8 @@ export { CHUNK_CAPACITY };
 /** One ingest batch: everything in it is committed together or not at all. */
 export interface IngestBatch {
   documents: readonly NewDocument[];
-  /** File contents by document id; dropped when the settings turn keeping contents off. */
-  contents?: readonly { id: number; blob: Blob }[];
+  /** The batch's file contents, one Blob for all (see content-batches.ts); dropped when the settings turn keeping contents off. */
+  contents?: ContentBatch;
   /** These documents' permuted-table entries, merged into the stored shards in the same transaction. */
   tableEntries?: readonly TableEntries[];
   /** The scan session whose `committed` count this batch advances. */
@@ -83,10 +84,10 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
   const docs = batch.documents;
   // Compute everything first: the transaction below only reads small records and writes.
   const columns = columnsFromDocuments(docs);
-  const contents = batch.contents ?? [];
+  const contents = batch.contents && batch.contents.ids.length > 0 ? contentRecordOf(batch.contents) : null;
   const inBatch = new Set(docs.map((d) => d.id));
-  for (const c of contents) {
-    if (!inBatch.has(c.id)) throw new StorageError('invalid-input', `content for id ${c.id} outside the batch`);
+  for (const id of batch.contents?.ids ?? []) {
+    if (!inBatch.has(id)) throw new StorageError('invalid-input', `content for id ${id} outside the batch`);
   }
   const tableEntries = batch.tableEntries ?? [];
   const stores = STORE_NAMES.filter((s) => s !== 'shards' || tableEntries.length > 0);
@@ -105,10 +106,7 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
       throw new StorageError('invalid-input', `id ${docs[0]!.id} is below nextId ${meta.nextId}`);
     }
     const writes = new RequestGroup();
-    if (settings?.keepContents ?? true) {
-      const store = tx.objectStore('contents');
-      for (const c of contents) writes.add(store.put({ id: c.id, blob: c.blob }));
-    }
+    if (contents && (settings?.keepContents ?? true)) writes.add(tx.objectStore('content-batches').put(contents));
     const chunks = tx.objectStore('corpus-chunks');
     const last = lastChunkCursor ? lastChunkCursor.value : null;
     for (const chunk of appendToChunks(last, columns)) writes.add(chunks.put(chunk));
@@ -281,8 +279,12 @@ export async function findStoredPaths(paths: readonly string[]): Promise<Set<str
 
 /** A stored file's contents, or null when not kept (the pair view then asks for the file again). */
 export async function getContent(id: number): Promise<Blob | null> {
-  const record = await readTransaction(['contents'], (tx) => tx.objectStore('contents').get(id));
-  return record?.blob ?? null;
+  return readTransaction(['content-batches'], (tx) => findContent(tx, id));
+}
+
+/** Every record of kept contents, in key order (see content-batches.ts). */
+export async function getAllContentBatches(): Promise<ContentBatchRecord[]> {
+  return readTransaction(['content-batches'], (tx) => tx.objectStore('content-batches').getAll());
 }
 
 /**
@@ -292,19 +294,12 @@ export async function getContent(id: number): Promise<Blob | null> {
  */
 export async function removeDocuments(ids: readonly number[]): Promise<CorpusSummary & { removed: number }> {
   const wanted = [...new Set(ids.map((id) => id >>> 0))];
-  return writeTransaction(['contents', 'corpus-chunks', 'meta'], async (tx) => {
+  return writeTransaction(['content-batches', 'corpus-chunks', 'meta'], async (tx) => {
     const chunks = tx.objectStore('corpus-chunks');
     const [chunkKeys, metaRecord] = await Promise.all([chunks.getAllKeys(), tx.objectStore('meta').get('corpus')]);
     const meta = metaRecord ? checkCorpusMeta(metaRecord) : EMPTY_META;
     // Each chunk is keyed by the first id it was created with: id -> the last chunk key <= id.
-    const byChunk = new Map<number, Set<number>>();
-    for (const id of wanted) {
-      const key = lastKeyAtMost(chunkKeys, id);
-      if (key === undefined) continue;
-      const set = byChunk.get(key) ?? new Set<number>();
-      byChunk.set(key, set);
-      set.add(id);
-    }
+    const byChunk = idsByRecord(chunkKeys, wanted);
     const touched = await Promise.all([...byChunk.keys()].map((key) => chunks.get(key)));
     const writes = new RequestGroup();
     const removedIds: number[] = [];
@@ -317,8 +312,7 @@ export async function removeDocuments(ids: readonly number[]): Promise<CorpusSum
       for (const id of idsOf(cols)) if (!keptIds.has(id)) removedIds.push(id);
       writes.add<unknown>(kept.count === 0 ? chunks.delete(record.chunk) : chunks.put(chunkFromColumns(record.chunk, kept)));
     }
-    const contents = tx.objectStore('contents');
-    for (const id of removedIds) writes.add(contents.delete(id));
+    writes.add(removeContentsInTransaction(tx, removedIds));
     writes.add(addTombstonesInTransaction(tx, removedIds));
     const next: CorpusMetaRecord = {
       key: 'corpus',
@@ -337,7 +331,7 @@ export async function removeDocuments(ids: readonly number[]): Promise<CorpusSum
  * the settings. Ask the person first.
  */
 export async function clearCorpus(): Promise<CorpusSummary> {
-  return writeTransaction(['contents', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'], async (tx) => {
+  return writeTransaction(['content-batches', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'], async (tx) => {
     const meta = tx.objectStore('meta');
     const old = await meta.get('corpus');
     const next: CorpusMetaRecord = {
@@ -347,7 +341,7 @@ export async function clearCorpus(): Promise<CorpusSummary> {
       revision: (old ? checkCorpusMeta(old).revision : 0) + 1,
     };
     const writes = new RequestGroup();
-    writes.add(tx.objectStore('contents').clear());
+    writes.add(tx.objectStore('content-batches').clear());
     writes.add(tx.objectStore('corpus-chunks').clear());
     writes.add(tx.objectStore('shards').clear());
     writes.add(tx.objectStore('scan-sessions').clear());
@@ -398,33 +392,6 @@ function appendToChunks(last: CorpusChunkRecord | null, cols: Columns): CorpusCh
     from += take;
   }
   return out;
-}
-
-function lastKeyAtMost(sortedKeys: number[], id: number): number | undefined {
-  let lo = 0;
-  let hi = sortedKeys.length - 1;
-  let found: number | undefined;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sortedKeys[mid]! <= id) {
-      found = sortedKeys[mid];
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
-function indexOfSorted(ids: Uint32Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = ids[mid]!;
-    if (v === id) return mid;
-    if (v < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 function checkCorpusMeta(record: unknown): CorpusMetaRecord {

@@ -11,6 +11,7 @@ import { getDocuments } from './corpus-repository.ts';
 import { chooseShardBits, readShardsForKeys, readTableSet, writeTableSet } from './permuted-shards.ts';
 import type { TableEntries } from './permuted-shards.ts';
 import { StorageError } from './storage-error.ts';
+import { indexOfSorted } from './key-codec.ts';
 
 /** The index parameters kept with the stored table set. */
 interface IndexParams {
@@ -143,7 +144,7 @@ export async function queryStoredTables(
   const ids = [...candidates].sort((x, y) => x - y);
   const fingerprints = options.corpus
     ? ids.map((id) => {
-        const p = positionOf(options.corpus!.ids, id);
+        const p = indexOfSorted(options.corpus!.ids, id);
         return p < 0 ? null : { hi: options.corpus!.hi[p]!, lo: options.corpus!.lo[p]! };
       })
     : (await getDocuments(ids)).map((d) => (d && d.status === 'ok' ? { hi: d.hi, lo: d.lo } : null));
@@ -158,19 +159,6 @@ export async function queryStoredTables(
     }
   });
   return { ids: Uint32Array.from(outIds), distance: Uint8Array.from(outDistance) };
-}
-
-function positionOf(ids: Uint32Array, id: number): number {
-  let a = 0;
-  let b = ids.length - 1;
-  while (a <= b) {
-    const mid = (a + b) >>> 1;
-    const v = ids[mid]!;
-    if (v === id) return mid;
-    if (v < id) a = mid + 1;
-    else b = mid - 1;
-  }
-  return -1;
 }
 
 function isIdentity(ids: Uint32Array): boolean {

@@ -1,6 +1,7 @@
 /**
  * The key codec: the only place where fingerprints (bigint or hi/lo halves) become storage bytes and
  * back. Bytes are big-endian, so IndexedDB's byte-wise key order equals the numeric order.
+ * Also the searches over sorted ids and record keys the repositories share.
  */
 import type { Fingerprint64 } from '../core/simhash/fingerprint64.ts';
 import { fromHalves, hiOf, loOf } from '../core/simhash/fingerprint64.ts';
@@ -76,4 +77,46 @@ function asView(source: ArrayBuffer | ArrayBufferView): DataView {
   return ArrayBuffer.isView(source)
     ? new DataView(source.buffer, source.byteOffset, source.byteLength)
     : new DataView(source);
+}
+
+/** The greatest of the ascending `sortedKeys` that is at most `id` (records keyed by their first id). */
+export function lastKeyAtMost(sortedKeys: readonly number[], id: number): number | undefined {
+  let lo = 0;
+  let hi = sortedKeys.length - 1;
+  let found: number | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sortedKeys[mid]! <= id) {
+      found = sortedKeys[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Position of `id` in the ascending `ids`, or -1. */
+export function indexOfSorted(ids: Uint32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Groups `ids` by the record holding each (the greatest of the ascending `sortedKeys` at most the id); ids before every key are left out. */
+export function idsByRecord(sortedKeys: readonly number[], ids: Iterable<number>): Map<number, Set<number>> {
+  const out = new Map<number, Set<number>>();
+  for (const id of ids) {
+    const key = lastKeyAtMost(sortedKeys, id);
+    if (key === undefined) continue;
+    const set = out.get(key) ?? new Set<number>();
+    out.set(key, set);
+    set.add(id);
+  }
+  return out;
 }

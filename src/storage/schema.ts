@@ -7,6 +7,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { chunkFromColumns, columnsFromDocuments, sliceColumns } from './corpus-columns.ts';
 import type { CorpusChunkRecord, DocumentStatus, NewDocument } from './corpus-columns.ts';
 import { keyToHalves } from './key-codec.ts';
+import { StorageError } from './storage-error.ts';
 
 /** Documents per corpus chunk: big enough that 1,000,000 documents are ~60 records. */
 export const CHUNK_CAPACITY = 16384;
@@ -17,9 +18,11 @@ export const DB_NAME = 'simsift-corpus';
 /**
  * Schema version. v1 kept one record per document (plus thin corpus chunks); v2 keeps every document
  * field in the column chunks only: measured in Chromium, 100,000 per-document records took 14.7 s to
- * write and 27 MB, the same documents as chunks 0.6 s and 4 MB (bench/restore.bench.ts).
+ * write and 27 MB, the same documents as chunks 0.6 s and 4 MB (bench/restore.bench.ts). v3 keeps file
+ * contents as one record per ingest batch (`content-batches`) instead of one Blob per document
+ * (`contents`): Chromium writes a file per stored Blob.
  */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /**
  * One shard of one permuted table: the entries whose key starts with the shard's leading bits,
@@ -35,9 +38,24 @@ export interface ShardRecord {
   ids: ArrayBuffer;
 }
 
-/** A file's bytes, kept so the pair view works after a reload (unless the setting turns it off). */
-export interface ContentRecord {
+/** v2's record of one file's bytes (read only by the v2 -> v3 migration). */
+export interface ContentRecordV2 {
   id: number;
+  blob: Blob;
+}
+
+/**
+ * The bytes of one ingest batch's files, kept so the pair view works after a reload (unless the setting
+ * turns it off): document `ids[i]` is bytes `[starts[i], ends[i])` of `blob` (see content-batches.ts).
+ */
+export interface ContentBatchRecord {
+  /** The key: at most every id of the record, above every id of the records before it. */
+  first: number;
+  /** Uint32 document ids, ascending. */
+  ids: ArrayBuffer;
+  /** Uint32 byte offsets into `blob`. */
+  starts: ArrayBuffer;
+  ends: ArrayBuffer;
   blob: Blob;
 }
 
@@ -135,7 +153,7 @@ export type MetaRecord = CorpusMetaRecord | TablesMetaRecord | VerifiedPairsReco
 /** The whole schema. */
 export interface CorpusDB extends DBSchema {
   'corpus-chunks': { key: number; value: CorpusChunkRecord };
-  contents: { key: number; value: ContentRecord };
+  'content-batches': { key: number; value: ContentBatchRecord };
   shards: { key: [number, number]; value: ShardRecord };
   settings: { key: string; value: SettingsRecord };
   meta: { key: string; value: MetaRecord };
@@ -145,7 +163,7 @@ export interface CorpusDB extends DBSchema {
 /** Every store name, for validation and for transactions that clear everything. */
 export const STORE_NAMES: readonly StoreNames<CorpusDB>[] = [
   'corpus-chunks',
-  'contents',
+  'content-batches',
   'shards',
   'settings',
   'meta',
@@ -185,7 +203,7 @@ export function migrate(
   if (oldVersion < 1 && targetVersion >= 1) {
     anyDb.createObjectStore('documents', { keyPath: 'id' });
     db.createObjectStore('corpus-chunks', { keyPath: 'chunk' });
-    db.createObjectStore('contents', { keyPath: 'id' });
+    anyDb.createObjectStore('contents', { keyPath: 'id' });
     db.createObjectStore('shards', { keyPath: ['table', 'shard'] });
     db.createObjectStore('settings', { keyPath: 'key' });
     db.createObjectStore('meta', { keyPath: 'key' });
@@ -194,19 +212,70 @@ export function migrate(
   if (oldVersion < 2 && targetVersion >= 2) {
     if (oldVersion < 1) {
       anyDb.deleteObjectStore('documents'); // a new database: nothing to convert
-    } else {
-      // The open request reports an abort; observe `done` so it is not also an unhandled rejection.
-      tx.done.catch(() => undefined);
-      convertDocumentsToChunks(anyDb, tx).catch((error: unknown) => {
-        console.error('SimSift: upgrading the saved corpus failed', error);
-        try {
-          tx.abort();
-        } catch {
-          // already finished
-        }
-      });
-    }
+    } else convertOrAbort(tx, convertDocumentsToChunks(anyDb, tx));
   }
+  if (oldVersion < 3 && targetVersion >= 3) {
+    db.createObjectStore('content-batches', { keyPath: 'first' });
+    if (oldVersion < 1) {
+      anyDb.deleteObjectStore('contents'); // a new database: nothing to convert
+    } else convertOrAbort(tx, convertContentsToBatches(anyDb, tx));
+  }
+}
+
+/** A step that moves data: when it fails, the whole upgrade aborts and the old database stays as it was. */
+function convertOrAbort(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>, conversion: Promise<void>): void {
+  // The open request reports an abort; observe `done` so it is not also an unhandled rejection.
+  tx.done.catch(() => undefined);
+  conversion.catch((error: unknown) => {
+    console.error('SimSift: upgrading the saved corpus failed', error);
+    try {
+      tx.abort();
+    } catch {
+      // already finished
+    }
+  });
+}
+
+/** Every record of a store an earlier version had (this schema no longer names it). */
+async function oldRecords<T>(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>, store: string): Promise<T[]> {
+  const anyTx = tx as unknown as IDBPTransaction<unknown, string[], 'versionchange'>;
+  return (await anyTx.objectStore(store).getAll()) as T[];
+}
+
+/** Documents per content record made by the v2 -> v3 migration (a scan's batches hold up to 256). */
+const MIGRATED_CONTENTS_PER_RECORD = 256;
+
+/**
+ * v2 -> v3: joins the per-document content Blobs, in id order, into records of up to
+ * MIGRATED_CONTENTS_PER_RECORD documents (a Blob made of Blobs: no bytes are read here), then drops
+ * the per-document store.
+ */
+async function convertContentsToBatches(
+  anyDb: IDBPDatabase,
+  tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>,
+): Promise<void> {
+  const records = await oldRecords<ContentRecordV2>(tx, 'contents');
+  for (const r of records) {
+    if (!(r.blob instanceof Blob) || !Number.isInteger(r.id) || r.id < 0 || r.id > 0xffffffff) throw new StorageError('corrupt', `content record ${String(r.id)}`);
+  }
+  records.sort((x, y) => x.id - y.id);
+  const batches = tx.objectStore('content-batches');
+  const writes: Promise<unknown>[] = [];
+  for (let from = 0; from < records.length; from += MIGRATED_CONTENTS_PER_RECORD) {
+    const part = records.slice(from, from + MIGRATED_CONTENTS_PER_RECORD);
+    const starts = new Uint32Array(part.length);
+    const ends = new Uint32Array(part.length);
+    let at = 0;
+    part.forEach((r, i) => {
+      starts[i] = at;
+      at += r.blob.size;
+      ends[i] = at;
+    });
+    const ids = Uint32Array.from(part, (r) => r.id);
+    writes.push(batches.put({ first: ids[0]!, ids: ids.buffer, starts: starts.buffer, ends: ends.buffer, blob: new Blob(part.map((r) => r.blob)) }));
+  }
+  await Promise.all(writes);
+  anyDb.deleteObjectStore('contents');
 }
 
 /** v1 -> v2: rewrites the corpus chunks from the per-document records, then drops that store. */
@@ -214,8 +283,7 @@ async function convertDocumentsToChunks(
   anyDb: IDBPDatabase,
   tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'versionchange'>,
 ): Promise<void> {
-  const anyTx = tx as unknown as IDBPTransaction<unknown, string[], 'versionchange'>;
-  const records = (await anyTx.objectStore('documents').getAll()) as DocumentRecordV1[];
+  const records = await oldRecords<DocumentRecordV1>(tx, 'documents');
   const docs: NewDocument[] = records.map((r) => {
     const fp = r.fingerprint ? keyToHalves(r.fingerprint) : { hi: 0, lo: 0 };
     const d: NewDocument = {

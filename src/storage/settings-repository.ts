@@ -33,10 +33,10 @@ export async function getSettings(): Promise<CorpusSettings | null> {
 export async function putSettings(settings: CorpusSettings): Promise<void> {
   const record: SettingsRecord = { key: 'current', ...settings, updatedAt: Date.now() };
   checkSettings(record, 'invalid-input');
-  await writeTransaction(['settings', 'contents'], async (tx) => {
+  await writeTransaction(['settings', 'content-batches'], async (tx) => {
     const writes = new RequestGroup();
     writes.add(tx.objectStore('settings').put(record));
-    if (!settings.keepContents) writes.add(tx.objectStore('contents').clear());
+    if (!settings.keepContents) writes.add(tx.objectStore('content-batches').clear());
     await writes.done();
   });
 }

@@ -184,10 +184,11 @@ export const ingestApi = {
       bytesRead: 0,
       fingerprinted: 0,
     };
-    // Made before anything reads the bytes (a File copies them). Files, not Blobs, so a restore uses
-    // them as they come back (making 100,000 Files on the main thread costs seconds).
+    // Made before anything reads the bytes (the Blob copies them): one Blob for the batch.
     if (options.keepBytes) {
-      out.contents = items.map((item) => (item.bytes ? new File([item.bytes as Uint8Array<ArrayBuffer>], item.name.slice(item.name.lastIndexOf('/') + 1)) : null));
+      const offsets = new Uint32Array(n + 1);
+      items.forEach((item, i) => (offsets[i + 1] = offsets[i] + (item.bytes?.byteLength ?? 0)));
+      out.contents = { blob: new Blob(items.flatMap((item) => (item.bytes ? [item.bytes as Uint8Array<ArrayBuffer>] : []))), offsets };
     }
     let lastReport = performance.now();
     const addBytes = (bytes: number) => {
@@ -254,7 +255,7 @@ export const ingestApi = {
       } else out.skipped.push({ index: i, reason: 'too-short', message: tooShortMessage(print.words) });
     }
     out.sets = packSets(smallSets);
-    const buffers: ArrayBuffer[] = [];
+    const buffers: ArrayBuffer[] = out.contents ? [out.contents.offsets.buffer as ArrayBuffer] : [];
     if (options.keepSets) {
       const packed = packSets(keptSets);
       out.kept = { docs: packed.docs, offsets: packed.offsets, words: packed.keys };

@@ -58,12 +58,13 @@ export interface IngestBatchResult {
   /** How many fingerprints were computed (files whose text the worker had already seen reuse one). */
   fingerprinted: number;
   /**
-   * With `keepBytes`: each item's bytes as an in-memory File made here, named after the path's last
-   * part (null for items sent as a `file`). Why not store the scan's Files: storing (or posting) a File
-   * from a folder input makes Chromium fetch its metadata with a synchronous IPC on the main thread
-   * (150-300 us per file, long tasks under load); an in-memory File knows its size and date.
+   * With `keepBytes`: the items' bytes as one in-memory Blob made here, item i being bytes
+   * `[offsets[i], offsets[i + 1])` (empty for an item sent as a `file`). One Blob per batch, because
+   * the saved corpus keeps one record per batch (Chromium writes a file per stored Blob). Why not store
+   * the scan's Files: storing (or posting) a File from a folder input makes Chromium fetch its metadata
+   * with a synchronous IPC on the main thread (150-300 us per file, long tasks under load).
    */
-  contents?: (File | null)[];
+  contents?: BatchContents;
   /**
    * With `keepSets`: the feature set of every document fingerprinted here, encoded
    * (core/groups/feature-set-codec.ts), so verification needs no second read (`docs` are batch indexes).
@@ -71,12 +72,18 @@ export interface IngestBatchResult {
   kept?: KeptSets;
 }
 
+/** A batch's bytes in one Blob: item i is `[offsets[i], offsets[i + 1])`. */
+export interface BatchContents {
+  blob: Blob;
+  offsets: Uint32Array;
+}
+
 /** Per-batch options of `ingestBatch`. */
 export interface IngestBatchOptions {
   /** The scan's shared claim set (see claimed-hashes.ts); without it, copies are found per worker only. */
   claims?: SharedArrayBuffer;
   limits?: IngestLimits;
-  /** Return the items' bytes as Blobs (`IngestBatchResult.contents`), for keeping file contents. */
+  /** Return the items' bytes as one Blob (`IngestBatchResult.contents`), for keeping file contents. */
   keepBytes?: boolean;
   /** Return the encoded feature set of each document fingerprinted (`IngestBatchResult.kept`). */
   keepSets?: boolean;

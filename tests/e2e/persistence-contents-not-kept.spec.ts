@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
-import { waitForSaved } from './persistence-page.ts';
+import { sampleSavedThenReloaded } from './persistence-page.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../public/sample');
 
@@ -11,10 +11,7 @@ test('without kept contents, the pair view says so after a reload and shows the 
   await app.open();
   await page.getByRole('checkbox', { name: /Keep file contents/ }).click();
   await expect(page.getByRole('checkbox', { name: /Keep file contents/ })).not.toBeChecked();
-  await app.trySample();
-  await waitForSaved(page);
-  await page.reload();
-  await app.waitForDone();
+  await sampleSavedThenReloaded(page, app);
 
   const member = 'simsift-sample/drafts/tides-one-word-changed.txt';
   await app.option(member).click();

@@ -12,6 +12,14 @@ export async function waitForSaved(page: Page): Promise<void> {
   await expect(page.getByRole('region', { name: 'Saved corpus' })).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
 }
 
+/** Scans the sample corpus, waits until it is saved, reloads and waits for it to be restored. */
+export async function sampleSavedThenReloaded(page: Page, app: { trySample(): Promise<void>; waitForDone(): Promise<void> }): Promise<void> {
+  await app.trySample();
+  await waitForSaved(page);
+  await page.reload();
+  await app.waitForDone();
+}
+
 export class PersistencePage {
   constructor(readonly page: Page) {}
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
-import { PersistencePage, waitForSaved } from './persistence-page.ts';
+import { PersistencePage, sampleSavedThenReloaded, waitForSaved } from './persistence-page.ts';
+import { ResultsPage } from './results-page.ts';
 
 test('a scanned corpus and its groups come back after a reload', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-persist-'));
@@ -27,4 +28,21 @@ test('a scanned corpus and its groups come back after a reload', async ({ page }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('after a reload, a pair opens with both texts read from the contents kept in this browser', async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await sampleSavedThenReloaded(page, app);
+
+  // The stored bytes of one batch come back as each document's range of one record.
+  const member = 'simsift-sample/drafts/tides-one-word-changed.txt';
+  await app.option(member).click();
+  await expect(app.pairView.getByRole('region', { name: `Text of ${member}` })).toContainText('harbour');
+  const texts = app.pairView.getByRole('region', { name: /^Text of simsift-sample\/.*tides.*\.txt$/ });
+  await expect(texts).toHaveCount(2);
+  await expect(texts.nth(0)).toContainText('harbour');
+  await expect(texts.nth(1)).toContainText('harbour');
+  await expect(app.pairView.getByRole('deletion').first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('pair-after-reload.png') });
 });

@@ -18,7 +18,7 @@ import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import type { IngestItem } from '../../../src/workers/ingest-protocol.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
-import type { ScanResult } from '../../../src/scan/scan-result.ts';
+import { docFile, type ScanResult } from '../../../src/scan/scan-result.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 
 /** The ingest API as it is, counting every item it is asked to read (by name) while `counting` is on. */
@@ -51,12 +51,12 @@ interface Tab {
   reads: string[];
 }
 
-async function openTab(): Promise<Tab> {
+async function openTab(readLimit = BROWSER_READ_LIMIT): Promise<Tab> {
   const reads: string[] = [];
   const workers: ScanWorkers = {
     ingest: createWorkerPool<IngestApi>(channelSpawner(countingIngest(reads)).spawn, 2),
     index: createWorkerBridge<IndexApi>(channelSpawner(indexApi).spawn),
-    readLimit: BROWSER_READ_LIMIT,
+    readLimit,
   };
   const store = createScanStore();
   const persistence = createCorpusPersistence(store, workers);
@@ -125,8 +125,8 @@ afterEach(() => {
   closeCorpusDb();
 });
 
-async function tab(): Promise<Tab> {
-  const t = await openTab();
+async function tab(readLimit?: number): Promise<Tab> {
+  const t = await openTab(readLimit);
   opened.push(t);
   return t;
 }
@@ -175,6 +175,21 @@ describe('merging new files into a saved corpus after a reload', () => {
       expect(pairPaths(third.store.getSnapshot().result!)).toEqual(pairs);
     });
   }
+
+  it('keeps every file\'s contents through a reload, a file sent to a worker whole included', async () => {
+    // Files over 1,000 bytes are not read on the main thread: a worker reads them (their bytes are not
+    // in the batch's Blob, so the writer keeps the File itself).
+    const first = await tab(1000);
+    const texts = { 'k/a-short.txt': 'a few words only', 'k/b-long.txt': text(5), 'k/c-near.txt': near(5), 'k/d-small.txt': 'another short text, é and ü' };
+    await first.session.start({ kind: 'file-list', files: Object.entries(texts).map(([path, t]) => inFolder(path, t)) });
+    await settled(first);
+    reload(first);
+    const second = await tab();
+    const { docs } = second.store.getSnapshot().result!;
+    expect([...docs.paths].sort()).toEqual(Object.keys(texts));
+    // Each is its range of its batch's stored Blob, sliced when read.
+    for (let p = 0; p < docs.count; p++) expect(await docFile(docs, p).text()).toBe(texts[docs.paths[p] as keyof typeof texts]);
+  });
 
   it('a merge of k new files re-reads at most k files: only the saved neighbours of the new files (contents kept)', async () => {
     const first = await tab();

@@ -25,6 +25,7 @@ import { putSettings } from '../../../src/storage/settings-repository.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { StorageError } from '../../../src/storage/storage-error.ts';
 import { useFreshDatabase } from './storage-test-db.ts';
+import type { ContentBatch } from '../../../src/storage/content-batches.ts';
 
 useFreshDatabase();
 afterEach(() => {
@@ -49,6 +50,19 @@ function doc(id: number, overrides: Partial<NewDocument> = {}): NewDocument {
 
 function docs(from: number, count: number): NewDocument[] {
   return Array.from({ length: count }, (_, i) => doc(from + i));
+}
+
+/** One batch's contents as a scan keeps them: the texts of `ids` in one Blob, each with its range. */
+function kept(entries: Array<[number, string]>): ContentBatch {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  for (const [, text] of entries) {
+    starts.push(at);
+    at += new TextEncoder().encode(text).length;
+    ends.push(at);
+  }
+  return { ids: Uint32Array.from(entries, ([id]) => id), starts: Uint32Array.from(starts), ends: Uint32Array.from(ends), blob: new Blob(entries.map(([, text]) => text)) };
 }
 
 describe('addBatch and loadCorpus', () => {
@@ -108,26 +122,36 @@ describe('addBatch and loadCorpus', () => {
     expect(await getCorpusSummary()).toEqual({ documentCount: 3, nextId: 3, revision: 1 });
   });
 
-  it('keeps contents as Blobs unless the setting turns them off', async () => {
-    const blob = new Blob(['hello there'], { type: 'text/plain' });
-    await addBatch({ documents: docs(0, 1), contents: [{ id: 0, blob }] });
+  it('keeps a batch\'s contents as one record and finds each document\'s bytes, unless the setting turns them off', async () => {
+    await addBatch({ documents: docs(0, 3), contents: kept([[0, 'hello there'], [1, ''], [2, 'général']]) });
+    await addBatch({ documents: docs(3, 2), contents: kept([[4, 'later']]) });
+    const db = await getCorpusDb();
+    expect(await db.count('content-batches')).toBe(2);
     expect(await (await getContent(0))!.text()).toBe('hello there');
+    expect(await (await getContent(2))!.text()).toBe('général');
+    expect((await getContent(1))!.size).toBe(0);
+    expect(await getContent(3)).toBeNull();
+    expect(await (await getContent(4))!.text()).toBe('later');
 
     await putSettings({ fingerprint: DEFAULT_SETTINGS, k: 3, keepContents: false });
     expect(await getContent(0)).toBeNull();
-    await addBatch({ documents: docs(1, 1), contents: [{ id: 1, blob }] });
-    expect(await getContent(1)).toBeNull();
+    await addBatch({ documents: docs(5, 1), contents: kept([[5, 'x']]) });
+    expect(await getContent(5)).toBeNull();
+  });
+
+  it('refuses contents whose ids do not ascend, lie outside the batch or whose ranges overrun the blob', async () => {
+    await expect(addBatch({ documents: docs(0, 2), contents: kept([[1, 'a'], [0, 'b']]) })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(addBatch({ documents: docs(0, 2), contents: kept([[0, 'a'], [7, 'b']]) })).rejects.toMatchObject({ kind: 'invalid-input' });
+    const over = { ...kept([[0, 'ab']]), ends: Uint32Array.of(3) };
+    await expect(addBatch({ documents: docs(0, 1), contents: over })).rejects.toMatchObject({ kind: 'invalid-input' });
+    expect(await getCorpusSummary()).toEqual({ documentCount: 0, nextId: 0, revision: 0 });
   });
 
   it('leaves the previous state intact when a batch fails mid-way (value cannot be stored)', async () => {
-    await addBatch({ documents: docs(0, 5), contents: [{ id: 0, blob: new Blob(['a']) }] });
+    await addBatch({ documents: docs(0, 5), contents: kept([[0, 'a']]) });
     const before = await loadCorpus();
-    // The 3rd content is not cloneable: the put throws after documents, chunks and two contents were queued.
-    const poisoned = [
-      { id: 5, blob: new Blob(['x']) },
-      { id: 6, blob: new Blob(['y']) },
-      { id: 7, blob: (() => 1) as unknown as Blob },
-    ];
+    // The contents' Blob is not cloneable: the put throws after the documents and chunks were queued.
+    const poisoned = { ...kept([[5, 'x'], [6, 'y']]), blob: Object.assign(() => 1, { size: 2 }) as unknown as Blob };
     const error = await addBatch({ documents: docs(5, 5), contents: poisoned }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).kind).toBe('invalid-input');
@@ -151,7 +175,7 @@ describe('addBatch and loadCorpus', () => {
       if (this.name === 'meta') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return realPut.call(this, value, key);
     });
-    const error = await addBatch({ documents: docs(4, 3), contents: [{ id: 4, blob: new Blob(['z']) }] }).catch(
+    const error = await addBatch({ documents: docs(4, 3), contents: kept([[4, 'z']]) }).catch(
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ name: 'StorageError', kind: 'quota' });
@@ -193,7 +217,7 @@ describe('listing, lookups, removal and clearing', () => {
   });
 
   it('removes documents from records, chunks and contents in one step', async () => {
-    await addBatch({ documents: docs(0, CHUNK_CAPACITY + 3), contents: [{ id: 1, blob: new Blob(['c']) }] });
+    await addBatch({ documents: docs(0, CHUNK_CAPACITY + 3), contents: kept([[0, 'first'], [1, 'c'], [2, 'third']]) });
     const result = await removeDocuments([1, CHUNK_CAPACITY + 1, 999_999_999]);
     expect(result).toMatchObject({ removed: 2, documentCount: CHUNK_CAPACITY + 1, revision: 2 });
     const corpus = await loadCorpus();
@@ -203,10 +227,15 @@ describe('listing, lookups, removal and clearing', () => {
     expect(corpus.paths[1]).toBe('dir/file-2.txt');
     expect(corpus.hi[1]).toBe(doc(2).hi);
     expect(await getContent(1)).toBeNull();
+    // The batch's record is written again without it; its neighbours keep their bytes.
+    expect(await (await getContent(0))!.text()).toBe('first');
+    expect(await (await getContent(2))!.text()).toBe('third');
+    await removeDocuments([0, 2]);
+    expect(await (await getCorpusDb()).count('content-batches')).toBe(0);
     // New ids continue after the highest id ever used.
     await expect(addBatch({ documents: [doc(1)] })).rejects.toMatchObject({ kind: 'invalid-input' });
     await addBatch({ documents: [doc(CHUNK_CAPACITY + 3)] });
-    expect((await loadCorpus()).count).toBe(CHUNK_CAPACITY + 2);
+    expect((await loadCorpus()).count).toBe(CHUNK_CAPACITY); // + 3 - 1 - 2 removed + 1
   });
 
   it('pages across chunk boundaries', async () => {
@@ -237,7 +266,7 @@ describe('listing, lookups, removal and clearing', () => {
 
   it('clears the corpus but keeps the settings', async () => {
     await putSettings({ fingerprint: DEFAULT_SETTINGS, k: 3, keepContents: true });
-    await addBatch({ documents: docs(0, 5), contents: [{ id: 2, blob: new Blob(['q']) }] });
+    await addBatch({ documents: docs(0, 5), contents: kept([[2, 'q']]) });
     const summary = await clearCorpus();
     expect(summary).toEqual({ documentCount: 0, nextId: 0, revision: 2 });
     expect((await loadCorpus()).count).toBe(0);

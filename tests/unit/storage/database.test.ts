@@ -10,12 +10,13 @@ import {
 import {
   findDocumentsByContentHash,
   findStoredPaths,
+  getContent,
   getDocuments,
   loadCorpus,
 } from '../../../src/storage/corpus-repository.ts';
 import { halvesToKey } from '../../../src/storage/key-codec.ts';
 import { DB_VERSION, migrate } from '../../../src/storage/schema.ts';
-import type { CorpusDB, DocumentRecordV1 } from '../../../src/storage/schema.ts';
+import type { ContentRecordV2, CorpusDB, DocumentRecordV1 } from '../../../src/storage/schema.ts';
 import { StorageError } from '../../../src/storage/storage-error.ts';
 import { TEST_DB, useFreshDatabase } from './storage-test-db.ts';
 
@@ -90,19 +91,32 @@ async function createVersion1(docs: unknown[] = V1_DOCS): Promise<void> {
   db.close();
 }
 
+/** Creates the database as schema version 2 wrote it, with one content record (a Blob) per document. */
+async function createVersion2(contents: ContentRecordV2[]): Promise<void> {
+  const db = await openDB(TEST_DB, 2, {
+    upgrade(database, oldVersion, _newVersion, tx) {
+      migrate(database as unknown as IDBPDatabase<CorpusDB>, oldVersion, 2, tx as never);
+    },
+  });
+  const tx = db.transaction('contents', 'readwrite');
+  await Promise.all([...contents.map((c) => tx.store.put(c)), tx.done]);
+  expect(db.objectStoreNames.contains('content-batches')).toBe(false);
+  db.close();
+}
+
 describe('opening the corpus database', () => {
   it('creates every store at the current version', async () => {
     const db = await getCorpusDb();
     expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(
-      ['contents', 'corpus-chunks', 'meta', 'scan-sessions', 'settings', 'shards'].sort(),
+      ['content-batches', 'corpus-chunks', 'meta', 'scan-sessions', 'settings', 'shards'].sort(),
     );
   });
 
   it('upgrades a version 1 database: per-document records become column chunks', async () => {
     await createVersion1();
     const db = await getCorpusDb();
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(DB_VERSION);
     expect(db.objectStoreNames.contains('documents' as never)).toBe(false);
     const corpus = await loadCorpus();
     expect(corpus.paths).toEqual(['old/a.txt', 'old/b.bin', 'old/c.txt']);
@@ -118,15 +132,33 @@ describe('opening the corpus database', () => {
     expect((await findDocumentsByContentHash('00000000000000aa')).map((d) => d.id)).toEqual([0, 3]);
   });
 
-  it('leaves a version 1 database untouched when its upgrade fails', async () => {
-    // A v1 record the conversion refuses (ids must ascend as uint32): the upgrade aborts.
-    await createVersion1([{ ...V1_DOCS[0], id: -5 }]);
-    const error = await getCorpusDb().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StorageError);
-    const old = await openDB(TEST_DB);
-    expect(old.version).toBe(1);
-    expect(await old.count('documents')).toBe(1);
-    old.close();
+  // A record each conversion refuses: v1 ids must ascend as uint32; a v2 content must be a Blob.
+  const refused = [
+    { version: 1, store: 'documents', create: () => createVersion1([{ ...V1_DOCS[0], id: -5 }]), records: 1 },
+    { version: 2, store: 'contents', create: () => createVersion2([{ id: 0, blob: new Blob(['fine']) }, { id: 1, blob: 'not a blob' as unknown as Blob }]), records: 2 },
+  ];
+  for (const { version, store, create, records } of refused) {
+    it(`leaves a version ${version} database untouched when its upgrade fails`, async () => {
+      await create();
+      const error = await getCorpusDb().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StorageError);
+      const old = await openDB(TEST_DB);
+      expect(old.version).toBe(version);
+      expect(await old.count(store)).toBe(records);
+      old.close();
+    });
+  }
+
+  it('upgrades a version 2 database: per-document contents become one record per 256 documents', async () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `text of document ${i * 2}`);
+    await createVersion2(texts.map((text, i) => ({ id: i * 2, blob: new Blob([text]) })).reverse());
+    const db = await getCorpusDb();
+    expect(db.version).toBe(DB_VERSION);
+    expect(db.objectStoreNames.contains('contents' as never)).toBe(false);
+    expect(await db.count('content-batches')).toBe(2);
+    for (const i of [0, 1, 127, 255, 256, 299]) expect(await (await getContent(i * 2))!.text()).toBe(texts[i]);
+    expect(await getContent(3)).toBeNull();
+    expect(await getContent(600)).toBeNull();
   });
 
   it('refuses a database from a newer version with a typed error', async () => {

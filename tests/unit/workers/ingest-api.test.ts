@@ -150,20 +150,18 @@ describe('ingestApi.ingestBatch', () => {
     expect(Array.from(fromBytes.sizes)).toEqual([bytes.length, 0]);
   });
 
-  it('with keepBytes returns the bytes as Files named after the path (null for items sent as Files)', async () => {
+  it('with keepBytes returns the batch\'s bytes as one Blob with each item\'s range (empty for items sent as Files)', async () => {
     const bytes = new TextEncoder().encode(PROSE);
     const r = await ingestApi.ingestBatch(
-      [{ name: 'dir/sub/a.txt', bytes }, { name: 'big.txt', file: file(PROSE, 'big.txt') }, { name: 'e.txt', bytes: new Uint8Array(0) }],
+      [{ name: 'dir/sub/a.txt', bytes }, { name: 'big.txt', file: file(PROSE, 'big.txt') }, { name: 'e.txt', bytes: new Uint8Array(0) }, { name: 'b.txt', bytes: bytes.slice(0, 40) }],
       DEFAULT_SETTINGS,
       { keepBytes: true },
     );
-    expect(r.contents).toHaveLength(3);
-    const [a, big, e] = r.contents!;
-    expect(a).toBeInstanceOf(File);
-    expect(a!.name).toBe('a.txt');
-    expect(new Uint8Array(await a!.arrayBuffer())).toEqual(bytes);
-    expect(big).toBeNull();
-    expect(e!.size).toBe(0);
+    const { blob, offsets } = r.contents!;
+    expect(Array.from(offsets)).toEqual([0, bytes.length, bytes.length, bytes.length, bytes.length + 40]);
+    expect(new Uint8Array(await blob.slice(offsets[0], offsets[1]).arrayBuffer())).toEqual(bytes);
+    expect(new Uint8Array(await blob.slice(offsets[3], offsets[4]).arrayBuffer())).toEqual(bytes.slice(0, 40));
+    expect(blob.size).toBe(bytes.length + 40);
     const without = await ingestApi.ingestBatch([{ name: 'a.txt', bytes: new TextEncoder().encode(PROSE) }], DEFAULT_SETTINGS);
     expect(without.contents).toBeUndefined();
   });
