@@ -162,8 +162,11 @@ export async function queryStoredTables(
 }
 
 function isIdentity(ids: Uint32Array): boolean {
-  // Ids ascend, so ids[i] === i for all i exactly when the last one is count - 1.
-  return ids.length === 0 || (ids[0] === 0 && ids[ids.length - 1] === ids.length - 1);
+  // Checked in full, not from the ends: the app writes tables over documents in path order, whose
+  // storage ids follow the order batches arrived in (0, 1, 5, 2, 3, 4, ... 29 starts at 0 and ends at
+  // n - 1 without being the identity; taking it for one stored positions as ids).
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== i) return false;
+  return true;
 }
 
 function positionMap(corpus: LoadedCorpus): Int32Array {

@@ -229,6 +229,22 @@ describe('the permuted index through storage', () => {
     }
   });
 
+  it('stores the ids given, in any order, also when they start at 0 and end at n - 1', async () => {
+    // The app's case: documents in path order, storage ids in the order their batches arrived.
+    const { hi, lo } = fingerprints(30, 71);
+    await addBatch({ documents: documentsFor(hi, lo, 0) });
+    const order = [0, 1, 5, 2, 3, 4, ...Array.from({ length: 24 }, (_, i) => i + 6)];
+    const ids = Uint32Array.from(order);
+    const index = buildIndex(Uint32Array.from(order, (id) => hi[id]!), Uint32Array.from(order, (id) => lo[id]!), 8);
+    await writePermutedIndex(index, { ids });
+    const corpus = await loadCorpus();
+    for (const id of [0, 2, 5, 29]) {
+      const got = await queryStoredTables({ k: index.k, blocks: index.blocks }, hi[id]!, lo[id]!, { corpus });
+      expect([...got.ids]).toContain(id);
+      expect(got.distance[[...got.ids].indexOf(id)]).toBe(0);
+    }
+  });
+
   it('drops removed documents from restored tables and shard reads (tombstones), remapping positions', async () => {
     const { hi, lo } = fingerprints(1000, 61);
     await addBatch({ documents: documentsFor(hi, lo, 0) });
