@@ -21,7 +21,8 @@ interface IndexParams {
 
 /**
  * Saves a whole index as the stored table set (replacing any). `ids[p]` is the storage id of the
- * document at position p (LoadedCorpus.ids); omit it when positions are the storage ids.
+ * document at position p, in any order (LoadedCorpus.ids ascend; the app's tables follow path order);
+ * omit it when positions are the storage ids.
  */
 export async function writePermutedIndex(
   index: PermutedIndex,
