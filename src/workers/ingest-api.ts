@@ -1,13 +1,13 @@
 /**
  * The ingest worker's API: takes a batch of files (bytes the main thread read, or Blobs read here),
- * turns each into its compared text (core documentText: decode, HTML rule), hashes the normalized
- * text with XXH64 (xxhash-wasm) for exact duplicates and fingerprints each distinct text once, always
- * whole. Results go back as typed arrays.
+ * turns each into the UTF-8 of its normalized compared text (core normalizedUtf8: documentText's
+ * decode and HTML rule, then normalizeText, mostly without making a string), hashes those bytes with
+ * XXH64 (xxhash-wasm) for exact duplicates and fingerprints each distinct text once, always whole.
+ * Results go back as typed arrays.
  */
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { transfer } from 'comlink';
-import { documentText } from '../core/text/document-text.ts';
-import { normalizeText } from '../core/text/normalize.ts';
+import { createUtf8Buffer, normalizedUtf8 } from '../core/text/normalized-utf8.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
@@ -32,10 +32,17 @@ import {
 import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 
-/** Decoded text of one file, or why there is none. */
-type FileText =
-  | { ok: true; text: string; hashHi: number; hashLo: number; flags: number; invalidBytes: number }
-  | { ok: false; status: number; skip: BatchSkip['reason']; message: string };
+/** Why a file has no text. */
+type NoText = { ok: false; status: number; skip: BatchSkip['reason']; message: string };
+
+/**
+ * The normalized text of one file (its UTF-8 in the worker's buffer: valid until the next file is
+ * decoded, so each is used at once) and its content hash, or why there is none.
+ */
+type FileText = { ok: true; utf8: Uint8Array; ascii: boolean; hashHi: number; hashLo: number; flags: number; invalidBytes: number } | NoText;
+
+/** One file's bytes as read, or why there are none. */
+type FileBytes = { ok: true; bytes: Uint8Array } | NoText;
 
 interface CachedPrint {
   status: number;
@@ -48,6 +55,8 @@ interface CachedPrint {
 
 // WASM is compiled once per worker; every batch awaits the same promise.
 let xxhashPromise: Promise<XXHashAPI> | null = null;
+// The normalized text of the file being fingerprinted; reused from file to file.
+const normalized = createUtf8Buffer();
 function getXxhash(): Promise<XXHashAPI> {
   xxhashPromise ??= xxhash();
   return xxhashPromise;
@@ -110,8 +119,8 @@ async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, lim
     while (next < items.length) {
       const i = next++;
       if (known[i]) continue;
-      const read = await readItem(items[i], xx, limits, () => undefined);
-      sets[i] = read.ok ? maker.featureSet(read.text) : null;
+      const read = decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx);
+      sets[i] = read.ok ? maker.featureSetNormalized(read.utf8, read.ascii) : null;
     }
   };
   await Promise.all(Array.from({ length: Math.min(limits.readAhead, items.length) }, lane));
@@ -123,21 +132,24 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The compared text of one file's bytes (core documentText: decode, HTML rule, as the pair view reads it), hashed normalized. */
-function decodeWhole(bytes: Uint8Array, name: string, xx: XXHashAPI): FileText {
-  const decoded = documentText(bytes, name);
-  if (!decoded.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', decoded.message) };
-  const { text, invalidBytes } = decoded;
-  const hash = xx.h64(normalizeText(text));
-  const flags = (decoded.html ? DocFlag.html : 0) | (invalidBytes > 0 ? DocFlag.invalidUtf8 : 0);
-  return { ok: true, text, hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes };
+/**
+ * The compared text of one file's bytes (core documentText's rule: decode, HTML stripped, as the pair
+ * view reads it), normalized as UTF-8 into the worker's buffer, and the XXH64 of those bytes.
+ */
+function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): FileText {
+  if (!read.ok) return read;
+  const doc = normalizedUtf8(read.bytes, name, normalized);
+  if (!doc.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', doc.message) };
+  const hash = xx.h64Raw(doc.utf8);
+  const flags = (doc.html ? DocFlag.html : 0) | (doc.invalidBytes > 0 ? DocFlag.invalidUtf8 : 0);
+  return { ok: true, utf8: doc.utf8, ascii: doc.ascii, hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes: doc.invalidBytes };
 }
 
 /**
- * Reads (if needed) and decodes one item; never rejects (a failed read is an 'unreadable' result).
- * A file is always read and compared whole; one larger than `maxBytes` is skipped as too large.
+ * Reads one item's bytes (if the main thread did not); never rejects (a failed read is an
+ * 'unreadable' result). A file is always read whole; one larger than `maxBytes` is skipped as too large.
  */
-async function readItem(item: IngestItem, xx: XXHashAPI, limits: IngestLimits, addBytes: (n: number) => void): Promise<FileText> {
+async function readItem(item: IngestItem, limits: IngestLimits, addBytes: (n: number) => void): Promise<FileBytes> {
   try {
     const size = item.bytes ? item.bytes.byteLength : item.file!.size;
     if (size > limits.maxBytes) {
@@ -145,7 +157,7 @@ async function readItem(item: IngestItem, xx: XXHashAPI, limits: IngestLimits, a
     }
     const bytes = item.bytes ?? new Uint8Array(await item.file!.arrayBuffer());
     addBytes(bytes.byteLength);
-    return decodeWhole(bytes, item.name, xx);
+    return { ok: true, bytes };
   } catch (error) {
     return { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', describeError(error)) };
   }
@@ -199,10 +211,10 @@ export const ingestApi = {
         void onProgress(out.bytesRead);
       }
     };
-    const reads: Array<Promise<FileText> | undefined> = new Array(n);
+    const reads: Array<Promise<FileBytes> | undefined> = new Array(n);
     const startRead = (i: number) => {
       // Large files are not read ahead: each is held whole while it is fingerprinted.
-      if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.readAheadBytes) reads[i] = readItem(items[i], xx, limits, addBytes);
+      if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.readAheadBytes) reads[i] = readItem(items[i], limits, addBytes);
     };
     for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
     const smallSets: Array<[number, Uint32Array]> = [];
@@ -216,7 +228,8 @@ export const ingestApi = {
         out.skipped.push({ index: i, reason: 'empty', message: skipMessage('empty') });
         continue;
       }
-      const read = await (pending ?? readItem(items[i], xx, limits, addBytes));
+      // Decoded only now: the normalized text lives in one buffer until the next file.
+      const read = decodeItem(await (pending ?? readItem(items[i], limits, addBytes)), items[i].name, xx);
       if (!read.ok) {
         out.status[i] = read.status;
         out.skipped.push({ index: i, reason: read.skip, message: read.message });
@@ -234,11 +247,11 @@ export const ingestApi = {
         }
       } else print = printsByHash.get(`${read.hashHi}:${read.hashLo}`);
       if (!print) {
-        const r = fp.fingerprint(read.text);
+        const r = fp.fingerprintNormalized(read.utf8, read.ascii);
         const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
-        const set = small ? setMakerFor(settings).featureSet(read.text) : null;
+        const set = small ? setMakerFor(settings).featureSetNormalized(read.utf8, read.ascii) : null;
         // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
-        if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(set ?? setMakerFor(settings).featureSet(read.text))]);
+        if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(set ?? setMakerFor(settings).featureSetNormalized(read.utf8, read.ascii))]);
         print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
         out.fingerprinted++;
         if (!options.claims) {

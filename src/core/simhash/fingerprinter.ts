@@ -78,6 +78,14 @@ export type Fingerprinter = {
    * hash), for exact Jaccard and for counting document frequencies. Empty when too short.
    */
   featureSet(text: string): Uint32Array;
+  /**
+   * `fingerprint` of the text whose normalized form (normalizeText) has the UTF-8 `utf8`, as
+   * text/normalized-utf8.ts writes it; `ascii` says that every byte is ASCII. The same result as
+   * `fingerprint(text)`, without the string: the bytes are tokenized as they are.
+   */
+  fingerprintNormalized(utf8: Uint8Array, ascii: boolean): FingerprintResult;
+  /** `featureSet` of the text whose normalized UTF-8 is `utf8` (see fingerprintNormalized). */
+  featureSetNormalized(utf8: Uint8Array, ascii: boolean): Uint32Array;
 };
 
 const encoder = new TextEncoder();
@@ -412,7 +420,7 @@ function fillFoldBlock(block: number): void {
  * filled (or the room grown) and the text encoded and tokenized again. Returns -1 when the text
  * needs the full normalization.
  */
-function compactTextKernel(e: Engine, kernel: Xxh64Kernel, text: string, len: number, charMode: boolean): number {
+function compactTextKernel(e: Engine, kernel: Xxh64Kernel, text: string | Uint8Array, len: number, charMode: boolean): number {
   ensureTokenCapacity(e, tokenGuess(len));
   for (let attempt = 0; ; attempt++) {
     const outLength = e.asciiTablePtr + 256;
@@ -434,8 +442,22 @@ function compactTextKernel(e: Engine, kernel: Xxh64Kernel, text: string, len: nu
       if (FOLD_ENTRIES[block << 8] === 0) fillFoldBlock(block);
       new Int32Array(e.memory, e.foldTablePtr + (block << 10), 256).set(FOLD_ENTRIES.subarray(block << 8, (block + 1) << 8));
     }
-    len = encodeAt(e, text);
+    len = typeof text === 'string' ? encodeAt(e, text) : copyNormalized(e, text);
   }
+}
+
+/**
+ * Puts normalized UTF-8 at e.inputStart, with headroom for the space word mode inserts before a
+ * token that touches the previous one (at most one per byte; ASCII never needs it). Folding it
+ * again changes nothing (normalizeText is idempotent on every code point), so it never grows.
+ */
+function copyNormalized(e: Engine, utf8: Uint8Array): number {
+  const len = utf8.length;
+  e.inputStart = e.ascii ? 8 : len + 8;
+  const need = e.inputStart + len + 8;
+  if (e.bufCap < need) layout(e, Math.max(need, Math.min(e.bufCap * 2, 4 * need)), 0, false);
+  e.buf.set(utf8, e.inputStart);
+  return endInput(e, len);
 }
 
 /**
@@ -909,6 +931,27 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       tokens = e.kernel && !stopWords ? compactTextKernel(e, e.kernel, text, len, charMode) : compactTokens(e, len, charMode, stopWords, true);
       if (tokens < 0) tokens = compactTokens(e, encodeAt(e, normalizeText(text)), charMode, stopWords, false);
     }
+    return featureCount(tokens);
+  }
+
+  /** `prepare` for text that is normalized already, given as its UTF-8. */
+  function prepareNormalized(utf8: Uint8Array, ascii: boolean): number {
+    e.ascii = ascii;
+    const len = copyNormalized(e, utf8);
+    let tokens: number;
+    if (ascii) {
+      tokens = compactAscii(e, len, stopWords);
+      // The kernel ran out of token room and overwrote part of the input: copy it again.
+      if (tokens < 0) tokens = compactAscii(e, copyNormalized(e, utf8), stopWords);
+    } else {
+      // The kernel's folding tokenizer, where it can (folding normalized text changes nothing); else JavaScript's.
+      tokens = e.kernel && !stopWords ? compactTextKernel(e, e.kernel, utf8, len, charMode) : -1;
+      if (tokens < 0) tokens = compactTokens(e, copyNormalized(e, utf8), charMode, stopWords, false);
+    }
+    return featureCount(tokens);
+  }
+
+  function featureCount(tokens: number): number {
     if (charMode) return Math.max(0, codePoints(e) - n + 1);
     return Math.max(0, tokens - n + 1);
   }
@@ -989,41 +1032,55 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
     settings: frozen,
     kernel: e.kernel ? 'wasm' : 'js',
     fingerprint(text: string): FingerprintResult {
-      const count = prepare(text);
-      const words = e.words;
-      if (count === 0) {
-        release();
-        return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
-      }
-      e.bitCounts.fill(0);
-      if (weights === 'binary') {
-        resetTable(e, count);
-        bitsFromCounts(hashAndCount(e, count, charMode, endOffset, true));
-      } else if (weights === 'tf') {
-        bitsFromCounts(hashAndCount(e, count, charMode, endOffset, false));
-      } else {
-        resetTable(e, count);
-        hashFeatures(e, count, endArray(), endOffset);
-        tfidfBits(tableFeatures(e, count));
-      }
-      release();
-      return { status: 'ok', hi: outHi, lo: outLo, features: count, words };
+      return fingerprintPrepared(prepare(text));
     },
     featureSet(text: string): Uint32Array {
-      const count = prepare(text);
-      if (count === 0) {
-        release();
-        return new Uint32Array(0);
-      }
-      hashFeatures(e, count, endArray(), endOffset);
-      // The keys are the low halves of the hashes: sorting all of them and keeping each once gives
-      // the distinct ones, without a table.
-      const out = sortLowHalves(e.hashes, count);
-      // Two distinct 64-bit hashes may share their low half: keep each key once.
-      let m = 0;
-      for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i];
-      release();
-      return m === out.length ? out : out.slice(0, m);
+      return featureSetPrepared(prepare(text));
+    },
+    fingerprintNormalized(utf8: Uint8Array, ascii: boolean): FingerprintResult {
+      return fingerprintPrepared(prepareNormalized(utf8, ascii));
+    },
+    featureSetNormalized(utf8: Uint8Array, ascii: boolean): Uint32Array {
+      return featureSetPrepared(prepareNormalized(utf8, ascii));
     },
   };
+
+  /** The fingerprint of the document `prepare` left in the engine (`count` features). */
+  function fingerprintPrepared(count: number): FingerprintResult {
+    const words = e.words;
+    if (count === 0) {
+      release();
+      return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
+    }
+    e.bitCounts.fill(0);
+    if (weights === 'binary') {
+      resetTable(e, count);
+      bitsFromCounts(hashAndCount(e, count, charMode, endOffset, true));
+    } else if (weights === 'tf') {
+      bitsFromCounts(hashAndCount(e, count, charMode, endOffset, false));
+    } else {
+      resetTable(e, count);
+      hashFeatures(e, count, endArray(), endOffset);
+      tfidfBits(tableFeatures(e, count));
+    }
+    release();
+    return { status: 'ok', hi: outHi, lo: outLo, features: count, words };
+  }
+
+  /** The feature set of the document `prepare` left in the engine (`count` features). */
+  function featureSetPrepared(count: number): Uint32Array {
+    if (count === 0) {
+      release();
+      return new Uint32Array(0);
+    }
+    hashFeatures(e, count, endArray(), endOffset);
+    // The keys are the low halves of the hashes: sorting all of them and keeping each once gives
+    // the distinct ones, without a table.
+    const out = sortLowHalves(e.hashes, count);
+    // Two distinct 64-bit hashes may share their low half: keep each key once.
+    let m = 0;
+    for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i];
+    release();
+    return m === out.length ? out : out.slice(0, m);
+  }
 }

@@ -49,7 +49,7 @@ export function decodeWindows1252(bytes: Uint8Array): string {
 }
 
 /** Why a byte sample looks binary, or null if it looks like text. */
-function binaryReason(bytes: Uint8Array): string | null {
+export function binaryReason(bytes: Uint8Array): string | null {
   const n = Math.min(bytes.length, BINARY_SNIFF_BYTES);
   let control = 0;
   for (let i = 0; i < n; i++) {

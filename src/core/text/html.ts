@@ -12,7 +12,8 @@ const RAW_TEXT_CLOSERS: Record<string, RegExp> = {
   textarea: /<\/textarea\s*>/gi,
 };
 
-const NAMED_ENTITIES: Record<string, string> = {
+/** The named character references decoded (others are left as written). */
+export const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®',
   hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”',
   laquo: '«', raquo: '»', middot: '·', bull: '•', eacute: 'é', egrave: 'è', agrave: 'à',
@@ -51,7 +52,10 @@ export function decodeEntities(text: string): string {
       if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
       return String.fromCodePoint(code);
     }
-    return NAMED_ENTITIES[body] ?? NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+    // Own names only: '&constructor;' is text, not Object.prototype's function.
+    if (Object.hasOwn(NAMED_ENTITIES, body)) return NAMED_ENTITIES[body];
+    const lower = body.toLowerCase();
+    return Object.hasOwn(NAMED_ENTITIES, lower) ? NAMED_ENTITIES[lower] : whole;
   });
 }
 

@@ -20,9 +20,10 @@ export function isAscii(text: string): boolean {
   return !NON_ASCII.test(text);
 }
 
-const NEEDS_UPPERCASE_FIRST_ALL = new RegExp(`[\u1e9e${NEEDS_UPPERCASE_FIRST.source.slice(1)}`, 'g');
+/** NEEDS_UPPERCASE_FIRST and ẞ, global: the code points normalizeText folds with `upperThenLower`. */
+export const NEEDS_UPPERCASE_FIRST_ALL = new RegExp(`[\u1e9e${NEEDS_UPPERCASE_FIRST.source.slice(1)}`, 'g');
 // ẞ (capital sharp s) lowercases to ß, which would then need folding again: it goes straight to ss.
-const upperThenLower = (c: string) => (c === '\u1e9e' ? 'ss' : c.toUpperCase().toLowerCase());
+export const upperThenLower = (c: string) => (c === '\u1e9e' ? 'ss' : c.toUpperCase().toLowerCase());
 
 /**
  * NFKC, then full case folding done as toUpperCase().toLowerCase() (both locale-independent in
