@@ -247,11 +247,13 @@ export const ingestApi = {
         }
       } else print = printsByHash.get(`${read.hashHi}:${read.hashLo}`);
       if (!print) {
-        const r = fp.fingerprintNormalized(read.utf8, read.ascii);
+        // The feature set comes from the fingerprint's own tokens and hashes: for verification when
+        // sets are kept, and for the short-document join when the text is small.
+        const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets ? Infinity : SMALL_SET_WORDS);
         const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
-        const set = small ? setMakerFor(settings).featureSetNormalized(read.utf8, read.ascii) : null;
+        const set = small ? r.set : null;
         // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
-        if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(set ?? setMakerFor(settings).featureSetNormalized(read.utf8, read.ascii))]);
+        if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(r.set!)]);
         print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
         out.fingerprinted++;
         if (!options.claims) {

@@ -86,6 +86,12 @@ export type Fingerprinter = {
   fingerprintNormalized(utf8: Uint8Array, ascii: boolean): FingerprintResult;
   /** `featureSet` of the text whose normalized UTF-8 is `utf8` (see fingerprintNormalized). */
   featureSetNormalized(utf8: Uint8Array, ascii: boolean): Uint32Array;
+  /**
+   * `fingerprintNormalized`, and also `featureSetNormalized` when the document has fewer than
+   * `setBelowWords` words (else `set` is null): from the same tokens and feature hashes, one pass
+   * instead of two (the features do not depend on the weights).
+   */
+  fingerprintNormalizedWithSet(utf8: Uint8Array, ascii: boolean, setBelowWords: number): FingerprintResult & { set: Uint32Array | null };
 };
 
 const encoder = new TextEncoder();
@@ -1043,15 +1049,27 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
     featureSetNormalized(utf8: Uint8Array, ascii: boolean): Uint32Array {
       return featureSetPrepared(prepareNormalized(utf8, ascii));
     },
+    fingerprintNormalizedWithSet(utf8: Uint8Array, ascii: boolean, setBelowWords: number) {
+      const count = prepareNormalized(utf8, ascii);
+      const print = fingerprintHashed(count);
+      // Every weighting left the features' hashes in e.hashes.
+      const set = print.words < setBelowWords ? (count === 0 ? new Uint32Array(0) : distinctLowHalves(count)) : null;
+      release();
+      return { ...print, set };
+    },
   };
 
   /** The fingerprint of the document `prepare` left in the engine (`count` features). */
   function fingerprintPrepared(count: number): FingerprintResult {
+    const print = fingerprintHashed(count);
+    release();
+    return print;
+  }
+
+  /** fingerprintPrepared, leaving the engine as it is: the features' hashes stay in e.hashes. */
+  function fingerprintHashed(count: number): FingerprintResult {
     const words = e.words;
-    if (count === 0) {
-      release();
-      return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
-    }
+    if (count === 0) return { status: 'too-short', hi: 0, lo: 0, features: 0, words };
     e.bitCounts.fill(0);
     if (weights === 'binary') {
       resetTable(e, count);
@@ -1063,7 +1081,6 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       hashFeatures(e, count, endArray(), endOffset);
       tfidfBits(tableFeatures(e, count));
     }
-    release();
     return { status: 'ok', hi: outHi, lo: outLo, features: count, words };
   }
 
@@ -1074,13 +1091,19 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       return new Uint32Array(0);
     }
     hashFeatures(e, count, endArray(), endOffset);
+    const set = distinctLowHalves(count);
+    release();
+    return set;
+  }
+
+  /** The feature set from the `count` hashes in e.hashes. */
+  function distinctLowHalves(count: number): Uint32Array {
     // The keys are the low halves of the hashes: sorting all of them and keeping each once gives
     // the distinct ones, without a table.
     const out = sortLowHalves(e.hashes, count);
     // Two distinct 64-bit hashes may share their low half: keep each key once.
     let m = 0;
     for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i];
-    release();
     return m === out.length ? out : out.slice(0, m);
   }
 }

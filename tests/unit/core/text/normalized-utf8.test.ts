@@ -5,6 +5,7 @@ import { normalizeText } from '../../../../src/core/text/normalize.ts';
 import { createUtf8Buffer, normalizedCodePoint, normalizedUtf8 } from '../../../../src/core/text/normalized-utf8.ts';
 import { createFingerprinter } from '../../../../src/core/simhash/fingerprinter.ts';
 import type { SimHashSettings } from '../../../../src/core/simhash/settings.ts';
+import { createDocumentFrequencyCounter } from '../../../../src/core/simhash/document-frequencies.ts';
 import { mulberry32Unit } from '../../../fixtures/mulberry32.ts';
 import { debianDocSources, realTextSources } from '../../../../bench/real-corpus.ts';
 
@@ -182,6 +183,7 @@ describe('decodeEntities', () => {
 describe('fingerprintNormalized', () => {
   const settingsList: SimHashSettings[] = [
     { features: { kind: 'word-shingle', n: 3 }, weights: 'binary', stopWords: false },
+    { features: { kind: 'word-shingle', n: 2 }, weights: 'tfidf', stopWords: false },
     { features: { kind: 'char-ngram', n: 4 }, weights: 'tf', stopWords: false },
     { features: { kind: 'word', n: 1 }, weights: 'binary', stopWords: true },
   ];
@@ -193,16 +195,25 @@ describe('fingerprintNormalized', () => {
     'a b',
     '',
     'x'.repeat(5000) + ' ' + 'word '.repeat(3000),
+    // Over 65,536 distinct features: the kernel dedupes them in partitions.
+    Array.from({ length: 90_000 }, (_, i) => `w${i}`).join(' '),
   ];
   for (const settings of settingsList) {
     for (const kernel of ['auto', 'js'] as const) {
       it(`equals fingerprint and featureSet of the text (${settings.features.kind}, ${settings.weights}, ${kernel})`, () => {
-        const fp = createFingerprinter(settings, { kernel });
+        const counter = createDocumentFrequencyCounter();
+        const setMaker = createFingerprinter({ ...settings, weights: 'binary' });
+        for (const text of texts) counter.add(setMaker.featureSet(text));
+        const fp = createFingerprinter(settings, { kernel, documentFrequencies: counter.result() });
         for (const text of texts) {
           const doc = normalizedUtf8(utf8(text), 't.txt', out);
           if (!doc.ok) throw new Error('not text');
           expect(fp.fingerprintNormalized(doc.utf8, doc.ascii)).toEqual(fp.fingerprint(text));
           expect(fp.featureSetNormalized(doc.utf8, doc.ascii)).toEqual(fp.featureSet(text));
+          const both = fp.fingerprintNormalizedWithSet(doc.utf8, doc.ascii, Infinity);
+          expect({ ...both, set: undefined }).toEqual({ ...fp.fingerprint(text), set: undefined });
+          expect(both.set).toEqual(fp.featureSet(text));
+          expect(fp.fingerprintNormalizedWithSet(doc.utf8, doc.ascii, 0).set).toBeNull();
         }
       });
     }
