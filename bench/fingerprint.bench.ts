@@ -18,6 +18,8 @@ import { createFingerprinter, type Fingerprinter, type FingerprinterOptions } fr
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decodeText } from '../src/core/text/decode.ts';
+import { createUtf8Buffer, normalizedUtf8 } from '../src/core/text/normalized-utf8.ts';
+import xxhash from 'xxhash-wasm';
 import { MissingLinuxDocError, realTextSources } from './real-corpus.ts';
 import { createDocumentFrequencyCounter } from '../src/core/simhash/document-frequencies.ts';
 import { parseFeatureSpec, parseWeightScheme } from '../src/core/simhash/settings.ts';
@@ -109,7 +111,8 @@ export function generateCorpus(targetBytes: number, seed: number): { docs: strin
   return { docs, bytes };
 }
 
-type Corpus = { name: string; docs: string[]; bytes: number; describe: string };
+/** A corpus as texts (`docs`) and as the files they were decoded from (`files`: what a scan reads). */
+type Corpus = { name: string; docs: string[]; files: { name: string; bytes: Uint8Array }[]; bytes: number; describe: string };
 
 function parseArgs(args: string[]): {
   mb: number;
@@ -161,15 +164,19 @@ const asciiShare = (docs: string[]) => docs.filter((d) => !/[^\x00-\x7f]/.test(d
 function realCorpus(): Corpus {
   const t0 = performance.now();
   const docs: string[] = [];
+  const files: Corpus['files'] = [];
   for (const source of realTextSources()) {
     const decoded = decodeText(source.bytes);
-    if (decoded.ok) docs.push(decoded.text);
+    if (decoded.ok) {
+      docs.push(decoded.text);
+      files.push({ name: source.path, bytes: source.bytes });
+    }
   }
   const bytes = utf8Length(docs);
   const describe =
     `real: ${docs.length} documents (linux-doc Documentation + npm package docs), ${(bytes / 1e6).toFixed(1)} MB UTF-8, ` +
     `${(100 * asciiShare(docs)).toFixed(0)}% pure ASCII, read in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
-  return { name: 'real', docs, bytes, describe };
+  return { name: 'real', docs, files, bytes, describe };
 }
 
 function generatedCorpus(mb: number, seed: number): Corpus {
@@ -178,7 +185,8 @@ function generatedCorpus(mb: number, seed: number): Corpus {
   const describe =
     `generated: ${docs.length} documents, ${(bytes / 1e6).toFixed(1)} MB UTF-8, ${(100 * asciiShare(docs)).toFixed(0)}% ` +
     `pure ASCII, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s (seed ${seed})`;
-  return { name: 'generated', docs, bytes, describe };
+  const files = docs.map((d) => ({ name: 'generated.txt', bytes: new TextEncoder().encode(d) }));
+  return { name: 'generated', docs, files, bytes, describe };
 }
 
 type PassResult = { seconds: number; cpuSeconds: number; features: number; checksum: number; tooShort: number };
@@ -212,6 +220,41 @@ function timePasses(fps: Fingerprinter[], docs: string[], runs: number) {
     list.sort((x, y) => x.seconds - y.seconds);
     return { ...list[Math.floor((list.length - 1) / 2)], bestSeconds: list[0].seconds };
   });
+}
+
+/**
+ * Times the ingest worker's whole path from a file's bytes, as `timePasses` times the kernel on
+ * texts: normalizedUtf8 (decode, HTML rule, normalization), the XXH64 content hash of those bytes
+ * (xxhash-wasm) and fingerprintNormalized.
+ */
+async function timeFromBytes(fp: Fingerprinter, files: Corpus['files'], runs: number) {
+  const { h64Raw } = await xxhash();
+  const buffer = createUtf8Buffer();
+  const pass = () => {
+    let checksum = 0;
+    let tooShort = 0;
+    let features = 0;
+    for (const f of files) {
+      const doc = normalizedUtf8(f.bytes, f.name, buffer);
+      if (!doc.ok) continue;
+      checksum = (checksum + Number(h64Raw(doc.utf8) & 0xffn)) >>> 0;
+      const r = fp.fingerprintNormalized(doc.utf8, doc.ascii);
+      features += r.features;
+      if (r.status !== 'ok') tooShort++;
+    }
+    return { checksum, tooShort, features };
+  };
+  pass();
+  const list: Array<PassResult> = [];
+  for (let run = 0; run < runs; run++) {
+    const t = performance.now();
+    const cpu0 = process.cpuUsage();
+    const r = pass();
+    const cpu = process.cpuUsage(cpu0);
+    list.push({ ...r, seconds: (performance.now() - t) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 });
+  }
+  list.sort((x, y) => x.seconds - y.seconds);
+  return { ...list[Math.floor((list.length - 1) / 2)], bestSeconds: list[0].seconds };
 }
 
 export async function main(args: string[]): Promise<void> {
@@ -266,6 +309,17 @@ export async function main(args: string[]): Promise<void> {
             `too-short ${p.tooShort}${k === 0 ? extra : ratio}`,
         );
       });
+      if (settings[s].weights !== 'tfidf') {
+        // The worker's path: file bytes to content hash and fingerprint (MB/s of file bytes).
+        const fileBytes = corpus.files.reduce((sum, f) => sum + f.bytes.length, 0);
+        const p = await timeFromBytes(fps[0], corpus.files, runs);
+        console.log(
+          `  ${`${labels[s]} from bytes`.padEnd(19)} ${(fileBytes / 1e6 / p.seconds).toFixed(1).padStart(7)} MB/s ` +
+            `${(p.features / 1e6 / p.seconds).toFixed(1).padStart(6)} M features/s  ${p.seconds.toFixed(2)} s wall ` +
+            `(best pass ${(fileBytes / 1e6 / p.bestSeconds).toFixed(1)} MB/s), ${(fileBytes / 1e6 / p.cpuSeconds).toFixed(1)} MB/s per CPU-second ` +
+            `(normalizedUtf8 + XXH64 content hash + fingerprintNormalized)  too-short ${p.tooShort}`,
+        );
+      }
     }
   }
 }
