@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countUtf8, decodeText, createUtf8Counter } from '../../../../src/core/text/decode.ts';
+import { binaryReason, countUtf8, decodeText, createUtf8Counter } from '../../../../src/core/text/decode.ts';
+import { mulberry32Unit } from '../../../fixtures/mulberry32.ts';
 import { documentText } from '../../../../src/core/text/document-text.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -140,5 +141,32 @@ describe('documentText', () => {
     const plain = documentText(page, 'page.txt');
     expect(plain.ok && plain.text).toContain('<script>');
     expect(documentText(new Uint8Array([0x50, 0x4b, 0, 0]), 'a.zip').ok).toBe(false);
+  });
+});
+
+describe('binaryReason', () => {
+  /** The rule byte by byte, as it was written before the four-bytes-at-a-time skip. */
+  function reference(bytes: Uint8Array): string | null {
+    const n = Math.min(bytes.length, 8192);
+    let control = 0;
+    for (let i = 0; i < n; i++) {
+      const b = bytes[i];
+      if (b === 0) return `binary file: NUL byte at offset ${i}`;
+      if ((b < 0x20 && ![0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b].includes(b)) || b === 0x7f) control++;
+    }
+    return n > 0 && control / n > 0.3 ? `binary file: ${Math.round((100 * control) / n)}% control bytes in the first ${n} bytes` : null;
+  }
+
+  it('finds the same NUL offsets and control shares as a byte-by-byte scan, at every alignment', () => {
+    const next = mulberry32Unit(3);
+    const alphabet = [0x00, 0x01, 0x07, 0x09, 0x0a, 0x1b, 0x1f, 0x20, 0x41, 0x7e, 0x7f, 0x80, 0xc3, 0xff];
+    for (let round = 0; round < 3000; round++) {
+      const length = Math.floor(next() * 40) + (round % 50 === 0 ? 9000 : 0);
+      const buffer = new Uint8Array(length + 3);
+      const controlish = next();
+      for (let i = 0; i < buffer.length; i++) buffer[i] = next() < controlish ? alphabet[Math.floor(next() * alphabet.length)] : 0x61;
+      const bytes = buffer.subarray(round % 4, round % 4 + length);
+      expect(binaryReason(bytes)).toBe(reference(bytes));
+    }
   });
 });
