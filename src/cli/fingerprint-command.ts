@@ -105,15 +105,21 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
     if (args.length === 0) throw new UsageError(`missing FILE. ${USAGE}`);
     if (format === 'parquet' && outPath === undefined) throw new UsageError('--format parquet needs --out FILE');
     // Every FILE must be readable, and --out writable, before anything is printed.
-    const paths: string[] = [];
+    const isDir: boolean[] = [];
     for (const arg of args) {
-      let info;
       try {
-        info = await stat(arg);
+        isDir.push((await stat(arg)).isDirectory());
       } catch (error) {
         throw new UsageError(`cannot read ${JSON.stringify(arg)} (${errorCode(error)})`);
       }
-      if (!info.isDirectory()) {
+    }
+    // The threads start now (module load, WebAssembly, the fingerprinter) while this thread walks the folders.
+    workers = createNodeScanWorkers(isDir.includes(true) ? threads : Math.min(threads, args.length));
+    const warm = settings.weights === 'tfidf' ? Promise.resolve() : workers.ingest.broadcast(undefined, (api) => api.warmUp(settings)).catch(() => undefined);
+    const paths: string[] = [];
+    for (let a = 0; a < args.length; a++) {
+      const arg = args[a];
+      if (!isDir[a]) {
         paths.push(arg);
         continue;
       }
@@ -131,7 +137,7 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
     }
     const parquet: FingerprintParquetSink | null = format === 'parquet' ? createFingerprintParquetSink(fd!, settings) : null;
     const out = parquet || fd === undefined ? io.stdout : createWriteStream('', { fd });
-    workers = createNodeScanWorkers(Math.max(1, Math.min(threads, paths.length)));
+    await warm;
     const pool = workers.ingest;
     const signal = new AbortController().signal;
     if (settings.weights === 'tfidf') {

@@ -61,6 +61,11 @@ export const nodeIngestApi = {
    * here, a few megabytes at a time; a file that cannot be read or is over the document limit gets
    * DocStatus.unreadable or DocStatus.tooLarge and a skip, as `ingestBatch` would give it.
    */
+  /** Gets ready for `settings` before the first batch (WebAssembly compiled, fingerprinter made): a thread starts while the main thread walks. */
+  async warmUp(settings: SimHashSettings): Promise<void> {
+    await ingestApi.ingestBatch([{ name: 'warm-up.txt', bytes: new TextEncoder().encode('warm up the fingerprinter') }], settings);
+  },
+
   ingestPaths(paths: string[], settings: SimHashSettings): Promise<PathBatchResult> {
     const run = turn.then(() => ingestPathsNow(paths, settings));
     turn = run.catch(() => undefined);
