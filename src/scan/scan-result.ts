@@ -26,6 +26,12 @@ export interface ScanDocs {
    * browser process, 0.5-0.7 ms in Chromium here, 10-14 s for 20,000 on every reload.
    */
   ranges?: Float64Array;
+  /**
+   * For a scan read through directory handles (a chosen or dropped folder where the browser offers
+   * them): the handles its paths are under. `files[d]` is then the File a worker opened (noContents()
+   * until it is read), and a resume reads the paths through these handles again.
+   */
+  roots?: FileSystemHandle[];
   /** Size in bytes. */
   sizes: Float64Array;
   /** `DocStatus` code per doc (ok, too-short, binary, unreadable, empty, pending). */
