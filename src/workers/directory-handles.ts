@@ -101,26 +101,42 @@ export async function walkHandles(roots: readonly EntryHandle[]): Promise<Handle
 }
 
 /**
- * Opens files by the paths `walkHandles` gave, under the same roots: each folder on the way is looked
- * up once (cached), so opening a file costs one lookup and one `getFile()`.
+ * Opens files by the paths `walkHandles` gave, under the same roots. Each folder on the way is looked
+ * up once, and a folder's files are listed once (one stream of entries) instead of one `getFileHandle`
+ * round trip per file: a batch's paths are neighbours in path order, so they share folders. A name not
+ * in the listing (added since) is asked for directly. Opening a file then costs one `getFile()`.
  */
 export function createPathOpener(roots: readonly EntryHandle[]): (path: string) => Promise<File> {
   const byName = new Map<string, EntryHandle>();
   for (const root of roots) if (!byName.has(root.name)) byName.set(root.name, root);
   const folders = new Map<string, Promise<DirectoryEntryHandle>>();
-  const folder = (path: string): Promise<DirectoryEntryHandle> => {
-    let found = folders.get(path);
-    if (!found) {
-      const cut = path.lastIndexOf('/');
-      if (cut < 0) {
-        const root = byName.get(path);
-        found = root?.kind === 'directory' ? Promise.resolve(root) : Promise.reject(new DOMException(`no folder ${path} was chosen`, 'NotFoundError'));
-      } else found = folder(path.slice(0, cut)).then((parent) => parent.getDirectoryHandle(path.slice(cut + 1)));
-      // A failed lookup is not kept: the next file in that folder asks again.
-      found.catch(() => folders.delete(path));
-      folders.set(path, found);
-    }
+  const listings = new Map<string, Promise<Map<string, FileEntryHandle>>>();
+  const forget = <T>(cache: Map<string, Promise<T>>, path: string, found: Promise<T>) => {
+    // A failed lookup is not kept: the next file in that folder asks again.
+    found.catch(() => cache.delete(path));
+    cache.set(path, found);
     return found;
+  };
+  const folder = (path: string): Promise<DirectoryEntryHandle> => {
+    const known = folders.get(path);
+    if (known) return known;
+    const cut = path.lastIndexOf('/');
+    if (cut >= 0) return forget(folders, path, folder(path.slice(0, cut)).then((parent) => parent.getDirectoryHandle(path.slice(cut + 1))));
+    const root = byName.get(path);
+    return forget(folders, path, root?.kind === 'directory' ? Promise.resolve(root) : Promise.reject(new DOMException(`no folder ${path} was chosen`, 'NotFoundError')));
+  };
+  const filesOf = (path: string): Promise<Map<string, FileEntryHandle>> => {
+    const known = listings.get(path);
+    if (known) return known;
+    return forget(
+      listings,
+      path,
+      folder(path).then(async (dir) => {
+        const files = new Map<string, FileEntryHandle>();
+        for await (const child of dir.values()) if (child.kind === 'file') files.set(child.name, child);
+        return files;
+      }),
+    );
   };
   return async (path) => {
     const cut = path.lastIndexOf('/');
@@ -129,7 +145,10 @@ export function createPathOpener(roots: readonly EntryHandle[]): (path: string) 
       if (root?.kind !== 'file') throw new DOMException(`no file ${path} was chosen`, 'NotFoundError');
       return root.getFile();
     }
-    const parent = await folder(path.slice(0, cut));
-    return (await parent.getFileHandle(path.slice(cut + 1))).getFile();
+    const parent = path.slice(0, cut);
+    const name = path.slice(cut + 1);
+    const listed = await filesOf(parent).catch(() => null);
+    const handle = listed?.get(name) ?? (await (await folder(parent)).getFileHandle(name));
+    return handle.getFile();
   };
 }

@@ -94,26 +94,37 @@ const NO_FEATURES = new Uint32Array(0);
 
 // The handles of the scan that reads through directory handles (`openHandles`), and how to open a path under them.
 let handleRoots: { token: string; open: (path: string) => Promise<File> } | null = null;
-/** Files opened at once: opening is a round trip to the browser process, so several overlap. */
-const OPEN_CONCURRENCY = 32;
+/** Files opened and read at once per batch: each open and each read is a round trip to the browser process. */
+const HANDLE_READS_IN_FLIGHT = 12;
+/** Bytes of a batch read up front; files past this (or over `readAheadBytes`) stay Files that `ingestItems` reads in turn. */
+const HANDLE_BATCH_READ_BYTES = 32 * 1024 * 1024;
 
-/** Opens `paths` under the scan's handles, several at a time: an item with its File, or with why it could not be opened. */
-async function openPaths(token: string, paths: readonly string[]): Promise<IngestItem[]> {
+/**
+ * Opens `paths` under the scan's handles and reads them, several at a time: an item with its File (and
+ * its bytes while the batch's read budget lasts), or with why it could not be opened or read.
+ */
+async function openPaths(token: string, paths: readonly string[], limits: IngestLimits = DEFAULT_INGEST_LIMITS, read = true): Promise<IngestItem[]> {
   if (!handleRoots || handleRoots.token !== token) throw new Error(`The folder of scan ${token} was not handed to this worker (openHandles).`);
   const { open } = handleRoots;
   const items: IngestItem[] = paths.map((name) => ({ name }));
+  let budget = read ? HANDLE_BATCH_READ_BYTES : 0;
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
       const item = items[next++];
       try {
-        item.file = await open(item.name);
+        const file = await open(item.name);
+        item.file = file;
+        if (file.size > 0 && file.size <= Math.min(budget, limits.readAheadBytes)) {
+          budget -= file.size;
+          item.bytes = new Uint8Array(await file.arrayBuffer());
+        }
       } catch (error) {
         item.error = describeHandleError(error);
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(OPEN_CONCURRENCY, items.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(HANDLE_READS_IN_FLIGHT, items.length) }, lane));
   return items;
 }
 
@@ -221,7 +232,7 @@ export const ingestApi = {
     options: IngestBatchOptions = {},
     onProgress?: (bytesRead: number) => void,
   ): Promise<HandleBatchResult> {
-    const items = await openPaths(token, paths);
+    const items = await openPaths(token, paths, options.limits);
     const { out, buffers } = await ingestItems(items, settings, options, onProgress);
     const result: HandleBatchResult = { ...out, files: items.map((item) => (item.file as File | undefined) ?? null) };
     return transfer(result, buffers);
