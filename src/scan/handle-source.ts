@@ -7,15 +7,17 @@
  */
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles, DropSnapshot } from './collect-files.ts';
-import { noContents } from './scan-result.ts';
+import { createPathOpener, type EntryHandle } from '../workers/directory-handles.ts';
+import { handleDocuments } from './scan-result.ts';
 
 /**
  * Lists `roots` in an ingest worker (hidden names left out, folders that cannot be listed reported):
- * the paths in path order, every file standing as noContents() until a worker opens it.
+ * the paths in path order, every file standing as the scan's `handleDocuments` File (the page opens a
+ * document again by its path only when a view needs it).
  */
 export async function collectFromHandles(workers: ScanWorkers, roots: FileSystemHandle[], signal: AbortSignal): Promise<CollectedFiles> {
   const listing = await workers.ingest.run(signal, (api) => api.listHandles(roots));
-  const placeholder = noContents();
+  const placeholder = handleDocuments(createPathOpener(roots as unknown as EntryHandle[]));
   return {
     files: new Array<File>(listing.paths.length).fill(placeholder),
     paths: listing.paths,

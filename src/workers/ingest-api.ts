@@ -234,7 +234,10 @@ export const ingestApi = {
   ): Promise<HandleBatchResult> {
     const items = await openPaths(token, paths, options.limits);
     const { out, buffers } = await ingestItems(items, settings, options, onProgress);
-    const result: HandleBatchResult = { ...out, files: items.map((item) => (item.file as File | undefined) ?? null) };
+    // Only the Files the kept contents miss (large ones) go back: posting every File cost more than reading it.
+    const offsets = out.contents?.offsets;
+    const files = items.map((item, i) => (offsets && offsets[i + 1] === offsets[i] && out.sizes[i] > 0 && item.file instanceof File ? item.file : null));
+    const result: HandleBatchResult = { ...out, files };
     return transfer(result, buffers);
   },
 

@@ -75,10 +75,10 @@ export interface IngestBatchResult {
 }
 
 /**
- * A batch read through directory handles (`ingestHandles`): the batch result, plus each file as the
- * worker opened it (null where it could not be opened), for the views that read a document again (the
- * pair view, a check, verification past the kept-sets budget). These Files carry their size and date
- * already, so the main thread can ask them without the synchronous metadata fetch a folder-input File needs.
+ * A batch read through directory handles (`ingestHandles`): the batch result, plus, with `keepBytes`,
+ * the File the worker opened for each item whose bytes are not in `contents` (a large one), so the
+ * saved corpus can keep it; null for the others (the page opens a document again by its path when a
+ * view needs it: posting every File back cost more than reading it).
  */
 export interface HandleBatchResult extends IngestBatchResult {
   files: Array<File | null>;

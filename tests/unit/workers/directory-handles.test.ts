@@ -107,16 +107,22 @@ describe('createPathOpener', () => {
 });
 
 describe('ingestApi.ingestHandles', () => {
-  it('reads the paths itself, reports one it cannot open as unreadable, and returns the Files it opened', async () => {
+  it('reads the paths itself, reports one it cannot open as unreadable, and returns only the Files whose bytes it did not keep', async () => {
     const root = fakeDirectory('notes', { 'a.txt': PROSE, 'empty.txt': '', sub: { 'b.txt': PROSE } });
     ingestApi.openHandles([root] as unknown as FileSystemHandle[], 'test-1');
     const r = await ingestApi.ingestHandles('test-1', ['notes/a.txt', 'notes/empty.txt', 'notes/gone.txt', 'notes/sub/b.txt'], DEFAULT_SETTINGS, { keepBytes: true });
     expect(Array.from(r.status)).toEqual([DocStatus.ok, DocStatus.empty, DocStatus.unreadable, DocStatus.ok]);
     expect(r.skipped.find((s) => s.index === 2)).toMatchObject({ reason: 'unreadable', message: expect.stringMatching(/^Could not be read \(file not found\)/) });
     expect([r.hi[0], r.lo[0]]).toEqual([r.hi[3], r.lo[3]]);
-    expect(r.files.map((f) => f?.name ?? null)).toEqual(['a.txt', 'empty.txt', null, 'b.txt']);
     const n = new TextEncoder().encode(PROSE).length;
     expect(Array.from(r.contents!.offsets)).toEqual([0, n, n, n, 2 * n]);
+    // Every file's bytes are in the kept contents: no File goes back to the page.
+    expect(r.files).toEqual([null, null, null, null]);
+    // A file whose bytes are not kept (past the budget) comes back as the File opened, for the saved corpus to keep.
+    const limits = { maxBytes: 1e9, readAheadBytes: 10, readAhead: 4, keepBytesBudget: 0 };
+    const big = await ingestApi.ingestHandles('test-1', ['notes/a.txt', 'notes/gone.txt'], DEFAULT_SETTINGS, { keepBytes: true, limits });
+    expect(big.files.map((f) => f?.name ?? null)).toEqual(['a.txt', null]);
+    expect([big.hi[0], big.lo[0]]).toEqual([r.hi[0], r.lo[0]]);
     // Another scan's token is refused: the worker never reads under handles it was not given for that scan.
     await expect(ingestApi.ingestHandles('test-0', ['notes/a.txt'], DEFAULT_SETTINGS)).rejects.toThrow(/was not handed to this worker/);
   });
