@@ -50,7 +50,7 @@ export function snapshotDataTransfer(data: DataTransfer): DropSnapshot {
       // getAsFileSystemHandle is Chromium's (File System Access), not in TypeScript's DOM library yet.
       const item = items[i] as DataTransferItem & { getAsFileSystemHandle?: () => Promise<FileSystemHandle | null> };
       if (item.kind !== 'file') continue;
-      if (typeof item.getAsFileSystemHandle === 'function') handles.push(item.getAsFileSystemHandle().catch(() => null));
+      if (typeof item.getAsFileSystemHandle === 'function') handles.push(Promise.resolve(item.getAsFileSystemHandle()).catch(() => null));
       // A folder never has a MIME type: typed items are files, and skipping the entry lookup for
       // them keeps a drop of many files short (this all runs inside the drop event).
       const entry = item.type === '' && typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null;

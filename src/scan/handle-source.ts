@@ -30,7 +30,8 @@ export async function collectFromHandles(workers: ScanWorkers, roots: FileSystem
 export async function dropHandles(drop: DropSnapshot): Promise<FileSystemHandle[] | null> {
   if (!drop.handles || drop.handles.length === 0) return null;
   const handles = await Promise.all(drop.handles);
-  return handles.every((handle) => handle !== null) ? (handles as FileSystemHandle[]) : null;
+  // Files a page built itself have no handle: Chromium answers null, or nothing at all (undefined).
+  return handles.every((handle) => handle && (handle.kind === 'file' || handle.kind === 'directory')) ? (handles as FileSystemHandle[]) : null;
 }
 
 let scans = 0;

@@ -116,3 +116,29 @@ test('Choose folder reads a directory handle in the workers: same paths, skips, 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a dropped folder that comes with a directory handle is read through it', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simsift-handles-drop-'));
+  try {
+    const corpus = generateCorpus(join(dir, 'dropped'), { files: 12, totalBytes: 12 * 3000, nearEvery: 4, exactEvery: 0, perFolder: 6, seed: 3 });
+    const app = new ResultsPage(page);
+    await app.open();
+    await folderInOpfs(page, 'dropped', filesUnder(join(dir, 'dropped')));
+    // A native drop cannot be made headless: the dropped item answers getAsFileSystemHandle with the OPFS folder.
+    await page.getByRole('region', { name: 'Drop zone' }).evaluate(async (zone) => {
+      const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('dropped');
+      const proto = DataTransferItem.prototype as unknown as { getAsFileSystemHandle: () => Promise<FileSystemHandle | null> };
+      proto.getAsFileSystemHandle = () => Promise.resolve(folder);
+      const data = new DataTransfer();
+      data.items.add(new File(['not read'], 'dropped'));
+      for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await app.waitForDone();
+    const [copy, original] = corpus.near[0]!;
+    await expect(app.option(`dropped/${corpus.pathOf(copy)}`)).toBeVisible();
+    await expect(app.option(`dropped/${corpus.pathOf(original)}`)).toBeVisible();
+    await expect(app.stat('Files scanned')).toHaveText(String(corpus.files));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
