@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- ingest [--text generated|real] [--files 100000] [--mb 1000] [--source folder|drop] [--seed 1] [--baseline] [--tasks]`
+ * `npm run bench -- ingest [--text generated|real] [--files 100000] [--mb 1000] [--source folder|drop|handle] [--seed 1] [--baseline] [--tasks]`
  *
  * Drives the BUILT app (vite build into a temp dir, vite preview) in headless Chromium through a
  * user's way in, and prints time to groups, MB/s and the longest main-thread task during the scan.
@@ -7,6 +7,11 @@
  *   chosen with `setInputFiles` on the `Choose folder` input: the same path as a person choosing it.
  * - `--source drop`: the same kind of corpus is generated in the page as File objects and dropped on
  *   the drop zone (a `drop` event carrying a DataTransfer): the drop path, without disk metadata.
+ * - `--source handle`: the same corpus on disk is first copied (untimed) into the origin-private file
+ *   system (OPFS) of a browser profile on disk, then `Choose folder` is clicked with the page's
+ *   `showDirectoryPicker` answering with that OPFS folder's handle (a real picker cannot be driven
+ *   headless): the app's directory-handle path, where the ingest workers walk and read the files.
+ *   Time to groups runs from the moment the handle is handed over to `data-scan-state="done"`.
  * Every 10th document is a near-duplicate of the one before (about 1 word in 150 changed) and every
  * 17th an exact copy. Time to groups runs from the input event to `data-scan-state="done"`.
  * - `--text real` (folder only): files of real text instead (real-corpus.ts `buildIngestTextCorpus`:
@@ -23,9 +28,9 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, expect } from '@playwright/test';
+import { chromium, expect, type BrowserContext, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
 import { buildIngestTextCorpus } from './real-corpus.ts';
@@ -72,8 +77,8 @@ const BLANK_PAGE = '<!doctype html><title>read baseline</title><input type=file 
  * The baseline: a blank page reads every file's bytes from a folder input, 16 reads in flight,
  * timed from the input's change event to the last byte (`arrayBuffer()`, the plain way).
  */
-async function readBaseline(browser: import('@playwright/test').Browser, url: string, dir: string): Promise<{ seconds: number; files: number; bytes: number; deliverSeconds: number }> {
-  const page = await browser.newPage();
+async function readBaseline(newPage: () => Promise<Page>, url: string, dir: string): Promise<{ seconds: number; files: number; bytes: number; deliverSeconds: number }> {
+  const page = await newPage();
   try {
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.goto(url);
@@ -102,6 +107,129 @@ async function readBaseline(browser: import('@playwright/test').Browser, url: st
     const deliverSeconds = (performance.now() - t0) / 1000;
     const r = await page.evaluate(() => (window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }> }).__read);
     return { seconds: r.ms / 1000, files: r.files, bytes: r.bytes, deliverSeconds };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Set-up of `--source handle`, untimed: copies the folder `dir` into the origin-private file system of
+ * `context` (a folder of the same name under the OPFS root), through a blank page's folder input,
+ * 16 files in flight. Returns the folder's name and what was copied.
+ */
+async function copyIntoOpfs(context: BrowserContext, url: string, dir: string): Promise<{ name: string; files: number; bytes: number; seconds: number }> {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+    await page.goto(url);
+    await page.setContent(BLANK_PAGE);
+    const name = basename(dir);
+    const done = await page.evaluate(async (name) => {
+      // Every run starts without a saved corpus (the profile is kept between runs).
+      for (const db of await indexedDB.databases()) {
+        await new Promise((resolve) => {
+          const request = indexedDB.deleteDatabase(db.name!);
+          request.onsuccess = request.onerror = request.onblocked = resolve;
+        });
+      }
+      const root = await navigator.storage.getDirectory();
+      try {
+        const marker = await (await root.getFileHandle(`${name}.complete`)).getFile();
+        return JSON.parse(await marker.text()) as { files: number; bytes: number };
+      } catch {
+        return null;
+      }
+    }, name);
+    if (done) return { name, ...done, seconds: 0 };
+    await page.evaluate(() => {
+      const w = window as unknown as { __copy: Promise<{ name: string; files: number; bytes: number; ms: number }> };
+      const input = document.querySelector('input')!;
+      w.__copy = new Promise((resolve, reject) => {
+        input.addEventListener('change', () => {
+          const t0 = performance.now();
+          const files = input.files!;
+          const folders = new Map<string, Promise<FileSystemDirectoryHandle>>();
+          const folder = (path: string): Promise<FileSystemDirectoryHandle> => {
+            let found = folders.get(path);
+            if (!found) {
+              const cut = path.lastIndexOf('/');
+              found = (cut < 0 ? navigator.storage.getDirectory() : folder(path.slice(0, cut))).then((parent) => parent.getDirectoryHandle(path.slice(cut + 1), { create: true }));
+              folders.set(path, found);
+            }
+            return found;
+          };
+          const name = files[0].webkitRelativePath.split('/')[0];
+          let next = 0;
+          let bytes = 0;
+          const lane = async () => {
+            while (next < files.length) {
+              const file = files[next++];
+              const path = file.webkitRelativePath;
+              const cut = path.lastIndexOf('/');
+              const handle = await (await folder(path.slice(0, cut))).getFileHandle(path.slice(cut + 1), { create: true });
+              const writable = await handle.createWritable();
+              await writable.write(file);
+              await writable.close();
+              bytes += file.size;
+            }
+          };
+          void navigator.storage
+            .getDirectory()
+            .then((root) => root.removeEntry(name, { recursive: true }).catch(() => undefined))
+            .then(() => Promise.all(Array.from({ length: 16 }, lane)))
+            .then(async () => {
+              // Marks the copy complete (beside the folder, not in it: the scan would list it).
+              const marker = await (await (await navigator.storage.getDirectory()).getFileHandle(`${name}.complete`, { create: true })).createWritable();
+              await marker.write(JSON.stringify({ files: files.length, bytes }));
+              await marker.close();
+            })
+            .then(() => resolve({ name, files: files.length, bytes, ms: performance.now() - t0 }), reject);
+        });
+      });
+    });
+    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
+    const r = await page.evaluate(() => (window as unknown as { __copy: Promise<{ name: string; files: number; bytes: number; ms: number }> }).__copy);
+    return { name: r.name, files: r.files, bytes: r.bytes, seconds: r.ms / 1000 };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The baseline of `--source handle`: a blank page walks the OPFS folder `name` and reads every file's
+ * bytes through its handle (`getFile()`, then `arrayBuffer()`), 16 in flight, nothing else: what reading
+ * through a directory handle costs by itself in this browser.
+ */
+async function readHandleBaseline(context: BrowserContext, url: string, name: string): Promise<{ seconds: number; walkSeconds: number; files: number; bytes: number }> {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+    await page.goto(url);
+    await page.setContent(BLANK_PAGE);
+    const r = await page.evaluate(async (name) => {
+      const t0 = performance.now();
+      const handles: FileSystemFileHandle[] = [];
+      const stack = [await (await navigator.storage.getDirectory()).getDirectoryHandle(name)];
+      while (stack.length > 0) {
+        const dir = stack.pop()!;
+        for await (const child of (dir as unknown as { values(): AsyncIterable<FileSystemHandle> }).values()) {
+          if (child.kind === 'directory') stack.push(child as FileSystemDirectoryHandle);
+          else handles.push(child as FileSystemFileHandle);
+        }
+      }
+      const tWalk = performance.now();
+      let next = 0;
+      let bytes = 0;
+      const lane = async () => {
+        while (next < handles.length) {
+          const read = await (await handles[next++].getFile()).arrayBuffer();
+          bytes += read.byteLength;
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, lane));
+      return { ms: performance.now() - t0, walkMs: tWalk - t0, files: handles.length, bytes };
+    }, name);
+    return { seconds: r.ms / 1000, walkSeconds: r.walkMs / 1000, files: r.files, bytes: r.bytes };
   } finally {
     await page.close();
   }
@@ -187,9 +315,12 @@ export async function main(args: string[]): Promise<void> {
   const seed = Number(option(args, 'seed', '1'));
   const text = option(args, 'text', 'generated');
   if (text !== 'generated' && text !== 'real') throw new Error('--text is generated or real');
-  if (text === 'real' && source !== 'folder') throw new Error('--text real is read from disk: --source folder');
+  if (!['folder', 'drop', 'handle'].includes(source)) throw new Error('--source is folder, drop or handle');
+  if (text === 'real' && source === 'drop') throw new Error('--text real is read from disk: --source folder or handle');
+  const fromDisk = source === 'folder' || source === 'handle';
   const realMb = Number(option(args, 'mb', String(files / 100)));
   const baseline = args.includes('--baseline') || (text === 'real' && !args.includes('--no-baseline'));
+  // (With --source handle the baseline reads the OPFS copy through its handles, not a folder input.)
   const spec: CorpusSpec = { files, totalBytes: mb * 1e6, nearEvery: 10, exactEvery: 17, perFolder: 1000, seed };
 
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-bench-build-'));
@@ -197,23 +328,38 @@ export async function main(args: string[]): Promise<void> {
   await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !args.includes('--profile') } });
   const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4390, strictPort: false } });
   const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4390/';
-  const browser = await chromium.launch({
+  const launch = {
     executablePath: process.env.SIMSIFT_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  };
+  // Through a handle the files live in OPFS: a profile on disk, so they are read from disk as a
+  // chosen folder's are (an off-the-record context keeps its OPFS in memory).
+  const diskCorpus = () => (text === 'real' ? realCorpusOnDisk(files, Math.round((realMb * 1e6) / files), seed) : corpusOnDisk(spec));
+  // The profile (and the OPFS copy in it) is kept under bench/.data/ for the next run of the same corpus.
+  const profileDir = source === 'handle' ? join(dirname(diskCorpus().dir), 'opfs-profile') : null;
+  const browser = profileDir ? null : await chromium.launch(launch);
+  const context = profileDir ? await chromium.launchPersistentContext(profileDir, launch) : null;
+  const newPage = () => (context ? context.newPage() : browser!.newPage());
   try {
-    const page = await browser.newPage();
+    let opfsFolder = '';
+    if (context) {
+      // Before the app opens: no saved corpus from an earlier run, and the corpus in OPFS (copied once).
+      const copied = await copyIntoOpfs(context, url, diskCorpus().dir);
+      opfsFolder = copied.name;
+      console.log(
+        copied.seconds > 0
+          ? `copied ${copied.files} files, ${(copied.bytes / 1e6).toFixed(0)} MB into OPFS folder ${copied.name} in ${copied.seconds.toFixed(1)} s (set-up, untimed; kept in ${profileDir})`
+          : `OPFS folder ${copied.name} with ${copied.files} files copied by an earlier run (${profileDir})`,
+      );
+    }
+    const page = await newPage();
     // tsx (esbuild keepNames) wraps named functions in __name(); the functions sent to the page need it.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.goto(url);
     let corpus: { files: number; bytes: number };
     let corpusDir = '';
-    if (text === 'real') {
-      const disk = realCorpusOnDisk(files, Math.round((realMb * 1e6) / files), seed);
-      corpusDir = disk.dir;
-      corpus = disk;
-    } else if (source === 'folder') {
-      const disk = corpusOnDisk(spec);
+    if (fromDisk) {
+      const disk = diskCorpus();
       corpusDir = disk.dir;
       corpus = disk;
     } else {
@@ -222,7 +368,9 @@ export async function main(args: string[]): Promise<void> {
       console.log(`made ${corpus.files} files in the page (${(corpus.bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
-    if (baseline && source === 'folder') base = await readBaseline(browser, url, corpusDir);
+    let handleBase: Awaited<ReturnType<typeof readHandleBaseline>> | null = null;
+    if (baseline && source === 'folder') base = await readBaseline(newPage, url, corpusDir);
+    if (baseline && source === 'handle') handleBase = await readHandleBaseline(context!, url, opfsFolder);
     if (args.includes('--no-contents')) {
       // The box follows the saved setting: it unticks once the setting is written.
       const keep = page.getByRole('checkbox', { name: /Keep file contents/ });
@@ -255,7 +403,18 @@ export async function main(args: string[]): Promise<void> {
     }
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
-    if (source === 'folder') {
+    if (source === 'handle') {
+      // The picker's answer: the OPFS folder's handle; the clock starts as it is handed to the app.
+      await page.evaluate((name) => {
+        const w = window as unknown as { __bench: { inputAt: number }; showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> };
+        w.showDirectoryPicker = async () => {
+          const handle = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+          w.__bench.inputAt = performance.now();
+          return handle;
+        };
+      }, opfsFolder);
+      await page.locator('label', { hasText: 'Choose folder' }).click();
+    } else if (source === 'folder') {
       // Handing 100,000 files over takes Playwright longer than its default 30 s action timeout.
       await page.getByLabel('Choose folder', { exact: true }).setInputFiles(corpusDir, { timeout: 600_000 });
     } else {
@@ -297,12 +456,19 @@ export async function main(args: string[]): Promise<void> {
     console.log(`  time to groups:            ${seconds.toFixed(2)} s   (target <= 15 s)`);
     console.log(`  throughput:                ${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s, ${Math.round(corpus.files / seconds)} files/s`);
     console.log(`  longest main-thread task:  ${longest.toFixed(0)} ms during the scan (target <= 100 ms); ${during.length} tasks over 50 ms`);
-    console.log(`  the app's input handler:   ${m.handlerMs.toFixed(0)} ms (the ${source === 'folder' ? 'change' : 'drop'} event, inside the task that delivers the input)`);
-    console.log(`  delivering the input:      ${(deliverMs / 1000).toFixed(2)} s in Playwright; that task ran ${Math.max(0, ...before.map(([, d]) => d)).toFixed(0)} ms (${source === 'folder' ? 'Chromium building the FileList' : 'the test dispatching the drop'})`);
+    if (source === 'handle') {
+      console.log(`  handing over the handle:   ${(deliverMs / 1000).toFixed(2)} s in Playwright (the click; the clock starts when the picker returns the handle)`);
+    } else {
+      console.log(`  the app's input handler:   ${m.handlerMs.toFixed(0)} ms (the ${source === 'folder' ? 'change' : 'drop'} event, inside the task that delivers the input)`);
+      console.log(`  delivering the input:      ${(deliverMs / 1000).toFixed(2)} s in Playwright; that task ran ${Math.max(0, ...before.map(([, d]) => d)).toFixed(0)} ms (${source === 'folder' ? 'Chromium building the FileList' : 'the test dispatching the drop'})`);
+    }
     if (text === 'real') console.log(`  planted: ${Math.floor(files / 10)} near copies (runs cut from the same place overlap as well)`);
     else console.log(`  planted: ${Math.floor((files - 1) / spec.nearEvery)} near-duplicates, ${Math.floor((files - 1) / spec.exactEvery)} exact copies (approximate: the two kinds overlap)`);
     if (base) {
       console.log(`  blank-page read baseline:  ${base.seconds.toFixed(2)} s to read ${base.files} files, ${(base.bytes / 1e6).toFixed(0)} MB (16 arrayBuffer() reads in flight; Playwright needed ${base.deliverSeconds.toFixed(1)} s to set the input); SimSift/baseline ${(seconds / base.seconds).toFixed(2)}x`);
+    }
+    if (handleBase) {
+      console.log(`  blank-page handle read:    ${handleBase.seconds.toFixed(2)} s to walk the OPFS folder (${handleBase.walkSeconds.toFixed(2)} s) and read ${handleBase.files} files, ${(handleBase.bytes / 1e6).toFixed(0)} MB (getFile() + arrayBuffer(), 16 in flight); SimSift/baseline ${(seconds / handleBase.seconds).toFixed(2)}x`);
     }
     console.log('  phases (wall clock; reading overlaps fingerprinting, saving runs behind):');
     for (const e of measures) {
@@ -328,7 +494,7 @@ export async function main(args: string[]): Promise<void> {
     }
     if (args.includes('--tasks')) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
   } finally {
-    await browser.close();
+    await (context ?? browser)!.close();
     await server.close();
     rmSync(outDir, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { DocStatus } from '../core/documents/document-status.ts';
-import { docFile, type ScanResult } from '../scan/scan-result.ts';
+import { docBlob, docFile, isHandleDocument, type ScanResult } from '../scan/scan-result.ts';
 import { Summary } from '../ui/summary/Summary.tsx';
 import { DistanceHistogram } from '../ui/histogram/DistanceHistogram.tsx';
 import { GroupList } from '../ui/groups/GroupList.tsx';
@@ -70,7 +70,9 @@ function OpenPair({
   // Restored documents whose contents were not kept have an empty File: the person may pick them again.
   const [picked, setPicked] = useState<Map<string, File>>(() => new Map());
   const [mismatch, setMismatch] = useState<string | null>(null);
-  const fileOf = (d: number): Blob | null => (docs.files[d]!.size > 0 ? docFile(docs, d) : (picked.get(docs.paths[d]!) ?? null));
+  // A document read through a directory handle is opened again by its path (a promise of its File).
+  const fileOf = (d: number): Blob | Promise<Blob> | null =>
+    isHandleDocument(docs, d) ? docBlob(docs, d) : docs.files[d]!.size > 0 ? docFile(docs, d) : (picked.get(docs.paths[d]!) ?? null);
   // Memoized: a restored document's Blob is sliced from its batch's record when asked for, a new Blob each time.
   const fileA = useMemo(() => fileOf(a), [docs, a, picked]);
   const fileB = useMemo(() => fileOf(b), [docs, b, picked]);

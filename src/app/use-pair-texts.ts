@@ -33,14 +33,15 @@ export async function readDocumentText(file: Blob, path: string): Promise<string
 }
 
 /**
- * Reads `fileA` and `fileB` (documents `pathA` and `pathB`) with `readDocumentText` and computes the
+ * Reads `fileA` and `fileB` (documents `pathA` and `pathB`; either may be a promise, for a document
+ * opened again through a directory handle) with `readDocumentText` and computes the
  * containment and exact Jaccard of their feature sets under `settings` (the features the scan
  * fingerprinted; weights do not change the set): Jaccard unless `known` (a verified value) is given,
  * neither when the texts are too long for the main thread.
  */
 export function usePairTexts(
-  fileA: Blob | null,
-  fileB: Blob | null,
+  fileA: Blob | Promise<Blob> | null,
+  fileB: Blob | Promise<Blob> | null,
   pathA: string,
   pathB: string,
   settings: SimHashSettings,
@@ -51,7 +52,7 @@ export function usePairTexts(
     if (!fileA || !fileB) return;
     let live = true;
     setState({ phase: 'loading' });
-    Promise.all([readDocumentText(fileA, pathA), readDocumentText(fileB, pathB)]).then(
+    Promise.all([Promise.resolve(fileA).then((a) => readDocumentText(a, pathA)), Promise.resolve(fileB).then((b) => readDocumentText(b, pathB))]).then(
       ([textA, textB]) => {
         if (!live) return;
         let jaccard: number | null = Number.isNaN(known) ? null : known;

@@ -18,7 +18,7 @@ import { jaccardSorted } from '../core/groups/jaccard.ts';
 import { documentText } from '../core/text/document-text.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { IngestBatchResult } from '../workers/ingest-protocol.ts';
-import { docFile, type ScanDocs } from './scan-result.ts';
+import { docBlob, type ScanDocs } from './scan-result.ts';
 
 /** One checked file: exact copies and verified near-duplicates found in the corpus. */
 export interface CheckResult {
@@ -70,7 +70,7 @@ export async function checkFile(docs: ScanDocs, k: number, name: string, bytes: 
       const p = cands.ids[i]!;
       if (docs.hashHi[p] === qHashHi && docs.hashLo[p] === qHashLo) continue; // already an exact copy
       let jaccard: number | null = null;
-      const stored = docs.files[p] ? docFile(docs, p) : null;
+      const stored = docs.files[p] ? await docBlob(docs, p).catch(() => null) : null;
       if (mine && stored && stored.size > 0) {
         const other = documentText(new Uint8Array(await stored.arrayBuffer()), docs.paths[p]!);
         if (other.ok) jaccard = jaccardSorted(mine, tools.featureSet(other.text));

@@ -3,26 +3,37 @@
  * folders) into a flat list of files with relative paths, skipping hidden files and folders
  * (dot-names and node_modules) and recording what was skipped. Time-sliced: never a long task.
  */
-import { skipMessage } from '../core/documents/document-status.ts';
+import { HiddenLog as CoreHiddenLog, isHiddenName } from '../core/documents/hidden-files.ts';
 import type { SkippedFile } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 
 /** Files to scan, with their paths, plus the hidden ones left out. */
 export interface CollectedFiles {
+  /** Each path's File (noContents() where `roots` are given: the workers open the files then). */
   files: File[];
   paths: string[];
+  /** What was left out while listing: hidden files and folders, and folders that could not be listed. */
   hidden: SkippedFile[];
+  /**
+   * Set when the files are read through directory handles (scan/handle-source.ts): the handles the
+   * paths are under; the ingest workers open and read every path themselves.
+   */
+  roots?: FileSystemHandle[];
 }
+
+// The CLI's walk (src/cli/walk-files.ts) imports the rule from here.
+export { isHiddenName };
 
 /** What a drop carried, captured synchronously inside the drop event (items die after it). */
 export interface DropSnapshot {
   entries: FileSystemEntry[];
   looseFiles: File[];
-}
-
-/** True for names skipped by default: dotfiles/dot-folders (`.git`, `.DS_Store`) and `node_modules`. */
-export function isHiddenName(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
+  /**
+   * Where the browser offers them (Chromium's `getAsFileSystemHandle`): each dropped item's handle,
+   * asked for inside the event (they resolve later). When every item gives one, the workers walk and
+   * read the drop; otherwise `entries` and `looseFiles` are used.
+   */
+  handles?: Array<Promise<FileSystemHandle | null>>;
 }
 
 /**
@@ -32,11 +43,14 @@ export function isHiddenName(name: string): boolean {
 export function snapshotDataTransfer(data: DataTransfer): DropSnapshot {
   const entries: FileSystemEntry[] = [];
   const looseFiles: File[] = [];
+  const handles: Array<Promise<FileSystemHandle | null>> = [];
   const items = data.items;
   if (items && items.length > 0) {
     for (let i = 0; i < items.length; i++) {
-      const item = items[i];
+      // getAsFileSystemHandle is Chromium's (File System Access), not in TypeScript's DOM library yet.
+      const item = items[i] as DataTransferItem & { getAsFileSystemHandle?: () => Promise<FileSystemHandle | null> };
       if (item.kind !== 'file') continue;
+      if (typeof item.getAsFileSystemHandle === 'function') handles.push(Promise.resolve(item.getAsFileSystemHandle()).catch(() => null));
       // A folder never has a MIME type: typed items are files, and skipping the entry lookup for
       // them keeps a drop of many files short (this all runs inside the drop event).
       const entry = item.type === '' && typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null;
@@ -49,49 +63,13 @@ export function snapshotDataTransfer(data: DataTransfer): DropSnapshot {
   } else {
     for (let i = 0; i < data.files.length; i++) looseFiles.push(data.files[i]);
   }
-  return { entries, looseFiles };
+  return handles.length > 0 ? { entries, looseFiles, handles } : { entries, looseFiles };
 }
 
-/** Records hidden paths; files inside one hidden folder collapse into one record with a count. */
-class HiddenLog {
-  private readonly folders = new Map<string, { files: number; bytes: number }>();
-  readonly files: SkippedFile[] = [];
-
-  /** `segments` is the path split on `/`; returns true if the path is hidden (and logs it). */
-  check(segments: string[], size: number): boolean {
-    for (let s = 0; s < segments.length; s++) {
-      if (!isHiddenName(segments[s])) continue;
-      if (s === segments.length - 1) {
-        const path = segments.join('/');
-        this.files.push({ docId: -1, path, size, reason: 'hidden', message: skipMessage('hidden', 'Hidden file: names starting with a dot are skipped.') });
-      } else {
-        this.addFolder(segments.slice(0, s + 1).join('/') + '/', 1, size);
-      }
-      return true;
-    }
-    return false;
-  }
-
-  addFolder(path: string, files: number, bytes: number): void {
-    const entry = this.folders.get(path) ?? { files: 0, bytes: 0 };
-    entry.files += files;
-    entry.bytes += bytes;
-    this.folders.set(path, entry);
-  }
-
-  list(): SkippedFile[] {
-    const out = [...this.files];
-    for (const [path, { files, bytes }] of this.folders) {
-      const what = files === 0 ? 'its contents were not read' : files === 1 ? '1 file inside was not read' : `${files} files inside were not read`;
-      out.push({
-        docId: -1,
-        path,
-        size: bytes,
-        reason: 'hidden',
-        message: skipMessage('hidden', `Hidden folder: ${what} (folders starting with a dot and node_modules are skipped).`),
-      });
-    }
-    return out;
+/** The hidden-file log of core, with the scan's record shape (hidden files have no doc id). */
+class HiddenLog extends CoreHiddenLog {
+  listSkipped(): SkippedFile[] {
+    return this.list().map((skip) => ({ docId: -1, ...skip }));
   }
 }
 
@@ -114,7 +92,7 @@ export async function collectFromFileList(list: ArrayLike<File>, signal?: AbortS
       signal?.throwIfAborted();
     }
   }
-  return inPathOrder({ files, paths, hidden: hidden.list() });
+  return inPathOrder({ files, paths, hidden: hidden.listSkipped() });
 }
 
 /**
@@ -127,7 +105,7 @@ export function inPathOrder(collected: CollectedFiles): CollectedFiles {
   const { files, paths } = collected;
   const order = Array.from(paths.keys());
   order.sort((x, y) => (paths[x] < paths[y] ? -1 : paths[x] > paths[y] ? 1 : x - y));
-  return { files: order.map((i) => files[i]), paths: order.map((i) => paths[i]), hidden: collected.hidden };
+  return { ...collected, files: order.map((i) => files[i]), paths: order.map((i) => paths[i]) };
 }
 
 function readBatch(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {
@@ -197,5 +175,5 @@ export async function collectFromDrop(
     if (pause) await pause;
   }
   await flushFiles();
-  return inPathOrder({ files, paths, hidden: hidden.list() });
+  return inPathOrder({ files, paths, hidden: hidden.listSkipped() });
 }

@@ -30,7 +30,7 @@ import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedB
 import type { RestorePhase } from './restore-corpus.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 import type { Grouping, ScanDocs, ScanResult } from './scan-result.ts';
-import type { ScanSession } from './scan-session.ts';
+import type { ScanSession, ScanSource } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
 import { loadTables, storedTableSearch, syncTables } from './stored-tables.ts';
 import type { StoredTables } from './stored-tables.ts';
@@ -206,8 +206,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   };
   /** The running scan's writer, and whether it rebuilds the corpus (other fingerprint settings). */
   let writing: { writer: BatchWriter; rebuild: boolean } | null = null;
-  /** The files a full storage kept out of the corpus (for resumeStopped). */
-  let notSavedFiles: File[] = [];
+  /** The files a full storage kept out of the corpus (for resumeStopped), as the source to scan them again. */
+  let notSaved: ScanSource | null = null;
 
   /**
    * A commit hit the full quota: what was committed stays, the rest of the scan is not saved. Says so
@@ -215,12 +215,20 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
    */
   const storageFull = (inCorpus: Uint8Array | null, docs: ScanDocs, error: unknown, lost: ReadonlySet<number> = new Set()) => {
     const left: File[] = [];
+    const leftPaths: string[] = [];
     for (let d = 0; d < docs.count; d++) {
-      // A scan's own documents are the Files it was given (only restored ones are stored Blobs).
+      // A scan's own documents are the Files it was given (only restored ones are stored Blobs); read
+      // through handles, the paths (a file never opened is noContents() until then).
       const file = docs.files[d];
-      if (!inCorpus?.[d] && file instanceof File) left.push(file);
+      if (!inCorpus?.[d] && (docs.roots || file instanceof File)) {
+        left.push(file as File);
+        leftPaths.push(docs.paths[d]!);
+      }
     }
-    notSavedFiles = left;
+    // Through handles the workers read the paths again; otherwise the Files are scanned again.
+    notSaved = docs.roots
+      ? { kind: 'collected', collected: { files: left, paths: leftPaths, hidden: [], roots: docs.roots } }
+      : { kind: 'file-list', files: left };
     const saved = docs.count - left.length;
     // The shown corpus may already hold this scan (the storage filled behind the results): the
     // documents of batches that never committed lose their storage ids there too.
@@ -309,7 +317,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         });
         writing = { writer, rebuild };
         update({ interrupted: null, error: null, storageFull: null });
-        notSavedFiles = [];
+        notSaved = null;
         void requestPersistentStorage().catch(() => null);
       } catch (error) {
         release();
@@ -597,11 +605,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       });
     },
     async resumeStopped() {
-      const files = notSavedFiles;
-      if (files.length === 0) return;
-      notSavedFiles = [];
+      const source = notSaved;
+      if (!source) return;
+      notSaved = null;
       update({ storageFull: null, error: null, status: 'ready' });
-      await session?.start({ kind: 'file-list', files });
+      await session?.start(source);
     },
     async keepInterrupted() {
       await guarded(async () => {

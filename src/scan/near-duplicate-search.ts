@@ -14,7 +14,7 @@ import type { KnownPairs } from '../workers/index-api.ts';
 import type { ChainJob, IngestItem, KeptSets, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
-import { docFile, emptyScoredPairs, noContents, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
+import { docBlob, emptyScoredPairs, noContents, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { transfer } from 'comlink';
@@ -157,7 +157,12 @@ async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit
   const lane = async () => {
     while (next < toRead.length) {
       const i = toRead[next++];
-      const file = docFile(docs, ids[i]);
+      const file = await docBlob(docs, ids[i]).catch((error: unknown) => {
+        // Could not be opened again (moved, deleted): the worker reports it unreadable.
+        items[i].error = error instanceof Error ? error.message : String(error);
+        return null;
+      });
+      if (!file) continue;
       const read = await readUpTo(file, readLimit);
       if (read.kind === 'bytes') {
         items[i].bytes = read.bytes;

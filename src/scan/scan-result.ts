@@ -26,6 +26,13 @@ export interface ScanDocs {
    * browser process, 0.5-0.7 ms in Chromium here, 10-14 s for 20,000 on every reload.
    */
   ranges?: Float64Array;
+  /**
+   * For a scan read through directory handles (a chosen or dropped folder where the browser offers
+   * them): the handles its paths are under. `files[d]` is then the scan's `handleDocuments` File (or,
+   * for a file whose contents the worker did not keep, the File it opened), and a resume reads the
+   * paths through these handles again.
+   */
+  roots?: FileSystemHandle[];
   /** Size in bytes. */
   sizes: Float64Array;
   /** `DocStatus` code per doc (ok, too-short, binary, unreadable, empty, pending). */
@@ -162,7 +169,10 @@ export interface ScanTimings {
   totalMs: number;
 }
 
-/** Document `d`'s bytes: its File, or its range of a stored batch's Blob (sliced only now, when read). */
+/**
+ * Document `d`'s bytes: its File, or its range of a stored batch's Blob (sliced only now, when read).
+ * Not for a document read through a handle (`isHandleDocument`): use `docBlob`.
+ */
 export function docFile(docs: ScanDocs, d: number): Blob {
   const file = docs.files[d]!;
   const start = docs.ranges ? docs.ranges[2 * d]! : Number.NaN;
@@ -178,6 +188,32 @@ export function rangesAt(docs: ScanDocs, at: readonly number[]): Float64Array | 
     out[2 * i + 1] = docs.ranges![2 * p + 1]!;
   });
   return out;
+}
+
+/** How to open a document read through directory handles, by its path (see `handleDocuments`). */
+const handleOpeners = new WeakMap<Blob, (path: string) => Promise<File>>();
+
+/**
+ * The File that stands for every document of one scan read through directory handles: the workers read
+ * those files, and posting each File back to the page cost more than reading them (20,000 Files: 12 s
+ * longer to groups, and main-thread tasks over 100 ms). Views open such a document again by its path
+ * with `open`, through `docBlob`. One per scan, so merged document lists keep telling them apart.
+ */
+export function handleDocuments(open: (path: string) => Promise<File>): File {
+  const stands = new File([], '');
+  handleOpeners.set(stands, open);
+  return stands;
+}
+
+/** Whether document `d` is read through a directory handle (open it with `docBlob`, not `docFile`). */
+export function isHandleDocument(docs: ScanDocs, d: number): boolean {
+  return handleOpeners.has(docs.files[d]!);
+}
+
+/** Document `d`'s bytes: `docFile`, or for a document read through a handle, its file opened again by path. */
+export async function docBlob(docs: ScanDocs, d: number): Promise<Blob> {
+  const open = handleOpeners.get(docs.files[d]!);
+  return open ? open(docs.paths[d]!) : docFile(docs, d);
 }
 
 let missingContents: File | null = null;

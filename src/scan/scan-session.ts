@@ -28,6 +28,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
+import { collectFromHandles, dropHandles, feedIdBatches, openHandlesInWorkers } from './handle-source.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 import { recordPhase } from './phase-timing.ts';
 
@@ -35,6 +36,8 @@ import { recordPhase } from './phase-timing.ts';
 export type ScanSource =
   | { kind: 'file-list'; files: ArrayLike<File> }
   | { kind: 'drop'; drop: DropSnapshot }
+  /** A folder (or files) given as File System Access handles: the ingest workers walk and read them (handle-source.ts). */
+  | { kind: 'handles'; handles: FileSystemHandle[] }
   /**
    * Files already collected (a rescan with other settings, the CLI). `pairs`: candidate pairs found
    * outside (doc ids = positions in `collected`), used instead of the scan's own search.
@@ -107,6 +110,7 @@ function allocateDocs(collected: CollectedFiles): ScanDocs {
     count: n,
     paths: collected.paths,
     files: collected.files,
+    ...(collected.roots ? { roots: collected.roots } : {}),
     sizes: new Float64Array(n),
     status: new Uint8Array(n),
     flags: new Uint8Array(n),
@@ -119,9 +123,12 @@ function allocateDocs(collected: CollectedFiles): ScanDocs {
 }
 
 /** Scatters one batch's results (for docs `ids`, in batch order) into the scan's arrays. */
-function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult, skipped: SkippedFile[], notes: DocNote[]): void {
+function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult & { files?: Array<File | null> }, skipped: SkippedFile[], notes: DocNote[]): void {
   for (let j = 0; j < ids.length; j++) {
     const d = ids[j];
+    // Read through a handle: the File the worker opened stands for the document from now on.
+    const opened = r.files?.[j];
+    if (opened) docs.files[d] = opened;
     docs.sizes[d] = r.sizes[j];
     docs.status[d] = r.status[j];
     docs.flags[d] = r.flags[j];
@@ -235,15 +242,23 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       // Listing: the file list (walking dropped folders), hidden files left out.
       setPhase('listing');
       const unreadable: SkippedFile[] = [];
+      const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
       const collected =
         source.kind === 'collected'
           ? source.collected
           : source.kind === 'file-list'
             ? await collectFromFileList(source.files, signal)
-            : await collectFromDrop(source.drop, signal, (path, error) =>
-                unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
-              );
+            : handles
+              ? await collectFromHandles(workers, handles, signal)
+              : source.kind === 'drop'
+                ? await collectFromDrop(source.drop, signal, (path, error) =>
+                    unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
+                  )
+                : { files: [], paths: [], hidden: [] };
       signal.throwIfAborted();
+      // Read through handles: every ingest worker gets them, and opens and reads the files itself.
+      const handleToken = collected.roots ? await openHandlesInWorkers(workers, collected.roots, signal) : null;
+      recordPhase('listing', t0, performance.now(), { files: collected.paths.length, leftOut: collected.hidden.length, handles: handleToken === null ? 0 : 1 });
       lastCollected = collected;
       skipped.push(...collected.hidden, ...unreadable);
       filesTotal = collected.files.length;
@@ -260,7 +275,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       signal.throwIfAborted();
       if (settings.weights === 'tfidf') {
         // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
-        await installDocumentFrequencies(workers, signal, scanDocs, settings, (bytes) => inflightBytes.set(-1, bytes / 2));
+        await installDocumentFrequencies(workers, signal, scanDocs, settings, (bytes) => inflightBytes.set(-1, bytes / 2), handleToken);
         inflightBytes.delete(-1);
         signal.throwIfAborted();
       }
@@ -277,51 +292,77 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
         filesDone++;
       };
-      await feedFiles(
-        scanDocs.files,
-        scanDocs.paths,
-        {
-          send: async ({ ids, items, buffers, bytes, large }) => {
-            // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
-            const key = ids[0];
-            const onProgress = large ? proxy((read: number) => void inflightBytes.set(key, read)) : undefined;
-            // Decided when the batch is sent: batches in flight may take the budget a little past its end.
+      /** Takes in one batch's result (doc ids `ids`, in batch order). */
+      const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
+        storeBatch(scanDocs, ids, result, skipped, notes);
+        if (result.kept) {
+          const { docs: at, offsets, words } = result.kept;
+          for (let i = 0; i < at.length; i++) keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
+          keptBytes += words.byteLength;
+        }
+        // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
+        if (result.sets.docs.length > 0) {
+          for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
+          smallSets.push(result.sets);
+        }
+        hooks.onBatch?.(scanDocs, ids, result.contents);
+        filesDone += ids.length;
+      };
+      const onSent = () => {
+        timings.readingMs = performance.now() - t0;
+        setPhase('fingerprinting');
+      };
+      const maxInFlight = workers.ingest.size * 2;
+      if (handleToken !== null) {
+        // The workers open and read the files; sizes are learnt as each batch comes back.
+        await feedIdBatches(
+          filesTotal,
+          async (ids) => {
             const keepSets = keptBytes < KEPT_SETS_BUDGET_BYTES;
-            const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets }, onProgress));
-            inflightBytes.delete(key);
-            storeBatch(scanDocs, ids, result, skipped, notes);
-            if (result.kept) {
-              const { docs: at, offsets, words } = result.kept;
-              for (let i = 0; i < at.length; i++) keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
-              keptBytes += words.byteLength;
-            }
-            // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
-            if (result.sets.docs.length > 0) {
-              for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
-              smallSets.push(result.sets);
-            }
-            hooks.onBatch?.(scanDocs, ids, result.contents);
-            filesDone += ids.length;
-            bytesDone += large ? result.sizes[0] : bytes;
-            if (large) {
-              bytesRead += result.sizes[0];
-              filesRead++;
-            }
-          },
-          read: (_d, bytes) => {
-            filesRead++;
+            const paths = ids.map((d) => scanDocs.paths[d]);
+            const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets }));
+            received(ids, result);
+            let bytes = 0;
+            for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
+            filesRead += ids.length;
             bytesRead += bytes;
+            bytesDone += bytes;
           },
-          unreadable: (d, message) => skip(d, 0, 'unreadable', DocStatus.unreadable, skipMessage('unreadable', message)),
-          // Never fingerprinted in part (a part would call files that differ past it identical).
-          tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
-        },
-        { readLimit: workers.readLimit, maxInFlight: workers.ingest.size * 2, signal, batchBytes: BATCH_BYTES, batchFiles: BATCH_FILES, readConcurrency: READ_CONCURRENCY },
-        () => {
-          timings.readingMs = performance.now() - t0;
-          setPhase('fingerprinting');
-        },
-      );
+          { batchFiles: BATCH_FILES, maxInFlight, signal },
+          onSent,
+        );
+      } else {
+        await feedFiles(
+          scanDocs.files,
+          scanDocs.paths,
+          {
+            send: async ({ ids, items, buffers, bytes, large }) => {
+              // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
+              const key = ids[0];
+              const onProgress = large ? proxy((read: number) => void inflightBytes.set(key, read)) : undefined;
+              // Decided when the batch is sent: batches in flight may take the budget a little past its end.
+              const keepSets = keptBytes < KEPT_SETS_BUDGET_BYTES;
+              const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets }, onProgress));
+              inflightBytes.delete(key);
+              received(ids, result);
+              bytesDone += large ? result.sizes[0] : bytes;
+              if (large) {
+                bytesRead += result.sizes[0];
+                filesRead++;
+              }
+            },
+            read: (_d, bytes) => {
+              filesRead++;
+              bytesRead += bytes;
+            },
+            unreadable: (d, message) => skip(d, 0, 'unreadable', DocStatus.unreadable, skipMessage('unreadable', message)),
+            // Never fingerprinted in part (a part would call files that differ past it identical).
+            tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
+          },
+          { readLimit: workers.readLimit, maxInFlight, signal, batchBytes: BATCH_BYTES, batchFiles: BATCH_FILES, readConcurrency: READ_CONCURRENCY },
+          onSent,
+        );
+      }
       signal.throwIfAborted();
       timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
       recordPhase('reading', t0, t0 + timings.readingMs, { files: filesTotal, bytes: bytesRead });

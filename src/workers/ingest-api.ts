@@ -18,6 +18,7 @@ import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import {
   DEFAULT_INGEST_LIMITS,
+  type HandleBatchResult,
   type BatchSkip,
   type IngestBatchOptions,
   type IngestBatchResult,
@@ -31,6 +32,7 @@ import {
 } from './ingest-protocol.ts';
 import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
+import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
 
 /** Why a file has no text. */
 type NoText = { ok: false; status: number; skip: BatchSkip['reason']; message: string };
@@ -99,6 +101,42 @@ function setMakerFor(settings: SimHashSettings): Fingerprinter {
 
 const NO_FEATURES = new Uint32Array(0);
 
+// The handles of the scan that reads through directory handles (`openHandles`), and how to open a path under them.
+let handleRoots: { token: string; open: (path: string) => Promise<File> } | null = null;
+/** Files opened and read at once per batch: each open and each read is a round trip to the browser process. */
+const HANDLE_READS_IN_FLIGHT = 12;
+/** Bytes of a batch read up front; files past this (or over `readAheadBytes`) stay Files that `ingestItems` reads in turn. */
+const HANDLE_BATCH_READ_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Opens `paths` under the scan's handles and reads them, several at a time: an item with its File (and
+ * its bytes while the batch's read budget lasts), or with why it could not be opened or read.
+ */
+async function openPaths(token: string, paths: readonly string[], limits: IngestLimits = DEFAULT_INGEST_LIMITS, read = true): Promise<IngestItem[]> {
+  if (!handleRoots || handleRoots.token !== token) throw new Error(`The folder of scan ${token} was not handed to this worker (openHandles).`);
+  const { open } = handleRoots;
+  const items: IngestItem[] = paths.map((name) => ({ name }));
+  let budget = read ? HANDLE_BATCH_READ_BYTES : 0;
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        const file = await open(item.name);
+        item.file = file;
+        if (file.size > 0 && file.size <= Math.min(budget, limits.readAheadBytes)) {
+          budget -= file.size;
+          item.bytes = new Uint8Array(await file.arrayBuffer());
+        }
+      } catch (error) {
+        item.error = describeHandleError(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HANDLE_READS_IN_FLIGHT, items.length) }, lane));
+  return items;
+}
+
 /**
  * Each item's feature set (null when unreadable or not text): decoded from `kept` (sets kept from
  * fingerprinting) where it has one, else read and decoded from the item's bytes or file, a few at a time.
@@ -149,14 +187,15 @@ function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): FileText {
  * Reads one item's bytes (if the main thread did not); never rejects (a failed read is an
  * 'unreadable' result). A file is always read whole; one larger than `maxBytes` is skipped as too large.
  */
-async function readItem(item: IngestItem, limits: IngestLimits, addBytes: (n: number) => void): Promise<FileBytes> {
+async function readItem(item: IngestItem, limits: IngestLimits, addBytes: (bytes: Uint8Array) => void): Promise<FileBytes> {
+  if (item.error !== undefined) return { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', item.error) };
   try {
     const size = item.bytes ? item.bytes.byteLength : item.file!.size;
     if (size > limits.maxBytes) {
       return { ok: false, status: DocStatus.tooLarge, skip: 'too-large', message: skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`) };
     }
     const bytes = item.bytes ?? new Uint8Array(await item.file!.arrayBuffer());
-    addBytes(bytes.byteLength);
+    addBytes(bytes);
     return { ok: true, bytes };
   } catch (error) {
     return { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', describeError(error)) };
@@ -176,120 +215,47 @@ export const ingestApi = {
     options: IngestBatchOptions = {},
     onProgress?: (bytesRead: number) => void,
   ): Promise<IngestBatchResult> {
-    const limits = options.limits ?? DEFAULT_INGEST_LIMITS;
-    const xx = await getXxhash();
-    const fp = fingerprinterFor(settings);
-    const n = items.length;
-    const sizeOf = (item: IngestItem) => (item.bytes ? item.bytes.byteLength : item.file!.size);
-    const out: IngestBatchResult = {
-      sizes: Float64Array.from(items, sizeOf),
-      status: new Uint8Array(n),
-      flags: new Uint8Array(n),
-      hi: new Uint32Array(n),
-      lo: new Uint32Array(n),
-      words: new Uint32Array(n),
-      hashHi: new Uint32Array(n),
-      hashLo: new Uint32Array(n),
-      skipped: [],
-      notes: [],
-      sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
-      bytesRead: 0,
-      fingerprinted: 0,
-    };
-    // Made before anything reads the bytes (the Blob copies them): one Blob for the batch.
-    if (options.keepBytes) {
-      const offsets = new Uint32Array(n + 1);
-      items.forEach((item, i) => (offsets[i + 1] = offsets[i] + (item.bytes?.byteLength ?? 0)));
-      out.contents = { blob: new Blob(items.flatMap((item) => (item.bytes ? [item.bytes as Uint8Array<ArrayBuffer>] : []))), offsets };
-    }
-    let lastReport = performance.now();
-    const addBytes = (bytes: number) => {
-      out.bytesRead += bytes;
-      const now = performance.now();
-      if (onProgress && now - lastReport >= 100) {
-        lastReport = now;
-        void onProgress(out.bytesRead);
-      }
-    };
-    const reads: Array<Promise<FileBytes> | undefined> = new Array(n);
-    const startRead = (i: number) => {
-      // Large files are not read ahead: each is held whole while it is fingerprinted.
-      if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.readAheadBytes) reads[i] = readItem(items[i], limits, addBytes);
-    };
-    for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
-    const smallSets: Array<[number, Uint32Array]> = [];
-    const keptSets: Array<[number, Uint32Array]> = [];
-    for (let i = 0; i < n; i++) {
-      const pending = reads[i];
-      reads[i] = undefined;
-      startRead(i + limits.readAhead);
-      if (out.sizes[i] === 0) {
-        out.status[i] = DocStatus.empty;
-        out.skipped.push({ index: i, reason: 'empty', message: skipMessage('empty') });
-        continue;
-      }
-      // Decoded only now: the normalized text lives in one buffer until the next file.
-      const read = decodeItem(await (pending ?? readItem(items[i], limits, addBytes)), items[i].name, xx);
-      if (!read.ok) {
-        out.status[i] = read.status;
-        out.skipped.push({ index: i, reason: read.skip, message: read.message });
-        continue;
-      }
-      out.flags[i] = read.flags;
-      if (read.invalidBytes > 0) out.notes.push({ index: i, message: invalidUtf8Message(read.invalidBytes) });
-      out.hashHi[i] = read.hashHi;
-      out.hashLo[i] = read.hashLo;
-      let print: CachedPrint | undefined;
-      if (options.claims) {
-        if (!claimHash(options.claims, read.hashHi, read.hashLo)) {
-          out.status[i] = DocStatus.copy;
-          continue;
-        }
-      } else print = printsByHash.get(`${read.hashHi}:${read.hashLo}`);
-      if (!print) {
-        // The feature set comes from the fingerprint's own tokens and hashes: for verification when
-        // sets are kept, and for the short-document join when the text is small.
-        const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets ? Infinity : SMALL_SET_WORDS);
-        const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
-        const set = small ? r.set : null;
-        // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
-        if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(r.set!)]);
-        print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
-        out.fingerprinted++;
-        if (!options.claims) {
-          if (printsByHash.size >= MAX_CACHED_PRINTS) printsByHash.clear();
-          printsByHash.set(`${read.hashHi}:${read.hashLo}`, print);
-        }
-      }
-      out.status[i] = print.status;
-      out.words[i] = print.words;
-      if (print.set) smallSets.push([i, print.set]);
-      if (print.status === DocStatus.ok) {
-        out.hi[i] = print.hi;
-        out.lo[i] = print.lo;
-      } else out.skipped.push({ index: i, reason: 'too-short', message: tooShortMessage(print.words) });
-    }
-    out.sets = packSets(smallSets);
-    const buffers: ArrayBuffer[] = out.contents ? [out.contents.offsets.buffer as ArrayBuffer] : [];
-    if (options.keepSets) {
-      const packed = packSets(keptSets);
-      out.kept = { docs: packed.docs, offsets: packed.offsets, words: packed.keys };
-      buffers.push(packed.docs.buffer as ArrayBuffer, packed.offsets.buffer as ArrayBuffer, packed.keys.buffer as ArrayBuffer);
-    }
-    return transfer(out, [
-      ...buffers,
-      out.sets.docs.buffer,
-      out.sets.offsets.buffer,
-      out.sets.keys.buffer,
-      out.sizes.buffer,
-      out.status.buffer,
-      out.flags.buffer,
-      out.hi.buffer,
-      out.lo.buffer,
-      out.words.buffer,
-      out.hashHi.buffer,
-      out.hashLo.buffer,
-    ]);
+    const { out, buffers } = await ingestItems(items, settings, options, onProgress);
+    return transfer(out, buffers);
+  },
+
+  /**
+   * Walks the handles a person gave (a chosen folder; dropped folders and files) into the scan's
+   * paths, in path order, with the hidden and unreadable entries it left out (directory-handles.ts).
+   */
+  listHandles(roots: FileSystemHandle[]): Promise<HandleListing> {
+    return walkHandles(roots as unknown as EntryHandle[]);
+  },
+
+  /** Makes `roots` (named by the scan's `token`) the handles that `ingestHandles` opens paths under. */
+  openHandles(roots: FileSystemHandle[], token: string): void {
+    handleRoots = { token, open: createPathOpener(roots as unknown as EntryHandle[]) };
+  },
+
+  /**
+   * `ingestBatch` over files named by their paths under the handles of `openHandles` (scan `token`):
+   * opened and read here, several at a time, never on the main thread. A file that cannot be opened is
+   * reported unreadable with the reason. Also returns each File as opened (see HandleBatchResult).
+   */
+  async ingestHandles(
+    token: string,
+    paths: string[],
+    settings: SimHashSettings,
+    options: IngestBatchOptions = {},
+    onProgress?: (bytesRead: number) => void,
+  ): Promise<HandleBatchResult> {
+    const items = await openPaths(token, paths, options.limits);
+    const { out, buffers } = await ingestItems(items, settings, options, onProgress);
+    // Only the Files the kept contents miss (large ones) go back: posting every File cost more than reading it.
+    const offsets = out.contents?.offsets;
+    const files = items.map((item, i) => (offsets && offsets[i + 1] === offsets[i] && out.sizes[i] > 0 && item.file instanceof File ? item.file : null));
+    const result: HandleBatchResult = { ...out, files };
+    return transfer(result, buffers);
+  },
+
+  /** `countFrequencies` over files named by their paths under the handles of `openHandles`. */
+  async countFrequenciesOfPaths(token: string, paths: string[], settings: SimHashSettings): Promise<number> {
+    return ingestApi.countFrequencies(await openPaths(token, paths), settings);
   },
 
   /**
@@ -340,7 +306,7 @@ export const ingestApi = {
     // As the CLI counts: every document that decodes as text (a too-short one adds an empty set).
     for (const set of sets) if (set) counter.add(set);
     let bytes = 0;
-    for (const item of items) bytes += item.bytes ? item.bytes.byteLength : item.file!.size;
+    for (const item of items) bytes += item.error !== undefined ? 0 : item.bytes ? item.bytes.byteLength : item.file!.size;
     return bytes;
   },
 
@@ -356,6 +322,133 @@ export const ingestApi = {
     frequencies = { token, df };
   },
 };
+
+/**
+ * Processes one batch (see `ingestApi.ingestBatch`); returns the result and the buffers to transfer.
+ * Items given as Files are read here, a few ahead of hashing (large ones one at a time).
+ */
+async function ingestItems(
+  items: IngestItem[],
+  settings: SimHashSettings,
+  options: IngestBatchOptions,
+  onProgress?: (bytesRead: number) => void,
+): Promise<{ out: IngestBatchResult; buffers: ArrayBuffer[] }> {
+  const limits = options.limits ?? DEFAULT_INGEST_LIMITS;
+  const xx = await getXxhash();
+  const fp = fingerprinterFor(settings);
+  const n = items.length;
+  const sizeOf = (item: IngestItem) => (item.error !== undefined ? 0 : item.bytes ? item.bytes.byteLength : item.file!.size);
+  const out: IngestBatchResult = {
+    sizes: Float64Array.from(items, sizeOf),
+    status: new Uint8Array(n),
+    flags: new Uint8Array(n),
+    hi: new Uint32Array(n),
+    lo: new Uint32Array(n),
+    words: new Uint32Array(n),
+    hashHi: new Uint32Array(n),
+    hashLo: new Uint32Array(n),
+    skipped: [],
+    notes: [],
+    sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
+    bytesRead: 0,
+    fingerprinted: 0,
+  };
+  // Kept contents: the items' bytes, and those of files read here while the budget lasts.
+  const keptBytes: Array<Uint8Array | undefined> = options.keepBytes ? items.map((item) => item.bytes) : [];
+  let keepBudget = limits.keepBytesBudget ?? DEFAULT_INGEST_LIMITS.keepBytesBudget!;
+  let lastReport = performance.now();
+  const addBytesOf = (i: number) => (bytes: Uint8Array) => {
+    if (options.keepBytes && !items[i].bytes && bytes.byteLength <= keepBudget) {
+      keptBytes[i] = bytes;
+      keepBudget -= bytes.byteLength;
+    }
+    out.bytesRead += bytes.byteLength;
+    const now = performance.now();
+    if (onProgress && now - lastReport >= 100) {
+      lastReport = now;
+      void onProgress(out.bytesRead);
+    }
+  };
+  const reads: Array<Promise<FileBytes> | undefined> = new Array(n);
+  const startRead = (i: number) => {
+    // Large files are not read ahead: each is held whole while it is fingerprinted.
+    if (i < n && items[i].file && out.sizes[i] > 0 && out.sizes[i] <= limits.readAheadBytes) reads[i] = readItem(items[i], limits, addBytesOf(i));
+  };
+  for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
+  const smallSets: Array<[number, Uint32Array]> = [];
+  const keptSets: Array<[number, Uint32Array]> = [];
+  for (let i = 0; i < n; i++) {
+    const pending = reads[i];
+    reads[i] = undefined;
+    startRead(i + limits.readAhead);
+    if (items[i].error !== undefined) {
+      out.status[i] = DocStatus.unreadable;
+      out.skipped.push({ index: i, reason: 'unreadable', message: skipMessage('unreadable', items[i].error) });
+      continue;
+    }
+    if (out.sizes[i] === 0) {
+      out.status[i] = DocStatus.empty;
+      out.skipped.push({ index: i, reason: 'empty', message: skipMessage('empty') });
+      continue;
+    }
+    // Decoded only now: the normalized text lives in one buffer until the next file.
+    const read = decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx);
+    if (!read.ok) {
+      out.status[i] = read.status;
+      out.skipped.push({ index: i, reason: read.skip, message: read.message });
+      continue;
+    }
+    out.flags[i] = read.flags;
+    if (read.invalidBytes > 0) out.notes.push({ index: i, message: invalidUtf8Message(read.invalidBytes) });
+    out.hashHi[i] = read.hashHi;
+    out.hashLo[i] = read.hashLo;
+    let print: CachedPrint | undefined;
+    if (options.claims) {
+      if (!claimHash(options.claims, read.hashHi, read.hashLo)) {
+        out.status[i] = DocStatus.copy;
+        continue;
+      }
+    } else print = printsByHash.get(`${read.hashHi}:${read.hashLo}`);
+    if (!print) {
+      // The feature set comes from the fingerprint's own tokens and hashes: for verification when
+      // sets are kept, and for the short-document join when the text is small.
+      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets ? Infinity : SMALL_SET_WORDS);
+      const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
+      const set = small ? r.set : null;
+      // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
+      if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(r.set!)]);
+      print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
+      out.fingerprinted++;
+      if (!options.claims) {
+        if (printsByHash.size >= MAX_CACHED_PRINTS) printsByHash.clear();
+        printsByHash.set(`${read.hashHi}:${read.hashLo}`, print);
+      }
+    }
+    out.status[i] = print.status;
+    out.words[i] = print.words;
+    if (print.set) smallSets.push([i, print.set]);
+    if (print.status === DocStatus.ok) {
+      out.hi[i] = print.hi;
+      out.lo[i] = print.lo;
+    } else out.skipped.push({ index: i, reason: 'too-short', message: tooShortMessage(print.words) });
+  }
+  if (options.keepBytes) {
+    // One Blob for the batch, made once every item is read (the Blob copies the bytes).
+    const offsets = new Uint32Array(n + 1);
+    keptBytes.forEach((bytes, i) => (offsets[i + 1] = offsets[i] + (bytes?.byteLength ?? 0)));
+    out.contents = { blob: new Blob(keptBytes.filter((bytes) => bytes !== undefined) as Array<Uint8Array<ArrayBuffer>>), offsets };
+  }
+  out.sets = packSets(smallSets);
+  const buffers: ArrayBuffer[] = out.contents ? [out.contents.offsets.buffer as ArrayBuffer] : [];
+  if (options.keepSets) {
+    const packed = packSets(keptSets);
+    out.kept = { docs: packed.docs, offsets: packed.offsets, words: packed.keys };
+    buffers.push(packed.docs.buffer as ArrayBuffer, packed.offsets.buffer as ArrayBuffer, packed.keys.buffer as ArrayBuffer);
+  }
+  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, out.sizes, out.status, out.flags, out.hi, out.lo, out.words, out.hashHi, out.hashLo];
+  return { out, buffers: [...buffers, ...arrays.map((array) => array.buffer as ArrayBuffer)] };
+}
+
 
 /** Packs (index, set) entries into one PackedSets. */
 function packSets(entries: Array<[number, Uint32Array]>): IngestBatchResult['sets'] {

@@ -28,6 +28,8 @@ export interface IngestItem {
   name: string;
   bytes?: Uint8Array;
   file?: Blob;
+  /** Why the file could not be opened (read through a directory handle): it is reported unreadable. */
+  error?: string;
 }
 
 /** One batch's results; every array has one entry per file of the batch, in batch order. */
@@ -72,6 +74,16 @@ export interface IngestBatchResult {
   kept?: KeptSets;
 }
 
+/**
+ * A batch read through directory handles (`ingestHandles`): the batch result, plus, with `keepBytes`,
+ * the File the worker opened for each item whose bytes are not in `contents` (a large one), so the
+ * saved corpus can keep it; null for the others (the page opens a document again by its path when a
+ * view needs it: posting every File back cost more than reading it).
+ */
+export interface HandleBatchResult extends IngestBatchResult {
+  files: Array<File | null>;
+}
+
 /** A batch's bytes in one Blob: item i is `[offsets[i], offsets[i + 1])`. */
 export interface BatchContents {
   blob: Blob;
@@ -83,7 +95,11 @@ export interface IngestBatchOptions {
   /** The scan's shared claim set (see claimed-hashes.ts); without it, copies are found per worker only. */
   claims?: SharedArrayBuffer;
   limits?: IngestLimits;
-  /** Return the items' bytes as one Blob (`IngestBatchResult.contents`), for keeping file contents. */
+  /**
+   * Return the items' bytes as one Blob (`IngestBatchResult.contents`), for keeping file contents: an
+   * item sent as bytes, and an item sent as a file up to `readAheadBytes` that this worker reads, while
+   * the batch's Blob stays under `keepBytesBudget` (a file past it is left out, as a large one is).
+   */
   keepBytes?: boolean;
   /** Return the encoded feature set of each document fingerprinted (`IngestBatchResult.kept`). */
   keepSets?: boolean;
@@ -97,12 +113,15 @@ export interface IngestLimits {
   readAheadBytes: number;
   /** How many files of a batch are read ahead while earlier ones are hashed (reads are I/O-bound). */
   readAhead: number;
+  /** With `keepBytes`, the most bytes of files a worker read itself that go into a batch's contents Blob (default 32 MB). */
+  keepBytesBudget?: number;
 }
 
 export const DEFAULT_INGEST_LIMITS: IngestLimits = {
   maxBytes: MAX_DOCUMENT_BYTES,
   readAheadBytes: 16 * 1024 * 1024,
   readAhead: 16,
+  keepBytesBudget: 32 * 1024 * 1024,
 };
 
 /**

@@ -1,0 +1,154 @@
+/**
+ * Owns reading a scan's files through File System Access handles inside a worker: walking the handles
+ * a person gave (a chosen folder, dropped folders and files) into the scan's relative paths, and opening
+ * a file again by such a path. Paths are what the folder input gives (`webkitRelativePath`): the root's
+ * name, then the path below it, `/`-separated, so the same folder is the same paths either way. Nothing
+ * is skipped silently: hidden names go to the hidden log, and a folder that cannot be listed gets an
+ * 'unreadable' record. Written against the few members it uses, so a plain object tree can stand in for
+ * a real handle tree in unit tests.
+ */
+import { HiddenLog, isHiddenName, unreadableListing, type ListedSkip } from '../core/documents/hidden-files.ts';
+
+/** The part of a FileSystemFileHandle this module uses. */
+export interface FileEntryHandle {
+  readonly kind: 'file';
+  readonly name: string;
+  getFile(): Promise<File>;
+}
+
+/** The part of a FileSystemDirectoryHandle this module uses. */
+export interface DirectoryEntryHandle {
+  readonly kind: 'directory';
+  readonly name: string;
+  values(): AsyncIterable<FileEntryHandle | DirectoryEntryHandle>;
+  getDirectoryHandle(name: string): Promise<DirectoryEntryHandle>;
+  getFileHandle(name: string): Promise<FileEntryHandle>;
+}
+
+export type EntryHandle = FileEntryHandle | DirectoryEntryHandle;
+
+/** What a walk found: every file's path in path order (UTF-16 code units, as collect-files sorts), and what it left out. */
+export interface HandleListing {
+  paths: string[];
+  /** Hidden files and folders, and folders that could not be listed (path ends in `/`). */
+  skipped: ListedSkip[];
+}
+
+/** Folders listed at once: each listing is a round trip to the browser process. */
+const LIST_CONCURRENCY = 8;
+
+export function describeHandleError(error: unknown): string {
+  if (error instanceof DOMException) {
+    if (error.name === 'NotFoundError') return 'file not found';
+    if (error.name === 'NotAllowedError') return 'permission denied';
+    return error.message ? `${error.name}: ${error.message}` : error.name;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Walks `roots` (each one a file or a folder; a folder's files are `name/relative path`), hidden names
+ * left out (a hidden folder is not entered), up to LIST_CONCURRENCY folders listed at a time.
+ */
+export async function walkHandles(roots: readonly EntryHandle[]): Promise<HandleListing> {
+  const paths: string[] = [];
+  const hidden = new HiddenLog();
+  const unreadable: ListedSkip[] = [];
+  let slots = LIST_CONCURRENCY;
+  const waiting: Array<() => void> = [];
+  const acquire = async () => {
+    if (slots > 0) slots--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else slots++;
+  };
+  const visit = async (dir: DirectoryEntryHandle, path: string): Promise<void> => {
+    const folders: Array<[DirectoryEntryHandle, string]> = [];
+    let listed = 0;
+    await acquire();
+    try {
+      for await (const child of dir.values()) {
+        listed++;
+        const childPath = `${path}/${child.name}`;
+        if (isHiddenName(child.name)) {
+          if (child.kind === 'directory') hidden.addFolder(childPath + '/', 0, 0);
+          else hidden.check(childPath.split('/'), 0);
+        } else if (child.kind === 'directory') folders.push([child, childPath]);
+        else paths.push(childPath);
+      }
+    } catch (error) {
+      const why = describeHandleError(error);
+      unreadable.push(unreadableListing(path + '/', listed === 0 ? why : `${why}; the ${listed} entries listed before that are scanned`));
+    } finally {
+      release();
+    }
+    await Promise.all(folders.map(([child, childPath]) => visit(child, childPath)));
+  };
+  const walks: Array<Promise<void>> = [];
+  for (const root of roots) {
+    if (isHiddenName(root.name)) {
+      if (root.kind === 'directory') hidden.addFolder(root.name + '/', 0, 0);
+      else hidden.check([root.name], 0);
+    } else if (root.kind === 'directory') walks.push(visit(root, root.name));
+    else paths.push(root.name);
+  }
+  await Promise.all(walks);
+  paths.sort();
+  return { paths, skipped: [...hidden.list(), ...unreadable] };
+}
+
+/**
+ * Opens files by the paths `walkHandles` gave, under the same roots. Each folder on the way is looked
+ * up once, and a folder's files are listed once (one stream of entries) instead of one `getFileHandle`
+ * round trip per file: a batch's paths are neighbours in path order, so they share folders. A name not
+ * in the listing (added since) is asked for directly. Opening a file then costs one `getFile()`.
+ */
+export function createPathOpener(roots: readonly EntryHandle[]): (path: string) => Promise<File> {
+  const byName = new Map<string, EntryHandle>();
+  for (const root of roots) if (!byName.has(root.name)) byName.set(root.name, root);
+  const folders = new Map<string, Promise<DirectoryEntryHandle>>();
+  const listings = new Map<string, Promise<Map<string, FileEntryHandle>>>();
+  const forget = <T>(cache: Map<string, Promise<T>>, path: string, found: Promise<T>) => {
+    // A failed lookup is not kept: the next file in that folder asks again.
+    found.catch(() => cache.delete(path));
+    cache.set(path, found);
+    return found;
+  };
+  const folder = (path: string): Promise<DirectoryEntryHandle> => {
+    const known = folders.get(path);
+    if (known) return known;
+    const cut = path.lastIndexOf('/');
+    if (cut >= 0) return forget(folders, path, folder(path.slice(0, cut)).then((parent) => parent.getDirectoryHandle(path.slice(cut + 1))));
+    const root = byName.get(path);
+    return forget(folders, path, root?.kind === 'directory' ? Promise.resolve(root) : Promise.reject(new DOMException(`no folder ${path} was chosen`, 'NotFoundError')));
+  };
+  const filesOf = (path: string): Promise<Map<string, FileEntryHandle>> => {
+    const known = listings.get(path);
+    if (known) return known;
+    return forget(
+      listings,
+      path,
+      folder(path).then(async (dir) => {
+        const files = new Map<string, FileEntryHandle>();
+        for await (const child of dir.values()) if (child.kind === 'file') files.set(child.name, child);
+        return files;
+      }),
+    );
+  };
+  return async (path) => {
+    const cut = path.lastIndexOf('/');
+    if (cut < 0) {
+      const root = byName.get(path);
+      if (root?.kind !== 'file') throw new DOMException(`no file ${path} was chosen`, 'NotFoundError');
+      return root.getFile();
+    }
+    const parent = path.slice(0, cut);
+    const name = path.slice(cut + 1);
+    const listed = await filesOf(parent).catch(() => null);
+    const handle = listed?.get(name) ?? (await (await folder(parent)).getFileHandle(name));
+    return handle.getFile();
+  };
+}

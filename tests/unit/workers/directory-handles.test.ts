@@ -1,0 +1,129 @@
+/**
+ * Walking and reading through directory handles, over a plain object tree standing in for the
+ * browser's FileSystemHandles (the real ones are driven by tests/e2e/ingest-handles.spec.ts): the
+ * paths, the hidden and unreadable records, and `ingestHandles` reporting a file it cannot open.
+ */
+import { describe, expect, it } from 'vitest';
+import { createPathOpener, walkHandles, type DirectoryEntryHandle, type EntryHandle, type FileEntryHandle } from '../../../src/workers/directory-handles.ts';
+import { ingestApi } from '../../../src/workers/ingest-api.ts';
+import { DocStatus } from '../../../src/core/documents/document-status.ts';
+import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
+
+const PROSE =
+  'The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden fence, ' +
+  'thinking about the harvest that will come when the autumn rains finally arrive in the valley.';
+
+type Tree = { [name: string]: string | Tree | Error };
+
+function notFound(name: string): DOMException {
+  return new DOMException(`${name} not found`, 'NotFoundError');
+}
+
+/** A handle tree over `tree`: a string is a file's text, an object a folder, an Error a folder whose listing fails with it. */
+function fakeDirectory(name: string, tree: Tree | Error, failAfter = 0): DirectoryEntryHandle {
+  const children = (): EntryHandle[] => {
+    if (tree instanceof Error) return [];
+    return Object.entries(tree).map(([child, value]) => (typeof value === 'string' ? fakeFile(child, value) : fakeDirectory(child, value)));
+  };
+  return {
+    kind: 'directory',
+    name,
+    async *values() {
+      let listed = 0;
+      for (const child of children()) {
+        if (tree instanceof Error && listed >= failAfter) throw tree;
+        listed++;
+        yield child;
+      }
+      if (tree instanceof Error) throw tree;
+    },
+    async getDirectoryHandle(child) {
+      const value = tree instanceof Error ? undefined : tree[child];
+      if (value === undefined || typeof value === 'string') throw notFound(child);
+      return fakeDirectory(child, value);
+    },
+    async getFileHandle(child) {
+      const value = tree instanceof Error ? undefined : tree[child];
+      if (typeof value !== 'string') throw notFound(child);
+      return fakeFile(child, value);
+    },
+  };
+}
+
+function fakeFile(name: string, text: string): FileEntryHandle {
+  return { kind: 'file', name, getFile: async () => new File([text], name) };
+}
+
+describe('walkHandles', () => {
+  it('gives each file its path under the root folder\'s name, in path order, leaving hidden names out with a record', async () => {
+    const root = fakeDirectory('notes', {
+      'b.txt': 'b',
+      sub: { 'z.txt': 'z', 'a.txt': 'a', deeper: { 'x.md': 'x' } },
+      'A.txt': 'A',
+      '.git': { config: 'c' },
+      node_modules: { pkg: { 'index.js': 'i' } },
+      '.DS_Store': 'd',
+      'rtl-\u202Etxt.exe': 'r',
+    });
+    const listing = await walkHandles([root, fakeFile('loose.txt', 'l'), fakeFile('.hidden.txt', 'h')]);
+    expect(listing.paths).toEqual(['loose.txt', 'notes/A.txt', 'notes/b.txt', 'notes/rtl-\u202Etxt.exe', 'notes/sub/a.txt', 'notes/sub/deeper/x.md', 'notes/sub/z.txt']);
+    const byPath = new Map(listing.skipped.map((s) => [s.path, s]));
+    expect([...byPath.keys()].sort()).toEqual(['.hidden.txt', 'notes/.DS_Store', 'notes/.git/', 'notes/node_modules/']);
+    expect(byPath.get('notes/.git/')!.message).toMatch(/^Hidden folder: its contents were not read/);
+    expect(byPath.get('notes/.DS_Store')!.message).toMatch(/^Hidden file/);
+    expect(listing.skipped.every((s) => s.reason === 'hidden')).toBe(true);
+  });
+
+  it('reports a folder it cannot list, and keeps what was listed before the failure', async () => {
+    const denied = new DOMException('no access', 'NotAllowedError');
+    const root = fakeDirectory('top', { 'ok.txt': 'fine' });
+    const locked = fakeDirectory('locked', denied);
+    const half: DirectoryEntryHandle = {
+      ...fakeDirectory('half', {}),
+      async *values() {
+        yield fakeFile('first.txt', 'one');
+        throw new DOMException('gone', 'NotFoundError');
+      },
+    };
+    const listing = await walkHandles([root, locked, half]);
+    expect(listing.paths).toEqual(['half/first.txt', 'top/ok.txt']);
+    const byPath = new Map(listing.skipped.map((s) => [s.path, s]));
+    expect(byPath.get('locked/')).toEqual({ path: 'locked/', size: 0, reason: 'unreadable', message: 'Could not be read (permission denied).' });
+    expect(byPath.get('half/')!.reason).toBe('unreadable');
+    expect(byPath.get('half/')!.message).toBe('Could not be read (file not found; the 1 entries listed before that are scanned).');
+  });
+});
+
+describe('createPathOpener', () => {
+  it('opens a path the walk gave, and fails with NotFoundError for one that is gone', async () => {
+    const roots = [fakeDirectory('notes', { sub: { 'a.txt': 'alpha' } }), fakeFile('loose.txt', 'loose')];
+    const open = createPathOpener(roots);
+    expect(await (await open('notes/sub/a.txt')).text()).toBe('alpha');
+    expect(await (await open('loose.txt')).text()).toBe('loose');
+    await expect(open('notes/sub/gone.txt')).rejects.toMatchObject({ name: 'NotFoundError' });
+    await expect(open('notes/nowhere/a.txt')).rejects.toMatchObject({ name: 'NotFoundError' });
+    await expect(open('other/a.txt')).rejects.toMatchObject({ name: 'NotFoundError' });
+  });
+});
+
+describe('ingestApi.ingestHandles', () => {
+  it('reads the paths itself, reports one it cannot open as unreadable, and returns only the Files whose bytes it did not keep', async () => {
+    const root = fakeDirectory('notes', { 'a.txt': PROSE, 'empty.txt': '', sub: { 'b.txt': PROSE } });
+    ingestApi.openHandles([root] as unknown as FileSystemHandle[], 'test-1');
+    const r = await ingestApi.ingestHandles('test-1', ['notes/a.txt', 'notes/empty.txt', 'notes/gone.txt', 'notes/sub/b.txt'], DEFAULT_SETTINGS, { keepBytes: true });
+    expect(Array.from(r.status)).toEqual([DocStatus.ok, DocStatus.empty, DocStatus.unreadable, DocStatus.ok]);
+    expect(r.skipped.find((s) => s.index === 2)).toMatchObject({ reason: 'unreadable', message: expect.stringMatching(/^Could not be read \(file not found\)/) });
+    expect([r.hi[0], r.lo[0]]).toEqual([r.hi[3], r.lo[3]]);
+    const n = new TextEncoder().encode(PROSE).length;
+    expect(Array.from(r.contents!.offsets)).toEqual([0, n, n, n, 2 * n]);
+    // Every file's bytes are in the kept contents: no File goes back to the page.
+    expect(r.files).toEqual([null, null, null, null]);
+    // A file whose bytes are not kept (past the budget) comes back as the File opened, for the saved corpus to keep.
+    const limits = { maxBytes: 1e9, readAheadBytes: 10, readAhead: 4, keepBytesBudget: 0 };
+    const big = await ingestApi.ingestHandles('test-1', ['notes/a.txt', 'notes/gone.txt'], DEFAULT_SETTINGS, { keepBytes: true, limits });
+    expect(big.files.map((f) => f?.name ?? null)).toEqual(['a.txt', null]);
+    expect([big.hi[0], big.lo[0]]).toEqual([r.hi[0], r.lo[0]]);
+    // Another scan's token is refused: the worker never reads under handles it was not given for that scan.
+    await expect(ingestApi.ingestHandles('test-0', ['notes/a.txt'], DEFAULT_SETTINGS)).rejects.toThrow(/was not handed to this worker/);
+  });
+});
