@@ -126,7 +126,7 @@ function allocateDocs(collected: CollectedFiles): ScanDocs {
 function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult & { files?: Array<File | null> }, skipped: SkippedFile[], notes: DocNote[]): void {
   for (let j = 0; j < ids.length; j++) {
     const d = ids[j];
-    // Read through a handle: the File the worker opened stands for the document from now on.
+    // Read through a handle, a file whose bytes the kept contents miss: the File the worker opened.
     const opened = r.files?.[j];
     if (opened) docs.files[d] = opened;
     docs.sizes[d] = r.sizes[j];
