@@ -225,6 +225,8 @@ function normalizeFast(bytes: Uint8Array, html: boolean, out: Utf8Buffer): numbe
     }
     if (i >= n) break;
     const b = src[i];
+    const charStart = i;
+    let cp: number;
     if (b < 0x80) {
       // '<' or '&' in HTML.
       if (b === 0x3c) {
@@ -241,7 +243,7 @@ function normalizeFast(bytes: Uint8Array, html: boolean, out: Utf8Buffer): numbe
         }
         continue;
       }
-      const cp = entityAt(src, i);
+      cp = entityAt(src, i);
       if (cp < 0) {
         // No reference here (or one html.ts leaves as written): the '&' is text.
         dst[w++] = b;
@@ -253,22 +255,9 @@ function normalizeFast(bytes: Uint8Array, html: boolean, out: Utf8Buffer): numbe
         dst[w++] = LOWER[cp];
         continue;
       }
-      const entry = entryOf(cp);
-      if (entry === NOT_SIMPLE) return FALLBACK;
-      const len = (entry & 0xff) >> 1;
-      if (w + len + (n - i) + 16 > dst.length) {
-        dst = grow(out, w + len + (n - i) + 16, w);
-        dstView = new DataView(dst.buffer);
-      }
-      const at = entry >> 8;
-      for (let k = 0; k < len; k++) dst[w++] = pool[at + k];
-      nonAscii |= entry & 1;
-      continue;
-    }
-    // A multi-byte sequence, well-formed (else the string path counts the invalid bytes).
-    const charStart = i;
-    let cp: number;
-    if (b >= 0xc2 && b <= 0xdf) {
+      // A referenced non-ASCII character is looked up as a written one is, below.
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      // A multi-byte sequence, well-formed (else the string path counts the invalid bytes).
       if (i + 1 >= n) return FALLBACK;
       const c1 = src[i + 1];
       if ((c1 & 0xc0) !== 0x80) return FALLBACK;
@@ -294,6 +283,7 @@ function normalizeFast(bytes: Uint8Array, html: boolean, out: Utf8Buffer): numbe
     } else return FALLBACK;
     const entry = entryOf(cp);
     if (entry === NOT_SIMPLE) {
+      // (In HTML, where references are decoded, the whole page takes the string path.)
       if (html) return FALLBACK;
       // Only this line goes through the strings (a combining mark, say): normalization never
       // crosses a line feed, which composes with nothing on either side. Each input line feed
