@@ -101,6 +101,11 @@ function setMakerFor(settings: SimHashSettings): Fingerprinter {
 
 const NO_FEATURES = new Uint32Array(0);
 
+/** An item's size in bytes: its bytes' length, else its file's size (0 for a file that could not be opened). */
+function itemSize(item: IngestItem): number {
+  return item.error !== undefined ? 0 : item.bytes ? item.bytes.byteLength : item.file!.size;
+}
+
 // The handles of the scan that reads through directory handles (`openHandles`), and how to open a path under them.
 let handleRoots: { token: string; open: (path: string) => Promise<File> } | null = null;
 /** Files opened and read at once per batch: each open and each read is a round trip to the browser process. */
@@ -190,7 +195,7 @@ function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): FileText {
 async function readItem(item: IngestItem, limits: IngestLimits, addBytes: (bytes: Uint8Array) => void): Promise<FileBytes> {
   if (item.error !== undefined) return { ok: false, status: DocStatus.unreadable, skip: 'unreadable', message: skipMessage('unreadable', item.error) };
   try {
-    const size = item.bytes ? item.bytes.byteLength : item.file!.size;
+    const size = itemSize(item);
     if (size > limits.maxBytes) {
       return { ok: false, status: DocStatus.tooLarge, skip: 'too-large', message: skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`) };
     }
@@ -306,7 +311,7 @@ export const ingestApi = {
     // As the CLI counts: every document that decodes as text (a too-short one adds an empty set).
     for (const set of sets) if (set) counter.add(set);
     let bytes = 0;
-    for (const item of items) bytes += item.error !== undefined ? 0 : item.bytes ? item.bytes.byteLength : item.file!.size;
+    for (const item of items) bytes += itemSize(item);
     return bytes;
   },
 
@@ -337,9 +342,8 @@ async function ingestItems(
   const xx = await getXxhash();
   const fp = fingerprinterFor(settings);
   const n = items.length;
-  const sizeOf = (item: IngestItem) => (item.error !== undefined ? 0 : item.bytes ? item.bytes.byteLength : item.file!.size);
   const out: IngestBatchResult = {
-    sizes: Float64Array.from(items, sizeOf),
+    sizes: Float64Array.from(items, itemSize),
     status: new Uint8Array(n),
     flags: new Uint8Array(n),
     hi: new Uint32Array(n),
@@ -381,12 +385,8 @@ async function ingestItems(
     const pending = reads[i];
     reads[i] = undefined;
     startRead(i + limits.readAhead);
-    if (items[i].error !== undefined) {
-      out.status[i] = DocStatus.unreadable;
-      out.skipped.push({ index: i, reason: 'unreadable', message: skipMessage('unreadable', items[i].error) });
-      continue;
-    }
-    if (out.sizes[i] === 0) {
+    // (A file that could not be opened has size 0 too: readItem reports it unreadable.)
+    if (out.sizes[i] === 0 && items[i].error === undefined) {
       out.status[i] = DocStatus.empty;
       out.skipped.push({ index: i, reason: 'empty', message: skipMessage('empty') });
       continue;
