@@ -4,6 +4,8 @@
  * into a fingerprint.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { BrokenPipeError, OutputError, writeStream } from './atomic-file.ts';
+import { terminalText } from './terminal-names.ts';
 import { documentText } from '../core/text/document-text.ts';
 import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
 import {
@@ -106,23 +108,21 @@ export async function loadText(path: string): Promise<LoadedText> {
 }
 
 /**
- * A path for one-line-per-file output: a line break in a file name would split its line in two, so
- * CR, LF and backslash are written as `\r`, `\n` and `\\` (as `ls --quoting-style=escape` does); other
- * names are unchanged.
+ * Writes text to a stream, waiting for it to drain when its buffer is full; a failure rejects with
+ * atomic-file.ts's BrokenPipeError (the reader went away) or OutputError (one line), never an uncaught error.
  */
-export function escapeLineBreaks(path: string): string {
-  return /[\r\n\\]/.test(path) ? path.replace(/[\r\n\\]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\\\')) : path;
-}
-
-/** The path `escapeLineBreaks` wrote, as it was. */
-export function unescapeLineBreaks(text: string): string {
-  return text.includes('\\') ? text.replace(/\\([nr\\])/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : '\\')) : text;
-}
-
-/** Writes text to a stream, waiting for it to drain when its buffer is full. */
 export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (stream.write(text, (error) => (error ? reject(error) : undefined))) resolve();
-    else stream.once('drain', resolve);
-  });
+  return writeStream(stream, text, stream === process.stderr ? 'stderr' : 'stdout');
+}
+
+/**
+ * The exit code and the one line (if any) for a command's failure: bad arguments 2, an output that could
+ * not be written or any other failure 1, a reader that went away 0 and nothing said (as `head` expects).
+ * Every line is made safe for the terminal (escaped controls), so a quoted name cannot drive it.
+ */
+export function failure(command: string, error: unknown): { code: number; line: string } {
+  if (error instanceof BrokenPipeError) return { code: 0, line: '' };
+  if (error instanceof UsageError) return { code: 2, line: `simsift ${command}: ${terminalText(error.message)}\n` };
+  if (error instanceof OutputError) return { code: 1, line: `simsift ${command}: ${terminalText(error.message)}\n` };
+  return { code: 1, line: `simsift ${command}: failed: ${terminalText(error instanceof Error ? error.message : String(error))}\n` };
 }

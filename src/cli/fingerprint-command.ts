@@ -6,7 +6,7 @@
  * Parquet export instead (fingerprint-parquet-sink.ts). The files go through the app's ingest worker
  * API on every core (worker threads), so a fingerprint here is the app's fingerprint.
  */
-import { createWriteStream, openAsBlob, openSync } from 'node:fs';
+import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { posix } from 'node:path';
@@ -17,10 +17,12 @@ import { installDocumentFrequencies } from '../scan/document-frequency-pass.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { createFingerprintParquetSink, type FingerprintParquetSink, type FingerprintRow } from './fingerprint-parquet-sink.ts';
 import { walkFiles } from './walk-files.ts';
+import { flushStream, openAtomicFile, outputError, type AtomicFile } from './atomic-file.ts';
+import { escapeName, fsPath } from './terminal-names.ts';
 import {
   defaultSettings,
   errorCode,
-  escapeLineBreaks,
+  failure,
   parseSettingsOption,
   processIo,
   SETTINGS_USAGE,
@@ -63,6 +65,7 @@ async function feedPaths(count: number, threads: number, batch: (start: number, 
  */
 export async function runFingerprint(argv: string[], io: CliIo = processIo): Promise<number> {
   let workers: ReturnType<typeof createNodeScanWorkers> | null = null;
+  let output: AtomicFile | undefined;
   try {
     const settings = defaultSettings();
     const args: string[] = [];
@@ -106,11 +109,23 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
     if (format === 'parquet' && outPath === undefined) throw new UsageError('--format parquet needs --out FILE');
     // Every FILE must be readable, and --out writable, before anything is printed.
     const isDir: boolean[] = [];
+    // Paths that are not regular files (FIFOs, devices): never opened, a `-` line each (the ingest threads refuse them too).
+    const notRegular = new Set<string>();
     for (const arg of args) {
       try {
-        isDir.push((await stat(arg)).isDirectory());
+        const info = await stat(arg);
+        isDir.push(info.isDirectory());
+        if (!info.isDirectory() && !info.isFile()) notRegular.add(arg);
       } catch (error) {
         throw new UsageError(`cannot read ${JSON.stringify(arg)} (${errorCode(error)})`);
+      }
+    }
+    // The output's temporary file is made now: an unwritable --out fails before any file is read.
+    if (outPath !== undefined) {
+      try {
+        output = await openAtomicFile(outPath);
+      } catch (error) {
+        throw new UsageError(outputError(JSON.stringify(outPath), error).message);
       }
     }
     // The threads start now (module load, WebAssembly, the fingerprinter) while this thread walks the folders.
@@ -123,26 +138,29 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
         paths.push(arg);
         continue;
       }
-      // Files under a DIR that cannot be read become `-` lines (or rows), not errors.
-      const under = await walkFiles(arg, (path, message) => io.stderr.write(`${escapeLineBreaks(posix.join(arg, path))}: ${message}\n`));
+      // Files under a DIR that cannot be read become `-` lines (or rows), not errors; so do FIFOs and devices.
+      const special: string[] = [];
+      const regular = await walkFiles(
+        arg,
+        (path, message) => void write(io.stderr, `${escapeName(posix.join(arg, path))}: ${message}\n`).catch(() => undefined),
+        undefined,
+        (path) => {
+          special.push(path);
+          notRegular.add(posix.join(arg, path));
+        },
+      );
+      const under = [...regular, ...special];
       for (const rel of under.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) paths.push(posix.join(arg, rel));
     }
-    let fd: number | undefined;
-    if (outPath !== undefined) {
-      try {
-        fd = openSync(outPath, 'w');
-      } catch (error) {
-        throw new UsageError(`cannot write --out ${JSON.stringify(outPath)} (${errorCode(error)})`);
-      }
-    }
-    const parquet: FingerprintParquetSink | null = format === 'parquet' ? createFingerprintParquetSink(fd!, settings) : null;
-    const out = parquet || fd === undefined ? io.stdout : createWriteStream('', { fd });
+    const parquet: FingerprintParquetSink | null = format === 'parquet' ? createFingerprintParquetSink(output!, settings) : null;
+    const writeLines = (text: string) => (output ? output.write(text) : write(io.stdout, text));
     await warm;
     const pool = workers.ingest;
     const signal = new AbortController().signal;
     if (settings.weights === 'tfidf') {
       const files: File[] = [];
-      for (const path of paths) files.push((await openAsBlob(path)) as File);
+      // A FIFO or device stands as an empty file here (it is never opened); the threads give it its status.
+      for (const path of paths) files.push(notRegular.has(path) ? new File([], path) : ((await openAsBlob(fsPath(path))) as File));
       await installDocumentFrequencies(workers, signal, { count: paths.length, files, paths }, settings, () => undefined);
     }
 
@@ -155,14 +173,14 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
       let reasons = '';
       while (emitted < paths.length && outcome[emitted] !== undefined) {
         const o = outcome[emitted]!;
-        const path = escapeLineBreaks(paths[emitted]);
+        const path = escapeName(paths[emitted]);
         if (o.reason !== undefined) reasons += `${path}: ${o.reason}\n`;
         if (parquet) parquet.add(paths[emitted], o);
         else lines += `${o.status === 'ok' ? toHex(o.hi, o.lo) : '-'}  ${path}\n`;
         outcome[emitted++] = undefined;
       }
       if (reasons) await write(io.stderr, reasons);
-      if (lines) await write(out, lines);
+      if (lines) await writeLines(lines);
     };
     await feedPaths(paths.length, pool.size, async (start, end) => {
       const r = await pool.run(signal, (api) => api.ingestPaths(paths.slice(start, end), settings));
@@ -175,20 +193,16 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
       await emit();
     });
     await emit();
-    if (parquet) {
-      parquet.finish();
-      io.stderr.write(`simsift fingerprint: ${parquet.rows} rows written to ${outPath}\n`);
-    } else if (out !== io.stdout) {
-      await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve));
-    }
+    parquet?.finish();
+    if (output) await output.commit();
+    else await flushStream(io.stdout);
+    if (parquet) await write(io.stderr, `simsift fingerprint: ${parquet.rows} rows written to ${escapeName(outPath!)}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`simsift fingerprint: ${error.message}\n`);
-      return 2;
-    }
-    io.stderr.write(`simsift fingerprint: failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    await output?.abort();
+    const { code, line } = failure('fingerprint', error);
+    if (line) io.stderr.write(line);
+    return code;
   } finally {
     workers?.ingest.terminate();
     workers?.index.terminate();

@@ -9,7 +9,8 @@ import { open, readFile } from 'node:fs/promises';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from 'hyparquet';
 import { recordedSettings } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { errorCode, unescapeLineBreaks, UsageError } from './cli-common.ts';
+import { errorCode, UsageError } from './cli-common.ts';
+import { nameFromBytes, unescapeName } from './terminal-names.ts';
 
 /** The fingerprints of an input file. */
 export interface FingerprintInput {
@@ -160,8 +161,8 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths
       // The path starts after the fingerprint (or `-`) and the blanks after it; `simsift fingerprint` writes two spaces.
       let p = s + (dash ? 1 : 16);
       while (p < e && isBlank(bytes[p])) p++;
-      // `simsift fingerprint` escapes line breaks and backslashes in names (one line per file).
-      if (p < e) paths[line] = unescapeLineBreaks(text.toString('utf8', p, e));
+      // `simsift fingerprint` escapes names (one line per file, nothing a terminal acts on): read them back.
+      if (p < e) paths[line] = unescapeName(nameFromBytes(text.subarray(p, e)));
     }
     if (dash) {
       pos = end + 1;

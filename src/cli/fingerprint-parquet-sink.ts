@@ -1,8 +1,8 @@
 /**
  * `simsift fingerprint --format parquet`: collects one row per file and writes the core's Parquet
- * export (core/export/fingerprints-parquet.ts) to an already opened file, a row group at a time.
+ * export (core/export/fingerprints-parquet.ts) to an output opened by atomic-file.ts, a row group at a time.
  */
-import { closeSync, writeSync } from 'node:fs';
+import type { AtomicFile } from './atomic-file.ts';
 import { createFingerprintParquetWriter, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
@@ -20,18 +20,16 @@ export interface FingerprintRow {
 /** Rows per row group: large enough for DuckDB and Spark to read in parallel, small enough to buffer. */
 const ROW_GROUP = 65_536;
 
-/** One row per file, then `finish` (which closes the file). */
+/** One row per file, then `finish` (the footer; the caller commits the file). */
 export interface FingerprintParquetSink {
   add(path: string, row: FingerprintRow): void;
   finish(): void;
   readonly rows: number;
 }
 
-/** A sink writing to the open file descriptor `fd` (taken over: `finish` closes it). */
-export function createFingerprintParquetSink(fd: number, settings: SimHashSettings): FingerprintParquetSink {
-  const writer = createFingerprintParquetWriter({ settings, version: SIMSIFT_VERSION }, (chunk) => {
-    for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
-  });
+/** A sink writing to `file` (a write error throws atomic-file.ts's OutputError). */
+export function createFingerprintParquetSink(file: AtomicFile, settings: SimHashSettings): FingerprintParquetSink {
+  const writer = createFingerprintParquetWriter({ settings, version: SIMSIFT_VERSION }, (chunk) => file.writeSync(chunk));
   let paths: string[] = [];
   let status: FingerprintStatus[] = [];
   const hi = new Uint32Array(ROW_GROUP);
@@ -63,7 +61,6 @@ export function createFingerprintParquetSink(fd: number, settings: SimHashSettin
     finish() {
       if (paths.length > 0) flush();
       writer.finish();
-      closeSync(fd);
     },
   };
 }

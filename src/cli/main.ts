@@ -3,6 +3,7 @@
  * exits with their code. Runs on import (bin/simsift.js and `npm run simsift` load this file).
  */
 import { processIo, type CliIo } from './cli-common.ts';
+import { guardStream } from './atomic-file.ts';
 
 const USAGE = `usage: simsift COMMAND [ARGS]
 
@@ -39,4 +40,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
 }
 
+// A failed write to stdout or stderr (a closed pipe, a full disk) reaches the command as a rejected
+// write, never as an uncaught 'error' event with a stack trace (atomic-file.ts).
+guardStream(process.stdout);
+guardStream(process.stderr);
 process.exitCode = await main(process.argv.slice(2));

@@ -5,13 +5,15 @@
  * Why the thread reads: Node cannot post a file-backed Blob to a worker thread, and reading on the main
  * thread (Blob streams, then transferring the bytes) cost more than the fingerprinting on real text.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { ingestApi } from '../workers/ingest-api.ts';
 import { DEFAULT_INGEST_LIMITS, type BatchSkip, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
 import { transfer } from 'comlink';
 import { errorCode } from './cli-common.ts';
+import { fsPath } from './terminal-names.ts';
+import { specialKind } from './walk-files.ts';
 
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
 export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;
@@ -25,16 +27,26 @@ const arena = new Uint8Array(ARENA_BYTES);
 /** The call running `ingestPaths` (calls take turns: they share the arena, and a call waits inside `ingestBatch`). */
 let turn: Promise<unknown> = Promise.resolve();
 
-/** Reads the whole file at `path` into the start of `into` (or a buffer of its own when larger), or says why not. */
-function readPath(path: string, into: Uint8Array, maxBytes: number): { bytes: Uint8Array } | { tooLarge: number } | { error: string } {
+/**
+ * Reads the whole file at `path` into the start of `into` (or a buffer of its own when larger), or says
+ * why not. A FIFO, device or socket is never read (a FIFO blocks until a writer comes, /dev/zero never
+ * ends): it is refused from its stat, and opened non-blocking so that one put in a file's place
+ * meanwhile is refused by fstat without waiting.
+ */
+function readPath(path: string, into: Uint8Array, maxBytes: number): { bytes: Uint8Array } | { tooLarge: number } | { error: string } | { notRegular: string } {
+  const name = fsPath(path);
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    const info = statSync(name);
+    if (!info.isFile()) return { notRegular: specialKind(info) };
+    fd = openSync(name, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     return { error: errorCode(error) };
   }
   try {
-    const size = fstatSync(fd).size;
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { notRegular: specialKind(info) };
+    const size = info.size;
     if (size > maxBytes) return { tooLarge: size };
     // Read as a Blob would be: the size fstat gave (a file that shrank meanwhile ends where it ends).
     const buffer = size <= into.byteLength ? into : new Uint8Array(size);
@@ -90,7 +102,10 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
     let used = 0;
     for (; i < n && used < arena.byteLength; i++) {
       const read = readPath(paths[i], arena.subarray(used), maxBytes);
-      if ('error' in read) {
+      if ('notRegular' in read) {
+        out.status[i] = DocStatus.notRegular;
+        out.skipped.push({ index: i, reason: 'not-regular', message: skipMessage('not-regular', read.notRegular) });
+      } else if ('error' in read) {
         out.status[i] = DocStatus.unreadable;
         out.skipped.push({ index: i, reason: 'unreadable', message: skipMessage('unreadable', read.error) });
       } else if ('tooLarge' in read) {

@@ -5,13 +5,14 @@
  * stderr. The in-process permuted-table index or DuckDB (core/index/pairs-sql.ts) searches; both
  * give the same lines.
  */
-import { closeSync, createWriteStream, openSync, writeSync, type WriteStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
-import { TooManyPairsError, UsageError, errorCode } from './cli-common.ts';
+import { TooManyPairsError, UsageError, failure } from './cli-common.ts';
+import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
+import { escapeName } from './terminal-names.ts';
 import { isParquet, readFingerprintFile, readHead, readRecordedSettings } from './fingerprint-input.ts';
 import { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
@@ -80,8 +81,8 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
       return 0;
     }
     // An unwritable --out fails here, before the input is read or anything is searched.
-    const outFd = args.out !== undefined ? openOutput(args.out) : null;
-    output = args.format === 'parquet' ? parquetOutput(outFd!, args) : textOutput(outFd === null ? io.stdout : createWriteStream('', { fd: outFd }), outFd !== null);
+    const outFile = args.out !== undefined ? await openOutput(args.out) : null;
+    output = args.format === 'parquet' ? parquetOutput(outFile!, args) : textOutput(outFile, io.stdout);
     if (args.engine === 'duckdb') return await runDuckdb(args, output, io);
 
     // Start requested threads first: their startup (loading TypeScript) overlaps reading the file.
@@ -159,12 +160,9 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     io.stderr.write(summary.join(' ') + '\n');
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`simsift pairs: ${error.message}\n`);
-      return 2;
-    }
-    io.stderr.write(`simsift pairs: failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    const { code, line } = failure('pairs', error);
+    if (line) io.stderr.write(line);
+    return code;
   } finally {
     await pool?.close();
     await output?.close();
@@ -227,12 +225,15 @@ function checkedPaths(paths: string[] | undefined, args: PairsArgs): string[] | 
   return paths;
 }
 
-/** Opens --out for writing now (creating or truncating it), so a bad path fails before any work. */
-function openOutput(path: string): number {
+/**
+ * Opens --out now (atomic-file.ts: a temporary file beside it, renamed over it when complete), so a bad
+ * path fails before any work and an earlier file at that path stays until the new one is whole.
+ */
+async function openOutput(path: string): Promise<AtomicFile> {
   try {
-    return openSync(path, 'w');
+    return await openAtomicFile(path);
   } catch (error) {
-    throw new UsageError(`cannot write --out ${JSON.stringify(path)} (${errorCode(error)})`);
+    throw new UsageError(`cannot write --out ${outputError(JSON.stringify(path), error).message.replace(/^cannot write /, '')}`);
   }
 }
 
@@ -241,24 +242,19 @@ interface PairOutput {
   /** The fingerprints' settings, for the Parquet file's metadata (known once the input is opened). */
   settings: SimHashSettings | undefined;
   write(pairs: PairList, paths?: PairPaths): Promise<void>;
-  /** Everything written (the Parquet footer). */
+  /** Everything written (the Parquet footer) and the file committed, or stdout flushed. */
   finish(): Promise<void>;
-  /** Releases the file, also after a failure. */
+  /** After a failure: removes the unfinished file (nothing after `finish`). */
   close(): Promise<void>;
 }
 
-function textOutput(out: NodeJS.WritableStream, owned: boolean): PairOutput {
+/** Text lines to the --out file (committed by `finish`) or to stdout. */
+function textOutput(file: AtomicFile | null, stdout: NodeJS.WritableStream): PairOutput {
   return {
     settings: undefined,
-    write: (pairs, paths) => writePairs(pairs, out, paths),
-    finish: async () => undefined,
-    close: () =>
-      owned
-        ? new Promise((resolve) => {
-            (out as WriteStream).end(() => resolve());
-            out.once('error', () => resolve());
-          })
-        : Promise.resolve(),
+    write: (pairs, paths) => writePairs(pairs, (text) => (file ? file.write(text) : writeStream(stdout, text)), paths),
+    finish: () => (file ? file.commit() : flushStream(stdout)),
+    close: async () => file?.abort(),
   };
 }
 
@@ -270,16 +266,14 @@ const PARQUET_ROW_GROUP = 65_536;
  * found them: one schema and one metadata writer for both, the same bytes from either engine, and
  * the pairs never all in memory at once when DuckDB streams them.
  */
-function parquetOutput(fd: number, args: PairsArgs): PairOutput {
+function parquetOutput(file: AtomicFile, args: PairsArgs): PairOutput {
   let writer: ReturnType<typeof createPairsParquetWriter> | null = null;
   const batch = { i: new Uint32Array(PARQUET_ROW_GROUP), j: new Uint32Array(PARQUET_ROW_GROUP), distance: new Uint8Array(PARQUET_ROW_GROUP), pathA: [] as string[], pathB: [] as string[], count: 0 };
   const output: PairOutput = {
     settings: undefined,
     async write(pairs, paths) {
       // Opened at the first pairs: by then the input, and its recorded settings, have been read.
-      writer ??= createPairsParquetWriter({ k: args.k, settings: output.settings, version: SIMSIFT_VERSION }, (chunk) => {
-        for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
-      });
+      writer ??= createPairsParquetWriter({ k: args.k, settings: output.settings, version: SIMSIFT_VERSION }, (chunk) => file.writeSync(chunk));
       for (let p = 0; p < pairs.count; p++) {
         const r = batch.count++;
         batch.i[r] = pairs.a[p];
@@ -294,10 +288,9 @@ function parquetOutput(fd: number, args: PairsArgs): PairOutput {
       if (!writer) await output.write({ a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), count: 0 });
       flush();
       writer!.finish();
+      await file.commit();
     },
-    async close() {
-      closeSync(fd);
-    },
+    close: () => file.abort(),
   };
   const flush = () => {
     writer!.write(batch);
@@ -385,54 +378,37 @@ function parseInteger(value: string, name: string): number {
   return Number(value);
 }
 
-/**
- * Writes `i j distance` lines in chunks of many pairs, waiting for the stream to drain. A reader
- * that goes away (EPIPE, e.g. `| head`) ends the output quietly.
- */
 /** The two paths of pair i (by its position in the list being written). */
 interface PairPaths {
   a(i: number): string;
   b(i: number): string;
 }
 
-async function writePairs(pairs: PairList, out: NodeJS.WritableStream, paths?: PairPaths): Promise<void> {
+/**
+ * Writes `i j distance` lines in chunks of many pairs, each awaited (a file, or stdout drained). A
+ * reader that goes away (EPIPE, e.g. `| head`) rejects with BrokenPipeError, which ends the command
+ * quietly; any other write error rejects with a one-line OutputError.
+ */
+async function writePairs(pairs: PairList, write: (text: string) => Promise<void>, paths?: PairPaths): Promise<void> {
   const CHUNK = 32768;
-  let closed = false;
-  const onError = () => {
-    closed = true;
-  };
-  out.on('error', onError);
-  try {
-    for (let start = 0; start < pairs.count && !closed; start += CHUNK) {
-      const end = Math.min(pairs.count, start + CHUNK);
-      let text = '';
-      if (paths) {
-        for (let i = start; i < end; i++) {
-          text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\t${escapePath(paths.a(i))}\t${escapePath(paths.b(i))}\n`;
-        }
-      } else {
-        for (let i = start; i < end; i++) text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\n`;
+  for (let start = 0; start < pairs.count; start += CHUNK) {
+    const end = Math.min(pairs.count, start + CHUNK);
+    let text = '';
+    if (paths) {
+      for (let i = start; i < end; i++) {
+        text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\t${escapePath(paths.a(i))}\t${escapePath(paths.b(i))}\n`;
       }
-      if (!out.write(text)) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            out.off('drain', done);
-            out.off('error', done);
-            resolve();
-          };
-          out.on('drain', done);
-          out.on('error', done);
-        });
-      }
+    } else {
+      for (let i = start; i < end; i++) text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\n`;
     }
-  } finally {
-    out.off('error', onError);
+    await write(text);
   }
 }
 
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-/** A path as one tab-separated field: backslash, tab, newline and CR escaped. */
+/**
+ * A path as one tab-separated field, safe on a terminal: backslash, tab, newline and CR escaped, and
+ * every other control, bidirectional control and invalid byte too (terminal-names.ts `escapeName`).
+ */
 export function escapePath(path: string): string {
-  return /[\\\t\n\r]/.test(path) ? path.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : path;
+  return escapeName(path);
 }

@@ -11,6 +11,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { PAIR_COLUMNS } from '../core/export/pairs-parquet.ts';
 import type { PathPairs } from '../core/index/external-pairs.ts';
 import { errorCode, UsageError } from './cli-common.ts';
+import { unescapeName } from './terminal-names.ts';
 import { isParquet } from './fingerprint-input.ts';
 
 /** A pairs file's pairs and what its metadata says about how they were found (Parquet only). */
@@ -81,11 +82,9 @@ export async function parsePairsParquet(bytes: Uint8Array, name: string): Promis
   return { format: 'parquet', pathA, pathB, distance, recorded: recordedSettings(metadata.key_value_metadata ?? []) };
 }
 
-const UNESCAPES: Record<string, string> = { '\\\\': '\\', '\\t': '\t', '\\n': '\n', '\\r': '\r' };
-
 /** A field written by `simsift pairs --paths` (escapePath), read back. */
 function unescapeField(text: string): string {
-  return text.includes('\\') ? text.replace(/\\[\\tnr]/g, (e) => UNESCAPES[e]) : text;
+  return unescapeName(text);
 }
 
 /** Parses `simsift pairs --paths` lines: `i j distance<TAB>path_a<TAB>path_b`; blank lines are skipped. */

@@ -4,12 +4,12 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { constants, createWriteStream, openAsBlob } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SMALL_CORPUS, LARGE_CORPUS, defaultK, expectedRecall } from '../core/quality/defaults.ts';
-import { DocStatus } from '../core/documents/document-status.ts';
+import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
@@ -21,10 +21,13 @@ import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
 import { matchPairsByPath } from '../core/index/external-pairs.ts';
 import type { PairList } from '../core/index/pair-list.ts';
+import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
+import { encodeName, escapeName, fsPath, terminalText } from './terminal-names.ts';
 import {
   defaultSettings,
   describeSettings,
   errorCode,
+  failure,
   parseK,
   parseSettingsOption,
   processIo,
@@ -118,54 +121,52 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Fails early (before any file is read) when `out` cannot be written. */
-async function checkWritable(out: string): Promise<void> {
-  const target = resolve(out);
+/**
+ * Opens `out` (atomic-file.ts: a temporary file beside it) before any file is read, so an unwritable
+ * place fails at once with exit code 2 and the earlier file stays until the new one is complete.
+ */
+async function openOutput(out: string): Promise<AtomicFile> {
   try {
-    const info = await stat(target);
-    if (info.isDirectory()) throw new UsageError(`cannot write ${JSON.stringify(out)} (it is a directory)`);
-    await access(target, constants.W_OK);
+    return await openAtomicFile(out);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot write ${JSON.stringify(out)} (${errorCode(error)})`);
-    try {
-      await access(dirname(target), constants.W_OK);
-    } catch (inner) {
-      throw new UsageError(`cannot write ${JSON.stringify(out)} (${errorCode(inner)})`);
-    }
+    throw new UsageError(outputError(JSON.stringify(out), error).message);
   }
 }
 
-/** Writes the relation CSV, chunk by chunk, to `out` or stdout. */
-async function writeCsv(result: ScanResult, out: string | undefined, io: CliIo): Promise<void> {
-  const chunks = relationCsvChunks(result.relation, result.docs.paths);
-  if (out === undefined) {
-    for (const chunk of chunks) await write(io.stdout, chunk);
+/**
+ * Writes the relation CSV, chunk by chunk, to the output file (committed when whole) or stdout. A name
+ * that is not UTF-8 is written as its own bytes. On a terminal the names' control characters are
+ * escaped (terminal-names.ts), so a name cannot drive it; a file or a pipe gets the names as they are.
+ */
+async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo): Promise<void> {
+  const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
+  const chunks = relationCsvChunks(result.relation, tty ? result.docs.paths.map(terminalText) : result.docs.paths);
+  if (output === undefined) {
+    for (const chunk of chunks) await writeStream(io.stdout, encodeName(chunk));
+    await flushStream(io.stdout);
     return;
   }
-  const file = createWriteStream(out);
-  const failed = new Promise<never>((_, reject) => file.once('error', reject));
-  try {
-    for (const chunk of chunks) await Promise.race([write(file, chunk), failed]);
-    await Promise.race([new Promise<void>((done) => file.end(done)), failed]);
-  } catch (error) {
-    throw new UsageError(`cannot write ${JSON.stringify(out)} (${errorCode(error)})`);
-  }
+  for (const chunk of chunks) await output.write(encodeName(chunk));
+  await output.commit();
 }
 
-/** One line per count of the scan's files by what happened to them. */
-function describeFiles(result: ScanResult, hidden: number): string {
+/** One line per count of the scan's files by what happened to them (`listed`: those skipped before the scan, while walking DIR). */
+function describeFiles(result: ScanResult, hidden: number, listed: readonly SkippedFile[]): string {
   const counts = new Map<number, number>();
   for (let d = 0; d < result.docs.count; d++) counts.set(result.docs.status[d], (counts.get(result.docs.status[d]) ?? 0) + 1);
   let bytes = 0;
   for (let d = 0; d < result.docs.count; d++) bytes += result.docs.sizes[d];
   let distinct = 0;
   for (let d = 0; d < result.docs.count; d++) if (result.representative[d] === d && result.docs.status[d] === DocStatus.ok) distinct++;
+  for (const skip of listed) {
+    const status = skip.reason === 'not-regular' ? DocStatus.notRegular : DocStatus.unreadable;
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
   const c = (status: number) => counts.get(status) ?? 0;
   return (
-    `${plural(result.docs.count, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
+    `${plural(result.docs.count + listed.length, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
     `${c(DocStatus.tooShort)} too short, ${c(DocStatus.binary)} binary, ${c(DocStatus.empty)} empty, ${c(DocStatus.tooLarge)} too large, ` +
-    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden`
+    `${c(DocStatus.unreadable)} unreadable, ${c(DocStatus.notRegular)} not regular files, ${hidden} hidden`
   );
 }
 
@@ -182,7 +183,7 @@ function describeChaining(result: ScanResult): string {
       if (first < 0) first = g;
     } else if (chained[g] === CHAIN_UNKNOWN) unknown++;
   }
-  const example = first >= 0 ? `, e.g. group ${first + 1} around ${result.docs.paths[result.groups.reference[first]]}` : '';
+  const example = first >= 0 ? `, e.g. group ${first + 1} around ${escapeName(result.docs.paths[result.groups.reference[first]])}` : '';
   return (
     (found === 0 ? '; no component chains' : `; ${plural(found, 'component chains', 'components chain')} (members linked through others although not near-duplicates${example})`) +
     (unknown > 0 ? `, ${unknown} too large to check fully` : '')
@@ -193,6 +194,7 @@ function describeChaining(result: ScanResult): string {
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
   let workers: ReturnType<typeof createNodeScanWorkers> | null = null;
+  let output: AtomicFile | undefined;
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
@@ -222,7 +224,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
-    if (args.out !== undefined) await checkWritable(args.out);
+    if (args.out !== undefined) output = await openOutput(args.out);
     // A bad pairs file fails here, before any file is read.
     const pairsInput = args.pairs === undefined ? undefined : await readPairsFile(args.pairs);
 
@@ -234,6 +236,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         args.dir,
         (path, message) => listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message }),
         () => hidden++,
+        (path, kind) => listed.push({ docId: -1, path, size: 0, reason: 'not-regular', message: skipMessage('not-regular', kind) }),
       );
     } catch (error) {
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
@@ -243,7 +246,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const kept: string[] = [];
     for (const path of paths) {
       try {
-        files.push((await openAsBlob(join(args.dir, path))) as File);
+        files.push((await openAsBlob(fsPath(join(args.dir, path)))) as File);
         kept.push(path);
       } catch (error) {
         listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `unreadable (${errorCode(error)})` });
@@ -268,39 +271,39 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const result = snapshot.result;
     if (result.externalMismatched && result.externalMismatched.count > 0) {
       const { count, examples } = result.externalMismatched;
-      const shown = examples.map((m) => `${result.docs.paths[m.a]} ~ ${result.docs.paths[m.b]}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
+      const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
       throw new UsageError(
         `${plural(count, 'pair')} of ${JSON.stringify(args.pairs)} ${count === 1 ? 'does' : 'do'} not fit this scan's fingerprints ` +
           `(${shown.join('; ')}${count > shown.length ? '; ...' : ''}): were they found from other files or other settings than ${describeSettings(args.settings)}?`,
       );
     }
 
-    await writeCsv(result, args.out, io);
+    await writeCsv(result, output, io);
     for (const skip of [...listed, ...result.skipped]) {
-      if (skip.reason === 'unreadable' || skip.reason === 'too-large') await write(io.stderr, `skipped ${skip.path}: ${skip.message}\n`);
+      if (skip.reason === 'unreadable' || skip.reason === 'too-large' || skip.reason === 'not-regular') {
+        await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
+      }
     }
     const v = result.verification;
     const seconds = (performance.now() - started) / 1000;
     await write(
       io.stderr,
-      `simsift scan: ${describeFiles(result, hidden)}\n` +
+      `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
         `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
         (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
         `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(result.k).toFixed(3)}), ` +
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
         `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${v.docsRead} files read again for exact Jaccard; ` +
-        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${args.out}` : ''}\n`,
+        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n`,
     );
     return 0;
   } catch (error) {
     progress.clear();
-    if (error instanceof UsageError) {
-      io.stderr.write(`simsift scan: ${error.message}\n`);
-      return 2;
-    }
-    io.stderr.write(`simsift scan: failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    await output?.abort();
+    const { code, line } = failure('scan', error);
+    if (line) io.stderr.write(line);
+    return code;
   } finally {
     workers?.ingest.terminate();
     workers?.index.terminate();

@@ -22,6 +22,7 @@ const STATUS_FROM_REASON: Record<string, number> = {
   binary: DocStatus.binary,
   empty: DocStatus.empty,
   unreadable: DocStatus.unreadable,
+  'not-regular': DocStatus.notRegular,
 };
 
 /**
@@ -386,7 +387,7 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
   }
   if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
   // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
-  const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : 'unreadable';
+  const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : status === DocStatus.notRegular ? 'not-regular' : 'unreadable';
   return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : skipMessage(reason) };
 }
 

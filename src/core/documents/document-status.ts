@@ -32,6 +32,11 @@ export const DocStatus = {
   copy: 6,
   /** Larger than SimSift compares (MAX_DOCUMENT_BYTES): skipped, never fingerprinted in part. */
   tooLarge: 7,
+  /**
+   * Not a regular file (a FIFO, a device, a socket): never opened, since reading one can block forever
+   * or never end; a browser shows such an entry of a chosen folder as a 0-byte file it cannot read.
+   */
+  notRegular: 8,
 } as const;
 export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
 
@@ -50,7 +55,7 @@ export function invalidUtf8Message(bytes?: number): string {
 }
 
 /** Why a file is not part of the near-duplicate search. */
-export type SkipReason = 'binary' | 'too-short' | 'too-large' | 'empty' | 'unreadable' | 'hidden';
+export type SkipReason = 'binary' | 'too-short' | 'too-large' | 'empty' | 'unreadable' | 'hidden' | 'not-regular';
 
 /** The human message for each skip reason (shown in the Skipped panel). */
 export function skipMessage(reason: SkipReason, detail?: string): string {
@@ -67,6 +72,8 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
       return 'Empty file: there is no text to compare.';
     case 'unreadable':
       return `Could not be read${detail ? ` (${detail})` : ''}: it may have been moved, deleted or locked while scanning.`;
+    case 'not-regular':
+      return `Not a regular file${detail ? ` (${detail})` : ''}: a pipe, device or socket is never opened, so it was not compared.`;
     case 'hidden':
       return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
   }

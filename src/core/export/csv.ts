@@ -19,21 +19,36 @@ export const CSV_BOM = '\uFEFF';
 /** Distance value meaning "unknown" (written as an empty cell). */
 export const UNKNOWN_PAIR_DISTANCE = 255;
 
-/** Characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection list). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Cells that get a leading apostrophe: those a spreadsheet would run as a formula (OWASP CSV injection
+ * list: = + - @ tab CR), and those that already start with an apostrophe, so that every cell starting
+ * with one has exactly one added and a reader removes exactly one (`'=x.txt` is written `''=x.txt`,
+ * never `'=x.txt` like the path `=x.txt`).
+ */
+const PREFIXED_START = /^[=+\-@\t\r']/;
 /** Characters that force RFC 4180 quoting. */
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
  * One cell, ready to join with commas: a cell starting with = + - @ tab or CR gets a leading
  * apostrophe so Excel, LibreOffice and Google Sheets show it as text instead of running it as a
- * formula; a cell containing a comma, a double quote, CR or LF is wrapped in double quotes with its
- * quotes doubled (RFC 4180). Numbers the exports write never start with those characters.
+ * formula, and so does a cell starting with an apostrophe, so the escape is unambiguous: read back,
+ * a cell that starts with `'` loses exactly that one apostrophe. A cell containing a comma, a double
+ * quote, CR or LF is then wrapped in double quotes with its quotes doubled (RFC 4180). Numbers the
+ * exports write never start with those characters. `unescapeCsvCell` is the reading rule.
  */
 export function escapeCsvCell(value: string): string {
-  let cell = FORMULA_START.test(value) ? `'${value}` : value;
+  let cell = PREFIXED_START.test(value) ? `'${value}` : value;
   if (NEEDS_QUOTES.test(cell)) cell = `"${cell.replace(/"/g, '""')}"`;
   return cell;
+}
+
+/**
+ * A cell's value as `escapeCsvCell` was given it, from the cell as a CSV reader returns it (quotes
+ * already removed): one leading apostrophe removed, if there is one. The README states this rule.
+ */
+export function unescapeCsvCell(cell: string): string {
+  return cell.startsWith("'") ? cell.slice(1) : cell;
 }
 
 /** Rows of cells to CSV text: cells escaped, joined by commas, each record ended by CRLF (RFC 4180). */

@@ -26,7 +26,7 @@ import { ByteWriter, ParquetWriter, type Writer } from 'hyparquet-writer';
 import { formatFeatureSpec, parseFeatureSpec, parseWeightScheme, type SimHashSettings } from '../simhash/settings.ts';
 
 /** What became of a document, as the `status` column spells it. */
-export type FingerprintStatus = 'ok' | 'too-short' | 'empty' | 'binary' | 'unreadable' | 'too-large' | 'pending';
+export type FingerprintStatus = 'ok' | 'too-short' | 'empty' | 'binary' | 'unreadable' | 'too-large' | 'not-regular' | 'pending';
 
 /** The `status` column's word for a document's status code (a copy carries its original's: ok or too short). */
 export function fingerprintStatusOf(code: number, representative: number): FingerprintStatus {
@@ -43,6 +43,8 @@ export function fingerprintStatusOf(code: number, representative: number): Finge
       return 'empty';
     case DocStatus.tooLarge:
       return 'too-large';
+    case DocStatus.notRegular:
+      return 'not-regular';
     case DocStatus.copy:
       return representative >= 0 ? 'ok' : 'too-short';
     default:

@@ -43,6 +43,7 @@ const REASON_LABEL: Record<SkipReason, string> = {
   empty: 'Empty',
   unreadable: 'Unreadable',
   hidden: 'Hidden',
+  'not-regular': 'Not a regular file',
 };
 
 const ROW_HEIGHT = 44;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, formatJaccard, PAIRS_CSV_HEADER, relationCsvChunks, toCsv } from '../../../../src/core/export/csv.ts';
+import { escapeCsvCell, unescapeCsvCell, formatJaccard, PAIRS_CSV_HEADER, relationCsvChunks, toCsv } from '../../../../src/core/export/csv.ts';
 import { buildDuplicateRelation } from '../../../../src/core/groups/duplicate-relation.ts';
 import type { ScoredPairs } from '../../../../src/core/groups/group-table.ts';
 
@@ -75,6 +75,19 @@ describe('escapeCsvCell', () => {
     expect(escapeCsvCell('\tcmd')).toBe("'\tcmd");
     expect(escapeCsvCell('\rcmd')).toBe('"\'\rcmd"');
     expect(escapeCsvCell('a=b')).toBe('a=b');
+  });
+
+  it("never writes two values as the same cell: a value starting with ' gets one too, and the reading rule gives each back", () => {
+    // `=x.txt` and `'=x.txt` were both written `'=x.txt`.
+    expect(escapeCsvCell('=x.txt')).toBe("'=x.txt");
+    expect(escapeCsvCell("'=x.txt")).toBe("''=x.txt");
+    expect(escapeCsvCell("'quoted'")).toBe("''quoted'");
+    const values = ['=x.txt', "'=x.txt", "''=x.txt", 'x.txt', "'x.txt", "''x.txt", '+1', "'+1", "'", "''", '', '-', '\tx', "'\tx", 'a,b', "'a,b"];
+    const cells = values.map(escapeCsvCell);
+    expect(new Set(cells).size).toBe(values.length);
+    // The README's rule: after CSV unquoting, drop one leading apostrophe if there is one.
+    const [read] = parseCsv(toCsv([values]));
+    expect(read.map(unescapeCsvCell)).toEqual(values);
   });
 });
 
