@@ -125,7 +125,7 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
       try {
         output = await openAtomicFile(outPath);
       } catch (error) {
-        throw new UsageError(outputError(JSON.stringify(outPath), error).message);
+        throw new UsageError(`cannot write --out ${outputError(JSON.stringify(outPath), error).message.replace(/^cannot write /, '')}`);
       }
     }
     // The threads start now (module load, WebAssembly, the fingerprinter) while this thread walks the folders.

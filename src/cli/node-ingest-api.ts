@@ -38,6 +38,7 @@ function readPath(path: string, into: Uint8Array, maxBytes: number): { bytes: Ui
   let fd: number;
   try {
     const info = statSync(name);
+    if (info.isDirectory()) return { error: 'EISDIR' };
     if (!info.isFile()) return { notRegular: specialKind(info) };
     fd = openSync(name, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {

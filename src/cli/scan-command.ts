@@ -166,7 +166,7 @@ function describeFiles(result: ScanResult, hidden: number, listed: readonly Skip
   return (
     `${plural(result.docs.count + listed.length, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
     `${c(DocStatus.tooShort)} too short, ${c(DocStatus.binary)} binary, ${c(DocStatus.empty)} empty, ${c(DocStatus.tooLarge)} too large, ` +
-    `${c(DocStatus.unreadable)} unreadable, ${c(DocStatus.notRegular)} not regular files, ${hidden} hidden`
+    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden, ${c(DocStatus.notRegular)} not regular files`
   );
 }
 

@@ -1,13 +1,26 @@
 /**
  * The export buttons: every duplicate pair and the groups the list shows as CSV files, and every
- * document's fingerprint as Parquet, saved locally (Blob, no network).
+ * document's fingerprint as Parquet. The export worker builds each file off the main thread and
+ * writes it in chunks to the file the person picks (where the browser offers a save picker), or
+ * builds a Blob from chunks for a download (elsewhere). Nothing goes over the network.
  */
 import { useId, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
-import { datedFileName, downloadBytes, downloadText } from './download.ts';
-import type { FingerprintExportSource } from './export-fingerprints.ts';
-import { relationCsvParts, viewGroupsCsv, type ExportGroups } from './export-csv.ts';
+import type { SimHashSettings } from '../../core/simhash/settings.ts';
+import type { ScanDocs } from '../../scan/scan-result.ts';
+import type { ExportGroups, ExportOutcome, ExportTarget } from '../../workers/export-api.ts';
+import { datedFileName, pickSaveFile, startDownload } from './download.ts';
+import { exportWorker } from './export-client.ts';
 import '../shared/theme.css';
+
+/** What "Export fingerprints" reads from a scan result. */
+export interface FingerprintExportSource {
+  docs: Pick<ScanDocs, 'count' | 'paths' | 'status' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo'>;
+  /** Per doc: the doc whose text stands for it, or -1 (copies carry their original's fingerprint). */
+  representative: Int32Array;
+  settings: SimHashSettings;
+  k: number;
+}
 
 export interface ExportButtonsProps {
   /** The near-duplicate relation: "Export CSV" writes every one of its pairs. */
@@ -27,35 +40,58 @@ export interface ExportButtonsProps {
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
-/** "Export CSV" (all pairs) and "Export groups CSV" (groups in view), each saving a dated .csv file. */
+/** One export: the file's stem and extension, what it holds (for the status line), and how the worker builds it. */
+interface ExportJob {
+  stem: string;
+  ext: 'csv' | 'parquet';
+  what: string;
+  run: (target: ExportTarget) => Promise<ExportOutcome>;
+}
+
+/** "Export CSV" (all pairs), "Export groups CSV" (groups in view) and "Export fingerprints" (Parquet). */
 export function ExportButtons({ relation, table, paths, order, identical, fingerprints, disabled = false }: ExportButtonsProps) {
   const id = useId();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const pairCount = relation.pairCount;
   const groupCount = order.length;
-  const save = async (build: () => string | string[] | Promise<string[] | Uint8Array[]>, stem: string, what: string, ext = 'csv') => {
+  const save = async (job: ExportJob) => {
+    const name = datedFileName(job.stem, new Date(), job.ext);
     setBusy(true);
     try {
-      const name = datedFileName(stem, new Date(), ext);
-      const built = await build();
-      if (typeof built !== 'string' && built[0] instanceof Uint8Array) downloadBytes(built as Uint8Array[], name);
-      else downloadText(built as string | string[], name);
-      setStatus(`Saved ${what} as ${name}.`);
+      // The picker first: it needs the click's user activation.
+      const target = await pickSaveFile(name, job.ext === 'csv' ? 'CSV file' : 'Parquet file', job.ext === 'csv' ? 'text/csv' : 'application/vnd.apache.parquet', job.ext);
+      setStatus(`Exporting ${job.what}…`);
+      const outcome = await job.run(target);
+      if (target) {
+        setStatus(`Saved ${job.what} as ${target.name}.`);
+      } else if (outcome.blob) {
+        startDownload(outcome.blob, name);
+        // Only the browser knows when a download is complete: the page never claims it is saved.
+        setStatus(`Downloading ${job.what} as ${name}; your browser shows when the download is complete.`);
+      }
     } catch (error) {
-      setStatus(`Could not export: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof DOMException && error.name === 'AbortError') setStatus('Export cancelled: nothing was saved.');
+      else setStatus(`Could not export: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       setBusy(false);
     }
   };
   return (
-    <div className="ss-export" role="group" aria-label="Export">
+    <div className="ss-export" role="group" aria-label="Export" aria-busy={busy}>
       <button
         type="button"
         className="ss-button"
         disabled={disabled || busy || pairCount === 0}
         aria-describedby={`${id}-pairs`}
-        onClick={() => void save(() => relationCsvParts(relation, paths), 'simsift-pairs', count(pairCount, 'pair', 'pairs'))}
+        onClick={() =>
+          void save({
+            stem: 'simsift-pairs',
+            ext: 'csv',
+            what: count(pairCount, 'pair', 'pairs'),
+            run: (target) => exportWorker.call(undefined, (api) => api.pairsCsv(relation, paths, target)),
+          })
+        }
       >
         Export CSV
       </button>
@@ -68,7 +104,15 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
         disabled={disabled || busy || groupCount === 0}
         aria-describedby={`${id}-groups`}
         onClick={() =>
-          void save(() => viewGroupsCsv(table, paths, order, identical), 'simsift-groups', count(groupCount, 'group', 'groups'))
+          void save({
+            stem: 'simsift-groups',
+            ext: 'csv',
+            what: count(groupCount, 'group', 'groups'),
+            run: (target) =>
+              exportWorker.call(undefined, (api) =>
+                api.groupsCsv({ count: table.count, offsets: table.offsets, members: table.members, distanceToReference: table.distanceToReference }, paths, order, identical, target),
+              ),
+          })
         }
       >
         Export groups CSV
@@ -83,10 +127,22 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
             className="ss-button"
             disabled={disabled || busy || fingerprints.docs.count === 0}
             aria-describedby={`${id}-fingerprints`}
-            onClick={() =>
-              // The Parquet writer loads on first use: it stays out of the page's main chunk.
-              void save(async () => (await import('./export-fingerprints.ts')).fingerprintParquetParts(fingerprints), 'simsift-fingerprints', count(fingerprints.docs.count, 'fingerprint row', 'fingerprint rows'), 'parquet')
-            }
+            onClick={() => {
+              const { docs, representative, settings, k } = fingerprints;
+              void save({
+                stem: 'simsift-fingerprints',
+                ext: 'parquet',
+                what: count(docs.count, 'fingerprint row', 'fingerprint rows'),
+                // Only the columns the file holds cross to the worker (not the scan's Files or handles).
+                run: (target) =>
+                  exportWorker.call(undefined, (api) =>
+                    api.fingerprintsParquet(
+                      { count: docs.count, paths: docs.paths, status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, representative, settings, k },
+                      target,
+                    ),
+                  ),
+              });
+            }}
           >
             Export fingerprints
           </button>

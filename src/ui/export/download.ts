@@ -1,18 +1,36 @@
-/** Saving generated text as a file through a Blob and an object URL (nothing goes over the network). */
+/**
+ * Where the app's exports are saved: a file the person picks (`showSaveFilePicker`, where the browser
+ * offers it: the export worker writes into it) or a download of a Blob the worker built (elsewhere).
+ * Nothing goes over the network.
+ */
 
-/** Offers `text` (or its parts, joined by the Blob without one giant string) as a download named `fileName`. */
-export function downloadText(text: string | readonly string[], fileName: string, type = 'text/csv;charset=utf-8'): void {
-  downloadBlob(new Blob(typeof text === 'string' ? [text] : [...text], { type }), fileName);
+/** The save picker's options as Chromium takes them (not in TypeScript's DOM library). */
+interface SaveFilePickerOptions {
+  suggestedName?: string;
+  types?: { description: string; accept: Record<string, string[]> }[];
+}
+type SavePickerWindow = Window & { showSaveFilePicker?: (options?: SaveFilePickerOptions) => Promise<FileSystemFileHandle> };
+
+/**
+ * Asks where to save `fileName` when the browser offers a save picker: the chosen file's handle, or
+ * null when there is no picker (then the export is a download). Rejects with an AbortError when the
+ * person cancels. Call it first in a click handler: the picker needs the click's user activation.
+ */
+export function pickSaveFile(fileName: string, description: string, mime: string, ext: string): Promise<FileSystemFileHandle | null> {
+  const picker = (window as SavePickerWindow).showSaveFilePicker;
+  if (typeof picker !== 'function') return Promise.resolve(null);
+  return picker.call(window, { suggestedName: fileName, types: [{ description, accept: { [mime]: [`.${ext}`] } }] });
 }
 
-/** Offers binary parts (e.g. a Parquet file's chunks) as a download named `fileName`. */
-export function downloadBytes(parts: readonly Uint8Array[], fileName: string, type = 'application/vnd.apache.parquet'): void {
-  // The parts are whole buffers of their own (the Parquet writer hands out copies): no copy here.
-  const buffers = parts.map((p) => (p.byteOffset === 0 && p.byteLength === p.buffer.byteLength ? p.buffer : p.slice().buffer) as ArrayBuffer);
-  downloadBlob(new Blob(buffers, { type }), fileName);
-}
+/**
+ * How long an object URL outlives the click that starts its download. Revoking it at once can cancel
+ * a large download that the browser has not started reading yet (a 537 MB export was cancelled that
+ * way while the page said it was saved); a minute later the download has long begun.
+ */
+const KEEP_URL_MS = 60_000;
 
-function downloadBlob(blob: Blob, fileName: string): void {
+/** Offers `blob` as a download named `fileName`; its object URL is kept until the download has surely started. */
+export function startDownload(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -21,8 +39,7 @@ function downloadBlob(blob: Blob, fileName: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-  // The object URL is revoked once the click is handled: revoking synchronously can cancel the download in some browsers; a task later is safe.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  setTimeout(() => URL.revokeObjectURL(url), KEEP_URL_MS);
 }
 
 /** A file name with the date, e.g. `simsift-pairs-2026-11-22.csv`. */

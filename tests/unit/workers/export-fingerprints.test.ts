@@ -3,10 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { concatBytes } from '../../../src/core/export/fingerprints-parquet.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
-import type { ScanDocs } from '../../../src/scan/scan-result.ts';
-import { fingerprintParquetParts } from '../../../src/ui/export/export-fingerprints.ts';
+import { exportApi } from '../../../src/workers/export-api.ts';
 import { fingerprintStatusOf as exportStatus } from '../../../src/core/export/fingerprints-parquet.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 
@@ -20,6 +18,7 @@ describe('the app fingerprint export', () => {
     expect(exportStatus(DocStatus.pending, -1)).toBe('pending');
     expect(exportStatus(DocStatus.tooLarge, -1)).toBe('too-large');
     expect(exportStatus(DocStatus.copy, 3)).toBe('ok');
+    expect(exportStatus(DocStatus.notRegular, -1)).toBe('not-regular');
   });
 
   it('writes every document of a scan, across several row groups, with the settings and k', async () => {
@@ -33,10 +32,13 @@ describe('the app fingerprint export', () => {
       words: new Uint32Array(n).fill(42),
       hashHi: new Uint32Array(n),
       hashLo: Uint32Array.from({ length: n }, (_, i) => i),
-    } as unknown as ScanDocs;
-    const parts = await fingerprintParquetParts({ docs, representative: new Int32Array(n), settings: DEFAULT_SETTINGS, k: 13 });
+    };
+    // Built in the export worker (here called directly) as one Blob of chunks, for a download.
+    const { blob, bytes } = await exportApi.fingerprintsParquet({ ...docs, representative: new Int32Array(n), settings: DEFAULT_SETTINGS, k: 13 }, null);
+    expect(blob!.type).toBe('application/vnd.apache.parquet');
+    expect(blob!.size).toBe(bytes);
     const file = join(mkdtempSync(join(tmpdir(), 'simsift-app-export-')), 'fps.parquet');
-    writeFileSync(file, concatBytes(parts));
+    writeFileSync(file, new Uint8Array(await blob!.arrayBuffer()));
     const db = await DuckDBInstance.create(':memory:');
     const connection = await db.connect();
     const rows = (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relationCsvParts, viewGroupsCsv } from '../../../src/ui/export/export-csv.ts';
+import { exportApi } from '../../../src/workers/export-api.ts';
 import { buildDuplicateRelation } from '../../../src/core/groups/duplicate-relation.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
 
@@ -11,7 +11,14 @@ const table = {
 };
 const paths = ['ref.txt', '=HYPERLINK("x").txt', 'a,b.txt', 'c.txt', '-d.txt'];
 
-describe('the CSV files the export buttons save', () => {
+/** The text of an export the worker built as a Blob (what a download saves). */
+async function blobText(outcome: { blob: Blob | null; bytes: number }): Promise<string> {
+  expect(outcome.blob!.type).toBe('text/csv;charset=utf-8');
+  expect(outcome.blob!.size).toBe(outcome.bytes);
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await outcome.blob!.arrayBuffer());
+}
+
+describe('the CSV files the export worker builds', () => {
   it('saves every pair of the relation, whatever the view shows, as the core writes it', async () => {
     // 0, 1, 2 identical; 3 near 0 (J 0.85): 3 identical pairs + 3 near pairs.
     const relation = buildDuplicateRelation({
@@ -20,16 +27,15 @@ describe('the CSV files the export buttons save', () => {
       verified: { a: Uint32Array.of(0), b: Uint32Array.of(3), distance: Uint8Array.of(4), jaccard: Float32Array.of(0.85), count: 1 },
       lengths: [10, 10, 10, 10, 10],
     });
-    const parts = await relationCsvParts(relation, paths);
-    const csv = parts.join('');
+    const csv = await blobText(await exportApi.pairsCsv(relation, paths, null));
     expect(csv).toBe([...relationCsvChunks(relation, paths)].join(''));
     expect(csv.split('\r\n').length - 2).toBe(6);
     // The UTF-8 BOM, so spreadsheets read non-ASCII names as UTF-8.
     expect(new TextEncoder().encode(csv).subarray(0, 3)).toEqual(Uint8Array.of(0xef, 0xbb, 0xbf));
     expect(csv.startsWith('\uFEFFgroup,path_a,')).toBe(true);
   });
-  it('writes the groups CSV with members identical to their reference marked', () => {
-    expect(viewGroupsCsv(table, paths, Uint32Array.from([1]), Uint8Array.from([0, 0, 0, 0, 1]))).toBe(
+  it('writes the groups CSV with members identical to their reference marked', async () => {
+    expect(await blobText(await exportApi.groupsCsv(table, paths, Uint32Array.from([1]), Uint8Array.from([0, 0, 0, 0, 1]), null))).toBe(
       "\uFEFFgroup,path,role,distance_to_reference\r\n2,c.txt,reference,0\r\n2,'-d.txt,exact-duplicate,0\r\n",
     );
   });

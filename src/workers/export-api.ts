@@ -1,0 +1,131 @@
+/**
+ * The export worker's API: builds the app's export files off the main thread (every pair of the
+ * relation as CSV, the groups in view as CSV, every document's fingerprint as Parquet) and saves them
+ * in chunks, never as one string: into a file the person chose (a FileSystemFileHandle from
+ * `showSaveFilePicker`, whose writable is committed only by `close`, so the file is whole or as it
+ * was), or, where the browser has no picker, into one Blob assembled from chunks, for a download.
+ */
+import { relationCsvChunks } from '../core/export/csv.ts';
+import { groupsCsv } from '../core/export/groups-csv.ts';
+import { createFingerprintParquetWriter, fingerprintStatusOf, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
+import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
+import type { GroupTable } from '../core/groups/group-table.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { SIMSIFT_VERSION } from '../core/version.ts';
+
+/** Where an export goes: the chosen file, or null for a Blob returned to the page. */
+export type ExportTarget = FileSystemFileHandle | null;
+
+/** What an export wrote: its size, and the Blob when there was no chosen file. */
+export interface ExportOutcome {
+  bytes: number;
+  blob: Blob | null;
+}
+
+/** The parts of the core's GroupTable the groups export reads. */
+export type ExportGroups = Pick<GroupTable, 'count' | 'offsets' | 'members' | 'distanceToReference'>;
+
+/** What the fingerprint export reads of a scan: its documents' columns, representatives, settings and k. */
+export interface FingerprintRows {
+  count: number;
+  paths: readonly string[];
+  status: Uint8Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  words: Uint32Array;
+  hashHi: Uint32Array;
+  hashLo: Uint32Array;
+  /** Per doc: the doc whose text stands for it, or -1 (copies carry their original's fingerprint). */
+  representative: Int32Array;
+  settings: SimHashSettings;
+  k: number;
+}
+
+export const CSV_TYPE = 'text/csv;charset=utf-8';
+export const PARQUET_TYPE = 'application/vnd.apache.parquet';
+/** Bytes gathered before they are folded into a Blob: the browser keeps a Blob's bytes outside the worker's heap (on disk when large). */
+const FOLD_BYTES = 32 * 1024 * 1024;
+/** Parquet rows per row group. */
+const ROWS_PER_GROUP = 2048;
+
+/**
+ * Writes `chunks` to `target` (a chosen file: committed by `close`, aborted on any failure so the file
+ * is left as it was) or gathers them into a Blob of `type`.
+ */
+async function save(chunks: Iterable<string | Uint8Array>, target: ExportTarget, type: string): Promise<ExportOutcome> {
+  const encoder = new TextEncoder();
+  const bytesOf = (chunk: string | Uint8Array) => (typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+  let bytes = 0;
+  if (target) {
+    const writable = await target.createWritable();
+    try {
+      for (const chunk of chunks) {
+        const data = bytesOf(chunk);
+        bytes += data.byteLength;
+        await writable.write(data as Uint8Array<ArrayBuffer>);
+      }
+    } catch (error) {
+      await writable.abort().catch(() => undefined);
+      throw error;
+    }
+    await writable.close();
+    return { bytes, blob: null };
+  }
+  let parts: BlobPart[] = [];
+  let pending = 0;
+  for (const chunk of chunks) {
+    const data = bytesOf(chunk);
+    bytes += data.byteLength;
+    pending += data.byteLength;
+    parts.push(data as Uint8Array<ArrayBuffer>);
+    if (pending >= FOLD_BYTES) {
+      parts = [new Blob(parts)];
+      pending = 0;
+    }
+  }
+  return { bytes, blob: new Blob(parts, { type }) };
+}
+
+/** The fingerprint Parquet file's bytes, a row group at a time (the core writer's schema and metadata). */
+function* fingerprintParquetChunks(source: FingerprintRows): Generator<Uint8Array> {
+  const { representative, settings, k } = source;
+  const ready: Uint8Array[] = [];
+  const writer = createFingerprintParquetWriter({ settings, k, version: SIMSIFT_VERSION }, (chunk) => ready.push(chunk));
+  for (let start = 0; start < source.count; start += ROWS_PER_GROUP) {
+    const end = Math.min(source.count, start + ROWS_PER_GROUP);
+    const status: FingerprintStatus[] = [];
+    for (let d = start; d < end; d++) status.push(fingerprintStatusOf(source.status[d], representative[d]));
+    writer.write({
+      paths: source.paths.slice(start, end),
+      status,
+      hi: source.hi.subarray(start, end),
+      lo: source.lo.subarray(start, end),
+      contentHi: source.hashHi.subarray(start, end),
+      contentLo: source.hashLo.subarray(start, end),
+      words: source.words.subarray(start, end),
+    });
+    yield* ready.splice(0);
+  }
+  writer.finish();
+  yield* ready.splice(0);
+}
+
+/** The export worker's API object (exposed by `export.worker.ts`). */
+export const exportApi = {
+  /** Every pair of the relation as the pairs CSV (the bytes `simsift scan` writes). */
+  pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget): Promise<ExportOutcome> {
+    return save(relationCsvChunks(relation, paths), target, CSV_TYPE);
+  },
+
+  /** The groups in `order` as the groups CSV; `identical` marks members identical to their reference. */
+  groupsCsv(table: ExportGroups, paths: readonly string[], order: Uint32Array, identical: Uint8Array | undefined, target: ExportTarget): Promise<ExportOutcome> {
+    return save([groupsCsv(table, paths, order, identical)], target, CSV_TYPE);
+  },
+
+  /** Every document's fingerprint, path, content hash, word count and status as the Parquet export. */
+  fingerprintsParquet(source: FingerprintRows, target: ExportTarget): Promise<ExportOutcome> {
+    return save(fingerprintParquetChunks(source), target, PARQUET_TYPE);
+  },
+};
+
+export type ExportApi = typeof exportApi;
