@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { IngestPage } from './ingest-page.ts';
+import { withoutSavePicker } from './save-picker.ts';
 
 /** Deterministic words from a 5,000-word vocabulary. */
 function words(seed: number, count: number): string[] {
@@ -83,6 +84,7 @@ test('Export CSV in the app and simsift scan write the same file for the same fo
     const cliOut = join(tmpdir(), `simsift-parity-${process.pid}.csv`);
     const cli = simsiftScan(parent, cliOut);
 
+    await withoutSavePicker(page);
     const app = new IngestPage(page);
     await app.open();
     await app.chooseFolder(folder);

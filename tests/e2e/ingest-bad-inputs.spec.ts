@@ -67,10 +67,10 @@ test('a folder of bad inputs: each skipped file listed with a clear reason, host
     const counts = skipped.getByRole('list', { name: 'Skipped by reason' });
     await expect(counts).toContainText('Binary: 2');
     await expect(counts).toContainText('Too short: 2');
-    await expect(counts).toContainText('Empty: 1');
+    await expect(counts).toContainText('0 bytes: 1');
     await expect(counts).toContainText('Hidden: 3');
     const row = (path: string) => skipped.getByRole('listitem').filter({ has: page.getByText(path, { exact: true }) });
-    await expect(row('bad/empty.txt')).toContainText('Empty file: there is no text to compare.');
+    await expect(row('bad/empty.txt')).toContainText('0 bytes: an empty file, or a pipe or device');
     await expect(row('bad/one-word.txt')).toContainText('Too short: 1 word is too few');
     await expect(row('bad/photo.txt')).toContainText('Not text: the file looks binary (NUL byte at offset');
     await expect(row('bad/emoji 🎉 party.txt')).toContainText('Too short: 2 words');

@@ -83,7 +83,7 @@ test('Choose folder reads a directory handle in the workers: same paths, skips, 
     const row = (path: string) => skipped.getByRole('listitem').filter({ hasText: path });
     await expect(row('picked/.git/')).toContainText('Hidden folder');
     await expect(row('picked/.env')).toContainText('Hidden file');
-    await expect(row('picked/empty.txt')).toContainText('Empty file');
+    await expect(row('picked/empty.txt')).toContainText('0 bytes: an empty file, or a pipe or device');
     await expect(row('picked/blob.bin')).toContainText('Not text');
     const figures = await saved.figures();
     expect(Number(figures['Files scanned'])).toBe(corpus.files + 5);

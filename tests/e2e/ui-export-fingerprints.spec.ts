@@ -5,11 +5,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { expect, test } from '@playwright/test';
 import { UI_CORPUS, writeUiCorpus } from '../fixtures/ui-corpus.ts';
 import { ResultsPage } from './results-page.ts';
+import { withoutSavePicker } from './save-picker.ts';
 
 test('Export fingerprints saves one Parquet row per document that DuckDB reads', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-export-fps-'));
   try {
     const files = writeUiCorpus(dir);
+    await withoutSavePicker(page);
     const app = new ResultsPage(page);
     await app.open();
     await app.chooseFiles(Object.values(files));
@@ -25,7 +27,7 @@ test('Export fingerprints saves one Parquet row per document that DuckDB reads',
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('PAR1');
     expect(bytes.subarray(bytes.length - 4).toString('latin1')).toBe('PAR1');
     await expect(page.getByRole('status').filter({ hasText: 'fingerprint rows' })).toContainText(
-      `Saved ${Object.keys(UI_CORPUS).length} fingerprint rows`,
+      `Downloading ${Object.keys(UI_CORPUS).length} fingerprint rows`,
     );
 
     const db = await DuckDBInstance.create(':memory:');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { UI_CORPUS, writeUiCorpus } from '../fixtures/ui-corpus.ts';
 import { ResultsPage } from './results-page.ts';
+import { withoutSavePicker } from './save-picker.ts';
 
 async function download(page: Page, button: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
@@ -18,6 +19,8 @@ test('Export CSV saves every duplicate pair, with formula-looking names escaped'
   const dir = mkdtempSync(join(tmpdir(), 'simsift-export-'));
   try {
     const files = writeUiCorpus(dir);
+    // A browser without a save picker: the exports are downloads.
+    await withoutSavePicker(page);
     const app = new ResultsPage(page);
     await app.open();
     await app.chooseFiles(Object.values(files));

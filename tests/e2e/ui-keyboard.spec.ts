@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { withoutSavePicker } from './save-picker.ts';
 import { ResultsPage } from './results-page.ts';
 
 /** Presses Tab until `target` has focus (at most `limit` times); fails if it never does. */
@@ -23,6 +24,8 @@ async function expectFocusRing(target: Locator): Promise<void> {
 
 test('everything from the sample to a pair and an export works with the keyboard alone', async ({ page }) => {
   const app = new ResultsPage(page);
+  // Chromium's save picker cannot be answered from a test: this browser has none, so Export is a download.
+  await withoutSavePicker(page);
   await app.open();
   const sample = page.getByRole('button', { name: 'Try a sample corpus' });
   await tabTo(page, sample);

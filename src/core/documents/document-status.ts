@@ -79,6 +79,14 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
   }
 }
 
+/**
+ * The message for a 0-byte file a browser gave: a browser shows a FIFO or a device in a chosen folder
+ * as a 0-byte file and never opens it, so such a file cannot be told from an empty one and is not
+ * called one.
+ */
+export const BROWSER_ZERO_BYTES_MESSAGE =
+  '0 bytes: an empty file, or a pipe or device (a browser shows those as 0-byte files and never reads them); there is no text to compare.';
+
 /** The too-short message with the file's word count. */
 export function tooShortMessage(words: number): string {
   return skipMessage('too-short', `Too short: ${words} word${words === 1 ? '' : 's'} is too few for a meaningful fingerprint.`);

@@ -40,7 +40,8 @@ const REASON_LABEL: Record<SkipReason, string> = {
   binary: 'Binary',
   'too-short': 'Too short',
   'too-large': 'Too large',
-  empty: 'Empty',
+  // A browser's 0-byte file may be a FIFO or device, not an empty file (document-status.ts).
+  empty: '0 bytes',
   unreadable: 'Unreadable',
   hidden: 'Hidden',
   'not-regular': 'Not a regular file',
