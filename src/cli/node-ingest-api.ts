@@ -112,6 +112,10 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
       } else if ('tooLarge' in read) {
         out.status[i] = DocStatus.tooLarge;
         out.skipped.push({ index: i, reason: 'too-large', message: skipMessage('too-large', `${(read.tooLarge / (1024 * 1024)).toFixed(1)} MB`) });
+      } else if (read.bytes.byteLength === 0) {
+        // A regular file of 0 bytes (FIFOs and devices were refused above): an empty file, said plainly.
+        out.status[i] = DocStatus.empty;
+        out.skipped.push({ index: i, reason: 'empty', message: skipMessage('empty', 'regular') });
       } else {
         items.push({ name: paths[i], bytes: read.bytes });
         at.push(i);

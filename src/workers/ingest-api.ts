@@ -30,7 +30,7 @@ import {
   type KeptSets,
   type LocalPairs,
 } from './ingest-protocol.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage, BROWSER_ZERO_BYTES_MESSAGE } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
 
@@ -388,8 +388,7 @@ async function ingestItems(
     // (A file that could not be opened has size 0 too: readItem reports it unreadable.)
     if (out.sizes[i] === 0 && items[i].error === undefined) {
       out.status[i] = DocStatus.empty;
-      // Bytes read by the CLI come from a regular file (it never opens others); a browser's 0-byte File may be a FIFO or device.
-      out.skipped.push({ index: i, reason: 'empty', message: items[i].bytes ? skipMessage('empty') : BROWSER_ZERO_BYTES_MESSAGE });
+      out.skipped.push({ index: i, reason: 'empty', message: skipMessage('empty') });
       continue;
     }
     // Decoded only now: the normalized text lives in one buffer until the next file.

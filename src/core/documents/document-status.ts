@@ -69,7 +69,11 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
     case 'too-large':
       return `Too large${detail ? ` (${detail})` : ''}: SimSift compares files up to ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB whole and never a part of one, so it was not compared.`;
     case 'empty':
-      return 'Empty file: there is no text to compare.';
+      // A browser shows a FIFO or a device in a chosen folder as a 0-byte file and never reads it: only a
+      // reader that knows the file is regular (the CLI, detail 'regular') calls it an empty file.
+      return detail === 'regular'
+        ? 'Empty file: there is no text to compare.'
+        : '0 bytes: an empty file, or a pipe or device (a browser shows those as 0-byte files and never reads them); there is no text to compare.';
     case 'unreadable':
       return `Could not be read${detail ? ` (${detail})` : ''}: it may have been moved, deleted or locked while scanning.`;
     case 'not-regular':
@@ -78,14 +82,6 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
       return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
   }
 }
-
-/**
- * The message for a 0-byte file a browser gave: a browser shows a FIFO or a device in a chosen folder
- * as a 0-byte file and never opens it, so such a file cannot be told from an empty one and is not
- * called one.
- */
-export const BROWSER_ZERO_BYTES_MESSAGE =
-  '0 bytes: an empty file, or a pipe or device (a browser shows those as 0-byte files and never reads them); there is no text to compare.';
 
 /** The too-short message with the file's word count. */
 export function tooShortMessage(words: number): string {

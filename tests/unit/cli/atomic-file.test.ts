@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { mountSmallFilesystem, unmountSmallFilesystem } from './small-filesystem.ts';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { BrokenPipeError, OutputError, openAtomicFile, writeAtomicFile, writeStream } from '../../../src/cli/atomic-file.ts';
@@ -12,18 +12,11 @@ let small: string | null = null;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'simsift-atomic-'));
-  const mount = join(dir, 'small');
-  mkdirSync(mount);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount], { stdio: 'ignore' });
-    small = mount;
-  } catch {
-    small = null;
-  }
+  small = mountSmallFilesystem(dir);
 });
 
 afterAll(() => {
-  if (small) execFileSync('umount', [small]);
+  unmountSmallFilesystem(small);
   rmSync(dir, { recursive: true, force: true });
 });
 

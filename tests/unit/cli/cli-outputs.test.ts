@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { mountSmallFilesystem, unmountSmallFilesystem } from './small-filesystem.ts';
 import { join, resolve } from 'node:path';
 
 const BIN = resolve('bin/simsift.js');
@@ -62,18 +63,11 @@ let small: string | null = null;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'simsift-outputs-'));
   identicalFiles(join(dir, 'copies'), 60);
-  const mount = join(dir, 'small');
-  mkdirSync(mount);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount], { stdio: 'ignore' });
-    small = mount;
-  } catch {
-    small = null;
-  }
+  small = mountSmallFilesystem(dir);
 });
 
 afterAll(() => {
-  if (small) execFileSync('umount', [small]);
+  unmountSmallFilesystem(small);
   rmSync(dir, { recursive: true, force: true });
 });
 
