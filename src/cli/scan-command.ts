@@ -241,9 +241,12 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Files as the app holds them: Blobs backed by the files on disk, read when the scan gets to them.
     const files: File[] = [];
     const kept: string[] = [];
+    // stat mtime per file, for the keep rules' newest/oldest (Node's file Blobs carry no lastModified).
+    const mtimes = new Map<string, number>();
     for (const path of paths) {
       try {
         files.push((await openAsBlob(join(args.dir, path))) as File);
+        mtimes.set(path, (await stat(join(args.dir, path))).mtimeMs);
         kept.push(path);
       } catch (error) {
         listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `unreadable (${errorCode(error)})` });
@@ -266,6 +269,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const snapshot = store.getSnapshot();
     if (snapshot.state !== 'done' || !snapshot.result) throw new Error(snapshot.error ?? `the scan ended ${snapshot.state}`);
     const result = snapshot.result;
+    result.docs.modified = Float64Array.from(result.docs.paths, (path) => mtimes.get(path) ?? 0);
     if (result.externalMismatched && result.externalMismatched.count > 0) {
       const { count, examples } = result.externalMismatched;
       const shown = examples.map((m) => `${result.docs.paths[m.a]} ~ ${result.docs.paths[m.b]}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
