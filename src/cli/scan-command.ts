@@ -16,6 +16,7 @@ import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
+import { writePlan, parseKeepOption, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
@@ -36,7 +37,7 @@ import {
 
 const USAGE =
   `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
-  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE]`;
+  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] ${KEEP_USAGE}`;
 /** Most ingest threads. */
 const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
@@ -56,6 +57,8 @@ type ScanArgs = {
   settings: ReturnType<typeof defaultSettings>;
   /** A pairs file found elsewhere (`simsift pairs --out x.parquet`, DuckDB, Spark): the candidates instead of the search. */
   pairs: string | undefined;
+  /** `--plan FILE` and the keep rules (`--keep`, `--protect`, `--mark-near`). */
+  plan: PlanOptions;
 };
 
 /** Parses --similarity: a number in (0, 1]. */
@@ -74,6 +77,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   let out: string | undefined;
   let threads: number | undefined;
   let pairs: string | undefined;
+  const plan: PlanOptions = { file: undefined, rules: { order: [], protectedFolders: [], markNear: false } };
   let optionsEnded = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -104,6 +108,11 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
         else out = value;
         continue;
       }
+      const keepLast = parseKeepOption(argv, i, plan);
+      if (keepLast >= 0) {
+        i = keepLast;
+        continue;
+      }
       const last = parseSettingsOption(argv, i, settings);
       if (last < 0) throw new UsageError(`unknown option ${JSON.stringify(arg)}. ${USAGE}`);
       i = last;
@@ -113,7 +122,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir = arg;
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, threshold, grouping, out, threads, settings, pairs };
+  return { dir, k, threshold, grouping, out, threads, settings, pairs, plan };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -210,7 +219,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n` +
           '  --pairs FILE     candidate pairs found elsewhere, matched by path: the Parquet of `simsift pairs --out x.parquet`\n' +
           '                   (or any Parquet with path_a, path_b, distance) or `simsift pairs --paths` text; verified and\n' +
-          '                   grouped as the scan\'s own search would be, which does not run\n',
+          '                   grouped as the scan\'s own search would be, which does not run\n' +
+          KEEP_HELP,
       );
       return 0;
     }
@@ -223,6 +233,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
     if (args.out !== undefined) await checkWritable(args.out);
+    if (args.plan.file !== undefined) await checkWritable(args.plan.file);
     // A bad pairs file fails here, before any file is read.
     const pairsInput = args.pairs === undefined ? undefined : await readPairsFile(args.pairs);
 
@@ -280,6 +291,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
 
     await writeCsv(result, args.out, io);
+    const planned = args.plan.file === undefined ? '' : await writePlan(result, args.plan);
     for (const skip of [...listed, ...result.skipped]) {
       if (skip.reason === 'unreadable' || skip.reason === 'too-large') await write(io.stderr, `skipped ${skip.path}: ${skip.message}\n`);
     }
@@ -294,7 +306,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
         `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${v.docsRead} files read again for exact Jaccard; ` +
-        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${args.out}` : ''}\n`,
+        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${args.out}` : ''}\n` +
+        planned,
     );
     return 0;
   } catch (error) {
