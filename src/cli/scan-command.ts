@@ -16,6 +16,7 @@ import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
+import { exclusionMatcher, parseSize, type Exclusions } from '../core/documents/exclusions.ts';
 import { writePlan, parseKeepOption, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
@@ -37,7 +38,7 @@ import {
 
 const USAGE =
   `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
-  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] ${KEEP_USAGE}`;
+  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] ${KEEP_USAGE}`;
 /** Most ingest threads. */
 const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
@@ -59,6 +60,8 @@ type ScanArgs = {
   pairs: string | undefined;
   /** `--plan FILE` and the keep rules (`--keep`, `--protect`, `--mark-near`). */
   plan: PlanOptions;
+  /** `--exclude GLOB` (repeatable), `--min-size`, `--max-size`: files never read, listed with the rule. */
+  exclusions: Exclusions;
 };
 
 /** Parses --similarity: a number in (0, 1]. */
@@ -78,6 +81,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   let threads: number | undefined;
   let pairs: string | undefined;
   const plan: PlanOptions = { file: undefined, rules: { order: [], protectedFolders: [], markNear: false } };
+  const exclusions: Exclusions = { patterns: [], extensions: [], minSize: null, maxSize: null };
   let optionsEnded = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -108,6 +112,18 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
         else out = value;
         continue;
       }
+      if (name === '--exclude' || name === '--min-size' || name === '--max-size') {
+        const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+        if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+        if (name === '--exclude') exclusions.patterns.push(value);
+        else {
+          const size = parseSize(value);
+          if (size === null) throw new UsageError(`${name} must be a size such as 1000, 10k, 5MB or 2MiB (got ${JSON.stringify(value)})`);
+          if (name === '--min-size') exclusions.minSize = size;
+          else exclusions.maxSize = size;
+        }
+        continue;
+      }
       const keepLast = parseKeepOption(argv, i, plan);
       if (keepLast >= 0) {
         i = keepLast;
@@ -122,7 +138,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir = arg;
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, threshold, grouping, out, threads, settings, pairs, plan };
+  return { dir, k, threshold, grouping, out, threads, settings, pairs, plan, exclusions };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -220,6 +236,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           '  --pairs FILE     candidate pairs found elsewhere, matched by path: the Parquet of `simsift pairs --out x.parquet`\n' +
           '                   (or any Parquet with path_a, path_b, distance) or `simsift pairs --paths` text; verified and\n' +
           '                   grouped as the scan\'s own search would be, which does not run\n' +
+          '  --exclude GLOB   leave out files whose path ends with GLOB (*, **, ?; e.g. "*.log", "drafts/**"); repeatable\n' +
+          '  --min-size S     leave out files smaller than S (bytes, or 10k, 5MB, 2MiB); --max-size S: larger than S\n' +
           KEEP_HELP,
       );
       return 0;
@@ -254,10 +272,18 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const kept: string[] = [];
     // stat mtime per file, for the keep rules' newest/oldest (Node's file Blobs carry no lastModified).
     const mtimes = new Map<string, number>();
+    const excludedBy = exclusionMatcher(args.exclusions);
+    const excluded: Array<[string, string]> = [];
     for (const path of paths) {
       try {
+        const info = await stat(join(args.dir, path));
+        const rule = excludedBy(path, info.size);
+        if (rule !== null) {
+          excluded.push([path, rule]);
+          continue;
+        }
         files.push((await openAsBlob(join(args.dir, path))) as File);
-        mtimes.set(path, (await stat(join(args.dir, path))).mtimeMs);
+        mtimes.set(path, info.mtimeMs);
         kept.push(path);
       } catch (error) {
         listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `unreadable (${errorCode(error)})` });
@@ -292,6 +318,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 
     await writeCsv(result, args.out, io);
     const planned = args.plan.file === undefined ? '' : await writePlan(result, args.plan);
+    excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [path, rule] of excluded) await write(io.stderr, `excluded ${path}: ${rule}\n`);
     for (const skip of [...listed, ...result.skipped]) {
       if (skip.reason === 'unreadable' || skip.reason === 'too-large') await write(io.stderr, `skipped ${skip.path}: ${skip.message}\n`);
     }
