@@ -81,6 +81,16 @@ test('keep rules, marks, the plan, simsift apply and undo', async ({ page }) => 
     const draft = panel.getByRole('checkbox', { name: 'Remove docs/drafts/bicycle-sentence-added.txt' });
     await expect(draft).not.toBeChecked();
 
+    // Before any mark is changed, the app's plan is byte for byte what the CLI writes with the same rules.
+    const cliPlan = join(quarantine, 'cli-plan.json');
+    const cli = simsift(['scan', parent, '--plan', cliPlan, '--protect', 'docs/old', '--keep', 'newest']);
+    const [first] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Export plan JSON' }).click()]);
+    const appPlan = readFileSync((await first.path())!, 'utf8');
+    const scanned = await cli;
+    expect(scanned.code, scanned.stderr).toBe(0);
+    expect(appPlan).toBe(readFileSync(cliPlan, 'utf8'));
+    rmSync(cliPlan, { force: true });
+
     // Marks: the draft by keyboard, bread-copy unmarked with the mouse.
     await draft.focus();
     await page.keyboard.press('Space');
@@ -94,7 +104,7 @@ test('keep rules, marks, the plan, simsift apply and undo', async ({ page }) => 
 
     // Export the plan (JSON) and read it.
     const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Export plan JSON' }).click()]);
-    const plan = join(quarantine, '..', `simsift-keep-plan-${process.pid}.json`);
+    const plan = join(quarantine, 'plan.json');
     copyFileSync((await download.path())!, plan);
     const rows = JSON.parse(readFileSync(plan, 'utf8')).rows as Array<Record<string, unknown>>;
     const row = (p: string) => rows.find((r) => r.path === `docs/${p}`)!;
