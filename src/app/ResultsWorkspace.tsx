@@ -22,6 +22,8 @@ import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
 import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
 import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
 import { neighboursOf } from '../core/groups/duplicate-relation.ts';
+import { KeepPanel } from '../ui/keep/KeepPanel.tsx';
+import { datedFileName, startDownload } from '../ui/export/download.ts';
 
 export interface ResultsWorkspaceProps {
   result: ScanResult;
@@ -284,6 +286,15 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
         </div>
       </div>
 
+      <KeepPanel
+        relation={result.relation}
+        docs={docs}
+        onSave={(text, stem, ext) => {
+          const name = datedFileName(stem, new Date(), ext);
+          startDownload(new Blob([text], { type: ext === 'json' ? 'application/json;charset=utf-8' : 'text/csv;charset=utf-8' }), name);
+          return name;
+        }}
+      />
       <SettingsPanel value={settings} onApply={apply} disabled={busy} />
       {(result.skipped.length > 0 || result.notes.length > 0) && (
         <div ref={skippedRef} tabIndex={-1} className="ss-panel app-skipped">

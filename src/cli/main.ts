@@ -1,5 +1,5 @@
 /**
- * The `simsift` command line: dispatches `fingerprint`, `scan` and `pairs` to their modules and
+ * The `simsift` command line: dispatches `fingerprint`, `scan`, `pairs` and `apply` to their modules and
  * exits with their code. Runs on import (bin/simsift.js and `npm run simsift` load this file).
  */
 import { processIo, type CliIo } from './cli-common.ts';
@@ -13,6 +13,8 @@ commands:
   scan DIR                 find near-duplicate files under DIR; writes the pairs CSV
   pairs FILE --k N         all pairs within distance k of the fingerprints in FILE (text or Parquet;
                            --engine duckdb runs the search as SQL in DuckDB)
+  apply PLAN --into DIR    move the files a keep plan marks remove into a quarantine folder
+                           (--dry-run; --undo LOG puts them back)
 
 run 'simsift COMMAND --help' for a command's options
 `;
@@ -28,6 +30,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       return (await import('./scan-command.ts')).runScan(rest, io);
     case 'pairs':
       return (await import('./pairs-command.ts')).runPairs(rest, io);
+    case 'apply':
+      return (await import('./apply-command.ts')).runApply(rest, io);
     case undefined:
     case 'help':
     case '--help':
@@ -35,7 +39,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       io.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
     default:
-      io.stderr.write(`simsift: unknown command ${JSON.stringify(command)} (expected fingerprint, scan or pairs)\n`);
+      io.stderr.write(`simsift: unknown command ${JSON.stringify(command)} (expected fingerprint, scan, pairs or apply)\n`);
       return 2;
   }
 }

@@ -16,6 +16,8 @@ import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
+import { exclusionMatcher, parseSize, type Exclusions } from '../core/documents/exclusions.ts';
+import { writePlan, parseKeepOption, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
@@ -39,7 +41,7 @@ import {
 
 const USAGE =
   `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
-  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE]`;
+  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] ${KEEP_USAGE}`;
 /** Most ingest threads. */
 const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
@@ -59,6 +61,10 @@ type ScanArgs = {
   settings: ReturnType<typeof defaultSettings>;
   /** A pairs file found elsewhere (`simsift pairs --out x.parquet`, DuckDB, Spark): the candidates instead of the search. */
   pairs: string | undefined;
+  /** `--plan FILE` and the keep rules (`--keep`, `--protect`, `--mark-near`). */
+  plan: PlanOptions;
+  /** `--exclude GLOB` (repeatable), `--min-size`, `--max-size`: files never read, listed with the rule. */
+  exclusions: Exclusions;
 };
 
 /** Parses --similarity: a number in (0, 1]. */
@@ -77,6 +83,8 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   let out: string | undefined;
   let threads: number | undefined;
   let pairs: string | undefined;
+  const plan: PlanOptions = { file: undefined, rules: { order: [], protectedFolders: [], markNear: false } };
+  const exclusions: Exclusions = { patterns: [], extensions: [], minSize: null, maxSize: null };
   let optionsEnded = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -107,6 +115,23 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
         else out = value;
         continue;
       }
+      if (name === '--exclude' || name === '--min-size' || name === '--max-size') {
+        const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+        if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+        if (name === '--exclude') exclusions.patterns.push(value);
+        else {
+          const size = parseSize(value);
+          if (size === null) throw new UsageError(`${name} must be a size such as 1000, 10k, 5MB or 2MiB (got ${JSON.stringify(value)})`);
+          if (name === '--min-size') exclusions.minSize = size;
+          else exclusions.maxSize = size;
+        }
+        continue;
+      }
+      const keepLast = parseKeepOption(argv, i, plan);
+      if (keepLast >= 0) {
+        i = keepLast;
+        continue;
+      }
       const last = parseSettingsOption(argv, i, settings);
       if (last < 0) throw new UsageError(`unknown option ${JSON.stringify(arg)}. ${USAGE}`);
       i = last;
@@ -116,7 +141,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir = arg;
   }
   if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, threshold, grouping, out, threads, settings, pairs };
+  return { dir, k, threshold, grouping, out, threads, settings, pairs, plan, exclusions };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -195,6 +220,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
   const progress = createProgress(io);
   let workers: ReturnType<typeof createNodeScanWorkers> | null = null;
   let output: AtomicFile | undefined;
+  let planOutput: AtomicFile | undefined;
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
@@ -212,7 +238,10 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n` +
           '  --pairs FILE     candidate pairs found elsewhere, matched by path: the Parquet of `simsift pairs --out x.parquet`\n' +
           '                   (or any Parquet with path_a, path_b, distance) or `simsift pairs --paths` text; verified and\n' +
-          '                   grouped as the scan\'s own search would be, which does not run\n',
+          '                   grouped as the scan\'s own search would be, which does not run\n' +
+          '  --exclude GLOB   leave out files whose path ends with GLOB (*, **, ?; e.g. "*.log", "drafts/**"); repeatable\n' +
+          '  --min-size S     leave out files smaller than S (bytes, or 10k, 5MB, 2MiB); --max-size S: larger than S\n' +
+          KEEP_HELP,
       );
       return 0;
     }
@@ -225,6 +254,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
     if (args.out !== undefined) output = await openOutput(args.out);
+    if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     // A bad pairs file fails here, before any file is read.
     const pairsInput = args.pairs === undefined ? undefined : await readPairsFile(args.pairs);
 
@@ -244,9 +274,20 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Files as the app holds them: Blobs backed by the files on disk, read when the scan gets to them.
     const files: File[] = [];
     const kept: string[] = [];
+    // stat mtime per file, for the keep rules' newest/oldest (Node's file Blobs carry no lastModified).
+    const mtimes = new Map<string, number>();
+    const excludedBy = exclusionMatcher(args.exclusions);
+    const excluded: Array<[string, string]> = [];
     for (const path of paths) {
       try {
+        const info = await stat(fsPath(join(args.dir, path)));
+        const rule = excludedBy(path, info.size);
+        if (rule !== null) {
+          excluded.push([path, rule]);
+          continue;
+        }
         files.push((await openAsBlob(fsPath(join(args.dir, path)))) as File);
+        mtimes.set(path, info.mtimeMs);
         kept.push(path);
       } catch (error) {
         listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `unreadable (${errorCode(error)})` });
@@ -269,6 +310,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const snapshot = store.getSnapshot();
     if (snapshot.state !== 'done' || !snapshot.result) throw new Error(snapshot.error ?? `the scan ended ${snapshot.state}`);
     const result = snapshot.result;
+    result.docs.modified = Float64Array.from(result.docs.paths, (path) => mtimes.get(path) ?? 0);
     if (result.externalMismatched && result.externalMismatched.count > 0) {
       const { count, examples } = result.externalMismatched;
       const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
@@ -279,6 +321,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
 
     await writeCsv(result, output, io);
+    const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput);
+    excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {
       if (skip.reason === 'unreadable' || skip.reason === 'too-large' || skip.reason === 'not-regular') {
         await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
@@ -295,12 +340,14 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
         `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${v.docsRead} files read again for exact Jaccard; ` +
-        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n`,
+        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
+        planned,
     );
     return 0;
   } catch (error) {
     progress.clear();
     await output?.abort();
+    await planOutput?.abort();
     const { code, line } = failure('scan', error);
     if (line) io.stderr.write(line);
     return code;

@@ -70,6 +70,7 @@ function gather(docs: ScanDocs, keep: readonly number[]): ScanDocs {
     files: keep.map((p) => docs.files[p]!),
     ...(docs.ranges ? { ranges: rangesAt(docs, keep) } : {}),
     sizes: pick(docs.sizes, Float64Array),
+    ...(docs.modified ? { modified: pick(docs.modified, Float64Array) } : {}),
     status: pick(docs.status, Uint8Array),
     flags: pick(docs.flags, Uint8Array),
     hi: pick(docs.hi, Uint32Array),

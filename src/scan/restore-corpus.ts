@@ -51,6 +51,7 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
     files,
     ...(ranges ? { ranges } : {}),
     sizes: c.sizes,
+    ...(c.lastModified ? { modified: c.lastModified } : {}),
     status,
     flags,
     hi: c.hi,
@@ -106,6 +107,7 @@ export function concatDocs(a: ScanDocs, b: ScanDocs): ScanDocs {
     files: [...a.files, ...b.files],
     ...(a.ranges || b.ranges ? { ranges: catRanges(a, b) } : {}),
     sizes: cat(a.sizes, b.sizes, Float64Array),
+    modified: cat(a.modified ?? new Float64Array(a.count), b.modified ?? new Float64Array(b.count), Float64Array),
     status: cat(a.status, b.status, Uint8Array),
     flags: cat(a.flags, b.flags, Uint8Array),
     hi: cat(a.hi, b.hi, Uint32Array),
@@ -371,10 +373,8 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
     id,
     path: docs.paths[d]!.replaceAll('\0', ''),
     size: docs.sizes[d]!,
-    // Not File.lastModified: for a File from a folder input Chromium fetches it with a synchronous
-    // IPC on the main thread (measured: 150 us per file, 3 s of a 20,000-file scan's main thread),
-    // and nothing reads it back. 0 means "not recorded".
-    lastModified: 0,
+    // Recorded at ingest (the keep rules' newest/oldest read it back); 0 means "not recorded".
+    lastModified: docs.modified?.[d] ?? 0,
     contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
     status: 'ok',
     hi: docs.hi[d]!,

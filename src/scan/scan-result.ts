@@ -35,6 +35,11 @@ export interface ScanDocs {
   roots?: FileSystemHandle[];
   /** Size in bytes. */
   sizes: Float64Array;
+  /**
+   * The file's modification time (File.lastModified, stat mtime in the CLI), ms since the epoch; 0 when
+   * not known. Optional so code that builds docs without it keeps working; the keep rules read it.
+   */
+  modified?: Float64Array;
   /** `DocStatus` code per doc (ok, too-short, binary, unreadable, empty, pending). */
   status: Uint8Array;
   /** `DocFlag` bits per doc (html). */

@@ -112,6 +112,7 @@ function allocateDocs(collected: CollectedFiles): ScanDocs {
     files: collected.files,
     ...(collected.roots ? { roots: collected.roots } : {}),
     sizes: new Float64Array(n),
+    modified: new Float64Array(n),
     status: new Uint8Array(n),
     flags: new Uint8Array(n),
     hi: new Uint32Array(n),
@@ -130,6 +131,7 @@ function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult
     const opened = r.files?.[j];
     if (opened) docs.files[d] = opened;
     docs.sizes[d] = r.sizes[j];
+    if (docs.modified && r.modified) docs.modified[d] = r.modified[j];
     docs.status[d] = r.status[j];
     docs.flags[d] = r.flags[j];
     docs.hi[d] = r.hi[j];

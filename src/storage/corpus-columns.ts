@@ -54,7 +54,7 @@ export interface NewDocument {
   /** Path relative to the dropped folder. */
   path: string;
   size: number;
-  /** File.lastModified, ms since the epoch; 0 when not recorded (the app's scans do not read it). */
+  /** File.lastModified (stat mtime in the CLI), ms since the epoch; 0 when not recorded. */
   lastModified: number;
   /** The scan's XXH64 content hash (e.g. of the normalized text) as 16 lowercase hex digits, or null. */
   contentHash: string | null;

@@ -64,6 +64,8 @@ export interface LoadedCorpus extends CorpusSummary {
   hashLo: Uint32Array;
   /** File sizes in bytes. */
   sizes: Float64Array;
+  /** File modification times, ms since the epoch (0: not recorded). Optional for loaders that predate it. */
+  lastModified?: Float64Array;
   /** Word counts. */
   words: Uint32Array;
   /** Skip reasons of skipped documents, by position. */
@@ -149,11 +151,13 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   const flags = new Uint8Array(count);
   const paths: string[] = new Array<string>(count);
   const sizes = new Float64Array(count);
+  const lastModified = new Float64Array(count);
   const words = new Uint32Array(count);
   const skipReasons = new Map<number, string>();
   let at = 0;
   for (const chunk of chunkRecords) {
     sizes.set(new Float64Array(chunk.sizes), at);
+    lastModified.set(new Float64Array(chunk.lastModified), at);
     words.set(new Uint32Array(chunk.words), at);
     if (chunk.skips.length > 2) {
       const chunkIds = new Uint32Array(chunk.ids);
@@ -185,7 +189,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   if (count !== meta.documentCount) {
     throw new StorageError('corrupt', `chunks hold ${count} documents, counters say ${meta.documentCount}`);
   }
-  return { count, ids, hi, lo, flags, paths, hashHi, hashLo, sizes, words, skipReasons, ...summaryOf(meta) };
+  return { count, ids, hi, lo, flags, paths, hashHi, hashLo, sizes, lastModified, words, skipReasons, ...summaryOf(meta) };
 }
 
 /** The corpus counters without loading anything else. */

@@ -101,6 +101,11 @@ function setMakerFor(settings: SimHashSettings): Fingerprinter {
 
 const NO_FEATURES = new Uint32Array(0);
 
+/** An item's modification time: the page's record, else its File's (free here: a handle's getFile carries it). */
+function itemModified(item: IngestItem): number {
+  return item.lastModified ?? (item.file instanceof File ? item.file.lastModified : 0);
+}
+
 /** An item's size in bytes: its bytes' length, else its file's size (0 for a file that could not be opened). */
 function itemSize(item: IngestItem): number {
   return item.error !== undefined ? 0 : item.bytes ? item.bytes.byteLength : item.file!.size;
@@ -344,6 +349,7 @@ async function ingestItems(
   const n = items.length;
   const out: IngestBatchResult = {
     sizes: Float64Array.from(items, itemSize),
+    modified: Float64Array.from(items, itemModified),
     status: new Uint8Array(n),
     flags: new Uint8Array(n),
     hi: new Uint32Array(n),

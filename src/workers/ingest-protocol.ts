@@ -30,12 +30,16 @@ export interface IngestItem {
   file?: Blob;
   /** Why the file could not be opened (read through a directory handle): it is reported unreadable. */
   error?: string;
+  /** The file's modification time (ms since the epoch) when the page read its bytes; else the File's own. */
+  lastModified?: number;
 }
 
 /** One batch's results; every array has one entry per file of the batch, in batch order. */
 export interface IngestBatchResult {
   /** Size in bytes of each file. */
   sizes: Float64Array;
+  /** Modification time of each file (ms since the epoch; 0 when unknown). Optional: added for the keep rules (#22). */
+  modified?: Float64Array;
   status: Uint8Array;
   flags: Uint8Array;
   /** Fingerprint halves (0 unless status is ok). */

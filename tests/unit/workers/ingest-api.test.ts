@@ -283,3 +283,17 @@ describe('ingestApi: feature sets for verification', () => {
     expect(r.status[0]).toBe(DocStatus.ok);
   });
 });
+
+describe('ingestApi.ingestBatch modification times', () => {
+  it("reports each file's lastModified, or the page's record for bytes it read", async () => {
+    const r = await ingestApi.ingestBatch(
+      [
+        { name: 'a.txt', file: new File([PROSE], 'a.txt', { lastModified: 1_650_000_000_000 }) },
+        { name: 'b.txt', bytes: new TextEncoder().encode(PROSE), lastModified: 1_660_000_000_000 },
+        { name: 'c.txt', bytes: new TextEncoder().encode(PROSE) },
+      ],
+      DEFAULT_SETTINGS,
+    );
+    expect([...r.modified!]).toEqual([1_650_000_000_000, 1_660_000_000_000, 0]);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * `simsift scan --plan FILE`: the keep rules as options and the plan file the app's "Export plan" writes
+ * (same rows, same bytes: core/keep and core/export/plan.ts decide and format both).
+ */
+import { decideKeep, normalizeFolder, parseKeepOrder, type KeepRules } from '../core/keep/keep-rules.ts';
+import { planCsv, planJson, planRows } from '../core/export/plan.ts';
+import type { ScanResult } from '../scan/scan-result.ts';
+import { UsageError } from './cli-common.ts';
+import { outputError, type AtomicFile } from './atomic-file.ts';
+import { encodeName, escapeName } from './terminal-names.ts';
+
+/** Where the plan goes and by which rules. */
+export interface PlanOptions {
+  file: string | undefined;
+  rules: KeepRules;
+}
+
+export const KEEP_USAGE = '[--plan FILE.csv|FILE.json] [--keep RULE,...] [--protect FOLDER]... [--mark-near]';
+
+export const KEEP_HELP =
+  '  --plan FILE      write the keep plan there (JSON when FILE ends in .json, else CSV): every document of\n' +
+  '                   every group with role keep/remove/review and the rule that decided (see simsift apply)\n' +
+  '  --keep RULES     the keep rules in order, comma-separated: protected, newest, oldest, shortest-path,\n' +
+  "                   longest-path, largest, smallest (then the group's reference, then path order)\n" +
+  '  --protect DIR    keep everything under DIR (a path as the plan shows it; repeatable; adds "protected"\n' +
+  '                   first when --keep does not name it)\n' +
+  '  --mark-near      also mark near-duplicates (different texts) for removal, not only identical copies\n';
+
+/**
+ * Reads one keep option at argv[i] into `plan`; returns the index of its last argument, or -1 when
+ * argv[i] is not a keep option.
+ */
+export function parseKeepOption(argv: string[], i: number, plan: PlanOptions): number {
+  const arg = argv[i]!;
+  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+  const name = eq > 0 ? arg.slice(0, eq) : arg;
+  if (name === '--mark-near' && eq < 0) {
+    plan.rules.markNear = true;
+    return i;
+  }
+  if (name !== '--plan' && name !== '--keep' && name !== '--protect') return -1;
+  const at = eq > 0 ? i : i + 1;
+  const value = eq > 0 ? arg.slice(eq + 1) : argv[at];
+  if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+  if (name === '--plan') plan.file = value;
+  else if (name === '--protect') {
+    plan.rules.protectedFolders.push(normalizeFolder(value));
+    if (!plan.rules.order.includes('protected')) plan.rules.order.unshift('protected');
+  } else {
+    try {
+      const order = parseKeepOrder(value);
+      // --protect before --keep put "protected" first; --keep's own order wins when it names it.
+      const carried = plan.rules.order.includes('protected') && !order.includes('protected') ? ['protected' as const] : [];
+      plan.rules.order = [...carried, ...order];
+    } catch (error) {
+      throw new UsageError(`--keep: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return at;
+}
+
+/** Decides the plan of `result` and writes it to `output` (opened before the scan, committed when whole); returns a summary line for stderr. */
+export async function writePlan(result: ScanResult, options: PlanOptions, output: AtomicFile): Promise<string> {
+  const file = output.target;
+  const relation = result.relation;
+  const decision = decideKeep(relation, result.docs, options.rules);
+  const rows = planRows(relation, result.docs, decision);
+  try {
+    await output.write(encodeName(file.toLowerCase().endsWith('.json') ? planJson(rows) : planCsv(rows)));
+    await output.commit();
+  } catch (error) {
+    throw new UsageError(outputError(JSON.stringify(file), error).message);
+  }
+  return `simsift scan: plan ${escapeName(file)}: ${rows.length} rows; ${decision.removeFiles} files (${decision.removeBytes} bytes) marked remove\n`;
+}
