@@ -64,7 +64,7 @@ test('Export CSV of 1,999,000 pairs writes every row, to a chosen file or as a d
           if (done) break;
           for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
         }
-        const head = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await file.slice(0, 64).arrayBuffer());
+        const head = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await file.slice(0, 200).arrayBuffer());
         const tail = await file.slice(file.size - 2).text();
         return { name, lines, head, tail };
       }
