@@ -347,6 +347,8 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time of a complete event. */
+  tdur?: number;
   args?: { name?: string; src_file?: string; src_func?: string; chrome_mojo_event_info?: { mojo_interface_tag?: string; watcher_notify_interface_tag?: string; ipc_hash?: number } } & Record<string, unknown>;
 }
 
@@ -355,7 +357,7 @@ interface TraceEvent {
  * trace: its busy time by task origin (where the task was posted from, in Chromium's sources) and by
  * the mojo interface whose message it handled, from the first app task to the last event.
  */
-function printTrace(buffer: Buffer): void {
+function printTrace(buffer: Buffer, label = '', detail = true): void {
   const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const busyOf = (pid: number, tid: number) => events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask').reduce((t, e) => t + (e.dur ?? 0), 0);
@@ -381,10 +383,20 @@ function printTrace(buffer: Buffer): void {
   // Every thread's busy time (top-level tasks), with its process, to see which one is the bottleneck.
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && (e.name === 'thread_name' || e.name === 'process_name')) names.set(e.name === 'thread_name' ? `${e.pid}:${e.tid}` : `${e.pid}`, String(e.args?.name));
-  const threads = new Map<string, number>();
-  for (const e of events) if (e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask') threads.set(`${e.pid}:${e.tid}`, (threads.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
-  console.log('  trace: busiest threads (top-level tasks):');
-  for (const [key, us] of [...threads].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${(us / 1e6).toFixed(2).padStart(7)} s  ${names.get(key.split(':')[0]) ?? '?'} ${key.split(':')[0]} / ${names.get(key) ?? key}`);
+  // Busy (wall) and CPU (tdur: time on a core) per thread: on a shared machine a thread may wait for a
+  // core most of its busy time, so the CPU seconds are what the work costs.
+  const threads = new Map<string, { wall: number; cpu: number }>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask') continue;
+    const t = threads.get(`${e.pid}:${e.tid}`) ?? { wall: 0, cpu: 0 };
+    t.wall += e.dur ?? 0;
+    t.cpu += e.tdur ?? 0;
+    threads.set(`${e.pid}:${e.tid}`, t);
+  }
+  const cpuTotal = [...threads.values()].reduce((n, t) => n + t.cpu, 0);
+  console.log(`  trace${label}: ${(cpuTotal / 1e6).toFixed(2)} CPU seconds in all threads' top-level tasks; busiest threads (wall busy, CPU):`);
+  for (const [key, t] of [...threads].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 10)) console.log(`    ${(t.wall / 1e6).toFixed(2).padStart(7)} s ${(t.cpu / 1e6).toFixed(2).padStart(7)} s CPU  ${names.get(key.split(':')[0]) ?? '?'} ${key.split(':')[0]} / ${names.get(key) ?? key}`);
+  if (!detail) return;
   console.log(`  trace: the page's main thread ran ${tasks.length} tasks, ${(total / 1000).toFixed(2)} s in all (from the input to the groups, the FileList included); by where a task was posted from:`);
   for (const [key, v] of [...bySource].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20)) console.log(`    ${(v.ms / 1000).toFixed(2).padStart(7)} s ${String(v.n).padStart(8)} tasks  ${key}`);
   console.log('  by the mojo message handled:');
@@ -452,7 +464,11 @@ export async function main(args: string[]): Promise<void> {
     }
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
     let handleBase: Awaited<ReturnType<typeof readHandleBaseline>> | null = null;
-    if (baseline && source === 'folder') base = await readBaseline(newPage, url, corpusDir);
+    if (baseline && source === 'folder') {
+      if (args.includes('--trace') && browser) await browser.startTracing(undefined, { categories: ['toplevel'] });
+      base = await readBaseline(newPage, url, corpusDir);
+      if (args.includes('--trace') && browser) printTrace(await browser.stopTracing(), ' of the blank-page read (the FileList included)', false);
+    }
     if (baseline && source === 'handle') handleBase = await readHandleBaseline(context!, url, opfsFolder);
     if (args.includes('--no-contents')) {
       // The box follows the saved setting: it unticks once the setting is written.
