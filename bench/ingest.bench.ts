@@ -285,27 +285,122 @@ function makeFilesInPage(spec: CorpusSpec): { files: number; bytes: number } {
 
 /** The parts of a CDP CPU profile the summary reads. */
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
   samples: number[];
   timeDeltas: number[];
 }
 
-/** Prints the functions with the most self time (the main thread's samples, idle left out). */
+/**
+ * Prints where the main thread's samples went (idle left out), from the first sample in the app's
+ * `collectFromFileList` on (before it, Chromium builds the FileList: the input's delivery, not the
+ * scan): the functions with the most self time, then the same time charged to the nearest function of
+ * the app's bundle on the stack (native work such as a read, a postMessage or an IndexedDB put
+ * counted to the app code that asked for it), then to the outermost app function (the task's entry).
+ */
 function printProfile(profile: CpuProfile): void {
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
-  const self = new Map<string, number>();
-  let total = 0;
-  profile.samples.forEach((id, i) => {
-    const frame = nodes.get(id)!;
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    const key = `${frame.functionName || '(anonymous)'} ${frame.url.slice(frame.url.lastIndexOf('/') + 1)}:${frame.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + ms);
-    if (frame.functionName !== '(idle)') total += ms;
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (f: { functionName: string; url: string; lineNumber: number }) => `${f.functionName || '(anonymous)'} ${f.url.slice(f.url.lastIndexOf('/') + 1)}:${f.lineNumber + 1}`;
+  const isApp = (id: number) => /\/assets\/[^/]+\.js$/.test(nodes.get(id)!.callFrame.url);
+  const start = profile.samples.findIndex((id) => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (nodes.get(at)!.callFrame.functionName === 'collectFromFileList') return true;
+    return false;
   });
-  console.log(`  main thread busy (profiled): ${(total / 1000).toFixed(2)} s; most self time:`);
-  for (const [key, ms] of [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25)) {
-    console.log(`    ${(ms / 1000).toFixed(2).padStart(7)} s  ${key}`);
+  const self = new Map<string, number>();
+  const nearest = new Map<string, number>();
+  const outermost = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, ms: number) => map.set(key, (map.get(key) ?? 0) + ms);
+  let total = 0;
+  for (let i = Math.max(0, start); i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    const frame = nodes.get(id)!.callFrame;
+    if (frame.functionName === '(idle)') continue;
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    total += ms;
+    add(self, label(frame), ms);
+    let near: number | undefined;
+    let outer: number | undefined;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      if (!isApp(at)) continue;
+      near ??= at;
+      outer = at;
+    }
+    add(nearest, near === undefined ? `(no app frame) ${label(frame)}` : label(nodes.get(near)!.callFrame), ms);
+    add(outermost, outer === undefined ? `(no app frame) ${label(frame)}` : label(nodes.get(outer)!.callFrame), ms);
   }
+  const top = (title: string, map: Map<string, number>, n: number) => {
+    console.log(`  ${title}:`);
+    for (const [key, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`    ${(ms / 1000).toFixed(2).padStart(7)} s  ${key}`);
+  };
+  console.log(`  main thread busy (profiled, from the scan's start): ${(total / 1000).toFixed(2)} s`);
+  top('most self time', self, 20);
+  top('charged to the nearest app function (its native calls included)', nearest, 20);
+  top('charged to the outermost app function (the task it ran in)', outermost, 12);
+}
+
+/** One event of Chromium's trace (the fields the summary reads). */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  /** Thread (CPU) time of a complete event. */
+  tdur?: number;
+  args?: { name?: string; src_file?: string; src_func?: string; chrome_mojo_event_info?: { mojo_interface_tag?: string; watcher_notify_interface_tag?: string; ipc_hash?: number } } & Record<string, unknown>;
+}
+
+/**
+ * Prints the page's main thread (CrRendererMain of the renderer with the most work) from Chromium's
+ * trace: its busy time by task origin (where the task was posted from, in Chromium's sources) and by
+ * the mojo interface whose message it handled, from the first app task to the last event.
+ */
+function printTrace(buffer: Buffer, label = '', detail = true): void {
+  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const busyOf = (pid: number, tid: number) => events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask').reduce((t, e) => t + (e.dur ?? 0), 0);
+  const main = mains.map((m) => ({ pid: m.pid, tid: m.tid, busy: busyOf(m.pid, m.tid) })).sort((a, b) => b.busy - a.busy)[0];
+  if (!main) return void console.log('  trace: no renderer main thread found');
+  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+  const tasks = own.filter((e) => e.name === 'ThreadControllerImpl::RunTask');
+  const bySource = new Map<string, { ms: number; n: number }>();
+  const byMojo = new Map<string, { ms: number; n: number }>();
+  const add = (map: Map<string, { ms: number; n: number }>, key: string, us: number) => {
+    const entry = map.get(key) ?? { ms: 0, n: 0 };
+    entry.ms += us / 1000;
+    entry.n++;
+    map.set(key, entry);
+  };
+  for (const t of tasks) add(bySource, `${t.args?.src_func ?? '?'} (${String(t.args?.src_file ?? '?').replace(/^.*\/src\//, '')})`, t.dur ?? 0);
+  for (const e of own) {
+    const info = e.args?.chrome_mojo_event_info;
+    const tag = info?.mojo_interface_tag ?? info?.watcher_notify_interface_tag;
+    if (tag) add(byMojo, `${e.name}: ${tag}`, e.dur ?? 0);
+  }
+  const total = tasks.reduce((t, e) => t + (e.dur ?? 0), 0) / 1000;
+  // Every thread's busy time (top-level tasks), with its process, to see which one is the bottleneck.
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && (e.name === 'thread_name' || e.name === 'process_name')) names.set(e.name === 'thread_name' ? `${e.pid}:${e.tid}` : `${e.pid}`, String(e.args?.name));
+  // Busy (wall) and CPU (tdur: time on a core) per thread: on a shared machine a thread may wait for a
+  // core most of its busy time, so the CPU seconds are what the work costs.
+  const threads = new Map<string, { wall: number; cpu: number }>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask') continue;
+    const t = threads.get(`${e.pid}:${e.tid}`) ?? { wall: 0, cpu: 0 };
+    t.wall += e.dur ?? 0;
+    t.cpu += e.tdur ?? 0;
+    threads.set(`${e.pid}:${e.tid}`, t);
+  }
+  const cpuTotal = [...threads.values()].reduce((n, t) => n + t.cpu, 0);
+  console.log(`  trace${label}: ${(cpuTotal / 1e6).toFixed(2)} CPU seconds in all threads' top-level tasks; busiest threads (wall busy, CPU):`);
+  for (const [key, t] of [...threads].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 10)) console.log(`    ${(t.wall / 1e6).toFixed(2).padStart(7)} s ${(t.cpu / 1e6).toFixed(2).padStart(7)} s CPU  ${names.get(key.split(':')[0]) ?? '?'} ${key.split(':')[0]} / ${names.get(key) ?? key}`);
+  if (!detail) return;
+  console.log(`  trace: the page's main thread ran ${tasks.length} tasks, ${(total / 1000).toFixed(2)} s in all (from the input to the groups, the FileList included); by where a task was posted from:`);
+  for (const [key, v] of [...bySource].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20)) console.log(`    ${(v.ms / 1000).toFixed(2).padStart(7)} s ${String(v.n).padStart(8)} tasks  ${key}`);
+  console.log('  by the mojo message handled:');
+  for (const [key, v] of [...byMojo].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`    ${(v.ms / 1000).toFixed(2).padStart(7)} s ${String(v.n).padStart(8)} events  ${key}`);
 }
 
 export async function main(args: string[]): Promise<void> {
@@ -369,7 +464,11 @@ export async function main(args: string[]): Promise<void> {
     }
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
     let handleBase: Awaited<ReturnType<typeof readHandleBaseline>> | null = null;
-    if (baseline && source === 'folder') base = await readBaseline(newPage, url, corpusDir);
+    if (baseline && source === 'folder') {
+      if (args.includes('--trace') && browser) await browser.startTracing(undefined, { categories: ['toplevel'] });
+      base = await readBaseline(newPage, url, corpusDir);
+      if (args.includes('--trace') && browser) printTrace(await browser.stopTracing(), ' of the blank-page read (the FileList included)', false);
+    }
     if (baseline && source === 'handle') handleBase = await readHandleBaseline(context!, url, opfsFolder);
     if (args.includes('--no-contents')) {
       // The box follows the saved setting: it unticks once the setting is written.
@@ -401,6 +500,9 @@ export async function main(args: string[]): Promise<void> {
       await profiler.send('Profiler.setSamplingInterval', { interval: 1000 });
       await profiler.send('Profiler.start');
     }
+    // Chromium's trace of the scan's tasks (toplevel and mojo): which native work fills the page's main thread.
+    const tracing = args.includes('--trace') && browser ? browser : null;
+    if (tracing) await tracing.startTracing(page, { categories: ['toplevel', 'mojom', 'disabled-by-default-devtools.timeline'] });
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
     if (source === 'handle') {
@@ -434,6 +536,7 @@ export async function main(args: string[]): Promise<void> {
     const state = await page.locator('[data-scan-state]').getAttribute('data-scan-state');
     if (state !== 'done') throw new Error(`the scan ended in state ${state}: ${await page.getByRole('alert').textContent()}`);
     const profile = profiler ? ((await profiler.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
+    const trace = tracing ? await tracing.stopTracing() : null;
     await page.getByRole('region', { name: 'Results' }).waitFor();
     await page.waitForTimeout(500);
     // Saving goes on behind the results; its measure is recorded when it has settled.
@@ -482,7 +585,18 @@ export async function main(args: string[]): Promise<void> {
       const first = await skipped.getByRole('listitem').nth(4).textContent().catch(() => '');
       console.log(`  ${await skipped.getByRole('heading').textContent()}: ${(await skipped.getByRole('list', { name: 'Skipped by reason' }).textContent())?.replace(/\s+/g, ' ')}; e.g. ${first}`);
     }
-    if (profile) printProfile(profile);
+    if (trace) {
+      printTrace(trace);
+      const saved = join(root, 'bench', '.data', `ingest-trace-${Date.now()}.json`);
+      writeFileSync(saved, trace);
+      console.log(`  the whole trace: ${saved}`);
+    }
+    if (profile) {
+      printProfile(profile);
+      const saved = join(root, 'bench', '.data', `ingest-profile-${Date.now()}.cpuprofile`);
+      writeFileSync(saved, JSON.stringify(profile));
+      console.log(`  the whole profile: ${saved} (opens in Chromium's DevTools, Performance panel)`);
+    }
     if (args.includes('--reload')) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.
       const t0 = performance.now();

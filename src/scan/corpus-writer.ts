@@ -3,7 +3,7 @@
  * transaction each (so a closed tab or a full disk keeps every batch committed before it), under the
  * writer lock and a scan-session marker that tells the next load whether the scan was interrupted.
  */
-import { addBatch, getCorpusSummary, removeDocuments } from '../storage/corpus-repository.ts';
+import { addBatch, compactChunks, getCorpusSummary, removeDocuments } from '../storage/corpus-repository.ts';
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
@@ -90,6 +90,7 @@ export interface BatchWriterOptions {
 /** Opens the scan-session marker and returns the writer; the caller already holds the lock. */
 export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOptions): Promise<BatchWriter> {
   const summary = await getCorpusSummary();
+  const firstId = summary.nextId;
   const sessionId = await beginScanSession({ label: options.label, total: options.total, notSaved: options.notSaved });
   let nextId = summary.nextId;
   let chain: Promise<void> = Promise.resolve();
@@ -175,6 +176,12 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       if (closed) return chain;
       closed = true;
       await chain;
+      try {
+        // Each batch was its own chunk: join them now, behind the results (see compactChunks).
+        if (committed > 0) await compactChunks(firstId);
+      } catch {
+        // The small chunks read the same; a full quota may refuse the rewrite.
+      }
       try {
         if (state === 'storage-full') await markStorageFull(sessionId, message);
         else await endScanSession(sessionId, state, message);

@@ -223,16 +223,24 @@ export function columnsFromChunk(record: CorpusChunkRecord): Columns {
   return { count: record.count, bin, paths, skips };
 }
 
-/** a followed by b. */
-export function concatColumns(a: Columns, b: Columns): Columns {
+/** The parts one after another (each column copied once). */
+export function concatColumns(...parts: Columns[]): Columns {
   const bin = {} as Record<BinaryColumn, Uint8Array>;
   for (const c of BINARY_COLUMNS) {
-    const out = new Uint8Array(a.bin[c].length + b.bin[c].length);
-    out.set(a.bin[c]);
-    out.set(b.bin[c], a.bin[c].length);
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.bin[c].length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p.bin[c], at);
+      at += p.bin[c].length;
+    }
     bin[c] = out;
   }
-  return { count: a.count + b.count, bin, paths: [...a.paths, ...b.paths], skips: [...a.skips, ...b.skips] };
+  return {
+    count: parts.reduce((n, p) => n + p.count, 0),
+    bin,
+    paths: parts.flatMap((p) => p.paths),
+    skips: parts.flatMap((p) => p.skips),
+  };
 }
 
 /** Documents [from, to). */

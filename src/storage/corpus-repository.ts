@@ -74,8 +74,11 @@ export interface LoadedCorpus extends CorpusSummary {
 
 const EMPTY_META: CorpusMetaRecord = { key: 'corpus', nextId: 0, documentCount: 0, revision: 0 };
 
-/** A batch tops up the last chunk only while it holds fewer documents than this (see appendToChunks). */
-const OPEN_CHUNK_LIMIT = 4096;
+/**
+ * Chunks holding fewer documents than this are joined by `compactChunks` (a scan's chunks hold one
+ * batch each, ~256 documents, until the scan's writer closes).
+ */
+const SMALL_CHUNK = CHUNK_CAPACITY / 4;
 
 /**
  * Stores one ingest batch in ONE transaction: the documents (appended to the corpus chunks), contents
@@ -97,10 +100,9 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
 
   return writeTransaction(stores, async (tx) => {
     const metaStore = tx.objectStore('meta');
-    const [metaRecord, settings, lastChunkCursor, session] = await Promise.all([
+    const [metaRecord, settings, session] = await Promise.all([
       metaStore.get('corpus'),
       tx.objectStore('settings').get('current'),
-      tx.objectStore('corpus-chunks').openCursor(null, 'prev'),
       batch.sessionId === undefined ? undefined : tx.objectStore('scan-sessions').get(batch.sessionId),
     ]);
     const meta = metaRecord ? checkCorpusMeta(metaRecord) : EMPTY_META;
@@ -110,8 +112,8 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
     const writes = new RequestGroup();
     if (contents && (settings?.keepContents ?? true)) writes.add(tx.objectStore('content-batches').put(contents));
     const chunks = tx.objectStore('corpus-chunks');
-    const last = lastChunkCursor ? lastChunkCursor.value : null;
-    for (const chunk of appendToChunks(last, columns)) writes.add(chunks.put(chunk));
+    // Append-only: the batch's own chunks (ids above every stored one); no stored chunk is read or rewritten.
+    for (const chunk of chunksOf(columns)) writes.add(chunks.put(chunk));
     if (session && batch.sessionId !== undefined) {
       writes.add(
         tx.objectStore('scan-sessions').put({ ...session, committed: session.committed + docs.length, updatedAt: now }),
@@ -373,29 +375,57 @@ async function scanChunks<T>(visit: (cols: Columns, out: T[]) => void): Promise<
 }
 
 /**
- * Tops up the open (last) chunk while it holds fewer than OPEN_CHUNK_LIMIT documents, then starts new
- * chunks of up to CHUNK_CAPACITY. Why the limit: a scan commits ~256 documents per batch, and topping
- * up a chunk rewrites it whole; filling 16,384-document chunks that way wrote O(n^2) bytes (a 100,000-
- * file scan rewrote ~3 million documents) and decoded/encoded/cloned a ~1 MB record on the main thread
- * per batch. With the limit, a batch rewrites at most OPEN_CHUNK_LIMIT documents; a scan's chunks hold
- * ~4,096 documents (a 1M corpus: ~250 records instead of ~62, still one getAll to restore).
+ * A batch's documents as new chunks of up to CHUNK_CAPACITY, each keyed by its first id. Why not top up
+ * the last stored chunk: that rewrote it whole for every batch (decoded, re-encoded and cloned on the
+ * main thread, O(n^2) bytes over a scan); `compactChunks` joins a scan's small chunks once, at its end.
  */
-function appendToChunks(last: CorpusChunkRecord | null, cols: Columns): CorpusChunkRecord[] {
+function chunksOf(cols: Columns): CorpusChunkRecord[] {
   const out: CorpusChunkRecord[] = [];
-  let from = 0;
-  const n = cols.count;
-  if (last && last.count < OPEN_CHUNK_LIMIT && n > 0) {
-    const take = Math.min(CHUNK_CAPACITY - last.count, n);
-    out.push(chunkFromColumns(last.chunk, concatColumns(columnsFromChunk(last), sliceColumns(cols, 0, take))));
-    from = take;
-  }
   const ids = idsOf(cols);
-  while (from < n) {
-    const take = Math.min(CHUNK_CAPACITY, n - from);
-    out.push(chunkFromColumns(ids[from]!, sliceColumns(cols, from, from + take)));
-    from += take;
+  for (let from = 0; from < cols.count; from += CHUNK_CAPACITY) {
+    const to = Math.min(cols.count, from + CHUNK_CAPACITY);
+    out.push(chunkFromColumns(ids[from]!, from === 0 && to === cols.count ? cols : sliceColumns(cols, from, to)));
   }
   return out;
+}
+
+/**
+ * Joins runs of small chunks (fewer than SMALL_CHUNK documents each, as a scan's batches leave them)
+ * among the chunks keyed `fromId` and up, into chunks of up to CHUNK_CAPACITY, in one transaction: a
+ * restore then reads a few big records, not one per batch. The documents and counters do not change
+ * (no revision bump); a crash before or during it leaves the small chunks, which read the same.
+ * Returns how many chunks were joined away.
+ */
+export async function compactChunks(fromId = 0): Promise<number> {
+  return writeTransaction(['corpus-chunks'], async (tx) => {
+    const store = tx.objectStore('corpus-chunks');
+    const records = await store.getAll(IDBKeyRange.lowerBound(fromId));
+    const writes = new RequestGroup();
+    let joined = 0;
+    let run: CorpusChunkRecord[] = [];
+    let runCount = 0;
+    const flush = () => {
+      if (run.length > 1) {
+        const cols = concatColumns(...run.map((r) => columnsFromChunk(r)));
+        for (const r of run.slice(1)) writes.add(store.delete(r.chunk));
+        writes.add(store.put(chunkFromColumns(run[0]!.chunk, cols)));
+        joined += run.length - 1;
+      }
+      run = [];
+      runCount = 0;
+    };
+    for (const record of records) {
+      checkChunk(record);
+      if (record.count >= SMALL_CHUNK || runCount + record.count > CHUNK_CAPACITY) flush();
+      if (record.count < SMALL_CHUNK) {
+        run.push(record);
+        runCount += record.count;
+      }
+    }
+    flush();
+    await writes.done();
+    return joined;
+  });
 }
 
 function checkCorpusMeta(record: unknown): CorpusMetaRecord {

@@ -3,6 +3,7 @@ import {
   CHUNK_CAPACITY,
   addBatch,
   clearCorpus,
+  compactChunks,
   findDocumentsByContentHash,
   findStoredPaths,
   getContent,
@@ -99,9 +100,10 @@ describe('addBatch and loadCorpus', () => {
     await addBatch({ documents: docs(CHUNK_CAPACITY, 30) });
     await addBatch({ documents: docs(CHUNK_CAPACITY + 100, CHUNK_CAPACITY + 5) });
     const db = await getCorpusDb();
-    const chunks = await db.getAll('corpus-chunks');
-    // A full-enough chunk is not rewritten for a small batch (which opens its own); a small open chunk is topped up.
-    expect(chunks.map((c) => c.count)).toEqual([CHUNK_CAPACITY - 10, CHUNK_CAPACITY, 35]);
+    // Append-only: every batch writes its own chunks (a big one cut at the capacity), none is rewritten.
+    expect((await db.getAll('corpus-chunks')).map((c) => c.count)).toEqual([CHUNK_CAPACITY - 10, 30, CHUNK_CAPACITY, 5]);
+    // Small chunks are joined only where they are neighbours (a full chunk stands between these two).
+    expect(await compactChunks()).toBe(0);
     const corpus = await loadCorpus();
     const expected = [...docs(0, CHUNK_CAPACITY - 10), ...docs(CHUNK_CAPACITY, 30), ...docs(CHUNK_CAPACITY + 100, CHUNK_CAPACITY + 5)];
     expect(corpus.count).toBe(expected.length);
@@ -110,6 +112,26 @@ describe('addBatch and loadCorpus', () => {
     expect([...corpus.hi]).toEqual(expected.map((d) => d.hi));
     expect([...corpus.lo]).toEqual(expected.map((d) => d.lo));
     expect(corpus.paths).toEqual(expected.map((d) => d.path));
+  });
+
+  it('joins a scan\'s small batch chunks into one, from the given id on, without changing a document', async () => {
+    await addBatch({ documents: docs(0, 5) });
+    await addBatch({ documents: docs(5, 3) });
+    // The scan starts at id 8: the chunks before it stay as they are.
+    for (let id = 8; id < 8 + 40 * 7; id += 7) await addBatch({ documents: docs(id, 7) });
+    const before = await loadCorpus();
+    const db = await getCorpusDb();
+    expect(await db.count('corpus-chunks')).toBe(42);
+    expect(await compactChunks(8)).toBe(39);
+    expect((await db.getAll('corpus-chunks')).map((c) => [c.chunk, c.count])).toEqual([[0, 5], [5, 3], [8, 280]]);
+    expect(await loadCorpus()).toEqual(before);
+    expect(await getDocuments([8, 100, 287])).toEqual([doc(8), doc(100), doc(287)]);
+    // A new batch after the join appends its own chunk; the joined one is not rewritten.
+    await addBatch({ documents: docs(288, 2) });
+    expect((await db.getAll('corpus-chunks')).map((c) => c.count)).toEqual([5, 3, 280, 2]);
+    expect(await compactChunks()).toBe(3);
+    expect((await db.getAll('corpus-chunks')).map((c) => c.count)).toEqual([290]);
+    expect((await loadCorpus()).ids).toEqual(Uint32Array.from({ length: 290 }, (_, i) => i));
   });
 
   it('rejects ids already used and bad input without storing anything', async () => {
