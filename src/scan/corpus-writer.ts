@@ -140,7 +140,8 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
         written.push(d);
         documents.push(doc);
         if (doc.status === 'ok') fingerprinted.push(d);
-        kept?.add(doc.id, j, d);
+        // A file never read whole (too large, unreadable) has no contents to keep.
+        if (batchDocs.status[d] !== DocStatus.tooLarge && batchDocs.status[d] !== DocStatus.unreadable) kept?.add(doc.id, j, d);
       }
       if (documents.length === 0) return;
       // Stored tables for this k: the batch's entries are merged into their shards in its transaction.

@@ -10,7 +10,7 @@ import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { KnownPairs } from '../workers/index-api.ts';
+import type { DuplicateSearchResult, KnownPairs } from '../workers/index-api.ts';
 import type { ChainJob, IngestItem, KeptSets, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
@@ -470,11 +470,18 @@ export interface DocsSearch {
   mismatched?: ExternalCandidates['mismatched'];
 }
 
+export type { DuplicateSearchResult };
+
 /**
- * Runs exact grouping and the candidate search in the index worker over the docs fingerprinted so
- * far (any status other than ok takes no part), then verifies and groups. With `options.external`
- * (pairs of doc ids found outside, e.g. by DuckDB or Spark) those pairs are the candidates instead
- * of the search's: everything after is the same. `onPhase` hears 'grouping' when verification starts.
+ * THE near-duplicate stage, the one every path runs (a scan, a cancelled scan's finished part, a
+ * restore, a merge into the saved corpus): exact grouping and the candidate search in the index
+ * worker over the docs fingerprinted so far (any status other than ok takes no part), then
+ * verification and grouping (`decideNearDuplicates`). With `options.external` (pairs of doc ids found
+ * outside, e.g. by DuckDB or Spark) those pairs are the candidates instead of the search's. `known`:
+ * Jaccards measured before (never measured again). `searchK`: the radius the index worker searches
+ * (default k; a restore from saved pairs searches 0 and takes the saved pairs as its candidates
+ * through `candidates`, which may replace the found candidates and the known Jaccards).
+ * `onPhase` hears 'grouping' when verification starts.
  */
 export async function searchDocs(
   workers: ScanWorkers,
@@ -489,21 +496,47 @@ export async function searchDocs(
     pinned?: readonly number[];
     keptSets?: ReadonlyArray<Uint32Array | undefined>;
     external?: PairList;
+    known?: KnownPairs;
+    searchK?: number;
+    candidates?: (found: DuplicateSearchResult, known: KnownPairs) => { candidates: Candidates; known: KnownPairs };
   },
   onPhase?: (phase: 'grouping') => void,
 ): Promise<DocsSearch> {
   const t0 = performance.now();
   const { external } = options;
+  const searchK = options.searchK ?? options.k;
+  const known0 = options.known ?? emptyKnown();
   const found = await workers.index.call(signal, (api) =>
-    api.findDuplicates({ status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k, ...(external ? { external } : {}) }),
+    api.findDuplicates({
+      // Structured-cloned, not transferred: the caller's columns stay as they are.
+      status: docs.status,
+      hi: docs.hi,
+      lo: docs.lo,
+      words: docs.words,
+      hashHi: docs.hashHi,
+      hashLo: docs.hashLo,
+      k: searchK,
+      ...(options.known ? { known: options.known } : {}),
+      ...(external ? { external } : {}),
+    }),
   );
   const t1 = performance.now();
   // The index worker's own clock: exact grouping, then the candidate search (the rest is messaging).
   recordPhase('exact-grouping', t0, t0 + found.exactMs, { exactGroups: found.exactGroups.count, distinct: found.reps.length });
-  recordPhase('search', t1 - found.pairsMs, t1, { k: options.k, candidates: found.candidates.count });
+  recordPhase('search', t1 - found.pairsMs, t1, { k: searchK, candidates: found.candidates.count });
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
-  const corpus: SearchCorpus = { docs: resolved, settings, reps: found.reps, representative: found.representative, smallSets, known: emptyKnown(), keptSets: options.keptSets };
-  const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
+  const own: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
+  const chosen = options.candidates ? options.candidates(found, known0) : { candidates: own, known: known0 };
+  const { candidates } = chosen;
+  const corpus: SearchCorpus = {
+    docs: resolved,
+    settings,
+    reps: found.reps,
+    representative: found.representative,
+    smallSets,
+    known: chosen.known,
+    ...(options.keptSets ? { keptSets: options.keptSets } : {}),
+  };
   onPhase?.('grouping');
   const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
   return {

@@ -72,6 +72,11 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
   }
 }
 
+/** The too-large message with the file's size (the page and the workers skip such files; a reload says the same). */
+export function tooLargeMessage(bytes: number): string {
+  return skipMessage('too-large', `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
+}
+
 /** The too-short message with the file's word count. */
 export function tooShortMessage(words: number): string {
   return skipMessage('too-short', `Too short: ${words} word${words === 1 ? '' : 's'} is too few for a meaningful fingerprint.`);

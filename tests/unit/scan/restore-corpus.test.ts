@@ -3,7 +3,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { concatDocs, docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/scan/restore-corpus.ts';
+import { docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/scan/restore-corpus.ts';
+import { concatDocs } from '../../../src/scan/scan-docs.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocFlag, DocStatus, invalidUtf8Message } from '../../../src/core/documents/document-status.ts';
 
