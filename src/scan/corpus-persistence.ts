@@ -302,6 +302,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       }
       try {
         await refreshBase(signal);
+        // Whatever another tab changed before this lock is in `base` now: merged on finish.
+        missedChange = null;
         if (rebuild || (change === 'fingerprints' && savedSettings)) {
           await clearCorpus();
           base = null;
@@ -383,14 +385,21 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
           .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions) : null))
           .then((removal) => void (removal && removal.rewritten > 0 && (tablesStale = true)))
           .then(() => notify('added'))
-          .then(() => saveVerified(merged))
-          .then(() => keepTables(merged, w.writer.failed || w.writer.tablesMissed))
+          // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
+          // merged result no longer describes storage, so it is not saved but loaded again.
+          .then(() => (missedChange ? undefined : saveVerified(merged)))
+          .then(() => (missedChange ? undefined : keepTables(merged, w.writer.failed || w.writer.tablesMissed)))
           .catch(() => undefined)
+          .then(catchUp)
           // What saving still took once the results were on show (batches committed during the scan are not in it).
           .then(() => recordPhase('saving-after-results', tSaving, performance.now(), { documents: w.writer.committed }))
           .then(refreshUsage);
         track(saving);
-      } else void refreshUsage();
+      } else {
+        void refreshUsage();
+        // After the session has shown this result (it does so as soon as finish returns).
+        setTimeout(() => void catchUp(), 0);
+      }
       return merged.result;
     },
     onEnd(state, message) {
@@ -398,7 +407,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       if (!w) return;
       writing = null;
       const ended = w.writer.failed ? closingState(w.writer) : state === 'cancelled' ? 'cancelled' : 'failed';
-      track(w.writer.close(ended, message).then(() => notify('added')).then(refreshUsage));
+      track(w.writer.close(ended, message).then(() => notify('added')).then(catchUp).then(refreshUsage));
     },
   };
 
@@ -601,13 +610,23 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let restoring: Promise<void> = Promise.resolve();
   const runRestore = (carried?: VerifiedPairs): Promise<void> => (restoring = guarded(() => restore(carried)));
 
-  const unsubscribe = channel.subscribe((change) => {
-    // Another tab wrote: reload from storage unless this tab is busy scanning (it then merges on finish).
-    if (scanStore.getSnapshot().state === 'scanning') return;
-    void guarded(async () => {
+  /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
+  let missedChange: { reason: CorpusChangeReason } | null = null;
+  /** Loads the corpus another tab changed while this one scanned, so no result stands over a corpus that is gone. */
+  const catchUp = async (): Promise<void> => {
+    const change = missedChange;
+    if (!change || scanStore.getSnapshot().state === 'scanning') return;
+    missedChange = null;
+    await guarded(async () => {
       await runRestore();
       update({ notice: `The saved corpus was changed in another tab (${change.reason}); this view was refreshed.` });
     });
+  };
+  const unsubscribe = channel.subscribe((change) => {
+    // Another tab wrote: reload from storage; while this tab scans, once its result is on show.
+    missedChange = change;
+    if (scanStore.getSnapshot().state === 'scanning') return;
+    void catchUp();
   });
 
   return {

@@ -8,7 +8,7 @@ import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from './scan-result.ts';
-import { storedDocumentOf } from './restore-corpus.ts';
+import { storedDocumentOf } from './stored-documents.ts';
 import { NO_ID, sameContents } from './merge-corpus.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { permutedEntries } from '../storage/index-shards.ts';

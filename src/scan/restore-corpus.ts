@@ -4,11 +4,11 @@
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { getAllContentBatches, type LoadedCorpus, type NewDocument } from '../storage/corpus-repository.ts';
-import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
+import { getAllContentBatches, type LoadedCorpus } from '../storage/corpus-repository.ts';
 import { forEachContent } from '../storage/content-batches.ts';
 import { SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
+import { DocStatus, invalidUtf8Message, type SkipReason } from '../core/documents/document-status.ts';
+import { docsFromCorpus, INVALID_UTF8_NOTE, storedSkipMessage } from './stored-documents.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, emptyKnown, searchDocs } from './near-duplicate-search.ts';
@@ -19,59 +19,8 @@ import { StorageError } from '../storage/storage-error.ts';
 import { gatherDocs, isIdentity, pathOrder } from './scan-docs.ts';
 import { docFile, noContents, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 
-const STATUS_FROM_REASON: Record<string, number> = {
-  copy: DocStatus.copy,
-  binary: DocStatus.binary,
-  empty: DocStatus.empty,
-  unreadable: DocStatus.unreadable,
-  'too-large': DocStatus.tooLarge,
-};
-
-/** The stored skip reason of each skipped status (the inverse of STATUS_FROM_REASON). */
-const STORED_REASON: Partial<Record<number, string>> = Object.fromEntries(Object.entries(STATUS_FROM_REASON).map(([reason, status]) => [status, reason]));
-
-/** The message a stored skip shows after a reload: the scan's own (a too-large file keeps its size, a too-short one its words). */
-function storedSkipMessage(reason: string, docs: Pick<ScanDocs, 'sizes' | 'words'>, d: number): string {
-  if (reason === 'too-large') return tooLargeMessage(docs.sizes[d]!);
-  if (reason === 'too-short') return tooShortMessage(docs.words[d]!);
-  return skipMessage(reason as SkipReason);
-}
-
-/**
- * The stored "skip reason" of a compared document whose invalid UTF-8 was replaced: not a skip, a note
- * (the document's status stays ok), kept so that the note survives a reload (without its byte count).
- */
-export const INVALID_UTF8_NOTE = 'invalid-utf8';
-
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */
 export const RESTORE_FILES_LIMIT = 100_000;
-
-/** The restored corpus as the scan's document arrays (position = index in ascending storage id). */
-export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64Array): ScanDocs {
-  const status = new Uint8Array(c.count);
-  const flags = new Uint8Array(c.count);
-  for (const [p, reason] of c.skipReasons) if (reason === INVALID_UTF8_NOTE) flags[p] = DocFlag.invalidUtf8;
-  for (let p = 0; p < c.count; p++) {
-    const f = c.flags[p]!;
-    if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
-    else if (f & DOC_FLAG_SKIPPED) status[p] = STATUS_FROM_REASON[c.skipReasons.get(p) ?? 'binary'] ?? DocStatus.binary;
-    else status[p] = DocStatus.ok;
-  }
-  return {
-    count: c.count,
-    paths: c.paths,
-    files,
-    ...(ranges ? { ranges } : {}),
-    sizes: c.sizes,
-    status,
-    flags,
-    hi: c.hi,
-    lo: c.lo,
-    words: c.words,
-    hashHi: c.hashHi,
-    hashLo: c.hashLo,
-  };
-}
 
 /** Restored documents' files: `ranges` (see ScanDocs) where an entry is a stored batch's Blob. */
 export interface RestoredFiles {
@@ -321,43 +270,6 @@ export async function loadSmallSets(workers: ScanWorkers, signal: AbortSignal, c
 /** True when pairs saved with these parameters can stand for a new search (see groupFromSavedPairs). */
 export function savedPairsFit(saved: VerifiedPairs, options: GroupingOptions): boolean {
   return saved.k === options.k && saved.threshold === options.similarityThreshold && saved.grouping === options.grouping;
-}
-
-/**
- * The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending).
- * Copies are stored as skipped with reason 'copy': their fingerprint is their original's, resolved by
- * content hash when the corpus is grouped (docsFromCorpus maps the reason back to DocStatus.copy).
- */
-export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocument | null {
-  const status = docs.status[d]!;
-  if (status === DocStatus.pending) return null;
-  const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
-  const base: NewDocument = {
-    id,
-    path: docs.paths[d]!.replaceAll('\0', ''),
-    size: docs.sizes[d]!,
-    // Not File.lastModified: for a File from a folder input Chromium fetches it with a synchronous
-    // IPC on the main thread (measured: 150 us per file, 3 s of a 20,000-file scan's main thread),
-    // and nothing reads it back. 0 means "not recorded".
-    lastModified: 0,
-    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
-    status: 'ok',
-    hi: docs.hi[d]!,
-    lo: docs.lo[d]!,
-    words: docs.words[d]!,
-    features: 0,
-  };
-  if (status === DocStatus.ok) {
-    return docs.flags[d]! & DocFlag.invalidUtf8 ? { ...base, skipReason: INVALID_UTF8_NOTE, skipMessage: invalidUtf8Message() } : base;
-  }
-  if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
-  // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
-  const reason = STORED_REASON[status] ?? 'unreadable';
-  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : storedSkipMessage(reason, docs, d) };
-}
-
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
 }
 
 /** The saved corpus grouped for display: what `groupSavedCorpus` returns. */

@@ -5,34 +5,40 @@ import { expect, test, type Page } from '@playwright/test';
 import { writeCorpusFolder } from '../fixtures/corpus-folder.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
 
-/** How a record of the app's IndexedDB is damaged, as the source of a function run in the page (`record` in, record out). */
-type Damage = string;
+/** The damage done to a saved record (the page's CSP allows no eval: each kind is written out). */
+type Damage = 'pair-id' | 'pair-jaccard' | 'session-counts';
 
-/** Rewrites the newest record of `store` (or the record `key`) in the app's IndexedDB with `damage`. */
-async function damage(page: Page, store: string, key: string | null, how: Damage): Promise<void> {
+/** Damages a record of the app's IndexedDB as a failing disk or a bug might. */
+async function damage(page: Page, kind: Damage): Promise<void> {
   await page.evaluate(
-    ({ store, key, how }) =>
+    (kind) =>
       new Promise<void>((resolve, reject) => {
         const open = indexedDB.open('simsift-corpus');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
+          const store = kind === 'session-counts' ? 'scan-sessions' : 'meta';
           const tx = db.transaction(store, 'readwrite');
           const os = tx.objectStore(store);
-          const change = (record: Record<string, unknown>) => {
-            const next = (new Function('record', how) as (r: Record<string, unknown>) => Record<string, unknown>)(record);
-            if (os.keyPath) os.put(next);
-            else os.put(next, key ?? undefined);
+          const read = kind === 'session-counts' ? os.openCursor(null, 'prev') : os.get('verified');
+          read.onsuccess = () => {
+            const result = read.result as IDBCursorWithValue | Record<string, unknown> | null;
+            if (!result) return reject(new Error(`nothing to damage in ${store}`));
+            const record = ('value' in result ? result.value : result) as Record<string, unknown>;
+            if (kind === 'pair-id') {
+              const a = new Uint32Array((record.a as ArrayBuffer).slice(0));
+              a[0] = 999_999;
+              record.a = a.buffer;
+            } else if (kind === 'pair-jaccard') {
+              const j = new Float32Array((record.jaccard as ArrayBuffer).slice(0));
+              j[0] = 0.123;
+              record.jaccard = j.buffer;
+            } else {
+              record.state = 'storage-full';
+              record.committed = 1_000_000;
+            }
+            os.put(record);
           };
-          if (key !== null) {
-            const get = os.get(key);
-            get.onsuccess = () => change(get.result as Record<string, unknown>);
-          } else {
-            const cursor = os.openCursor(null, 'prev');
-            cursor.onsuccess = () => {
-              if (cursor.result) os.put((new Function('record', how) as (r: unknown) => unknown)(cursor.result.value));
-            };
-          }
           tx.oncomplete = () => {
             db.close();
             resolve();
@@ -40,7 +46,7 @@ async function damage(page: Page, store: string, key: string | null, how: Damage
           tx.onerror = () => reject(tx.error);
         };
       }),
-    { store, key, how },
+    kind,
   );
 }
 
@@ -69,7 +75,7 @@ test('saved pairs naming a document that is not stored give an alert and Reset, 
   try {
     const app = new PersistencePage(page);
     await savedCorpus(page, app, dir);
-    await damage(page, 'meta', 'verified', 'const a = new Uint32Array(record.a.slice(0)); a[0] = 999999; record.a = a.buffer; return record;');
+    await damage(page, 'pair-id');
     await alertAndReset(page, app);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -81,7 +87,7 @@ test('a saved Jaccard below the threshold it was accepted at gives an alert and 
   try {
     const app = new PersistencePage(page);
     await savedCorpus(page, app, dir);
-    await damage(page, 'meta', 'verified', 'const j = new Float32Array(record.jaccard.slice(0)); j[0] = 0.123; record.jaccard = j.buffer; return record;');
+    await damage(page, 'pair-jaccard');
     await alertAndReset(page, app);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -93,7 +99,7 @@ test('a damaged scan-session record gives an alert and Reset, never negative cou
   try {
     const app = new PersistencePage(page);
     await savedCorpus(page, app, dir);
-    await damage(page, 'scan-sessions', null, "record.state = 'storage-full'; record.committed = 1000000; return record;");
+    await damage(page, 'session-counts');
     await alertAndReset(page, app);
     await expect(page.getByText(/-[\d,]+ files? not saved/)).toHaveCount(0);
   } finally {

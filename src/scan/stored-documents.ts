@@ -1,0 +1,98 @@
+/**
+ * A document as storage keeps it and as a scan holds it: the one mapping between the scan's
+ * `DocStatus` codes and the stored status and skip reason (both ways), and the messages a stored skip
+ * shows after a reload, so a reload says what the scan said (a too-large file stays too large).
+ */
+import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
+import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
+import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
+import type { ScanDocs } from './scan-result.ts';
+
+const STATUS_FROM_REASON: Record<string, number> = {
+  copy: DocStatus.copy,
+  binary: DocStatus.binary,
+  empty: DocStatus.empty,
+  unreadable: DocStatus.unreadable,
+  'too-large': DocStatus.tooLarge,
+};
+
+/** The stored skip reason of each skipped status (the inverse of STATUS_FROM_REASON). */
+const STORED_REASON: Partial<Record<number, string>> = Object.fromEntries(Object.entries(STATUS_FROM_REASON).map(([reason, status]) => [status, reason]));
+
+/** The message a stored skip shows after a reload: the scan's own (a too-large file keeps its size, a too-short one its words). */
+export function storedSkipMessage(reason: string, docs: Pick<ScanDocs, 'sizes' | 'words'>, d: number): string {
+  if (reason === 'too-large') return tooLargeMessage(docs.sizes[d]!);
+  if (reason === 'too-short') return tooShortMessage(docs.words[d]!);
+  return skipMessage(reason as SkipReason);
+}
+
+/**
+ * The stored "skip reason" of a compared document whose invalid UTF-8 was replaced: not a skip, a note
+ * (the document's status stays ok), kept so that the note survives a reload (without its byte count).
+ */
+export const INVALID_UTF8_NOTE = 'invalid-utf8';
+
+/** The restored corpus as the scan's document arrays (position = index in ascending storage id; groupSavedCorpus puts them in path order). */
+export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64Array): ScanDocs {
+  const status = new Uint8Array(c.count);
+  const flags = new Uint8Array(c.count);
+  for (const [p, reason] of c.skipReasons) if (reason === INVALID_UTF8_NOTE) flags[p] = DocFlag.invalidUtf8;
+  for (let p = 0; p < c.count; p++) {
+    const f = c.flags[p]!;
+    if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
+    else if (f & DOC_FLAG_SKIPPED) status[p] = STATUS_FROM_REASON[c.skipReasons.get(p) ?? 'binary'] ?? DocStatus.binary;
+    else status[p] = DocStatus.ok;
+  }
+  return {
+    count: c.count,
+    paths: c.paths,
+    files,
+    ...(ranges ? { ranges } : {}),
+    sizes: c.sizes,
+    status,
+    flags,
+    hi: c.hi,
+    lo: c.lo,
+    words: c.words,
+    hashHi: c.hashHi,
+    hashLo: c.hashLo,
+  };
+}
+
+/**
+ * The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending).
+ * Copies are stored as skipped with reason 'copy': their fingerprint is their original's, resolved by
+ * content hash when the corpus is grouped (docsFromCorpus maps the reason back to DocStatus.copy).
+ */
+export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocument | null {
+  const status = docs.status[d]!;
+  if (status === DocStatus.pending) return null;
+  const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
+  const base: NewDocument = {
+    id,
+    path: docs.paths[d]!.replaceAll('\0', ''),
+    size: docs.sizes[d]!,
+    // Not File.lastModified: for a File from a folder input Chromium fetches it with a synchronous
+    // IPC on the main thread (measured: 150 us per file, 3 s of a 20,000-file scan's main thread),
+    // and nothing reads it back. 0 means "not recorded".
+    lastModified: 0,
+    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
+    status: 'ok',
+    hi: docs.hi[d]!,
+    lo: docs.lo[d]!,
+    words: docs.words[d]!,
+    features: 0,
+  };
+  if (status === DocStatus.ok) {
+    return docs.flags[d]! & DocFlag.invalidUtf8 ? { ...base, skipReason: INVALID_UTF8_NOTE, skipMessage: invalidUtf8Message() } : base;
+  }
+  if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
+  // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
+  const reason = STORED_REASON[status] ?? 'unreadable';
+  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : storedSkipMessage(reason, docs, d) };
+}
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}
+
