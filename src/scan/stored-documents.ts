@@ -5,19 +5,25 @@
  */
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
+import {
+  DOC_STATUS_NAME,
+  DocFlag,
+  DocStatus,
+  docStatusOfName,
+  invalidUtf8Message,
+  skipMessage,
+  tooLargeMessage,
+  tooShortMessage,
+  type DocStatusCode,
+  type SkipReason,
+} from '../core/documents/document-status.ts';
 import type { ScanDocs } from './scan-result.ts';
 
-const STATUS_FROM_REASON: Record<string, number> = {
-  copy: DocStatus.copy,
-  binary: DocStatus.binary,
-  empty: DocStatus.empty,
-  unreadable: DocStatus.unreadable,
-  'too-large': DocStatus.tooLarge,
-};
-
-/** The stored skip reason of each skipped status (the inverse of STATUS_FROM_REASON). */
-const STORED_REASON: Partial<Record<number, string>> = Object.fromEntries(Object.entries(STATUS_FROM_REASON).map(([reason, status]) => [status, reason]));
+/** The status of a stored skip reason (its DocStatus name; an unknown one reads as binary, as before). */
+function statusOfReason(reason: string | undefined): number {
+  const code = reason === undefined ? undefined : docStatusOfName(reason);
+  return code === undefined || code === DocStatus.ok || code === DocStatus.pending ? DocStatus.binary : code;
+}
 
 /** The message a stored skip shows after a reload: the scan's own (a too-large file keeps its size, a too-short one its words). */
 export function storedSkipMessage(reason: string, docs: Pick<ScanDocs, 'sizes' | 'words'>, d: number): string {
@@ -40,7 +46,7 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
   for (let p = 0; p < c.count; p++) {
     const f = c.flags[p]!;
     if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
-    else if (f & DOC_FLAG_SKIPPED) status[p] = STATUS_FROM_REASON[c.skipReasons.get(p) ?? 'binary'] ?? DocStatus.binary;
+    else if (f & DOC_FLAG_SKIPPED) status[p] = statusOfReason(c.skipReasons.get(p));
     else status[p] = DocStatus.ok;
   }
   return {
@@ -88,7 +94,7 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
   }
   if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
   // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
-  const reason = STORED_REASON[status] ?? 'unreadable';
+  const reason = DOC_STATUS_NAME[status as DocStatusCode] ?? 'unreadable';
   return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : storedSkipMessage(reason, docs, d) };
 }
 
