@@ -88,8 +88,10 @@ test('after Cancel and a reload, the partial corpus says so and offers Resume', 
     await expect(app.savedDocuments).toHaveText(`${savedCount.toLocaleString('en')} documents saved in this browser`);
 
     await question.getByLabel('Choose the folder to resume').setInputFiles(join(dir, 'corpus'));
+    // The restored part is 'done' already: wait for the resumed scan's files to be saved.
+    await expect(page.getByRole('status').filter({ hasText: 'Resuming' })).toBeVisible();
+    await expect(app.savedDocuments).toHaveText('2,000 documents saved in this browser', { timeout: 120_000 });
     await app.waitForState('done');
-    await expect(app.savedDocuments).toHaveText('2,000 documents saved in this browser');
     expect(await app.stat('Files scanned')).toBe('2,000');
   } finally {
     rmSync(dir, { recursive: true, force: true });
