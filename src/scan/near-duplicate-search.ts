@@ -14,35 +14,8 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
 import { checkChaining, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
-
-/** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
-export interface SearchCorpus {
-  docs: ScanDocs;
-  settings: SimHashSettings;
-  /** Representatives with a fingerprint (distinct texts, status ok), ascending doc ids. */
-  reps: Uint32Array;
-  /** Per doc: the doc whose text stands for it (exact copies share one), -1 when not ok. */
-  representative: Int32Array;
-  /** Feature sets of small documents (doc ids), from the ingest workers. */
-  smallSets: PackedSets;
-  /** Exact Jaccards measured so far for this corpus (sorted by (a, b)); grows with every regroup. */
-  known: KnownPairs;
-  /**
-   * Per doc: its feature set kept from fingerprinting, encoded (core/groups/feature-set-codec.ts), or
-   * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
-   */
-  keptSets?: ReadonlyArray<Uint32Array | undefined>;
-}
-
-/** Candidates of one search radius. */
-export interface Candidates {
-  k: number;
-  pairs: PairList;
-  /** Exact Jaccard per pair, NaN until measured. */
-  jaccard: Float64Array;
-  histogram: Uint32Array;
-}
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<

@@ -12,7 +12,8 @@ import { docsFromCorpus, INVALID_UTF8_NOTE, storedSkipMessage } from './stored-d
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, emptyKnown, searchDocs } from './near-duplicate-search.ts';
-import type { Candidates, DocsSearch, SearchCorpus } from './near-duplicate-search.ts';
+import type { DocsSearch } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { StorageError } from '../storage/storage-error.ts';

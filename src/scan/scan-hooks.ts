@@ -1,6 +1,6 @@
 /** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
 import type { BatchContents } from '../workers/ingest-protocol.ts';
-import type { SearchCorpus } from './near-duplicate-search.ts';
+import type { SearchCorpus } from './search-corpus.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 /** Optional callbacks a scan session calls; all of them may be absent. */

@@ -18,9 +18,8 @@ import {
   noNearDuplicates,
   searchCandidates,
   searchDocs,
-  type Candidates,
-  type SearchCorpus,
 } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { PairList } from '../core/index/pair-list.ts';

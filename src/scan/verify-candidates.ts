@@ -8,7 +8,7 @@ import { transfer } from 'comlink';
 import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import type { ChainJob, IngestItem, KeptSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { docBlob, noContents, type ScanDocs, type ScanResult } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
