@@ -6,7 +6,7 @@
  * `confirmation`. Framework-free: the corpus panel reads its snapshot through `subscribe`/`getSnapshot`.
  */
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
-import { clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus, removeDocuments } from '../storage/corpus-repository.ts';
+import { clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus } from '../storage/corpus-repository.ts';
 import { configureStorage, deleteCorpusDatabase } from '../storage/database.ts';
 import { endScanSession, findUnfinishedScan, listNotSavedFiles } from '../storage/scan-sessions.ts';
 import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
@@ -24,12 +24,13 @@ import { checkFile } from './check-against-corpus.ts';
 import type { CheckResult, CheckTools } from './check-against-corpus.ts';
 import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
 import type { BatchWriter } from './corpus-writer.ts';
-import { mergeCorpus, positionsByPath } from './merge-corpus.ts';
-import type { CorpusPart } from './merge-corpus.ts';
+import { mergeCorpus, positionsByPath, rootOf } from './merge-corpus.ts';
+import type { CorpusPart, FolderSync, MergeOutcome } from './merge-corpus.ts';
+import { removeFromCorpus } from './corpus-removal.ts';
 import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedByStorageId } from './restore-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
 import type { ScanHooks } from './scan-hooks.ts';
-import type { Grouping, ScanDocs, ScanResult } from './scan-result.ts';
+import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 import type { ScanSession, ScanSource } from './scan-session.ts';
 import type { ScanStore } from './scan-store.ts';
 import { loadTables, storedTableSearch, syncTables } from './stored-tables.ts';
@@ -47,7 +48,7 @@ export interface PersistenceSnapshot {
   usage: StorageUsage | null;
   keepContents: boolean;
   /** A scan left 'running' by a closed tab, or stopped by a full storage (`storageFull`): how far it got. */
-  interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean } | null;
+  interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean; cancelled: boolean } | null;
   /**
    * The last scan stopped because the storage is full: how many of its files are in the corpus, and
    * whether `resumeStopped` can scan the rest (the files are still at hand in this page).
@@ -106,6 +107,13 @@ export interface CorpusPersistence {
   close(): void;
 }
 
+/** A chosen folder's top-level names and every path its listing holds (documents and listed skips). */
+function folderSyncOf(docs: ScanDocs, listed: readonly SkippedFile[]): FolderSync {
+  const paths = [...docs.paths, ...listed.map((s) => s.path)];
+  const roots = new Set(paths.map(rootOf).filter((r) => r !== ''));
+  return { roots, listed: new Set(paths) };
+}
+
 /** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
 type Base = CorpusPart;
 
@@ -140,6 +148,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let savedSettings: CorpusSettings | null = null;
   /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
   let tables: StoredTables = null;
+  /** True after a removal wrote a copy anew as its class's head (it has no table entries yet). */
+  let tablesStale = false;
   /** The corpus revision `base` was read at (or written up to by this tab): another tab's write changes it. */
   let baseRevision = -1;
   const channel = createCorpusChannel();
@@ -208,6 +218,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let writing: { writer: BatchWriter; rebuild: boolean } | null = null;
   /** The files a full storage kept out of the corpus (for resumeStopped), as the source to scan them again. */
   let notSaved: ScanSource | null = null;
+  /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
+  let folderSync: FolderSync | null = null;
 
   /**
    * A commit hit the full quota: what was committed stays, the rest of the scan is not saved. Says so
@@ -244,7 +256,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
 
   const hooks: ScanHooks = {
     corpusSize: () => base?.result.docs.count ?? 0,
-    async onStart(docs, signal, listed) {
+    async onStart(docs, signal, listed, sync) {
+      folderSync = sync ? folderSyncOf(docs, listed ?? []) : null;
       // The last scan's writes may still be committing (see finish): this scan writes after them.
       await saving;
       if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
@@ -289,6 +302,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       }
       try {
         await refreshBase(signal);
+        // Whatever another tab changed before this lock is in `base` now: merged on finish.
+        missedChange = null;
         if (rebuild || (change === 'fingerprints' && savedSettings)) {
           await clearCorpus();
           base = null;
@@ -340,7 +355,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       if (lastOwn && lastOwn.docs === result.docs) {
         const before = lastOwn.before;
         const ownPart = { result, storageIds: lastOwn.storageIds, search: own };
-        const merged = before ? await mergeInto(before, ownPart, signal) : ownPart;
+        const merged = before ? (await mergeInto(before, ownPart, signal)).merged : ownPart;
         base = merged;
         track(saving.then(() => saveVerified(merged)).then(() => keepTables(merged, false)));
         return merged.result;
@@ -353,7 +368,12 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
       const before = w?.rebuild ? null : base;
       const ownPart = { result, storageIds, search: own };
-      const merged = before ? await mergeInto(before, ownPart, signal) : ownPart;
+      const sync = folderSync ?? undefined;
+      folderSync = null;
+      const outcome = before ? await mergeInto(before, ownPart, signal, sync) : null;
+      const merged = outcome?.merged ?? ownPart;
+      // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
+      const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
       lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
       if (w) {
@@ -362,15 +382,24 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         saving = w.writer
           .settled()
           .then(() => w.writer.close(closingState(w.writer)))
+          .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions) : null))
+          .then((removal) => void (removal && removal.rewritten > 0 && (tablesStale = true)))
           .then(() => notify('added'))
-          .then(() => saveVerified(merged))
-          .then(() => keepTables(merged, w.writer.failed || w.writer.tablesMissed))
+          // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
+          // merged result no longer describes storage, so it is not saved but loaded again.
+          .then(() => (missedChange ? undefined : saveVerified(merged)))
+          .then(() => (missedChange ? undefined : keepTables(merged, w.writer.failed || w.writer.tablesMissed)))
           .catch(() => undefined)
+          .then(catchUp)
           // What saving still took once the results were on show (batches committed during the scan are not in it).
           .then(() => recordPhase('saving-after-results', tSaving, performance.now(), { documents: w.writer.committed }))
           .then(refreshUsage);
         track(saving);
-      } else void refreshUsage();
+      } else {
+        void refreshUsage();
+        // After the session has shown this result (it does so as soon as finish returns).
+        setTimeout(() => void catchUp(), 0);
+      }
       return merged.result;
     },
     onEnd(state, message) {
@@ -378,7 +407,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       if (!w) return;
       writing = null;
       const ended = w.writer.failed ? closingState(w.writer) : state === 'cancelled' ? 'cancelled' : 'failed';
-      track(w.writer.close(ended, message).then(() => notify('added')).then(refreshUsage));
+      track(w.writer.close(ended, message).then(() => notify('added')).then(catchUp).then(refreshUsage));
     },
   };
 
@@ -418,22 +447,28 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     update({ index: tables ? { kind: 'tables', tableCount: tables.tableCount, k: tables.k } : base ? { kind: 'linear' } : null });
 
   async function keepTables(shown: Base, incomplete: boolean): Promise<void> {
-    tables = await syncTables(workers, shown, tables, incomplete);
+    // A removal that handed a class to a copy left that copy without table entries: rebuild.
+    const stale = tablesStale;
+    tablesStale = false;
+    tables = await syncTables(workers, shown, tables, incomplete || stale);
     publishIndex();
   }
 
-  /** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured. */
-  async function mergeInto(before: Base, own: Base, signal: AbortSignal): Promise<Base> {
-    const outcome = await mergeCorpus(workers, signal, before, own, groupingOptions(own.result));
+  /** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured, and which files left. */
+  async function mergeInto(before: Base, own: Base, signal: AbortSignal, sync?: FolderSync): Promise<MergeOutcome> {
+    const outcome = await mergeCorpus(workers, signal, before, own, groupingOptions(own.result), sync);
     update({ unmeasured: outcome.unmeasured });
-    if (outcome.unchanged > 0 || outcome.updated > 0) {
-      const n = (x: number) => x.toLocaleString('en');
-      const parts = [];
-      if (outcome.unchanged > 0) parts.push(`${n(outcome.unchanged)} file${outcome.unchanged === 1 ? '' : 's'} already in the corpus, unchanged`);
-      if (outcome.updated > 0) parts.push(`${n(outcome.updated)} updated`);
-      update({ notice: `${parts.join('; ')}.` });
+    const n = (x: number) => x.toLocaleString('en');
+    const parts = [];
+    if (outcome.unchanged > 0) parts.push(`${n(outcome.unchanged)} file${outcome.unchanged === 1 ? '' : 's'} already in the corpus, unchanged`);
+    if (outcome.updated > 0) parts.push(`${n(outcome.updated)} updated`);
+    const gone = outcome.missing.paths;
+    if (gone.length > 0) {
+      const shown = gone.slice(0, 10).join(', ');
+      parts.push(`${n(gone.length)} file${gone.length === 1 ? ' is' : 's are'} no longer in the folder and left the corpus: ${shown}${gone.length > 10 ? ` and ${n(gone.length - 10)} more` : ''}`);
     }
-    return outcome.merged;
+    if (parts.length > 0) update({ notice: `${parts.join('; ')}.` });
+    return outcome;
   }
 
   const groupingOptions = (r: Pick<ScanResult, 'settings' | 'k' | 'similarityThreshold' | 'grouping'>) => ({
@@ -488,6 +523,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
             committed: unfinished.committed,
             total: unfinished.total,
             storageFull: unfinished.state === 'storage-full',
+            cancelled: unfinished.state === 'cancelled',
           };
         }
       } finally {
@@ -511,6 +547,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         // The session regroups the restored corpus like a scan's result (slider, settings panel);
         // its finish hook then keeps these storage ids (nothing to merge: 'before' is null).
         lastOwn = { docs: result.docs, storageIds: restored.storageIds, before: null };
+        // The references the person chose come back with the groups (a regroup keeps them).
+        scanStore.update({ pinned: restored.pinned });
         session?.show(grouped);
         // Tables from before (or none yet): written or rebuilt when they pay for this corpus and k.
         track(restoring.then(() => keepTables(part, false)));
@@ -572,13 +610,23 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   let restoring: Promise<void> = Promise.resolve();
   const runRestore = (carried?: VerifiedPairs): Promise<void> => (restoring = guarded(() => restore(carried)));
 
-  const unsubscribe = channel.subscribe((change) => {
-    // Another tab wrote: reload from storage unless this tab is busy scanning (it then merges on finish).
-    if (scanStore.getSnapshot().state === 'scanning') return;
-    void guarded(async () => {
+  /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
+  let missedChange: { reason: CorpusChangeReason } | null = null;
+  /** Loads the corpus another tab changed while this one scanned, so no result stands over a corpus that is gone. */
+  const catchUp = async (): Promise<void> => {
+    const change = missedChange;
+    if (!change || scanStore.getSnapshot().state === 'scanning') return;
+    missedChange = null;
+    await guarded(async () => {
       await runRestore();
       update({ notice: `The saved corpus was changed in another tab (${change.reason}); this view was refreshed.` });
     });
+  };
+  const unsubscribe = channel.subscribe((change) => {
+    // Another tab wrote: reload from storage; while this tab scans, once its result is on show.
+    missedChange = change;
+    if (scanStore.getSnapshot().state === 'scanning') return;
+    void catchUp();
   });
 
   return {
@@ -661,14 +709,15 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     async remove(positions) {
       await guarded(async () => {
         if (!base) return;
-        const ids = positions.map((p) => base!.storageIds[p]!).filter((id) => id !== NO_ID);
-        if (ids.length === 0) {
+        const carried = verifiedByStorageId(base.result, base.storageIds, NO_ID);
+        // The shown documents, resolved: a copy of a removed original carries the class's fingerprint.
+        const outcome = await removeFromCorpus({ docs: base.result.docs, storageIds: base.storageIds }, positions);
+        if (!outcome) {
           update({ notice: 'This document is not in the saved corpus (the scan that found it was not saved).' });
           return;
         }
-        const carried = verifiedByStorageId(base.result, base.storageIds, NO_ID);
-        const outcome = await withWriterLock(() => removeDocuments(ids), { wait: true });
-        const removed = outcome.acquired ? outcome.value.removed : 0;
+        const removed = outcome.removed;
+        if (outcome.rewritten > 0) tablesStale = true;
         notify('removed');
         // Regrouped from storage: copies of a removed text get a new representative, pairs are searched again.
         await runRestore(carried);

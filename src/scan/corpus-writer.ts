@@ -8,7 +8,7 @@ import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from './scan-result.ts';
-import { storedDocumentOf } from './restore-corpus.ts';
+import { storedDocumentOf } from './stored-documents.ts';
 import { NO_ID, sameContents } from './merge-corpus.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
@@ -141,7 +141,8 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
         written.push(d);
         documents.push(doc);
         if (doc.status === 'ok') fingerprinted.push(d);
-        kept?.add(doc.id, j, d);
+        // A file never read whole (too large, unreadable) has no contents to keep.
+        if (batchDocs.status[d] !== DocStatus.tooLarge && batchDocs.status[d] !== DocStatus.unreadable) kept?.add(doc.id, j, d);
       }
       if (documents.length === 0) return;
       // Stored tables for this k: the batch's entries are merged into their shards in its transaction.

@@ -9,11 +9,12 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, decideNearDuplicates } from './near-duplicate-search.ts';
-import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
-import { concatDocs } from './restore-corpus.ts';
+import { concatSets, searchDocs } from './near-duplicate-search.ts';
+import type { DuplicateSearchResult } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
+import { concatDocs, gatherDocs, pathOrder } from './scan-docs.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
-import { rangesAt, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;
@@ -36,6 +37,27 @@ export interface MergeOutcome {
   unchanged: number;
   /** New files whose path was saved already with other contents: they replace the saved document. */
   updated: number;
+  /** With `sync`: saved documents (positions in `before`) and listed skips no longer in the chosen folder, by path order. */
+  missing: { positions: number[]; paths: string[] };
+}
+
+/** A folder chosen again: its top-level names and every path its listing holds (documents and skips). */
+export interface FolderSync {
+  roots: ReadonlySet<string>;
+  listed: ReadonlySet<string>;
+}
+
+/** The top-level folder of a path ('' for a bare file name, which no folder holds). */
+export function rootOf(path: string): string {
+  const slash = path.indexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** Whether `path` was under a chosen folder but is not in its listing now. */
+function isMissing(sync: FolderSync | undefined, path: string): boolean {
+  if (!sync) return false;
+  const root = rootOf(path);
+  return root !== '' && sync.roots.has(root) && !sync.listed.has(path);
 }
 
 /**
@@ -55,30 +77,6 @@ export function positionsByPath(docs: ScanDocs): Map<string, number> {
   const at = new Map<string, number>();
   for (let p = 0; p < docs.count; p++) at.set(docs.paths[p]!, p);
   return at;
-}
-
-/** The columns of `docs` at `keep` (ascending positions). */
-function gather(docs: ScanDocs, keep: readonly number[]): ScanDocs {
-  const pick = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, make: new (n: number) => T): T => {
-    const out = new make(keep.length);
-    keep.forEach((p, i) => (out[i] = x[p]!));
-    return out;
-  };
-  return {
-    count: keep.length,
-    paths: keep.map((p) => docs.paths[p]!),
-    files: keep.map((p) => docs.files[p]!),
-    ...(docs.ranges ? { ranges: rangesAt(docs, keep) } : {}),
-    sizes: pick(docs.sizes, Float64Array),
-    ...(docs.modified ? { modified: pick(docs.modified, Float64Array) } : {}),
-    status: pick(docs.status, Uint8Array),
-    flags: pick(docs.flags, Uint8Array),
-    hi: pick(docs.hi, Uint32Array),
-    lo: pick(docs.lo, Uint32Array),
-    words: pick(docs.words, Uint32Array),
-    hashHi: pick(docs.hashHi, Uint32Array),
-    hashLo: pick(docs.hashLo, Uint32Array),
-  };
 }
 
 /** Pairs as rows [a, b, jaccard], for sorting and de-duplicating known Jaccards of two parts. */
@@ -113,15 +111,13 @@ function sortedUnique(rows: Row[]): KnownPairs {
   return { a: Uint32Array.from(a), b: Uint32Array.from(b), jaccard: Float64Array.from(j), count: a.length };
 }
 
-/** Small feature sets at merged positions; sets of dropped documents are left out. */
-function mapSets(sets: PackedSets, at: Int32Array): PackedSets {
-  const parts: PackedSets[] = [];
+/** Small feature sets at merged positions, one part per document; sets of dropped documents are left out. */
+function mapSets(sets: PackedSets, at: Int32Array, parts: PackedSets[]): void {
   for (let i = 0; i < sets.docs.length; i++) {
     const d = at[sets.docs[i]!]!;
     if (d < 0) continue;
     parts.push({ docs: Uint32Array.of(d), offsets: Uint32Array.of(0, sets.offsets[i + 1]! - sets.offsets[i]!), keys: sets.keys.subarray(sets.offsets[i]!, sets.offsets[i + 1]!) });
   }
-  return concatSets(parts);
 }
 
 /**
@@ -138,6 +134,7 @@ export async function mergeCorpus(
   before: CorpusPart,
   own: CorpusPart,
   options: GroupingOptions,
+  sync?: FolderSync,
 ): Promise<MergeOutcome> {
   const t0 = performance.now();
   const savedDocs = before.result.docs;
@@ -161,29 +158,52 @@ export async function mergeCorpus(
       keepOwn.push(d);
     }
   }
+  // A folder chosen again: what it no longer holds leaves the corpus (and is listed to the person).
+  const missing: MergeOutcome['missing'] = { positions: [], paths: [] };
+  for (let q = 0; q < savedDocs.count; q++) {
+    if (dropSaved[q] || !isMissing(sync, savedDocs.paths[q]!)) continue;
+    dropSaved[q] = 1;
+    missing.positions.push(q);
+    missing.paths.push(savedDocs.paths[q]!);
+  }
   const keepSaved: number[] = [];
   for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
+  // Merged positions in path order (see scan-docs.ts pathOrder): saved and new documents interleave.
+  const joined = concatDocs(gatherDocs(savedDocs, keepSaved), gatherDocs(ownDocs, keepOwn));
+  const order = pathOrder(joined.paths);
+  const docs = gatherDocs(joined, order);
+  const positionOf = new Int32Array(order.length);
+  order.forEach((j, i) => (positionOf[j] = i));
   const offset = keepSaved.length;
   const savedTo = new Int32Array(savedDocs.count).fill(-1);
-  keepSaved.forEach((q, i) => (savedTo[q] = i));
+  keepSaved.forEach((q, i) => (savedTo[q] = positionOf[i]!));
   const ownTo = new Int32Array(ownDocs.count).fill(-1);
-  keepOwn.forEach((d, i) => (ownTo[d] = offset + i));
-  const docs = concatDocs(gather(savedDocs, keepSaved), gather(ownDocs, keepOwn));
+  keepOwn.forEach((d, i) => (ownTo[d] = positionOf[offset + i]!));
+  /** Per merged position: 1 for a saved document (its pairs with saved ones were decided before). */
+  const wasSaved = new Uint8Array(docs.count);
   const storageIds = new Uint32Array(docs.count);
-  keepSaved.forEach((q, i) => (storageIds[i] = before.storageIds[q]!));
-  keepOwn.forEach((d, i) => (storageIds[offset + i] = own.storageIds[d]!));
+  keepSaved.forEach((q) => {
+    storageIds[savedTo[q]!] = before.storageIds[q]!;
+    wasSaved[savedTo[q]!] = 1;
+  });
+  keepOwn.forEach((d) => (storageIds[ownTo[d]!] = own.storageIds[d]!));
   const skipped: SkippedFile[] = [];
   // Files skipped while listing have no doc: a folder chosen again lists them again, once is enough.
   const listed = new Set<string>();
   for (const [part, to] of [[before, savedTo], [own, ownTo]] as const) {
     for (const s of part.result.skipped) {
       if (s.docId < 0) {
+        if (part === before && isMissing(sync, s.path)) {
+          missing.paths.push(s.path);
+          continue;
+        }
         if (!listed.has(s.path)) skipped.push(s);
         listed.add(s.path);
-      }
-      else if (to[s.docId]! >= 0) skipped.push({ ...s, docId: to[s.docId]! });
+      } else if (to[s.docId]! >= 0) skipped.push({ ...s, docId: to[s.docId]! });
     }
   }
+  skipped.sort((x, y) => (x.docId < 0 || y.docId < 0 ? 0 : x.docId - y.docId));
+  missing.paths.sort();
   const notes: DocNote[] = [];
   for (const [part, to] of [[before, savedTo], [own, ownTo]] as const) {
     for (const n of part.result.notes) if (to[n.docId]! >= 0) notes.push({ ...n, docId: to[n.docId]! });
@@ -193,13 +213,56 @@ export async function mergeCorpus(
   knownRows(own, ownTo, rows);
   const known = sortedUnique(rows);
 
-  const found = await workers.index.call(signal, (api) =>
-    api.findDuplicates({ status: docs.status.slice(), hi: docs.hi.slice(), lo: docs.lo.slice(), words: docs.words.slice(), hashHi: docs.hashHi, hashLo: docs.hashLo, k: options.k, known }),
-  );
-  const t1 = performance.now();
+  const parts: PackedSets[] = [];
+  if (before.search) mapSets(before.search.smallSets, savedTo, parts);
+  if (own.search) mapSets(own.search.smallSets, ownTo, parts);
+  // Ascending doc ids, as a scan's sets come (merged positions are in path order, not part order).
+  parts.sort((x, y) => x.docs[0]! - y.docs[0]!);
+  // Feature sets kept from fingerprinting follow their documents into the merged corpus (sets
+  // depend on the features and stop words only).
+  const keptSets: Array<Uint32Array | undefined> = new Array(docs.count);
+  const setKey = (settings: SimHashSettings) => JSON.stringify([settings.features, settings.stopWords]);
+  for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
+    const sets = search?.keptSets;
+    if (!sets || setKey(search.settings) !== setKey(options.settings)) continue;
+    for (let d = 0; d < to.length; d++) if (to[d]! >= 0 && sets[d]) keptSets[to[d]!] = sets[d];
+  }
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
+  // The references a person chose in the saved corpus stay references.
+  const pinned = (options.pinned ?? before.result.pinned).flatMap((q) => (savedTo[q]! >= 0 ? [savedTo[q]!] : []));
+  const found = await searchDocs(workers, signal, docs, options.settings, concatSets(parts), {
+    ...options,
+    pinned,
+    known,
+    keptSets,
+    candidates: (search) => ({ candidates: mergedCandidates(search, before, savedTo, wasSaved, decided, options.k), known }),
+  });
+  const { candidates } = found;
+  let unmeasured = 0;
+  for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p]!)) unmeasured++;
+  const result: ScanResult = {
+    settings: options.settings,
+    ...found.near,
+    docs: found.docs,
+    skipped,
+    notes,
+    representative: found.representative,
+    exactGroups: found.exactGroups,
+    partial: false,
+    timings: { ...own.result.timings, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: own.result.timings.totalMs + (performance.now() - t0) },
+  };
+  const corpus = found.corpus;
+  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, missing };
+}
+
+/**
+ * The merge's candidates: every pair within k with a new member (or both saved but not decided at this
+ * k and threshold), plus the saved verified pairs the search does not propose (short-document join pairs
+ * further apart), kept as decided since their small feature sets may not be readable any more.
+ */
+function mergedCandidates(found: DuplicateSearchResult, before: CorpusPart, savedTo: Int32Array, wasSaved: Uint8Array, decided: boolean, k: number): Candidates {
   const c = found.candidates;
   const keep: Row[] = [];
   const distanceOf = new Map<string, number>();
@@ -207,12 +270,10 @@ export async function mergeCorpus(
     const a = c.a[p]!;
     const b = c.b[p]!;
     const j = found.jaccard[p]!;
-    if (a < offset && b < offset && decided && Number.isNaN(j)) continue;
+    if (wasSaved[a] && wasSaved[b] && decided && Number.isNaN(j)) continue;
     keep.push([a, b, j]);
     distanceOf.set(`${a},${b}`, c.distance[p]!);
   }
-  // Saved verified pairs the search at k does not propose (short-document join pairs further apart):
-  // kept as decided, since their small feature sets may not be readable any more.
   const v = before.result.verified;
   for (let p = 0; p < v.count; p++) {
     const x = savedTo[v.a[p]!]!;
@@ -225,8 +286,8 @@ export async function mergeCorpus(
     distanceOf.set(`${a},${b}`, v.distance[p]!);
   }
   keep.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  const candidates: Candidates = {
-    k: options.k,
+  return {
+    k,
     pairs: {
       a: Uint32Array.from(keep, (r) => r[0]),
       b: Uint32Array.from(keep, (r) => r[1]),
@@ -236,34 +297,4 @@ export async function mergeCorpus(
     jaccard: Float64Array.from(keep, (r) => r[2]),
     histogram: found.histogram,
   };
-  const resolved = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
-  const parts: PackedSets[] = [];
-  if (before.search) parts.push(mapSets(before.search.smallSets, savedTo));
-  if (own.search) parts.push(mapSets(own.search.smallSets, ownTo));
-  // Feature sets kept from fingerprinting follow their documents into the merged corpus (sets
-  // depend on the features and stop words only).
-  const keptSets: Array<Uint32Array | undefined> = new Array(docs.count);
-  const setKey = (settings: SimHashSettings) => JSON.stringify([settings.features, settings.stopWords]);
-  for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
-    const sets = search?.keptSets;
-    if (!sets || setKey(search.settings) !== setKey(options.settings)) continue;
-    for (let d = 0; d < to.length; d++) if (to[d]! >= 0 && sets[d]) keptSets[to[d]!] = sets[d];
-  }
-  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets: concatSets(parts), known, keptSets };
-  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
-  let unmeasured = 0;
-  for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p]!)) unmeasured++;
-  const t2 = performance.now();
-  const result: ScanResult = {
-    settings: options.settings,
-    ...near,
-    docs: resolved,
-    skipped,
-    notes,
-    representative: found.representative,
-    exactGroups: found.exactGroups,
-    partial: false,
-    timings: { ...own.result.timings, indexingMs: t1 - t0, groupingMs: t2 - t1, totalMs: own.result.timings.totalMs + (t2 - t0) },
-  };
-  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated };
 }

@@ -4,63 +4,24 @@
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { getAllContentBatches, type LoadedCorpus, type NewDocument } from '../storage/corpus-repository.ts';
-import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
+import { getAllContentBatches, type LoadedCorpus } from '../storage/corpus-repository.ts';
 import { forEachContent } from '../storage/content-batches.ts';
 import { SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
+import { DocStatus, invalidUtf8Message, type SkipReason } from '../core/documents/document-status.ts';
+import { docsFromCorpus, INVALID_UTF8_NOTE, storedSkipMessage } from './stored-documents.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, decideNearDuplicates, emptyKnown } from './near-duplicate-search.ts';
-import type { Candidates, SearchCorpus } from './near-duplicate-search.ts';
+import { concatSets, emptyKnown, searchDocs } from './near-duplicate-search.ts';
+import type { DocsSearch } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
+import { StorageError } from '../storage/storage-error.ts';
+import { gatherDocs, isIdentity, pathOrder } from './scan-docs.ts';
 import { docFile, noContents, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
-
-const STATUS_FROM_REASON: Record<string, number> = {
-  copy: DocStatus.copy,
-  binary: DocStatus.binary,
-  empty: DocStatus.empty,
-  unreadable: DocStatus.unreadable,
-  'not-regular': DocStatus.notRegular,
-};
-
-/**
- * The stored "skip reason" of a compared document whose invalid UTF-8 was replaced: not a skip, a note
- * (the document's status stays ok), kept so that the note survives a reload (without its byte count).
- */
-export const INVALID_UTF8_NOTE = 'invalid-utf8';
 
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */
 export const RESTORE_FILES_LIMIT = 100_000;
-
-/** The restored corpus as the scan's document arrays (position = index in ascending storage id). */
-export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64Array): ScanDocs {
-  const status = new Uint8Array(c.count);
-  const flags = new Uint8Array(c.count);
-  for (const [p, reason] of c.skipReasons) if (reason === INVALID_UTF8_NOTE) flags[p] = DocFlag.invalidUtf8;
-  for (let p = 0; p < c.count; p++) {
-    const f = c.flags[p]!;
-    if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
-    else if (f & DOC_FLAG_SKIPPED) status[p] = STATUS_FROM_REASON[c.skipReasons.get(p) ?? 'binary'] ?? DocStatus.binary;
-    else status[p] = DocStatus.ok;
-  }
-  return {
-    count: c.count,
-    paths: c.paths,
-    files,
-    ...(ranges ? { ranges } : {}),
-    sizes: c.sizes,
-    ...(c.lastModified ? { modified: c.lastModified } : {}),
-    status,
-    flags,
-    hi: c.hi,
-    lo: c.lo,
-    words: c.words,
-    hashHi: c.hashHi,
-    hashLo: c.hashLo,
-  };
-}
 
 /** Restored documents' files: `ranges` (see ScanDocs) where an entry is a stored batch's Blob. */
 export interface RestoredFiles {
@@ -93,39 +54,6 @@ export async function restoreFiles(c: LoadedCorpus, keepContents: boolean): Prom
   return { files, ranges };
 }
 
-/** Two document sets, a then b (b's doc ids shift by a.count). */
-export function concatDocs(a: ScanDocs, b: ScanDocs): ScanDocs {
-  const cat = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, y: T, make: new (n: number) => T): T => {
-    const out = new make(x.length + y.length);
-    out.set(x, 0);
-    out.set(y, x.length);
-    return out;
-  };
-  return {
-    count: a.count + b.count,
-    paths: [...a.paths, ...b.paths],
-    files: [...a.files, ...b.files],
-    ...(a.ranges || b.ranges ? { ranges: catRanges(a, b) } : {}),
-    sizes: cat(a.sizes, b.sizes, Float64Array),
-    modified: cat(a.modified ?? new Float64Array(a.count), b.modified ?? new Float64Array(b.count), Float64Array),
-    status: cat(a.status, b.status, Uint8Array),
-    flags: cat(a.flags, b.flags, Uint8Array),
-    hi: cat(a.hi, b.hi, Uint32Array),
-    lo: cat(a.lo, b.lo, Uint32Array),
-    words: cat(a.words, b.words, Uint32Array),
-    hashHi: cat(a.hashHi, b.hashHi, Uint32Array),
-    hashLo: cat(a.hashLo, b.hashLo, Uint32Array),
-  };
-}
-
-/** The ranges of a then b (NaN, a whole file, for a part without ranges). */
-function catRanges(a: ScanDocs, b: ScanDocs): Float64Array {
-  const out = new Float64Array(2 * (a.count + b.count)).fill(Number.NaN);
-  if (a.ranges) out.set(a.ranges, 0);
-  if (b.ranges) out.set(b.ranges, 2 * a.count);
-  return out;
-}
-
 /** What a restore is doing, for the corpus panel (a search over a big corpus takes minutes). */
 export type RestorePhase = 'loading the corpus' | 'reading short documents' | 'searching near-duplicates' | 'verifying and grouping' | 'grouping saved pairs';
 
@@ -135,6 +63,8 @@ export interface GroupingOptions {
   k: number;
   similarityThreshold: number;
   grouping: Grouping;
+  /** Documents marked as references (positions). */
+  pinned?: readonly number[];
 }
 
 /**
@@ -165,10 +95,9 @@ async function smallSetsOf(workers: ScanWorkers, signal: AbortSignal, docs: Scan
 }
 
 /**
- * Runs the pipeline's near-duplicate stage over `docs`, whose fingerprints are given: exact groups and
- * candidates within k (index worker), exact Jaccard of the candidates not in `known` (the ingest
- * workers re-read those files), grouping. With the verified pairs saved by the last grouping as
- * `known`, a restore reads no file to verify them (see verified-pairs.ts). Nothing is fingerprinted again.
+ * The pipeline's near-duplicate stage (near-duplicate-search.ts `searchDocs`) over restored `docs`,
+ * whose fingerprints are given: with the verified pairs saved by the last grouping as `known`, a
+ * restore reads no file to verify them (see verified-pairs.ts). Nothing is fingerprinted again.
  */
 export async function groupDocs(
   workers: ScanWorkers,
@@ -184,38 +113,24 @@ export async function groupDocs(
   const smallSets = await smallSetsOf(workers, signal, docs, options.settings);
   const t1 = performance.now();
   onPhase?.('searching near-duplicates');
-  const found = await workers.index.call(signal, (api) =>
-    api.findDuplicates({
-      status: docs.status.slice(),
-      hi: docs.hi.slice(),
-      lo: docs.lo.slice(),
-      words: docs.words.slice(),
-      hashHi: docs.hashHi,
-      hashLo: docs.hashLo,
-      k: options.k,
-      known,
-    }),
-  );
-  const t2 = performance.now();
-  const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
-  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets, known };
-  const candidates: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
-  onPhase?.('verifying and grouping');
-  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
-  const t3 = performance.now();
+  const found = await searchDocs(workers, signal, docs, options.settings, smallSets, { ...options, known }, () => onPhase?.('verifying and grouping'));
+  return groupedOf(found, skipped, options, t1 - t0);
+}
+
+/** A stage's outcome as a restored result (notes are filled in by the caller). */
+function groupedOf(found: DocsSearch, skipped: SkippedFile[], options: GroupingOptions, readingMs: number): GroupedCorpus {
   const result: ScanResult = {
     settings: options.settings,
-    ...near,
-    docs: resolved,
+    ...found.near,
+    docs: found.docs,
     skipped,
-    // Notes (invalid UTF-8 replaced...) are not saved with the corpus.
     notes: [],
     representative: found.representative,
     exactGroups: found.exactGroups,
     partial: false,
-    timings: { readingMs: t1 - t0, fingerprintingMs: 0, indexingMs: t2 - t1, groupingMs: t3 - t2, totalMs: t3 - t0 },
+    timings: { readingMs, fingerprintingMs: 0, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: readingMs + found.indexingMs + found.groupingMs },
   };
-  return { result, corpus, candidates };
+  return { result, corpus: found.corpus, candidates: found.candidates };
 }
 
 /**
@@ -254,6 +169,7 @@ export function verifiedByStorageId(result: ScanResult, storageIds: Uint32Array,
     jaccard: Float32Array.from(j),
     histogram: result.histogram.slice(),
     count: a.length,
+    pinned: Uint32Array.from(result.pinned.filter((p) => storageIds[p] !== undefined && storageIds[p] !== missing), (p) => storageIds[p]!),
   };
 }
 
@@ -267,23 +183,32 @@ export interface PositionPairs {
 }
 
 /**
- * Saved verified pairs over restored positions (`ids` = stored id per position, ascending); each member
+ * Saved verified pairs over restored positions (`ids` = stored id per position); each member
  * is replaced by `representative[position]` when given (copies share their text). Float32 values are
  * lifted to the threshold they were verified at, so a pair verified exactly at the threshold keeps its
  * verdict when the threshold is unchanged.
  */
-export function pairsAtPositions(saved: VerifiedPairs, ids: Uint32Array, threshold: number, representative?: Int32Array): PositionPairs {
+export function pairsAtPositions(saved: VerifiedPairs, ids: Uint32Array, threshold: number, representative?: Int32Array, strict = false): PositionPairs {
+  const positionOf = new Map<number, number>();
+  for (let p = 0; p < ids.length; p++) positionOf.set(ids[p]!, p);
   const at = (id: number): number => {
-    let lo = 0;
-    let hi = ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[mid] === id) return representative ? representative[mid]! : mid;
-      if (ids[mid]! < id) lo = mid + 1;
-      else hi = mid - 1;
+    const p = positionOf.get(id);
+    // Saved pairs are written for the corpus revision they describe: an id it does not hold is damage.
+    if (p === undefined) {
+      if (strict) throw new StorageError('corrupt', `saved pairs name document ${id}, which is not stored`);
+      return -1;
     }
-    return -1;
+    return representative ? representative[p]! : p;
   };
+  if (strict) {
+    for (let p = 0; p < saved.count; p++) {
+      const j = saved.jaccard[p]!;
+      // Every saved pair was accepted at the saved threshold (float32 may round it a hair below).
+      if (!(j >= saved.threshold - 1e-6 && j <= 1)) {
+        throw new StorageError('corrupt', `saved pair ${saved.a[p]}-${saved.b[p]} has a Jaccard of ${j}, below the threshold ${saved.threshold} it was accepted at`);
+      }
+    }
+  }
   const rows: [number, number, number, number][] = [];
   for (let p = 0; p < saved.count; p++) {
     const a = at(saved.a[p]!);
@@ -308,6 +233,7 @@ export function pairsAtPositions(saved: VerifiedPairs, ids: Uint32Array, thresho
  * The fast restore: when the saved pairs were decided with the current k, threshold and grouping, the
  * candidate search is skipped (the index worker groups exact duplicates only, k = 0) and the saved
  * pairs are the candidates, every Jaccard known: no file is read and no fingerprint compared.
+ * `storageIds`: each position's stored id.
  */
 export async function groupFromSavedPairs(
   workers: ScanWorkers,
@@ -316,35 +242,22 @@ export async function groupFromSavedPairs(
   skipped: SkippedFile[],
   options: GroupingOptions,
   saved: VerifiedPairs,
-  ids: Uint32Array,
+  storageIds: Uint32Array,
 ): Promise<GroupedCorpus> {
-  const t0 = performance.now();
-  const found = await workers.index.call(signal, (api) =>
-    api.findDuplicates({ status: docs.status.slice(), hi: docs.hi.slice(), lo: docs.lo.slice(), words: docs.words.slice(), hashHi: docs.hashHi, hashLo: docs.hashLo, k: 0 }),
-  );
-  const t1 = performance.now();
-  const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
-  const pairs = pairsAtPositions(saved, ids, options.similarityThreshold, found.representative);
-  // The saved Jaccards also seed the cache a later regroup looks up (pairs are sorted by (a, b)).
   // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
-  const known: KnownPairs = { a: pairs.a, b: pairs.b, jaccard: pairs.jaccard, count: pairs.count };
-  const corpus: SearchCorpus = { docs: resolved, settings: options.settings, reps: found.reps, representative: found.representative, smallSets: concatSets([]), known };
-  const candidates: Candidates = { k: options.k, pairs: { a: pairs.a, b: pairs.b, distance: pairs.distance, count: pairs.count }, jaccard: pairs.jaccard, histogram: saved.histogram };
-  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
-  const t2 = performance.now();
-  const result: ScanResult = {
-    settings: options.settings,
-    ...near,
-    docs: resolved,
-    skipped,
-    // Notes (invalid UTF-8 replaced...) are not saved with the corpus.
-    notes: [],
-    representative: found.representative,
-    exactGroups: found.exactGroups,
-    partial: false,
-    timings: { readingMs: 0, fingerprintingMs: 0, indexingMs: t1 - t0, groupingMs: t2 - t1, totalMs: t2 - t0 },
-  };
-  return { result, corpus, candidates };
+  const found = await searchDocs(workers, signal, docs, options.settings, concatSets([]), {
+    ...options,
+    searchK: 0,
+    candidates: (exact) => {
+      const pairs = pairsAtPositions(saved, storageIds, options.similarityThreshold, exact.representative, true);
+      // The saved Jaccards also seed the cache a later regroup looks up (pairs are sorted by (a, b)).
+      return {
+        candidates: { k: options.k, pairs: { a: pairs.a, b: pairs.b, distance: pairs.distance, count: pairs.count }, jaccard: pairs.jaccard, histogram: saved.histogram },
+        known: { a: pairs.a, b: pairs.b, jaccard: pairs.jaccard, count: pairs.count },
+      };
+    },
+  });
+  return groupedOf(found, skipped, options, 0);
 }
 
 /**
@@ -360,41 +273,6 @@ export function savedPairsFit(saved: VerifiedPairs, options: GroupingOptions): b
   return saved.k === options.k && saved.threshold === options.similarityThreshold && saved.grouping === options.grouping;
 }
 
-/**
- * The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending).
- * Copies are stored as skipped with reason 'copy': their fingerprint is their original's, resolved by
- * content hash when the corpus is grouped (docsFromCorpus maps the reason back to DocStatus.copy).
- */
-export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocument | null {
-  const status = docs.status[d]!;
-  if (status === DocStatus.pending) return null;
-  const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
-  const base: NewDocument = {
-    id,
-    path: docs.paths[d]!.replaceAll('\0', ''),
-    size: docs.sizes[d]!,
-    // Recorded at ingest (the keep rules' newest/oldest read it back); 0 means "not recorded".
-    lastModified: docs.modified?.[d] ?? 0,
-    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
-    status: 'ok',
-    hi: docs.hi[d]!,
-    lo: docs.lo[d]!,
-    words: docs.words[d]!,
-    features: 0,
-  };
-  if (status === DocStatus.ok) {
-    return docs.flags[d]! & DocFlag.invalidUtf8 ? { ...base, skipReason: INVALID_UTF8_NOTE, skipMessage: invalidUtf8Message() } : base;
-  }
-  if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
-  // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
-  const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : status === DocStatus.notRegular ? 'not-regular' : 'unreadable';
-  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : skipMessage(reason) };
-}
-
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
-}
-
 /** The saved corpus grouped for display: what `groupSavedCorpus` returns. */
 export interface RestoredCorpus {
   grouped: GroupedCorpus;
@@ -402,6 +280,8 @@ export interface RestoredCorpus {
   storageIds: Uint32Array;
   /** True when the saved pairs stood for the search (no file read): the small sets come later (loadSmallSets). */
   fast: boolean;
+  /** The references the person chose, as positions (the scan store's `pinned`). */
+  pinned: number[];
 }
 
 /**
@@ -421,16 +301,24 @@ export async function groupSavedCorpus(
   onPhase?: (phase: RestorePhase) => void,
   notSaved: readonly [string, string, string][] = [],
 ): Promise<RestoredCorpus> {
-  const docs = docsFromCorpus(loaded, files.files, files.ranges);
+  // Positions in path order, not in the order batches were saved (see scan-docs.ts pathOrder).
+  const stored = docsFromCorpus(loaded, files.files, files.ranges);
+  const order = pathOrder(stored.paths);
+  const moved = !isIdentity(order);
+  const docs = moved ? gatherDocs(stored, order) : stored;
+  const storageIds = moved ? Uint32Array.from(order, (p) => loaded.ids[p]!) : loaded.ids;
+  const positionOf = new Int32Array(order.length);
+  order.forEach((p, i) => (positionOf[p] = i));
   const skipped: SkippedFile[] = [];
   const notes: DocNote[] = [];
-  for (const [p, reason] of loaded.skipReasons) {
+  for (const [at, reason] of [...loaded.skipReasons].sort((x, y) => positionOf[x[0]]! - positionOf[y[0]]!)) {
+    const p = positionOf[at]!;
     if (reason === 'copy') continue;
     if (reason === INVALID_UTF8_NOTE) {
       notes.push({ docId: p, path: docs.paths[p]!, message: invalidUtf8Message() });
       continue;
     }
-    skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: skipMessage(reason as SkipReason) });
+    skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: storedSkipMessage(reason, docs, p) });
   }
   // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
   const listed = new Set(docs.paths);
@@ -440,12 +328,20 @@ export async function groupSavedCorpus(
     skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
   }
   const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
+  // The references a person chose, saved by storage id with the pairs (ids no longer stored are gone).
+  const pinnedFrom = saved?.pinned ?? carried?.pinned;
+  const byId = new Map<number, number>();
+  storageIds.forEach((id, p) => byId.set(id, p));
+  const pinned = pinnedFrom ? [...pinnedFrom].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) : [];
+  const chosen = { ...options, pinned };
   if (saved && savedPairsFit(saved, options)) {
     onPhase?.('grouping saved pairs');
-    const grouped = await groupFromSavedPairs(workers, signal, docs, skipped, options, saved, loaded.ids);
-    return { grouped: withNotes(grouped), storageIds: loaded.ids, fast: true };
+    const grouped = await groupFromSavedPairs(workers, signal, docs, skipped, chosen, saved, storageIds);
+    return { grouped: withNotes(grouped), storageIds, fast: true, pinned };
   }
+  // The saved pairs must fit the stored corpus (damage is said, never guessed around); carried ones may name removed documents.
+  if (saved) pairsAtPositions(saved, storageIds, saved.threshold, undefined, true);
   const knownFrom = saved ?? carried;
-  const known = knownFrom ? pairsAtPositions(knownFrom, loaded.ids, options.similarityThreshold) : undefined;
-  return { grouped: withNotes(await groupDocs(workers, signal, docs, skipped, options, known, onPhase)), storageIds: loaded.ids, fast: false };
+  const known = knownFrom ? pairsAtPositions(knownFrom, storageIds, options.similarityThreshold) : undefined;
+  return { grouped: withNotes(await groupDocs(workers, signal, docs, skipped, chosen, known, onPhase)), storageIds, fast: false, pinned };
 }

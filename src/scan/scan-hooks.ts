@@ -1,15 +1,16 @@
 /** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
 import type { BatchContents } from '../workers/ingest-protocol.ts';
-import type { SearchCorpus } from './near-duplicate-search.ts';
+import type { SearchCorpus } from './search-corpus.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 
 /** Optional callbacks a scan session calls; all of them may be absent. */
 export interface ScanHooks {
   /**
    * The file list is known (docs allocated, nothing read yet); `listed` are the files skipped while
-   * listing (hidden, unreadable folders), which have no doc. May reject to stop the scan.
+   * listing (hidden, unreadable folders), which have no doc. `sync`: the person chose a folder, so the
+   * saved corpus follows it (its saved files missing from this listing leave). May reject to stop the scan.
    */
-  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[]): Promise<void>;
+  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[], sync?: boolean): Promise<void>;
   /**
    * One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; with
    * `keepsBytes`, `contents` holds their bytes in one Blob (`ids[j]`'s range is empty when a worker

@@ -5,7 +5,7 @@
  */
 import { proxy, transfer } from 'comlink';
 import { type IngestBatchResult } from '../workers/ingest-protocol.ts';
-import { DocStatus, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
+import { DocStatus, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts';
 import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
@@ -18,9 +18,8 @@ import {
   noNearDuplicates,
   searchCandidates,
   searchDocs,
-  type Candidates,
-  type SearchCorpus,
 } from './near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { PairList } from '../core/index/pair-list.ts';
@@ -34,10 +33,11 @@ import { recordPhase } from './phase-timing.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
-  | { kind: 'file-list'; files: ArrayLike<File> }
+  /** `sync`: the files of a folder the person chose; the saved corpus follows the folder (see ScanHooks.onStart). */
+  | { kind: 'file-list'; files: ArrayLike<File>; sync?: boolean }
   | { kind: 'drop'; drop: DropSnapshot }
   /** A folder (or files) given as File System Access handles: the ingest workers walk and read them (handle-source.ts). */
-  | { kind: 'handles'; handles: FileSystemHandle[] }
+  | { kind: 'handles'; handles: FileSystemHandle[]; sync?: boolean }
   /**
    * Files already collected (a rescan with other settings, the CLI). `pairs`: candidate pairs found
    * outside (doc ids = positions in `collected`), used instead of the scan's own search.
@@ -96,7 +96,7 @@ const BATCH_FILES = 256;
 const READ_CONCURRENCY = 32;
 /**
  * How much memory a scan may spend on keeping feature sets from fingerprinting, so that verifying a
- * candidate pair needs no second read of its files (see near-duplicate-search.ts `verifyCandidates`).
+ * candidate pair needs no second read of its files (see verify-candidates.ts `verifyCandidates`).
  * A set costs about 2.9 bytes per distinct feature (Rice-coded, core/groups/feature-set-codec.ts):
  * about 4.4 kB for a 10 kB English document with word 3-shingles, 0.4 bytes per byte of text, so
  * 1 GB of such text fits. Once the budget is spent, later documents are read again if they are candidates.
@@ -273,7 +273,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
       keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
-      if (hooks.onStart) await hooks.onStart(scanDocs, signal, skipped.slice());
+      if (hooks.onStart) await hooks.onStart(scanDocs, signal, skipped.slice(), 'sync' in source && source.sync === true);
       signal.throwIfAborted();
       if (settings.weights === 'tfidf') {
         // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
@@ -293,6 +293,8 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         scanDocs.status[d] = status;
         skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
         filesDone++;
+        // Skips the page finds itself are part of the corpus too: saved like a batch, so a reload lists them.
+        hooks.onBatch?.(scanDocs, [d]);
       };
       /** Takes in one batch's result (doc ids `ids`, in batch order). */
       const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
@@ -359,7 +361,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
             },
             unreadable: (d, message) => skip(d, 0, 'unreadable', DocStatus.unreadable, skipMessage('unreadable', message)),
             // Never fingerprinted in part (a part would call files that differ past it identical).
-            tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`)),
+            tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, tooLargeMessage(size)),
           },
           { readLimit: workers.readLimit, maxInFlight, signal, batchBytes: BATCH_BYTES, batchFiles: BATCH_FILES, readConcurrency: READ_CONCURRENCY },
           onSent,

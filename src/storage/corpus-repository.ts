@@ -296,24 +296,39 @@ export async function getAllContentBatches(): Promise<ContentBatchRecord[]> {
 /**
  * Removes documents (chunk entries and contents) in one transaction. Their table entries are
  * tombstoned: filtered out of every shard read, dropped when a shard is merged or the set rewritten.
- * Returns the counters and how many of the ids were stored.
+ * `rewrite`: stored documents written anew in the same transaction (same ids; e.g. an exact copy that
+ * takes over the fingerprint of its removed original). Returns the counters and how many of the ids were stored.
  */
-export async function removeDocuments(ids: readonly number[]): Promise<CorpusSummary & { removed: number }> {
+export async function removeDocuments(ids: readonly number[], rewrite: readonly NewDocument[] = []): Promise<CorpusSummary & { removed: number }> {
   const wanted = [...new Set(ids.map((id) => id >>> 0))];
+  const replacing = new Map(rewrite.map((doc) => [doc.id >>> 0, doc]));
   return writeTransaction(['content-batches', 'corpus-chunks', 'meta'], async (tx) => {
     const chunks = tx.objectStore('corpus-chunks');
     const [chunkKeys, metaRecord] = await Promise.all([chunks.getAllKeys(), tx.objectStore('meta').get('corpus')]);
     const meta = metaRecord ? checkCorpusMeta(metaRecord) : EMPTY_META;
     // Each chunk is keyed by the first id it was created with: id -> the last chunk key <= id.
-    const byChunk = idsByRecord(chunkKeys, wanted);
+    const byChunk = idsByRecord(chunkKeys, [...new Set([...wanted, ...replacing.keys()])].sort((x, y) => x - y));
     const touched = await Promise.all([...byChunk.keys()].map((key) => chunks.get(key)));
     const writes = new RequestGroup();
     const removedIds: number[] = [];
+    const removing = new Set(wanted);
     for (const record of touched) {
       if (!record) continue;
-      const cols = columnsFromChunk(record);
-      const kept = withoutIds(cols, byChunk.get(record.chunk)!);
-      if (kept.count === cols.count) continue;
+      let cols = columnsFromChunk(record);
+      const inChunk = byChunk.get(record.chunk)!;
+      let rewritten = false;
+      if ([...inChunk].some((id) => replacing.has(id))) {
+        const docs: NewDocument[] = [];
+        for (let i = 0; i < cols.count; i++) {
+          const doc = documentAt(cols, i);
+          const next = replacing.get(doc.id);
+          rewritten ||= next !== undefined;
+          docs.push(next ?? doc);
+        }
+        if (rewritten) cols = columnsFromDocuments(docs);
+      }
+      const kept = withoutIds(cols, new Set([...inChunk].filter((id) => removing.has(id))));
+      if (kept.count === cols.count && !rewritten) continue;
       const keptIds = new Set(idsOf(kept));
       for (const id of idsOf(cols)) if (!keptIds.has(id)) removedIds.push(id);
       writes.add<unknown>(kept.count === 0 ? chunks.delete(record.chunk) : chunks.put(chunkFromColumns(record.chunk, kept)));

@@ -49,9 +49,12 @@ export async function openCorpusDb(
 ): Promise<IDBPDatabase<CorpusDB>> {
   if (typeof indexedDB === 'undefined') throw new StorageError('unavailable', 'indexedDB is not defined');
   let db: IDBPDatabase<CorpusDB>;
+  /** Set when an existing database is being converted: its failure is not "nothing was saved". */
+  let converting = false;
   try {
     db = await openDB<CorpusDB>(name, version, {
       upgrade(database, oldVersion, newVersion, tx) {
+        converting = oldVersion > 0;
         migrate(database, oldVersion, newVersion ?? version, tx);
       },
       blocked(currentVersion, blockedVersion) {
@@ -69,7 +72,9 @@ export async function openCorpusDb(
       },
     });
   } catch (error) {
-    throw toStorageError(error);
+    const mapped = toStorageError(error);
+    if (converting && mapped.kind !== 'quota') throw new StorageError('upgrade-failed', mapped.message, { cause: error });
+    throw mapped;
   }
   const missing = STORE_NAMES.filter((store) => !db.objectStoreNames.contains(store));
   if (missing.length > 0) {

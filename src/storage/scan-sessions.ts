@@ -69,8 +69,12 @@ export async function findUnfinishedScan(): Promise<ScanSessionRecord | null> {
   return readTransaction(['scan-sessions', 'meta'], async (tx) => {
     const open = await tx.objectStore('meta').get('scan-open');
     let cursor = await tx.objectStore('scan-sessions').openCursor(null, 'prev');
+    let newest = true;
     while (cursor) {
-      const record = cursor.value;
+      const record = checkSession(cursor.value);
+      // The last scan was cancelled before all its files were saved: the corpus is partial.
+      if (newest && record.state === 'cancelled' && record.committed < record.total) return record;
+      newest = false;
       if (record.state === 'storage-full') return record;
       if (record.state === 'running') {
         const tabClosed = open?.key === 'scan-open' && open.sessionId === record.id;
@@ -104,4 +108,13 @@ export async function listScanSessions(limit = 20): Promise<ScanSessionRecord[]>
     }
     return out;
   });
+}
+
+/** A session record as read back; counts that cannot be (negative, more saved than listed) are damage. */
+function checkSession(record: ScanSessionRecord): ScanSessionRecord {
+  const count = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+  if (!count(record.total) || !count(record.committed) || record.committed > record.total || typeof record.label !== 'string') {
+    throw new StorageError('corrupt', `scan session ${String(record.id)} has counts ${String(record.committed)} of ${String(record.total)}`);
+  }
+  return record;
 }

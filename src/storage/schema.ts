@@ -136,6 +136,8 @@ export interface VerifiedPairsRecord {
   jaccard: ArrayBuffer;
   /** Uint32 candidate counts per distance 0..k (the distance histogram). */
   histogram: ArrayBuffer;
+  /** Uint32 stored ids of the references a person chose (absent: none). */
+  pinned?: ArrayBuffer;
 }
 
 /**

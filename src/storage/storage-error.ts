@@ -19,6 +19,8 @@ export type StorageErrorKind =
   | 'closed'
   /** The caller passed data the schema cannot hold (a programming error, not user data). */
   | 'invalid-input'
+  /** Bringing a database saved by an older SimSift up to this version failed; it was left as it was. */
+  | 'upgrade-failed'
   /** Any other failure; the transaction was rolled back. */
   | 'failed';
 
@@ -37,6 +39,9 @@ const MESSAGES: Record<StorageErrorKind, string> = {
     'Scanning still works, but nothing is kept after a reload.',
   closed: 'The saved corpus was changed by another tab. Reload this page to continue.',
   'invalid-input': 'SimSift tried to save data it cannot store (this is a bug).',
+  'upgrade-failed':
+    'The saved corpus, written by an older version of SimSift, could not be converted for this version; it was left as it was. ' +
+    'Reset local data to start again.',
   failed: 'Saving to the browser storage failed; nothing from this step was saved.',
 };
 

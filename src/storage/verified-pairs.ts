@@ -17,6 +17,8 @@ export interface VerifiedPairs {
   jaccard: Float32Array;
   histogram: Uint32Array;
   count: number;
+  /** Stored ids of the documents a person made references (in the order they were chosen). */
+  pinned?: Uint32Array;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function putVerifiedPairs(revision: number, pairs: VerifiedPairs): 
     distance: pairs.distance.slice().buffer,
     jaccard: pairs.jaccard.slice().buffer,
     histogram: pairs.histogram.slice().buffer,
+    ...(pairs.pinned && pairs.pinned.length > 0 ? { pinned: pairs.pinned.slice().buffer } : {}),
   };
   return writeTransaction(['meta'], async (tx) => {
     const store = tx.objectStore('meta');
@@ -64,7 +67,8 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     record.histogram.byteLength % 4 === 0 &&
     Number.isInteger(record.k) &&
     typeof record.threshold === 'number' &&
-    typeof record.grouping === 'string';
+    typeof record.grouping === 'string' &&
+    (record.pinned === undefined || (record.pinned instanceof ArrayBuffer && record.pinned.byteLength % 4 === 0));
   if (!ok) throw new StorageError('corrupt', 'verified pairs');
   const a = new Uint32Array(record.a);
   return {
@@ -77,5 +81,6 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     jaccard: new Float32Array(record.jaccard),
     histogram: new Uint32Array(record.histogram),
     count: a.length,
+    ...(record.pinned ? { pinned: new Uint32Array(record.pinned) } : {}),
   };
 }

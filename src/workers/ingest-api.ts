@@ -30,7 +30,7 @@ import {
   type KeptSets,
   type LocalPairs,
 } from './ingest-protocol.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
 
@@ -202,7 +202,7 @@ async function readItem(item: IngestItem, limits: IngestLimits, addBytes: (bytes
   try {
     const size = itemSize(item);
     if (size > limits.maxBytes) {
-      return { ok: false, status: DocStatus.tooLarge, skip: 'too-large', message: skipMessage('too-large', `${(size / (1024 * 1024)).toFixed(1)} MB`) };
+      return { ok: false, status: DocStatus.tooLarge, skip: 'too-large', message: tooLargeMessage(size) };
     }
     const bytes = item.bytes ?? new Uint8Array(await item.file!.arrayBuffer());
     addBytes(bytes);

@@ -40,6 +40,30 @@ export const DocStatus = {
 } as const;
 export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
 
+/**
+ * Each status's name: the one vocabulary derived from `DocStatus` that the skip reasons, the stored
+ * skip reason and the Parquet `status` column all spell (a new code must be named here, or nothing compiles).
+ */
+export const DOC_STATUS_NAME = {
+  [DocStatus.pending]: 'pending',
+  [DocStatus.ok]: 'ok',
+  [DocStatus.tooShort]: 'too-short',
+  [DocStatus.binary]: 'binary',
+  [DocStatus.unreadable]: 'unreadable',
+  [DocStatus.empty]: 'empty',
+  [DocStatus.copy]: 'copy',
+  [DocStatus.tooLarge]: 'too-large',
+  [DocStatus.notRegular]: 'not-regular',
+} as const satisfies Record<DocStatusCode, string>;
+export type DocStatusName = (typeof DOC_STATUS_NAME)[DocStatusCode];
+
+const CODE_OF_NAME = new Map<string, DocStatusCode>(Object.entries(DOC_STATUS_NAME).map(([code, name]) => [name, Number(code) as DocStatusCode]));
+
+/** The status code of a name (e.g. a stored skip reason), or undefined for a name no status has. */
+export function docStatusOfName(name: string): DocStatusCode | undefined {
+  return CODE_OF_NAME.get(name);
+}
+
 /** Flag bits, one `Uint8Array` byte per document. (Bit 1 was 'truncated': no document is fingerprinted in part any more.) */
 export const DocFlag = {
   /** HTML markup was stripped before fingerprinting. */
@@ -55,7 +79,7 @@ export function invalidUtf8Message(bytes?: number): string {
 }
 
 /** Why a file is not part of the near-duplicate search. */
-export type SkipReason = 'binary' | 'too-short' | 'too-large' | 'empty' | 'unreadable' | 'hidden' | 'not-regular';
+export type SkipReason = Exclude<DocStatusName, 'ok' | 'pending' | 'copy'> | 'hidden';
 
 /** The human message for each skip reason (shown in the Skipped panel). */
 export function skipMessage(reason: SkipReason, detail?: string): string {
@@ -81,6 +105,11 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
     case 'hidden':
       return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
   }
+}
+
+/** The too-large message with the file's size (the page and the workers skip such files; a reload says the same). */
+export function tooLargeMessage(bytes: number): string {
+  return skipMessage('too-large', `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
 }
 
 /** The too-short message with the file's word count. */

@@ -21,35 +21,18 @@
  * data"). Readers map UINT_64 to an unsigned 64-bit integer (DuckDB: UBIGINT; Spark and Trino,
  * which have no unsigned type: DECIMAL(20,0)).
  */
-import { DocStatus } from '../documents/document-status.ts';
+import { DOC_STATUS_NAME, DocStatus, type DocStatusCode, type DocStatusName } from '../documents/document-status.ts';
 import { ByteWriter, ParquetWriter, type Writer } from 'hyparquet-writer';
 import { formatFeatureSpec, parseFeatureSpec, parseWeightScheme, type SimHashSettings } from '../simhash/settings.ts';
 
-/** What became of a document, as the `status` column spells it. */
-export type FingerprintStatus = 'ok' | 'too-short' | 'empty' | 'binary' | 'unreadable' | 'too-large' | 'not-regular' | 'pending';
+/** What became of a document, as the `status` column spells it (a copy is named for its original's status). */
+export type FingerprintStatus = Exclude<DocStatusName, 'copy'>;
 
 /** The `status` column's word for a document's status code (a copy carries its original's: ok or too short). */
 export function fingerprintStatusOf(code: number, representative: number): FingerprintStatus {
-  switch (code) {
-    case DocStatus.ok:
-      return 'ok';
-    case DocStatus.tooShort:
-      return 'too-short';
-    case DocStatus.binary:
-      return 'binary';
-    case DocStatus.unreadable:
-      return 'unreadable';
-    case DocStatus.empty:
-      return 'empty';
-    case DocStatus.tooLarge:
-      return 'too-large';
-    case DocStatus.notRegular:
-      return 'not-regular';
-    case DocStatus.copy:
-      return representative >= 0 ? 'ok' : 'too-short';
-    default:
-      return 'pending';
-  }
+  if (code === DocStatus.copy) return representative >= 0 ? 'ok' : 'too-short';
+  const name = DOC_STATUS_NAME[code as DocStatusCode] as FingerprintStatus | undefined;
+  return name ?? 'pending';
 }
 
 /** Statuses whose text was decoded, so the row has a content hash. */

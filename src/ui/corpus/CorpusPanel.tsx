@@ -16,7 +16,7 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
   const [confirming, setConfirming] = useState(false);
   const resumeInput = useRef<HTMLInputElement>(null);
   const folderProps = { webkitdirectory: '', directory: '' } as Record<string, string>;
-  const resetOffered = s.error && (s.error.kind === 'corrupt' || s.error.kind === 'newer-version' || s.error.kind === 'other' || s.error.kind === 'failed');
+  const resetOffered = s.error && (s.error.kind === 'corrupt' || s.error.kind === 'newer-version' || s.error.kind === 'other' || s.error.kind === 'failed' || s.error.kind === 'upgrade-failed');
   return (
     <section className="corpus-panel" aria-label="Saved corpus" aria-busy={s.saving}>
       <h2>Saved corpus</h2>
@@ -81,7 +81,7 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
       )}
       {s.interrupted && (
         <div role="group" aria-label="Interrupted scan" className="corpus-panel__interrupted">
-          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total, s.interrupted.storageFull)}</p>
+          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total, s.interrupted.storageFull, s.interrupted.cancelled)}</p>
           <button type="button" onClick={() => resumeInput.current?.click()}>
             Resume
           </button>

@@ -34,7 +34,7 @@ export function DropZone({ onSource }: DropZoneProps) {
     event.preventDefault();
     const input = event.currentTarget;
     picker({ id: 'simsift-folder', mode: 'read' }).then(
-      (handle) => onSource({ kind: 'handles', handles: [handle] }),
+      (handle) => onSource({ kind: 'handles', handles: [handle], sync: true }),
       (error: unknown) => {
         if (error instanceof DOMException && error.name === 'AbortError') return; // the person closed the picker
         // Not allowed here (a system folder, a policy): the plain folder input does the job.
@@ -47,7 +47,8 @@ export function DropZone({ onSource }: DropZoneProps) {
     // A FileList is live: copy it before clearing the input (which lets the same folder be chosen again).
     const files = input.files ? Array.from(input.files) : [];
     input.value = '';
-    if (files.length > 0) onSource({ kind: 'file-list', files });
+    // A folder chosen (not files): the saved corpus follows it, files gone from it leave.
+    if (files.length > 0) onSource({ kind: 'file-list', files, ...(input.webkitdirectory ? { sync: true } : {}) });
   };
   return (
     <section

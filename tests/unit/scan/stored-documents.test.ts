@@ -3,12 +3,14 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { concatDocs, docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/scan/restore-corpus.ts';
+import { docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/scan/stored-documents.ts';
+import { concatDocs } from '../../../src/scan/scan-docs.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocFlag, DocStatus, invalidUtf8Message } from '../../../src/core/documents/document-status.ts';
 
 function scanDocs(): ScanDocs {
-  const status = [DocStatus.ok, DocStatus.tooShort, DocStatus.copy, DocStatus.binary, DocStatus.empty, DocStatus.pending, DocStatus.ok];
+  // Too large and unreadable: skips the page itself finds; a reload must give the same status back.
+  const status = [DocStatus.ok, DocStatus.tooShort, DocStatus.copy, DocStatus.binary, DocStatus.empty, DocStatus.pending, DocStatus.ok, DocStatus.tooLarge, DocStatus.unreadable];
   const n = status.length;
   const paths = status.map((_, i) => `folder/${i}.txt`);
   return {
@@ -21,8 +23,8 @@ function scanDocs(): ScanDocs {
     hi: Uint32Array.from(status, (s, i) => (s === DocStatus.ok ? 0x80000000 + i : 0)),
     lo: Uint32Array.from(status, (s, i) => (s === DocStatus.ok ? 0xfffffff0 - i : 0)),
     words: Uint32Array.from(status, (_, i) => 60 + i),
-    hashHi: Uint32Array.from(status, (s, i) => (s === DocStatus.binary || s === DocStatus.empty || s === DocStatus.pending ? 0 : 0xabc00000 + i)),
-    hashLo: Uint32Array.from(status, (s, i) => (s === DocStatus.binary || s === DocStatus.empty || s === DocStatus.pending ? 0 : i + 1)),
+    hashHi: Uint32Array.from(status, (s, i) => (s === DocStatus.binary || s === DocStatus.empty || s === DocStatus.pending || s === DocStatus.tooLarge || s === DocStatus.unreadable ? 0 : 0xabc00000 + i)),
+    hashLo: Uint32Array.from(status, (s, i) => (s === DocStatus.binary || s === DocStatus.empty || s === DocStatus.pending || s === DocStatus.tooLarge || s === DocStatus.unreadable ? 0 : i + 1)),
   };
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Reshapes the scan's per-document columns (ScanDocs): a subset or a reordering, two sets joined, and
+ * the path order every corpus on show uses for its positions (ties are broken by what a person sees).
+ */
+import { rangesAt, type ScanDocs } from './scan-result.ts';
+
+/** The columns of `docs` at `keep`, in that order. */
+export function gatherDocs(docs: ScanDocs, keep: readonly number[]): ScanDocs {
+  const pick = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, make: new (n: number) => T): T => {
+    const out = new make(keep.length);
+    keep.forEach((p, i) => (out[i] = x[p]!));
+    return out;
+  };
+  return {
+    count: keep.length,
+    paths: keep.map((p) => docs.paths[p]!),
+    files: keep.map((p) => docs.files[p]!),
+    ...(docs.ranges ? { ranges: rangesAt(docs, keep) } : {}),
+    sizes: pick(docs.sizes, Float64Array),
+    ...(docs.modified ? { modified: pick(docs.modified, Float64Array) } : {}),
+    status: pick(docs.status, Uint8Array),
+    flags: pick(docs.flags, Uint8Array),
+    hi: pick(docs.hi, Uint32Array),
+    lo: pick(docs.lo, Uint32Array),
+    words: pick(docs.words, Uint32Array),
+    hashHi: pick(docs.hashHi, Uint32Array),
+    hashLo: pick(docs.hashLo, Uint32Array),
+  };
+}
+
+/** Two document sets, a then b (b's doc ids shift by a.count). */
+export function concatDocs(a: ScanDocs, b: ScanDocs): ScanDocs {
+  const cat = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, y: T, make: new (n: number) => T): T => {
+    const out = new make(x.length + y.length);
+    out.set(x, 0);
+    out.set(y, x.length);
+    return out;
+  };
+  return {
+    count: a.count + b.count,
+    paths: [...a.paths, ...b.paths],
+    files: [...a.files, ...b.files],
+    ...(a.ranges || b.ranges ? { ranges: catRanges(a, b) } : {}),
+    sizes: cat(a.sizes, b.sizes, Float64Array),
+    modified: cat(a.modified ?? new Float64Array(a.count), b.modified ?? new Float64Array(b.count), Float64Array),
+    status: cat(a.status, b.status, Uint8Array),
+    flags: cat(a.flags, b.flags, Uint8Array),
+    hi: cat(a.hi, b.hi, Uint32Array),
+    lo: cat(a.lo, b.lo, Uint32Array),
+    words: cat(a.words, b.words, Uint32Array),
+    hashHi: cat(a.hashHi, b.hashHi, Uint32Array),
+    hashLo: cat(a.hashLo, b.hashLo, Uint32Array),
+  };
+}
+
+/** The ranges of a then b (NaN, a whole file, for a part without ranges). */
+function catRanges(a: ScanDocs, b: ScanDocs): Float64Array {
+  const out = new Float64Array(2 * (a.count + b.count)).fill(Number.NaN);
+  if (a.ranges) out.set(a.ranges, 0);
+  if (b.ranges) out.set(b.ranges, 2 * a.count);
+  return out;
+}
+
+/**
+ * Positions sorted by path (UTF-16 code units, as collect-files sorts a listing): the order a corpus
+ * is shown, grouped and exported in, whatever order its documents were saved or merged in, so a
+ * reload or a resume gives the same references and group numbers as one uninterrupted scan.
+ */
+export function pathOrder(paths: readonly string[]): number[] {
+  const order = paths.map((_, i) => i);
+  order.sort((x, y) => (paths[x]! < paths[y]! ? -1 : paths[x]! > paths[y]! ? 1 : x - y));
+  return order;
+}
+
+/** True when `order` is 0, 1, 2, ... (nothing to move). */
+export function isIdentity(order: readonly number[]): boolean {
+  for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
+  return true;
+}

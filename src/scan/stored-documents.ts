@@ -1,0 +1,103 @@
+/**
+ * A document as storage keeps it and as a scan holds it: the one mapping between the scan's
+ * `DocStatus` codes and the stored status and skip reason (both ways), and the messages a stored skip
+ * shows after a reload, so a reload says what the scan said (a too-large file stays too large).
+ */
+import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
+import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
+import {
+  DOC_STATUS_NAME,
+  DocFlag,
+  DocStatus,
+  docStatusOfName,
+  invalidUtf8Message,
+  skipMessage,
+  tooLargeMessage,
+  tooShortMessage,
+  type DocStatusCode,
+  type SkipReason,
+} from '../core/documents/document-status.ts';
+import type { ScanDocs } from './scan-result.ts';
+
+/** The status of a stored skip reason (its DocStatus name; an unknown one reads as binary, as before). */
+function statusOfReason(reason: string | undefined): number {
+  const code = reason === undefined ? undefined : docStatusOfName(reason);
+  return code === undefined || code === DocStatus.ok || code === DocStatus.pending ? DocStatus.binary : code;
+}
+
+/** The message a stored skip shows after a reload: the scan's own (a too-large file keeps its size, a too-short one its words). */
+export function storedSkipMessage(reason: string, docs: Pick<ScanDocs, 'sizes' | 'words'>, d: number): string {
+  if (reason === 'too-large') return tooLargeMessage(docs.sizes[d]!);
+  if (reason === 'too-short') return tooShortMessage(docs.words[d]!);
+  return skipMessage(reason as SkipReason);
+}
+
+/**
+ * The stored "skip reason" of a compared document whose invalid UTF-8 was replaced: not a skip, a note
+ * (the document's status stays ok), kept so that the note survives a reload (without its byte count).
+ */
+export const INVALID_UTF8_NOTE = 'invalid-utf8';
+
+/** The restored corpus as the scan's document arrays (position = index in ascending storage id; groupSavedCorpus puts them in path order). */
+export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64Array): ScanDocs {
+  const status = new Uint8Array(c.count);
+  const flags = new Uint8Array(c.count);
+  for (const [p, reason] of c.skipReasons) if (reason === INVALID_UTF8_NOTE) flags[p] = DocFlag.invalidUtf8;
+  for (let p = 0; p < c.count; p++) {
+    const f = c.flags[p]!;
+    if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
+    else if (f & DOC_FLAG_SKIPPED) status[p] = statusOfReason(c.skipReasons.get(p));
+    else status[p] = DocStatus.ok;
+  }
+  return {
+    count: c.count,
+    paths: c.paths,
+    files,
+    ...(ranges ? { ranges } : {}),
+    sizes: c.sizes,
+    ...(c.lastModified ? { modified: c.lastModified } : {}),
+    status,
+    flags,
+    hi: c.hi,
+    lo: c.lo,
+    words: c.words,
+    hashHi: c.hashHi,
+    hashLo: c.hashLo,
+  };
+}
+
+/**
+ * The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending).
+ * Copies are stored as skipped with reason 'copy': their fingerprint is their original's, resolved by
+ * content hash when the corpus is grouped (docsFromCorpus maps the reason back to DocStatus.copy).
+ */
+export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocument | null {
+  const status = docs.status[d]!;
+  if (status === DocStatus.pending) return null;
+  const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
+  const base: NewDocument = {
+    id,
+    path: docs.paths[d]!.replaceAll('\0', ''),
+    size: docs.sizes[d]!,
+    // Recorded at ingest (the keep rules' newest/oldest read it back); 0 means "not recorded".
+    lastModified: docs.modified?.[d] ?? 0,
+    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
+    status: 'ok',
+    hi: docs.hi[d]!,
+    lo: docs.lo[d]!,
+    words: docs.words[d]!,
+    features: 0,
+  };
+  if (status === DocStatus.ok) {
+    return docs.flags[d]! & DocFlag.invalidUtf8 ? { ...base, skipReason: INVALID_UTF8_NOTE, skipMessage: invalidUtf8Message() } : base;
+  }
+  if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
+  // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
+  const reason = DOC_STATUS_NAME[status as DocStatusCode] ?? 'unreadable';
+  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : storedSkipMessage(reason, docs, d) };
+}
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}
+
