@@ -96,9 +96,7 @@ export async function feedFiles(
       } else {
         sink.read?.(d, read.bytes.byteLength);
         open.ids.push(d);
-        // lastModified (for the keep rules' newest/oldest) is one metadata fetch per file, asked only
-        // after the bytes are read so the read itself stays free of it.
-        open.items.push({ name: paths[d], bytes: read.bytes, lastModified: file instanceof File ? file.lastModified : 0 });
+        open.items.push({ name: paths[d], bytes: read.bytes });
         open.buffers.push(read.bytes.buffer as ArrayBuffer);
         open.bytes += read.bytes.byteLength;
         if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();

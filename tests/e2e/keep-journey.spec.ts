@@ -68,6 +68,7 @@ test('keep rules, marks, the plan, simsift apply and undo', async ({ page }) => 
     // Today's rule: the reference kept, identical copies marked, the draft (a different text) to review.
     await expect(summary).toContainText('4 files marked for removal');
 
+    await panel.getByText('Show each group’s marks').click();
     // Rules: docs/old protected, then newest first.
     await panel.getByLabel('Protected folders (one per line; everything under them is kept)').fill('docs/old');
     await panel.getByLabel('Protected folders (one per line; everything under them is kept)').blur();

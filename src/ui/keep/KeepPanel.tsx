@@ -13,27 +13,30 @@ import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
 import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
+import { useModifiedTimes } from './use-modified-times.ts';
 import './keep.css';
 
 export interface KeepPanelProps {
   relation: DuplicateRelation;
-  docs: PlanDocs & KeepDocs;
+  docs: PlanDocs & KeepDocs & { count: number; files: readonly Blob[]; modified?: Float64Array };
   /** Saves a text file (the app's download); `ext` is the file's extension. */
   onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
 }
 
 /** Groups listed with their rows at most (the plan always holds them all). */
-const SHOWN_GROUPS = 200;
+const SHOWN_GROUPS = 50;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function KeepPanel({ relation, docs, onSave }: KeepPanelProps) {
+export function KeepPanel({ relation, docs: scanned, onSave }: KeepPanelProps) {
   const [rules, setRules] = useKeepRules();
+  const modified = useModifiedTimes(scanned, relation.groups.members);
+  const docs = useMemo(() => ({ ...scanned, ...(modified ? { modified } : {}) }), [scanned, modified]);
   // The person's own marks by document; a new set of documents starts without any.
   const [marks, setMarks] = useState<Map<number, boolean>>(() => new Map());
-  const [marksFor, setMarksFor] = useState(docs.paths);
-  if (marksFor !== docs.paths) {
-    setMarksFor(docs.paths);
+  const [marksFor, setMarksFor] = useState(scanned.paths);
+  if (marksFor !== scanned.paths) {
+    setMarksFor(scanned.paths);
     setMarks(new Map());
   }
   const [status, setStatus] = useState('');
@@ -59,48 +62,52 @@ export function KeepPanel({ relation, docs, onSave }: KeepPanelProps) {
         {count(decision.removeFiles, 'file', 'files')} marked for removal would free {formatSize(decision.removeBytes) || '0 B'} (
         {decision.removeBytes.toLocaleString('en')} bytes).
       </p>
-      <div className="keep-panel__groups" role="group" aria-label="Marks">
-        {Array.from({ length: shown }, (_, g) => (
-          <fieldset key={g} className="keep-group">
-            <legend>
-              Group {g + 1}
-              {relation.exactGroup[g] ? ' · identical copies' : ' · near-duplicates'}
-            </legend>
-            <ul>
-              {Array.from({ length: groups.offsets[g + 1]! - groups.offsets[g]! }, (_, i) => {
-                const s = groups.offsets[g]! + i;
-                const d = groups.members[s]!;
-                const role = decision.role[s]!;
-                const kept = decision.keeper[g] === d;
-                const match = kept ? 'kept file' : decision.identical[s] ? 'identical copy' : 'near-duplicate';
-                return (
-                  <li key={s} className={`keep-row keep-row--${role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}`}>
-                    {role === ROLE_KEEP ? (
-                      <span className="keep-row__kept" aria-label={`Kept: ${displayName(docs.paths[d]!)}`}>
-                        ★
+      {/* Closed at first: a checkbox per row is a Tab stop each, and the page's other controls stay a few Tabs apart. */}
+      <details className="keep-panel__marks">
+        <summary>Show each group’s marks</summary>
+        <div className="keep-panel__groups" role="group" aria-label="Marks">
+          {Array.from({ length: shown }, (_, g) => (
+            <fieldset key={g} className="keep-group">
+              <legend>
+                Group {g + 1}
+                {relation.exactGroup[g] ? ' · identical copies' : ' · near-duplicates'}
+              </legend>
+              <ul>
+                {Array.from({ length: groups.offsets[g + 1]! - groups.offsets[g]! }, (_, i) => {
+                  const s = groups.offsets[g]! + i;
+                  const d = groups.members[s]!;
+                  const role = decision.role[s]!;
+                  const kept = decision.keeper[g] === d;
+                  const match = kept ? 'kept file' : decision.identical[s] ? 'identical copy' : 'near-duplicate';
+                  return (
+                    <li key={s} className={`keep-row keep-row--${role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}`}>
+                      {role === ROLE_KEEP ? (
+                        <span className="keep-row__kept" aria-label={`Kept: ${displayName(docs.paths[d]!)}`}>
+                          ★
+                        </span>
+                      ) : (
+                        <input
+                          type="checkbox"
+                          checked={role === ROLE_REMOVE}
+                          aria-label={`Remove ${displayName(docs.paths[d]!)}`}
+                          onChange={(e) => toggle(d, e.target.checked)}
+                        />
+                      )}{' '}
+                      <PathName path={docs.paths[d]!} maxChars={70} />{' '}
+                      <span className="keep-row__role">{role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}</span>{' '}
+                      <span className="ss-muted">
+                        {match} · {REASON_LABELS[decision.reason[s]!]} · {formatSize(docs.sizes[d]!)}
+                        {time(d) && ` · ${time(d)}`}
                       </span>
-                    ) : (
-                      <input
-                        type="checkbox"
-                        checked={role === ROLE_REMOVE}
-                        aria-label={`Remove ${displayName(docs.paths[d]!)}`}
-                        onChange={(e) => toggle(d, e.target.checked)}
-                      />
-                    )}{' '}
-                    <PathName path={docs.paths[d]!} maxChars={70} />{' '}
-                    <span className="keep-row__role">{role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}</span>{' '}
-                    <span className="ss-muted">
-                      {match} · {REASON_LABELS[decision.reason[s]!]} · {formatSize(docs.sizes[d]!)}
-                      {time(d) && ` · ${time(d)}`}
-                    </span>
-                  </li>
-                );
-              })}
-            </ul>
-          </fieldset>
-        ))}
-        {groups.count > shown && <p className="ss-muted">The first {shown} of {count(groups.count, 'group', 'groups')} are listed; the plan holds them all.</p>}
-      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            </fieldset>
+          ))}
+          {groups.count > shown && <p className="ss-muted">The first {shown} of {count(groups.count, 'group', 'groups')} are listed; the plan holds them all.</p>}
+        </div>
+      </details>
       <div className="ss-export" role="group" aria-label="Export plan">
         <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => save('csv')}>
           Export plan CSV
