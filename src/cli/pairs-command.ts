@@ -6,9 +6,9 @@
  * give the same lines.
  */
 import { availableParallelism } from 'node:os';
-import { allPairs } from '../core/index/all-pairs.ts';
+import { PairLimitError, allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
-import { allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
+import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { TooManyPairsError, UsageError, failure } from './cli-common.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
@@ -64,8 +64,22 @@ interface PairsArgs {
   paths: boolean;
 }
 
-/** Searches estimated to take longer than this on one core use every core (thread startup ~0.5 s). */
-const AUTO_THREADS_ABOVE_NS = 1.5e9;
+/**
+ * Searches estimated to take longer than this on one core use every core: a thread starts in about
+ * 0.05 s from the bundle (0.5 s through tsx), so anything longer gains from a second core.
+ */
+const AUTO_THREADS_ABOVE_NS = 0.2e9;
+/** A search shorter than this is not estimated first: its own pair limit stops it soon enough. */
+const ESTIMATE_ABOVE_NS = 2e9;
+/** The estimate's share of the search's expected time, and what one of its distance checks costs. */
+const ESTIMATE_SHARE = 0.02;
+const ESTIMATE_NS_PER_CHECK = 1.5;
+
+function tooManyPairs(estimate: number, args: PairsArgs): TooManyPairsError {
+  return new TooManyPairsError(
+    `about ${estimate.toLocaleString('en')} pairs within k=${args.k} (estimated from a sample), over --max-pairs ${args.maxPairs.toLocaleString('en')}: lower --k, or raise --max-pairs if the output may be that large`,
+  );
+}
 
 /**
  * Runs `simsift pairs` with the arguments after the subcommand name (e.g. `['fps.txt', '--k', '3']`)
@@ -95,20 +109,19 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     const n = hi.length;
     const readSeconds = (performance.now() - readStart) / 1000;
 
+    const blocks = args.k > MAX_BLOCKS - 1 && args.blocks === undefined ? 0 : (args.blocks ?? chooseBlocks(n, args.k));
+    // One-thread search time (brute force: about 1 ns a pair), for the thread count and the estimate.
+    const searchNs = blocks > 0 ? estimateCost(n, args.k, blocks) : allPairCount(n);
+    // The search stops itself past --max-pairs (so memory stays bounded). A sample estimate first
+    // pays only where the search is long and could end that way: it costs at most ~2% of the search.
     let estimate: number | null = null;
     const estimateStart = performance.now();
-    if (allPairCount(n) > args.maxPairs) {
-      estimate = estimatePairCount(hi, lo, args.k);
-      if (estimate > args.maxPairs) {
-        throw new TooManyPairsError(
-          `about ${estimate.toLocaleString('en')} pairs within k=${args.k} (estimated from a sample), over --max-pairs ${args.maxPairs.toLocaleString('en')}: lower --k, or raise --max-pairs if the output may be that large`,
-        );
-      }
+    if (allPairCount(n) > args.maxPairs && searchNs > ESTIMATE_ABOVE_NS) {
+      estimate = estimatePairCount(hi, lo, args.k, Math.min(ESTIMATE_BUDGET, (searchNs * ESTIMATE_SHARE) / ESTIMATE_NS_PER_CHECK));
+      if (estimate > args.maxPairs) throw tooManyPairs(estimate, args);
     }
-
     const estimateSeconds = (performance.now() - estimateStart) / 1000;
-    const blocks = args.k > MAX_BLOCKS - 1 && args.blocks === undefined ? 0 : (args.blocks ?? chooseBlocks(n, args.k));
-    if (args.threads === undefined && blocks > 0 && estimateCost(n, args.k, blocks) > AUTO_THREADS_ABOVE_NS) {
+    if (args.threads === undefined && blocks > 0 && searchNs > AUTO_THREADS_ABOVE_NS) {
       const threads = Math.min(availableParallelism(), binomial(blocks, args.k), 8);
       if (threads > 1) pool = startPairsPool(threads);
     }
@@ -116,15 +129,23 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     let startupSeconds: number | undefined;
     let threadsUsed = 1;
     let pairs: PairList;
-    if (pool && n >= 2 && blocks > 0) {
-      threadsUsed = pool.size;
-      await pool.ready;
-      const searchStartWarm = performance.now();
-      pairs = await pool.allPairs(hi, lo, args.k, blocks);
-      // Thread startup is reported apart from the search itself.
-      startupSeconds = (searchStartWarm - searchStart) / 1000;
-    } else {
-      pairs = allPairs(hi, lo, args.k, blocks > 0 ? { blocks } : {});
+    // Int32 counters bound the shared count: a limit that high could not be held in memory anyway.
+    const limit = Math.min(args.maxPairs, 2 ** 31 - 2 ** 26);
+    try {
+      if (pool && n >= 2 && blocks > 0) {
+        threadsUsed = pool.size;
+        await pool.ready;
+        const searchStartWarm = performance.now();
+        pairs = await pool.allPairs(hi, lo, args.k, blocks, limit);
+        // Thread startup is reported apart from the search itself.
+        startupSeconds = (searchStartWarm - searchStart) / 1000;
+      } else {
+        pairs = allPairs(hi, lo, args.k, { ...(blocks > 0 ? { blocks } : {}), pairLimit: { limit } });
+      }
+    } catch (error) {
+      // Stopped past the limit: say about how many pairs there would have been.
+      if (error instanceof PairLimitError) throw tooManyPairs(Math.max(estimatePairCount(hi, lo, args.k), args.maxPairs + 1), args);
+      throw error;
     }
     const searchEnd = performance.now();
     const sorted = sortPairs(pairs);

@@ -3,7 +3,7 @@
  * tables, runs the pure `allPairsForTables`, and transfers the pairs back.
  */
 import { parentPort } from 'node:worker_threads';
-import { allPairsForTables } from '../core/index/all-pairs.ts';
+import { PairLimitError, allPairsForTables } from '../core/index/all-pairs.ts';
 import { blockLayout } from '../core/index/block-layout.ts';
 import { trimPairList } from '../core/index/pair-list.ts';
 
@@ -16,12 +16,14 @@ export interface PairsThreadRequest {
   blocks: number;
   firstTable: number;
   endTable: number;
+  /** The pair limit shared by the pool's threads (an Int32Array over a SharedArrayBuffer), if any. */
+  limit?: { limit: number; shared: Int32Array };
 }
 
 /** The answer: the range's pairs (buffers transferred) or the error message. */
 export type PairsThreadReply =
   | { id: number; ok: true; a: Uint32Array; b: Uint32Array; distance: Uint8Array; count: number; seconds: number }
-  | { id: number; ok: false; message: string };
+  | { id: number; ok: false; message: string; overLimit: boolean };
 
 const port = parentPort;
 if (!port) throw new Error('pairs-thread.ts must run as a worker thread');
@@ -30,11 +32,16 @@ port.on('message', (req: PairsThreadRequest) => {
   try {
     const started = performance.now();
     const layout = blockLayout(req.k, req.blocks);
-    const pairs = trimPairList(allPairsForTables(req.hi, req.lo, layout, req.firstTable, req.endTable));
+    const pairs = trimPairList(allPairsForTables(req.hi, req.lo, layout, req.firstTable, req.endTable, req.limit));
     const reply: PairsThreadReply = { id: req.id, ok: true, ...pairs, seconds: (performance.now() - started) / 1000 };
     port.postMessage(reply, [pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer] as ArrayBuffer[]);
   } catch (error) {
-    const reply: PairsThreadReply = { id: req.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+    const reply: PairsThreadReply = {
+      id: req.id,
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+      overLimit: error instanceof PairLimitError,
+    };
     port.postMessage(reply);
   }
 });

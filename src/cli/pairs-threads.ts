@@ -5,7 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startThread } from './thread-bootstrap.ts';
-import { allPairsBruteForce, allPairsForTables, splitTables } from '../core/index/all-pairs.ts';
+import { PairLimitError, allPairsBruteForce, allPairsForTables, splitTables } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
 import { concatPairLists, type PairList } from '../core/index/pair-list.ts';
 import type { PairsThreadReply, PairsThreadRequest } from './pairs-thread.ts';
@@ -18,8 +18,11 @@ export interface PairsPool {
   readonly ready: Promise<void>;
   /** Seconds each thread spent computing in the last `allPairs` call (the rest is overhead). */
   readonly lastThreadSeconds: readonly number[];
-  /** All pairs within k (same result as `allPairs(hi, lo, k, { blocks })`). */
-  allPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number): Promise<PairList>;
+  /**
+   * All pairs within k (same result as `allPairs(hi, lo, k, { blocks })`); rejects with a
+   * `PairLimitError` once the threads together find more than `limit` pairs.
+   */
+  allPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number, limit?: number): Promise<PairList>;
   /** Stops the threads. */
   close(): Promise<void>;
 }
@@ -72,7 +75,7 @@ export function startPairsPool(size: number): PairsPool {
       pending.set(id, { resolve, reject });
       worker.postMessage({ ...req, id });
     }).then((reply) => {
-      if (!reply.ok) throw new Error(reply.message);
+      if (!reply.ok) throw reply.overLimit && req.limit ? new PairLimitError(req.limit.limit) : new Error(reply.message);
       lastThreadSeconds[slot] = reply.seconds;
       return { a: reply.a, b: reply.b, distance: reply.distance, count: reply.count };
     });
@@ -84,20 +87,22 @@ export function startPairsPool(size: number): PairsPool {
     get lastThreadSeconds() {
       return lastThreadSeconds;
     },
-    async allPairs(hi, lo, k, blocks) {
+    async allPairs(hi, lo, k, blocks, limit) {
       const n = hi.length;
-      if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k);
+      if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k, limit === undefined ? undefined : { limit });
       const m = blocks ?? chooseBlocks(n, k);
       const layout = blockLayout(k, m);
       if (n < 2) return allPairsForTables(hi, lo, layout, 0, layout.tables.length);
+      // One counter for all threads, so the limit bounds their sum (and so the memory the pairs take).
+      const shared = limit === undefined ? undefined : { limit, shared: new Int32Array(new SharedArrayBuffer(4)) };
       await ready;
-      const shared = toShared(hi, lo);
+      const fingerprints = toShared(hi, lo);
       const bounds = splitTables(layout.tables.length, count);
       const parts: Promise<PairList>[] = [];
       lastThreadSeconds = [];
       for (let p = 0; p + 1 < bounds.length; p++) {
         parts.push(
-          run({ hi: shared.hi, lo: shared.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1] }, workers[p], p),
+          run({ hi: fingerprints.hi, lo: fingerprints.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1], limit: shared }, workers[p], p),
         );
       }
       return concatPairLists(await Promise.all(parts));

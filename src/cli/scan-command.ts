@@ -8,7 +8,7 @@ import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { DEFAULT_SIMILARITY_THRESHOLD, SMALL_CORPUS, LARGE_CORPUS, defaultK, expectedRecall } from '../core/quality/defaults.ts';
+import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, expectedRecall } from '../core/quality/defaults.ts';
 import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
@@ -227,8 +227,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       await write(
         io.stdout,
         `${USAGE}\n` +
-          `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default by corpus size: 16 up to\n` +
-          `                   ${SMALL_CORPUS} files, ${defaultK(LARGE_CORPUS)} up to ${LARGE_CORPUS}, 12 beyond)\n` +
+          `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default: the largest k up to 16 whose\n` +
+          `                   search is expected to take at most ${Math.round(SEARCH_SHARE * 100)}% of the scan; ${defaultK(100_000)} at 100,000 files, ${defaultK(1_000_000)} at 1,000,000)\n` +
           `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
           "  --groups G       reference (default: every member verified against its group's reference) or\n" +
           '                   components (connected components; stderr says how many chain)\n' +
@@ -334,6 +334,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
+        (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(collected.files.length)}\n` : '') +
         `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
         (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
         `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(result.k).toFixed(3)}), ` +

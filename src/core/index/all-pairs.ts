@@ -12,12 +12,32 @@ import {
   type BlockLayout,
   type TableKey,
 } from './block-layout.ts';
-import { createPairList, type PairList } from './pair-list.ts';
+import { createPairList, ensurePairCapacity, type PairList } from './pair-list.ts';
+import { createPairScanArena, type PairScanArena } from './pair-scan.ts';
 
 /** Options for `allPairs`. */
 export interface AllPairsOptions {
   /** Number of blocks m (> k). Chosen by `chooseBlocks(n, k)` when absent. */
   blocks?: number;
+  /** Stop with a `PairLimitError` once more pairs than this are found (bounds memory; no limit when absent). */
+  pairLimit?: PairLimit;
+}
+
+/**
+ * A bound on the pairs a search may find. Threads searching parts of one layout share `shared`
+ * (an Int32Array over a SharedArrayBuffer, starting at 0), so the bound holds for their sum.
+ */
+export interface PairLimit {
+  limit: number;
+  shared?: Int32Array;
+}
+
+/** Thrown when a search finds more pairs than its `PairLimit`: the output would not fit. */
+export class PairLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} pairs`);
+    this.name = 'PairLimitError';
+  }
 }
 
 /**
@@ -26,29 +46,23 @@ export interface AllPairsOptions {
  */
 const MAX_GROUP_BITS = 16;
 
-/** Reusable per-thread buffers, sized for n documents. */
+/** Reusable per-thread buffers, sized for n documents: the grouped records live in the kernel's memory. */
 interface Scratch {
   /** Each document's key (first word) for the current table. */
   key: Uint32Array;
   /**
-   * Documents grouped by key, 4 words each: hi, lo, document index, key. Interleaved so the
-   * scatter touches one cache line per document instead of four (about 20% faster at 1M).
+   * The kernel's memory: `grouped` holds the documents grouped by key, 4 words each (the half
+   * compared first, the other half, document index, key), side by side so the scan streams through
+   * one array; `ends` the group ends; `local` and `localEnds` a group re-sorted on its last key block.
    */
-  grouped: Uint32Array;
-  /** A group re-sorted on its last key block (same layout as `grouped`); grown on demand. */
-  local: Uint32Array;
-  localCounts: Uint32Array;
-  offsets: Uint32Array;
+  arena: PairScanArena;
+  /** Pairs found so far by this search, counted against the limit. */
+  limit: PairLimit | undefined;
+  counted: number;
 }
 
-function createScratch(n: number): Scratch {
-  return {
-    key: new Uint32Array(n),
-    grouped: new Uint32Array(4 * n),
-    local: new Uint32Array(4 * 1024),
-    localCounts: new Uint32Array((1 << MAX_GROUP_BITS) + 1),
-    offsets: new Uint32Array((1 << MAX_GROUP_BITS) + 1),
-  };
+function createScratch(n: number, limit: PairLimit | undefined): Scratch {
+  return { key: new Uint32Array(n), arena: createPairScanArena(n, (1 << MAX_GROUP_BITS) + 1), limit, counted: 0 };
 }
 
 /**
@@ -59,10 +73,10 @@ function createScratch(n: number): Scratch {
 export function allPairs(hi: Uint32Array, lo: Uint32Array, k: number, options: AllPairsOptions = {}): PairList {
   const n = checkInput(hi, lo, k);
   // No block layout exists beyond k = 31 (m <= 32); at such distances every pair is a candidate anyway.
-  if (options.blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k);
+  if (options.blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k, options.pairLimit);
   const blocks = options.blocks ?? chooseBlocks(n, k);
   const layout = blockLayout(k, blocks);
-  return allPairsForTables(hi, lo, layout, 0, layout.tables.length);
+  return allPairsForTables(hi, lo, layout, 0, layout.tables.length, options.pairLimit);
 }
 
 /**
@@ -76,11 +90,12 @@ export function allPairsForTables(
   layout: BlockLayout,
   firstTable: number,
   endTable: number,
+  pairLimit?: PairLimit,
 ): PairList {
   const n = checkInput(hi, lo, layout.k);
   let out = createPairList(1024);
   if (n < 2) return out;
-  const scratch = createScratch(n);
+  const scratch = createScratch(n, pairLimit);
   let t = firstTable;
   while (t < endTable) {
     // Tables are in lexicographic order of their key blocks, so tables sharing all key blocks but
@@ -101,6 +116,7 @@ export function allPairsForTables(
 /**
  * True when the low half should be compared first: inside a group the key bits agree, so the half
  * holding fewer key bits rejects a random candidate more often (e.g. 32 free bits instead of 16).
+ * (The kernel compares both halves at once; the order still decides which half is word 0.)
  */
 function lowHalfFirst(layout: BlockLayout, blockMask: number): boolean {
   let keyInHi = 0;
@@ -115,9 +131,10 @@ function lowHalfFirst(layout: BlockLayout, blockMask: number): boolean {
 }
 
 function popcount(x: number): number {
-  let c = 0;
-  for (; x !== 0; x &= x - 1) c++;
-  return c;
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** The key blocks but the last (highest-numbered) one. */
@@ -127,6 +144,19 @@ function prefixMask(keyMask: number): number {
 
 function highestBit(mask: number): number {
   return 1 << (31 - Math.clz32(mask));
+}
+
+/** The bits of a table's key blocks in (hi, lo). */
+function keyBits(layout: BlockLayout, table: TableKey): [number, number] {
+  let keyHi = 0;
+  let keyLo = 0;
+  for (let b = 0; b < layout.blocks; b++) {
+    if (table.keyMask & (1 << b)) {
+      keyHi |= layout.maskHi[b];
+      keyLo |= layout.maskLo[b];
+    }
+  }
+  return [keyHi, keyLo];
 }
 
 /** Table ranges for `parts` workers: consecutive, as even as possible; returns parts + 1 bounds. */
@@ -154,16 +184,11 @@ function tablePairs(
   out: PairList,
 ): PairList {
   const table = layout.tables[t];
-  const k = layout.k;
-  const { key, grouped, offsets } = scratch;
+  const { key, arena } = scratch;
+  const { grouped, ends: offsets } = arena;
   const groupBits = Math.min(table.bits, MAX_GROUP_BITS);
   const groups = 2 ** groupBits;
   const shift = 32 - groupBits;
-  // When the key is wider than the group digit, groups mix keys: compare the key's first word
-  // before the distance (the ownership check below is what guarantees exactness).
-  const compareKeys = table.bits > groupBits;
-  const keyMask = table.keyMask;
-  const mustDiffer = table.mustDiffer;
 
   offsets.fill(0, 0, groups + 1);
   keysAndCounts(table, hi, lo, n, key, offsets, shift);
@@ -180,58 +205,10 @@ function tablePairs(
     grouped[p + 2] = i;
     grouped[p + 3] = kv;
   }
-
-  let outA = out.a;
-  let outB = out.b;
-  let outD = out.distance;
-  let count = out.count;
-  // After the scatter, offsets[g] is the end of group g.
-  let start = 0;
-  for (let g = 0; g < groups; g++) {
-    const end = offsets[g];
-    if (end - start > 1) {
-      const last = end << 2;
-      for (let i = start << 2; i < last - 4; i += 4) {
-        const h = grouped[i];
-        const l = grouped[i + 1];
-        const kv = grouped[i + 3];
-        for (let j = i + 4; j < last; j += 4) {
-          if (compareKeys && grouped[j + 3] !== kv) continue;
-          // Inlined SWAR popcount, first half first: it rejects almost every candidate alone.
-          let x = h ^ grouped[j];
-          x -= (x >>> 1) & 0x55555555;
-          x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-          x = (x + (x >>> 4)) & 0x0f0f0f0f;
-          let d = Math.imul(x, 0x01010101) >>> 24;
-          if (d > k) continue;
-          let y = l ^ grouped[j + 1];
-          y -= (y >>> 1) & 0x55555555;
-          y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
-          y = (y + (y >>> 4)) & 0x0f0f0f0f;
-          d += Math.imul(y, 0x01010101) >>> 24;
-          if (d > k) continue;
-          const x0 = h ^ grouped[j];
-          const x1 = l ^ grouped[j + 1];
-          const agree = swap ? agreeingBlocks(layout, x1, x0) : agreeingBlocks(layout, x0, x1);
-          // Report only from the first table (in layout order) whose key blocks the pair agrees on.
-          if ((agree & keyMask) !== keyMask || (agree & mustDiffer) !== 0) continue;
-          if (count === outA.length) {
-            const grown = growPairs(outA, outB, outD, count);
-            outA = grown.a;
-            outB = grown.b;
-            outD = grown.distance;
-          }
-          // The stable scatter keeps document order inside a group, so the first index is smaller.
-          outA[count] = grouped[i + 2];
-          outB[count] = grouped[j + 2];
-          outD[count] = d;
-          count++;
-        }
-      }
-    }
-    start = end;
-  }
-  return { a: outA, b: outB, distance: outD, count };
+  // After the scatter, offsets[g] is the end of group g. When the key is wider than the group digit,
+  // groups mix keys: the kernel's mask (the whole key) keeps only candidates agreeing on it.
+  const [keyHi, keyLo] = keyBits(layout, table);
+  return scanRuns(scratch, arena.groupedAt, grouped, arena.endsAt, 0, groups, 0, layout, table, keyHi, keyLo, swap, out);
 }
 
 /** Groups larger than this are re-sorted on the last key block; smaller ones are compared directly. */
@@ -254,7 +231,8 @@ function prefixRunPairs(
   out: PairList,
 ): PairList {
   const first = layout.tables[t0];
-  const { key, grouped, offsets } = scratch;
+  const { key, arena } = scratch;
+  const { grouped, ends: offsets, local, localEnds: counts } = arena;
   const firstLast = 31 - Math.clz32(first.keyMask);
   const prefixBits = first.bits - layout.size[firstLast];
   const groupBits = Math.min(prefixBits, MAX_GROUP_BITS);
@@ -264,11 +242,7 @@ function prefixRunPairs(
   // The prefix is the leading prefixBits of the first table's key.
   offsets.fill(0, 0, groups + 1);
   keysAndCounts(first, hi, lo, n, key, offsets, shift);
-  let largest = 0;
-  for (let g = 1; g <= groups; g++) {
-    if (offsets[g] > largest) largest = offsets[g];
-    offsets[g] += offsets[g - 1];
-  }
+  for (let g = 1; g <= groups; g++) offsets[g] += offsets[g - 1];
   // Records hold the half to compare first at word 0; the prefix decides (the last block varies).
   const swap = lowHalfFirst(layout, prefixMask(first.keyMask));
   const firstHalf = swap ? lo : hi;
@@ -281,22 +255,12 @@ function prefixRunPairs(
     grouped[p + 1] = secondHalf[i];
     grouped[p + 2] = i;
   }
-  if (scratch.local.length < 4 * largest) scratch.local = new Uint32Array(4 * largest);
-  const local = scratch.local;
-  const counts = scratch.localCounts;
 
   for (let t = t0; t < t1; t++) {
     const table = layout.tables[t];
     const j = 31 - Math.clz32(table.keyMask);
     // Whole-key equality by masks: exact, whatever the group digit covered.
-    let keyHi = 0;
-    let keyLo = 0;
-    for (let b = 0; b < layout.blocks; b++) {
-      if (table.keyMask & (1 << b)) {
-        keyHi |= layout.maskHi[b];
-        keyLo |= layout.maskLo[b];
-      }
-    }
+    const [keyHi, keyLo] = keyBits(layout, table);
     // Block j's value = ((h >>> rH) & mH) << loLen | ((l >>> rL) & mL).
     const start = layout.start[j];
     const size = layout.size[j];
@@ -307,11 +271,15 @@ function prefixRunPairs(
     const rL = loLen === 0 ? 0 : 32 - (start + hiLen - 32) - loLen;
     const mL = loLen === 32 ? -1 : (1 << loLen) - 1;
 
+    // Consecutive small groups are scanned in place by one kernel call; a large one is split first.
     let begin = 0;
+    let smallFrom = 0;
+    let smallBegin = 0;
     for (let g = 0; g < groups; g++) {
       const end = offsets[g];
       const count = end - begin;
       if (count > SMALL_GROUP) {
+        if (smallFrom < g) out = scanRuns(scratch, arena.groupedAt, grouped, arena.endsAt, smallFrom, g, smallBegin, layout, table, keyHi, keyLo, swap, out);
         // Digit: the block's leading bits, about log2(count) of them, so sub-groups are tiny.
         const digitBits = Math.min(size, 32 - Math.clz32(count), MAX_GROUP_BITS);
         const digitShift = size - digitBits;
@@ -331,30 +299,32 @@ function prefixRunPairs(
           local[p + 1] = grouped[q + 1];
           local[p + 2] = grouped[q + 2];
         }
-        let subBegin = 0;
-        for (let v = 0; v < buckets; v++) {
-          const subEnd = counts[v];
-          if (subEnd - subBegin > 1) out = scanGroup(local, subBegin << 2, subEnd << 2, layout, table, keyHi, keyLo, swap, out);
-          subBegin = subEnd;
-        }
-      } else if (count > 1) {
-        out = scanGroup(grouped, begin << 2, end << 2, layout, table, keyHi, keyLo, swap, out);
+        // counts[v] is now the end of bucket v.
+        out = scanRuns(scratch, arena.localAt, local, arena.localEndsAt, 0, buckets, 0, layout, table, keyHi, keyLo, swap, out);
+        smallFrom = g + 1;
+        smallBegin = end;
       }
       begin = end;
     }
+    if (smallFrom < groups) out = scanRuns(scratch, arena.groupedAt, grouped, arena.endsAt, smallFrom, groups, smallBegin, layout, table, keyHi, keyLo, swap, out);
   }
   return out;
 }
 
 /**
- * Checks every pair of the records [from, to) of buf (4 words each: the two halves, lo first when
- * `swap`, then document, unused) and
- * appends those within k owned by `table`; candidates whose key blocks differ are skipped first.
+ * Runs the kernel over runs [run, runEnd) of the records at byte `recordsAt` (`records` is their
+ * view; run ends at byte `endsAt`; the first run starts at record `row`), and appends the pairs
+ * within k that `table` owns: the kernel keeps candidates agreeing on the key bits (keyHi, keyLo)
+ * within k; a pair whose agreeing blocks include one `mustDiffer` belongs to an earlier table.
  */
-function scanGroup(
-  buf: Uint32Array,
-  from: number,
-  to: number,
+function scanRuns(
+  scratch: Scratch,
+  recordsAt: number,
+  records: Uint32Array,
+  endsAt: number,
+  run: number,
+  runEnd: number,
+  row: number,
   layout: BlockLayout,
   table: TableKey,
   keyHi: number,
@@ -362,40 +332,48 @@ function scanGroup(
   swap: boolean,
   out: PairList,
 ): PairList {
+  const { kernel, outAt, capacity, out: found } = scratch.arena;
   const k = layout.k;
-  // Word 0 of a record is lo when swapped.
-  const key0 = swap ? keyLo : keyHi;
-  const key1 = swap ? keyHi : keyLo;
-  for (let i = from; i < to - 4; i += 4) {
-    const h = buf[i];
-    const l = buf[i + 1];
-    for (let j = i + 4; j < to; j += 4) {
-      const x0 = h ^ buf[j];
-      const x1 = l ^ buf[j + 1];
-      if (((x0 & key0) | (x1 & key1)) !== 0) continue;
-      let x = x0;
-      x -= (x >>> 1) & 0x55555555;
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      x = (x + (x >>> 4)) & 0x0f0f0f0f;
-      let d = Math.imul(x, 0x01010101) >>> 24;
-      if (d > k) continue;
-      let y = x1;
-      y -= (y >>> 1) & 0x55555555;
-      y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
-      y = (y + (y >>> 4)) & 0x0f0f0f0f;
-      d += Math.imul(y, 0x01010101) >>> 24;
-      if (d > k) continue;
-      const agree = swap ? agreeingBlocks(layout, x1, x0) : agreeingBlocks(layout, x0, x1);
-      if ((agree & table.mustDiffer) !== 0) continue; // an earlier table owns it
-      if (out.count === out.a.length) out = growPairs(out.a, out.b, out.distance, out.count);
-      // Both sorts are stable, so document order holds inside a group: the first index is smaller.
-      out.a[out.count] = buf[i + 2];
-      out.b[out.count] = buf[j + 2];
-      out.distance[out.count] = d;
-      out.count++;
+  const mustDiffer = table.mustDiffer;
+  // Word 0 of a record (the kernel's low 32 bits) is lo when swapped.
+  const mask0 = swap ? keyLo : keyHi;
+  const mask1 = swap ? keyHi : keyLo;
+  while (run < runEnd) {
+    const count = kernel.scanRuns(recordsAt, endsAt, run, runEnd, row, k, mask0, mask1, outAt, capacity);
+    run = kernel.nextRun();
+    row = kernel.nextRow();
+    if (count === 0) continue;
+    if (out.count + count > out.a.length) out = ensurePairCapacity(out, out.count + count);
+    const { a, b, distance } = out;
+    let c = out.count;
+    for (let p = 0; p < 2 * count; p += 2) {
+      const i = found[p] << 2;
+      const j = found[p + 1] << 2;
+      const x0 = records[i] ^ records[j];
+      const x1 = records[i + 1] ^ records[j + 1];
+      if (mustDiffer !== 0) {
+        const agree = swap ? agreeingBlocks(layout, x1, x0) : agreeingBlocks(layout, x0, x1);
+        if ((agree & mustDiffer) !== 0) continue; // an earlier table owns it
+      }
+      // The scatters are stable, so document order holds inside a run: the first index is smaller.
+      a[c] = records[i + 2];
+      b[c] = records[j + 2];
+      distance[c] = popcount(x0) + popcount(x1);
+      c++;
     }
+    countPairs(scratch, c - out.count);
+    out.count = c;
   }
   return out;
+}
+
+/** Adds found pairs to the search's (and its sibling threads') count; throws past the limit. */
+function countPairs(scratch: Scratch, added: number): void {
+  const limit = scratch.limit;
+  if (!limit || added === 0) return;
+  scratch.counted += added;
+  const total = limit.shared ? Atomics.add(limit.shared, 0, added) + added : scratch.counted;
+  if (total > limit.limit) throw new PairLimitError(limit.limit);
 }
 
 /**
@@ -473,7 +451,7 @@ function growPairs(a: Uint32Array, b: Uint32Array, d: Uint8Array, count: number)
 }
 
 /** Reference all-pairs by comparing every pair; only sensible for small n (tests, tiny corpora). */
-export function allPairsBruteForce(hi: Uint32Array, lo: Uint32Array, k: number): PairList {
+export function allPairsBruteForce(hi: Uint32Array, lo: Uint32Array, k: number, pairLimit?: PairLimit): PairList {
   const n = checkInput(hi, lo, k);
   let outA: Uint32Array = new Uint32Array(1024);
   let outB: Uint32Array = new Uint32Array(1024);
@@ -494,6 +472,7 @@ export function allPairsBruteForce(hi: Uint32Array, lo: Uint32Array, k: number):
       const d = (Math.imul(x, 0x01010101) >>> 24) + (Math.imul(y, 0x01010101) >>> 24);
       if (d > k) continue;
       if (count === outA.length) {
+        if (pairLimit && count > pairLimit.limit) throw new PairLimitError(pairLimit.limit);
         const grown = growPairs(outA, outB, outD, count);
         outA = grown.a;
         outB = grown.b;
@@ -505,5 +484,6 @@ export function allPairsBruteForce(hi: Uint32Array, lo: Uint32Array, k: number):
       count++;
     }
   }
+  if (pairLimit && count > pairLimit.limit) throw new PairLimitError(pairLimit.limit);
   return { a: outA, b: outB, distance: outD, count };
 }

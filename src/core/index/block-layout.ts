@@ -229,19 +229,29 @@ export function ownsPair(table: TableKey, agree: number): boolean {
 /**
  * Estimated all-pairs time in nanoseconds for n fingerprints with m blocks on one core: per table,
  * one pass over the documents (key, count, scatter or in-cache split: ~20 ns each) plus the
- * candidate pairs inside the groups (the key's leading <= 16 bits): ~2-2.6 ns per distance check
- * (more at larger k, where one half rarely rejects alone), ~0.6 ns per candidate rejected by a key
- * compare when the key is wider than the group digit. Calibrated on the 1M benchmark (CPU time:
- * k=3/m=4 0.12 s, k=6/m=8 0.92 s, k=10/m=13 23.7 s, k=10/m=14 29 s).
+ * candidates inside the groups (the key's leading <= 16 bits), ~0.6 ns each in the WebAssembly
+ * kernel (one XOR, mask test and i64.popcnt, whether the key bits or the distance reject it).
+ * Calibrated on 100,000 fingerprints at k = 16 (m = 17, 18, 19 measured 18, 17 and 23 CPU-seconds
+ * at load 15, the model's 3.2, 3.9 and 4.8 s in the same order; the JavaScript scan before the
+ * kernel cost 2-2.6 ns a check and 81 s there).
  */
 export function estimateCost(n: number, k: number, blocks: number): number {
   const tables = binomial(blocks, k);
   const keyBits = Math.floor(((blocks - k) * 64) / blocks);
   const groupBits = Math.min(keyBits, 16);
   const candidates = (n * n) / 2 ** (groupBits + 1);
-  const checked = keyBits > groupBits ? candidates * 2 ** (groupBits - keyBits) : candidates;
-  const perTable = n * 20 + 2 ** groupBits + (candidates - checked) * 0.6 + checked * (2 + k / 20);
+  const perTable = n * 20 + 2 ** groupBits + candidates * 0.6;
   return tables * perTable;
+}
+
+/** The expected one-core all-pairs time in nanoseconds for n fingerprints within k, at the block count chosen for them. */
+export function searchNanoseconds(n: number, k: number): number {
+  if (k > MAX_BLOCKS - 1) return allPairsChecks(n);
+  return estimateCost(Math.max(n, 2), k, chooseBlocks(n, k));
+}
+
+function allPairsChecks(n: number): number {
+  return (n * (n - 1)) / 2;
 }
 
 /**

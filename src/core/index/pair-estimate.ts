@@ -33,10 +33,13 @@ export function allPairCount(n: number): number {
   return n < 2 ? 0 : (n * (n - 1)) / 2;
 }
 
-/** Estimated pairs within k among the fingerprints (hi[i], lo[i]); exact while n is small enough to check every pair. */
-export function estimatePairCount(hi: Uint32Array, lo: Uint32Array, k: number): number {
+/**
+ * Estimated pairs within k among the fingerprints (hi[i], lo[i]), from about `budget` distance
+ * checks; exact while n is small enough to check every pair.
+ */
+export function estimatePairCount(hi: Uint32Array, lo: Uint32Array, k: number, budget = ESTIMATE_BUDGET): number {
   const n = hi.length;
-  const stride = estimateStride(n);
+  const stride = estimateStride(n, budget);
   let matches = 0;
   let sampled = 0;
   for (let s = 0; s < n; s += stride) {

@@ -2,6 +2,7 @@
  * The detection-quality defaults SimSift ships with, chosen from `npm run bench -- quality`
  * (bench/quality.bench.ts); the CLI and the app read them from here so both answer the same.
  */
+import { searchNanoseconds } from '../index/block-layout.ts';
 
 /**
  * Share of the near-duplicate pairs with exact Jaccard in [0.8, 0.9) (the hardest band, next to the
@@ -23,30 +24,75 @@ export const CANDIDATE_RECALL_AT_K: Readonly<Record<number, number>> = {
   17: 1,
 };
 
-/** The expected recall at k for pairs at Jaccard 0.8-0.9 (see CANDIDATE_RECALL_AT_K); 1 above 17. */
-export function expectedRecall(k: number): number {
-  if (k >= 17) return 1;
-  return CANDIDATE_RECALL_AT_K[k] ?? 0;
+/**
+ * The chance that two documents at Jaccard `jaccard` get fingerprints within k bits, by the binomial
+ * model of SimHash bits: for binary features of two sets of one size, cosine = 2J / (1 + J); each of
+ * the 64 bits differs with probability angle / pi (Charikar), independently, so the distance is
+ * Binomial(64, angle / pi).
+ */
+export function binomialRecall(k: number, jaccard: number): number {
+  const cosine = (2 * jaccard) / (1 + jaccard);
+  const p = Math.acos(Math.min(1, cosine)) / Math.PI;
+  let term = (1 - p) ** 64; // P(D = 0)
+  let sum = 0;
+  for (let d = 0; d <= Math.min(k, 64); d++) {
+    sum += term;
+    term *= ((64 - d) / (d + 1)) * (p / (1 - p));
+  }
+  return Math.min(1, sum);
 }
 
-/** The default k for corpora of up to LARGE_CORPUS documents (see `defaultK`). */
+/**
+ * The expected recall at k for pairs at Jaccard 0.8-0.9, shown by the app and the CLI: the lower of
+ * the binomial model (the mean of `binomialRecall` at Jaccard 0.8 and 0.85, the band's lower half,
+ * where its misses are) and the real-text measurement (CANDIDATE_RECALL_AT_K). The measurement alone
+ * promised more than a mixed corpus gave (0.987 shown at k = 13, 96.5% found); the model holds on any
+ * text whose features behave as independent bits, and one corpus cannot vouch for every other.
+ */
+export function expectedRecall(k: number): number {
+  const model = (binomialRecall(k, 0.8) + binomialRecall(k, 0.85)) / 2;
+  const measured = k >= 17 ? 1 : (CANDIDATE_RECALL_AT_K[k] ?? 0);
+  return Math.min(model, measured);
+}
+
+/** The k for corpora of unknown size (the app's setting before a scan; see `defaultK`). */
 export const DEFAULT_K = 13;
-/** From this many documents on, the default k drops to 12 so the search stays within minutes at 1,000,000. */
-export const LARGE_CORPUS = 200_000;
-/** Up to this many documents the search is cheap even at k = 16 (well under a second). */
-export const SMALL_CORPUS = 10_000;
+/** The largest default k: 0.995 expected recall; more bits would mostly add candidates that fail verification. */
+export const MAX_DEFAULT_K = 16;
+/** The smallest default k, whatever the corpus size. */
+export const MIN_DEFAULT_K = 8;
+/**
+ * What a scan costs per document besides the search, in nanoseconds of one core: reading,
+ * fingerprinting and verifying (`simsift scan` on 9,120 real files took 7.7-9.1 s on one thread,
+ * about 1 ms a file; the app takes longer).
+ */
+export const SCAN_NS_PER_DOCUMENT = 1e6;
+/** The share of the scan's time the search may take at the default k. */
+export const SEARCH_SHARE = 0.1;
+
+/** The one-core time of the search in nanoseconds for n fingerprints within k (its cost model). */
+export type SearchCost = (n: number, k: number) => number;
 
 /**
- * The default maximum Hamming distance for a corpus of `documents` documents: the k whose expected
- * recall at Jaccard 0.8-0.9 is high while the search stays affordable. k = 16 (0.998) up to 10,000
- * documents; k = 13 (0.987, the smallest k with >= 0.97) up to 200,000 (`npm run bench -- pairs`:
- * 5.8 s on one thread at 100,000 fingerprints, 3.1 s on two); k = 12 (0.966) beyond, where each extra
- * bit roughly doubles a search that takes about 2 minutes at 1,000,000 and k = 12.
+ * The default maximum Hamming distance for a corpus of `documents` documents: the largest k (from
+ * MAX_DEFAULT_K down to MIN_DEFAULT_K) whose expected one-core search time, by `searchCost` (the
+ * index's cost model, `searchNanoseconds`), stays within SEARCH_SHARE of the scan's expected time
+ * (SCAN_NS_PER_DOCUMENT a document). k buys recall (`expectedRecall`), and the search is what a larger
+ * k costs: so a small corpus gets k = 16, a large one what its search allows.
  */
-export function defaultK(documents: number): number {
-  if (documents <= SMALL_CORPUS) return 16;
-  if (documents <= LARGE_CORPUS) return DEFAULT_K;
-  return 12;
+export function defaultK(documents: number, searchCost: SearchCost = searchNanoseconds): number {
+  const budget = Math.max(documents, 1) * SCAN_NS_PER_DOCUMENT * SEARCH_SHARE;
+  for (let k = MAX_DEFAULT_K; k > MIN_DEFAULT_K; k--) if (searchCost(documents, k) <= budget) return k;
+  return MIN_DEFAULT_K;
+}
+
+/** One line saying why `defaultK` chose k for this many documents (for summaries). */
+export function defaultKReason(documents: number, searchCost: SearchCost = searchNanoseconds): string {
+  const k = defaultK(documents, searchCost);
+  const seconds = searchCost(documents, k) / 1e9;
+  const budget = (Math.max(documents, 1) * SCAN_NS_PER_DOCUMENT * SEARCH_SHARE) / 1e9;
+  const why = k === MAX_DEFAULT_K ? 'the largest default' : `the largest k whose search fits ${Math.round(SEARCH_SHARE * 100)}% of the scan's expected time`;
+  return `k=${k} by default: ${why} (search about ${seconds < 0.1 ? seconds.toFixed(2) : seconds.toFixed(1)} s on one core, budget ${budget.toFixed(1)} s)`;
 }
 
 /** Two documents are near-duplicates when the exact Jaccard of their feature sets is at least this. */

@@ -41,6 +41,19 @@ describe('simsift pairs', () => {
     expect(threaded.out).toBe(want);
   }, 60_000);
 
+  it('stops a search that finds more than --max-pairs, on one thread or on several sharing the bound', async () => {
+    const count = (await run([fpFile, '--k', '4'])).out.trimEnd().split('\n').length;
+    expect(count).toBeGreaterThan(10);
+    for (const threads of ['1', '2']) {
+      const over = await run([fpFile, '--k', '4', '--threads', threads, '--max-pairs', String(count - 1)]);
+      expect(over.code, over.err).toBe(2);
+      expect(over.out).toBe('');
+      expect(over.err).toMatch(new RegExp(`about [\\d,]+ pairs within k=4 .*over --max-pairs ${(count - 1).toLocaleString('en')}`));
+      const at = await run([fpFile, '--k', '4', '--threads', threads, '--max-pairs', String(count)]);
+      expect(at.code, at.err).toBe(0);
+    }
+  }, 60_000);
+
   it('accepts CRLF, uppercase, spaces and a missing final newline; empty files give no pairs', async () => {
     const file = join(dir, 'crlf.txt');
     writeFileSync(file, ' FFFFFFFFFFFFFFFF\r\nfffffffffffffffe \r\n0000000000000000');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allPairs, allPairsBruteForce, allPairsForTables, splitTables } from '../../../../src/core/index/all-pairs.ts';
+import { PairLimitError, allPairs, allPairsBruteForce, allPairsForTables, splitTables } from '../../../../src/core/index/all-pairs.ts';
 import { blockLayout } from '../../../../src/core/index/block-layout.ts';
 import { concatPairLists, sortPairs } from '../../../../src/core/index/pair-list.ts';
 import { bruteForcePairs, flipBits, pairStrings, plantedSet, type Fingerprints } from './test-fingerprints.ts';
@@ -12,6 +12,7 @@ const cases: Array<[k: number, blocks: number]> = [
   [3, 4], [3, 5], [3, 6], [3, 7], [3, 8],
   [4, 6], [6, 8], [8, 9], [8, 10], [8, 12],
   [12, 13], [12, 14], [12, 16],
+  [16, 17], [16, 19], [16, 20],
 ];
 
 describe('allPairs is exact (against brute force)', () => {
@@ -27,6 +28,21 @@ describe('allPairs is exact (against brute force)', () => {
     expect(want.length).toBeGreaterThan(50); // the data really has pairs at this distance
     expect(pairStrings(allPairs(fp.hi, fp.lo, k, { blocks }))).toEqual(want);
   }, 30_000);
+
+  it('stops past a pair limit (counted across table ranges that share it) and finishes at it', () => {
+    const count = reference(6).length;
+    expect(allPairs(fp.hi, fp.lo, 6, { pairLimit: { limit: count } }).count).toBe(count);
+    expect(() => allPairs(fp.hi, fp.lo, 6, { pairLimit: { limit: count - 1 } })).toThrow(PairLimitError);
+    // Two ranges of one layout share a counter: each alone stays under the limit, together they pass it.
+    const layout = blockLayout(6, 8);
+    const half = splitTables(layout.tables.length, 2);
+    const shared = new Int32Array(new SharedArrayBuffer(4));
+    const first = allPairsForTables(fp.hi, fp.lo, layout, half[0], half[1], { limit: count - 1, shared });
+    expect(first.count).toBeLessThan(count);
+    expect(() => allPairsForTables(fp.hi, fp.lo, layout, half[1], half[2], { limit: count - 1, shared })).toThrow(PairLimitError);
+    // Beyond k = 31 the brute force keeps the limit too.
+    expect(() => allPairs(fp.hi, fp.lo, 40, { pairLimit: { limit: 1000 } })).toThrow(PairLimitError);
+  });
 
   it('chooses the block count itself when none is given', () => {
     for (const k of [0, 1, 3, 5, 8, 12]) expect(pairStrings(allPairs(fp.hi, fp.lo, k))).toEqual(reference(k));

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench -- pairs-cli [--n 1000000] [--k 3] [--runs 3] [--blocks-py 6]`: the whole `simsift pairs`
+ * command (a child process: start, read, search, sort, write the pairs to a file) against simhash-py's
+ * `find_all` on the same fingerprints, interleaved run by run, with the load average beside each run.
+ * simhash-py is imported by python3 as `simhash`, from bench/.data/simhash-py when that holds a built copy
+ * (`pip install simhash-py` where PyPI is reachable; else build seomoz/simhash-py with its simhash-cpp
+ * submodule: `python3 setup.py build_ext --inplace` with Cython 0.29, Debian's cython3).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mulberry32 as makeRandom } from '../tests/fixtures/mulberry32.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const data = join(root, 'bench', '.data');
+
+const FIND_ALL = `
+import sys, time, simhash
+hashes = [int(l, 16) for l in open(sys.argv[1]) if l.strip()]
+t = time.perf_counter()
+r = simhash.find_all(hashes, int(sys.argv[3]), int(sys.argv[2]))
+print(f"{time.perf_counter() - t:.4f} {len(r)}")
+`;
+
+/** The pairs bench's corpus: 90% random fingerprints, 10% copies of one with 1-3 bits flipped. */
+function writeCorpus(n: number, file: string): void {
+  const rnd = makeRandom(20261122);
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const random = n - Math.floor(n / 10);
+  for (let i = 0; i < random; i++) {
+    hi[i] = rnd();
+    lo[i] = rnd();
+  }
+  for (let i = random; i < n; i++) {
+    const src = rnd() % random;
+    const flips = 1 + (rnd() % 3);
+    // Distinct bits: set them in a mask until it holds `flips` of them.
+    let fh = 0;
+    let fl = 0;
+    let set = 0;
+    while (set < flips) {
+      const bit = rnd() & 63;
+      const m = 1 << (bit & 31);
+      if (bit < 32 ? fh & m : fl & m) continue;
+      if (bit < 32) fh |= m;
+      else fl |= m;
+      set++;
+    }
+    const h = hi[src] ^ fh;
+    const l = lo[src] ^ fl;
+    hi[i] = h >>> 0;
+    lo[i] = l >>> 0;
+  }
+  const lines = new Array<string>(n);
+  for (let i = 0; i < n; i++) lines[i] = hi[i].toString(16).padStart(8, '0') + lo[i].toString(16).padStart(8, '0');
+  writeFileSync(file, lines.join('\n') + '\n');
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function main(args: string[]): Promise<void> {
+  const o = { n: 1_000_000, k: 3, runs: 3, blocksPy: 6 };
+  for (let i = 0; i < args.length; i++) {
+    const [name, inline] = args[i].split('=', 2);
+    const value = Number(inline ?? args[++i]);
+    if (name === '--n') o.n = value;
+    else if (name === '--k') o.k = value;
+    else if (name === '--runs') o.runs = value;
+    else if (name === '--blocks-py') o.blocksPy = value;
+    else throw new Error(`unknown option ${args[i]}`);
+  }
+  mkdirSync(data, { recursive: true });
+  const file = join(data, `pairs-cli-${o.n}.txt`);
+  if (!existsSync(file)) writeCorpus(o.n, file);
+  const env = { ...process.env, PYTHONPATH: [join(data, 'simhash-py'), process.env.PYTHONPATH].filter(Boolean).join(':') };
+  const havePy = spawnSync('python3', ['-c', 'import simhash; simhash.find_all'], { env }).status === 0;
+  if (!havePy) console.log('simhash-py not found (see this file\'s header): simsift pairs alone');
+  console.log(`pairs-cli bench: n=${o.n} k=${o.k}, simhash-py find_all with ${o.blocksPy} blocks; 2-core shared machine`);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let r = 0; r < o.runs; r++) {
+    const load = loadavg()[0].toFixed(1);
+    const t0 = performance.now();
+    const result = spawnSync(process.execPath, [join(root, 'bin', 'simsift.js'), 'pairs', file, '--k', String(o.k), '--out', join(data, 'pairs-cli-out.txt')], { encoding: 'utf8' });
+    const wall = (performance.now() - t0) / 1000;
+    if (result.status !== 0) throw new Error(`simsift pairs failed: ${result.stderr}`);
+    ours.push(wall);
+    let line = `run ${r + 1} (load ${load}): simsift pairs ${wall.toFixed(3)} s whole command [${result.stderr.trim().replace(/^simsift pairs: /, '')}]`;
+    if (havePy) {
+      const [seconds, count] = execFileSync('python3', ['-c', FIND_ALL, file, String(o.k), String(o.blocksPy)], { env, encoding: 'utf8' }).trim().split(' ');
+      theirs.push(Number(seconds));
+      line += `; find_all ${Number(seconds).toFixed(3)} s (${count} pairs: distinct fingerprint values)`;
+    }
+    console.log(line);
+  }
+  console.log(`median: simsift pairs ${median(ours).toFixed(3)} s whole command` +
+    (havePy ? `; find_all ${median(theirs).toFixed(3)} s (search alone); ratio ${(median(theirs) / median(ours)).toFixed(1)}x` : ''));
+}

@@ -1,0 +1,76 @@
+/**
+ * The all-pairs search's WebAssembly kernel (kernels/pair-scan.ts, compiled from AssemblyScript by
+ * bin/build-kernels.js) and the memory it works in: the grouped records, the run ends and the found
+ * pairs all live in the kernel's memory, so a table's runs are scanned with no copy and no allocation
+ * per pair. One instance per search (per thread), grown to the corpus it searches.
+ */
+import { WASM_BASE64 } from './pair-scan-wasm.ts';
+
+interface PairScanExports {
+  memory: WebAssembly.Memory;
+  scanRuns(
+    records: number, ends: number, run: number, runEnd: number, row: number, k: number, maskLow: number, maskHigh: number,
+    out: number, capacity: number,
+  ): number;
+  nextRun(): number;
+  nextRow(): number;
+}
+
+/** The kernel's memory laid out for one search, with typed-array views over each region. */
+export interface PairScanArena {
+  /** Byte offsets of the regions (records are 16 bytes, ends 4, found pairs 8). */
+  readonly groupedAt: number;
+  readonly localAt: number;
+  readonly endsAt: number;
+  readonly localEndsAt: number;
+  readonly outAt: number;
+  /** Found pairs the out region holds. */
+  readonly capacity: number;
+  /** Views (4 words a record; ends; found pairs as row i, row j). */
+  readonly grouped: Uint32Array;
+  readonly local: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly localEnds: Uint32Array;
+  readonly out: Uint32Array;
+  readonly kernel: PairScanExports;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** Where the regions start: the kernel's own stack and data stay below (it uses none, but keep a page). */
+const BASE = 65536;
+
+/**
+ * A kernel instance whose memory holds `records` grouped records, as many re-sorted ones, `ends`
+ * run ends for each, and room for found pairs (at least one run's worth: `records`).
+ */
+export function createPairScanArena(records: number, ends: number): PairScanArena {
+  // Compiled once per thread, synchronously (a few hundred bytes: allowed on any thread).
+  compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
+  const kernel = new WebAssembly.Instance(compiled, {}).exports as unknown as PairScanExports;
+  const capacity = Math.max(4096, records);
+  const groupedAt = BASE;
+  const localAt = groupedAt + 16 * records;
+  const endsAt = localAt + 16 * records;
+  const localEndsAt = endsAt + 4 * ends;
+  const outAt = localEndsAt + 4 * ends;
+  const bytes = outAt + 8 * capacity;
+  const have = kernel.memory.buffer.byteLength;
+  if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / 65536));
+  const buffer = kernel.memory.buffer;
+  return {
+    groupedAt, localAt, endsAt, localEndsAt, outAt, capacity, kernel,
+    grouped: new Uint32Array(buffer, groupedAt, 4 * records),
+    local: new Uint32Array(buffer, localAt, 4 * records),
+    ends: new Uint32Array(buffer, endsAt, ends),
+    localEnds: new Uint32Array(buffer, localEndsAt, ends),
+    out: new Uint32Array(buffer, outAt, 2 * capacity),
+  };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { CANDIDATE_RECALL_AT_K, MAX_DEFAULT_K, SCAN_NS_PER_DOCUMENT, SEARCH_SHARE, binomialRecall, defaultK, defaultKReason, expectedRecall } from '../../../../src/core/quality/defaults.ts';
+import { searchNanoseconds } from '../../../../src/core/index/block-layout.ts';
+import { mulberry32 } from '../../../fixtures/mulberry32.ts';
+
+describe('binomialRecall', () => {
+  it('matches a simulation of 64 independent bits that differ with probability angle / pi', () => {
+    const rnd = mulberry32(5);
+    for (const jaccard of [0.8, 0.85]) {
+      const p = Math.acos((2 * jaccard) / (1 + jaccard)) / Math.PI;
+      const trials = 20_000;
+      const within = new Uint32Array(65);
+      for (let t = 0; t < trials; t++) {
+        let d = 0;
+        for (let b = 0; b < 64; b++) if (rnd() / 2 ** 32 < p) d++;
+        within[d]++;
+      }
+      for (const k of [8, 12, 16]) {
+        let count = 0;
+        for (let d = 0; d <= k; d++) count += within[d];
+        expect(binomialRecall(k, jaccard)).toBeCloseTo(count / trials, 1);
+      }
+    }
+    expect(binomialRecall(64, 0.8)).toBeCloseTo(1, 12);
+    expect(binomialRecall(0, 1)).toBe(1);
+  });
+});
+
+describe('expectedRecall', () => {
+  it('is the lower of the model (Jaccard 0.8 and 0.85) and the real-text measurement', () => {
+    for (let k = 8; k <= 20; k++) {
+      const model = (binomialRecall(k, 0.8) + binomialRecall(k, 0.85)) / 2;
+      const measured = k >= 17 ? 1 : CANDIDATE_RECALL_AT_K[k];
+      expect(expectedRecall(k)).toBe(Math.min(model, measured));
+      if (k > 8) expect(expectedRecall(k)).toBeGreaterThanOrEqual(expectedRecall(k - 1));
+    }
+    // At k = 13 the real-text figure alone (0.987) promised more than a mixed corpus gave (0.965).
+    expect(expectedRecall(13)).toBeLessThan(0.965);
+  });
+});
+
+describe('defaultK', () => {
+  it('is the largest k whose search stays within its share of the scan, by the given cost', () => {
+    const budget = (n: number) => n * SCAN_NS_PER_DOCUMENT * SEARCH_SHARE;
+    // A search that costs 2^k ns per document fits up to k = floor(log2(1e5)) = 16 ... and less when dearer.
+    expect(defaultK(1000, (n, k) => n * 2 ** k)).toBe(16);
+    expect(defaultK(1000, (n, k) => n * 2 ** (k + 3))).toBe(13);
+    expect(defaultK(1000, () => Infinity)).toBe(8);
+    for (const n of [1_000, 100_000, 1_000_000]) {
+      const k = defaultK(n);
+      expect(k === MAX_DEFAULT_K || searchNanoseconds(n, k + 1) > budget(n)).toBe(true);
+      expect(k === 8 || searchNanoseconds(n, k) <= budget(n)).toBe(true);
+    }
+    // The index's cost model allows k = 16 at 100,000 documents.
+    expect(defaultK(100_000)).toBe(16);
+    expect(defaultKReason(100_000)).toMatch(/^k=16 by default: .*search about [\d.]+ s on one core, budget 10\.0 s/);
+  });
+});
