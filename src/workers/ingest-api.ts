@@ -1,13 +1,14 @@
 /**
  * The ingest worker's API: takes a batch of files (bytes the main thread read, or Blobs read here),
- * turns each into the UTF-8 of its normalized compared text (core normalizedUtf8: documentText's
- * decode and HTML rule, then normalizeText, mostly without making a string), hashes those bytes with
+ * turns each into the UTF-8 of its normalized compared text (core documentUtf8: documents extracted,
+ * text through documentText's decode and HTML rule, then normalizeText, mostly without making a string), hashes those bytes with
  * XXH64 (xxhash-wasm) for exact duplicates and fingerprints each distinct text once, always whole.
  * Results go back as typed arrays.
  */
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { transfer } from 'comlink';
-import { createUtf8Buffer, normalizedUtf8 } from '../core/text/normalized-utf8.ts';
+import { createUtf8Buffer } from '../core/text/normalized-utf8.ts';
+import { documentUtf8 } from '../core/text/document-utf8.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
@@ -30,7 +31,7 @@ import {
   type KeptSets,
   type LocalPairs,
 } from './ingest-protocol.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
 
@@ -162,7 +163,7 @@ async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, lim
     while (next < items.length) {
       const i = next++;
       if (known[i]) continue;
-      const read = decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx);
+      const read = await decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx);
       sets[i] = read.ok ? maker.featureSetNormalized(read.utf8, read.ascii) : null;
     }
   };
@@ -176,15 +177,19 @@ function describeError(error: unknown): string {
 }
 
 /**
- * The compared text of one file's bytes (core documentText's rule: decode, HTML stripped, as the pair
- * view reads it), normalized as UTF-8 into the worker's buffer, and the XXH64 of those bytes.
+ * The compared text of one file's bytes (core documentUtf8: the one bytes -> compared-text rule,
+ * documents extracted, as the pair view reads it), normalized as UTF-8 into the worker's buffer, and
+ * the XXH64 of those bytes.
  */
-function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): FileText {
+async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): Promise<FileText> {
   if (!read.ok) return read;
-  const doc = normalizedUtf8(read.bytes, name, normalized);
-  if (!doc.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', doc.message) };
+  const doc = await documentUtf8(read.bytes, name, normalized);
+  if (!doc.ok) {
+    const status = doc.reason === 'binary' ? DocStatus.binary : EXTRACTION_STATUS[doc.reason];
+    return { ok: false, status, skip: doc.reason, message: skipMessage(doc.reason, doc.message) };
+  }
   const hash = xx.h64Raw(doc.utf8);
-  const flags = (doc.html ? DocFlag.html : 0) | (doc.invalidBytes > 0 ? DocFlag.invalidUtf8 : 0);
+  const flags = (doc.html ? DocFlag.html : 0) | (doc.invalidBytes > 0 ? DocFlag.invalidUtf8 : 0) | formatFlags(doc.format);
   return { ok: true, utf8: doc.utf8, ascii: doc.ascii, hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes: doc.invalidBytes };
 }
 
@@ -392,7 +397,7 @@ async function ingestItems(
       continue;
     }
     // Decoded only now: the normalized text lives in one buffer until the next file.
-    const read = decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx);
+    const read = await decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx);
     if (!read.ok) {
       out.status[i] = read.status;
       out.skipped.push({ index: i, reason: read.skip, message: read.message });

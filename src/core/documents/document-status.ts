@@ -4,6 +4,9 @@
  * a person reads about it. Pure data; no I/O.
  */
 
+import { DOCUMENT_FORMATS, type DocumentFormat } from '../text/document-format.ts';
+import type { ExtractionSkip } from '../text/documents/extraction.ts';
+
 /**
  * The largest file SimSift fingerprints. A document is always compared whole (a fingerprint of a
  * part would call two files that differ past the part identical); fingerprinting 54 MB of text took
@@ -32,6 +35,16 @@ export const DocStatus = {
   copy: 6,
   /** Larger than SimSift compares (MAX_DOCUMENT_BYTES): skipped, never fingerprinted in part. */
   tooLarge: 7,
+  // Documents whose text could not be extracted (core/text/documents). Codes from 16, clear of the
+  // codes other changes add after 7.
+  /** A password-protected (or DRM-encrypted) document. */
+  encrypted: 16,
+  /** A PDF, DOCX, ODT, EPUB or RTF file that its reader could not parse. */
+  damaged: 17,
+  /** A document with no text to extract: a PDF of scanned pages (no text layer), an empty document. */
+  noText: 18,
+  /** Stopped by an extraction limit: a zip bomb, XML or RTF nested too deep, too many pages, too slow. */
+  overLimit: 19,
 } as const;
 export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
 
@@ -41,7 +54,23 @@ export const DocFlag = {
   html: 2,
   /** UTF-8 with invalid bytes, read as UTF-8 with U+FFFD for them (the batch's `notes` say how many). */
   invalidUtf8: 4,
+  /**
+   * Bits 3-5: the document's format as an index into DOCUMENT_FORMATS (core/text/document-format.ts):
+   * 0 text, 1 HTML, 2 PDF, 3 DOCX, 4 ODT, 5 EPUB, 6 RTF. Read with `formatOfFlags`.
+   */
+  formatShift: 3,
+  formatMask: 0x38,
 } as const;
+
+/** The flag bits that record `format` (see DocFlag.formatShift). */
+export function formatFlags(format: DocumentFormat): number {
+  return Math.max(0, DOCUMENT_FORMATS.indexOf(format)) << DocFlag.formatShift;
+}
+
+/** The format recorded in a document's flags (text when none was recorded). */
+export function formatOfFlags(flags: number): DocumentFormat {
+  return DOCUMENT_FORMATS[(flags & DocFlag.formatMask) >> DocFlag.formatShift] ?? 'text';
+}
 
 /** The note for a UTF-8 file whose invalid bytes were replaced (how many, when known). */
 export function invalidUtf8Message(bytes?: number): string {
@@ -50,7 +79,15 @@ export function invalidUtf8Message(bytes?: number): string {
 }
 
 /** Why a file is not part of the near-duplicate search. */
-export type SkipReason = 'binary' | 'too-short' | 'too-large' | 'empty' | 'unreadable' | 'hidden';
+export type SkipReason = 'binary' | 'too-short' | 'too-large' | 'empty' | 'unreadable' | 'hidden' | ExtractionSkip;
+
+/** The status of a document skipped for an extraction reason. */
+export const EXTRACTION_STATUS: Record<ExtractionSkip, DocStatusCode> = {
+  encrypted: DocStatus.encrypted,
+  damaged: DocStatus.damaged,
+  'no-text': DocStatus.noText,
+  'over-limit': DocStatus.overLimit,
+};
 
 /** The human message for each skip reason (shown in the Skipped panel). */
 export function skipMessage(reason: SkipReason, detail?: string): string {
@@ -69,6 +106,14 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
       return `Could not be read${detail ? ` (${detail})` : ''}: it may have been moved, deleted or locked while scanning.`;
     case 'hidden':
       return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
+    case 'encrypted':
+      return `Encrypted${detail ? ` (${detail})` : ''}: SimSift cannot read a password-protected document, so it was not compared.`;
+    case 'damaged':
+      return `Damaged document${detail ? ` (${detail})` : ''}: its text could not be read, so it was not compared.`;
+    case 'no-text':
+      return `No text${detail ? ` (${detail})` : ''}: there is no text to compare.`;
+    case 'over-limit':
+      return `Stopped at a safety limit${detail ? ` (${detail})` : ''}: the document was not compared.`;
   }
 }
 

@@ -43,6 +43,10 @@ const REASON_LABEL: Record<SkipReason, string> = {
   empty: 'Empty',
   unreadable: 'Unreadable',
   hidden: 'Hidden',
+  encrypted: 'Encrypted',
+  damaged: 'Damaged',
+  'no-text': 'No text',
+  'over-limit': 'Safety limit',
 };
 
 const ROW_HEIGHT = 44;
