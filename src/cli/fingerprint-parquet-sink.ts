@@ -5,6 +5,7 @@
 import { closeSync, writeSync } from 'node:fs';
 import { createFingerprintParquetWriter, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
+import type { DocumentFormat } from '../core/text/document-format.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
 
 /** One file's row: its status, fingerprint and content hash halves (0 where there are none), word count. */
@@ -15,6 +16,8 @@ export interface FingerprintRow {
   contentHi: number;
   contentLo: number;
   words: number;
+  /** The file's format (null when it could not be told: an unreadable file). */
+  format: DocumentFormat | null;
 }
 
 /** Rows per row group: large enough for DuckDB and Spark to read in parallel, small enough to buffer. */
@@ -34,6 +37,7 @@ export function createFingerprintParquetSink(fd: number, settings: SimHashSettin
   });
   let paths: string[] = [];
   let status: FingerprintStatus[] = [];
+  let formats: (DocumentFormat | null)[] = [];
   const hi = new Uint32Array(ROW_GROUP);
   const lo = new Uint32Array(ROW_GROUP);
   const contentHi = new Uint32Array(ROW_GROUP);
@@ -41,9 +45,10 @@ export function createFingerprintParquetSink(fd: number, settings: SimHashSettin
   const words = new Uint32Array(ROW_GROUP);
   const flush = () => {
     const n = paths.length;
-    writer.write({ paths, status, hi: hi.subarray(0, n), lo: lo.subarray(0, n), contentHi: contentHi.subarray(0, n), contentLo: contentLo.subarray(0, n), words: words.subarray(0, n) });
+    writer.write({ paths, status, hi: hi.subarray(0, n), lo: lo.subarray(0, n), contentHi: contentHi.subarray(0, n), contentLo: contentLo.subarray(0, n), words: words.subarray(0, n), formats });
     paths = [];
     status = [];
+    formats = [];
   };
   return {
     get rows() {
@@ -53,6 +58,7 @@ export function createFingerprintParquetSink(fd: number, settings: SimHashSettin
       const r = paths.length;
       paths.push(path);
       status.push(row.status);
+      formats.push(row.format);
       hi[r] = row.hi;
       lo[r] = row.lo;
       contentHi[r] = row.contentHi;

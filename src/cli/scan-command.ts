@@ -165,9 +165,17 @@ function describeFiles(result: ScanResult, hidden: number): string {
   return (
     `${plural(result.docs.count, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
     `${c(DocStatus.tooShort)} too short, ${c(DocStatus.binary)} binary, ${c(DocStatus.empty)} empty, ${c(DocStatus.tooLarge)} too large, ` +
-    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden`
+    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden` +
+    // Documents whose text could not be extracted, named only when there are some.
+    ([['encrypted', DocStatus.encrypted], ['damaged', DocStatus.damaged], ['without text', DocStatus.noText], ['stopped at a safety limit', DocStatus.overLimit]] as const)
+      .filter(([, status]) => c(status) > 0)
+      .map(([what, status]) => `, ${c(status)} ${what}`)
+      .join('')
   );
 }
+
+/** Skips named one by one on stderr: a person expected these files to be read (documents included). */
+const LISTED_SKIPS: ReadonlySet<string> = new Set(['unreadable', 'too-large', 'encrypted', 'damaged', 'no-text', 'over-limit']);
 
 /** Components mode: how many components chain, with one example. */
 function describeChaining(result: ScanResult): string {
@@ -277,7 +285,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 
     await writeCsv(result, args.out, io);
     for (const skip of [...listed, ...result.skipped]) {
-      if (skip.reason === 'unreadable' || skip.reason === 'too-large') await write(io.stderr, `skipped ${skip.path}: ${skip.message}\n`);
+      if (LISTED_SKIPS.has(skip.reason)) await write(io.stderr, `skipped ${skip.path}: ${skip.message}\n`);
     }
     const v = result.verification;
     const seconds = (performance.now() - started) / 1000;

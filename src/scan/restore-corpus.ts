@@ -8,7 +8,8 @@ import { getAllContentBatches, type LoadedCorpus, type NewDocument } from '../st
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import { forEachContent } from '../storage/content-batches.ts';
 import { SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus, EXTRACTION_STATUS, invalidUtf8Message, skipMessage, tooShortMessage, type SkipReason } from '../core/documents/document-status.ts';
+import type { ExtractionSkip } from '../core/text/documents/extraction.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, decideNearDuplicates, emptyKnown } from './near-duplicate-search.ts';
@@ -22,6 +23,7 @@ const STATUS_FROM_REASON: Record<string, number> = {
   binary: DocStatus.binary,
   empty: DocStatus.empty,
   unreadable: DocStatus.unreadable,
+  ...EXTRACTION_STATUS,
 };
 
 /**
@@ -386,7 +388,8 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
   }
   if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
   // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
-  const reason = status === DocStatus.copy ? 'copy' : status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : 'unreadable';
+  const extraction = (Object.keys(EXTRACTION_STATUS) as ExtractionSkip[]).find((r) => EXTRACTION_STATUS[r] === status);
+  const reason = status === DocStatus.copy ? 'copy' : extraction ?? (status === DocStatus.binary ? 'binary' : status === DocStatus.empty ? 'empty' : 'unreadable');
   return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : skipMessage(reason) };
 }
 

@@ -35,8 +35,8 @@ import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message,
 import { claimHash } from './claimed-hashes.ts';
 import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
 
-/** Why a file has no text. */
-type NoText = { ok: false; status: number; skip: BatchSkip['reason']; message: string };
+/** Why a file has no text (`flags`: its format, when it is a document that could not be read). */
+type NoText = { ok: false; status: number; skip: BatchSkip['reason']; message: string; flags?: number };
 
 /**
  * The normalized text of one file (its UTF-8 in the worker's buffer: valid until the next file is
@@ -186,7 +186,7 @@ async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): Promise
   const doc = await documentUtf8(read.bytes, name, normalized);
   if (!doc.ok) {
     const status = doc.reason === 'binary' ? DocStatus.binary : EXTRACTION_STATUS[doc.reason];
-    return { ok: false, status, skip: doc.reason, message: skipMessage(doc.reason, doc.message) };
+    return { ok: false, status, skip: doc.reason, message: skipMessage(doc.reason, doc.message), flags: doc.format ? formatFlags(doc.format) : 0 };
   }
   const hash = xx.h64Raw(doc.utf8);
   const flags = (doc.html ? DocFlag.html : 0) | (doc.invalidBytes > 0 ? DocFlag.invalidUtf8 : 0) | formatFlags(doc.format);
@@ -400,6 +400,7 @@ async function ingestItems(
     const read = await decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx);
     if (!read.ok) {
       out.status[i] = read.status;
+      out.flags[i] = read.flags ?? 0;
       out.skipped.push({ index: i, reason: read.skip, message: read.message });
       continue;
     }

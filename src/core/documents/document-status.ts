@@ -55,8 +55,9 @@ export const DocFlag = {
   /** UTF-8 with invalid bytes, read as UTF-8 with U+FFFD for them (the batch's `notes` say how many). */
   invalidUtf8: 4,
   /**
-   * Bits 3-5: the document's format as an index into DOCUMENT_FORMATS (core/text/document-format.ts):
-   * 0 text, 1 HTML, 2 PDF, 3 DOCX, 4 ODT, 5 EPUB, 6 RTF. Read with `formatOfFlags`.
+   * Bits 3-5: the document's format, 1 + its index in DOCUMENT_FORMATS (core/text/document-format.ts):
+   * 1 text, 2 HTML, 3 PDF, 4 DOCX, 5 ODT, 6 EPUB, 7 RTF; 0 when not recorded (a corpus restored from
+   * storage, which does not keep it). Read with `formatOfFlags`.
    */
   formatShift: 3,
   formatMask: 0x38,
@@ -64,12 +65,12 @@ export const DocFlag = {
 
 /** The flag bits that record `format` (see DocFlag.formatShift). */
 export function formatFlags(format: DocumentFormat): number {
-  return Math.max(0, DOCUMENT_FORMATS.indexOf(format)) << DocFlag.formatShift;
+  return (DOCUMENT_FORMATS.indexOf(format) + 1) << DocFlag.formatShift;
 }
 
-/** The format recorded in a document's flags (text when none was recorded). */
-export function formatOfFlags(flags: number): DocumentFormat {
-  return DOCUMENT_FORMATS[(flags & DocFlag.formatMask) >> DocFlag.formatShift] ?? 'text';
+/** The format recorded in a document's flags, or null when none was recorded. */
+export function formatOfFlags(flags: number): DocumentFormat | null {
+  return DOCUMENT_FORMATS[((flags & DocFlag.formatMask) >> DocFlag.formatShift) - 1] ?? null;
 }
 
 /** The note for a UTF-8 file whose invalid bytes were replaced (how many, when known). */

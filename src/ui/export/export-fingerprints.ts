@@ -10,6 +10,7 @@
  */
 import { createFingerprintParquetWriter, fingerprintStatusOf, type FingerprintStatus } from '../../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../../core/simhash/settings.ts';
+import { formatOfFlags } from '../../core/documents/document-status.ts';
 import { SIMSIFT_VERSION } from '../../core/version.ts';
 import type { ScanDocs } from '../../scan/scan-result.ts';
 
@@ -42,6 +43,7 @@ export async function fingerprintParquetParts(source: FingerprintExportSource): 
       contentHi: docs.hashHi.subarray(start, end),
       contentLo: docs.hashLo.subarray(start, end),
       words: docs.words.subarray(start, end),
+      formats: Array.from(docs.flags.subarray(start, end), formatOfFlags),
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
