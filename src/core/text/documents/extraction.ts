@@ -27,7 +27,7 @@ export interface ExtractionLimits {
 }
 
 export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
-  maxInflatedBytes: 256 * 1024 * 1024,
+  maxInflatedBytes: 128 * 1024 * 1024,
   maxZipEntries: 20_000,
   maxXmlDepth: 512,
   maxRtfDepth: 512,
