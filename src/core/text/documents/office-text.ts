@@ -36,7 +36,7 @@ class ZipReader {
     if (!data) throw new ExtractionError('damaged', `the zip entry ${name} is damaged`);
     if (entry.method === 0) return this.count(data.length) ?? utf8.decode(data);
     if (entry.method !== 8) throw new ExtractionError('damaged', `the zip entry ${name} uses compression method ${entry.method}`);
-    return utf8.decode(this.inflate(data, name));
+    return this.inflate(data, name);
   }
 
   private count(bytes: number): null {
@@ -47,14 +47,16 @@ class ZipReader {
     return null;
   }
 
-  /** Inflates in 64 KB input steps, so a bomb is stopped as soon as its output passes the budget. */
-  private inflate(data: Uint8Array, name: string): Uint8Array {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const inflater = new Inflate((chunk) => {
+  /**
+   * Inflates in 64 KB input steps and decodes the UTF-8 as it comes, so a bomb is stopped as soon as
+   * its output passes the budget and no inflated copy is held beside the text.
+   */
+  private inflate(data: Uint8Array, name: string): string {
+    const decoder = new TextDecoder('utf-8');
+    const parts: string[] = [];
+    const inflater = new Inflate((chunk, final) => {
       this.count(chunk.length);
-      chunks.push(chunk);
-      total += chunk.length;
+      parts.push(decoder.decode(chunk, { stream: !final }));
     });
     try {
       const STEP = 64 * 1024;
@@ -64,13 +66,8 @@ class ZipReader {
       if (error instanceof ExtractionError) throw error;
       throw new ExtractionError('damaged', `the zip entry ${name} does not inflate (${error instanceof Error ? error.message : String(error)})`);
     }
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const chunk of chunks) {
-      out.set(chunk, at);
-      at += chunk.length;
-    }
-    return out;
+    parts.push(decoder.decode());
+    return parts.join('');
   }
 }
 
