@@ -7,7 +7,7 @@
  */
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { transfer } from 'comlink';
-import { createUtf8Buffer } from '../core/text/normalized-utf8.ts';
+import { createUtf8Buffer, type Utf8Buffer } from '../core/text/normalized-utf8.ts';
 import { documentUtf8 } from '../core/text/document-utf8.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
@@ -60,6 +60,7 @@ interface CachedPrint {
 let xxhashPromise: Promise<XXHashAPI> | null = null;
 // The normalized text of the file being fingerprinted; reused from file to file.
 const normalized = createUtf8Buffer();
+let normalizedInUse = false;
 function getXxhash(): Promise<XXHashAPI> {
   xxhashPromise ??= xxhash();
   return xxhashPromise;
@@ -160,10 +161,12 @@ async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, lim
   }
   let next = 0;
   const lane = async () => {
+    // Each lane its own buffer: decoding awaits (a document's extraction), and lanes run between awaits.
+    const out = createUtf8Buffer();
     while (next < items.length) {
       const i = next++;
       if (known[i]) continue;
-      const read = await decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx);
+      const read = await decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx, out);
       sets[i] = read.ok ? maker.featureSetNormalized(read.utf8, read.ascii) : null;
     }
   };
@@ -181,9 +184,9 @@ function describeError(error: unknown): string {
  * documents extracted, as the pair view reads it), normalized as UTF-8 into the worker's buffer, and
  * the XXH64 of those bytes.
  */
-async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): Promise<FileText> {
+async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI, out: Utf8Buffer = normalized): Promise<FileText> {
   if (!read.ok) return read;
-  const doc = await documentUtf8(read.bytes, name, normalized);
+  const doc = await documentUtf8(read.bytes, name, out);
   if (!doc.ok) {
     const status = doc.reason === 'binary' ? DocStatus.binary : EXTRACTION_STATUS[doc.reason];
     return { ok: false, status, skip: doc.reason, message: skipMessage(doc.reason, doc.message), flags: doc.format ? formatFlags(doc.format) : 0 };
@@ -346,6 +349,26 @@ async function ingestItems(
   const limits = options.limits ?? DEFAULT_INGEST_LIMITS;
   const xx = await getXxhash();
   const fp = fingerprinterFor(settings);
+  // The worker's buffer, unless another batch holds it: decoding awaits (a document's extraction), so two batches may interleave.
+  const buffer = normalizedInUse ? createUtf8Buffer() : normalized;
+  normalizedInUse ||= buffer === normalized;
+  try {
+    return await ingestItemsWith(items, options, onProgress, limits, xx, fp, buffer);
+  } finally {
+    if (buffer === normalized) normalizedInUse = false;
+  }
+}
+
+/** `ingestItems` with its decoding buffer chosen. */
+async function ingestItemsWith(
+  items: IngestItem[],
+  options: IngestBatchOptions,
+  onProgress: ((bytesRead: number) => void) | undefined,
+  limits: IngestLimits,
+  xx: XXHashAPI,
+  fp: Fingerprinter,
+  buffer: Utf8Buffer,
+): Promise<{ out: IngestBatchResult; buffers: ArrayBuffer[] }> {
   const n = items.length;
   const out: IngestBatchResult = {
     sizes: Float64Array.from(items, itemSize),
@@ -397,7 +420,7 @@ async function ingestItems(
       continue;
     }
     // Decoded only now: the normalized text lives in one buffer until the next file.
-    const read = await decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx);
+    const read = await decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx, buffer);
     if (!read.ok) {
       out.status[i] = read.status;
       out.flags[i] = read.flags ?? 0;
