@@ -122,7 +122,7 @@ function OpenPair({
       {missing.length > 0 ? (
         <MissingContents paths={missing} onPick={pick} mismatch={mismatch} />
       ) : texts.phase === 'ready' ? (
-        <PairView pathA={docs.paths[a]} pathB={docs.paths[b]} textA={texts.textA} textB={texts.textB} onClose={onClose} />
+        <PairView pathA={docs.paths[a]} pathB={docs.paths[b]} textA={texts.textA} textB={texts.textB} formatA={texts.formatA} formatB={texts.formatB} onClose={onClose} />
       ) : texts.phase === 'error' ? (
         <p role="alert" className="ss-panel app-note app-note--error">
           {texts.message}

@@ -1,6 +1,7 @@
 /** Loading the two documents of an opened pair: their texts (read again from the Files) and their exact Jaccard. */
 import { useEffect, useState } from 'react';
-import { documentText } from '../core/text/document-text.ts';
+import { loadDocumentText } from '../core/text/document-text.ts';
+import type { DocumentFormat } from '../core/text/document-format.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { containmentSorted, jaccardSorted } from '../core/groups/jaccard.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
@@ -15,21 +16,25 @@ export type PairTexts =
       phase: 'ready';
       textA: string;
       textB: string;
+      /** What each file is (its text extracted from a PDF, DOCX, ...; or decoded). */
+      formatA: DocumentFormat;
+      formatB: DocumentFormat;
       jaccard: number | null;
       /** |A ∩ B| / min(|A|, |B|) of the feature sets; null when the texts are too long to measure here. */
       containment: number | null;
     };
 
 /**
- * A document's text as the scan saw it: the file's bytes through the core's decoder and HTML rule
- * (`documentText`, with `path` deciding HTML), never `File.text()` (always UTF-8, markup kept), so the
- * pair view shows and measures what was fingerprinted: windows-1252 as windows-1252, U+FFFD where
- * invalid UTF-8 was replaced, pages without their tags.
+ * A document's text as the scan saw it: the file's bytes through the core's one rule
+ * (`loadDocumentText`: a PDF, DOCX, ODT, EPUB or RTF file's extracted text; else decoded, with `path`
+ * deciding HTML), never `File.text()` (always UTF-8, markup kept), so the pair view shows and measures
+ * what was fingerprinted: windows-1252 as windows-1252, U+FFFD where invalid UTF-8 was replaced, pages
+ * without their tags, a PDF's text layer.
  */
-export async function readDocumentText(file: Blob, path: string): Promise<string> {
-  const decoded = documentText(new Uint8Array(await file.arrayBuffer()), path);
+export async function readDocumentText(file: Blob, path: string): Promise<{ text: string; format: DocumentFormat }> {
+  const decoded = await loadDocumentText(new Uint8Array(await file.arrayBuffer()), path);
   if (!decoded.ok) throw new Error(`${path} does not look like text any more (${decoded.message})`);
-  return decoded.text;
+  return { text: decoded.text, format: decoded.format };
 }
 
 /**
@@ -53,7 +58,7 @@ export function usePairTexts(
     let live = true;
     setState({ phase: 'loading' });
     Promise.all([Promise.resolve(fileA).then((a) => readDocumentText(a, pathA)), Promise.resolve(fileB).then((b) => readDocumentText(b, pathB))]).then(
-      ([textA, textB]) => {
+      ([{ text: textA, format: formatA }, { text: textB, format: formatB }]) => {
         if (!live) return;
         let jaccard: number | null = Number.isNaN(known) ? null : known;
         let containment: number | null = null;
@@ -64,7 +69,7 @@ export function usePairTexts(
           jaccard ??= jaccardSorted(setA, setB);
           containment = containmentSorted(setA, setB);
         }
-        setState({ phase: 'ready', textA, textB, jaccard, containment });
+        setState({ phase: 'ready', textA, textB, formatA, formatB, jaccard, containment });
       },
       (error: unknown) => {
         if (live) setState({ phase: 'error', message: `Could not read the files again: ${error instanceof Error ? error.message : String(error)}` });

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { BrokenPipeError, OutputError, writeStream } from './atomic-file.ts';
 import { terminalText } from './terminal-names.ts';
-import { documentText } from '../core/text/document-text.ts';
+import { loadDocumentText } from '../core/text/document-text.ts';
 import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
 import {
   DEFAULT_SETTINGS,
@@ -87,8 +87,8 @@ export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException)?.code ?? (error instanceof Error ? error.message : String(error));
 }
 
-/** A file's compared text (core documentText: decoded, markup stripped from HTML), or why it has none. */
-export type LoadedText = { ok: true; text: string; bytes: number } | { ok: false; kind: 'binary' | 'too-large' | 'unreadable'; message: string; bytes: number };
+/** A file's compared text (core loadDocumentText: documents extracted, text decoded, markup stripped from HTML), or why it has none. */
+export type LoadedText = { ok: true; text: string; bytes: number } | { ok: false; kind: 'binary' | 'document' | 'too-large' | 'unreadable'; message: string; bytes: number };
 
 /** Reads one file into its compared text; never throws. */
 export async function loadText(path: string): Promise<LoadedText> {
@@ -99,8 +99,8 @@ export async function loadText(path: string): Promise<LoadedText> {
       return { ok: false, kind: 'too-large', message: `too large (${info.size} bytes; SimSift compares files up to ${MAX_DOCUMENT_BYTES} bytes whole)`, bytes: info.size };
     }
     const bytes = await readFile(path);
-    const doc = documentText(bytes, path);
-    if (!doc.ok) return { ok: false, kind: 'binary', message: doc.message, bytes: bytes.length };
+    const doc = await loadDocumentText(bytes, path);
+    if (!doc.ok) return { ok: false, kind: doc.reason === 'binary' ? 'binary' : 'document', message: doc.message, bytes: bytes.length };
     return { ok: true, text: doc.text, bytes: bytes.length };
   } catch (error) {
     return { ok: false, kind: 'unreadable', message: `unreadable (${errorCode(error)})`, bytes: 0 };

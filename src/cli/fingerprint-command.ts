@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { posix } from 'node:path';
 import { toHex } from '../core/simhash/fingerprint64.ts';
-import { DocStatus } from '../core/documents/document-status.ts';
+import { DocStatus, formatOfFlags } from '../core/documents/document-status.ts';
 import { fingerprintStatusOf } from '../core/export/fingerprints-parquet.ts';
 import { installDocumentFrequencies } from '../scan/document-frequency-pass.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
@@ -188,7 +188,7 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
       for (let j = 0, d = start; d < end; j++, d++) {
         const status = fingerprintStatusOf(r.status[j], r.status[j] === DocStatus.ok ? d : -1);
         const ok = status === 'ok';
-        outcome[d] = { status, hi: ok ? r.hi[j] : 0, lo: ok ? r.lo[j] : 0, contentHi: r.hashHi[j], contentLo: r.hashLo[j], words: r.words[j], reason: reasons.get(j) };
+        outcome[d] = { status, hi: ok ? r.hi[j] : 0, lo: ok ? r.lo[j] : 0, contentHi: r.hashHi[j], contentLo: r.hashLo[j], words: r.words[j], format: formatOfFlags(r.flags[j]), reason: reasons.get(j) };
       }
       await emit();
     });

@@ -5,6 +5,7 @@
 import type { AtomicFile } from './atomic-file.ts';
 import { createFingerprintParquetWriter, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
+import type { DocumentFormat } from '../core/text/document-format.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
 
 /** One file's row: its status, fingerprint and content hash halves (0 where there are none), word count. */
@@ -15,6 +16,8 @@ export interface FingerprintRow {
   contentHi: number;
   contentLo: number;
   words: number;
+  /** The file's format (null when it could not be told: an unreadable file). */
+  format: DocumentFormat | null;
 }
 
 /** Rows per row group: large enough for DuckDB and Spark to read in parallel, small enough to buffer. */
@@ -32,6 +35,7 @@ export function createFingerprintParquetSink(file: AtomicFile, settings: SimHash
   const writer = createFingerprintParquetWriter({ settings, version: SIMSIFT_VERSION }, (chunk) => file.writeSync(chunk));
   let paths: string[] = [];
   let status: FingerprintStatus[] = [];
+  let formats: (DocumentFormat | null)[] = [];
   const hi = new Uint32Array(ROW_GROUP);
   const lo = new Uint32Array(ROW_GROUP);
   const contentHi = new Uint32Array(ROW_GROUP);
@@ -39,9 +43,10 @@ export function createFingerprintParquetSink(file: AtomicFile, settings: SimHash
   const words = new Uint32Array(ROW_GROUP);
   const flush = () => {
     const n = paths.length;
-    writer.write({ paths, status, hi: hi.subarray(0, n), lo: lo.subarray(0, n), contentHi: contentHi.subarray(0, n), contentLo: contentLo.subarray(0, n), words: words.subarray(0, n) });
+    writer.write({ paths, status, hi: hi.subarray(0, n), lo: lo.subarray(0, n), contentHi: contentHi.subarray(0, n), contentLo: contentLo.subarray(0, n), words: words.subarray(0, n), formats });
     paths = [];
     status = [];
+    formats = [];
   };
   return {
     get rows() {
@@ -51,6 +56,7 @@ export function createFingerprintParquetSink(file: AtomicFile, settings: SimHash
       const r = paths.length;
       paths.push(path);
       status.push(row.status);
+      formats.push(row.format);
       hi[r] = row.hi;
       lo[r] = row.lo;
       contentHi[r] = row.contentHi;

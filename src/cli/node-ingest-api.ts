@@ -16,7 +16,7 @@ import { fsPath } from './terminal-names.ts';
 import { specialKind } from './walk-files.ts';
 
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
-export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;
+export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'flags' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;
 
 /** The 32-bit per-file arrays of PathBatchResult (status is 8-bit). */
 const WORD_FIELDS = ['hi', 'lo', 'words', 'hashHi', 'hashLo'] as const;
@@ -91,6 +91,7 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
   const n = paths.length;
   const out: PathBatchResult = {
     status: new Uint8Array(n),
+    flags: new Uint8Array(n),
     ...(Object.fromEntries(WORD_FIELDS.map((key) => [key, new Uint32Array(n)])) as Pick<PathBatchResult, (typeof WORD_FIELDS)[number]>),
     skipped: [],
   };
@@ -128,7 +129,7 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
     }
     if (items.length === 0) continue;
     const r = await ingestApi.ingestBatch(items, settings);
-    for (const key of ['status', ...WORD_FIELDS] as const) {
+    for (const key of ['status', 'flags', ...WORD_FIELDS] as const) {
       const from = r[key];
       const to = out[key];
       at.forEach((d, j) => (to[d] = from[j]));
@@ -136,7 +137,7 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
     for (const s of r.skipped) out.skipped.push({ ...s, index: at[s.index] } satisfies BatchSkip);
   }
   out.skipped.sort((a, b) => a.index - b.index);
-  return transfer(out, [out.status.buffer, ...WORD_FIELDS.map((key) => out[key].buffer)]);
+  return transfer(out, [out.status.buffer, out.flags.buffer, ...WORD_FIELDS.map((key) => out[key].buffer)]);
 }
 
 export type NodeIngestApi = typeof nodeIngestApi;

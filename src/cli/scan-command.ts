@@ -191,9 +191,17 @@ function describeFiles(result: ScanResult, hidden: number, listed: readonly Skip
   return (
     `${plural(result.docs.count + listed.length, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
     `${c(DocStatus.tooShort)} too short, ${c(DocStatus.binary)} binary, ${c(DocStatus.empty)} empty, ${c(DocStatus.tooLarge)} too large, ` +
-    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden, ${c(DocStatus.notRegular)} not regular files`
+    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden, ${c(DocStatus.notRegular)} not regular files` +
+    // Documents whose text could not be extracted, named only when there are some.
+    ([['encrypted', DocStatus.encrypted], ['damaged', DocStatus.damaged], ['without text', DocStatus.noText], ['stopped at a safety limit', DocStatus.overLimit]] as const)
+      .filter(([, status]) => c(status) > 0)
+      .map(([what, status]) => `, ${c(status)} ${what}`)
+      .join('')
   );
 }
+
+/** Skips named one by one on stderr: a person expected these files to be read (documents included). */
+const LISTED_SKIPS: ReadonlySet<string> = new Set(['unreadable', 'too-large', 'not-regular', 'encrypted', 'damaged', 'no-text', 'over-limit']);
 
 /** Components mode: how many components chain, with one example. */
 function describeChaining(result: ScanResult): string {
@@ -325,9 +333,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {
-      if (skip.reason === 'unreadable' || skip.reason === 'too-large' || skip.reason === 'not-regular') {
-        await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
-      }
+      if (LISTED_SKIPS.has(skip.reason)) await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
     }
     const v = result.verification;
     const seconds = (performance.now() - started) / 1000;

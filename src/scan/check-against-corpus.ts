@@ -15,7 +15,7 @@
 import { popcount32 } from '../core/simhash/fingerprint64.ts';
 import { binomial, blockLayout, layoutProblem, MAX_BLOCKS } from '../core/index/block-layout.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
-import { documentText } from '../core/text/document-text.ts';
+import { loadDocumentText } from '../core/text/document-text.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { IngestBatchResult } from '../workers/ingest-protocol.ts';
 import { docBlob, type ScanDocs } from './scan-result.ts';
@@ -63,8 +63,8 @@ export async function checkFile(docs: ScanDocs, k: number, name: string, bytes: 
     const cands = tools.near
       ? await tools.near(r.hi[0]!, r.lo[0]!, k, limit)
       : nearCandidates(docs.hi, docs.lo, docs.status, DocStatus.ok, r.hi[0]!, r.lo[0]!, k, limit);
-    // The scan's own rule (decoding, markup stripped from HTML), so the check measures what the scan does.
-    const decoded = documentText(bytes, name);
+    // The scan's own rule (documents extracted, text decoded, markup stripped from HTML), so the check measures what the scan does.
+    const decoded = await loadDocumentText(bytes, name);
     const mine = decoded.ok ? tools.featureSet(decoded.text) : null;
     for (let i = 0; i < cands.count; i++) {
       const p = cands.ids[i]!;
@@ -72,7 +72,7 @@ export async function checkFile(docs: ScanDocs, k: number, name: string, bytes: 
       let jaccard: number | null = null;
       const stored = docs.files[p] ? await docBlob(docs, p).catch(() => null) : null;
       if (mine && stored && stored.size > 0) {
-        const other = documentText(new Uint8Array(await stored.arrayBuffer()), docs.paths[p]!);
+        const other = await loadDocumentText(new Uint8Array(await stored.arrayBuffer()), docs.paths[p]!);
         if (other.ok) jaccard = jaccardSorted(mine, tools.featureSet(other.text));
       }
       // Verified like the pipeline: a candidate counts when its exact Jaccard clears the threshold.

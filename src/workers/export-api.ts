@@ -11,6 +11,7 @@ import { createFingerprintParquetWriter, fingerprintStatusOf, type FingerprintSt
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { GroupTable } from '../core/groups/group-table.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { formatOfFlags } from '../core/documents/document-status.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
 
 /** Where an export goes: the chosen file, or null for a Blob returned to the page. */
@@ -30,6 +31,8 @@ export interface FingerprintRows {
   count: number;
   paths: readonly string[];
   status: Uint8Array;
+  /** Per doc: DocFlag bits (the document's format among them). */
+  flags: Uint8Array;
   hi: Uint32Array;
   lo: Uint32Array;
   words: Uint32Array;
@@ -103,6 +106,7 @@ function* fingerprintParquetChunks(source: FingerprintRows): Generator<Uint8Arra
       contentHi: source.hashHi.subarray(start, end),
       contentLo: source.hashLo.subarray(start, end),
       words: source.words.subarray(start, end),
+      formats: Array.from(source.flags.subarray(start, end), formatOfFlags),
     });
     yield* ready.splice(0);
   }

@@ -1,13 +1,14 @@
 /**
  * The ingest worker's API: takes a batch of files (bytes the main thread read, or Blobs read here),
- * turns each into the UTF-8 of its normalized compared text (core normalizedUtf8: documentText's
- * decode and HTML rule, then normalizeText, mostly without making a string), hashes those bytes with
+ * turns each into the UTF-8 of its normalized compared text (core documentUtf8: documents extracted,
+ * text through documentText's decode and HTML rule, then normalizeText, mostly without making a string), hashes those bytes with
  * XXH64 (xxhash-wasm) for exact duplicates and fingerprints each distinct text once, always whole.
  * Results go back as typed arrays.
  */
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { transfer } from 'comlink';
-import { createUtf8Buffer, normalizedUtf8 } from '../core/text/normalized-utf8.ts';
+import { createUtf8Buffer, type Utf8Buffer } from '../core/text/normalized-utf8.ts';
+import { documentUtf8 } from '../core/text/document-utf8.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
@@ -30,12 +31,12 @@ import {
   type KeptSets,
   type LocalPairs,
 } from './ingest-protocol.ts';
-import { DocFlag, DocStatus, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
 
-/** Why a file has no text. */
-type NoText = { ok: false; status: number; skip: BatchSkip['reason']; message: string };
+/** Why a file has no text (`flags`: its format, when it is a document that could not be read). */
+type NoText = { ok: false; status: number; skip: BatchSkip['reason']; message: string; flags?: number };
 
 /**
  * The normalized text of one file (its UTF-8 in the worker's buffer: valid until the next file is
@@ -59,6 +60,7 @@ interface CachedPrint {
 let xxhashPromise: Promise<XXHashAPI> | null = null;
 // The normalized text of the file being fingerprinted; reused from file to file.
 const normalized = createUtf8Buffer();
+let normalizedInUse = false;
 function getXxhash(): Promise<XXHashAPI> {
   xxhashPromise ??= xxhash();
   return xxhashPromise;
@@ -164,10 +166,12 @@ async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, lim
   }
   let next = 0;
   const lane = async () => {
+    // Each lane its own buffer: decoding awaits (a document's extraction), and lanes run between awaits.
+    const out = createUtf8Buffer();
     while (next < items.length) {
       const i = next++;
       if (known[i]) continue;
-      const read = decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx);
+      const read = await decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx, out);
       sets[i] = read.ok ? maker.featureSetNormalized(read.utf8, read.ascii) : null;
     }
   };
@@ -181,15 +185,19 @@ function describeError(error: unknown): string {
 }
 
 /**
- * The compared text of one file's bytes (core documentText's rule: decode, HTML stripped, as the pair
- * view reads it), normalized as UTF-8 into the worker's buffer, and the XXH64 of those bytes.
+ * The compared text of one file's bytes (core documentUtf8: the one bytes -> compared-text rule,
+ * documents extracted, as the pair view reads it), normalized as UTF-8 into the worker's buffer, and
+ * the XXH64 of those bytes.
  */
-function decodeItem(read: FileBytes, name: string, xx: XXHashAPI): FileText {
+async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI, out: Utf8Buffer = normalized): Promise<FileText> {
   if (!read.ok) return read;
-  const doc = normalizedUtf8(read.bytes, name, normalized);
-  if (!doc.ok) return { ok: false, status: DocStatus.binary, skip: 'binary', message: skipMessage('binary', doc.message) };
+  const doc = await documentUtf8(read.bytes, name, out);
+  if (!doc.ok) {
+    const status = doc.reason === 'binary' ? DocStatus.binary : EXTRACTION_STATUS[doc.reason];
+    return { ok: false, status, skip: doc.reason, message: skipMessage(doc.reason, doc.message), flags: doc.format ? formatFlags(doc.format) : 0 };
+  }
   const hash = xx.h64Raw(doc.utf8);
-  const flags = (doc.html ? DocFlag.html : 0) | (doc.invalidBytes > 0 ? DocFlag.invalidUtf8 : 0);
+  const flags = (doc.html ? DocFlag.html : 0) | (doc.invalidBytes > 0 ? DocFlag.invalidUtf8 : 0) | formatFlags(doc.format);
   return { ok: true, utf8: doc.utf8, ascii: doc.ascii, hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes: doc.invalidBytes };
 }
 
@@ -346,6 +354,26 @@ async function ingestItems(
   const limits = options.limits ?? DEFAULT_INGEST_LIMITS;
   const xx = await getXxhash();
   const fp = fingerprinterFor(settings);
+  // The worker's buffer, unless another batch holds it: decoding awaits (a document's extraction), so two batches may interleave.
+  const buffer = normalizedInUse ? createUtf8Buffer() : normalized;
+  normalizedInUse ||= buffer === normalized;
+  try {
+    return await ingestItemsWith(items, options, onProgress, limits, xx, fp, buffer);
+  } finally {
+    if (buffer === normalized) normalizedInUse = false;
+  }
+}
+
+/** `ingestItems` with its decoding buffer chosen. */
+async function ingestItemsWith(
+  items: IngestItem[],
+  options: IngestBatchOptions,
+  onProgress: ((bytesRead: number) => void) | undefined,
+  limits: IngestLimits,
+  xx: XXHashAPI,
+  fp: Fingerprinter,
+  buffer: Utf8Buffer,
+): Promise<{ out: IngestBatchResult; buffers: ArrayBuffer[] }> {
   const n = items.length;
   const out: IngestBatchResult = {
     sizes: Float64Array.from(items, itemSize),
@@ -398,9 +426,10 @@ async function ingestItems(
       continue;
     }
     // Decoded only now: the normalized text lives in one buffer until the next file.
-    const read = decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx);
+    const read = await decodeItem(await (pending ?? readItem(items[i], limits, addBytesOf(i))), items[i].name, xx, buffer);
     if (!read.ok) {
       out.status[i] = read.status;
+      out.flags[i] = read.flags ?? 0;
       out.skipped.push({ index: i, reason: read.skip, message: read.message });
       continue;
     }

@@ -4,6 +4,9 @@
  * a person reads about it. Pure data; no I/O.
  */
 
+import { DOCUMENT_FORMATS, type DocumentFormat } from '../text/document-format.ts';
+import type { ExtractionSkip } from '../text/documents/extraction.ts';
+
 /**
  * The largest file SimSift fingerprints. A document is always compared whole (a fingerprint of a
  * part would call two files that differ past the part identical); fingerprinting 54 MB of text took
@@ -37,6 +40,16 @@ export const DocStatus = {
    * or never end; a browser shows such an entry of a chosen folder as a 0-byte file it cannot read.
    */
   notRegular: 8,
+  // Documents whose text could not be extracted (core/text/documents). Codes from 16, clear of the
+  // codes other changes add after 7.
+  /** A password-protected (or DRM-encrypted) document. */
+  encrypted: 16,
+  /** A PDF, DOCX, ODT, EPUB or RTF file that its reader could not parse. */
+  damaged: 17,
+  /** A document with no text to extract: a PDF of scanned pages (no text layer), an empty document. */
+  noText: 18,
+  /** Stopped by an extraction limit: a zip bomb, XML or RTF nested too deep, too many pages, too slow. */
+  overLimit: 19,
 } as const;
 export type DocStatusCode = (typeof DocStatus)[keyof typeof DocStatus];
 
@@ -54,6 +67,10 @@ export const DOC_STATUS_NAME = {
   [DocStatus.copy]: 'copy',
   [DocStatus.tooLarge]: 'too-large',
   [DocStatus.notRegular]: 'not-regular',
+  [DocStatus.encrypted]: 'encrypted',
+  [DocStatus.damaged]: 'damaged',
+  [DocStatus.noText]: 'no-text',
+  [DocStatus.overLimit]: 'over-limit',
 } as const satisfies Record<DocStatusCode, string>;
 export type DocStatusName = (typeof DOC_STATUS_NAME)[DocStatusCode];
 
@@ -70,7 +87,24 @@ export const DocFlag = {
   html: 2,
   /** UTF-8 with invalid bytes, read as UTF-8 with U+FFFD for them (the batch's `notes` say how many). */
   invalidUtf8: 4,
+  /**
+   * Bits 3-5: the document's format, 1 + its index in DOCUMENT_FORMATS (core/text/document-format.ts):
+   * 1 text, 2 HTML, 3 PDF, 4 DOCX, 5 ODT, 6 EPUB, 7 RTF; 0 when not recorded (a corpus restored from
+   * storage, which does not keep it). Read with `formatOfFlags`.
+   */
+  formatShift: 3,
+  formatMask: 0x38,
 } as const;
+
+/** The flag bits that record `format` (see DocFlag.formatShift). */
+export function formatFlags(format: DocumentFormat): number {
+  return (DOCUMENT_FORMATS.indexOf(format) + 1) << DocFlag.formatShift;
+}
+
+/** The format recorded in a document's flags, or null when none was recorded. */
+export function formatOfFlags(flags: number): DocumentFormat | null {
+  return DOCUMENT_FORMATS[((flags & DocFlag.formatMask) >> DocFlag.formatShift) - 1] ?? null;
+}
 
 /** The note for a UTF-8 file whose invalid bytes were replaced (how many, when known). */
 export function invalidUtf8Message(bytes?: number): string {
@@ -80,6 +114,14 @@ export function invalidUtf8Message(bytes?: number): string {
 
 /** Why a file is not part of the near-duplicate search. */
 export type SkipReason = Exclude<DocStatusName, 'ok' | 'pending' | 'copy'> | 'hidden';
+
+/** The status of a document skipped for an extraction reason. */
+export const EXTRACTION_STATUS: Record<ExtractionSkip, DocStatusCode> = {
+  encrypted: DocStatus.encrypted,
+  damaged: DocStatus.damaged,
+  'no-text': DocStatus.noText,
+  'over-limit': DocStatus.overLimit,
+};
 
 /** The human message for each skip reason (shown in the Skipped panel). */
 export function skipMessage(reason: SkipReason, detail?: string): string {
@@ -104,6 +146,14 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
       return `Not a regular file${detail ? ` (${detail})` : ''}: a pipe, device or socket is never opened, so it was not compared.`;
     case 'hidden':
       return detail ?? 'Hidden: hidden files and folders (names starting with a dot, node_modules) are skipped.';
+    case 'encrypted':
+      return `Encrypted${detail ? ` (${detail})` : ''}: SimSift cannot read a password-protected document, so it was not compared.`;
+    case 'damaged':
+      return `Damaged document${detail ? ` (${detail})` : ''}: its text could not be read, so it was not compared.`;
+    case 'no-text':
+      return `No text${detail ? ` (${detail})` : ''}: there is no text to compare.`;
+    case 'over-limit':
+      return `Stopped at a safety limit${detail ? ` (${detail})` : ''}: the document was not compared.`;
   }
 }
 

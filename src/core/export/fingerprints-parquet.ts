@@ -14,6 +14,7 @@
  * | content_hash    | INT64 (UINT_64), optional         | no text was decoded                |
  * | word_count      | INT32 (UINT_32), required         | never (0 without text)             |
  * | status          | BYTE_ARRAY (UTF8), required       | never                              |
+ * | format          | BYTE_ARRAY (UTF8), optional       | not recorded (a restored corpus)   |
  *
  * The unsigned columns carry the UINT_64 converted type only, not also the newer
  * LogicalType INTEGER(64, false): hyparquet-writer 0.17 writes that struct's bitWidth as a thrift
@@ -22,6 +23,7 @@
  * which have no unsigned type: DECIMAL(20,0)).
  */
 import { DOC_STATUS_NAME, DocStatus, type DocStatusCode, type DocStatusName } from '../documents/document-status.ts';
+import type { DocumentFormat } from '../text/document-format.ts';
 import { ByteWriter, ParquetWriter, type Writer } from 'hyparquet-writer';
 import { formatFeatureSpec, parseFeatureSpec, parseWeightScheme, type SimHashSettings } from '../simhash/settings.ts';
 
@@ -73,6 +75,8 @@ export interface FingerprintRows {
   contentLo: Uint32Array;
   /** Word tokens in the decoded text. */
   words: Uint32Array;
+  /** Each document's format (text, html, pdf, docx, odt, epub, rtf); null (or absent) when not recorded. */
+  formats?: readonly (DocumentFormat | null)[];
 }
 
 /** Writes rows batch by batch and hands the file's bytes out in order as they are produced. */
@@ -86,13 +90,15 @@ export interface FingerprintParquetWriter {
 }
 
 const SCHEMA = [
-  { name: 'root', num_children: 6 },
+  { name: 'root', num_children: 7 },
   { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
   { name: 'fingerprint', type: 'INT64', converted_type: 'UINT_64', repetition_type: 'OPTIONAL' },
   { name: 'fingerprint_hex', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
   { name: 'content_hash', type: 'INT64', converted_type: 'UINT_64', repetition_type: 'OPTIONAL' },
   { name: 'word_count', type: 'INT32', converted_type: 'UINT_32', repetition_type: 'REQUIRED' },
   { name: 'status', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+  // Last, so readers that address columns by position keep the six before it.
+  { name: 'format', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
 ] as const;
 
 /** The key/value metadata for `meta`. */
@@ -210,6 +216,7 @@ export function createFingerprintParquetWriter(
           { name: 'content_hash', data: content, encoding: 'PLAIN' },
           { name: 'word_count', data: batch.words.subarray(0, n) },
           { name: 'status', data: batch.status.slice(0, n) },
+          { name: 'format', data: Array.from({ length: n }, (_, i) => batch.formats?.[i] ?? null) },
         ],
         rowGroupSize: n,
       });

@@ -61,8 +61,9 @@ export function normalizedUtf8(bytes: Uint8Array, name: string, out: Utf8Buffer)
   const fast = normalizeFast(bytes, html, out);
   if (fast >= 0) return { ok: true, utf8: out.bytes.subarray(0, fast), ascii: fastAscii, html, invalidBytes: 0 };
   if (fast === BINARY) return { ok: false, reason: 'binary', message: binaryReason(bodyOf(bytes))! };
-  const decoded = documentText(bytes, name);
-  if (!decoded.ok) return decoded;
+  // The decoding rule alone: which format the file is was decided before (document-utf8.ts).
+  const decoded = documentText(bytes, name, { format: html ? 'html' : 'text' });
+  if (!decoded.ok) return { ok: false, reason: 'binary', message: decoded.message };
   const text = normalizeText(decoded.text);
   if (out.bytes.length < 3 * text.length) out.bytes = new Uint8Array(3 * text.length + 64);
   const { written } = encoder.encodeInto(text, out.bytes);

@@ -15,7 +15,7 @@ import '../shared/theme.css';
 
 /** What "Export fingerprints" reads from a scan result. */
 export interface FingerprintExportSource {
-  docs: Pick<ScanDocs, 'count' | 'paths' | 'status' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo'>;
+  docs: Pick<ScanDocs, 'count' | 'paths' | 'status' | 'flags' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo'>;
   /** Per doc: the doc whose text stands for it, or -1 (copies carry their original's fingerprint). */
   representative: Int32Array;
   settings: SimHashSettings;
@@ -137,7 +137,7 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
                 run: (target) =>
                   exportWorker.call(undefined, (api) =>
                     api.fingerprintsParquet(
-                      { count: docs.count, paths: docs.paths, status: docs.status, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, representative, settings, k },
+                      { count: docs.count, paths: docs.paths, status: docs.status, flags: docs.flags, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, representative, settings, k },
                       target,
                     ),
                   ),

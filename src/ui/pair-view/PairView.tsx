@@ -6,6 +6,7 @@ import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
 import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
+import { FORMAT_LABELS, isExtractedFormat, type DocumentFormat } from '../../core/text/document-format.ts';
 import '../shared/theme.css';
 
 export interface PairViewProps {
@@ -15,6 +16,9 @@ export interface PairViewProps {
   pathB: string;
   textA: string;
   textB: string;
+  /** What each document is (named above its text when it is not plain text). */
+  formatA?: DocumentFormat;
+  formatB?: DocumentFormat;
   /** Time budget for the word diff, in milliseconds (default 1500). */
   diffTimeoutMs?: number;
   /** Called by the "Close" button; no button when absent. */
@@ -32,6 +36,17 @@ const STATUS_NOTE: Record<string, string | null> = {
   'too-slow': 'The texts differ too much to compare within the time limit; they are shown without marks.',
 };
 
+/** The line under a pane's title naming what the document is and how its text was read. */
+function FormatNote({ format }: { format: DocumentFormat }) {
+  const how = isExtractedFormat(format) ? 'text extracted' : format === 'html' ? 'tags removed' : null;
+  return (
+    <p className="ss-muted ss-pair-format">
+      {FORMAT_LABELS[format]}
+      {how && ` (${how})`}
+    </p>
+  );
+}
+
 /** One pane's text as blocks of a few KB; off-screen blocks skip layout (content-visibility: auto). */
 function ChunkedText({ chunks, starts, pinned = -1 }: { chunks: readonly DiffSegment[][]; starts: Uint32Array; pinned?: number }) {
   return chunks.map((chunk, c) => (
@@ -44,7 +59,7 @@ function ChunkedText({ chunks, starts, pinned = -1 }: { chunks: readonly DiffSeg
 }
 
 /** Two texts side by side, differences highlighted, scrolling kept in step. Texts render as text only. */
-export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }: PairViewProps) {
+export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB = 'text', diffTimeoutMs, onClose }: PairViewProps) {
   const diff = useWordDiff(textA, textB, diffTimeoutMs);
   const paneA = useRef<HTMLPreElement>(null);
   const paneB = useRef<HTMLPreElement>(null);
@@ -199,6 +214,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
           <h3 aria-label={displayName(pathA)}>
             <PathName path={pathA} maxChars={PANE_PATH_CHARS} />
           </h3>
+          <FormatNote format={formatA} />
           <pre
             ref={paneA}
             className="ss-pair-text"
@@ -214,6 +230,7 @@ export function PairView({ pathA, pathB, textA, textB, diffTimeoutMs, onClose }:
           <h3 aria-label={displayName(pathB)}>
             <PathName path={pathB} maxChars={PANE_PATH_CHARS} />
           </h3>
+          <FormatNote format={formatB} />
           <pre
             ref={paneB}
             className="ss-pair-text"

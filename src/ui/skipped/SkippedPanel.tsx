@@ -45,6 +45,10 @@ const REASON_LABEL: Record<SkipReason, string> = {
   unreadable: 'Unreadable',
   hidden: 'Hidden',
   'not-regular': 'Not a regular file',
+  encrypted: 'Encrypted',
+  damaged: 'Damaged',
+  'no-text': 'No text',
+  'over-limit': 'Safety limit',
 };
 
 const ROW_HEIGHT = 44;

@@ -65,7 +65,8 @@ const ALLOWED: Record<string, string[]> = {
  * hyparquet-writer is pure JavaScript (its only dependency, hyparquet, too; no WASM, no Node API in
  * its browser entry), so the Parquet fingerprint export is one core module for the app and the CLI.
  */
-const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer']);
+// pdfjs-dist (legacy build) and fflate run in browsers, workers and Node alike: the document extractors (core/text/documents) use them.
+const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'fflate']);
 
 const files = listSources(SRC);
 const { edges, packages } = importsOf(files);
