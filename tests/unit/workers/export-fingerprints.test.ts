@@ -27,6 +27,7 @@ describe('the app fingerprint export', () => {
       count: n,
       paths: Array.from({ length: n }, (_, i) => `folder/${i}.txt`),
       status: Uint8Array.from({ length: n }, (_, i) => (i % 10 === 0 ? DocStatus.tooShort : DocStatus.ok)),
+      flags: new Uint8Array(n),
       hi: Uint32Array.from({ length: n }, (_, i) => i * 7919),
       lo: Uint32Array.from({ length: n }, (_, i) => 0xffffffff - i),
       words: new Uint32Array(n).fill(42),
