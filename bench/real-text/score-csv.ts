@@ -71,13 +71,13 @@ export function parseCsv(text: string): string[][] {
 }
 
 /**
- * The values a cell may stand for. The export (src/core/export/csv.ts, `escapeCsvCell`) puts an
- * apostrophe before a value starting with = + - @ tab or CR; that is not reversible on its own (the
- * value `'=x` is written unchanged as `'=x` too), so an escaped-looking cell gives both readings,
- * the unescaped one first, and the caller keeps the one that names a document.
+ * The values a cell may stand for: exactly one since the export (src/core/export/csv.ts,
+ * `escapeCsvCell`) also prefixes a value that starts with an apostrophe, so removing one leading
+ * apostrophe gives the value back (kept as a list for the callers).
  */
 export function cellReadings(cell: string): string[] {
-  return /^'[=+\-@\t\r]/.test(cell) ? [cell.slice(1), cell] : [cell];
+  // The export's rule (README, "Reading the CSV from a script"): one leading apostrophe is removed, always.
+  return [cell.startsWith("'") ? cell.slice(1) : cell];
 }
 
 export interface CsvPairs {

@@ -31,9 +31,9 @@ describe('parseCsv', () => {
 });
 
 describe('cellReadings', () => {
-  it('offers the unescaped value first for a formula-escaped cell', () => {
-    expect(cellReadings("'=SUM(1).txt")).toEqual(['=SUM(1).txt', "'=SUM(1).txt"]);
-    expect(cellReadings("'plain")).toEqual(["'plain"]);
+  it('reads a cell by the export\'s rule: one leading apostrophe removed', () => {
+    expect(cellReadings("'=SUM(1).txt")).toEqual(['=SUM(1).txt']);
+    expect(cellReadings("''=x.txt")).toEqual(["'=x.txt"]);
     expect(cellReadings('a.txt')).toEqual(['a.txt']);
   });
 });
@@ -56,9 +56,9 @@ describe('readPairsCsv', () => {
     expect(read.unknownPaths).toEqual(['missing.txt']);
   });
 
-  it("keeps an apostrophe that is part of the path when no escaped reading names a document", () => {
-    // "'=x.txt" is written unchanged (it does not start with a formula character); "=x.txt" is not a document.
-    const read = readPairsCsv(HEADER + `1,'=x.txt,plain.txt,2,0.99,0.9\r\n`, ids);
+  it("reads a path that starts with an apostrophe, written with one more", () => {
+    // "'=x.txt" is written "''=x.txt": one apostrophe removed gives the path.
+    const read = readPairsCsv(HEADER + `1,''=x.txt,plain.txt,2,0.99,0.9\r\n`, ids);
     expect([...read.pairs]).toEqual([pairKey(4, 5, 6)]);
   });
 
