@@ -5,12 +5,14 @@ import { createScanSession } from '../scan/scan-session.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
 import { createCorpusPersistence } from '../scan/corpus-persistence.ts';
 import { CorpusPanel } from '../ui/corpus/CorpusPanel.tsx';
+import { useCorpusPersistence } from '../ui/corpus/use-corpus-persistence.ts';
 import { DropZone } from '../ui/drop-zone/DropZone.tsx';
 import { ScanProgress } from '../ui/progress/ScanProgress.tsx';
 import { EmptyState } from '../ui/shared/EmptyState.tsx';
 import { useSampleCorpus } from '../ui/shared/use-sample-corpus.ts';
 import type { ScanSettings } from '../ui/shared/scan-settings.ts';
 import { ResultsWorkspace } from './ResultsWorkspace.tsx';
+import { canOfferSample } from './sample-offer.ts';
 import type { GroupingParams } from './result-groups.ts';
 
 // One scan session per page: the store is shared state, the workers start on the first scan.
@@ -26,6 +28,7 @@ export function App() {
   const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getSnapshot);
   // Results are big: render them in an interruptible (time-sliced) pass so the page never stalls.
   const result = useDeferredValue(scan.result);
+  const saved = useCorpusPersistence(corpusPersistence);
   const sample = useSampleCorpus(useCallback((files: File[]) => void scanSession.start({ kind: 'file-list', files }), []));
   // Fingerprint settings need a new scan; the thresholds and grouping go with it.
   const rescan = (settings: ScanSettings) => {
@@ -44,7 +47,7 @@ export function App() {
       </header>
       <main className="app-main">
         {firstVisit ? (
-          <EmptyState onTrySample={sample.load} sampleLoading={sample.loading} sampleError={sample.error}>
+          <EmptyState onTrySample={canOfferSample(saved) ? sample.load : undefined} sampleLoading={sample.loading} sampleError={sample.error}>
             {dropZone}
           </EmptyState>
         ) : (

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { mountSmallFilesystem, unmountSmallFilesystem } from './small-filesystem.ts';
 import { join, resolve } from 'node:path';
@@ -106,7 +106,9 @@ describe('outputs whole or absent', { timeout: 180_000 }, () => {
     // On a filesystem this full even the temporary file may not be made: then it fails before any work (exit 2).
     expect([1, 2], parquet.stderr).toContain(parquet.code);
     expect(parquet.stderr.trim()).toMatch(/^simsift fingerprint: cannot write (--out )?".*fps\.parquet" \(ENOSPC: no space left on device\)$/);
-    expect(readdirSync(small).sort()).toEqual(['pairs.txt']);
+    // No temporary file is left beside either target (pairs.csv is the earlier test's intact file).
+    expect(leftovers(small)).toEqual([]);
+    expect(existsSync(join(small, 'fps.parquet'))).toBe(false);
   });
 
   it('--out /dev/full and stdout on /dev/full exit 1 with one line and no stack trace', async () => {

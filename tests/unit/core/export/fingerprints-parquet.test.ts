@@ -52,6 +52,7 @@ describe('fingerprint export as Parquet', () => {
       ['content_hash', 'UBIGINT'],
       ['word_count', 'UINTEGER'],
       ['status', 'VARCHAR'],
+      ['format', 'VARCHAR'],
     ]);
 
     const back = await query(
