@@ -2,12 +2,15 @@ import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { dropSavePicker } from './save-picker.ts';
 import { CORPUS_FOLDER, writeCorpusFolder } from '../fixtures/corpus-folder.ts';
 import { ResultsPage } from './results-page.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
 
 /** Clicks an export button and returns the CSV without its BOM. */
 async function exportCsv(page: Page, button = 'Export CSV'): Promise<string> {
+  // Chromium offers a save picker, which headless Chromium cancels: export as a download, as elsewhere.
+  await dropSavePicker(page);
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
   return readFileSync((await file.path())!).subarray(3).toString('utf8');
 }

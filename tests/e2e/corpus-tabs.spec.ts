@@ -2,11 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { dropSavePicker } from './save-picker.ts';
 import { writeCorpusFolder } from '../fixtures/corpus-folder.ts';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
 
 async function exportCsv(page: Page): Promise<string> {
+  // Chromium offers a save picker, which headless Chromium cancels: export as a download, as elsewhere.
+  await dropSavePicker(page);
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV', exact: true }).click()]);
   return readFileSync((await file.path())!).subarray(3).toString('utf8');
 }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { expect, test } from '@playwright/test';
+import { dropSavePicker } from './save-picker.ts';
 import { ResultsPage } from './results-page.ts';
 
 function simsiftScan(dir: string, out: string): Promise<string> {
@@ -48,6 +49,7 @@ test('a folder of documents: renderings of one text are grouped with it, unreada
     await expect(row('documents/broken/cc0-scanned.pdf')).toContainText('no text layer');
     await expect(row('documents/broken/bomb.docx')).toContainText('zip bomb');
 
+    await dropSavePicker(page);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV', exact: true }).click()]);
     const appCsv = readFileSync((await download.path())!, 'utf8');
     const stderr = await cli;

@@ -22,3 +22,10 @@ export async function savePickerAnswersWithOpfs(page: Page): Promise<void> {
     };
   });
 }
+
+/** From now on in this page, the browser offers no save picker: the next export is a download. */
+export async function dropSavePicker(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+}
