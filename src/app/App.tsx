@@ -1,5 +1,5 @@
 /** The application shell: the one place where SimSift's features are put together. */
-import { useCallback, useDeferredValue, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useSyncExternalStore, type ReactNode } from 'react';
 import { createScanStore } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
@@ -28,8 +28,6 @@ export function App() {
   const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getSnapshot);
   // Results are big: render them in an interruptible (time-sliced) pass so the page never stalls.
   const result = useDeferredValue(scan.result);
-  const saved = useCorpusPersistence(corpusPersistence);
-  const sample = useSampleCorpus(useCallback((files: File[]) => void scanSession.start({ kind: 'file-list', files }), []));
   // Fingerprint settings need a new scan; the thresholds and grouping go with it.
   const rescan = (settings: ScanSettings) => {
     const { k, kAuto } = scanStore.getSnapshot();
@@ -47,9 +45,7 @@ export function App() {
       </header>
       <main className="app-main">
         {firstVisit ? (
-          <EmptyState onTrySample={canOfferSample(saved) ? sample.load : undefined} sampleLoading={sample.loading} sampleError={sample.error}>
-            {dropZone}
-          </EmptyState>
+          <FirstVisit>{dropZone}</FirstVisit>
         ) : (
           <div className="app-scanbar">{dropZone}</div>
         )}
@@ -78,5 +74,19 @@ export function App() {
         )}
       </main>
     </div>
+  );
+}
+
+/**
+ * The first-visit explanation and the sample button. It alone follows the saved corpus (the sample is
+ * never offered on top of one): subscribing App would re-render the results on every saved batch.
+ */
+function FirstVisit({ children }: { children: ReactNode }) {
+  const saved = useCorpusPersistence(corpusPersistence);
+  const sample = useSampleCorpus(useCallback((files: File[]) => void scanSession.start({ kind: 'file-list', files }), []));
+  return (
+    <EmptyState onTrySample={canOfferSample(saved) ? sample.load : undefined} sampleLoading={sample.loading} sampleError={sample.error}>
+      {children}
+    </EmptyState>
   );
 }

@@ -18,7 +18,7 @@ const PAIRS = (FILES * (FILES - 1)) / 2;
 
 /** Presses Tab while the export runs and checks the page moved the focus before the export ended. */
 async function answersWhileExporting(page: Page): Promise<void> {
-  const exportGroup = page.getByRole('group', { name: 'Export' });
+  const exportGroup = page.getByRole('group', { name: 'Export', exact: true });
   await expect(exportGroup).toHaveAttribute('aria-busy', 'true');
   const before = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.outerHTML ?? '');
   await page.keyboard.press('Tab');
@@ -44,7 +44,7 @@ test('Export CSV of 1,999,000 pairs writes every row, to a chosen file or as a d
     await app.open();
     await app.chooseFolder(folder);
     await app.waitForState('done', 240_000);
-    const status = page.getByRole('group', { name: 'Export' }).getByRole('status');
+    const status = page.getByRole('group', { name: 'Export', exact: true }).getByRole('status');
     const button = page.getByRole('button', { name: 'Export CSV', exact: true });
 
     // Where the browser offers a save picker: the worker writes the rows into the chosen file.
