@@ -24,6 +24,7 @@ import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
 import { neighboursOf } from '../core/groups/duplicate-relation.ts';
 import { KeepPanel } from '../ui/keep/KeepPanel.tsx';
 import { datedFileName, startDownload } from '../ui/export/download.ts';
+import { exportWorker } from '../ui/export/export-client.ts';
 
 export interface ResultsWorkspaceProps {
   result: ScanResult;
@@ -288,6 +289,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
 
       <KeepPanel
         relation={result.relation}
+        readTimes={readFileTimes}
         docs={docs}
         onSave={(text, stem, ext) => {
           const name = datedFileName(stem, new Date(), ext);
@@ -314,3 +316,6 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
     </section>
   );
 }
+
+/** Files' modification times, read in the export worker (a File's first metadata read blocks the thread it runs on). */
+const readFileTimes = (files: Blob[]) => exportWorker.call(undefined, (api) => api.fileTimes(files));

@@ -116,6 +116,14 @@ function* fingerprintParquetChunks(source: FingerprintRows): Generator<Uint8Arra
 
 /** The export worker's API object (exposed by `export.worker.ts`). */
 export const exportApi = {
+  /**
+   * The files' modification times (ms since the epoch; 0 when a Blob is not a File). Read here: in
+   * Chromium the first metadata read of a folder-input File is a synchronous IPC, which on the main
+   * thread made tasks over 100 ms after a scan (the keep rules' newest/oldest need the times).
+   */
+  fileTimes(files: readonly Blob[]): Float64Array {
+    return Float64Array.from(files, (f) => (f instanceof File ? f.lastModified : 0));
+  },
   /** Every pair of the relation as the pairs CSV (the bytes `simsift scan` writes). */
   pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget): Promise<ExportOutcome> {
     return save(relationCsvChunks(relation, paths), target, CSV_TYPE);

@@ -13,7 +13,7 @@ import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
 import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
-import { useModifiedTimes } from './use-modified-times.ts';
+import { useModifiedTimes, type ReadFileTimes } from './use-modified-times.ts';
 import './keep.css';
 
 export interface KeepPanelProps {
@@ -21,6 +21,8 @@ export interface KeepPanelProps {
   docs: PlanDocs & KeepDocs & { count: number; files: readonly Blob[]; modified?: Float64Array };
   /** Saves a text file (the app's download); `ext` is the file's extension. */
   onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
+  /** Reads files' modification times off the main thread. */
+  readTimes: ReadFileTimes;
 }
 
 /** Groups listed with their rows at most (the plan always holds them all). */
@@ -28,9 +30,9 @@ const SHOWN_GROUPS = 50;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function KeepPanel({ relation, docs: scanned, onSave }: KeepPanelProps) {
+export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPanelProps) {
   const [rules, setRules] = useKeepRules();
-  const modified = useModifiedTimes(scanned, relation.groups.members);
+  const modified = useModifiedTimes(scanned, relation.groups.members, readTimes, rules.order.includes('newest') || rules.order.includes('oldest'));
   const docs = useMemo(() => ({ ...scanned, ...(modified ? { modified } : {}) }), [scanned, modified]);
   // The person's own marks by document; a new set of documents starts without any.
   const [marks, setMarks] = useState<Map<number, boolean>>(() => new Map());
@@ -40,6 +42,7 @@ export function KeepPanel({ relation, docs: scanned, onSave }: KeepPanelProps) {
     setMarks(new Map());
   }
   const [status, setStatus] = useState('');
+  const [marksOpen, setMarksOpen] = useState(false);
   const decision = useMemo(() => decideKeep(relation, docs, rules, marks), [relation, docs, rules, marks]);
   const { groups } = relation;
   const toggle = (d: number, remove: boolean) => setMarks((old) => new Map(old).set(d, remove));
@@ -63,8 +66,10 @@ export function KeepPanel({ relation, docs: scanned, onSave }: KeepPanelProps) {
         {decision.removeBytes.toLocaleString('en')} bytes).
       </p>
       {/* Closed at first: a checkbox per row is a Tab stop each, and the page's other controls stay a few Tabs apart. */}
-      <details className="keep-panel__marks">
+      {/* Its rows are made only while it is open: 50 groups of rows made with the results were a task over 100 ms. */}
+      <details className="keep-panel__marks" onToggle={(e) => setMarksOpen(e.currentTarget.open)}>
         <summary>Show each group’s marks</summary>
+        {marksOpen && (
         <div className="keep-panel__groups" role="group" aria-label="Marks">
           {Array.from({ length: shown }, (_, g) => (
             <fieldset key={g} className="keep-group">
@@ -107,6 +112,7 @@ export function KeepPanel({ relation, docs: scanned, onSave }: KeepPanelProps) {
           ))}
           {groups.count > shown && <p className="ss-muted">The first {shown} of {count(groups.count, 'group', 'groups')} are listed; the plan holds them all.</p>}
         </div>
+        )}
       </details>
       <div className="ss-export" role="group" aria-label="Export plan">
         <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => save('csv')}>
