@@ -2,17 +2,21 @@
  * `simsift scan --plan FILE`: the keep rules as options and the plan file the app's "Export plan" writes
  * (same rows, same bytes: core/keep and core/export/plan.ts decide and format both).
  */
-import { decideKeep, normalizeFolder, parseKeepOrder, type KeepRules } from '../core/keep/keep-rules.ts';
-import { planCsv, planJson, planRows } from '../core/export/plan.ts';
+import { readFile, realpath } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { decideKeep, normalizeFolder, parseKeepOrder, unmatchedFolders, type KeepRules } from '../core/keep/keep-rules.ts';
+import { bytesHash, planCsv, planJson, planRows } from '../core/export/plan.ts';
 import type { ScanResult } from '../scan/scan-result.ts';
 import { UsageError } from './cli-common.ts';
 import { outputError, type AtomicFile } from './atomic-file.ts';
-import { encodeName, escapeName } from './terminal-names.ts';
+import { encodeName, escapeName, fsPath } from './terminal-names.ts';
 
 /** Where the plan goes and by which rules. */
 export interface PlanOptions {
   file: string | undefined;
   rules: KeepRules;
+  /** Each --protect as given, by its normalized folder (for the error naming one that matches nothing). */
+  protectGiven?: Map<string, string>;
 }
 
 export const KEEP_USAGE = '[--plan FILE.csv|FILE.json] [--keep RULE,...] [--protect FOLDER]... [--mark-near]';
@@ -45,6 +49,7 @@ export function parseKeepOption(argv: string[], i: number, plan: PlanOptions): n
   if (name === '--plan') plan.file = value;
   else if (name === '--protect') {
     plan.rules.protectedFolders.push(normalizeFolder(value));
+    (plan.protectGiven ??= new Map()).set(normalizeFolder(value), value);
     if (!plan.rules.order.includes('protected')) plan.rules.order.unshift('protected');
   } else {
     try {
@@ -59,14 +64,38 @@ export function parseKeepOption(argv: string[], i: number, plan: PlanOptions): n
   return at;
 }
 
-/** Decides the plan of `result` and writes it to `output` (opened before the scan, committed when whole); returns a summary line for stderr. */
-export async function writePlan(result: ScanResult, options: PlanOptions, output: AtomicFile): Promise<string> {
+/** Throws a UsageError naming each --protect folder under which no scanned file lies. */
+export function checkProtected(result: ScanResult, options: PlanOptions): void {
+  const unmatched = unmatchedFolders(result.docs.paths, options.rules.protectedFolders);
+  if (unmatched.length === 0) return;
+  const named = unmatched.map((f) => JSON.stringify(options.protectGiven?.get(f) ?? f)).join(', ');
+  throw new UsageError(`--protect ${named} matches no scanned file (give a folder as the paths show it, relative to DIR, e.g. docs/old); no plan written`);
+}
+
+/**
+ * Decides the plan of `result` (scanned from `dir`) and writes it to `output` (opened before the scan,
+ * committed when whole); returns a summary line for stderr. The plan records `dir` as its root (real,
+ * absolute) and the hash of each listed file's bytes, read now: what `simsift apply` checks again. A
+ * --protect folder that matches no scanned file is an error naming it (a typo would protect nothing).
+ */
+export async function writePlan(result: ScanResult, options: PlanOptions, output: AtomicFile, dir: string): Promise<string> {
   const file = output.target;
   const relation = result.relation;
+  checkProtected(result, options);
   const decision = decideKeep(relation, result.docs, options.rules);
-  const rows = planRows(relation, result.docs, decision);
+  const bytesHashes = new Map<number, string>();
+  const { members } = relation.groups;
+  for (let s = 0; s < members.length; s++) {
+    const d = members[s]!;
+    if (bytesHashes.has(d)) continue;
+    // A file gone or unreadable since the scan gets no hash: apply will not move it.
+    const bytes = await readFile(fsPath(join(dir, result.docs.paths[d]!))).catch(() => null);
+    if (bytes) bytesHashes.set(d, bytesHash(bytes));
+  }
+  const rows = planRows(relation, { ...result.docs, bytesHashes }, decision);
+  const root = await realpath(resolve(dir));
   try {
-    await output.write(encodeName(file.toLowerCase().endsWith('.json') ? planJson(rows) : planCsv(rows)));
+    await output.write(encodeName(file.toLowerCase().endsWith('.json') ? planJson(rows, root) : planCsv(rows)));
     await output.commit();
   } catch (error) {
     throw new UsageError(outputError(JSON.stringify(file), error).message);

@@ -17,7 +17,8 @@ import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
 import { exclusionMatcher, parseSize, type Exclusions } from '../core/documents/exclusions.ts';
-import { writePlan, parseKeepOption, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
+import { refuseOverlappingOutputs } from './output-places.ts';
+import { checkProtected, writePlan, parseKeepOption, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
@@ -261,6 +262,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
+    await refuseOverlappingOutputs(args.dir, [['--out', args.out], ['--plan', args.plan.file]]);
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     // A bad pairs file fails here, before any file is read.
@@ -328,8 +330,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       );
     }
 
+    if (planOutput !== undefined) checkProtected(result, args.plan);
     await writeCsv(result, output, io);
-    const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput);
+    const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {

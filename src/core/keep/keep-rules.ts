@@ -88,6 +88,22 @@ export function isProtected(path: string, folders: readonly string[]): boolean {
 }
 
 /**
+ * The protected folders (normalized) under which none of `paths` lies: a typo, a folder written with
+ * another case, or an absolute path would protect nothing, so the CLI and the app name them as errors.
+ */
+export function unmatchedFolders(paths: readonly string[], folders: readonly string[]): string[] {
+  const wanted = new Set(folders.map(normalizeFolder));
+  const left = new Set(wanted);
+  // Each path's folders, shortest first: one pass over the paths, whatever the number of folders.
+  for (const path of paths) {
+    if (left.size === 0) break;
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) left.delete(path.slice(0, at));
+    left.delete(path);
+  }
+  return [...wanted].filter((f) => left.has(f));
+}
+
+/**
  * Compares documents a and b of one group by one rule: negative when a is preferred (kept first),
  * positive when b is, 0 when the rule cannot tell them apart. An unknown time (0) is never preferred.
  */

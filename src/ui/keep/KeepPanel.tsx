@@ -14,6 +14,7 @@ import { KeepRulesEditor } from './KeepRulesEditor.tsx';
 import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
 import { useModifiedTimes, type ReadFileTimes } from './use-modified-times.ts';
+import { hashMemberBytes } from './plan-bytes.ts';
 import './keep.css';
 
 export interface KeepPanelProps {
@@ -46,8 +47,10 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
   const decision = useMemo(() => decideKeep(relation, docs, rules, marks), [relation, docs, rules, marks]);
   const { groups } = relation;
   const toggle = (d: number, remove: boolean) => setMarks((old) => new Map(old).set(d, remove));
-  const save = (ext: 'csv' | 'json') => {
-    const rows = planRows(relation, docs, decision);
+  const save = async (ext: 'csv' | 'json') => {
+    setStatus('Reading the files to record the hash of their bytes…');
+    const bytesHashes = await hashMemberBytes(scanned.files, relation.groups.members);
+    const rows = planRows(relation, { ...docs, bytesHashes }, decision);
     const name = onSave(ext === 'csv' ? planCsv(rows) : planJson(rows), 'simsift-plan', ext);
     setStatus(`Saved the plan (${count(rows.length, 'row', 'rows')}) as ${name}.`);
   };
@@ -115,19 +118,19 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
         )}
       </details>
       <div className="ss-export" role="group" aria-label="Export plan">
-        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => save('csv')}>
+        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => void save('csv')}>
           Export plan CSV
         </button>
-        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => save('json')}>
+        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => void save('json')}>
           Export plan JSON
         </button>
         <span role="status">{status}</span>
       </div>
       <p className="ss-muted keep-panel__apply">
         Nothing is moved from here. To move the files marked for removal into a quarantine folder, run, in the folder that
-        holds <bdi>{root}</bdi>: <code>npx simsift apply simsift-plan-….json --into QUARANTINE_FOLDER --dry-run</code>, then
-        without <code>--dry-run</code>. It moves only files whose contents still match the plan, deletes nothing, and writes
-        an undo log (<code>simsift apply --undo LOG</code> puts everything back).
+        holds <bdi>{root}</bdi>: <code>npx simsift apply simsift-plan-….json --root . --into QUARANTINE_FOLDER --dry-run</code>
+        (a quarantine folder outside <bdi>{root}</bdi>), then without <code>--dry-run</code>. It moves only files whose bytes
+        still match the plan, deletes nothing, and writes an undo log (<code>simsift apply --undo LOG</code> puts everything back).
       </p>
     </section>
   );

@@ -66,7 +66,8 @@ const ALLOWED: Record<string, string[]> = {
  * its browser entry), so the Parquet fingerprint export is one core module for the app and the CLI.
  */
 // pdfjs-dist (legacy build) and fflate run in browsers, workers and Node alike: the document extractors (core/text/documents) use them.
-const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'fflate']);
+// papaparse (pure JavaScript, no DOM needed for strings) reads the plan CSV back (core/export/plan.ts).
+const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'fflate', 'papaparse']);
 
 const files = listSources(SRC);
 const { edges, packages } = importsOf(files);

@@ -9,6 +9,7 @@ import {
   asKeepRules,
   decideKeep,
   parseKeepOrder,
+  unmatchedFolders,
   type KeepRules,
 } from '../../../../src/core/keep/keep-rules.ts';
 
@@ -140,5 +141,13 @@ describe('keep rules as text and saved values', () => {
     expect(asKeepRules({ order: ['nope'], protectedFolders: [], markNear: false })).toBeNull();
     expect(asKeepRules({ order: [], protectedFolders: [1], markNear: false })).toBeNull();
     expect(asKeepRules(null)).toBeNull();
+  });
+});
+
+describe('unmatchedFolders', () => {
+  it('names each protected folder under which no path lies: a typo, another case, an absolute path', () => {
+    const list = ['docs/old/a.txt', 'docs/new/b.txt', 'top.txt'];
+    expect(unmatchedFolders(list, ['docs/old', 'docs', 'docs/OLD', '/home/me/docs/old', 'docs/ol', 'top.txt/'])).toEqual(['docs/OLD', 'home/me/docs/old', 'docs/ol']);
+    expect(unmatchedFolders(list, [])).toEqual([]);
   });
 });
