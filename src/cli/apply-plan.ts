@@ -13,13 +13,17 @@ export interface PlannedMove {
 
 /**
  * The removals of a plan: one per path (its first `remove` row), never a path the plan keeps anywhere,
- * each with its group's kept file (the `match: kept` row, else the group's first `keep` row). `refused`
- * says, per path not tried, why (names escaped for the terminal).
+ * each with the file that must stay for it: a `keep` row of its group with the same content hash (the
+ * kept file, or a protected copy), else a `review` row with it (the copy of a near-duplicate text left to
+ * review), else the group's kept file (`match: kept`, else its first `keep` row). `refused` says, per path
+ * not tried, why (names escaped for the terminal).
  */
 export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; refused: string[] } {
   const keptGroup = new Map<string, number>();
   const keptOf = new Map<number, PlanRow>();
+  const sameText = new Map<string, PlanRow>();
   const removals = new Map<string, PlanRow>();
+  const textKey = (r: PlanRow) => `${r.group}:${r.content_hash}`;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     if (r.role === 'keep') {
@@ -27,6 +31,10 @@ export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; ref
       const first = keptOf.get(r.group);
       if (first === undefined || (first.match !== 'kept' && r.match === 'kept')) keptOf.set(r.group, r);
     } else if (r.role === 'remove' && !removals.has(r.path)) removals.set(r.path, r);
+    if (r.content_hash !== null && r.role !== 'remove') {
+      const held = sameText.get(textKey(r));
+      if (held === undefined || (held.role === 'review' && r.role === 'keep')) sameText.set(textKey(r), r);
+    }
   }
   const moves: PlannedMove[] = [];
   const refused: string[] = [];
@@ -34,7 +42,7 @@ export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; ref
     const keptIn = keptGroup.get(path);
     if (keptIn !== undefined) refused.push(`${escapeName(path)}: kept by the plan (group ${keptIn})`);
     else {
-      const kept = keptOf.get(row.group);
+      const kept = (row.content_hash !== null ? sameText.get(textKey(row)) : undefined) ?? keptOf.get(row.group);
       if (!kept) refused.push(`${escapeName(path)}: group ${row.group} has no kept file in the plan`);
       else moves.push({ row, kept });
     }

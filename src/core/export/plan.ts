@@ -79,13 +79,17 @@ function hex8(n: number): string {
   return (n >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The plan's rows: every member slot of every group, in group order (whatever a filter shows). */
+/**
+ * The plan's rows: every member slot of every group, in group order (whatever a filter shows), except the
+ * documents the person said are not duplicates (reason `ignored`): they are not in the plan.
+ */
 export function planRows(relation: RelationGraph, docs: PlanDocs, decision: KeepDecision): PlanRow[] {
   const { groups } = relation;
   const rows: PlanRow[] = [];
   for (let g = 0; g < groups.count; g++) {
     const kept = decision.keeper[g]!;
     for (let s = groups.offsets[g]!; s < groups.offsets[g + 1]!; s++) {
+      if (decision.reason[s] === 'ignored') continue;
       const d = groups.members[s]!;
       const time = docs.modified?.[d] ?? 0;
       const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
