@@ -4,6 +4,7 @@
  * distance, Jaccard, size) in which order (group order, or the space a group's marks would free); and
  * the marks and "not a duplicate" list saved by path, so they survive a reload and a new scan.
  */
+import { exclusionMatcher, type Exclusions } from '../documents/exclusions.ts';
 import { pairMeasures } from '../export/plan.ts';
 import type { DuplicateRelation } from '../groups/duplicate-relation.ts';
 import { ROLE_KEEP, ROLE_REMOVE, type KeepDecision } from './keep-rules.ts';
@@ -130,4 +131,27 @@ export function asSavedMarks(value: unknown): SavedMarks | null {
   if (!v.marks.every((m) => Array.isArray(m) && typeof m[0] === 'string' && typeof m[1] === 'boolean')) return null;
   if (!v.ignored.every((p) => typeof p === 'string')) return null;
   return { marks: v.marks, ignored: v.ignored };
+}
+
+/** Checks saved exclusions read back from storage; null when they are not. */
+export function asExclusions(value: unknown): Exclusions | null {
+  const v = value as Partial<Exclusions> | null;
+  if (!v || !Array.isArray(v.patterns) || !Array.isArray(v.extensions)) return null;
+  if (!v.patterns.every((p) => typeof p === 'string') || !v.extensions.every((e) => typeof e === 'string')) return null;
+  const size = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x) && x >= 0);
+  if (!size(v.minSize) || !size(v.maxSize)) return null;
+  return { patterns: v.patterns, extensions: v.extensions, minSize: v.minSize ?? null, maxSize: v.maxSize ?? null };
+}
+
+/**
+ * The documents left out of the marks and the plan: those the person said are not duplicates, and those
+ * an exclusion rule matches (core/documents/exclusions.ts, the CLI's --exclude matcher).
+ */
+export function leftOut(ignored: ReadonlySet<number>, exclusions: Exclusions, paths: readonly string[], sizes: ArrayLike<number>, members: Int32Array): Set<number> {
+  const out = new Set(ignored);
+  const none = exclusions.patterns.length === 0 && exclusions.extensions.length === 0 && exclusions.minSize === null && exclusions.maxSize === null;
+  if (none) return out;
+  const excluded = exclusionMatcher(exclusions);
+  for (const d of members) if (!out.has(d) && excluded(paths[d]!, sizes[d]!) !== null) out.add(d);
+  return out;
 }
