@@ -5,7 +5,7 @@
  * file under the plan's root reached through no symbolic link, its bytes hash to what the plan recorded
  * (and its text to the scan's content hash), and its group's kept file passes the same checks and is not
  * the same file; every planned move is in the undo log before the first one happens (apply-paths.ts does
- * the touching, undo-log.ts the log, apply-plan.ts the choice of rows).
+ * the touching, undo-log.ts the log, core plan-moves.ts the choice of rows).
  */
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -16,7 +16,7 @@ import { ingestApi } from '../workers/ingest-api.ts';
 import { errorCode, failure, UsageError, write, type CliIo, processIo } from './cli-common.ts';
 import { writeAtomicFile } from './atomic-file.ts';
 import { escapeName, nameFromBytes } from './terminal-names.ts';
-import { planMoves } from './apply-plan.ts';
+import { planMoves } from '../core/export/plan-moves.ts';
 import { exists, isWithin, moveVerified, readChecked, realPathOf, resolveUnder, type CheckedFile } from './apply-paths.ts';
 import { parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
 
@@ -156,7 +156,7 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
   const { root, into } = await places(rootDir, args.into);
 
   const { moves: planned, refused } = planMoves(plan.rows);
-  const notMoved = [...refused];
+  const notMoved = refused.map((r) => `${escapeName(r.path)}: ${r.why}`);
   const moves: Array<{ row: PlanRow; file: CheckedFile }> = [];
   const keptState = new Map<string, { ok: true; file: CheckedFile } | { ok: false; why: string }>();
   for (const { row, kept } of planned) {

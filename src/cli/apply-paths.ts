@@ -8,6 +8,7 @@
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, mkdir, open, readFile, realpath, unlink, utimes } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
+import { pathParts } from '../core/export/plan-paths.ts';
 import { errorCode } from './cli-common.ts';
 import { escapeName, fsPath } from './terminal-names.ts';
 
@@ -20,13 +21,6 @@ export interface CheckedFile {
   dev: number;
   ino: number;
   bytes: Uint8Array;
-}
-
-/** The parts of a plan path, or null when it is not a plain relative path (absolute, `..`, `.`, empty parts, a NUL). */
-export function pathParts(path: string): string[] | null {
-  if (path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return null;
-  const parts = path.split('/');
-  return parts.some((p) => p === '' || p === '.' || p === '..') ? null : parts;
 }
 
 /**

@@ -6,9 +6,10 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
-import { decideKeep, ROLE_KEEP, ROLE_REMOVE, unmatchedFolders, type KeepDocs } from '../../core/keep/keep-rules.ts';
+import { decideKeep, ROLE_KEEP, ROLE_REMOVE, unmatchedFolders } from '../../core/keep/keep-rules.ts';
 import { applyMarkAction, leftOut, NO_GROUP_FILTER, visibleGroups, type GroupFilter, type GroupSort, type MarkAction } from '../../core/keep/keep-marks.ts';
-import { planCsv, planJson, planRows, type PlanDocs } from '../../core/export/plan.ts';
+import { planCsv, planJson, planRows } from '../../core/export/plan.ts';
+import type { ScanDocs } from '../../scan/scan-result.ts';
 import { PathName } from '../shared/PathName.tsx';
 import { displayName } from '../shared/display-name.ts';
 import { formatSize } from '../shared/format-size.ts';
@@ -20,11 +21,12 @@ import { hashMemberBytes } from './plan-bytes.ts';
 import { useKeepMarks } from './use-keep-marks.ts';
 import { KeepFilters } from './KeepFilters.tsx';
 import { KeepExclusions } from './KeepExclusions.tsx';
+import { QuarantineMove } from './QuarantineMove.tsx';
 import './keep.css';
 
 export interface KeepPanelProps {
   relation: DuplicateRelation;
-  docs: PlanDocs & KeepDocs & { count: number; files: readonly Blob[]; modified?: Float64Array };
+  docs: ScanDocs;
   /** Saves a text file (the app's download); `ext` is the file's extension. */
   onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
   /** Reads files' modification times off the main thread. */
@@ -70,16 +72,20 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
     if (!next.delete(d)) next.add(d);
     saved.setIgnored(next);
   };
+  const [planName, setPlanName] = useState<string | null>(null);
+  /** The plan as the marks stand, with the hash of each file's bytes as read now. */
+  const currentPlan = async () => planRows(relation, { ...docs, bytesHashes: await hashMemberBytes(scanned, relation.groups.members) }, decision);
+  const single = scanned.roots?.length === 1 ? scanned.roots[0]! : null;
+  const rootHandle = single?.kind === 'directory' ? (single as FileSystemDirectoryHandle) : null;
   const save = async (ext: 'csv' | 'json') => {
     setStatus('Reading the files to record the hash of their bytes…');
-    const bytesHashes = await hashMemberBytes(scanned.files, relation.groups.members);
-    const rows = planRows(relation, { ...docs, bytesHashes }, decision);
+    const rows = await currentPlan();
     const name = onSave(ext === 'csv' ? planCsv(rows) : planJson(rows), 'simsift-plan', ext);
+    setPlanName(name);
     setStatus(`Downloading the plan (${count(rows.length, 'row', 'rows')}) as ${name}: the browser saves it where it saves downloads.`);
   };
   // The list is computed only while it is open (a task over 100 ms after a large scan otherwise).
   const listed = useMemo(() => (marksOpen ? visibleGroups(relation, docs.sizes, decision, filter, sort) : []), [marksOpen, relation, docs.sizes, decision, filter, sort]);
-  const root = docs.paths[0]?.split('/')[0] ?? 'FOLDER';
   const shown = listed.slice(0, SHOWN_GROUPS);
   const time = (d: number) => {
     const t = docs.modified?.[d] ?? 0;
@@ -181,12 +187,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
         </button>
         <span role="status">{status}</span>
       </div>
-      <p className="ss-muted keep-panel__apply">
-        Nothing is moved from here. To move the files marked for removal into a quarantine folder, run, in the folder that
-        holds <bdi>{root}</bdi>: <code>npx simsift apply simsift-plan-….json --root . --into QUARANTINE_FOLDER --dry-run</code>
-        (a quarantine folder outside <bdi>{root}</bdi>), then without <code>--dry-run</code>. It moves only files whose bytes
-        still match the plan, deletes nothing, and writes an undo log (<code>simsift apply --undo LOG</code> puts everything back).
-      </p>
+      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} root={rootHandle} planRows={currentPlan} planName={planName} marked={decision.removeFiles} />
     </section>
   );
 }

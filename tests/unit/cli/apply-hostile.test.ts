@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { runApply, type ApplyHooks } from '../../../src/cli/apply-command.ts';
-import { planMoves } from '../../../src/cli/apply-plan.ts';
+import { planMoves } from '../../../src/core/export/plan-moves.ts';
 import { bytesHash, type PlanRow } from '../../../src/core/export/plan.ts';
 import { runCommand } from './run-command.ts';
 

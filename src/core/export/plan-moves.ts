@@ -1,9 +1,9 @@
 /**
- * Which rows of a plan `simsift apply` will try to move, and against which kept file: one pass over the
- * rows (linear: a 40,000-row group is planned in one read of each row), before any file is looked at.
+ * Which rows of a plan `simsift apply` and the app's "Move marked to quarantine" will try to move, and
+ * against which kept file: one pass over the rows (linear: a 40,000-row group is planned in one read of
+ * each row), before any file is looked at.
  */
-import type { PlanRow } from '../core/export/plan.ts';
-import { escapeName } from './terminal-names.ts';
+import type { PlanRow } from './plan.ts';
 
 /** A removal to try: the row, and the kept file of its group that must still be there unchanged. */
 export interface PlannedMove {
@@ -16,9 +16,9 @@ export interface PlannedMove {
  * each with the file that must stay for it: a `keep` row of its group with the same content hash (the
  * kept file, or a protected copy), else a `review` row with it (the copy of a near-duplicate text left to
  * review), else the group's kept file (`match: kept`, else its first `keep` row). `refused` says, per path
- * not tried, why (names escaped for the terminal).
+ * not tried, why.
  */
-export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; refused: string[] } {
+export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; refused: Array<{ path: string; why: string }> } {
   const keptGroup = new Map<string, number>();
   const keptOf = new Map<number, PlanRow>();
   const sameText = new Map<string, PlanRow>();
@@ -37,13 +37,13 @@ export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; ref
     }
   }
   const moves: PlannedMove[] = [];
-  const refused: string[] = [];
+  const refused: Array<{ path: string; why: string }> = [];
   for (const [path, row] of removals) {
     const keptIn = keptGroup.get(path);
-    if (keptIn !== undefined) refused.push(`${escapeName(path)}: kept by the plan (group ${keptIn})`);
+    if (keptIn !== undefined) refused.push({ path, why: `kept by the plan (group ${keptIn})` });
     else {
       const kept = (row.content_hash !== null ? sameText.get(textKey(row)) : undefined) ?? keptOf.get(row.group);
-      if (!kept) refused.push(`${escapeName(path)}: group ${row.group} has no kept file in the plan`);
+      if (!kept) refused.push({ path, why: `group ${row.group} has no kept file in the plan` });
       else moves.push({ row, kept });
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planMoves } from '../../../src/cli/apply-plan.ts';
-import type { PlanRow } from '../../../src/core/export/plan.ts';
+import { planMoves } from '../../../../src/core/export/plan-moves.ts';
+import type { PlanRow } from '../../../../src/core/export/plan.ts';
 
 const row = (path: string, role: PlanRow['role'], match: PlanRow['match'], hash: string, reason: PlanRow['reason'] = 'newest'): PlanRow => ({
   group: 1, path, role, reason, match, size: 1, modified: null, content_hash: hash, bytes_hash: hash, distance: 0, jaccard: 1,
@@ -22,6 +22,6 @@ describe('planMoves', () => {
       ['c.pdf', 'render.pdf'],
       ['d.txt', 'render.pdf'],
     ]);
-    expect(refused).toEqual(['render.pdf: kept by the plan (group 1)']);
+    expect(refused).toEqual([{ path: 'render.pdf', why: 'kept by the plan (group 1)' }]);
   });
 });
