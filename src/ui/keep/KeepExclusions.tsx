@@ -42,22 +42,22 @@ export function KeepExclusions({ exclusions, onChange }: KeepExclusionsProps) {
     <details className="keep-exclusions">
       <summary>Leave files out of the marks and the plan</summary>
       <div className="keep-exclusions__fields" onBlur={commit}>
-        <label className="ss-field" htmlFor={`${id}-patterns`}>
-          Patterns, one per line (*, **, ?; e.g. *.log, drafts/**)
+        <div className="ss-field">
+          <label htmlFor={`${id}-patterns`}>Patterns, one per line (*, **, ?; e.g. *.log, drafts/**)</label>
           <textarea id={`${id}-patterns`} rows={2} value={patterns} onChange={(e) => setPatterns(e.target.value)} />
-        </label>
-        <label className="ss-field" htmlFor={`${id}-ext`}>
-          Extensions (log, tmp)
+        </div>
+        <div className="ss-field">
+          <label htmlFor={`${id}-ext`}>Extensions (log, tmp)</label>
           <input id={`${id}-ext`} className="ss-input" value={extensions} onChange={(e) => setExtensions(e.target.value)} />
-        </label>
-        <label className="ss-field" htmlFor={`${id}-min`}>
-          Smaller than (bytes, 10k, 5MB)
+        </div>
+        <div className="ss-field">
+          <label htmlFor={`${id}-min`}>Smaller than (bytes, 10k, 5MB)</label>
           <input id={`${id}-min`} className="ss-input" value={minSize} aria-invalid={minSize.trim() !== '' && parseSize(minSize) === null} onChange={(e) => setMinSize(e.target.value)} />
-        </label>
-        <label className="ss-field" htmlFor={`${id}-max`}>
-          Larger than
+        </div>
+        <div className="ss-field">
+          <label htmlFor={`${id}-max`}>Larger than</label>
           <input id={`${id}-max`} className="ss-input" value={maxSize} aria-invalid={maxSize.trim() !== '' && parseSize(maxSize) === null} onChange={(e) => setMaxSize(e.target.value)} />
-        </label>
+        </div>
         {bad && <p role="alert">A size must be a number of bytes, or with a unit: 10k, 5MB, 2MiB.</p>}
       </div>
     </details>

@@ -23,16 +23,16 @@ export function KeepFilters({ filter, sort, onChange }: KeepFiltersProps) {
   const sizeValue = size.trim() === '' ? null : parseSize(size);
   return (
     <div className="keep-filters" role="group" aria-label="Filter and order the groups">
-      <label className="ss-field" htmlFor={`${id}-kind`}>
-        Show
+      <div className="ss-field">
+        <label htmlFor={`${id}-kind`}>Show groups</label>
         <select id={`${id}-kind`} className="ss-select" value={filter.kind} onChange={(e) => onChange({ ...filter, kind: e.target.value as GroupFilter['kind'] }, sort)}>
           <option value="all">all groups</option>
           <option value="identical">identical copies only</option>
           <option value="near">groups with near-duplicates</option>
         </select>
-      </label>
-      <label className="ss-field" htmlFor={`${id}-distance`}>
-        Distance at most (bits)
+      </div>
+      <div className="ss-field">
+        <label htmlFor={`${id}-distance`}>Distance at most (bits)</label>
         <input
           id={`${id}-distance`}
           className="ss-input"
@@ -40,9 +40,9 @@ export function KeepFilters({ filter, sort, onChange }: KeepFiltersProps) {
           defaultValue={filter.maxDistance ?? ''}
           onChange={(e) => onChange({ ...filter, maxDistance: numberOrNull(e.target.value, 0, 64) }, sort)}
         />
-      </label>
-      <label className="ss-field" htmlFor={`${id}-jaccard`}>
-        Jaccard at least
+      </div>
+      <div className="ss-field">
+        <label htmlFor={`${id}-jaccard`}>Jaccard at least</label>
         <input
           id={`${id}-jaccard`}
           className="ss-input"
@@ -50,9 +50,9 @@ export function KeepFilters({ filter, sort, onChange }: KeepFiltersProps) {
           defaultValue={filter.minJaccard ?? ''}
           onChange={(e) => onChange({ ...filter, minJaccard: numberOrNull(e.target.value, 0, 1) }, sort)}
         />
-      </label>
-      <label className="ss-field" htmlFor={`${id}-size`}>
-        A file of at least (bytes, 10k, 5MB)
+      </div>
+      <div className="ss-field">
+        <label htmlFor={`${id}-size`}>A file of at least (bytes, 10k, 5MB)</label>
         <input
           id={`${id}-size`}
           className="ss-input"
@@ -64,14 +64,14 @@ export function KeepFilters({ filter, sort, onChange }: KeepFiltersProps) {
             if (v !== null || e.target.value.trim() === '') onChange({ ...filter, minSize: v }, sort);
           }}
         />
-      </label>
-      <label className="ss-field" htmlFor={`${id}-sort`}>
-        Order
+      </div>
+      <div className="ss-field">
+        <label htmlFor={`${id}-sort`}>Order groups by</label>
         <select id={`${id}-sort`} className="ss-select" value={sort} onChange={(e) => onChange(filter, e.target.value as GroupSort)}>
           <option value="group">group order</option>
           <option value="reclaimable">most space freed first</option>
         </select>
-      </label>
+      </div>
     </div>
   );
 }
