@@ -11,8 +11,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { bytesHash, parsePlan, type ParsedPlan, type PlanRow } from '../core/export/plan.ts';
-import { DEFAULT_SETTINGS } from '../core/simhash/settings.ts';
-import { ingestApi } from '../workers/ingest-api.ts';
+import { contentHashOf } from '../workers/content-hash.ts';
 import { errorCode, failure, UsageError, write, type CliIo, processIo } from './cli-common.ts';
 import { writeAtomicFile } from './atomic-file.ts';
 import { escapeName, nameFromBytes } from './terminal-names.ts';
@@ -68,16 +67,6 @@ function parseApplyArgs(argv: string[]): ApplyArgs {
   if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}\n${USAGE}`);
   if (values.into === undefined) throw new UsageError(`missing --into QUARANTINE_DIR\n${USAGE}`);
   return { kind: 'apply', plan: positionals[0]!, into: values.into, root: values.root, dryRun };
-}
-
-/**
- * The content hash the scan gives a file's bytes: the ingest worker API itself (decode, HTML rule,
- * normalization, XXH64), in this process. Null when the scan would give none (binary, empty, too large).
- */
-export async function contentHashOf(name: string, bytes: Uint8Array): Promise<string | null> {
-  const r = await ingestApi.ingestBatch([{ name, bytes }], DEFAULT_SETTINGS);
-  if (r.hashHi[0] === 0 && r.hashLo[0] === 0) return null;
-  return r.hashHi[0]!.toString(16).padStart(8, '0') + r.hashLo[0]!.toString(16).padStart(8, '0');
 }
 
 /** The file of `row` under `root` as it is now, against what the plan says it was. */

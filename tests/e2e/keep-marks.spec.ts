@@ -9,14 +9,8 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
+import { BICYCLE, BREAD } from './keep-texts.ts';
 
-const BICYCLE =
-  'Repairing a bicycle puncture starts with removing the wheel, levering the tyre off the rim and finding the hole ' +
-  'by pumping the tube and listening for the hiss of escaping air, then roughening the rubber and applying a patch. ' +
-  'Let the glue dry before pressing the patch on, and check the inside of the tyre for the thorn that caused it.';
-const BREAD =
-  'Sourdough bread needs a lively starter, a long cold fermentation, gentle folding every half hour, shaping with ' +
-  'surface tension, and a very hot oven with steam for the first twenty minutes so the crust can expand and colour.';
 
 test('marks: keep one, invert, not a duplicate, filter and order, saved across a reload, honoured by the plan', async ({ page }) => {
   test.setTimeout(120_000);

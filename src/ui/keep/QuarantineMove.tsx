@@ -76,7 +76,9 @@ export function QuarantineMove({ folderName, root, planRows, planName, marked }:
         return;
       }
       setStatus('Checking every marked file against the plan…');
-      const outcome = await moveToQuarantine(await planRows(), root, quarantine);
+      // The scan's own pipeline, loaded only now (it holds the document extractors).
+      const { contentHashOf } = await import('../../workers/content-hash.ts');
+      const outcome = await moveToQuarantine(await planRows(), root, quarantine, contentHashOf);
       setProblems(outcome.notMoved);
       setDone(outcome.moved.length > 0 ? { moved: outcome.moved, quarantine } : null);
       setStatus(

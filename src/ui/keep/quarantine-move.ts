@@ -104,8 +104,16 @@ function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
 
-/** Moves every file the plan `rows` mark remove from under `root` into `quarantine` (same relative path, the root's name first). */
-export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quarantine: Dir): Promise<MoveOutcome> {
+/** The scan's content hash of a file's bytes (workers/content-hash.ts), or null when the scan gives none. */
+export type TextHash = (path: string, bytes: Uint8Array) => Promise<string | null>;
+
+/**
+ * Moves every file the plan `rows` mark remove from under `root` into `quarantine` (same relative path, the
+ * root's name first). The bytes must hash to the plan's (read when the plan was made) and, through
+ * `textHash`, their text to the scan's content hash, so a file changed since the scan does not move.
+ */
+export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quarantine: Dir, textHash: TextHash): Promise<MoveOutcome> {
+  const sameText = async (row: PlanRow, bytes: Uint8Array) => row.content_hash !== null && (await textHash(row.path, bytes)) === row.content_hash;
   const { moves, refused } = planMoves(rows);
   const notMoved = [...refused];
   const moved: AppUndoEntry[] = [];
@@ -116,7 +124,9 @@ export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quar
     let keptFile = keptState.get(kept.path);
     if (!keptFile) {
       keptFile = await fileAt(root, kept.path);
-      if (keptFile.ok && (kept.bytes_hash === null || bytesHash(keptFile.bytes) !== kept.bytes_hash)) keptFile = { ok: false, why: 'changed since the scan' };
+      if (keptFile.ok && (kept.bytes_hash === null || bytesHash(keptFile.bytes) !== kept.bytes_hash || !(await sameText(kept, keptFile.bytes)))) {
+        keptFile = { ok: false, why: 'changed since the scan' };
+      }
       keptState.set(kept.path, keptFile);
     }
     if (!keptFile.ok) {
@@ -129,7 +139,7 @@ export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quar
       continue;
     }
     // No hash: its size was not the scan's when the plan was read (hashMemberBytes), or it could not be read.
-    if (row.bytes_hash === null || file.bytes.length !== row.size || bytesHash(file.bytes) !== row.bytes_hash) {
+    if (row.bytes_hash === null || file.bytes.length !== row.size || bytesHash(file.bytes) !== row.bytes_hash || !(await sameText(row, file.bytes))) {
       refuse('changed since the scan (its bytes differ)');
       continue;
     }

@@ -9,11 +9,8 @@ import { runApply } from '../../../src/cli/apply-command.ts';
 import { moveVerified, readChecked } from '../../../src/cli/apply-paths.ts';
 import { parsePlanJson } from '../../../src/core/export/plan.ts';
 import { runCommand } from './run-command.ts';
+import { OTHER, TEXT } from './apply-texts.ts';
 
-const TEXT =
-  'Repairing a bicycle puncture starts with removing the wheel, levering the tyre off the rim and finding the hole ' +
-  'by pumping the tube and listening for the hiss of escaping air, then roughening the rubber and applying a patch. ';
-const OTHER = 'A completely different text about sourdough bread, its starter, long fermentation, folding and a hot oven. '.repeat(3);
 
 let dir: string;
 let root: string;

@@ -5,18 +5,14 @@ import { existsSync } from 'node:fs';
 import { link, mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { runApply, type ApplyHooks } from '../../../src/cli/apply-command.ts';
 import { planMoves } from '../../../src/core/export/plan-moves.ts';
 import { bytesHash, type PlanRow } from '../../../src/core/export/plan.ts';
 import { runCommand } from './run-command.ts';
+import { OTHER, TEXT } from './apply-texts.ts';
 
-const TEXT =
-  'Repairing a bicycle puncture starts with removing the wheel, levering the tyre off the rim and finding the hole ' +
-  'by pumping the tube and listening for the hiss of escaping air, then roughening the rubber and applying a patch. ';
-const OTHER = 'A completely different text about sourdough bread, its starter, long fermentation, folding and a hot oven. '.repeat(3);
 
 let dir: string;
 let root: string;
@@ -63,15 +59,9 @@ async function readPlan(plan: string): Promise<{ rows: Array<Record<string, unkn
   return JSON.parse(await readFile(plan, 'utf8'));
 }
 
-async function applyWith(argv: string[], hooks: ApplyHooks): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await runApply(argv, { stdout, stderr }, hooks);
-  return { code, out, err };
+/** `simsift apply` with test hooks (as another process would act just before a move). */
+function applyWith(argv: string[], hooks: ApplyHooks): Promise<{ code: number; out: string; err: string }> {
+  return runCommand((args, io) => runApply(args, io, hooks), argv);
 }
 
 describe('the undo log is checked, not trusted', () => {
