@@ -41,6 +41,7 @@ test('marks: keep one, invert, not a duplicate, filter and order, saved across a
     await protectedField.fill('docs/OLD');
     await protectedField.blur();
     await expect(panel.getByRole('alert')).toContainText('“docs/OLD” matches no file');
+    await expect(panel.getByRole('button', { name: 'Export plan JSON' })).toBeDisabled();
     await protectedField.fill('');
     await protectedField.blur();
     await expect(panel.getByRole('alert')).toHaveCount(0);

@@ -98,7 +98,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
       {unmatched.length > 0 && (
         <p role="alert" className="keep-panel__error">
           {unmatched.map((f) => `“${f}”`).join(', ')} {unmatched.length === 1 ? 'matches' : 'match'} no file: nothing is protected by{' '}
-          {unmatched.length === 1 ? 'it' : 'them'}. Give a folder as the paths show it (e.g. <bdi>{docs.paths[0]?.split('/').slice(0, -1).join('/') || 'folder'}</bdi>).
+          {unmatched.length === 1 ? 'it' : 'them'}, and no plan is made or moved until it is fixed. Give a folder as the paths show it (e.g. <bdi>{docs.paths[0]?.split('/').slice(0, -1).join('/') || 'folder'}</bdi>).
         </p>
       )}
       <KeepExclusions exclusions={saved.exclusions} onChange={saved.setExclusions} />
@@ -179,15 +179,15 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
         )}
       </details>
       <div className="ss-export" role="group" aria-label="Export plan">
-        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => void save('csv')}>
+        <button type="button" className="ss-button" disabled={groups.count === 0 || unmatched.length > 0} onClick={() => void save('csv')}>
           Export plan CSV
         </button>
-        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => void save('json')}>
+        <button type="button" className="ss-button" disabled={groups.count === 0 || unmatched.length > 0} onClick={() => void save('json')}>
           Export plan JSON
         </button>
         <span role="status">{status}</span>
       </div>
-      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} root={rootHandle} planRows={currentPlan} planName={planName} marked={decision.removeFiles} />
+      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} root={rootHandle} planRows={currentPlan} planName={planName} marked={unmatched.length > 0 ? 0 : decision.removeFiles} />
     </section>
   );
 }
