@@ -236,13 +236,16 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
   for (const m of log.moves) {
     const name = escapeName(m.path);
     const from = await resolveUnder(quarantine, m.path);
-    const to = await resolveUnder(root, m.path, !dryRun);
-    if (!from.ok || !to.ok) {
-      refused.push(`${name}: ${!from.ok ? from.why : (to as { why: string }).why}`);
+    // Its folder under the root may be gone: made again only when the file is put back.
+    let to = await resolveUnder(root, m.path);
+    const folderGone = !to.ok && to.why === 'missing';
+    if (!from.ok || (!to.ok && !folderGone)) {
+      const why = !from.ok ? (from.why === 'missing' ? `not in the quarantine folder (${escapeName(join(quarantine, m.path))})` : from.why) : (to as { why: string }).why;
+      refused.push(`${name}: ${why}`);
       continue;
     }
     const held = await readChecked(from.full);
-    const there = await readChecked(to.full);
+    const there = to.ok ? await readChecked(to.full) : ({ ok: false, why: 'missing' } as const);
     if (!held.ok && held.why === 'missing') {
       // Back already, or never moved (an interrupted apply): the original is there with the same bytes.
       if (there.ok && bytesHash(there.file.bytes) === m.bytes_hash) already++;
@@ -257,7 +260,7 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
       refused.push(`${name}: changed in the quarantine folder since it was moved; left there`);
       continue;
     }
-    if (await exists(to.full)) {
+    if (to.ok && (await exists(to.full))) {
       refused.push(`${name}: a file reappeared at ${escapeName(join(root, m.path))}; not overwritten`);
       continue;
     }
@@ -267,6 +270,8 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
       continue;
     }
     try {
+      if (!to.ok) to = await resolveUnder(root, m.path, true);
+      if (!to.ok) throw new Error(to.why);
       await moveVerified(held.file, to.full);
       back++;
       await write(io.stdout, `put back ${name} -> ${escapeName(join(root, m.path))}\n`);

@@ -103,6 +103,20 @@ describe('the undo log is checked, not trusted', () => {
     expect(existsSync(join(root, 'docs/folder'))).toBe(false);
   });
 
+  it('puts a file back into its folder made again, and makes no folder for a refused entry', async () => {
+    const before = await snapshot(root);
+    const log = await applied();
+    await rm(join(root, 'docs/backup'), { recursive: true });
+    const value = JSON.parse(await readFile(log, 'utf8'));
+    value.moves.push({ path: 'docs/new-folder/x.txt', size: 1, bytes_hash: '0000000000000000' });
+    await writeFile(log, JSON.stringify(value));
+    const r = await runCommand(runApply, ['--undo', log]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('not put back docs/new-folder/x.txt: not in the quarantine folder');
+    expect(existsSync(join(root, 'docs/new-folder'))).toBe(false);
+    expect(await snapshot(root)).toEqual(before);
+  });
+
   it('says which entries are garbage instead of a TypeError', async () => {
     const log = await applied();
     const value = JSON.parse(await readFile(log, 'utf8'));
