@@ -23,11 +23,12 @@ export const KEEP_USAGE = '[--plan FILE.csv|FILE.json] [--keep RULE,...] [--prot
 
 export const KEEP_HELP =
   '  --plan FILE      write the keep plan there (JSON when FILE ends in .json, else CSV): every document of\n' +
-  '                   every group with role keep/remove/review and the rule that decided (see simsift apply)\n' +
+  '                   every group with role keep/remove/review, the rule that decided and the hash of its bytes;\n' +
+  '                   the JSON records DIR as its root (see simsift apply). Never over a scanned file or --out\n' +
   '  --keep RULES     the keep rules in order, comma-separated: protected, newest, oldest, shortest-path,\n' +
   "                   longest-path, largest, smallest (then the group's reference, then path order)\n" +
-  '  --protect DIR    keep everything under DIR (a path as the plan shows it; repeatable; adds "protected"\n' +
-  '                   first when --keep does not name it)\n' +
+  '  --protect DIR    keep everything under DIR (a path as the plan shows it, relative to DIR; repeatable; adds\n' +
+  '                   "protected" first when --keep does not name it; one that matches no scanned file is an error)\n' +
   '  --mark-near      also mark near-duplicates (different texts) for removal, not only identical copies\n';
 
 /**
