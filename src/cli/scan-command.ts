@@ -4,12 +4,12 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { openAsBlob } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { constants, openAsBlob } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, expectedRecall } from '../core/quality/defaults.ts';
-import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
+import { DocStatus, MAX_DOCUMENT_BYTES, docStatusOfName, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
@@ -184,8 +184,10 @@ function describeFiles(result: ScanResult, hidden: number, listed: readonly Skip
   let distinct = 0;
   for (let d = 0; d < result.docs.count; d++) if (result.representative[d] === d && result.docs.status[d] === DocStatus.ok) distinct++;
   for (const skip of listed) {
-    const status = skip.reason === 'not-regular' ? DocStatus.notRegular : DocStatus.unreadable;
+    const status = skip.reason === 'hidden' ? undefined : docStatusOfName(skip.reason);
+    if (status === undefined) continue;
     counts.set(status, (counts.get(status) ?? 0) + 1);
+    bytes += skip.size;
   }
   const c = (status: number) => counts.get(status) ?? 0;
   return (
@@ -294,11 +296,19 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           excluded.push([path, rule]);
           continue;
         }
+        // Never handed to the scan as a Blob: Node's file Blob holds its size in 32 bits (a file of 4 GiB
+        // says 0 bytes and then cannot be posted to a thread), and a file this large is not compared anyway.
+        if (info.size > MAX_DOCUMENT_BYTES) {
+          listed.push({ docId: -1, path, size: info.size, reason: 'too-large', message: tooLargeMessage(info.size) });
+          continue;
+        }
+        // A file this process may not read is named as such here (a Blob's read would only say NotReadableError).
+        await access(fsPath(join(args.dir, path)), constants.R_OK);
         files.push((await openAsBlob(fsPath(join(args.dir, path)))) as File);
         mtimes.set(path, info.mtimeMs);
         kept.push(path);
       } catch (error) {
-        listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `unreadable (${errorCode(error)})` });
+        listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
       }
     }
 

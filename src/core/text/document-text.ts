@@ -8,7 +8,7 @@
  */
 import { decodeText } from './decode.ts';
 import { stripHtml } from './html.ts';
-import { isExtractedFormat, sniffFormat, type DocumentFormat, type ExtractedFormat, type SniffedFormat } from './document-format.ts';
+import { decodedFormat, isExtractedFormat, readAsTextInstead, sniffFormat, type DocumentFormat, type ExtractedFormat, type SniffedFormat } from './document-format.ts';
 import { extractDocument, isCompoundFile } from './documents/extract-document.ts';
 import type { ExtractionLimits, ExtractionSkip } from './documents/extraction.ts';
 
@@ -68,5 +68,9 @@ export async function extractedDocumentText(bytes: Uint8Array, format: Extracted
  */
 export async function loadDocumentText(bytes: Uint8Array, name: string, limits?: ExtractionLimits): Promise<DocumentText> {
   const sniffed = sniffFormat(bytes, name);
-  return isExtractedFormat(sniffed.format) ? extractedDocumentText(bytes, sniffed.format, limits) : documentText(bytes, name, sniffed);
+  if (!isExtractedFormat(sniffed.format)) return documentText(bytes, name, sniffed);
+  const doc = await extractedDocumentText(bytes, sniffed.format, limits);
+  if (doc.ok || !readAsTextInstead(doc, sniffed.format, name)) return doc;
+  const text = documentText(bytes, name, decodedFormat(name));
+  return text.ok ? text : doc;
 }

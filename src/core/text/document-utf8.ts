@@ -5,7 +5,7 @@
  * and normalized through the strings, which gives the same bytes the string path gives
  * (normalizeText, then UTF-8).
  */
-import { isExtractedFormat, sniffFormat, type DocumentFormat } from './document-format.ts';
+import { isExtractedFormat, readAsTextInstead, sniffFormat, type DocumentFormat } from './document-format.ts';
 import { documentText, extractedDocumentText } from './document-text.ts';
 import { normalizeText } from './normalize.ts';
 import { normalizedUtf8, type Utf8Buffer } from './normalized-utf8.ts';
@@ -26,7 +26,11 @@ export async function documentUtf8(bytes: Uint8Array, name: string, out: Utf8Buf
   const sniffed = sniffFormat(bytes, name);
   if (isExtractedFormat(sniffed.format)) {
     const doc = await extractedDocumentText(bytes, sniffed.format, limits);
-    if (!doc.ok) return doc;
+    if (!doc.ok) {
+      if (!readAsTextInstead(doc, sniffed.format, name)) return doc;
+      const text = normalizedUtf8(bytes, name, out);
+      return text.ok ? { ...text, format: text.html ? 'html' : 'text' } : doc;
+    }
     const text = normalizeText(doc.text);
     if (out.bytes.length < 3 * text.length) out.bytes = new Uint8Array(3 * text.length + 64);
     const { written } = encoder.encodeInto(text, out.bytes);
