@@ -49,13 +49,13 @@ export class ExtractionError extends Error {
 }
 
 /** The inflation budget of one document (limits.maxInflatedBytes): every byte decoded is counted, and the count throws 'over-limit' once past it. */
-export function createInflationBudget(limits: ExtractionLimits): { count(bytes: number): void } {
+export function createInflationBudget(limits: ExtractionLimits, container: 'zip' | 'PDF'): { count(bytes: number): void } {
   let inflated = 0;
   return {
     count(bytes) {
       inflated += bytes;
       if (inflated > limits.maxInflatedBytes) {
-        throw new ExtractionError('over-limit', `inflates to more than ${Math.round(limits.maxInflatedBytes / (1024 * 1024))} MB (a zip or PDF bomb?)`);
+        throw new ExtractionError('over-limit', `inflates to more than ${Math.round(limits.maxInflatedBytes / (1024 * 1024))} MB (a ${container} bomb?)`);
       }
     },
   };

@@ -22,7 +22,7 @@ class ZipReader {
     private readonly bytes: Uint8Array,
     limits: ExtractionLimits,
   ) {
-    this.budget = createInflationBudget(limits);
+    this.budget = createInflationBudget(limits, 'zip');
     const listing = listZipEntries(bytes, limits.maxZipEntries);
     if (!listing.ok) throw new ExtractionError(listing.message.includes('more than') ? 'over-limit' : 'damaged', listing.message);
     for (const entry of listing.entries) this.byName.set(entry.name, entry);

@@ -36,7 +36,7 @@ function isZlibHeader(bytes: Uint8Array, at: number): boolean {
  * pdf.js to judge (it may be damaged and the rest of the document fine).
  */
 export function checkPdfInflation(bytes: Uint8Array, limits: ExtractionLimits): void {
-  const budget = createInflationBudget(limits);
+  const budget = createInflationBudget(limits, 'PDF');
   let at = 0;
   for (;;) {
     const keyword = find(bytes, STREAM, at);
