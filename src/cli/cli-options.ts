@@ -55,6 +55,13 @@ export function parseOptions<T extends OptionTable>(argv: string[], table: T, us
   return { values: values as OptionValues<T>, positionals };
 }
 
+/** The one operand a command takes (`DIR`, `FILE`): missing or a second one is a usage error. */
+export function oneOperand(positionals: readonly string[], name: string, usage: string): string {
+  if (positionals.length === 0) throw new UsageError(`missing ${name}. ${usage}`);
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}. ${usage}`);
+  return positionals[0]!;
+}
+
 /** The most threads any command starts: the app's pool rule (workers/worker-pool.ts), one for the CLI too. */
 export const MAX_THREADS = MAX_WORKERS;
 

@@ -10,7 +10,7 @@ import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from 
 import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { processIo, TooManyPairsError, UsageError, reportFailure, write, type CliIo } from './cli-common.ts';
-import { defaultThreads, parseOptions, parseThreads } from './cli-options.ts';
+import { defaultThreads, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
 import { escapeName } from './terminal-names.ts';
 import { isParquet, readFingerprintFile, readHead, readRecordedSettings } from './fingerprint-input.ts';
@@ -331,9 +331,7 @@ function parsePairsArgs(argv: string[]): PairsArgs | 'help' {
   const parsed = parseOptions(argv, PAIRS_OPTIONS, USAGE);
   if (parsed === 'help') return 'help';
   const { values, positionals } = parsed;
-  if (positionals.length === 0) throw new UsageError(`missing FILE. ${USAGE}`);
-  if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}. ${USAGE}`);
-  const file = positionals[0]!;
+  const file = oneOperand(positionals, 'FILE', USAGE);
   let k = 3;
   if (values.k !== undefined) {
     k = parseInteger(values.k, '--k');

@@ -17,7 +17,7 @@ import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
 import { exclusionMatcher, parseSize, type Exclusions } from '../core/documents/exclusions.ts';
 import { writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
-import { defaultThreads, MAX_THREADS, parseOptions, parseThreads } from './cli-options.ts';
+import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
@@ -107,14 +107,12 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   const parsed = parseOptions(argv, SCAN_OPTIONS, USAGE);
   if (parsed === 'help') return 'help';
   const { values, positionals } = parsed;
-  if (positionals.length === 0) throw new UsageError(`missing DIR. ${USAGE}`);
-  if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}. ${USAGE}`);
   const groups = values.groups ?? 'reference';
   if (groups !== 'reference' && groups !== 'components') throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(groups)})`);
   const exclude = values.exclude ?? [];
   if (exclude.includes('')) throw new UsageError('--exclude needs a value');
   return {
-    dir: positionals[0]!,
+    dir: oneOperand(positionals, 'DIR', USAGE),
     k: values.k === undefined ? undefined : parseK(values.k),
     threshold: values.similarity === undefined ? DEFAULT_SIMILARITY_THRESHOLD : parseThreshold(values.similarity),
     grouping: groups,

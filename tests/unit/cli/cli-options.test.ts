@@ -34,7 +34,7 @@ describe('one options reader for every command', () => {
 
   it.each(commands)('%s: -- ends the options, so a name that starts with a dash is an operand', async (name, command) => {
     const r = await runCommand(command, ['--', '--not-an-option']);
-    expect(r.code).toBe(2);
+    expect(r.code, name).toBe(2);
     expect(r.err).toMatch(/cannot read "--not-an-option"/);
   });
 
