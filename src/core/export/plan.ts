@@ -7,6 +7,7 @@ import type { DuplicateRelation } from '../groups/duplicate-relation.ts';
 import { UNKNOWN_DISTANCE } from '../groups/group-table.ts';
 import { roleName, type KeepDecision, type KeepDocs, type KeepReason, type KeepRole } from '../keep/keep-rules.ts';
 import { CSV_BOM, formatJaccard, toCsv } from './csv.ts';
+import { toHex } from '../simhash/fingerprint64.ts';
 
 /** Columns of the plan, in order (CSV header and JSON keys). */
 export const PLAN_COLUMNS = ['group', 'path', 'role', 'reason', 'match', 'size', 'modified', 'content_hash', 'distance', 'jaccard'] as const;
@@ -59,9 +60,6 @@ export function pairMeasures(relation: RelationGraph, a: number, b: number): { d
   return { distance: null, jaccard: null };
 }
 
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
-}
 
 /** The plan's rows: every member slot of every group, in group order (whatever a filter shows). */
 export function planRows(relation: RelationGraph, docs: PlanDocs, decision: KeepDecision): PlanRow[] {
@@ -82,7 +80,7 @@ export function planRows(relation: RelationGraph, docs: PlanDocs, decision: Keep
         match: d === kept ? 'kept' : decision.identical[s] ? 'identical' : 'near-duplicate',
         size: docs.sizes[d]!,
         modified: time > 0 ? new Date(time).toISOString() : null,
-        content_hash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
+        content_hash: hashed ? toHex(docs.hashHi[d]!, docs.hashLo[d]!) : null,
         distance: m.distance,
         jaccard: m.jaccard,
       });
