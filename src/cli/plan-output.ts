@@ -31,38 +31,37 @@ export const KEEP_HELP =
   '                   "protected" first when --keep does not name it; one that matches no scanned file is an error)\n' +
   '  --mark-near      also mark near-duplicates (different texts) for removal, not only identical copies\n';
 
+/** The keep options of `simsift scan` (a part of its options table, cli-options.ts). */
+export const KEEP_OPTIONS = {
+  plan: { type: 'string' },
+  keep: { type: 'string' },
+  protect: { type: 'string', multiple: true },
+  'mark-near': { type: 'boolean' },
+} as const;
+
 /**
- * Reads one keep option at argv[i] into `plan`; returns the index of its last argument, or -1 when
- * argv[i] is not a keep option.
+ * The plan options the parsed keep options give. `--protect` puts "protected" first in the order unless
+ * `--keep` names it (then its own place wins); the last `--keep` counts.
  */
-export function parseKeepOption(argv: string[], i: number, plan: PlanOptions): number {
-  const arg = argv[i]!;
-  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-  const name = eq > 0 ? arg.slice(0, eq) : arg;
-  if (name === '--mark-near' && eq < 0) {
-    plan.rules.markNear = true;
-    return i;
-  }
-  if (name !== '--plan' && name !== '--keep' && name !== '--protect') return -1;
-  const at = eq > 0 ? i : i + 1;
-  const value = eq > 0 ? arg.slice(eq + 1) : argv[at];
-  if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
-  if (name === '--plan') plan.file = value;
-  else if (name === '--protect') {
-    plan.rules.protectedFolders.push(normalizeFolder(value));
-    (plan.protectGiven ??= new Map()).set(normalizeFolder(value), value);
-    if (!plan.rules.order.includes('protected')) plan.rules.order.unshift('protected');
-  } else {
+export function planFromOptions(values: { plan?: string; keep?: string; protect?: string[]; 'mark-near'?: true }): PlanOptions {
+  if (values.plan === '') throw new UsageError('--plan needs a value');
+  const rules: KeepRules = { order: [], protectedFolders: [], markNear: values['mark-near'] === true };
+  if (values.keep !== undefined) {
+    if (values.keep === '') throw new UsageError('--keep needs a value');
     try {
-      const order = parseKeepOrder(value);
-      // --protect before --keep put "protected" first; --keep's own order wins when it names it.
-      const carried = plan.rules.order.includes('protected') && !order.includes('protected') ? ['protected' as const] : [];
-      plan.rules.order = [...carried, ...order];
+      rules.order = parseKeepOrder(values.keep);
     } catch (error) {
       throw new UsageError(`--keep: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return at;
+  const protectGiven = new Map<string, string>();
+  for (const folder of values.protect ?? []) {
+    if (folder === '') throw new UsageError('--protect needs a value');
+    rules.protectedFolders.push(normalizeFolder(folder));
+    protectGiven.set(normalizeFolder(folder), folder);
+  }
+  if (rules.protectedFolders.length > 0 && !rules.order.includes('protected')) rules.order.unshift('protected');
+  return { file: values.plan, rules, protectGiven };
 }
 
 /** Throws a UsageError naming each --protect folder under which no scanned file lies. */

@@ -10,6 +10,7 @@ import { clearCorpus, findStoredPaths, getCorpusSummary, loadCorpus } from '../s
 import { configureStorage, deleteCorpusDatabase } from '../storage/database.ts';
 import { endScanSession, findUnfinishedScan, listNotSavedFiles } from '../storage/scan-sessions.ts';
 import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
+import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import type { StorageErrorKind } from '../storage/storage-error.ts';
@@ -508,6 +509,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     if (savedSettings) {
       scanStore.update({ settings: savedSettings.fingerprint, k: savedSettings.k });
       update({ keepContents: savedSettings.keepContents });
+      if (isStaleRule(savedSettings)) update({ notice: STALE_RULE_NOTICE });
     }
     const summary = await getCorpusSummary();
     // A 'running' marker is an interrupted scan only if no tab holds the writer lock (is scanning).
@@ -698,7 +700,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     async setKeepContents(keep) {
       await guarded(async () => {
         const { settings, k } = scanStore.getSnapshot();
-        const next: CorpusSettings = { fingerprint: savedSettings?.fingerprint ?? settings, k: savedSettings?.k ?? k, keepContents: keep };
+        // The saved fingerprints' rule stays (a corpus of an older rule is not made current by this).
+        const next: CorpusSettings = { fingerprint: savedSettings?.fingerprint ?? settings, k: savedSettings?.k ?? k, keepContents: keep, rule: savedSettings?.rule };
         await withWriterLock(() => putSettings(next), { wait: true });
         savedSettings = next;
         update({ keepContents: keep });
@@ -728,6 +731,10 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       await guarded(async () => {
         if (!base) {
           update({ notice: 'There is no saved corpus to check against yet.' });
+          return;
+        }
+        if (isStaleRule(savedSettings)) {
+          update({ notice: STALE_RULE_NOTICE });
           return;
         }
         update({ checking: true, checks: null });

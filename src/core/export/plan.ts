@@ -9,6 +9,7 @@ import { roleName, type KeepDecision, type KeepDocs, type KeepReason, type KeepR
 import Papa from 'papaparse';
 import { xxh64Bytes } from '../simhash/xxh64.ts';
 import { CSV_BOM, formatJaccard, toCsv, unescapeCsvCell } from './csv.ts';
+import { toHex } from '../simhash/fingerprint64.ts';
 
 /** Columns of the plan, in order (CSV header and JSON keys). */
 export const PLAN_COLUMNS = ['group', 'path', 'role', 'reason', 'match', 'size', 'modified', 'content_hash', 'bytes_hash', 'distance', 'jaccard'] as const;
@@ -55,7 +56,7 @@ export interface PlanDocs extends KeepDocs {
  */
 export function bytesHash(bytes: Uint8Array): string {
   const [hi, lo] = xxh64Bytes(bytes);
-  return hex8(hi) + hex8(lo);
+  return toHex(hi, lo);
 }
 
 type RelationGraph = Pick<DuplicateRelation, 'groups' | 'classOf' | 'graphOffsets' | 'graphNeighbour' | 'graphEdge' | 'verified'>;
@@ -75,9 +76,6 @@ export function pairMeasures(relation: RelationGraph, a: number, b: number): { d
   return { distance: null, jaccard: null };
 }
 
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
-}
 
 /**
  * The plan's rows: every member slot of every group, in group order (whatever a filter shows), except the
@@ -102,7 +100,7 @@ export function planRows(relation: RelationGraph, docs: PlanDocs, decision: Keep
         match: d === kept ? 'kept' : decision.identical[s] ? 'identical' : 'near-duplicate',
         size: docs.sizes[d]!,
         modified: time > 0 ? new Date(time).toISOString() : null,
-        content_hash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
+        content_hash: hashed ? toHex(docs.hashHi[d]!, docs.hashLo[d]!) : null,
         bytes_hash: docs.bytesHashes?.get(d) ?? null,
         distance: m.distance,
         jaccard: m.jaccard,
