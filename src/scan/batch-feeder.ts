@@ -96,7 +96,7 @@ export async function feedFiles(
       } else {
         sink.read?.(d, read.bytes.byteLength);
         open.ids.push(d);
-        open.items.push({ name: paths[d], bytes: read.bytes });
+        open.items.push({ name: paths[d], bytes: read.bytes, source: file });
         open.buffers.push(read.bytes.buffer as ArrayBuffer);
         open.bytes += read.bytes.byteLength;
         if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();

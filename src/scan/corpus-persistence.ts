@@ -17,7 +17,7 @@ import { getStorageUsage, requestPersistentStorage } from '../storage/storage-qu
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel, withWriterLock } from '../storage/tab-coordination.ts';
 import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
-import { getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
+import { getSavedPins, getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { checkFile } from './check-against-corpus.ts';
@@ -143,8 +143,6 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
   };
   let session: ScanSession | null = null;
   let base: Base | null = null;
-  /** The last scan's own documents and the corpus it was merged into (regroups merge again from there). */
-  let lastOwn: { docs: ScanDocs; storageIds: Uint32Array; before: Base | null } | null = null;
   let savedSettings: CorpusSettings | null = null;
   /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
   let tables: StoredTables = null;
@@ -348,33 +346,21 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     onBatch(docs, ids, bytes) {
       writing?.writer.write(docs, ids, bytes, snapshot.keepContents, tables);
     },
-    async finish(result, signal, search) {
-      const own = search ?? null;
-      // A regroup of the last scan (same docs, new k/threshold/grouping): merge again with the corpus
-      // as it was before that scan, not with the merged one (which already holds these documents).
-      if (lastOwn && lastOwn.docs === result.docs) {
-        const before = lastOwn.before;
-        const ownPart = { result, storageIds: lastOwn.storageIds, search: own };
-        const merged = before ? (await mergeInto(before, ownPart, signal)).merged : ownPart;
-        base = merged;
-        track(saving.then(() => saveVerified(merged)).then(() => keepTables(merged, false)));
-        return merged.result;
-      }
+    async finish(own, signal) {
       const w = writing;
       // Storage ids are given as batches arrive (onBatch), so the result can show before the batches
       // still queued have committed: with kept contents those writes end well after the scan (100,000
       // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
       // a tab closed meanwhile keeps every committed batch and is offered the resume.
-      const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(result.docs.count).fill(NO_ID);
+      const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(own.result.docs.count).fill(NO_ID);
       const before = w?.rebuild ? null : base;
-      const ownPart = { result, storageIds, search: own };
+      const ownPart = { result: own.result, storageIds, search: own.corpus };
       const sync = folderSync ?? undefined;
       folderSync = null;
       const outcome = before ? await mergeInto(before, ownPart, signal, sync) : null;
       const merged = outcome?.merged ?? ownPart;
       // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
       const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
-      lastOwn = { docs: result.docs, storageIds, before };
       base = merged;
       if (w) {
         if (writing === w) writing = null;
@@ -382,7 +368,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         saving = w.writer
           .settled()
           .then(() => w.writer.close(closingState(w.writer)))
-          .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions) : null))
+          .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions, w.writer.replacedPositions) : null))
           .then((removal) => void (removal && removal.rewritten > 0 && (tablesStale = true)))
           .then(() => notify('added'))
           // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
@@ -400,7 +386,14 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         // After the session has shown this result (it does so as soon as finish returns).
         setTimeout(() => void catchUp(), 0);
       }
-      return merged.result;
+      return outcome ? outcome.grouped : own;
+    },
+    regrouped(shown) {
+      // The corpus on show regrouped (same documents, same positions): the next load shows this view.
+      if (!base || base.result.docs !== shown.result.docs) return;
+      const next: Base = { result: shown.result, storageIds: base.storageIds, search: shown.corpus };
+      base = next;
+      track(saving.then(() => saveVerified(next)).then(() => keepTables(next, false)));
     },
     onEnd(state, message) {
       const w = writing;
@@ -545,8 +538,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       // A scan started meanwhile wins: the session does not show this over it.
       if (scanStore.getSnapshot().state !== 'scanning') {
         // The session regroups the restored corpus like a scan's result (slider, settings panel);
-        // its finish hook then keeps these storage ids (nothing to merge: 'before' is null).
-        lastOwn = { docs: result.docs, storageIds: restored.storageIds, before: null };
+        // its regrouped hook saves the new view over these storage ids.
         // The references the person chose come back with the groups (a regroup keeps them).
         scanStore.update({ pinned: restored.pinned });
         session?.show(grouped);
@@ -578,7 +570,9 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     // The last view's threshold and grouping come back with the pairs decided under them.
     if (saved && useSavedView) scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
     const options = groupingOptions(scanStore.getSnapshot());
-    const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase, notSaved);
+    // The references a person chose outlive saved pairs a later write left behind.
+    const pins = saved ? null : await getSavedPins();
+    const restored = await groupSavedCorpus(workers, signal, loaded, files, saved, options, carried, phase, notSaved, pins);
     const part: Base = { result: restored.grouped.result, storageIds: restored.storageIds, search: restored.grouped.corpus };
     base = part;
     tables = await loadTables();
@@ -671,7 +665,6 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         session?.cancel();
         await withWriterLock(() => clearCorpus(), { wait: true });
         base = null;
-        lastOwn = null;
         tables = null;
         session?.reset();
         update({ interrupted: null, error: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
@@ -684,7 +677,6 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         session?.cancel();
         await deleteCorpusDatabase();
         base = null;
-        lastOwn = null;
         savedSettings = null;
         tables = null;
         session?.reset();

@@ -179,12 +179,16 @@ export async function mergeCorpus(
   keepSaved.forEach((q, i) => (savedTo[q] = positionOf[i]!));
   const ownTo = new Int32Array(ownDocs.count).fill(-1);
   keepOwn.forEach((d, i) => (ownTo[d] = positionOf[offset + i]!));
-  /** Per merged position: 1 for a saved document (its pairs with saved ones were decided before). */
+  /**
+   * Per merged position: 1 for a saved document that was its text's representative (its pairs with other
+   * such documents were decided before). A saved copy whose original left (removed, or replaced by a new
+   * version) stands for its text now: its pairs were never searched, so they are searched like a new file's.
+   */
   const wasSaved = new Uint8Array(docs.count);
   const storageIds = new Uint32Array(docs.count);
   keepSaved.forEach((q) => {
     storageIds[savedTo[q]!] = before.storageIds[q]!;
-    wasSaved[savedTo[q]!] = 1;
+    if (before.result.representative[q] === q) wasSaved[savedTo[q]!] = 1;
   });
   keepOwn.forEach((d) => (storageIds[ownTo[d]!] = own.storageIds[d]!));
   const skipped: SkippedFile[] = [];

@@ -300,6 +300,7 @@ export async function groupSavedCorpus(
   carried?: VerifiedPairs,
   onPhase?: (phase: RestorePhase) => void,
   notSaved: readonly [string, string, string][] = [],
+  savedPins: Uint32Array | null = null,
 ): Promise<RestoredCorpus> {
   // Positions in path order, not in the order batches were saved (see scan-docs.ts pathOrder).
   const stored = docsFromCorpus(loaded, files.files, files.ranges);
@@ -329,7 +330,7 @@ export async function groupSavedCorpus(
   }
   const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
   // The references a person chose, saved by storage id with the pairs (ids no longer stored are gone).
-  const pinnedFrom = saved?.pinned ?? carried?.pinned;
+  const pinnedFrom = saved ? saved.pinned : (carried?.pinned ?? savedPins ?? undefined);
   const byId = new Map<number, number>();
   storageIds.forEach((id, p) => byId.set(id, p));
   const pinned = pinnedFrom ? [...pinnedFrom].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) : [];

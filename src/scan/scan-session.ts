@@ -407,15 +407,18 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         timings,
         ...(found.mismatched ? { externalMismatched: found.mismatched } : {}),
       };
-      last = { corpus: found.corpus, candidates: found.candidates, result };
+      const own = { corpus: found.corpus, candidates: found.candidates, result };
+      last = own;
       if (hooks.finish) setPhase('saving');
-      const shown = hooks.finish ? await hooks.finish(result, signal, found.corpus) : result;
+      // The corpus on show as a whole (the scan merged into the saved corpus): later regroups work on it.
+      const shown = hooks.finish ? await hooks.finish(own, signal) : own;
       if (hooks.finish) recordPhase('finish', tEnd, performance.now());
       clearInterval(timer);
       if (!isCurrent()) return;
       publish();
       current = null;
-      store.update({ state: 'done', result: shown });
+      last = shown;
+      store.update({ state: 'done', result: shown.result, pinned: shown.result.pinned });
     } catch (error) {
       clearInterval(timer);
       hooks.onEnd?.(isAbortError(error) || signal.aborted ? 'cancelled' : 'error', errorMessage(error));
@@ -493,12 +496,12 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       try {
         const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(workers, controller.signal, target.corpus, k);
         const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping, pinned });
-        const own: ScanResult = { ...target.result, ...near };
-        // An adopted result (restored by persistence) is already the corpus as a whole: nothing to merge.
-        const shown = hooks.finish && !own.partial && !target.adopted ? await hooks.finish(own, controller.signal, target.corpus) : own;
+        const result: ScanResult = { ...target.result, ...near };
         if (last !== target || current) break;
-        last = { ...target, candidates, result: own };
-        store.update({ result: shown });
+        last = { ...target, candidates, result };
+        store.update({ result });
+        // The same documents, regrouped: the saved corpus keeps the new view (not a cancelled scan's part).
+        if (!result.partial) hooks.regrouped?.(last);
       } catch (error) {
         if (isAbortError(error) || last !== target || current) break;
         store.update({ error: `Regrouping failed: ${errorMessage(error)}` });
