@@ -182,6 +182,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       .catch(() => undefined);
   };
 
+  /** Paths a folder chosen again no longer held (they left the corpus): named as having come back when they return. */
+  const leftPaths = new Set<string>();
+  /** The notice that belongs to the scan about to start (a resume's); any other passing notice ends when a scan starts. */
+  let scanNotice: string | null = null;
+
   /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
   let answerPending: ((ok: boolean) => void) | null = null;
   const ask = (confirmation: NonNullable<PersistenceSnapshot['confirmation']>, signal: AbortSignal): Promise<boolean> =>
@@ -256,6 +261,9 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     corpusSize: () => base?.result.docs.count ?? 0,
     async onStart(docs, signal, listed, sync) {
       folderSync = sync ? folderSyncOf(docs, listed ?? []) : null;
+      // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
+      if (snapshot.notice !== null && snapshot.notice !== scanNotice) update({ notice: null });
+      scanNotice = null;
       // The last scan's writes may still be committing (see finish): this scan writes after them.
       await saving;
       if (snapshot.status === 'off' || (snapshot.error && snapshot.error.kind !== 'quota')) return;
@@ -455,10 +463,19 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     const parts = [];
     if (outcome.unchanged > 0) parts.push(`${n(outcome.unchanged)} file${outcome.unchanged === 1 ? '' : 's'} already in the corpus, unchanged`);
     if (outcome.updated > 0) parts.push(`${n(outcome.updated)} updated`);
+    const named = (paths: readonly string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? ` and ${n(paths.length - 10)} more` : ''}`;
+    if (sync) {
+      // A folder chosen again: the files that came back (they had left the corpus in this page) and the new ones, by name.
+      const back = outcome.added.filter((p) => leftPaths.has(p));
+      const fresh = outcome.added.filter((p) => !leftPaths.has(p));
+      for (const p of back) leftPaths.delete(p);
+      if (back.length > 0) parts.push(`${n(back.length)} file${back.length === 1 ? '' : 's'} came back to the folder and joined the corpus again: ${named(back)}`);
+      if (fresh.length > 0 && outcome.unchanged + outcome.updated > 0) parts.push(`${n(fresh.length)} new: ${named(fresh)}`);
+    }
     const gone = outcome.missing.paths;
+    for (const p of gone) leftPaths.add(p);
     if (gone.length > 0) {
-      const shown = gone.slice(0, 10).join(', ');
-      parts.push(`${n(gone.length)} file${gone.length === 1 ? ' is' : 's are'} no longer in the folder and left the corpus: ${shown}${gone.length > 10 ? ` and ${n(gone.length - 10)} more` : ''}`);
+      parts.push(`${n(gone.length)} file${gone.length === 1 ? ' is' : 's are'} no longer in the folder and left the corpus: ${named(gone)}`);
     }
     if (parts.length > 0) update({ notice: `${parts.join('; ')}.` });
     return outcome;
@@ -642,7 +659,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         const missing = files.filter((_, i) => !stored.has(paths[i]!));
         const marker = snapshot.interrupted;
         if (marker) await withWriterLock(() => endScanSession(marker.id, 'interrupted'), { wait: true });
-        update({ interrupted: null, notice: `Resuming: ${missing.length.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet.` });
+        scanNotice = `Resuming: ${missing.length.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet.`;
+        update({ interrupted: null, notice: scanNotice });
         if (missing.length > 0) void session?.start({ kind: 'file-list', files: missing });
       });
     },
@@ -664,6 +682,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       await guarded(async () => {
         session?.cancel();
         await withWriterLock(() => clearCorpus(), { wait: true });
+        leftPaths.clear();
         base = null;
         tables = null;
         session?.reset();

@@ -37,6 +37,8 @@ export interface MergeOutcome {
   unchanged: number;
   /** New files whose path was saved already with other contents: they replace the saved document. */
   updated: number;
+  /** Paths of the new files whose path was not saved (in path order). */
+  added: string[];
   /** With `sync`: saved documents (positions in `before`) and listed skips no longer in the chosen folder, by path order. */
   missing: { positions: number[]; paths: string[] };
 }
@@ -144,9 +146,13 @@ export async function mergeCorpus(
   const keepOwn: number[] = [];
   let unchanged = 0;
   let updated = 0;
+  const added: string[] = [];
   for (let d = 0; d < ownDocs.count; d++) {
     const q = savedAt.get(ownDocs.paths[d]!);
-    if (q === undefined) keepOwn.push(d);
+    if (q === undefined) {
+      keepOwn.push(d);
+      added.push(ownDocs.paths[d]!);
+    }
     else if (before.storageIds[q] === NO_ID && own.storageIds[d] !== NO_ID) {
       // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
       dropSaved[q] = 1;
@@ -258,7 +264,7 @@ export async function mergeCorpus(
     timings: { ...own.result.timings, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: own.result.timings.totalMs + (performance.now() - t0) },
   };
   const corpus = found.corpus;
-  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, missing };
+  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, added: added.sort(), missing };
 }
 
 /**

@@ -13,7 +13,7 @@ import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
 import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
-import { useModifiedTimes, type ReadFileTimes } from './use-modified-times.ts';
+import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
 import './keep.css';
 
 export interface KeepPanelProps {
@@ -44,6 +44,8 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
   const [status, setStatus] = useState('');
   const [marksOpen, setMarksOpen] = useState(false);
   const decision = useMemo(() => decideKeep(relation, docs, rules, marks), [relation, docs, rules, marks]);
+  const byTime = rules.order.includes('newest') || rules.order.includes('oldest');
+  const timeless = useMemo(() => (byTime ? withoutTime(relation.groups.members, docs) : 0), [byTime, relation, docs]);
   const { groups } = relation;
   const toggle = (d: number, remove: boolean) => setMarks((old) => new Map(old).set(d, remove));
   const save = (ext: 'csv' | 'json') => {
@@ -61,6 +63,12 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
     <section className="ss-panel keep-panel" aria-label="Keep and clean up">
       <h2 className="ss-panel-title">Keep and clean up</h2>
       <KeepRulesEditor rules={rules} onChange={setRules} />
+      {timeless > 0 && (
+        <p className="keep-panel__note">
+          {count(timeless, 'grouped file has', 'grouped files have')} no modification time here (saved before times were recorded, or not
+          a file): “newest” and “oldest” never prefer {timeless === 1 ? 'it' : 'them'}, and the next rule decides.
+        </p>
+      )}
       <p role="status" className="keep-panel__summary">
         {count(decision.removeFiles, 'file', 'files')} marked for removal would free {formatSize(decision.removeBytes) || '0 B'} (
         {decision.removeBytes.toLocaleString('en')} bytes).
@@ -132,3 +140,4 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
     </section>
   );
 }
+

@@ -131,7 +131,7 @@ export function generate(seed: number, length: number): Action[] {
 // ---- the app under test ----
 
 /** One open "tab": store, workers, controller and session over the shared fake-indexeddb. */
-interface Tab {
+export interface Tab {
   store: ScanStore;
   persistence: CorpusPersistence;
   session: ScanSession;
@@ -145,7 +145,8 @@ function scanWorkers(): ScanWorkers {
   };
 }
 
-async function openTab(): Promise<Tab> {
+/** Opens a tab on the current database (restoring what it holds) and waits until it is quiet. */
+export async function openTab(): Promise<Tab> {
   const workers = scanWorkers();
   const store = createScanStore();
   const persistence = createCorpusPersistence(store, workers);
@@ -159,7 +160,7 @@ async function openTab(): Promise<Tab> {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until nothing runs behind the page (scans, restores, writes behind the shown result). */
-async function settled(tab: Tab): Promise<void> {
+export async function settled(tab: Tab): Promise<void> {
   let quiet = 0;
   for (let i = 0; i < 4000; i++) {
     const s = tab.persistence.getSnapshot();
@@ -173,7 +174,7 @@ async function settled(tab: Tab): Promise<void> {
 }
 
 /** A file as a folder input gives it (with its path under the chosen folder), or as Choose files does (`bare`). */
-function fileOf(path: string, text: string, modified: number): File {
+export function fileOf(path: string, text: string, modified: number): File {
   const bare = !path.includes('/');
   const f = new File([text], path.split('/').pop()!, { lastModified: modified });
   if (!bare) Object.defineProperty(f, 'webkitRelativePath', { value: path });
