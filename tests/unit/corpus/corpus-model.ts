@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IDBFactory } from 'fake-indexeddb';
-import { createCorpusPersistence, type CorpusPersistence } from '../../../src/scan/corpus-persistence.ts';
+import { createCorpusPersistence, type CorpusPersistence } from '../../../src/corpus/corpus-persistence.ts';
 import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';

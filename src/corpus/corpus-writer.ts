@@ -7,7 +7,7 @@ import { addBatch, compactChunks, getCorpusSummary, removeDocuments } from '../s
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { docFile, type ScanDocs } from './scan-result.ts';
+import { docFile, type ScanDocs } from '../scan/scan-result.ts';
 import { storedDocumentOf } from './stored-documents.ts';
 import { NO_ID, sameContents } from './merge-corpus.ts';
 import { successorsOf } from './corpus-removal.ts';

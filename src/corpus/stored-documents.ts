@@ -17,7 +17,7 @@ import {
   type DocStatusCode,
   type SkipReason,
 } from '../core/documents/document-status.ts';
-import type { ScanDocs } from './scan-result.ts';
+import type { ScanDocs } from '../scan/scan-result.ts';
 
 /** The status of a stored skip reason (its DocStatus name; an unknown one reads as binary, as before). */
 function statusOfReason(reason: string | undefined): number {

@@ -29,14 +29,14 @@ import type { CorpusPart, FolderSync, MergeOutcome } from './merge-corpus.ts';
 import { removeFromCorpus } from './corpus-removal.ts';
 import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedByStorageId } from './restore-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
-import type { ScanHooks } from './scan-hooks.ts';
-import type { Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import type { ScanSession, ScanSource } from './scan-session.ts';
-import type { ScanStore } from './scan-store.ts';
+import type { ScanHooks } from '../scan/scan-hooks.ts';
+import type { Grouping, ScanDocs, ScanResult, SkippedFile } from '../scan/scan-result.ts';
+import type { ScanSession, ScanSource } from '../scan/scan-session.ts';
+import type { ScanStore } from '../scan/scan-store.ts';
 import { loadTables, storedTableSearch, syncTables } from './stored-tables.ts';
 import type { StoredTables } from './stored-tables.ts';
-import { yieldToEventLoop } from './yield-to-event-loop.ts';
-import { recordPhase } from './phase-timing.ts';
+import { yieldToEventLoop } from '../scan/yield-to-event-loop.ts';
+import { recordPhase } from '../scan/phase-timing.ts';
 
 export type { CheckResult };
 

@@ -9,7 +9,7 @@ import { removeDocuments, type CorpusSummary, type NewDocument } from '../storag
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { NO_ID } from './merge-corpus.ts';
 import { storedDocumentOf } from './stored-documents.ts';
-import type { ScanDocs } from './scan-result.ts';
+import type { ScanDocs } from '../scan/scan-result.ts';
 
 /** A corpus on show: resolved docs (copies carry their original's fingerprint) and storage ids by position. */
 export interface ShownCorpus {

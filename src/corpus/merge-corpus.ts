@@ -9,12 +9,12 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, searchDocs } from './near-duplicate-search.ts';
-import type { DuplicateSearchResult } from './near-duplicate-search.ts';
-import type { Candidates, SearchCorpus } from './search-corpus.ts';
-import { concatDocs, gatherDocs, pathOrder } from './scan-docs.ts';
+import { concatSets, searchDocs } from '../scan/near-duplicate-search.ts';
+import type { DuplicateSearchResult } from '../scan/near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
+import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
-import { type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;
