@@ -3,14 +3,10 @@
  * publishes throttled progress and the final `ScanResult` to the scan store, and cancels (hard:
  * workers are terminated) within milliseconds. One session per app; a new scan may start at once.
  */
-import { proxy, transfer } from 'comlink';
-import { type IngestBatchResult } from '../workers/ingest-protocol.ts';
-import { DocStatus, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
-import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts';
+import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts';
 import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
-import { estimateRate } from './progress-meter.ts';
 import { emptyGroups, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 import {
   concatSets,
@@ -25,11 +21,13 @@ import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { defaultK } from '../core/quality/defaults.ts';
-import type { ScanPhase, ScanProgress, ScanSnapshot, ScanStore } from './scan-store.ts';
-import { feedFiles } from './batch-feeder.ts';
-import { collectFromHandles, dropHandles, feedIdBatches, openHandlesInWorkers } from './handle-source.ts';
+import type { ScanSnapshot, ScanStore } from './scan-store.ts';
+import { collectFromHandles, dropHandles, openHandlesInWorkers } from './handle-source.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 import { recordPhase } from './phase-timing.ts';
+import { allocateDocs, createScanMeter, ingestAll, type IngestOutput } from './scan-ingest.ts';
+
+export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
@@ -89,63 +87,6 @@ export interface ScanSession {
 }
 
 const PROGRESS_INTERVAL_MS = 100;
-/** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
-const BATCH_BYTES = 4 * 1024 * 1024;
-const BATCH_FILES = 256;
-/** Concurrent main-thread reads: enough to hide the per-file latency of the browser's blob reads. */
-const READ_CONCURRENCY = 32;
-/**
- * How much memory a scan may spend on keeping feature sets from fingerprinting, so that verifying a
- * candidate pair needs no second read of its files (see verify-candidates.ts `verifyCandidates`).
- * A set costs about 2.9 bytes per distinct feature (Rice-coded, core/groups/feature-set-codec.ts):
- * about 4.4 kB for a 10 kB English document with word 3-shingles, 0.4 bytes per byte of text, so
- * 1 GB of such text fits. Once the budget is spent, later documents are read again if they are candidates.
- */
-export const KEPT_SETS_BUDGET_BYTES = 512 * 1024 * 1024;
-
-/** Allocates the per-doc arrays for `collected` (doc id = position in the collected list). */
-function allocateDocs(collected: CollectedFiles): ScanDocs {
-  const n = collected.files.length;
-  return {
-    count: n,
-    paths: collected.paths,
-    files: collected.files,
-    ...(collected.roots ? { roots: collected.roots } : {}),
-    sizes: new Float64Array(n),
-    modified: new Float64Array(n),
-    status: new Uint8Array(n),
-    flags: new Uint8Array(n),
-    hi: new Uint32Array(n),
-    lo: new Uint32Array(n),
-    words: new Uint32Array(n),
-    hashHi: new Uint32Array(n),
-    hashLo: new Uint32Array(n),
-  };
-}
-
-/** Scatters one batch's results (for docs `ids`, in batch order) into the scan's arrays. */
-function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult & { files?: Array<File | null> }, skipped: SkippedFile[], notes: DocNote[]): void {
-  for (let j = 0; j < ids.length; j++) {
-    const d = ids[j];
-    // Read through a handle, a file whose bytes the kept contents miss: the File the worker opened.
-    const opened = r.files?.[j];
-    if (opened) docs.files[d] = opened;
-    docs.sizes[d] = r.sizes[j];
-    if (docs.modified && r.modified) docs.modified[d] = r.modified[j];
-    docs.status[d] = r.status[j];
-    docs.flags[d] = r.flags[j];
-    docs.hi[d] = r.hi[j];
-    docs.lo[d] = r.lo[j];
-    docs.words[d] = r.words[j];
-    docs.hashHi[d] = r.hashHi[j];
-    docs.hashLo[d] = r.hashLo[j];
-  }
-  for (const s of r.skipped) {
-    const docId = ids[s.index];
-    skipped.push({ docId, path: docs.paths[docId], size: docs.sizes[docId], reason: s.reason, message: s.message });
-  }
-  for (const n of r.notes) notes.push({ docId: ids[n.index], path: docs.paths[ids[n.index]], message: n.message });
-}
 
 function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
@@ -178,50 +119,10 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
     const t0 = performance.now();
     const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = store.getSnapshot();
     let k = chosenK;
-    let smallSets: PackedSets[] = [];
-    /** Per doc: its encoded feature set from fingerprinting (see KEPT_SETS_BUDGET_BYTES). */
-    let keptSets: Array<Uint32Array | undefined> = [];
-    let keptBytes = 0;
-    let phase: ScanPhase = 'listing';
-    let filesDone = 0;
-    let filesTotal = 0;
-    let filesListedOnly = 0;
-    let bytesDone = 0;
-    let filesRead = 0;
-    let bytesRead = 0;
-    let fingerprintStart = 0;
-    const inflightBytes = new Map<number, number>();
-    const publish = () => {
-      if (!isCurrent()) return;
-      const now = performance.now();
-      let bytes = bytesDone;
-      for (const b of inflightBytes.values()) bytes += b;
-      // Workers start during 'reading' (while files are still being read), so the rate counts from then.
-      const working = fingerprintStart > 0 && (phase === 'reading' || phase === 'fingerprinting');
-      // Sizes are learnt by reading (asking for them up front would block, see read-file-bytes.ts):
-      // until every file is read, the total is extrapolated from the files read so far.
-      const bytesTotalKnown = filesRead === filesTotal;
-      const bytesTotal = bytesTotalKnown ? bytesRead : filesRead > 0 ? (bytesRead / filesRead) * filesTotal : 0;
-      const rate = working ? estimateRate(bytes, bytesTotal, now - fingerprintStart) : { bytesPerSecond: 0, secondsLeft: null };
-      const progress: ScanProgress = {
-        phase,
-        filesDone,
-        filesTotal,
-        filesListedOnly,
-        bytesDone: bytes,
-        bytesTotal,
-        bytesTotalKnown,
-        bytesPerSecond: rate.bytesPerSecond || store.getSnapshot().progress?.bytesPerSecond || 0,
-        secondsLeft: rate.secondsLeft,
-        elapsedMs: now - t0,
-      };
-      store.update({ progress });
-    };
-    const setPhase = (next: ScanPhase) => {
-      phase = next;
-      publish();
-    };
-    const timer = setInterval(publish, PROGRESS_INTERVAL_MS);
+    const m = createScanMeter(store, t0, isCurrent);
+    /** What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search). */
+    const ingested: IngestOutput = { smallSets: [], keptSets: [], keptBytes: 0 };
+    const timer = setInterval(m.publish, PROGRESS_INTERVAL_MS);
 
     let docs: ScanDocs | null = null;
     const skipped: SkippedFile[] = [];
@@ -242,7 +143,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
 
     try {
       // Listing: the file list (walking dropped folders), hidden files left out.
-      setPhase('listing');
+      m.setPhase('listing');
       const unreadable: SkippedFile[] = [];
       const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
       const collected =
@@ -263,126 +164,48 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       recordPhase('listing', t0, performance.now(), { files: collected.paths.length, leftOut: collected.hidden.length, handles: handleToken === null ? 0 : 1 });
       lastCollected = collected;
       skipped.push(...collected.hidden, ...unreadable);
-      filesTotal = collected.files.length;
-      filesListedOnly = collected.hidden.length + unreadable.length;
+      m.filesTotal = collected.files.length;
+      m.filesListedOnly = collected.hidden.length + unreadable.length;
       // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
       if (kAuto) {
-        k = defaultK(filesTotal + (hooks.corpusSize?.() ?? 0));
+        k = defaultK(m.filesTotal + (hooks.corpusSize?.() ?? 0));
         store.update({ k });
       }
       const scanDocs = allocateDocs(collected);
       docs = scanDocs;
-      keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
+      ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
       if (hooks.onStart) await hooks.onStart(scanDocs, signal, skipped.slice(), 'sync' in source && source.sync === true);
       signal.throwIfAborted();
       if (settings.weights === 'tfidf') {
         // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
-        await installDocumentFrequencies(workers, signal, scanDocs, settings, (bytes) => inflightBytes.set(-1, bytes / 2), handleToken);
-        inflightBytes.delete(-1);
+        await installDocumentFrequencies(workers, signal, scanDocs, settings, (bytes) => m.inflightBytes.set(-1, bytes / 2), handleToken);
+        m.inflightBytes.delete(-1);
         signal.throwIfAborted();
       }
-      fingerprintStart = performance.now();
-      setPhase('reading');
+      m.fingerprintStart = performance.now();
+      m.setPhase('reading');
 
-      // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
-      const claims = canShareMemory() ? createClaimBuffer(filesTotal) : undefined;
-      const keepBytes = hooks.keepsBytes?.() ?? false;
-      const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
-        filesRead++;
-        scanDocs.sizes[d] = size;
-        scanDocs.status[d] = status;
-        skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
-        filesDone++;
-        // Skips the page finds itself are part of the corpus too: saved like a batch, so a reload lists them.
-        hooks.onBatch?.(scanDocs, [d]);
-      };
-      /** Takes in one batch's result (doc ids `ids`, in batch order). */
-      const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
-        storeBatch(scanDocs, ids, result, skipped, notes);
-        if (result.kept) {
-          const { docs: at, offsets, words } = result.kept;
-          for (let i = 0; i < at.length; i++) keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
-          keptBytes += words.byteLength;
-        }
-        // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
-        if (result.sets.docs.length > 0) {
-          for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
-          smallSets.push(result.sets);
-        }
-        hooks.onBatch?.(scanDocs, ids, result.contents);
-        filesDone += ids.length;
-      };
       const onSent = () => {
         timings.readingMs = performance.now() - t0;
-        setPhase('fingerprinting');
+        m.setPhase('fingerprinting');
       };
-      const maxInFlight = workers.ingest.size * 2;
-      if (handleToken !== null) {
-        // The workers open and read the files; sizes are learnt as each batch comes back.
-        await feedIdBatches(
-          filesTotal,
-          async (ids) => {
-            const keepSets = keptBytes < KEPT_SETS_BUDGET_BYTES;
-            const paths = ids.map((d) => scanDocs.paths[d]);
-            const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets }));
-            received(ids, result);
-            let bytes = 0;
-            for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
-            filesRead += ids.length;
-            bytesRead += bytes;
-            bytesDone += bytes;
-          },
-          { batchFiles: BATCH_FILES, maxInFlight, signal },
-          onSent,
-        );
-      } else {
-        await feedFiles(
-          scanDocs.files,
-          scanDocs.paths,
-          {
-            send: async ({ ids, items, buffers, bytes, large }) => {
-              // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
-              const key = ids[0];
-              const onProgress = large ? proxy((read: number) => void inflightBytes.set(key, read)) : undefined;
-              // Decided when the batch is sent: batches in flight may take the budget a little past its end.
-              const keepSets = keptBytes < KEPT_SETS_BUDGET_BYTES;
-              const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets }, onProgress));
-              inflightBytes.delete(key);
-              received(ids, result);
-              bytesDone += large ? result.sizes[0] : bytes;
-              if (large) {
-                bytesRead += result.sizes[0];
-                filesRead++;
-              }
-            },
-            read: (_d, bytes) => {
-              filesRead++;
-              bytesRead += bytes;
-            },
-            unreadable: (d, message) => skip(d, 0, 'unreadable', DocStatus.unreadable, skipMessage('unreadable', message)),
-            // Never fingerprinted in part (a part would call files that differ past it identical).
-            tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, tooLargeMessage(size)),
-          },
-          { readLimit: workers.readLimit, maxInFlight, signal, batchBytes: BATCH_BYTES, batchFiles: BATCH_FILES, readConcurrency: READ_CONCURRENCY },
-          onSent,
-        );
-      }
+      await ingestAll({ workers, signal, settings, hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent }, ingested);
       signal.throwIfAborted();
       timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
-      recordPhase('reading', t0, t0 + timings.readingMs, { files: filesTotal, bytes: bytesRead });
+      recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
       recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs, {
-        keptSets: keptSets.reduce((n) => n + 1, 0),
-        keptSetBytes: keptBytes,
+        keptSets: ingested.keptSets.reduce((n) => n + 1, 0),
+        keptSetBytes: ingested.keptBytes,
       });
 
       // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
       const tIndex = performance.now();
-      setPhase('indexing');
-      const sets = concatSets(smallSets);
-      smallSets = [];
+      m.setPhase('indexing');
+      const sets = concatSets(ingested.smallSets);
+      ingested.smallSets = [];
       const external = source.kind === 'collected' ? source.pairs : undefined;
-      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets, external }, () => setPhase('grouping'));
-      keptSets = [];
+      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets: ingested.keptSets, external }, () => m.setPhase('grouping'));
+      ingested.keptSets = [];
       signal.throwIfAborted();
       const tEnd = performance.now();
       timings.indexingMs = found.indexingMs;
@@ -409,13 +232,13 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       };
       const own = { corpus: found.corpus, candidates: found.candidates, result };
       last = own;
-      if (hooks.finish) setPhase('saving');
+      if (hooks.finish) m.setPhase('saving');
       // The corpus on show as a whole (the scan merged into the saved corpus): later regroups work on it.
       const shown = hooks.finish ? await hooks.finish(own, signal) : own;
       if (hooks.finish) recordPhase('finish', tEnd, performance.now());
       clearInterval(timer);
       if (!isCurrent()) return;
-      publish();
+      m.publish();
       current = null;
       last = shown;
       store.update({ state: 'done', result: shown.result, pinned: shown.result.pinned });
@@ -428,7 +251,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         if (store.getSnapshot().state === 'cancelled' && !current) {
           const partial = partialResult();
           store.update({ result: partial });
-          if (partial) void searchPartial(partial, concatSets(smallSets), keptSets);
+          if (partial) void searchPartial(partial, concatSets(ingested.smallSets), ingested.keptSets);
         }
         return;
       }
