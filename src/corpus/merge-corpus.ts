@@ -122,23 +122,22 @@ function mapSets(sets: PackedSets, at: Int32Array, parts: PackedSets[]): void {
   }
 }
 
+/** Which saved and which new documents the merged corpus holds, and what the person is told about it. */
+interface Partition {
+  keepSaved: number[];
+  keepOwn: number[];
+  unchanged: number;
+  updated: number;
+  added: string[];
+  missing: MergeOutcome['missing'];
+}
+
 /**
- * Merges `own` (a scan's result, positions after the saved ones) into `before` (the saved corpus) and
- * groups the union with `options`. A path saved already is updated in place: with the same contents
- * the new file is left out, with other contents it replaces the saved document. Candidates: every pair within k with a new member, plus the saved
- * corpus' pairs as they were decided (with their Jaccards); saved-vs-saved pairs are searched again only
- * when k or the threshold changed since they were decided (a regroup), and then measured only where
- * both contents can be read.
+ * Decides per path: a new path is added; a saved path with the same contents keeps the saved document,
+ * with other contents the new one replaces it; with `sync`, saved paths the chosen folder no longer
+ * lists leave.
  */
-export async function mergeCorpus(
-  workers: ScanWorkers,
-  signal: AbortSignal,
-  before: CorpusPart,
-  own: CorpusPart,
-  options: GroupingOptions,
-  sync?: FolderSync,
-): Promise<MergeOutcome> {
-  const t0 = performance.now();
+function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undefined): Partition {
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
   const savedAt = positionsByPath(savedDocs);
@@ -165,7 +164,7 @@ export async function mergeCorpus(
     }
   }
   // A folder chosen again: what it no longer holds leaves the corpus (and is listed to the person).
-  const missing: MergeOutcome['missing'] = { positions: [], paths: [] };
+  const missing: Partition['missing'] = { positions: [], paths: [] };
   for (let q = 0; q < savedDocs.count; q++) {
     if (dropSaved[q] || !isMissing(sync, savedDocs.paths[q]!)) continue;
     dropSaved[q] = 1;
@@ -174,6 +173,29 @@ export async function mergeCorpus(
   }
   const keepSaved: number[] = [];
   for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
+  return { keepSaved, keepOwn, unchanged, updated, added, missing };
+}
+
+/**
+ * Merges `own` (a scan's result, positions after the saved ones) into `before` (the saved corpus) and
+ * groups the union with `options`. A path saved already is updated in place: with the same contents
+ * the new file is left out, with other contents it replaces the saved document. Candidates: every pair within k with a new member, plus the saved
+ * corpus' pairs as they were decided (with their Jaccards); saved-vs-saved pairs are searched again only
+ * when k or the threshold changed since they were decided (a regroup), and then measured only where
+ * both contents can be read.
+ */
+export async function mergeCorpus(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  before: CorpusPart,
+  own: CorpusPart,
+  options: GroupingOptions,
+  sync?: FolderSync,
+): Promise<MergeOutcome> {
+  const t0 = performance.now();
+  const savedDocs = before.result.docs;
+  const ownDocs = own.result.docs;
+  const { keepSaved, keepOwn, unchanged, updated, added, missing } = partition(before, own, sync);
   // Merged positions in path order (see scan-docs.ts pathOrder): saved and new documents interleave.
   const joined = concatDocs(gatherDocs(savedDocs, keepSaved), gatherDocs(ownDocs, keepOwn));
   const order = pathOrder(joined.paths);
