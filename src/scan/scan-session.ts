@@ -15,7 +15,7 @@ import {
   searchCandidates,
   searchDocs,
 } from './near-duplicate-search.ts';
-import type { Candidates, SearchCorpus } from './search-corpus.ts';
+import { adoptResult, type Candidates, type SearchCorpus, type ShownSearch } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { PairList } from '../core/index/pair-list.ts';
@@ -93,254 +93,252 @@ function errorMessage(error: unknown): string {
   return String(error);
 }
 
+
+/** One session's state: what it runs on, the scan running, the result on show and its files. */
+interface SessionState {
+  readonly store: ScanStore;
+  readonly workers: ScanWorkers;
+  readonly hooks: ScanHooks;
+  /** The running scan's controller (null: none runs). */
+  current: AbortController | null;
+  /** The search state of the result on show (for regroups). */
+  last: ShownSearch | null;
+  /** The files the last scan came from (for rescans). */
+  lastCollected: CollectedFiles | null;
+  /** The search over what a cancelled scan finished (or a regroup), running after the scan; a new scan aborts it. */
+  afterCancel: AbortController | null;
+  regroupRunning: Promise<void> | null;
+  regroupWanted: boolean;
+}
+
+/** The scan's file list from its source (walking dropped folders), hidden files left out; folders a drop could not read, as skips. */
+async function collectSource(workers: ScanWorkers, source: ScanSource, signal: AbortSignal): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[] }> {
+  const unreadable: SkippedFile[] = [];
+  const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
+  const collected =
+    source.kind === 'collected'
+      ? source.collected
+      : source.kind === 'file-list'
+        ? await collectFromFileList(source.files, signal)
+        : handles
+          ? await collectFromHandles(workers, handles, signal)
+          : source.kind === 'drop'
+            ? await collectFromDrop(source.drop, signal, (path, error) =>
+                unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
+              )
+            : { files: [], paths: [], hidden: [] };
+  return { collected, unreadable };
+}
+
+/** Cancels the running scan (hard: its workers are terminated); the store says 'cancelled' at once. */
+function cancel(s: SessionState, reason: string | null = null): void {
+  if (!s.current) return;
+  const controller = s.current;
+  s.current = null;
+  controller.abort(abortError());
+  // Hard cancel: the workers die now; the pool starts fresh ones for the next scan.
+  s.workers.ingest.terminate();
+  s.workers.index.terminate();
+  s.store.update({ state: 'cancelled', stopped: reason });
+}
+
+async function run(s: SessionState, source: ScanSource, controller: AbortController): Promise<void> {
+  const signal = controller.signal;
+  const isCurrent = () => s.current === controller;
+  const t0 = performance.now();
+  const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = s.store.getSnapshot();
+  let k = chosenK;
+  const m = createScanMeter(s.store, t0, isCurrent);
+  /** What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search). */
+  const ingested: IngestOutput = { smallSets: [], keptSets: [], keptBytes: 0 };
+  const timer = setInterval(m.publish, PROGRESS_INTERVAL_MS);
+
+  let docs: ScanDocs | null = null;
+  const skipped: SkippedFile[] = [];
+  const notes: DocNote[] = [];
+  const timings = { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 };
+  const partialResult = (): ScanResult | null =>
+    docs && {
+      settings,
+      docs,
+      skipped,
+      notes,
+      representative: new Int32Array(docs.count).fill(-1),
+      exactGroups: emptyGroups(),
+      ...noNearDuplicates(docs.count, k, similarityThreshold, grouping),
+      partial: true,
+      timings: { ...timings, totalMs: performance.now() - t0 },
+    };
+
+  try {
+    // Listing: the file list (walking dropped folders), hidden files left out.
+    m.setPhase('listing');
+    const { collected, unreadable } = await collectSource(s.workers, source, signal);
+    signal.throwIfAborted();
+    // Read through handles: every ingest worker gets them, and opens and reads the files itself.
+    const handleToken = collected.roots ? await openHandlesInWorkers(s.workers, collected.roots, signal) : null;
+    recordPhase('listing', t0, performance.now(), { files: collected.paths.length, leftOut: collected.hidden.length, handles: handleToken === null ? 0 : 1 });
+    s.lastCollected = collected;
+    skipped.push(...collected.hidden, ...unreadable);
+    m.filesTotal = collected.files.length;
+    m.filesListedOnly = collected.hidden.length + unreadable.length;
+    // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
+    if (kAuto) {
+      k = defaultK(m.filesTotal + (s.hooks.corpusSize?.() ?? 0));
+      s.store.update({ k });
+    }
+    const scanDocs = allocateDocs(collected);
+    docs = scanDocs;
+    ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
+    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), 'sync' in source && source.sync === true);
+    signal.throwIfAborted();
+    if (settings.weights === 'tfidf') {
+      // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
+      await installDocumentFrequencies(s.workers, signal, scanDocs, settings, (bytes) => m.inflightBytes.set(-1, bytes / 2), handleToken);
+      m.inflightBytes.delete(-1);
+      signal.throwIfAborted();
+    }
+    m.fingerprintStart = performance.now();
+    m.setPhase('reading');
+
+    // Once every file is read (or sent to a worker), fingerprinting is what remains.
+    const onSent = () => void ((timings.readingMs = performance.now() - t0), m.setPhase('fingerprinting'));
+    await ingestAll({ workers: s.workers, signal, settings, hooks: s.hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent }, ingested);
+    signal.throwIfAborted();
+    timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
+    recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
+    const kept = { keptSets: ingested.keptSets.reduce((n) => n + 1, 0), keptSetBytes: ingested.keptBytes };
+    recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs, kept);
+
+    // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
+    const tIndex = performance.now();
+    m.setPhase('indexing');
+    const sets = concatSets(ingested.smallSets);
+    ingested.smallSets = [];
+    const external = source.kind === 'collected' ? source.pairs : undefined;
+    const found = await searchDocs(s.workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets: ingested.keptSets, external }, () => m.setPhase('grouping'));
+    ingested.keptSets = [];
+    signal.throwIfAborted();
+    const tEnd = performance.now();
+    timings.indexingMs = found.indexingMs;
+    timings.groupingMs = tEnd - tIndex - found.indexingMs;
+    timings.totalMs = tEnd - t0;
+    // Copies now carry their original's status and fingerprint; short copies join the skipped list.
+    for (let d = 0; d < docs.count; d++) {
+      if (docs.status[d] === DocStatus.copy && found.docs.status[d] === DocStatus.tooShort) {
+        skipped.push({ docId: d, path: docs.paths[d], size: docs.sizes[d], reason: 'too-short', message: tooShortMessage(found.docs.words[d]) });
+      }
+    }
+    docs = found.docs;
+    const result: ScanResult = {
+      settings,
+      docs,
+      skipped,
+      notes,
+      representative: found.representative,
+      exactGroups: found.exactGroups,
+      ...found.near,
+      partial: false,
+      timings,
+      ...(found.mismatched ? { externalMismatched: found.mismatched } : {}),
+    };
+    const own = { corpus: found.corpus, candidates: found.candidates, result };
+    s.last = own;
+    if (s.hooks.finish) m.setPhase('saving');
+    // The corpus on show as a whole (the scan merged into the saved corpus): later regroups work on it.
+    const shown = s.hooks.finish ? await s.hooks.finish(own, signal) : own;
+    if (s.hooks.finish) recordPhase('finish', tEnd, performance.now());
+    clearInterval(timer);
+    if (!isCurrent()) return;
+    m.publish();
+    s.current = null;
+    s.last = shown;
+    s.store.update({ state: 'done', result: shown.result, pinned: shown.result.pinned });
+  } catch (error) {
+    clearInterval(timer);
+    endWithoutResult(s, error, signal, isCurrent(), partialResult, ingested);
+  }
+}
+
+/**
+ * A scan that ended without its result: cancelled (what finished stays on show, searched in fresh
+ * workers unless a new scan starts) or failed (the error, with what finished).
+ */
+function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, isCurrent: boolean, partialResult: () => ScanResult | null, ingested: IngestOutput): void {
+  s.hooks.onEnd?.(isAbortError(error) || signal.aborted ? 'cancelled' : 'error', errorMessage(error));
+  if (isAbortError(error) || signal.aborted) {
+    // cancel() already said 'cancelled'; keep what was finished (only if no newer scan began),
+    // and search it in fresh workers (cancel terminated the old ones) unless a new scan starts.
+    if (s.store.getSnapshot().state === 'cancelled' && !s.current) {
+      const partial = partialResult();
+      s.store.update({ result: partial });
+      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets);
+    }
+    return;
+  }
+  if (!isCurrent) return;
+  s.current = null;
+  s.workers.ingest.terminate();
+  s.workers.index.terminate();
+  s.store.update({ state: 'error', error: `The scan stopped: ${errorMessage(error)}`, result: partialResult() });
+}
+
+/** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
+async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>): Promise<void> {
+  const controller = new AbortController();
+  s.afterCancel = controller;
+  try {
+    const { k, similarityThreshold, grouping } = partial;
+    const found = await searchDocs(s.workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, grouping, keptSets });
+    if (s.afterCancel !== controller || s.current) return;
+    const result: ScanResult = { ...partial, docs: found.docs, representative: found.representative, exactGroups: found.exactGroups, ...found.near };
+    s.last = { corpus: found.corpus, candidates: found.candidates, result };
+    s.store.update({ result });
+  } catch (error) {
+    // Aborted by a new scan, or failed: the unsearched partial result stays on show.
+    if (!isAbortError(error) && s.afterCancel === controller && !s.current) s.store.update({ error: `Searching the finished files failed: ${errorMessage(error)}` });
+  } finally {
+    if (s.afterCancel === controller) s.afterCancel = null;
+  }
+}
+
+/** One regroup at a time; requests that arrive meanwhile are folded into one more round. */
+async function regroupLoop(s: SessionState): Promise<void> {
+  while (s.regroupWanted) {
+    s.regroupWanted = false;
+    const target = s.last;
+    if (!target || s.current) break;
+    const { k, similarityThreshold, grouping, pinned } = s.store.getSnapshot();
+    const controller = new AbortController();
+    s.afterCancel = controller;
+    try {
+      const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(s.workers, controller.signal, target.corpus, k);
+      const near = await decideNearDuplicates(s.workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping, pinned });
+      const result: ScanResult = { ...target.result, ...near };
+      if (s.last !== target || s.current) break;
+      s.last = { ...target, candidates, result };
+      s.store.update({ result });
+      // The same documents, regrouped: the saved corpus keeps the new view (not a cancelled scan's part).
+      if (!result.partial) s.hooks.regrouped?.(s.last);
+    } catch (error) {
+      if (isAbortError(error) || s.last !== target || s.current) break;
+      s.store.update({ error: `Regrouping failed: ${errorMessage(error)}` });
+    } finally {
+      if (s.afterCancel === controller) s.afterCancel = null;
+    }
+  }
+  s.store.update({ regrouping: false });
+}
+
 /** Creates the session that writes into `store` and runs on `workers`; `hooks` let persistence take part. */
 export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks: ScanHooks = {}): ScanSession {
-  let current: AbortController | null = null;
-  /** The search state of the result on show (for regroups) and the files it came from (for rescans). */
-  let last: { corpus: SearchCorpus; candidates: Candidates; result: ScanResult; adopted?: boolean } | null = null;
-  let lastCollected: CollectedFiles | null = null;
-  /** The search over what a cancelled scan finished, running after the cancel; a new scan aborts it. */
-  let afterCancel: AbortController | null = null;
-
-  function cancel(reason: string | null = null): void {
-    if (!current) return;
-    const controller = current;
-    current = null;
-    controller.abort(abortError());
-    // Hard cancel: the workers die now; the pool starts fresh ones for the next scan.
-    workers.ingest.terminate();
-    workers.index.terminate();
-    store.update({ state: 'cancelled', stopped: reason });
-  }
-
-  async function run(source: ScanSource, controller: AbortController): Promise<void> {
-    const signal = controller.signal;
-    const isCurrent = () => current === controller;
-    const t0 = performance.now();
-    const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = store.getSnapshot();
-    let k = chosenK;
-    const m = createScanMeter(store, t0, isCurrent);
-    /** What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search). */
-    const ingested: IngestOutput = { smallSets: [], keptSets: [], keptBytes: 0 };
-    const timer = setInterval(m.publish, PROGRESS_INTERVAL_MS);
-
-    let docs: ScanDocs | null = null;
-    const skipped: SkippedFile[] = [];
-    const notes: DocNote[] = [];
-    const timings = { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 };
-    const partialResult = (): ScanResult | null =>
-      docs && {
-        settings,
-        docs,
-        skipped,
-        notes,
-        representative: new Int32Array(docs.count).fill(-1),
-        exactGroups: emptyGroups(),
-        ...noNearDuplicates(docs.count, k, similarityThreshold, grouping),
-        partial: true,
-        timings: { ...timings, totalMs: performance.now() - t0 },
-      };
-
-    try {
-      // Listing: the file list (walking dropped folders), hidden files left out.
-      m.setPhase('listing');
-      const unreadable: SkippedFile[] = [];
-      const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
-      const collected =
-        source.kind === 'collected'
-          ? source.collected
-          : source.kind === 'file-list'
-            ? await collectFromFileList(source.files, signal)
-            : handles
-              ? await collectFromHandles(workers, handles, signal)
-              : source.kind === 'drop'
-                ? await collectFromDrop(source.drop, signal, (path, error) =>
-                    unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
-                  )
-                : { files: [], paths: [], hidden: [] };
-      signal.throwIfAborted();
-      // Read through handles: every ingest worker gets them, and opens and reads the files itself.
-      const handleToken = collected.roots ? await openHandlesInWorkers(workers, collected.roots, signal) : null;
-      recordPhase('listing', t0, performance.now(), { files: collected.paths.length, leftOut: collected.hidden.length, handles: handleToken === null ? 0 : 1 });
-      lastCollected = collected;
-      skipped.push(...collected.hidden, ...unreadable);
-      m.filesTotal = collected.files.length;
-      m.filesListedOnly = collected.hidden.length + unreadable.length;
-      // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
-      if (kAuto) {
-        k = defaultK(m.filesTotal + (hooks.corpusSize?.() ?? 0));
-        store.update({ k });
-      }
-      const scanDocs = allocateDocs(collected);
-      docs = scanDocs;
-      ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
-      if (hooks.onStart) await hooks.onStart(scanDocs, signal, skipped.slice(), 'sync' in source && source.sync === true);
-      signal.throwIfAborted();
-      if (settings.weights === 'tfidf') {
-        // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
-        await installDocumentFrequencies(workers, signal, scanDocs, settings, (bytes) => m.inflightBytes.set(-1, bytes / 2), handleToken);
-        m.inflightBytes.delete(-1);
-        signal.throwIfAborted();
-      }
-      m.fingerprintStart = performance.now();
-      m.setPhase('reading');
-
-      const onSent = () => {
-        timings.readingMs = performance.now() - t0;
-        m.setPhase('fingerprinting');
-      };
-      await ingestAll({ workers, signal, settings, hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent }, ingested);
-      signal.throwIfAborted();
-      timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
-      recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
-      recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs, {
-        keptSets: ingested.keptSets.reduce((n) => n + 1, 0),
-        keptSetBytes: ingested.keptBytes,
-      });
-
-      // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
-      const tIndex = performance.now();
-      m.setPhase('indexing');
-      const sets = concatSets(ingested.smallSets);
-      ingested.smallSets = [];
-      const external = source.kind === 'collected' ? source.pairs : undefined;
-      const found = await searchDocs(workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets: ingested.keptSets, external }, () => m.setPhase('grouping'));
-      ingested.keptSets = [];
-      signal.throwIfAborted();
-      const tEnd = performance.now();
-      timings.indexingMs = found.indexingMs;
-      timings.groupingMs = tEnd - tIndex - found.indexingMs;
-      timings.totalMs = tEnd - t0;
-      // Copies now carry their original's status and fingerprint; short copies join the skipped list.
-      for (let d = 0; d < docs.count; d++) {
-        if (docs.status[d] === DocStatus.copy && found.docs.status[d] === DocStatus.tooShort) {
-          skipped.push({ docId: d, path: docs.paths[d], size: docs.sizes[d], reason: 'too-short', message: tooShortMessage(found.docs.words[d]) });
-        }
-      }
-      docs = found.docs;
-      const result: ScanResult = {
-        settings,
-        docs,
-        skipped,
-        notes,
-        representative: found.representative,
-        exactGroups: found.exactGroups,
-        ...found.near,
-        partial: false,
-        timings,
-        ...(found.mismatched ? { externalMismatched: found.mismatched } : {}),
-      };
-      const own = { corpus: found.corpus, candidates: found.candidates, result };
-      last = own;
-      if (hooks.finish) m.setPhase('saving');
-      // The corpus on show as a whole (the scan merged into the saved corpus): later regroups work on it.
-      const shown = hooks.finish ? await hooks.finish(own, signal) : own;
-      if (hooks.finish) recordPhase('finish', tEnd, performance.now());
-      clearInterval(timer);
-      if (!isCurrent()) return;
-      m.publish();
-      current = null;
-      last = shown;
-      store.update({ state: 'done', result: shown.result, pinned: shown.result.pinned });
-    } catch (error) {
-      clearInterval(timer);
-      hooks.onEnd?.(isAbortError(error) || signal.aborted ? 'cancelled' : 'error', errorMessage(error));
-      if (isAbortError(error) || signal.aborted) {
-        // cancel() already said 'cancelled'; keep what was finished (only if no newer scan began),
-        // and search it in fresh workers (cancel terminated the old ones) unless a new scan starts.
-        if (store.getSnapshot().state === 'cancelled' && !current) {
-          const partial = partialResult();
-          store.update({ result: partial });
-          if (partial) void searchPartial(partial, concatSets(ingested.smallSets), ingested.keptSets);
-        }
-        return;
-      }
-      if (!isCurrent()) return;
-      current = null;
-      workers.ingest.terminate();
-      workers.index.terminate();
-      store.update({ state: 'error', error: `The scan stopped: ${errorMessage(error)}`, result: partialResult() });
-    }
-  }
-
-  /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
-  async function searchPartial(partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>): Promise<void> {
-    const controller = new AbortController();
-    afterCancel = controller;
-    try {
-      const { k, similarityThreshold, grouping } = partial;
-      const found = await searchDocs(workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, grouping, keptSets });
-      if (afterCancel !== controller || current) return;
-      const result: ScanResult = { ...partial, docs: found.docs, representative: found.representative, exactGroups: found.exactGroups, ...found.near };
-      last = { corpus: found.corpus, candidates: found.candidates, result };
-      store.update({ result });
-    } catch (error) {
-      // Aborted by a new scan, or failed: the unsearched partial result stays on show.
-      if (!isAbortError(error) && afterCancel === controller && !current) store.update({ error: `Searching the finished files failed: ${errorMessage(error)}` });
-    } finally {
-      if (afterCancel === controller) afterCancel = null;
-    }
-  }
-
-  /**
-   * Search state for a result the session did not compute (a restored corpus): representatives from
-   * the result, its verified pairs' Jaccards as the cache. No small-document feature sets are known,
-   * so the short-document join only sees pairs the fingerprint search proposes.
-   */
-  function adoptResult(result: ScanResult): NonNullable<typeof last> {
-    const { docs } = result;
-    const reps: number[] = [];
-    for (let d = 0; d < docs.count; d++) if (result.representative[d] === d && docs.status[d] === DocStatus.ok) reps.push(d);
-    const v = result.verified;
-    const corpus: SearchCorpus = {
-      docs,
-      settings: result.settings,
-      reps: Uint32Array.from(reps),
-      representative: result.representative,
-      smallSets: { docs: new Uint32Array(0), offsets: new Uint32Array(1), keys: new Uint32Array(0) },
-      known: { a: v.a.slice(0, v.count), b: v.b.slice(0, v.count), jaccard: Float64Array.from(v.jaccard.subarray(0, v.count)), count: v.count },
-    };
-    // k = -1: never equal to a requested k, so the first regroup searches candidates.
-    const candidates: Candidates = { k: -1, pairs: { a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), count: 0 }, jaccard: new Float64Array(0), histogram: result.histogram };
-    return { corpus, candidates, result, adopted: true };
-  }
-
-  let regroupRunning: Promise<void> | null = null;
-  let regroupWanted = false;
-  /** One regroup at a time; requests that arrive meanwhile are folded into one more round. */
-  async function regroupLoop(): Promise<void> {
-    while (regroupWanted) {
-      regroupWanted = false;
-      const target = last;
-      if (!target || current) break;
-      const { k, similarityThreshold, grouping, pinned } = store.getSnapshot();
-      const controller = new AbortController();
-      afterCancel = controller;
-      try {
-        const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(workers, controller.signal, target.corpus, k);
-        const near = await decideNearDuplicates(workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping, pinned });
-        const result: ScanResult = { ...target.result, ...near };
-        if (last !== target || current) break;
-        last = { ...target, candidates, result };
-        store.update({ result });
-        // The same documents, regrouped: the saved corpus keeps the new view (not a cancelled scan's part).
-        if (!result.partial) hooks.regrouped?.(last);
-      } catch (error) {
-        if (isAbortError(error) || last !== target || current) break;
-        store.update({ error: `Regrouping failed: ${errorMessage(error)}` });
-      } finally {
-        if (afterCancel === controller) afterCancel = null;
-      }
-    }
-    store.update({ regrouping: false });
-  }
-
+  const s: SessionState = { store, workers, hooks, current: null, last: null, lastCollected: null, afterCancel: null, regroupRunning: null, regroupWanted: false };
   return {
-    cancel: () => cancel(),
-    stop: (reason) => cancel(reason),
+    cancel: () => cancel(s),
+    stop: (reason) => cancel(s, reason),
     regroup(options) {
       const patch: Partial<ScanSnapshot> = {};
-      if (options.k !== undefined && options.k !== store.getSnapshot().k) {
+      if (options.k !== undefined && options.k !== s.store.getSnapshot().k) {
         // A k the person chose: it no longer follows the corpus size.
         patch.k = options.k;
         patch.kAuto = false;
@@ -348,51 +346,50 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       if (options.similarityThreshold !== undefined) patch.similarityThreshold = options.similarityThreshold;
       if (options.grouping !== undefined) patch.grouping = options.grouping;
       if (options.pinned !== undefined) patch.pinned = options.pinned;
-      const shownResult = store.getSnapshot().result;
-      if (!current && shownResult && (!last || (last.adopted && last.result !== shownResult))) {
+      const shownResult = s.store.getSnapshot().result;
+      if (!s.current && shownResult && (!s.last || (s.last.adopted && s.last.result !== shownResult))) {
         // A result this session did not search (restored from storage): regroup over it as it is.
-        last = adoptResult(shownResult);
+        s.last = adoptResult(shownResult);
       }
-      if (!last || current) {
-        store.update(patch);
+      if (!s.last || s.current) {
+        s.store.update(patch);
         return Promise.resolve();
       }
-      store.update({ ...patch, regrouping: true });
-      regroupWanted = true;
-      regroupRunning ??= regroupLoop().finally(() => (regroupRunning = null));
-      return regroupRunning;
+      s.store.update({ ...patch, regrouping: true });
+      s.regroupWanted = true;
+      s.regroupRunning ??= regroupLoop(s).finally(() => (s.regroupRunning = null));
+      return s.regroupRunning;
     },
     adopt(search) {
-      if (current) return;
-      last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
+      if (s.current) return;
+      s.last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
     },
     show(search) {
-      if (current) return;
-      last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
-      store.update({ state: 'done', result: search.result, progress: null, error: null });
+      if (s.current) return;
+      s.last = { corpus: search.corpus, candidates: search.candidates, result: search.result };
+      s.store.update({ state: 'done', result: search.result, progress: null, error: null });
     },
     reset() {
-      cancel();
-      afterCancel?.abort(abortError());
-      afterCancel = null;
-      last = null;
-      lastCollected = null;
-      store.update({ state: 'idle', result: null, progress: null, error: null });
+      cancel(s);
+      s.afterCancel?.abort(abortError());
+      s.afterCancel = null;
+      s.last = null;
+      s.lastCollected = null;
+      s.store.update({ state: 'idle', result: null, progress: null, error: null });
     },
     rescan(settings) {
-      store.update({ settings });
-      if (!lastCollected) return Promise.resolve();
-      return this.start({ kind: 'collected', collected: lastCollected });
+      s.store.update({ settings });
+      if (!s.lastCollected) return Promise.resolve();
+      return this.start({ kind: 'collected', collected: s.lastCollected });
     },
     start(source) {
-      if (current) cancel();
-      afterCancel?.abort(abortError());
-      afterCancel = null;
-      last = null;
+      if (s.current) cancel(s);
+      s.afterCancel?.abort(abortError());
+      s.afterCancel = null;
+      s.last = null;
       const controller = new AbortController();
-      current = controller;
-      store.update({ state: 'scanning', progress: null, result: null, error: null, stopped: null, pinned: [] });
-      return run(source, controller);
+      s.current = controller;
+      s.store.update({ state: 'scanning', progress: null, result: null, error: null, stopped: null, pinned: [] });
+      return run(s, source, controller);
     },
-  };
-}
+  };}
