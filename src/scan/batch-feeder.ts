@@ -96,9 +96,7 @@ export async function feedFiles(
       } else {
         sink.read?.(d, read.bytes.byteLength);
         open.ids.push(d);
-        // A File goes along for its modification time (read in the worker); Node's file Blobs (the CLI,
-        // whose times come from stat) have none and cannot cross to a thread.
-        open.items.push(file instanceof File ? { name: paths[d], bytes: read.bytes, source: file } : { name: paths[d], bytes: read.bytes });
+        open.items.push({ name: paths[d], bytes: read.bytes });
         open.buffers.push(read.bytes.buffer as ArrayBuffer);
         open.bytes += read.bytes.byteLength;
         if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();

@@ -105,8 +105,7 @@ const NO_FEATURES = new Uint32Array(0);
 
 /** An item's modification time: the page's record, else its File's (free here: a handle's getFile carries it). */
 function itemModified(item: IngestItem): number {
-  const file = item.file ?? item.source;
-  return item.lastModified ?? (file instanceof File ? file.lastModified : 0);
+  return item.lastModified ?? (item.file instanceof File ? item.file.lastModified : 0);
 }
 
 /** An item's size in bytes: its bytes' length, else its file's size (0 for a file that could not be opened). */

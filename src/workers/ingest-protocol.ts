@@ -32,12 +32,6 @@ export interface IngestItem {
   error?: string;
   /** The file's modification time (ms since the epoch) when the page read its bytes; else the File's own. */
   lastModified?: number;
-  /**
-   * The File the page read `bytes` from, sent along for its modification time only: read in the worker,
-   * since in Chromium the first metadata read of a folder-input File is a synchronous IPC, which on the
-   * main thread makes long tasks (a structured clone of the File reads no metadata).
-   */
-  source?: Blob;
 }
 
 /** One batch's results; every array has one entry per file of the batch, in batch order. */

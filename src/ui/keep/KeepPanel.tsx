@@ -65,7 +65,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
       <KeepRulesEditor rules={rules} onChange={setRules} />
       {timeless > 0 && (
         <p className="keep-panel__note">
-          {count(timeless, 'grouped file has', 'grouped files have')} no modification time here (saved before times were recorded, or not
+          {count(timeless, 'grouped file has', 'grouped files have')} no modification time here (its scan did not record one, or it is not
           a file): “newest” and “oldest” never prefer {timeless === 1 ? 'it' : 'them'}, and the next rule decides.
         </p>
       )}

@@ -43,28 +43,3 @@ describe('modification times', () => {
     expect(storedDocumentOf(docs, 0, 0)!.lastModified).toBe(0);
   });
 });
-
-describe('modification times of files the page read', () => {
-  it('come back from the ingest worker for files whose bytes the page read (the File travels along, for its time only)', async () => {
-    const { feedFiles } = await import('../../../src/scan/batch-feeder.ts');
-    const { ingestApi } = await import('../../../src/workers/ingest-api.ts');
-    const { DEFAULT_SETTINGS } = await import('../../../src/core/simhash/settings.ts');
-    const files = [new File(['one two three four'], 'a.txt', { lastModified: 1_650_000_000_000 }), new File(['five six seven'], 'b.txt', { lastModified: 1_660_000_000_000 })];
-    const modified: number[] = [];
-    await feedFiles(
-      files,
-      ['d/a.txt', 'd/b.txt'],
-      {
-        send: async ({ items }) => {
-          const r = await ingestApi.ingestBatch(items, DEFAULT_SETTINGS);
-          modified.push(...r.modified!);
-        },
-        unreadable: () => undefined,
-        tooLarge: () => undefined,
-      },
-      { readLimit: 1 << 20, maxInFlight: 2, signal: new AbortController().signal, batchBytes: 1 << 20, batchFiles: 16, readConcurrency: 2 },
-      () => undefined,
-    );
-    expect(modified).toEqual([1_650_000_000_000, 1_660_000_000_000]);
-  });
-});
