@@ -9,8 +9,8 @@
  * k must then be small enough for the tables to pay (planStoredTables), e.g. --k 3.
  */
 import 'fake-indexeddb/auto';
-import { checkFile, nearCandidates, planStoredTables, tableCandidates } from '../src/scan/check-against-corpus.ts';
-import type { CheckTools } from '../src/scan/check-against-corpus.ts';
+import { checkFile, nearCandidates, planStoredTables, tableCandidates } from '../src/corpus/check-against-corpus.ts';
+import type { CheckTools } from '../src/corpus/check-against-corpus.ts';
 import { buildIndex } from '../src/core/index/permuted-index.ts';
 import { popcount32 } from '../src/core/simhash/fingerprint64.ts';
 import { configureStorage } from '../src/storage/database.ts';

@@ -16,7 +16,7 @@ import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
 import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
-import { useModifiedTimes, type ReadFileTimes } from './use-modified-times.ts';
+import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
 import { hashMemberBytes } from './plan-bytes.ts';
 import { useKeepMarks } from './use-keep-marks.ts';
 import { KeepFilters } from './KeepFilters.tsx';
@@ -54,6 +54,8 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
   const { groups } = relation;
   const ignored = useMemo(() => leftOut(saved.ignored, saved.exclusions, scanned.paths, scanned.sizes, groups.members), [saved.ignored, saved.exclusions, scanned, groups]);
   const decision = useMemo(() => decideKeep(relation, docs, rules, marks, ignored), [relation, docs, rules, marks, ignored]);
+  const byTime = rules.order.includes('newest') || rules.order.includes('oldest');
+  const timeless = useMemo(() => (byTime ? withoutTime(relation.groups.members, docs) : 0), [byTime, relation, docs]);
   const toldIgnored = useRef(false);
   useEffect(() => {
     // Told only once there is something to leave out (a render of the whole results page otherwise).
@@ -95,6 +97,12 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
     <section className="ss-panel keep-panel" aria-label="Keep and clean up">
       <h2 className="ss-panel-title">Keep and clean up</h2>
       <KeepRulesEditor rules={rules} onChange={setRules} />
+      {timeless > 0 && (
+        <p className="keep-panel__note">
+          {count(timeless, 'grouped file has', 'grouped files have')} no modification time here (its scan did not record one, or it is not
+          a file): “newest” and “oldest” never prefer {timeless === 1 ? 'it' : 'them'}, and the next rule decides.
+        </p>
+      )}
       {unmatched.length > 0 && (
         <p role="alert" className="keep-panel__error">
           {unmatched.map((f) => `“${f}”`).join(', ')} {unmatched.length === 1 ? 'matches' : 'match'} no file: nothing is protected by{' '}

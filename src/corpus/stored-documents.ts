@@ -17,7 +17,7 @@ import {
   type DocStatusCode,
   type SkipReason,
 } from '../core/documents/document-status.ts';
-import type { ScanDocs } from './scan-result.ts';
+import type { ScanDocs } from '../scan/scan-result.ts';
 import { toHex } from '../core/simhash/fingerprint64.ts';
 
 /** The status of a stored skip reason (its DocStatus name; an unknown one reads as binary, as before). */
