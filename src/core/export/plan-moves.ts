@@ -15,8 +15,8 @@ export interface PlannedMove {
  * The removals of a plan: one per path (its first `remove` row), never a path the plan keeps anywhere,
  * each with the file that must stay for it: a `keep` row of its group with the same content hash (the
  * kept file, or a protected copy), else a `review` row with it (the copy of a near-duplicate text left to
- * review), else the group's kept file (`match: kept`, else its first `keep` row). `refused` says, per path
- * not tried, why.
+ * review), else the group's kept file (`match: kept`, else its first `keep` row); never a path another
+ * removal counts on as its kept file. `refused` says, per path not tried, why.
  */
 export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; refused: Array<{ path: string; why: string }> } {
   const keptGroup = new Map<string, number>();
@@ -36,7 +36,7 @@ export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; ref
       if (held === undefined || (held.role === 'review' && r.role === 'keep')) sameText.set(textKey(r), r);
     }
   }
-  const moves: PlannedMove[] = [];
+  const tried: PlannedMove[] = [];
   const refused: Array<{ path: string; why: string }> = [];
   for (const [path, row] of removals) {
     const keptIn = keptGroup.get(path);
@@ -44,8 +44,17 @@ export function planMoves(rows: readonly PlanRow[]): { moves: PlannedMove[]; ref
     else {
       const kept = (row.content_hash !== null ? sameText.get(textKey(row)) : undefined) ?? keptOf.get(row.group);
       if (!kept) refused.push({ path, why: `group ${row.group} has no kept file in the plan` });
-      else moves.push({ row, kept });
+      else tried.push({ row, kept });
     }
+  }
+  // A file another removal counts on (a review row can also be marked remove in another group) stays:
+  // else two rows naming each other would both leave. Refusing one only keeps more, so one pass is enough.
+  const countedOn = new Map(tried.map((m) => [m.kept.path, m.row]));
+  const moves: PlannedMove[] = [];
+  for (const m of tried) {
+    const other = countedOn.get(m.row.path);
+    if (other) refused.push({ path: m.row.path, why: `the kept file of ${other.path} in group ${other.group}; it stays for it` });
+    else moves.push(m);
   }
   return { moves, refused };
 }

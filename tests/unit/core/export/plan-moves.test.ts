@@ -24,4 +24,20 @@ describe('planMoves', () => {
     ]);
     expect(refused).toEqual([{ path: 'render.pdf', why: 'kept by the plan (group 1)' }]);
   });
+
+  it('never removes a file another removal counts on as its kept file (two review rows naming each other: both copies would leave)', () => {
+    const inGroup = (group: number, r: PlanRow): PlanRow => ({ ...r, group });
+    const rows = [
+      inGroup(1, row('k1.txt', 'keep', 'kept', 'aaaaaaaaaaaaaaaa')),
+      inGroup(1, row('x.txt', 'review', 'near-duplicate', 'bbbbbbbbbbbbbbbb', 'near-duplicate')),
+      inGroup(1, row('y.txt', 'remove', 'near-duplicate', 'bbbbbbbbbbbbbbbb', 'copy-of-review')),
+      inGroup(2, row('k2.txt', 'keep', 'kept', 'cccccccccccccccc')),
+      inGroup(2, row('y.txt', 'review', 'near-duplicate', 'bbbbbbbbbbbbbbbb', 'near-duplicate')),
+      inGroup(2, row('x.txt', 'remove', 'near-duplicate', 'bbbbbbbbbbbbbbbb', 'copy-of-review')),
+    ];
+    const { moves, refused } = planMoves(rows);
+    expect(moves).toEqual([]);
+    expect(refused.map((r) => r.path).sort()).toEqual(['x.txt', 'y.txt']);
+    expect(refused[0]!.why).toMatch(/kept file of .* in group/);
+  });
 });
