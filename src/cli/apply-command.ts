@@ -146,23 +146,29 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
 
   const { moves: planned, refused } = planMoves(plan.rows);
   const notMoved = refused.map((r) => `${escapeName(r.path)}: ${r.why}`);
-  const moves: Array<{ row: PlanRow; file: CheckedFile; kept: CheckedFile }> = [];
+  const moves: Array<{ row: PlanRow; file: CheckedFile; kept: CheckedFile[] }> = [];
   const keptState = new Map<string, { ok: true; file: CheckedFile } | { ok: false; why: string }>();
   for (const { row, kept } of planned) {
-    let keptCheck = keptState.get(kept.path);
-    if (!keptCheck) {
-      keptCheck = await checkRow(root, kept);
-      keptState.set(kept.path, keptCheck);
+    const keptFiles: CheckedFile[] = [];
+    for (const k of kept) {
+      let keptCheck = keptState.get(k.path);
+      if (!keptCheck) {
+        keptCheck = await checkRow(root, k);
+        keptState.set(k.path, keptCheck);
+      }
+      if (!keptCheck.ok) {
+        notMoved.push(`${escapeName(row.path)}: its kept file ${escapeName(k.path)} is ${keptCheck.why}`);
+        break;
+      }
+      keptFiles.push(keptCheck.file);
     }
-    if (!keptCheck.ok) {
-      notMoved.push(`${escapeName(row.path)}: its kept file ${escapeName(kept.path)} is ${keptCheck.why}`);
-      continue;
-    }
+    if (keptFiles.length < kept.length) continue;
     const check = await checkRow(root, row);
+    const same = check.ok ? keptFiles.findIndex((k) => k.dev === check.file.dev && k.ino === check.file.ino) : -1;
     if (!check.ok) notMoved.push(`${escapeName(row.path)}: ${check.why}`);
-    else if (check.file.dev === keptCheck.file.dev && check.file.ino === keptCheck.file.ino) {
-      notMoved.push(`${escapeName(row.path)}: the same file as its kept file ${escapeName(kept.path)} (a hard link); removing it would free nothing`);
-    } else moves.push({ row, file: check.file, kept: keptCheck.file });
+    else if (same >= 0) {
+      notMoved.push(`${escapeName(row.path)}: the same file as its kept file ${escapeName(kept[same]!.path)} (a hard link); removing it would free nothing`);
+    } else moves.push({ row, file: check.file, kept: keptFiles });
   }
 
   const sum = (list: ReadonlyArray<{ row: PlanRow }>) => list.reduce((n, m) => n + m.row.size, 0);
@@ -195,7 +201,7 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
         if (!to.ok) throw new Error(`its place in the quarantine folder is ${to.why}`);
         if (await exists(to.full)) throw new Error(`${target(m.row.path)} already exists in the quarantine folder`);
         // Checked again right before the move: a kept file gone since the first check would leave no copy.
-        if (!(await unchanged(m.kept))) throw new Error('its kept file changed or vanished since the check; left where it was');
+        for (const k of m.kept) if (!(await unchanged(k))) throw new Error('its kept file changed or vanished since the check; left where it was');
         await moveVerified(m.file, to.full);
         done.push(entry(m));
         await write(io.stdout, `moved ${escapeName(m.row.path)} -> ${target(m.row.path)}\n`);

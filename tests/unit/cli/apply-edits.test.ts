@@ -52,6 +52,21 @@ describe('a hand-edited plan cannot empty the folder of a text', () => {
     const left = Object.keys(await snapshot(root));
     expect(left.filter((p) => p === 'x.txt' || p === 'y.txt').length, r.out).toBeGreaterThan(0);
   });
+  it('never moves a file from a group that keeps nothing, nor while the kept file of any group that removes it is gone', async () => {
+    const plan = await writePlan(join(dir, 'plan.json'), [
+      await rowOf(root, 'x.txt', 1, 'keep'),
+      await rowOf(root, 'y.txt', 1, 'remove'),
+      await rowOf(root, 'y.txt', 2, 'remove'),
+      await rowOf(root, 'k1.txt', 3, 'keep'),
+      await rowOf(root, 'k2.txt', 3, 'remove', 'near-duplicate'),
+      await rowOf(root, 'gone.txt', 4, 'keep'),
+      await rowOf(root, 'k2.txt', 4, 'remove', 'near-duplicate'),
+    ], root);
+    const r = await runCommand(runApply, [plan, '--into', q]);
+    expect(r.out).toContain('not moved y.txt: group 2 has no kept file in the plan');
+    expect(r.out).toContain('not moved k2.txt: its kept file gone.txt is missing');
+    expect(Object.keys(await snapshot(root)).sort()).toEqual(['k1.txt', 'k2.txt', 'x.txt', 'y.txt']);
+  });
 });
 
 describe('a hand-edited plan moves only what it names, under the root', () => {

@@ -169,7 +169,7 @@ async function trial(edits: readonly Edit[]): Promise<string[]> {
     for (const path of gone) {
       for (const g of new Set(drafts.filter((d) => clean(d) === path && d.role === 'remove').map((d) => d.group))) {
         const held = drafts.filter((d) => d.group === g && d.role !== 'remove' && clean(d) !== null).map((d) => d.path);
-        if (held.length > 0 && !held.some(stays)) broken.push(`group ${g} lost every file it keeps or leaves to review (${held.join(', ')}) when ${path} moved`);
+        if (!held.some(stays)) broken.push(`group ${g} has no file it keeps or leaves to review left (${held.join(', ') || 'none in the plan'}) when ${path} moved`);
         if (held.some((k) => text(k) === text(path)) && ![...before.keys()].some((p) => p.startsWith('root/') && stays(p.slice(5)) && before.get(p) === text(path))) {
           broken.push(`the text of ${path} (kept in group ${g}) has no copy left in the root`);
         }
