@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runApply } from '../../../src/cli/apply-command.ts';
 import { runCommand } from './run-command.ts';
 import { OTHER, TEXT } from './apply-texts.ts';
-import { rowOf, writePlan } from './hand-plan.ts';
+import { planOf, rowOf, snapshot, writeFiles, writePlan } from './hand-plan.ts';
 
 let dir: string;
 let root: string;
@@ -23,45 +23,34 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function files(map: Record<string, string>, under = root): Promise<void> {
-  for (const [path, text] of Object.entries(map)) {
-    await mkdir(join(under, path, '..'), { recursive: true });
-    await writeFile(join(under, path), text);
-  }
-}
+const files = (map: Record<string, string>, under = root) => writeFiles(under, map);
 
-async function snapshot(folder: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) out[join(entry.parentPath, entry.name).slice(folder.length + 1)] = (await readFile(join(entry.parentPath, entry.name))).toString('base64');
-  }
-  return out;
-}
 
 describe('a hand-edited plan cannot empty the folder of a text', () => {
   it('keeps a copy when two rows name each other as the copy left to review (each also marked remove in another group)', async () => {
-    const plan = await writePlan(join(dir, 'plan.json'), [
-      await rowOf(root, 'k1.txt', 1, 'keep'),
-      await rowOf(root, 'x.txt', 1, 'review', 'near-duplicate'),
-      await rowOf(root, 'y.txt', 1, 'remove', 'near-duplicate'),
-      await rowOf(root, 'k2.txt', 2, 'keep'),
-      await rowOf(root, 'y.txt', 2, 'review', 'near-duplicate'),
-      await rowOf(root, 'x.txt', 2, 'remove', 'near-duplicate'),
-    ], root);
+    const plan = await planOf(join(dir, 'plan.json'), root, [
+      ['k1.txt', 1, 'keep'],
+      ['x.txt', 1, 'review', 'near-duplicate'],
+      ['y.txt', 1, 'remove', 'near-duplicate'],
+      ['k2.txt', 2, 'keep'],
+      ['y.txt', 2, 'review', 'near-duplicate'],
+      ['x.txt', 2, 'remove', 'near-duplicate'],
+    ]);
     const r = await runCommand(runApply, [plan, '--into', q]);
     const left = Object.keys(await snapshot(root));
     expect(left.filter((p) => p === 'x.txt' || p === 'y.txt').length, r.out).toBeGreaterThan(0);
   });
+
   it('never moves a file from a group that keeps nothing, nor while the kept file of any group that removes it is gone', async () => {
-    const plan = await writePlan(join(dir, 'plan.json'), [
-      await rowOf(root, 'x.txt', 1, 'keep'),
-      await rowOf(root, 'y.txt', 1, 'remove'),
-      await rowOf(root, 'y.txt', 2, 'remove'),
-      await rowOf(root, 'k1.txt', 3, 'keep'),
-      await rowOf(root, 'k2.txt', 3, 'remove', 'near-duplicate'),
-      await rowOf(root, 'gone.txt', 4, 'keep'),
-      await rowOf(root, 'k2.txt', 4, 'remove', 'near-duplicate'),
-    ], root);
+    const plan = await planOf(join(dir, 'plan.json'), root, [
+      ['x.txt', 1, 'keep'],
+      ['y.txt', 1, 'remove'],
+      ['y.txt', 2, 'remove'],
+      ['k1.txt', 3, 'keep'],
+      ['k2.txt', 3, 'remove', 'near-duplicate'],
+      ['gone.txt', 4, 'keep'],
+      ['k2.txt', 4, 'remove', 'near-duplicate'],
+    ]);
     const r = await runCommand(runApply, [plan, '--into', q]);
     expect(r.out).toContain('not moved y.txt: group 2 has no kept file in the plan');
     expect(r.out).toContain('not moved k2.txt: its kept file gone.txt is missing');
@@ -85,14 +74,14 @@ describe('a hand-edited plan moves only what it names, under the root', () => {
   });
 
   it('moves a file named twice once, and never one a later row keeps', async () => {
-    const plan = await writePlan(join(dir, 'plan.json'), [
-      await rowOf(root, 'x.txt', 1, 'keep'),
-      await rowOf(root, 'y.txt', 1, 'remove'),
-      await rowOf(root, 'y.txt', 1, 'remove'),
-      await rowOf(root, 'k1.txt', 2, 'keep'),
-      await rowOf(root, 'k2.txt', 2, 'remove', 'near-duplicate'),
-      await rowOf(root, 'k2.txt', 3, 'keep'),
-    ], root);
+    const plan = await planOf(join(dir, 'plan.json'), root, [
+      ['x.txt', 1, 'keep'],
+      ['y.txt', 1, 'remove'],
+      ['y.txt', 1, 'remove'],
+      ['k1.txt', 2, 'keep'],
+      ['k2.txt', 2, 'remove', 'near-duplicate'],
+      ['k2.txt', 3, 'keep'],
+    ]);
     const r = await runCommand(runApply, [plan, '--into', q]);
     expect(Object.keys(await snapshot(q)).filter((p) => p.endsWith('.txt'))).toEqual(['y.txt']);
     expect(r.out).toContain('not moved k2.txt: kept by the plan (group 3)');
