@@ -3,7 +3,7 @@
 // the quarantine byte for byte, (3) no group loses its last file a plan row keeps or leaves to review, and
 // no text such a row names loses its last copy, (4) --undo puts the root back byte for byte. A failure
 // prints the seed and the shortest sequence of edits (of the base plan) that still fails.
-import { mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -115,10 +115,13 @@ function edited(edits: readonly Edit[]): Draft[] {
   return drafts;
 }
 
+/** Every file (its bytes) and link (its target) under `folder`. */
 async function snapshot(folder: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const entry of await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => [])) {
-    if (entry.isFile()) out.set(join(entry.parentPath, entry.name).slice(folder.length + 1), (await readFile(join(entry.parentPath, entry.name))).toString('latin1'));
+    const full = join(entry.parentPath, entry.name);
+    if (entry.isFile()) out.set(full.slice(folder.length + 1), (await readFile(full)).toString('latin1'));
+    else if (entry.isSymbolicLink()) out.set(full.slice(folder.length + 1), `link to ${await readlink(full)}`);
   }
   return out;
 }
