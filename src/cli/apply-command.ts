@@ -16,7 +16,7 @@ import { errorCode, failure, UsageError, write, type CliIo, processIo } from './
 import { writeAtomicFile } from './atomic-file.ts';
 import { escapeName, nameFromBytes } from './terminal-names.ts';
 import { planMoves } from '../core/export/plan-moves.ts';
-import { exists, isWithin, moveVerified, readChecked, realPathOf, resolveUnder, type CheckedFile } from './apply-paths.ts';
+import { exists, isWithin, moveVerified, readChecked, realPathOf, resolveUnder, unchanged, type CheckedFile } from './apply-paths.ts';
 import { parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
 
 const USAGE = 'usage: simsift apply PLAN --into QUARANTINE_DIR [--root DIR] [--dry-run]\n       simsift apply --undo LOG [--dry-run]';
@@ -146,23 +146,29 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
 
   const { moves: planned, refused } = planMoves(plan.rows);
   const notMoved = refused.map((r) => `${escapeName(r.path)}: ${r.why}`);
-  const moves: Array<{ row: PlanRow; file: CheckedFile }> = [];
+  const moves: Array<{ row: PlanRow; file: CheckedFile; kept: CheckedFile[] }> = [];
   const keptState = new Map<string, { ok: true; file: CheckedFile } | { ok: false; why: string }>();
   for (const { row, kept } of planned) {
-    let keptCheck = keptState.get(kept.path);
-    if (!keptCheck) {
-      keptCheck = await checkRow(root, kept);
-      keptState.set(kept.path, keptCheck);
+    const keptFiles: CheckedFile[] = [];
+    for (const k of kept) {
+      let keptCheck = keptState.get(k.path);
+      if (!keptCheck) {
+        keptCheck = await checkRow(root, k);
+        keptState.set(k.path, keptCheck);
+      }
+      if (!keptCheck.ok) {
+        notMoved.push(`${escapeName(row.path)}: its kept file ${escapeName(k.path)} is ${keptCheck.why}`);
+        break;
+      }
+      keptFiles.push(keptCheck.file);
     }
-    if (!keptCheck.ok) {
-      notMoved.push(`${escapeName(row.path)}: its kept file ${escapeName(kept.path)} is ${keptCheck.why}`);
-      continue;
-    }
+    if (keptFiles.length < kept.length) continue;
     const check = await checkRow(root, row);
+    const same = check.ok ? keptFiles.findIndex((k) => k.dev === check.file.dev && k.ino === check.file.ino) : -1;
     if (!check.ok) notMoved.push(`${escapeName(row.path)}: ${check.why}`);
-    else if (check.file.dev === keptCheck.file.dev && check.file.ino === keptCheck.file.ino) {
-      notMoved.push(`${escapeName(row.path)}: the same file as its kept file ${escapeName(kept.path)} (a hard link); removing it would free nothing`);
-    } else moves.push({ row, file: check.file });
+    else if (same >= 0) {
+      notMoved.push(`${escapeName(row.path)}: the same file as its kept file ${escapeName(kept[same]!.path)} (a hard link); removing it would free nothing`);
+    } else moves.push({ row, file: check.file, kept: keptFiles });
   }
 
   const sum = (list: ReadonlyArray<{ row: PlanRow }>) => list.reduce((n, m) => n + m.row.size, 0);
@@ -194,6 +200,8 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
         const to = await resolveUnder(into, m.row.path, true);
         if (!to.ok) throw new Error(`its place in the quarantine folder is ${to.why}`);
         if (await exists(to.full)) throw new Error(`${target(m.row.path)} already exists in the quarantine folder`);
+        // Checked again right before the move: a kept file gone since the first check would leave no copy.
+        for (const k of m.kept) if (!(await unchanged(k))) throw new Error('its kept file changed or vanished since the check; left where it was');
         await moveVerified(m.file, to.full);
         done.push(entry(m));
         await write(io.stdout, `moved ${escapeName(m.row.path)} -> ${target(m.row.path)}\n`);
@@ -256,8 +264,8 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
       refused.push(`${name}: in the quarantine folder, ${held.why}`);
       continue;
     }
-    if (bytesHash(held.file.bytes) !== m.bytes_hash) {
-      refused.push(`${name}: changed in the quarantine folder since it was moved; left there`);
+    if (bytesHash(held.file.bytes) !== m.bytes_hash || held.file.bytes.length !== m.size) {
+      refused.push(`${name}: not the bytes the log recorded (changed in the quarantine folder since it was moved, or the log was edited); left there`);
       continue;
     }
     if (to.ok && (await exists(to.full))) {

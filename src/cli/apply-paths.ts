@@ -20,6 +20,7 @@ export interface CheckedFile {
   full: string | Buffer;
   dev: number;
   ino: number;
+  mtimeMs: number;
   bytes: Uint8Array;
 }
 
@@ -66,12 +67,18 @@ export async function readChecked(full: string | Buffer): Promise<{ ok: true; fi
     const info = await handle.stat();
     if (!info.isFile()) return { ok: false, why: 'not a regular file' };
     const bytes = await handle.readFile();
-    return { ok: true, file: { full, dev: info.dev, ino: info.ino, bytes } };
+    return { ok: true, file: { full, dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs, bytes } };
   } catch (error) {
     return { ok: false, why: `unreadable (${errorCode(error)})` };
   } finally {
     await handle.close();
   }
+}
+
+/** Whether `file` is still at its place as it was read: the same regular file (device, inode), size and modification time. */
+export async function unchanged(file: CheckedFile): Promise<boolean> {
+  const now = await lstat(file.full).catch(() => null);
+  return now !== null && now.isFile() && now.dev === file.dev && now.ino === file.ino && now.size === file.bytes.length && now.mtimeMs === file.mtimeMs;
 }
 
 /** Whether anything (a file, a folder, a link) is at `full`. */

@@ -121,18 +121,23 @@ export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quar
   let bytes = 0;
   for (const { row, kept } of moves) {
     const refuse = (why: string) => notMoved.push({ path: row.path, why });
-    let keptFile = keptState.get(kept.path);
-    if (!keptFile) {
-      keptFile = await fileAt(root, kept.path);
-      if (keptFile.ok && (kept.bytes_hash === null || bytesHash(keptFile.bytes) !== kept.bytes_hash || !(await sameText(kept, keptFile.bytes)))) {
-        keptFile = { ok: false, why: 'changed since the scan' };
+    const keptFiles: FileSystemFileHandle[] = [];
+    for (const k of kept) {
+      let keptFile = keptState.get(k.path);
+      if (!keptFile) {
+        keptFile = await fileAt(root, k.path);
+        if (keptFile.ok && (k.bytes_hash === null || bytesHash(keptFile.bytes) !== k.bytes_hash || !(await sameText(k, keptFile.bytes)))) {
+          keptFile = { ok: false, why: 'changed since the scan' };
+        }
+        keptState.set(k.path, keptFile);
       }
-      keptState.set(kept.path, keptFile);
+      if (!keptFile.ok) {
+        refuse(`its kept file ${k.path} is ${keptFile.why}`);
+        break;
+      }
+      keptFiles.push(keptFile.handle);
     }
-    if (!keptFile.ok) {
-      refuse(`its kept file ${kept.path} is ${keptFile.why}`);
-      continue;
-    }
+    if (keptFiles.length < kept.length) continue;
     const file = await fileAt(root, row.path);
     if (!file.ok) {
       refuse(file.why);
@@ -143,8 +148,9 @@ export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quar
       refuse('changed since the scan (its bytes differ)');
       continue;
     }
-    if (await file.handle.isSameEntry(keptFile.handle)) {
-      refuse(`the same file as its kept file ${kept.path}`);
+    const isKept = await Promise.all(keptFiles.map((k) => file.handle.isSameEntry(k)));
+    if (isKept.includes(true)) {
+      refuse(`the same file as its kept file ${kept[isKept.indexOf(true)]!.path}`);
       continue;
     }
     const parts = pathParts(row.path)!;

@@ -1,6 +1,6 @@
 // simsift scan --plan, then simsift apply (dry run, move, undo) in a temporary folder: real files, real moves.
 import { existsSync } from 'node:fs';
-import { mkdtemp, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { runApply } from '../../../src/cli/apply-command.ts';
 import { moveVerified, readChecked } from '../../../src/cli/apply-paths.ts';
 import { parsePlanJson } from '../../../src/core/export/plan.ts';
 import { runCommand } from './run-command.ts';
+import { snapshot } from './hand-plan.ts';
 import { OTHER, TEXT } from './apply-texts.ts';
 
 
@@ -39,13 +40,6 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function snapshot(folder: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) out[join(entry.parentPath, entry.name).slice(folder.length + 1)] = (await readFile(join(entry.parentPath, entry.name))).toString('base64');
-  }
-  return out;
-}
 
 describe('simsift scan --plan and simsift apply', () => {
   it('writes the plan by the rules, moves only unchanged files marked remove, and undo restores the folder', async () => {

@@ -2,7 +2,7 @@
 // case runs the real commands on real files in a temporary folder and checks what is on disk after.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { link, mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { runApply, type ApplyHooks } from '../../../src/cli/apply-command.ts';
 import { planMoves } from '../../../src/core/export/plan-moves.ts';
 import { bytesHash, type PlanRow } from '../../../src/core/export/plan.ts';
 import { runCommand } from './run-command.ts';
+import { snapshot, writeFiles } from './hand-plan.ts';
 import { OTHER, TEXT } from './apply-texts.ts';
 
 
@@ -32,20 +33,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function files(map: Record<string, string>, under = root): Promise<void> {
-  for (const [path, text] of Object.entries(map)) {
-    await mkdir(join(under, path, '..'), { recursive: true });
-    await writeFile(join(under, path), text);
-  }
-}
+const files = (map: Record<string, string>, under = root) => writeFiles(under, map);
 
-async function snapshot(folder: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) out[join(entry.parentPath, entry.name).slice(folder.length + 1)] = (await readFile(join(entry.parentPath, entry.name))).toString('base64');
-  }
-  return out;
-}
 
 async function scanPlan(name = 'plan.json', extra: string[] = []): Promise<string> {
   const plan = join(dir, name);
