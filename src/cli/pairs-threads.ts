@@ -1,14 +1,17 @@
 /**
- * Threaded all-pairs for Node (the CLI and the benchmark): a pool of worker_threads, each taking a
- * consecutive range of tables, with the fingerprints in one SharedArrayBuffer. The result is the
- * single-thread `allPairs` result, pair for pair in the same order.
+ * Threaded all-pairs for Node (the CLI and the benchmark): the app's worker pool over worker threads
+ * running the pairs API (workers/pairs-api.ts), each taking a consecutive range of tables, with the
+ * fingerprints in one SharedArrayBuffer. The result is the single-thread `allPairs` result, pair for
+ * pair in the same order.
  */
-import type { Worker } from 'node:worker_threads';
-import { startThread } from './thread-bootstrap.ts';
+import type { Remote } from 'comlink';
 import { PairLimitError, allPairsBruteForce, allPairsForTables, splitTables } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
 import { concatPairLists, type PairList } from '../core/index/pair-list.ts';
-import type { PairsThreadReply, PairsThreadRequest } from './pairs-thread.ts';
+import type { PairsApi } from '../workers/pairs-api.ts';
+import type { SpawnedWorker } from '../workers/worker-bridge.ts';
+import { createWorkerPool } from '../workers/worker-pool.ts';
+import { spawnThread } from './node-worker.ts';
 
 /** A started pool of pair-search threads. */
 export interface PairsPool {
@@ -20,66 +23,32 @@ export interface PairsPool {
   readonly lastThreadSeconds: readonly number[];
   /**
    * All pairs within k (same result as `allPairs(hi, lo, k, { blocks })`); rejects with a
-   * `PairLimitError` once the threads together find more than `limit` pairs.
+   * `PairLimitError` once the threads together find more than `limit` pairs, and with the signal's
+   * reason when it aborts (which terminates the threads; the next call starts new ones).
    */
-  allPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number, limit?: number): Promise<PairList>;
+  allPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number, limit?: number, signal?: AbortSignal): Promise<PairList>;
   /** Stops the threads. */
   close(): Promise<void>;
 }
 
-/** Starts `size` worker threads (at least 1). */
-export function startPairsPool(size: number): PairsPool {
+/** A pair-search thread (cli/pairs.thread.ts) with none of the parent's loader flags (tsx's CLI): thread-bootstrap.ts loads it. */
+function spawnPairsThread(): SpawnedWorker {
+  return spawnThread(new URL('./pairs.thread.ts', import.meta.url), { execArgv: [] });
+}
+
+/**
+ * Starts a pool of `size` pair-search workers (at least 1) made by `spawn` (worker threads by default),
+ * through the app's worker pool: each takes one range of tables per search.
+ */
+export function startPairsPool(size: number, spawn: () => SpawnedWorker = spawnPairsThread): PairsPool {
   const count = Math.max(1, Math.floor(size));
-  const entry = new URL('./pairs-thread.ts', import.meta.url);
-  const workers: Worker[] = [];
-  const readies: Promise<void>[] = [];
-  const pending = new Map<number, { resolve: (r: PairsThreadReply) => void; reject: (e: Error) => void }>();
-  let nextId = 1;
-  for (let i = 0; i < count; i++) {
-    // execArgv [] so the parent's own loader flags (tsx CLI) are not applied twice.
-    const worker = startThread(entry, { execArgv: [] });
-    workers.push(worker);
-    readies.push(
-      new Promise<void>((resolve, reject) => {
-        worker.once('error', reject);
-        worker.once('message', (m: unknown) => {
-          if (m === 'ready') resolve();
-          else reject(new Error(`pair thread sent ${String(m)} before ready`));
-        });
-      }),
-    );
-    worker.on('message', (m: PairsThreadReply | 'ready') => {
-      if (m === 'ready') return;
-      pending.get(m.id)?.resolve(m);
-      pending.delete(m.id);
-    });
-    worker.on('error', (e) => {
-      for (const p of pending.values()) p.reject(e);
-      pending.clear();
-    });
-    // A thread that dies without an error event (e.g. out of memory) must not leave callers waiting.
-    worker.on('exit', (code) => {
-      for (const p of pending.values()) p.reject(new Error(`pair thread exited with code ${code}`));
-      pending.clear();
-    });
-  }
-  const ready = Promise.all(readies).then(() => undefined);
+  const pool = createWorkerPool<PairsApi>(spawn, count);
+  // Start every thread now, so its startup (loading its code) overlaps the caller's reading.
+  const ready = pool.broadcast(undefined, (api) => api.ready()).then(() => undefined);
   // Keep a failed startup from surfacing as an unhandled rejection before anyone awaits `ready`.
   ready.catch(() => undefined);
 
   let lastThreadSeconds: number[] = [];
-
-  function run(req: Omit<PairsThreadRequest, 'id'>, worker: Worker, slot: number): Promise<PairList> {
-    const id = nextId++;
-    return new Promise<PairsThreadReply>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ ...req, id });
-    }).then((reply) => {
-      if (!reply.ok) throw reply.overLimit && req.limit ? new PairLimitError(req.limit.limit) : new Error(reply.message);
-      lastThreadSeconds[slot] = reply.seconds;
-      return { a: reply.a, b: reply.b, distance: reply.distance, count: reply.count };
-    });
-  }
 
   return {
     size: count,
@@ -87,7 +56,7 @@ export function startPairsPool(size: number): PairsPool {
     get lastThreadSeconds() {
       return lastThreadSeconds;
     },
-    async allPairs(hi, lo, k, blocks, limit) {
+    async allPairs(hi, lo, k, blocks, limit, signal) {
       const n = hi.length;
       if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k, limit === undefined ? undefined : { limit });
       const m = blocks ?? chooseBlocks(n, k);
@@ -98,17 +67,30 @@ export function startPairsPool(size: number): PairsPool {
       await ready;
       const fingerprints = toShared(hi, lo);
       const bounds = splitTables(layout.tables.length, count);
+      const seconds: number[] = [];
       const parts: Promise<PairList>[] = [];
-      lastThreadSeconds = [];
+      // Submitted together, the ranges go one to each worker (the pool picks the least busy).
       for (let p = 0; p + 1 < bounds.length; p++) {
+        const request = { hi: fingerprints.hi, lo: fingerprints.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1], limit: shared };
         parts.push(
-          run({ hi: fingerprints.hi, lo: fingerprints.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1], limit: shared }, workers[p], p),
+          pool.run(signal, (api: Remote<PairsApi>) => api.pairsForTables(request)).then(
+            ({ seconds: s, ...pairs }) => {
+              seconds[p] = s;
+              return pairs;
+            },
+            (error: unknown) => {
+              // comlink carries a thrown error's name and message, not its class.
+              throw shared && error instanceof Error && error.name === 'PairLimitError' ? new PairLimitError(shared.limit) : error;
+            },
+          ),
         );
       }
+      lastThreadSeconds = seconds;
       return concatPairLists(await Promise.all(parts));
     },
-    async close() {
-      await Promise.all(workers.map((w) => w.terminate()));
+    close() {
+      pool.terminate();
+      return Promise.resolve();
     },
   };
 }

@@ -38,7 +38,7 @@ describe('the bundled simsift', { timeout: 180_000 }, () => {
   it('is built on first run, runs its worker threads from the bundle, and prints what the sources print', async () => {
     const bundled = await run(['fingerprint', '--threads', '2', '.']);
     const current = JSON.parse(await readFile(join(project, 'dist-cli/current.json'), 'utf8')) as { dir: string };
-    expect(await readdir(join(project, 'dist-cli', current.dir))).toEqual(expect.arrayContaining(['main.mjs', 'ingest.thread.mjs', 'index.thread.mjs', 'pairs-thread.mjs']));
+    expect(await readdir(join(project, 'dist-cli', current.dir))).toEqual(expect.arrayContaining(['main.mjs', 'ingest.thread.mjs', 'index.thread.mjs', 'pairs.thread.mjs', 'extract.thread.mjs']));
     const source = await run(['fingerprint', '--threads', '2', '.'], { SIMSIFT_FROM_SOURCE: '1' });
     expect(bundled.code).toBe(0);
     expect(bundled.stdout.split('\n')).toHaveLength(4);
@@ -49,6 +49,14 @@ describe('the bundled simsift', { timeout: 180_000 }, () => {
     expect(scan.code).toBe(0);
     expect(scan.stdout).toMatch(/^\uFEFFgroup,path_a,path_b/);
     expect([scan.code, scan.stdout]).toEqual([scanFromSource.code, scanFromSource.stdout]);
+    // The pair search's threads (pairs.thread) from the bundle: the summary on stderr ends with times too.
+    await writeFile(join(project, 'fingerprints.txt'), bundled.stdout);
+    const pairsArgs = ['pairs', join(project, 'fingerprints.txt'), '--k', '30', '--blocks', '32', '--threads', '2', '--paths'];
+    const pairs = await run(pairsArgs);
+    const pairsFromSource = await run(pairsArgs, { SIMSIFT_FROM_SOURCE: '1' });
+    expect(pairs.code).toBe(0);
+    expect(pairs.stderr).toMatch(/ threads=2 pairs=\d+ /);
+    expect([pairs.code, pairs.stdout]).toEqual([pairsFromSource.code, pairsFromSource.stdout]);
   });
 
   it('rebuilds when a source it was built from changes', async () => {
