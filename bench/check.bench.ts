@@ -9,8 +9,8 @@
  * k must then be small enough for the tables to pay (planStoredTables), e.g. --k 3.
  */
 import 'fake-indexeddb/auto';
-import { checkFile, nearCandidates, planStoredTables, tableCandidates } from '../src/scan/check-against-corpus.ts';
-import type { CheckTools } from '../src/scan/check-against-corpus.ts';
+import { checkFile, nearCandidates, planStoredTables, tableCandidates } from '../src/corpus/check-against-corpus.ts';
+import type { CheckTools } from '../src/corpus/check-against-corpus.ts';
 import { buildIndex } from '../src/core/index/permuted-index.ts';
 import { popcount32 } from '../src/core/simhash/fingerprint64.ts';
 import { configureStorage } from '../src/storage/database.ts';
@@ -21,21 +21,8 @@ import { DocStatus } from '../src/core/documents/document-status.ts';
 import { createFingerprinter } from '../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../src/core/quality/defaults.ts';
+import { benchOptions, formatSummary, JSON_OPTION, median, numberOption, quantile, report, summarize } from './harness.ts';
 
-function arg(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
 
 /** A seeded text of about `words` pseudo-words. */
 function text(seed: number, words: number): string {
@@ -49,9 +36,11 @@ function text(seed: number, words: number): string {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const n = arg(args, 'n', 1_000_000);
-  const runs = arg(args, 'runs', 30);
-  const k = arg(args, 'k', 12);
+  const o = benchOptions(args, { n: { type: 'string' }, runs: { type: 'string' }, k: { type: 'string' }, tables: { type: 'boolean' }, ...JSON_OPTION }, 'usage: npm run bench -- check [--n 1000000] [--runs 30] [--k 12] [--tables] [--json]');
+  if (!o) return;
+  const n = numberOption(o.n, 1_000_000, 'n');
+  const runs = numberOption(o.runs, 30, 'runs');
+  const k = numberOption(o.k, 12, 'k');
   const settings = DEFAULT_SETTINGS;
   const encoder = new TextEncoder();
   const ingest = async (name: string, bytes: Uint8Array) => ingestApi.ingestBatch([{ name, bytes: bytes.slice() }], settings, {});
@@ -119,7 +108,7 @@ export async function main(args: string[]): Promise<void> {
 
   const featureSets = createFingerprinter({ ...settings, weights: 'binary' });
   const tools: CheckTools = { ingest, featureSet: (t: string) => featureSets.featureSet(t), threshold: DEFAULT_SIMILARITY_THRESHOLD };
-  const useTables = args.includes('--tables');
+  const useTables = o.tables === true;
   let tableNote = '';
   if (useTables) {
     const plan = planStoredTables(n, k);
@@ -153,9 +142,10 @@ export async function main(args: string[]): Promise<void> {
   if (!last.near.some((m) => m.path === paths[nearAt])) throw new Error(`near-duplicate not found: ${JSON.stringify(last.near)}`);
   const found = last.near.find((m) => m.path === paths[nearAt])!;
   console.log(`check one file (${queryBytes.length} bytes, ${words.length} words) against ${n.toLocaleString('en')} documents, k = ${k}, ${runs} runs (Node ${process.version}):`);
-  console.log(`  whole check   median ${median(totals).toFixed(1)} ms, p90 ${quantile(totals, 0.9).toFixed(1)} ms, max ${Math.max(...totals).toFixed(1)} ms`);
+  console.log(`  whole check   ${formatSummary(summarize(totals), 'ms')}, p90 ${quantile(totals, 0.9).toFixed(1)} ms`);
   console.log(`  near candidates: ${useTables ? 'stored permuted tables' : 'linear scan'}${tableNote ? ` (${tableNote})` : ''}`);
   console.log(`  linear scan   median ${median(scans).toFixed(1)} ms (popcount over hi/lo)`);
   if (tableQueries.length > 0) console.log(`  table query   median ${median(tableQueries).toFixed(1)} ms, p90 ${quantile(tableQueries, 0.9).toFixed(1)} ms (shards hit read from IndexedDB, candidates checked)`);
   console.log(`  found: exact copy at ${exactAt}; near-duplicate at ${nearAt} (distance ${found.distance}, Jaccard ${found.jaccard?.toFixed(3)}); ${last.near.length} verified near match(es)`);
+  report('check', { n, k, tables: useTables, wholeCheckMs: summarize(totals), linearScanMs: summarize(scans) }, o);
 }

@@ -29,13 +29,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { debianDocSources, realTextSources } from './real-corpus.ts';
 import { generateCorpus } from './fingerprint.bench.ts';
+import { benchOptions, listOption, median, numberOption } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-}
 
 /** Writes `docs` as files under `dir` once (a marker file says it is complete); returns the bytes on disk. */
 function materialize(dir: string, docs: () => { path: string; bytes: Uint8Array }[]): number {
@@ -64,10 +61,6 @@ function materialize(dir: string, docs: () => { path: string; bytes: Uint8Array 
   return bytes;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 /** The real-text documents: linux-doc, the npm packages' prose, the Debian documentation packages (named when missing). */
 function realDocuments(): { path: string; bytes: Uint8Array }[] {
@@ -79,11 +72,17 @@ function realDocuments(): { path: string; bytes: Uint8Array }[] {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const runs = Number(option(args, 'runs', '3'));
-  const threads = option(args, 'threads', '1,2').split(',').map(Number);
-  const mb = Number(option(args, 'mb', '100'));
-  const only = option(args, 'corpus', 'real,generated').split(',');
-  const against = option(args, 'against', '');
+  const o = benchOptions(
+    args,
+    { runs: { type: 'string' }, threads: { type: 'string' }, mb: { type: 'string' }, corpus: { type: 'string' }, against: { type: 'string' } },
+    'usage: npm run bench -- cli-fingerprint [--runs N] [--threads 1,2] [--mb 100] [--corpus real,generated] [--against DIR]',
+  );
+  if (!o) return;
+  const runs = numberOption(o.runs, 3, 'runs');
+  const threads = listOption(o.threads, '1,2').map(Number);
+  const mb = numberOption(o.mb, 100, 'mb');
+  const only = listOption(o.corpus, 'real,generated');
+  const against = o.against ?? '';
   const corpora = [
     { label: 'real text', dir: join(root, 'bench/.data/cli-real-v2'), docs: realDocuments },
     {

@@ -4,9 +4,9 @@
  * second, after a first call that loads the format's library (its time is printed apart).
  */
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadDocumentText } from '../src/core/text/document-text.ts';
+import { benchOptions, JSON_OPTION, loadAverage, numberOption, report } from './harness.ts';
 
 const DIR = join(import.meta.dirname, '../tests/fixtures/documents');
 const FILES: Array<[string, string[]]> = [
@@ -19,8 +19,11 @@ const FILES: Array<[string, string[]]> = [
 ];
 
 export async function main(args: string[]): Promise<void> {
-  const runs = Number(args[args.indexOf('--runs') + 1] || 20) || 20;
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${runs} runs per file`);
+  const o = benchOptions(args, { runs: { type: 'string' }, ...JSON_OPTION }, 'usage: npm run bench -- documents [--runs 20] [--json]');
+  if (!o) return;
+  const runs = numberOption(o.runs, 20, 'runs');
+  console.log(`load average before: ${loadAverage().join(' ')}; ${runs} runs per file`);
+  const figures: Record<string, unknown> = {};
   for (const [format, names] of FILES) {
     const files = names.map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(DIR, name))) }));
     let t0 = performance.now();
@@ -40,12 +43,13 @@ export async function main(args: string[]): Promise<void> {
     const seconds = (performance.now() - t0) / 1000;
     const pageCount = format === 'pdf' ? await pdfPages(files) : 0;
     const pagesPerSecond = format === 'pdf' ? ` ${((pageCount * runs) / seconds).toFixed(1)} pages/s (${pageCount} pages a round),` : '';
+    figures[format] = { firstCallMs: Math.round(first), mbPerSecond: bytes / 1e6 / seconds, charsPerSecond: chars / seconds, runs };
     console.log(
       `${format.padEnd(5)} first call ${first.toFixed(0)} ms (loads the library); then ${(bytes / 1e6 / seconds).toFixed(2)} MB/s of file,${pagesPerSecond} ` +
         `${(chars / 1e6 / seconds).toFixed(2)} M chars/s of text (${files.length} files, ${(bytes / runs / 1024).toFixed(0)} KB a round)`,
     );
   }
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  report('documents', figures, o);
 }
 
 /** Pages in the PDFs (pdf.js's count). */

@@ -18,6 +18,7 @@ import { createFingerprintParquetWriter, type FingerprintStatus } from '../src/c
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
 import { SIMSIFT_VERSION } from '../src/core/version.ts';
 import { mulberry32 } from '../tests/fixtures/mulberry32.ts';
+import { benchOptions, listOption, numberOption } from './harness.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DATA = join(here, '.data', 'engine');
@@ -139,29 +140,23 @@ function same(a: Run, b: Run): boolean {
 }
 
 export async function main(args: string[]): Promise<void> {
-  let big = 10_000_000;
-  let mid = 1_000_000;
-  let k13 = 100_000;
-  let skipBig = false;
-  let skipK13 = false;
-  let onlyK13 = false;
-  let k13Blocks: string[] = [];
-  let limits = ['512MB', '256MB'];
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i].split('=', 2);
-    if (name === '--skip-big') skipBig = true;
-    else if (name === '--skip-k13') skipK13 = true;
-    else if (name === '--only-k13') onlyK13 = true;
-    else if (name === '--limits') limits = (inline ?? args[++i]).split(',').filter(Boolean);
-    else {
-      const value = Number(inline ?? args[++i]);
-      if (name === '--big') big = value;
-      else if (name === '--mid') mid = value;
-      else if (name === '--k13') k13 = value;
-      else if (name === '--k13-blocks') k13Blocks = ['--blocks', String(value)];
-      else throw new Error(`unknown option ${args[i]}`);
-    }
-  }
+  const o = benchOptions(
+    args,
+    {
+      big: { type: 'string' }, mid: { type: 'string' }, k13: { type: 'string' }, 'k13-blocks': { type: 'string' }, limits: { type: 'string' },
+      'skip-big': { type: 'boolean' }, 'skip-k13': { type: 'boolean' }, 'only-k13': { type: 'boolean' },
+    },
+    'usage: npm run bench -- engine [--big N] [--mid N] [--k13 N] [--k13-blocks M] [--limits 512MB,256MB] [--skip-big] [--skip-k13] [--only-k13]',
+  );
+  if (!o) return;
+  let big = numberOption(o.big, 10_000_000, 'big');
+  let mid = numberOption(o.mid, 1_000_000, 'mid');
+  const k13 = numberOption(o.k13, 100_000, 'k13');
+  let skipBig = o['skip-big'] === true;
+  const skipK13 = o['skip-k13'] === true;
+  const onlyK13 = o['only-k13'] === true;
+  const k13Blocks: string[] = o['k13-blocks'] === undefined ? [] : ['--blocks', String(numberOption(o['k13-blocks'], 0, 'k13-blocks'))];
+  const limits = listOption(o.limits, '512MB,256MB');
   console.log('engine bench: `simsift pairs FILE.parquet --k K --engine index|duckdb`, each run in its own process');
   console.log('note: wall-clock on a shared 2-core machine; peak RSS is the child process (DuckDB included)\n');
 

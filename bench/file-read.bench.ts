@@ -15,13 +15,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { benchOptions, listOption } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-}
 
 const WORKER = `onmessage = async (e) => {
   const { kind, files } = e.data; const t0 = performance.now(); let bytes = 0;
@@ -34,8 +31,10 @@ window.W = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(WORKER)}], 
 </script>`;
 
 export async function main(args: string[]): Promise<void> {
-  const dir = option(args, 'dir', join(root, 'bench', '.data', 'ingest-10000-100000000-1', 'corpus'));
-  const modes = option(args, 'modes', 'stream:32,response:32,arrayBuffer:32,post-none:100,post-none:1000,post-sync:1000,post-async:1000,size').split(',');
+  const o = benchOptions(args, { dir: { type: 'string' }, modes: { type: 'string' } }, 'usage: npm run bench -- file-read [--dir DIR] [--modes stream:32,...]');
+  if (!o) return;
+  const dir = o.dir ?? join(root, 'bench', '.data', 'ingest-10000-100000000-1', 'corpus');
+  const modes = listOption(o.modes, 'stream:32,response:32,arrayBuffer:32,post-none:100,post-none:1000,post-sync:1000,post-async:1000,size');
   const server = createServer((_, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(PAGE);

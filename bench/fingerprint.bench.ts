@@ -25,6 +25,7 @@ import { createDocumentFrequencyCounter } from '../src/core/simhash/document-fre
 import { parseFeatureSpec, parseWeightScheme } from '../src/core/simhash/settings.ts';
 import type { SimHashSettings } from '../src/core/simhash/settings.ts';
 import { mulberry32Unit as rng } from '../tests/fixtures/mulberry32.ts';
+import { benchOptions, numberOption } from './harness.ts';
 
 const COMMON = (
   'the of and to a in is that for it as was with be by on not he this are or his from at which but have an ' +
@@ -123,23 +124,20 @@ function parseArgs(args: string[]): {
   settings: SimHashSettings[];
   labels: string[];
   against: string | null;
-} {
-  let mb = 100;
-  let js = false;
-  let seed = 1;
-  let runs = 3;
-  let corpora = 'real,generated';
-  let against: string | null = null;
-  let list = 'word3:binary,word1:binary,word3:tf,char5:binary,word3:tfidf';
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--mb') mb = Number(args[++i]);
-    else if (args[i] === '--seed') seed = Number(args[++i]);
-    else if (args[i] === '--settings') list = args[++i];
-    else if (args[i] === '--runs') runs = Number(args[++i]);
-    else if (args[i] === '--corpus') corpora = args[++i];
-    else if (args[i] === '--against') against = args[++i];
-    else if (args[i] === '--js') js = true;
-  }
+} | null {
+  const o = benchOptions(
+    args,
+    { mb: { type: 'string' }, seed: { type: 'string' }, settings: { type: 'string' }, runs: { type: 'string' }, corpus: { type: 'string' }, against: { type: 'string' }, js: { type: 'boolean' } },
+    'usage: npm run bench -- fingerprint [--mb 100] [--seed 1] [--settings word3:binary,...] [--runs 3] [--corpus real,generated] [--against DIR] [--js]',
+  );
+  if (!o) return null;
+  const mb = numberOption(o.mb, 100, 'mb');
+  const js = o.js === true;
+  const seed = numberOption(o.seed, 1, 'seed');
+  const runs = numberOption(o.runs, 3, 'runs');
+  const corpora = o.corpus ?? 'real,generated';
+  const against = o.against ?? null;
+  const list = o.settings ?? 'word3:binary,word1:binary,word3:tf,char5:binary,word3:tfidf';
   if (!(mb > 0)) throw new Error('--mb must be a positive number');
   if (!(runs >= 1)) throw new Error('--runs must be at least 1');
   const labels = list.split(',');
@@ -258,7 +256,9 @@ async function timeFromBytes(fp: Fingerprinter, files: Corpus['files'], runs: nu
 }
 
 export async function main(args: string[]): Promise<void> {
-  const { mb, seed, js, runs, corpora, settings, labels, against: againstPath } = parseArgs(args);
+  const parsed = parseArgs(args);
+  if (!parsed) return;
+  const { mb, seed, js, runs, corpora, settings, labels, against: againstPath } = parsed;
   // --against FILE: another checkout's fingerprinter.ts (e.g. from `git worktree add /tmp/old COMMIT`), timed in turn with this one.
   const against = againstPath
     ? ((await import(pathToFileURL(resolve(againstPath)).href)) as { createFingerprinter: typeof createFingerprinter }).createFingerprinter

@@ -34,15 +34,16 @@ import { chromium, expect, type BrowserContext, type Page } from '@playwright/te
 import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
 import { buildIngestTextCorpus } from './real-corpus.ts';
+import { benchOptions, numberOption } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  if (i >= 0 && args[i + 1]) return args[i + 1];
-  const eq = args.find((a) => a.startsWith(`--${name}=`));
-  return eq ? eq.slice(name.length + 3) : fallback;
-}
+/** `npm run bench -- ingest`'s options. */
+const INGEST_OPTIONS = {
+  files: { type: 'string' }, mb: { type: 'string' }, source: { type: 'string' }, seed: { type: 'string' }, text: { type: 'string' },
+  baseline: { type: 'boolean' }, 'no-baseline': { type: 'boolean' }, profile: { type: 'boolean' }, trace: { type: 'boolean' },
+  'no-contents': { type: 'boolean' }, reload: { type: 'boolean' }, tasks: { type: 'boolean' },
+} as const;
 
 /** The on-disk corpus for `spec`, generated once under bench/.data/. */
 function corpusOnDisk(spec: CorpusSpec): { dir: string; files: number; bytes: number } {
@@ -404,23 +405,29 @@ function printTrace(buffer: Buffer, label = '', detail = true): void {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const files = Number(option(args, 'files', '100000'));
-  const mb = Number(option(args, 'mb', '1000'));
-  const source = option(args, 'source', 'folder');
-  const seed = Number(option(args, 'seed', '1'));
-  const text = option(args, 'text', 'generated');
+  const o = benchOptions(
+    args,
+    INGEST_OPTIONS,
+    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks]',
+  );
+  if (!o) return;
+  const files = numberOption(o.files, 100_000, 'files');
+  const mb = numberOption(o.mb, 1000, 'mb');
+  const source = o.source ?? 'folder';
+  const seed = numberOption(o.seed, 1, 'seed');
+  const text = o.text ?? 'generated';
   if (text !== 'generated' && text !== 'real') throw new Error('--text is generated or real');
   if (!['folder', 'drop', 'handle'].includes(source)) throw new Error('--source is folder, drop or handle');
   if (text === 'real' && source === 'drop') throw new Error('--text real is read from disk: --source folder or handle');
   const fromDisk = source === 'folder' || source === 'handle';
-  const realMb = Number(option(args, 'mb', String(files / 100)));
-  const baseline = args.includes('--baseline') || (text === 'real' && !args.includes('--no-baseline'));
+  const realMb = numberOption(o.mb, files / 100, 'mb');
+  const baseline = o.baseline === true || (text === 'real' && o['no-baseline'] !== true);
   // (With --source handle the baseline reads the OPFS copy through its handles, not a folder input.)
   const spec: CorpusSpec = { files, totalBytes: mb * 1e6, nearEvery: 10, exactEvery: 17, perFolder: 1000, seed };
 
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-bench-build-'));
   // Profiled builds keep their function names.
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !args.includes('--profile') } });
+  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !o.profile === true } });
   const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4390, strictPort: false } });
   const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4390/';
   const launch = {
@@ -465,12 +472,12 @@ export async function main(args: string[]): Promise<void> {
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
     let handleBase: Awaited<ReturnType<typeof readHandleBaseline>> | null = null;
     if (baseline && source === 'folder') {
-      if (args.includes('--trace') && browser) await browser.startTracing(undefined, { categories: ['toplevel'] });
+      if (o.trace === true && browser) await browser.startTracing(undefined, { categories: ['toplevel'] });
       base = await readBaseline(newPage, url, corpusDir);
-      if (args.includes('--trace') && browser) printTrace(await browser.stopTracing(), ' of the blank-page read (the FileList included)', false);
+      if (o.trace === true && browser) printTrace(await browser.stopTracing(), ' of the blank-page read (the FileList included)', false);
     }
     if (baseline && source === 'handle') handleBase = await readHandleBaseline(context!, url, opfsFolder);
-    if (args.includes('--no-contents')) {
+    if (o['no-contents'] === true) {
       // The box follows the saved setting: it unticks once the setting is written.
       const keep = page.getByRole('checkbox', { name: /Keep file contents/ });
       await keep.click();
@@ -494,14 +501,14 @@ export async function main(args: string[]): Promise<void> {
         if (rootEl.getAttribute('data-scan-state') === 'done' && !w.__bench.doneAt) w.__bench.doneAt = performance.now();
       }).observe(rootEl, { attributes: true });
     });
-    const profiler = args.includes('--profile') ? await page.context().newCDPSession(page) : null;
+    const profiler = o.profile === true ? await page.context().newCDPSession(page) : null;
     if (profiler) {
       await profiler.send('Profiler.enable');
       await profiler.send('Profiler.setSamplingInterval', { interval: 1000 });
       await profiler.send('Profiler.start');
     }
     // Chromium's trace of the scan's tasks (toplevel and mojo): which native work fills the page's main thread.
-    const tracing = args.includes('--trace') && browser ? browser : null;
+    const tracing = o.trace === true && browser ? browser : null;
     if (tracing) await tracing.startTracing(page, { categories: ['toplevel', 'mojom', 'disabled-by-default-devtools.timeline'] });
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
@@ -597,7 +604,7 @@ export async function main(args: string[]): Promise<void> {
       writeFileSync(saved, JSON.stringify(profile));
       console.log(`  the whole profile: ${saved} (opens in Chromium's DevTools, Performance panel)`);
     }
-    if (args.includes('--reload')) {
+    if (o.reload === true) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.
       const t0 = performance.now();
       await page.reload();
@@ -606,7 +613,7 @@ export async function main(args: string[]): Promise<void> {
       const after = await page.getByRole('region', { name: 'Results' }).locator('p').first().textContent();
       console.log(`  reload to groups:          ${seconds.toFixed(2)} s; app says: ${after?.replace(/\s+/g, ' ')}`);
     }
-    if (args.includes('--tasks')) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
+    if (o.tasks === true) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
   } finally {
     await (context ?? browser)!.close();
     await server.close();

@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mulberry32 as makeRandom } from '../tests/fixtures/mulberry32.ts';
+import { benchOptions, median, numberOption } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const data = join(root, 'bench', '.data');
@@ -59,19 +60,15 @@ function writeCorpus(n: number, file: string): void {
   writeFileSync(file, lines.join('\n') + '\n');
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function main(args: string[]): Promise<void> {
-  const o = { n: 1_000_000, k: 3, runs: 3, blocksPy: 6 };
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i].split('=', 2);
-    const value = Number(inline ?? args[++i]);
-    if (name === '--n') o.n = value;
-    else if (name === '--k') o.k = value;
-    else if (name === '--runs') o.runs = value;
-    else if (name === '--blocks-py') o.blocksPy = value;
-    else throw new Error(`unknown option ${args[i]}`);
-  }
+  const v = benchOptions(
+    args,
+    { n: { type: 'string' }, k: { type: 'string' }, runs: { type: 'string' }, 'blocks-py': { type: 'string' } },
+    'usage: npm run bench -- pairs-cli [--n 1000000] [--k 3] [--runs 3] [--blocks-py 6]',
+  );
+  if (!v) return;
+  const o = { n: numberOption(v.n, 1_000_000, 'n'), k: numberOption(v.k, 3, 'k'), runs: numberOption(v.runs, 3, 'runs'), blocksPy: numberOption(v['blocks-py'], 6, 'blocks-py') };
   mkdirSync(data, { recursive: true });
   const file = join(data, `pairs-cli-${o.n}.txt`);
   if (!existsSync(file)) writeCorpus(o.n, file);

@@ -10,6 +10,7 @@ import { binomial, chooseBlocks } from '../src/core/index/block-layout.ts';
 import { sortPairs, type PairList } from '../src/core/index/pair-list.ts';
 import { buildIndex, queryIndex } from '../src/core/index/permuted-index.ts';
 import { mulberry32 as makeRandom } from '../tests/fixtures/mulberry32.ts';
+import { benchOptions, listOption, numberOption, summarize } from './harness.ts';
 
 interface Options {
   n: number;
@@ -19,19 +20,20 @@ interface Options {
   blocks: number | undefined;
 }
 
-function parseOptions(args: string[]): Options {
-  const o: Options = { n: 1_000_000, ks: [3, 6, 10], runs: 5, threads: 2, blocks: undefined };
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i].split('=', 2);
-    const value = inline ?? args[++i];
-    if (name === '--n') o.n = Number(value);
-    else if (name === '--k') o.ks = value.split(',').map(Number);
-    else if (name === '--runs') o.runs = Number(value);
-    else if (name === '--threads') o.threads = Number(value);
-    else if (name === '--blocks') o.blocks = Number(value);
-    else throw new Error(`unknown option ${args[i]}`);
-  }
-  return o;
+function parseOptions(args: string[]): Options | null {
+  const v = benchOptions(
+    args,
+    { n: { type: 'string' }, k: { type: 'string' }, runs: { type: 'string' }, threads: { type: 'string' }, blocks: { type: 'string' } },
+    'usage: npm run bench -- pairs [--n 1000000] [--k 3,6,10] [--runs 5] [--threads 2] [--blocks M]',
+  );
+  if (!v) return null;
+  return {
+    n: numberOption(v.n, 1_000_000, 'n'),
+    ks: listOption(v.k, '3,6,10').map(Number),
+    runs: numberOption(v.runs, 5, 'runs'),
+    threads: numberOption(v.threads, 2, 'threads'),
+    blocks: v.blocks === undefined ? undefined : numberOption(v.blocks, 0, 'blocks'),
+  };
 }
 
 /** n fingerprints: 90% random, 10% copies of a random earlier one with 1-3 distinct flipped bits. */
@@ -93,12 +95,13 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const secs = (ms: number) => (ms / 1000).toFixed(3);
 
 function summary(times: number[]): string {
-  const sorted = [...times].sort((a, b) => a - b);
-  return `min ${secs(sorted[0])} s, median ${secs(sorted[Math.floor(sorted.length / 2)])} s (${times.length} runs)`;
+  const s = summarize(times);
+  return `min ${secs(s.min)} s, median ${secs(s.median)} s (${s.runs} runs)`;
 }
 
 export async function main(args: string[]): Promise<void> {
   const o = parseOptions(args);
+  if (!o) return;
   const corpus = makeCorpus(o.n);
   const { hi, lo } = corpus;
   console.log(`pairs bench: n=${o.n} (${corpus.plantedFrom.length} planted near-duplicates, 1-3 bits), threads=${o.threads}`);

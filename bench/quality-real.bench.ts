@@ -14,6 +14,7 @@ import { bruteForceDisagreements, documentFeatures, realGroundTruth } from './re
 import { bandOf, JACCARD_BANDS } from './real-text/score-csv.ts';
 import { BAND_NOTE, f3, parseKList, round, runJson, runNotes, scanAndScore, SCORE_HEADER, scoreCells, type ScoredScan } from './scan-cli.ts';
 import { mulberry32 } from '../tests/fixtures/mulberry32.ts';
+import { benchOptions } from './harness.ts';
 
 const NEAR_DUPLICATE = 0.8;
 /** k range of the fingerprint-only diagnostic. */
@@ -31,9 +32,11 @@ interface CliRun extends ScoredScan {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const extraK = parseKList(args);
+  const o = benchOptions(args, { k: { type: 'string' }, rebuild: { type: 'boolean' } }, 'usage: npm run bench -- quality-real [--k 12,14,16] [--rebuild]');
+  if (!o) return;
+  const extraK = parseKList(o.k);
   let t0 = performance.now();
-  let manifest: RealCorpusManifest | null = args.includes('--rebuild') ? null : loadRealCorpus();
+  let manifest: RealCorpusManifest | null = o.rebuild ? null : loadRealCorpus();
   if (manifest) {
     console.log(`corpus: ${REAL_CORPUS_DIR} (on disk; --rebuild to build it again)`);
   } else {

@@ -18,22 +18,14 @@ import { DEFAULT_CORPUS_OPTIONS, generateCorpus, type CorpusDocument } from './q
 import { groundTruth, shingleSets } from './quality/ground-truth.ts';
 import { pairKey } from './real-text/score-csv.ts';
 import { BAND_NOTE, f3, parseKList, round, runJson, runNotes, scanAndScore, SCORE_HEADER, scoreCells, type ScoredScan } from './scan-cli.ts';
+import { benchOptions, numberOption } from './harness.ts';
 
 const NEAR_DUPLICATE = 0.8;
 
-function flag(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const v = Number(args[i + 1]);
-  if (!Number.isFinite(v)) throw new Error(`${name} needs a number`);
-  return v;
-}
-
-/** `--weights binary,tf`: the weight schemes to run the CLI with (none: its default). */
-function parseWeightList(args: string[]): WeightScheme[] {
-  const i = args.indexOf('--weights');
-  if (i < 0) return [];
-  return (args[i + 1] ?? '').split(',').map((w) => {
+/** `--weights binary,tf` (its value, if given): the weight schemes to run the CLI with (none: its default). */
+function parseWeightList(value: string | undefined): WeightScheme[] {
+  if (value === undefined) return [];
+  return value.split(',').map((w) => {
     const scheme = parseWeightScheme(w);
     if (!scheme) throw new Error('--weights needs binary, tf or tfidf, comma-separated');
     return scheme;
@@ -52,10 +44,16 @@ interface QualityRun extends ScoredScan {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const seed = flag(args, '--seed', DEFAULT_CORPUS_OPTIONS.seed);
-  const scale = flag(args, '--scale', 1);
-  const extraK = parseKList(args);
-  const weightList = parseWeightList(args);
+  const o = benchOptions(
+    args,
+    { seed: { type: 'string' }, scale: { type: 'string' }, k: { type: 'string' }, weights: { type: 'string' }, keep: { type: 'boolean' } },
+    'usage: npm run bench -- quality [--seed N] [--scale F] [--k 12,14] [--weights binary,tf,tfidf] [--keep]',
+  );
+  if (!o) return;
+  const seed = numberOption(o.seed, DEFAULT_CORPUS_OPTIONS.seed, 'seed');
+  const scale = numberOption(o.scale, 1, 'scale');
+  const extraK = parseKList(o.k);
+  const weightList = parseWeightList(o.weights);
   const s = (x: number) => Math.max(1, Math.round(x * scale));
 
   let t0 = performance.now();
@@ -157,7 +155,7 @@ export async function main(args: string[]): Promise<void> {
       }),
     );
   } finally {
-    if (args.includes('--keep')) console.log(`kept ${root}`);
+    if (o.keep) console.log(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { benchOptions, median, numberOption } from './harness.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -33,14 +34,6 @@ interface BenchApi {
   queryStored(queries: number): Promise<Figures>;
 }
 
-function flag(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const v = Number(args[i + 1]);
-  if (!Number.isFinite(v)) throw new Error(`${name} needs a number`);
-  return v;
-}
-
 function show(label: string, figures: Figures): void {
   const parts = Object.entries(figures).map(([key, v]) =>
     key.endsWith('Ms') ? `${key}=${v.toFixed(0)}` : key.endsWith('Bytes') ? `${key}=${(v / 2 ** 20).toFixed(1)}MiB` : `${key}=${v}`,
@@ -48,25 +41,29 @@ function show(label: string, figures: Figures): void {
   console.log(`${label}: ${parts.join(' ')}`);
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 export async function main(args: string[]): Promise<void> {
-  const n = flag(args, '--n', 1_000_000);
-  const k = flag(args, '--k', 3);
-  const runs = flag(args, '--runs', 3);
-  const batch = flag(args, '--batch', 10_000);
-  const withTables = !args.includes('--no-tables');
-  const shardBits = flag(args, '--shard-bits', -1);
-  const profileAt = args.indexOf('--profile');
-  const profile = profileAt >= 0 ? args[profileAt + 1] : undefined;
-  const reuse = args.includes('--reuse');
+  const o = benchOptions(
+    args,
+    {
+      n: { type: 'string' }, k: { type: 'string' }, runs: { type: 'string' }, batch: { type: 'string' }, 'no-tables': { type: 'boolean' },
+      'shard-bits': { type: 'string' }, profile: { type: 'string' }, reuse: { type: 'boolean' }, node: { type: 'boolean' }, port: { type: 'string' },
+    },
+    'usage: npm run bench -- restore [--n 1000000] [--k 3] [--runs 3] [--batch 10000] [--no-tables] [--shard-bits B] [--profile FILE] [--reuse] [--node] [--port P]',
+  );
+  if (!o) return;
+  const n = numberOption(o.n, 1_000_000, 'n');
+  const k = numberOption(o.k, 3, 'k');
+  const runs = numberOption(o.runs, 3, 'runs');
+  const batch = numberOption(o.batch, 10_000, 'batch');
+  const withTables = o['no-tables'] !== true;
+  const shardBits = numberOption(o['shard-bits'], -1, 'shard-bits');
+  const profile = o.profile;
+  const reuse = o.reuse === true;
   console.log(`restore benchmark: ${n} documents, k=${k}, tables ${withTables ? 'stored' : 'not stored'}, ${runs} runs`);
-  const totals = args.includes('--node')
+  const totals = o.node === true
     ? await runInNode(n, k, batch, withTables, runs)
-    : await runInChromium({ n, k, batch, withTables, runs, shardBits, profile, reuse, port: flag(args, '--port', 47321) });
+    : await runInChromium({ n, k, batch, withTables, runs, shardBits, profile, reuse, port: numberOption(o.port, 47321, 'port') });
   console.log(`restore to ready-to-query, median of ${runs}: ${median(totals).toFixed(0)} ms (target <= 3000 ms in Chromium)`);
 }
 

@@ -51,11 +51,10 @@ export function scanAndScore(dir: string, csvPath: string, ids: ReadonlyMap<stri
   return { k, seconds, stderr: child.stderr.trim(), csv, scores: scorePairs(csv.pairs, truth, csv.unknownRows) };
 }
 
-/** `--k 12,14,16`: extra k values to run the CLI with, beside its defaults. */
-export function parseKList(args: string[]): number[] {
-  const i = args.indexOf('--k');
-  if (i < 0) return [];
-  const list = (args[i + 1] ?? '').split(',').map(Number);
+/** `--k 12,14,16` (its value, if given): extra k values to run the CLI with, beside its defaults. */
+export function parseKList(value: string | undefined): number[] {
+  if (value === undefined) return [];
+  const list = value.split(',').map(Number);
   if (list.length === 0 || list.some((k) => !Number.isInteger(k) || k < 0 || k > 64)) throw new Error('--k needs integers in 0..64, e.g. --k 12,14,16');
   return list;
 }

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { benchOptions, numberOption } from './harness.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -19,15 +20,13 @@ const CHROMIUM = process.env.SIMSIFT_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.txt': 'text/plain', '.wasm': 'application/wasm' };
 
-function flag(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-}
 
 export async function main(args: string[]): Promise<void> {
-  const n = flag(args, '--n', 1_000_000);
-  const runs = flag(args, '--runs', 2);
-  const port = flag(args, '--port', 4627);
+  const o = benchOptions(args, { n: { type: 'string' }, runs: { type: 'string' }, port: { type: 'string' } }, 'usage: npm run bench -- storage-app-restore [--n 1000000] [--runs 2] [--port P]');
+  if (!o) return;
+  const n = numberOption(o.n, 1_000_000, 'n');
+  const runs = numberOption(o.runs, 2, 'runs');
+  const port = numberOption(o.port, 4627, 'port');
   const { chromium } = await import('playwright-core');
   const work = mkdtempSync(join(tmpdir(), 'simsift-app-restore-'));
   const dist = join(work, 'dist');

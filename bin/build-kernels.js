@@ -1,7 +1,9 @@
 // Compiles the WebAssembly kernels written in AssemblyScript (kernels/*.ts) with the `assemblyscript`
 // package from the registry, and writes each as a TypeScript module holding its bytes
-// (src/core/<dir>/<name>-wasm.ts, ignored by git), so Node, the CLI bundle, Vite and the workers all
-// load it as plain code: no .wasm file to serve or find, no download at run time.
+// (src/core/<dir>/<name>-wasm.ts), so Node, the CLI bundle, Vite and the workers all load it as plain
+// code: no .wasm file to serve or find, no download at run time. The modules are committed, so core's
+// tests run on a fresh clone without a build step; `--check` only compares (exit code 1 when a module
+// is not what its source compiles to: tests/unit/core/index/kernel-module.test.ts runs it).
 // Run by `npm install` (prepare) and `npm run build`.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +16,8 @@ const KERNELS = [
 ];
 const FLAGS = ['--optimizeLevel', '3', '--shrinkLevel', '0', '--runtime', 'stub', '--noAssert', '--enable', 'simd', '--initialMemory', '1'];
 
+const check = process.argv.includes('--check');
+let stale = 0;
 const asc = await import('assemblyscript/asc');
 for (const kernel of KERNELS) {
   let binary = null;
@@ -34,6 +38,13 @@ for (const kernel of KERNELS) {
   try {
     old = readFileSync(target, 'utf8');
   } catch {}
+  if (check) {
+    if (old !== text) {
+      console.error(`simsift: ${kernel.out} is not what ${kernel.source} compiles to: run node bin/build-kernels.js and commit it`);
+      stale++;
+    }
+    continue;
+  }
   // Unchanged output keeps its file time, so the CLI bundle is not rebuilt for nothing.
   if (old !== text) {
     writeFileSync(`${target}.tmp`, text);
@@ -41,3 +52,4 @@ for (const kernel of KERNELS) {
   }
   console.log(`simsift: compiled ${kernel.source} (${binary.length} bytes) into ${kernel.out}`);
 }
+if (stale > 0) process.exitCode = 1;

@@ -3,7 +3,7 @@ import { useCallback, useDeferredValue, useSyncExternalStore, type ReactNode } f
 import { createScanStore } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
-import { createCorpusPersistence } from '../scan/corpus-persistence.ts';
+import { createCorpusPersistence } from '../corpus/corpus-persistence.ts';
 import { CorpusPanel } from '../ui/corpus/CorpusPanel.tsx';
 import { useCorpusPersistence } from '../ui/corpus/use-corpus-persistence.ts';
 import { DropZone } from '../ui/drop-zone/DropZone.tsx';

@@ -155,6 +155,8 @@ function slotOf(table: ShownGroups['table'], a: number, b: number): number | nul
 /** Everything shown after a scan; threshold and grouping changes regroup in the workers, without fingerprinting. */
 export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove, onMakeReference }: ResultsWorkspaceProps) {
   const { docs } = result;
+  // The keep panel's "not a duplicate" list (1 per document): the CSV exports leave those out.
+  const [notDuplicates, setNotDuplicates] = useState<Uint8Array | undefined>(undefined);
   // What the user asked for last: the controls follow it at once, the groups when the regroup lands.
   const [requested, setRequested] = useState<GroupingParams>(() => paramsOf(result));
   const [requestedFor, setRequestedFor] = useState(result);
@@ -259,6 +261,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             order={order}
             identical={shown.identical}
             fingerprints={{ docs, representative: result.representative, settings: result.settings, k: result.k }}
+            leftOut={notDuplicates}
           />
         </div>
         <div className="app-col app-col--detail">
@@ -290,6 +293,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       <KeepPanel
         relation={result.relation}
         readTimes={readFileTimes}
+        onIgnoredChange={setNotDuplicates}
         docs={docs}
         onSave={(text, stem, ext) => {
           const name = datedFileName(stem, new Date(), ext);

@@ -1,5 +1,5 @@
 /** Whether the page may offer the bundled sample corpus: never on top of a corpus the person saved. */
-import type { PersistenceSnapshot } from '../scan/corpus-persistence.ts';
+import type { PersistenceSnapshot } from '../corpus/corpus-persistence.ts';
 
 /**
  * The sample is scanned like a chosen folder, and a scan appends to the saved corpus: offered while a

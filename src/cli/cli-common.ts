@@ -35,32 +35,28 @@ export class TooManyPairsError extends UsageError {}
 /** Options every fingerprinting command takes: --features, --weights, --stop-words. */
 export const SETTINGS_USAGE = '[--features word3|word1|char5|...] [--weights binary|tf|tfidf] [--stop-words]';
 
-/**
- * Reads a settings option at argv[i] (as `--name value` or `--name=value`) into `settings`.
- * Returns the index of the last argument consumed, or -1 if argv[i] is not a settings option.
- */
-export function parseSettingsOption(argv: string[], i: number, settings: SimHashSettings): number {
-  const arg = argv[i];
-  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-  const name = eq > 0 ? arg.slice(0, eq) : arg;
-  if (name === '--stop-words') {
-    if (eq > 0) throw new UsageError('--stop-words takes no value');
-    settings.stopWords = true;
-    return i;
-  }
-  if (name !== '--features' && name !== '--weights') return -1;
-  const value = eq > 0 ? arg.slice(eq + 1) : argv[i + 1];
-  if (value === undefined) throw new UsageError(`${name} needs a value`);
-  if (name === '--features') {
-    const spec = parseFeatureSpec(value);
-    if (!spec) throw new UsageError(`--features must be wordN or charN with N in 1..16 (got ${JSON.stringify(value)})`);
+/** The settings options every fingerprinting command takes (a part of its options table, cli-options.ts). */
+export const SETTINGS_OPTIONS = {
+  features: { type: 'string' },
+  weights: { type: 'string' },
+  'stop-words': { type: 'boolean' },
+} as const;
+
+/** The SimHash settings the parsed settings options give (the defaults for those not given). */
+export function settingsFromOptions(values: { features?: string; weights?: string; 'stop-words'?: true }): SimHashSettings {
+  const settings = defaultSettings();
+  if (values.features !== undefined) {
+    const spec = parseFeatureSpec(values.features);
+    if (!spec) throw new UsageError(`--features must be wordN or charN with N in 1..16 (got ${JSON.stringify(values.features)})`);
     settings.features = spec;
-  } else {
-    const weights = parseWeightScheme(value);
-    if (!weights) throw new UsageError(`--weights must be binary, tf or tfidf (got ${JSON.stringify(value)})`);
+  }
+  if (values.weights !== undefined) {
+    const weights = parseWeightScheme(values.weights);
+    if (!weights) throw new UsageError(`--weights must be binary, tf or tfidf (got ${JSON.stringify(values.weights)})`);
     settings.weights = weights;
   }
-  return eq > 0 ? i : i + 1;
+  if (values['stop-words']) settings.stopWords = true;
+  return settings;
 }
 
 /** A mutable copy of the default settings for option parsing. */
@@ -116,13 +112,24 @@ export function write(stream: NodeJS.WritableStream, text: string): Promise<void
 }
 
 /**
+ * Ends a command that failed: writes its one line (if any) to stderr and returns its exit code (see
+ * `failure`). Every command's catch ends here.
+ */
+export function reportFailure(command: string, error: unknown, io: { stderr: NodeJS.WritableStream }): number {
+  const { code, line } = failure(command, error);
+  if (line) io.stderr.write(line);
+  return code;
+}
+
+/**
  * The exit code and the one line (if any) for a command's failure: bad arguments 2, an output that could
  * not be written or any other failure 1, a reader that went away 0 and nothing said (as `head` expects).
  * Every line is made safe for the terminal (escaped controls), so a quoted name cannot drive it.
  */
 export function failure(command: string, error: unknown): { code: number; line: string } {
   if (error instanceof BrokenPipeError) return { code: 0, line: '' };
-  if (error instanceof UsageError) return { code: 2, line: `simsift ${command}: ${terminalText(error.message)}\n` };
-  if (error instanceof OutputError) return { code: 1, line: `simsift ${command}: ${terminalText(error.message)}\n` };
-  return { code: 1, line: `simsift ${command}: failed: ${terminalText(error instanceof Error ? error.message : String(error))}\n` };
+  const who = command === '' ? 'simsift' : `simsift ${command}`;
+  if (error instanceof UsageError) return { code: 2, line: `${who}: ${terminalText(error.message)}\n` };
+  if (error instanceof OutputError) return { code: 1, line: `${who}: ${terminalText(error.message)}\n` };
+  return { code: 1, line: `${who}: failed: ${terminalText(error instanceof Error ? error.message : String(error))}\n` };
 }

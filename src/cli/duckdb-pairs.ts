@@ -53,6 +53,11 @@ export type PairChunkSink = (
 
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+/**
+ * A file name as DuckDB's file functions read it: they expand `*`, `?` and `[...]` as a glob, so each
+ * is put in a class of its own (`fp*.parquet` -> `fp[*].parquet`) and the name reads that one file.
+ */
+const fileName = (path: string) => quote(path.replace(/[*?[]/g, '[$&]'));
 
 /**
  * Runs the search in a fresh in-memory DuckDB that spills to its own temporary directory (removed
@@ -98,7 +103,7 @@ export async function duckdbPairs(source: DuckdbSource, options: DuckdbPairsOpti
     }
     const withPaths = Boolean(options.paths) && 'parquet' in source;
     if (withPaths && 'parquet' in source) {
-      await connection.run(`CREATE TABLE simsift_paths AS SELECT file_row_number::UINTEGER AS i, path FROM read_parquet(${quote(source.parquet)}, file_row_number = true)`);
+      await connection.run(`CREATE TABLE simsift_paths AS SELECT file_row_number::UINTEGER AS i, path FROM read_parquet(${fileName(source.parquet)}, file_row_number = true)`);
     }
     const result = await connection.stream(
       withPaths
@@ -154,7 +159,7 @@ async function load(connection: DuckDBConnection, source: DuckdbSource): Promise
     try {
       await connection.run(
         `CREATE TABLE simsift_fp AS SELECT file_row_number::UINTEGER AS i, ${SIGNED_FINGERPRINT} AS fp
-         FROM read_parquet(${quote(source.parquet)}, file_row_number = true) WHERE fingerprint IS NOT NULL`,
+         FROM read_parquet(${fileName(source.parquet)}, file_row_number = true) WHERE fingerprint IS NOT NULL`,
       );
     } catch (error) {
       throw new UsageError(`${source.parquet}: DuckDB cannot read its fingerprint column (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);

@@ -8,7 +8,6 @@
  */
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { posix } from 'node:path';
 import { toHex } from '../core/simhash/fingerprint64.ts';
 import { DocStatus, formatOfFlags } from '../core/documents/document-status.ts';
@@ -19,20 +18,22 @@ import { createFingerprintParquetSink, type FingerprintParquetSink, type Fingerp
 import { walkFiles } from './walk-files.ts';
 import { flushStream, openAtomicFile, outputError, type AtomicFile } from './atomic-file.ts';
 import { escapeName, fsPath } from './terminal-names.ts';
+import { defaultThreads, MAX_THREADS, parseOptions, parseThreads } from './cli-options.ts';
 import {
-  defaultSettings,
   errorCode,
-  failure,
-  parseSettingsOption,
   processIo,
+  reportFailure,
+  SETTINGS_OPTIONS,
   SETTINGS_USAGE,
+  settingsFromOptions,
   UsageError,
   write,
   type CliIo,
 } from './cli-common.ts';
 
 const USAGE = `usage: simsift fingerprint FILE|DIR... [--format text|parquet] [--out FILE] ${SETTINGS_USAGE} [--threads T]`;
-const MAX_THREADS = 16;
+/** `simsift fingerprint`'s options (cli-options.ts reads them). */
+const FINGERPRINT_OPTIONS = { format: { type: 'string' }, out: { type: 'string' }, threads: { type: 'string' }, ...SETTINGS_OPTIONS } as const;
 /** A batch has at most this many files: enough to amortize a message, few enough that lines come out steadily. */
 const BATCH_FILES = 256;
 
@@ -67,44 +68,17 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
   let workers: ReturnType<typeof createNodeScanWorkers> | null = null;
   let output: AtomicFile | undefined;
   try {
-    const settings = defaultSettings();
-    const args: string[] = [];
-    let format: 'text' | 'parquet' = 'text';
-    let outPath: string | undefined;
-    let threads = Math.min(MAX_THREADS, availableParallelism());
-    let optionsEnded = false;
-    for (let i = 0; i < argv.length; i++) {
-      const arg = argv[i];
-      if (!optionsEnded && (arg === '--help' || arg === '-h')) {
-        await write(io.stdout, `${USAGE}\n  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n`);
-        return 0;
-      }
-      if (!optionsEnded && arg === '--') {
-        optionsEnded = true;
-        continue;
-      }
-      const valueOption = optionsEnded ? null : /^--(format|out|threads)(?:=(.*))?$/.exec(arg);
-      if (valueOption) {
-        const value = valueOption[2] ?? argv[++i];
-        if (value === undefined) throw new UsageError(`--${valueOption[1]} needs a value`);
-        if (valueOption[1] === 'out') outPath = value;
-        else if (valueOption[1] === 'threads') {
-          if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_THREADS) {
-            throw new UsageError(`--threads must be an integer in 1..${MAX_THREADS} (got ${JSON.stringify(value)})`);
-          }
-          threads = Number(value);
-        } else if (value === 'text' || value === 'parquet') format = value;
-        else throw new UsageError(`--format must be text or parquet (got ${JSON.stringify(value)})`);
-        continue;
-      }
-      if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
-        const last = parseSettingsOption(argv, i, settings);
-        if (last < 0) throw new UsageError(`unknown option ${JSON.stringify(arg)}. ${USAGE}`);
-        i = last;
-        continue;
-      }
-      args.push(arg);
+    const parsed = parseOptions(argv, FINGERPRINT_OPTIONS, USAGE);
+    if (parsed === 'help') {
+      await write(io.stdout, `${USAGE}\n  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n`);
+      return 0;
     }
+    const { values, positionals: args } = parsed;
+    const settings = settingsFromOptions(values);
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'parquet') throw new UsageError(`--format must be text or parquet (got ${JSON.stringify(format)})`);
+    const outPath = values.out;
+    const threads = parseThreads(values.threads) ?? defaultThreads();
     if (args.length === 0) throw new UsageError(`missing FILE. ${USAGE}`);
     if (format === 'parquet' && outPath === undefined) throw new UsageError('--format parquet needs --out FILE');
     // Every FILE must be readable, and --out writable, before anything is printed.
@@ -200,9 +174,7 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
     return 0;
   } catch (error) {
     await output?.abort();
-    const { code, line } = failure('fingerprint', error);
-    if (line) io.stderr.write(line);
-    return code;
+    return reportFailure('fingerprint', error, io);
   } finally {
     workers?.ingest.terminate();
     workers?.index.terminate();

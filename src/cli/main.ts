@@ -2,7 +2,7 @@
  * The `simsift` command line: dispatches `fingerprint`, `scan`, `pairs` and `apply` to their modules and
  * exits with their code. Runs on import (bin/simsift.js and `npm run simsift` load this file).
  */
-import { processIo, type CliIo } from './cli-common.ts';
+import { processIo, reportFailure, UsageError, write, type CliIo } from './cli-common.ts';
 import { guardStream } from './atomic-file.ts';
 
 const USAGE = `usage: simsift COMMAND [ARGS]
@@ -36,11 +36,15 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     case 'help':
     case '--help':
     case '-h':
-      io.stdout.write(USAGE);
+      try {
+        await write(io.stdout, USAGE);
+      } catch (error) {
+        return reportFailure('', error, io);
+      }
       return command === undefined ? 2 : 0;
     default:
-      io.stderr.write(`simsift: unknown command ${JSON.stringify(command)} (expected fingerprint, scan, pairs or apply)\n`);
-      return 2;
+      // The one failure path of every command: one line, escaped for the terminal, exit code 2.
+      return reportFailure('', new UsageError(`unknown command ${JSON.stringify(command)} (expected fingerprint, scan, pairs or apply)`), io);
   }
 }
 

@@ -5,12 +5,12 @@
  * stderr. The in-process permuted-table index or DuckDB (core/index/pairs-sql.ts) searches; both
  * give the same lines.
  */
-import { availableParallelism } from 'node:os';
 import { PairLimitError, allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
-import { TooManyPairsError, UsageError, failure } from './cli-common.ts';
+import { processIo, TooManyPairsError, UsageError, reportFailure, write, type CliIo } from './cli-common.ts';
+import { defaultThreads, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
 import { escapeName } from './terminal-names.ts';
 import { isParquet, readFingerprintFile, readHead, readRecordedSettings } from './fingerprint-input.ts';
@@ -19,11 +19,6 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
 
-/** Where the command writes; the process streams unless a caller (a test) passes its own. */
-export interface PairsIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
 
 const USAGE =
   'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--format text|parquet] [--paths]';
@@ -45,7 +40,6 @@ const HELP = `${USAGE}
   --paths          append the two paths to each line: \`i j distance<TAB>path_a<TAB>path_b\` (tab, newline,
                    CR and backslash in a path written \\t \\n \\r \\\\)
 `;
-const MAX_THREADS = 64;
 /** Default bound on reported pairs: ~1 GB of in-process pair lists, ~2 GB of output text. */
 export const DEFAULT_MAX_PAIRS = 100_000_000;
 
@@ -85,13 +79,13 @@ function tooManyPairs(estimate: number, args: PairsArgs): TooManyPairsError {
  * Runs `simsift pairs` with the arguments after the subcommand name (e.g. `['fps.txt', '--k', '3']`)
  * and returns the exit code: 0 on success, 2 on bad arguments or input, 1 on an unexpected failure.
  */
-export async function runPairs(argv: string[], io: PairsIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function runPairs(argv: string[], io: CliIo = processIo): Promise<number> {
   let pool: PairsPool | null = null;
   let output: PairOutput | null = null;
   try {
-    const args = parseArgs(argv);
+    const args = parsePairsArgs(argv);
     if (args === 'help') {
-      io.stdout.write(HELP);
+      await write(io.stdout, HELP);
       return 0;
     }
     // An unwritable --out fails here, before the input is read or anything is searched.
@@ -122,7 +116,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     }
     const estimateSeconds = (performance.now() - estimateStart) / 1000;
     if (args.threads === undefined && blocks > 0 && searchNs > AUTO_THREADS_ABOVE_NS) {
-      const threads = Math.min(availableParallelism(), binomial(blocks, args.k), 8);
+      const threads = Math.min(defaultThreads(), binomial(blocks, args.k), 8);
       if (threads > 1) pool = startPairsPool(threads);
     }
     const searchStart = performance.now();
@@ -181,9 +175,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
     io.stderr.write(summary.join(' ') + '\n');
     return 0;
   } catch (error) {
-    const { code, line } = failure('pairs', error);
-    if (line) io.stderr.write(line);
-    return code;
+    return reportFailure('pairs', error, io);
   } finally {
     await pool?.close();
     await output?.close();
@@ -191,7 +183,7 @@ export async function runPairs(argv: string[], io: PairsIo = { stdout: process.s
 }
 
 /** `--engine duckdb`: DuckDB reads the Parquet file itself; text is parsed here and appended. */
-async function runDuckdb(args: PairsArgs, output: PairOutput, io: PairsIo): Promise<number> {
+async function runDuckdb(args: PairsArgs, output: PairOutput, io: CliIo): Promise<number> {
   const readStart = performance.now();
   const head = await readHead(args.file);
   const parquet = isParquet(head);
@@ -322,67 +314,49 @@ function parquetOutput(file: AtomicFile, args: PairsArgs): PairOutput {
   return output;
 }
 
-function parseArgs(argv: string[]): PairsArgs | 'help' {
-  let file: string | undefined;
+/** `simsift pairs`'s options (cli-options.ts reads them). */
+const PAIRS_OPTIONS = {
+  k: { type: 'string' },
+  engine: { type: 'string' },
+  blocks: { type: 'string' },
+  threads: { type: 'string' },
+  'memory-limit': { type: 'string' },
+  'max-pairs': { type: 'string' },
+  out: { type: 'string' },
+  format: { type: 'string' },
+  paths: { type: 'boolean' },
+} as const;
+
+function parsePairsArgs(argv: string[]): PairsArgs | 'help' {
+  const parsed = parseOptions(argv, PAIRS_OPTIONS, USAGE);
+  if (parsed === 'help') return 'help';
+  const { values, positionals } = parsed;
+  const file = oneOperand(positionals, 'FILE', USAGE);
   let k = 3;
-  let engine: PairsArgs['engine'] = 'index';
-  let blocks: number | undefined;
-  let threads: number | undefined;
-  let memoryLimit: string | undefined;
-  let maxPairs = DEFAULT_MAX_PAIRS;
-  let out: string | undefined;
-  let format: PairsArgs['format'] | undefined;
-  let paths = false;
-  const VALUED = ['--k', '--blocks', '--threads', '--engine', '--memory-limit', '--max-pairs', '--out', '--format'];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--help' || arg === '-h') return 'help';
-    if (arg === '--paths') {
-      paths = true;
-      continue;
-    }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (VALUED.includes(name)) {
-      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new UsageError(`${name} needs a value. ${USAGE}`);
-      if (name === '--engine') {
-        if (value !== 'index' && value !== 'duckdb') throw new UsageError(`--engine must be index or duckdb (got ${JSON.stringify(value)})`);
-        engine = value;
-      } else if (name === '--memory-limit') {
-        if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(value.trim())) {
-          throw new UsageError(`--memory-limit must be a size like 512MB or 4GB (got ${JSON.stringify(value)})`);
-        }
-        memoryLimit = value.trim();
-      } else if (name === '--out') {
-        out = value;
-      } else if (name === '--format') {
-        if (value !== 'text' && value !== 'parquet') throw new UsageError(`--format must be text or parquet (got ${JSON.stringify(value)})`);
-        format = value;
-      } else if (name === '--max-pairs') {
-        if (!/^\d{1,15}$/.test(value.replaceAll('_', ''))) throw new UsageError(`--max-pairs must be a positive integer (got ${JSON.stringify(value)})`);
-        maxPairs = Number(value.replaceAll('_', ''));
-      } else {
-        const v = parseInteger(value, name);
-        if (name === '--k') {
-          if (v < 0 || v > 64) throw new UsageError(`--k must be in 0..64 (got ${value})`);
-          k = v;
-        } else if (name === '--blocks') {
-          blocks = v;
-        } else {
-          if (v < 1 || v > MAX_THREADS) throw new UsageError(`--threads must be in 1..${MAX_THREADS} (got ${value})`);
-          threads = v;
-        }
-      }
-    } else if (arg.startsWith('-') && arg !== '-') {
-      throw new UsageError(`unknown option ${JSON.stringify(arg)}. ${USAGE}`);
-    } else if (file === undefined) {
-      file = arg;
-    } else {
-      throw new UsageError(`unexpected argument ${JSON.stringify(arg)}. ${USAGE}`);
-    }
+  if (values.k !== undefined) {
+    k = parseInteger(values.k, '--k');
+    if (k < 0 || k > 64) throw new UsageError(`--k must be in 0..64 (got ${values.k})`);
   }
-  if (file === undefined) throw new UsageError(`missing FILE. ${USAGE}`);
+  const engine = values.engine ?? 'index';
+  if (engine !== 'index' && engine !== 'duckdb') throw new UsageError(`--engine must be index or duckdb (got ${JSON.stringify(engine)})`);
+  const blocks = values.blocks === undefined ? undefined : parseInteger(values.blocks, '--blocks');
+  let memoryLimit: string | undefined;
+  if (values['memory-limit'] !== undefined) {
+    if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(values['memory-limit'].trim())) {
+      throw new UsageError(`--memory-limit must be a size like 512MB or 4GB (got ${JSON.stringify(values['memory-limit'])})`);
+    }
+    memoryLimit = values['memory-limit'].trim();
+  }
+  let maxPairs = DEFAULT_MAX_PAIRS;
+  if (values['max-pairs'] !== undefined) {
+    const value = values['max-pairs'].replaceAll('_', '');
+    if (!/^\d{1,15}$/.test(value)) throw new UsageError(`--max-pairs must be a positive integer (got ${JSON.stringify(values['max-pairs'])})`);
+    maxPairs = Number(value);
+  }
+  const out = values.out;
+  const given = values.format;
+  if (given !== undefined && given !== 'text' && given !== 'parquet') throw new UsageError(`--format must be text or parquet (got ${JSON.stringify(given)})`);
+  let format: PairsArgs['format'] | undefined = given;
   if (blocks !== undefined && !(engine === 'duckdb' && blocks === 0)) {
     const problem = layoutProblem(k, blocks);
     if (problem) throw new UsageError(`--blocks: ${problem}`);
@@ -390,8 +364,8 @@ function parseArgs(argv: string[]): PairsArgs | 'help' {
   format ??= out !== undefined && out.toLowerCase().endsWith('.parquet') ? 'parquet' : 'text';
   if (format === 'parquet' && out === undefined) throw new UsageError('--format parquet needs --out FILE');
   // A pairs file is read back by path (row numbers depend on how the fingerprints were listed).
-  if (format === 'parquet') paths = true;
-  return { file, k, engine, blocks, threads, memoryLimit, maxPairs, out, format, paths };
+  const paths = format === 'parquet' || values.paths === true;
+  return { file, k, engine, blocks, threads: parseThreads(values.threads), memoryLimit, maxPairs, out, format, paths };
 }
 
 function parseInteger(value: string, name: string): number {

@@ -4,12 +4,11 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { openAsBlob } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { constants, openAsBlob } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, expectedRecall } from '../core/quality/defaults.ts';
-import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
+import { DocStatus, MAX_DOCUMENT_BYTES, docStatusOfName, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
@@ -17,7 +16,9 @@ import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
 import { exclusionMatcher, parseSize, type Exclusions } from '../core/documents/exclusions.ts';
-import { writePlan, parseKeepOption, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
+import { refuseOverlappingOutputs } from './output-places.ts';
+import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
+import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
@@ -29,11 +30,12 @@ import {
   defaultSettings,
   describeSettings,
   errorCode,
-  failure,
   parseK,
-  parseSettingsOption,
   processIo,
+  reportFailure,
+  SETTINGS_OPTIONS,
   SETTINGS_USAGE,
+  settingsFromOptions,
   UsageError,
   write,
   type CliIo,
@@ -42,8 +44,6 @@ import {
 const USAGE =
   `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
   `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] ${KEEP_USAGE}`;
-/** Most ingest threads. */
-const MAX_THREADS = 16;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
 
@@ -74,74 +74,56 @@ function parseThreshold(value: string | undefined): number {
   return t;
 }
 
+/** `simsift scan`'s options (cli-options.ts reads them). */
+const SCAN_OPTIONS = {
+  k: { type: 'string' },
+  similarity: { type: 'string' },
+  groups: { type: 'string' },
+  out: { type: 'string' },
+  threads: { type: 'string' },
+  pairs: { type: 'string' },
+  exclude: { type: 'string', multiple: true },
+  'min-size': { type: 'string' },
+  'max-size': { type: 'string' },
+  ...SETTINGS_OPTIONS,
+  ...KEEP_OPTIONS,
+} as const;
+
+/** A size option (--min-size, --max-size), or null when not given. */
+function sizeOption(name: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  if (value === '') throw new UsageError(`--${name} needs a value`);
+  const size = parseSize(value);
+  if (size === null) throw new UsageError(`--${name} must be a size such as 1000, 10k, 5MB or 2MiB (got ${JSON.stringify(value)})`);
+  return size;
+}
+
+/** A file name option (--out, --pairs): absent, or not empty. */
+function fileOption(name: string, value: string | undefined): string | undefined {
+  if (value === '') throw new UsageError(`--${name} needs a file name`);
+  return value;
+}
+
 function parseScanArgs(argv: string[]): ScanArgs | 'help' {
-  const settings = defaultSettings();
-  let dir: string | undefined;
-  let k: number | undefined;
-  let threshold = DEFAULT_SIMILARITY_THRESHOLD;
-  let grouping: Grouping = 'reference';
-  let out: string | undefined;
-  let threads: number | undefined;
-  let pairs: string | undefined;
-  const plan: PlanOptions = { file: undefined, rules: { order: [], protectedFolders: [], markNear: false } };
-  const exclusions: Exclusions = { patterns: [], extensions: [], minSize: null, maxSize: null };
-  let optionsEnded = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!optionsEnded && (arg === '--help' || arg === '-h')) return 'help';
-    if (!optionsEnded && arg === '--') {
-      optionsEnded = true;
-      continue;
-    }
-    if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
-      const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-      const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (name === '--k' || name === '--out' || name === '--threads' || name === '--similarity' || name === '--groups' || name === '--pairs') {
-        const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-        if (name === '--k') k = parseK(value);
-        else if (name === '--similarity') threshold = parseThreshold(value);
-        else if (name === '--groups') {
-          if (value !== 'reference' && value !== 'components') {
-            throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(value ?? '')})`);
-          }
-          grouping = value;
-        } else if (name === '--threads') {
-          if (value === undefined || !/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_THREADS) {
-            throw new UsageError(`--threads must be an integer in 1..${MAX_THREADS} (got ${JSON.stringify(value ?? '')})`);
-          }
-          threads = Number(value);
-        } else if (value === undefined || value === '') throw new UsageError(`${name} needs a file name`);
-        else if (name === '--pairs') pairs = value;
-        else out = value;
-        continue;
-      }
-      if (name === '--exclude' || name === '--min-size' || name === '--max-size') {
-        const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-        if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
-        if (name === '--exclude') exclusions.patterns.push(value);
-        else {
-          const size = parseSize(value);
-          if (size === null) throw new UsageError(`${name} must be a size such as 1000, 10k, 5MB or 2MiB (got ${JSON.stringify(value)})`);
-          if (name === '--min-size') exclusions.minSize = size;
-          else exclusions.maxSize = size;
-        }
-        continue;
-      }
-      const keepLast = parseKeepOption(argv, i, plan);
-      if (keepLast >= 0) {
-        i = keepLast;
-        continue;
-      }
-      const last = parseSettingsOption(argv, i, settings);
-      if (last < 0) throw new UsageError(`unknown option ${JSON.stringify(arg)}. ${USAGE}`);
-      i = last;
-      continue;
-    }
-    if (dir !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}. ${USAGE}`);
-    dir = arg;
-  }
-  if (dir === undefined) throw new UsageError(`missing DIR. ${USAGE}`);
-  return { dir, k, threshold, grouping, out, threads, settings, pairs, plan, exclusions };
+  const parsed = parseOptions(argv, SCAN_OPTIONS, USAGE);
+  if (parsed === 'help') return 'help';
+  const { values, positionals } = parsed;
+  const groups = values.groups ?? 'reference';
+  if (groups !== 'reference' && groups !== 'components') throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(groups)})`);
+  const exclude = values.exclude ?? [];
+  if (exclude.includes('')) throw new UsageError('--exclude needs a value');
+  return {
+    dir: oneOperand(positionals, 'DIR', USAGE),
+    k: values.k === undefined ? undefined : parseK(values.k),
+    threshold: values.similarity === undefined ? DEFAULT_SIMILARITY_THRESHOLD : parseThreshold(values.similarity),
+    grouping: groups,
+    out: fileOption('out', values.out),
+    threads: parseThreads(values.threads),
+    settings: settingsFromOptions(values),
+    pairs: fileOption('pairs', values.pairs),
+    plan: planFromOptions(values),
+    exclusions: { patterns: exclude, extensions: [], minSize: sizeOption('min-size', values['min-size']), maxSize: sizeOption('max-size', values['max-size']) },
+  };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -184,8 +166,10 @@ function describeFiles(result: ScanResult, hidden: number, listed: readonly Skip
   let distinct = 0;
   for (let d = 0; d < result.docs.count; d++) if (result.representative[d] === d && result.docs.status[d] === DocStatus.ok) distinct++;
   for (const skip of listed) {
-    const status = skip.reason === 'not-regular' ? DocStatus.notRegular : DocStatus.unreadable;
+    const status = skip.reason === 'hidden' ? undefined : docStatusOfName(skip.reason);
+    if (status === undefined) continue;
     counts.set(status, (counts.get(status) ?? 0) + 1);
+    bytes += skip.size;
   }
   const c = (status: number) => counts.get(status) ?? 0;
   return (
@@ -261,6 +245,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
+    await refuseOverlappingOutputs(args.dir, [['--out', args.out], ['--plan', args.plan.file]]);
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     // A bad pairs file fails here, before any file is read.
@@ -294,11 +279,19 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           excluded.push([path, rule]);
           continue;
         }
+        // Never handed to the scan as a Blob: Node's file Blob holds its size in 32 bits (a file of 4 GiB
+        // says 0 bytes and then cannot be posted to a thread), and a file this large is not compared anyway.
+        if (info.size > MAX_DOCUMENT_BYTES) {
+          listed.push({ docId: -1, path, size: info.size, reason: 'too-large', message: tooLargeMessage(info.size) });
+          continue;
+        }
+        // A file this process may not read is named as such here (a Blob's read would only say NotReadableError).
+        await access(fsPath(join(args.dir, path)), constants.R_OK);
         files.push((await openAsBlob(fsPath(join(args.dir, path)))) as File);
         mtimes.set(path, info.mtimeMs);
         kept.push(path);
       } catch (error) {
-        listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `unreadable (${errorCode(error)})` });
+        listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
       }
     }
 
@@ -307,7 +300,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const k = args.k ?? defaultK(collected.files.length);
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
 
-    const threads = args.threads ?? Math.min(MAX_THREADS, availableParallelism());
+    const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, grouping: args.grouping });
     const session = createScanSession(store, workers);
@@ -328,8 +321,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       );
     }
 
+    if (planOutput !== undefined) checkProtected(result, args.plan);
     await writeCsv(result, output, io);
-    const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput);
+    const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {
@@ -355,9 +349,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     progress.clear();
     await output?.abort();
     await planOutput?.abort();
-    const { code, line } = failure('scan', error);
-    if (line) io.stderr.write(line);
-    return code;
+    return reportFailure('scan', error, io);
   } finally {
     workers?.ingest.terminate();
     workers?.index.terminate();

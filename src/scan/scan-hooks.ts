@@ -1,7 +1,14 @@
 /** The points where a scan lets persistence (or anything else) take part, without the scan knowing about it. */
 import type { BatchContents } from '../workers/ingest-protocol.ts';
-import type { SearchCorpus } from './search-corpus.ts';
+import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+
+/** A result on show and the search state behind it. */
+export interface ShownCorpus {
+  result: ScanResult;
+  corpus: SearchCorpus;
+  candidates: Candidates;
+}
 
 /** Optional callbacks a scan session calls; all of them may be absent. */
 export interface ScanHooks {
@@ -22,10 +29,16 @@ export interface ScanHooks {
   /** Whether `onBatch` wants the files' bytes in a Blob (asked once per scan, after `onStart`). */
   keepsBytes?(): boolean;
   /**
-   * Turns the scan's own result into the one shown (e.g. merged with the saved corpus). `search` is the
-   * search state behind `result` (small feature sets, every Jaccard measured), so a merge measures nothing twice.
+   * Turns the scan's own result into the one shown (e.g. merged with the saved corpus), with the search
+   * state behind it (small feature sets, every Jaccard measured), so a merge measures nothing twice and
+   * a later regroup works on the corpus as a whole. Called once per scan, never for a regroup.
    */
-  finish?(result: ScanResult, signal: AbortSignal, search?: SearchCorpus): Promise<ScanResult>;
+  finish?(own: ShownCorpus, signal: AbortSignal): Promise<ShownCorpus>;
+  /**
+   * The result on show was regrouped (k, threshold, grouping, references): same documents at the same
+   * positions, new groups. The saved corpus keeps what the next load should show.
+   */
+  regrouped?(shown: ShownCorpus): void;
   /** The scan ended without a final result (cancelled or failed). */
   onEnd?(state: 'cancelled' | 'error', message?: string): void;
 }

@@ -6,7 +6,8 @@ import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
-import type { ScanDocs } from './scan-result.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
+import type { ScanDocs, ScanResult } from './scan-result.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -34,5 +35,31 @@ export interface Candidates {
   /** Exact Jaccard per pair, NaN until measured. */
   jaccard: Float64Array;
   histogram: Uint32Array;
+}
+
+/** A result on show and the search state behind it; `adopted`: a result the session did not search. */
+export type ShownSearch = { corpus: SearchCorpus; candidates: Candidates; result: ScanResult; adopted?: boolean };
+
+/**
+ * Search state for a result the session did not compute (a restored corpus): representatives from
+ * the result, its verified pairs' Jaccards as the cache. No small-document feature sets are known,
+ * so the short-document join only sees pairs the fingerprint search proposes.
+ */
+export function adoptResult(result: ScanResult): ShownSearch {
+  const { docs } = result;
+  const reps: number[] = [];
+  for (let d = 0; d < docs.count; d++) if (result.representative[d] === d && docs.status[d] === DocStatus.ok) reps.push(d);
+  const v = result.verified;
+  const corpus: SearchCorpus = {
+    docs,
+    settings: result.settings,
+    reps: Uint32Array.from(reps),
+    representative: result.representative,
+    smallSets: { docs: new Uint32Array(0), offsets: new Uint32Array(1), keys: new Uint32Array(0) },
+    known: { a: v.a.slice(0, v.count), b: v.b.slice(0, v.count), jaccard: Float64Array.from(v.jaccard.subarray(0, v.count)), count: v.count },
+  };
+  // k = -1: never equal to a requested k, so the first regroup searches candidates.
+  const candidates: Candidates = { k: -1, pairs: { a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), count: 0 }, jaccard: new Float64Array(0), histogram: result.histogram };
+  return { corpus, candidates, result, adopted: true };
 }
 

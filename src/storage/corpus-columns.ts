@@ -4,6 +4,7 @@
  */
 import { halvesToKeyBytes } from './key-codec.ts';
 import { StorageError } from './storage-error.ts';
+import { toHex } from '../core/simhash/fingerprint64.ts';
 
 /** Why a document has no fingerprint. */
 export type DocumentStatus = 'ok' | 'too-short' | 'skipped';
@@ -297,7 +298,7 @@ export function documentAt(cols: Columns, i: number): StoredDocument {
     lastModified: f64('lastModified'),
     contentHash:
       flags & DOC_FLAG_HAS_CONTENT_HASH
-        ? hash.getUint32(0, false).toString(16).padStart(8, '0') + hash.getUint32(4, false).toString(16).padStart(8, '0')
+        ? toHex(hash.getUint32(0, false), hash.getUint32(4, false))
         : null,
     status,
     hi: fp.getUint32(0, false),

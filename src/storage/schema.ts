@@ -94,6 +94,8 @@ export interface SettingsRecord {
   k: number;
   /** Keep file contents as Blobs so the pair view works after a reload. */
   keepContents: boolean;
+  /** The fingerprint rule the stored fingerprints were made with (storage/fingerprint-rule.ts); absent before it was stamped. */
+  rule?: number;
   updatedAt: number;
 }
 

@@ -5,6 +5,8 @@
 import { RequestGroup, readTransaction, writeTransaction } from './database.ts';
 import type { FingerprintSettings, SettingsRecord } from './schema.ts';
 import { StorageError } from './storage-error.ts';
+import { FINGERPRINT_RULE } from '../core/simhash/fingerprint-rule.ts';
+import { ruleOf, storedRule } from './fingerprint-rule.ts';
 
 /** The settings as the app reads and writes them. */
 export type CorpusSettings = Omit<SettingsRecord, 'key' | 'updatedAt'>;
@@ -23,15 +25,16 @@ export async function getSettings(): Promise<CorpusSettings | null> {
   const record = await readTransaction(['settings'], (tx) => tx.objectStore('settings').get('current'));
   if (!record) return null;
   checkSettings(record);
-  return { fingerprint: record.fingerprint, k: record.k, keepContents: record.keepContents };
+  return { fingerprint: record.fingerprint, k: record.k, keepContents: record.keepContents, rule: storedRule(record) };
 }
 
 /**
- * Saves the settings. Turning `keepContents` off deletes the stored contents in the same transaction,
+ * Saves the settings, stamped with the fingerprint rule they carry (this version's when they carry none:
+ * the caller is writing fingerprints of this version). Turning `keepContents` off deletes the stored contents in the same transaction,
  * so "off" really keeps nothing. Rebuilding after a fingerprint or k change is the caller's job (ask first).
  */
 export async function putSettings(settings: CorpusSettings): Promise<void> {
-  const record: SettingsRecord = { key: 'current', ...settings, updatedAt: Date.now() };
+  const record: SettingsRecord = { key: 'current', ...settings, rule: settings.rule ?? FINGERPRINT_RULE, updatedAt: Date.now() };
   checkSettings(record, 'invalid-input');
   await writeTransaction(['settings', 'content-batches'], async (tx) => {
     const writes = new RequestGroup();
@@ -44,6 +47,8 @@ export async function putSettings(settings: CorpusSettings): Promise<void> {
 /** What moving from `stored` to `next` requires (see SettingsChange). */
 export function settingsChange(stored: CorpusSettings | null, next: CorpusSettings): SettingsChange {
   if (!stored) return 'none';
+  // Fingerprints of another rule are never mixed with this version's: the corpus is fingerprinted again.
+  if (ruleOf(stored) !== ruleOf(next)) return 'fingerprints';
   if (!sameFingerprintSettings(stored.fingerprint, next.fingerprint)) return 'fingerprints';
   if (stored.k !== next.k) return 'tables';
   return 'none';
@@ -71,6 +76,7 @@ function checkSettings(record: SettingsRecord, kind: 'corrupt' | 'invalid-input'
     Number.isInteger(record.k) &&
     record.k >= 0 &&
     record.k < 64 &&
-    typeof record.keepContents === 'boolean';
+    typeof record.keepContents === 'boolean' &&
+    (record.rule === undefined || Number.isInteger(record.rule));
   if (!ok) throw new StorageError(kind, 'settings record');
 }

@@ -84,3 +84,14 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     ...(record.pinned ? { pinned: new Uint32Array(record.pinned) } : {}),
   };
 }
+
+/**
+ * The references a person chose (stored ids), whatever revision they were saved at: a choice stays
+ * until its document leaves the corpus (ids are never reused), even when a write came in between that
+ * left the saved pairs behind (a cancelled scan's batches, say). Null when none were saved.
+ */
+export async function getSavedPins(): Promise<Uint32Array | null> {
+  const record = await readTransaction(['meta'], (tx) => tx.objectStore('meta').get('verified'));
+  if (!record || record.key !== 'verified' || !(record.pinned instanceof ArrayBuffer) || record.pinned.byteLength % 4 !== 0) return null;
+  return new Uint32Array(record.pinned);
+}

@@ -124,14 +124,14 @@ export const exportApi = {
   fileTimes(files: readonly Blob[]): Float64Array {
     return Float64Array.from(files, (f) => (f instanceof File ? f.lastModified : 0));
   },
-  /** Every pair of the relation as the pairs CSV (the bytes `simsift scan` writes). */
-  pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget): Promise<ExportOutcome> {
-    return save(relationCsvChunks(relation, paths), target, CSV_TYPE);
+  /** Every pair of the relation as the pairs CSV (the bytes `simsift scan` writes), without the pairs of `skip`ped documents (1 per doc). */
+  pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget, skip?: Uint8Array): Promise<ExportOutcome> {
+    return save(relationCsvChunks(relation, paths, undefined, skip), target, CSV_TYPE);
   },
 
   /** The groups in `order` as the groups CSV; `identical` marks members identical to their reference. */
-  groupsCsv(table: ExportGroups, paths: readonly string[], order: Uint32Array, identical: Uint8Array | undefined, target: ExportTarget): Promise<ExportOutcome> {
-    return save([groupsCsv(table, paths, order, identical)], target, CSV_TYPE);
+  groupsCsv(table: ExportGroups, paths: readonly string[], order: Uint32Array, identical: Uint8Array | undefined, target: ExportTarget, skip?: Uint8Array): Promise<ExportOutcome> {
+    return save([groupsCsv(table, paths, order, identical, skip)], target, CSV_TYPE);
   },
 
   /** Every document's fingerprint, path, content hash, word count and status as the Parquet export. */

@@ -9,6 +9,9 @@ import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { transfer } from 'comlink';
 import { createUtf8Buffer, type Utf8Buffer } from '../core/text/normalized-utf8.ts';
 import { documentUtf8 } from '../core/text/document-utf8.ts';
+import type { Extractor } from '../core/text/documents/extract-document.ts';
+import { createWorkerExtractor } from './extraction-worker.ts';
+import type { SpawnedWorker } from './worker-bridge.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { jaccardSorted } from '../core/groups/jaccard.ts';
@@ -58,6 +61,17 @@ interface CachedPrint {
 
 // WASM is compiled once per worker; every batch awaits the same promise.
 let xxhashPromise: Promise<XXHashAPI> | null = null;
+
+/** How this worker extracts documents: in its own thread by default; in a worker of their own once `useExtractionWorker` is called. */
+let extractor: Extractor | undefined;
+
+/**
+ * Extracts documents in workers made by `spawn` (extraction-worker.ts), so that one past its time limit
+ * is stopped by terminating its worker. The worker files call it; tests calling the API in-process do not.
+ */
+export function useExtractionWorker(spawn: () => SpawnedWorker): void {
+  extractor = createWorkerExtractor(spawn);
+}
 // The normalized text of the file being fingerprinted; reused from file to file.
 const normalized = createUtf8Buffer();
 let normalizedInUse = false;
@@ -191,7 +205,7 @@ function describeError(error: unknown): string {
  */
 async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI, out: Utf8Buffer = normalized): Promise<FileText> {
   if (!read.ok) return read;
-  const doc = await documentUtf8(read.bytes, name, out);
+  const doc = await documentUtf8(read.bytes, name, out, undefined, extractor);
   if (!doc.ok) {
     const status = doc.reason === 'binary' ? DocStatus.binary : EXTRACTION_STATUS[doc.reason];
     return { ok: false, status, skip: doc.reason, message: skipMessage(doc.reason, doc.message), flags: doc.format ? formatFlags(doc.format) : 0 };

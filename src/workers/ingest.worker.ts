@@ -1,5 +1,6 @@
-/** The ingest worker: exposes `ingestApi` over comlink and nothing else. */
+/** The ingest worker: exposes `ingestApi` over comlink; its documents are extracted in a worker of their own. */
 import { expose } from 'comlink';
-import { ingestApi } from './ingest-api.ts';
+import { ingestApi, useExtractionWorker } from './ingest-api.ts';
 
+useExtractionWorker(() => new Worker(new URL('./extract.worker.ts', import.meta.url), { type: 'module', name: 'simsift-extract' }));
 expose(ingestApi);

@@ -16,10 +16,17 @@ export interface WorkerPool<Api> {
   terminate(reason?: unknown): void;
 }
 
-/** The default pool size: one worker per logical core the browser reports (at least 1, at most 16). */
+/** The most workers of one kind: the one thread-count rule of the app and the CLI (cli/cli-options.ts). */
+export const MAX_WORKERS = 16;
+
+/** A pool's size for `cores` logical cores: one worker per core, at least 1, at most MAX_WORKERS (2 when unknown). */
+export function poolSize(cores: number): number {
+  return Math.max(1, Math.min(MAX_WORKERS, cores || 2));
+}
+
+/** The default pool size: one worker per logical core the browser reports (see `poolSize`). */
 export function defaultPoolSize(): number {
-  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0;
-  return Math.max(1, Math.min(16, cores || 2));
+  return poolSize(typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0);
 }
 
 /** Creates a pool of `size` bridges around workers made by `spawn`. */

@@ -54,7 +54,7 @@ test('a tab that clears the corpus while another scans leaves no result over an 
 // Known defect (#20, open): in 1 of 3 full runs the export after a resume missed 4 rows and numbered
 // groups differently from the uninterrupted scan's, depending on where the reload cut the scan. Kept
 // as fixme until the resume path is fixed, so that CI stays a true signal for everything else.
-test.fixme('a scan resumed after a reload exports the same bytes as the same folder scanned without a break', async ({ browser }) => {
+test('a scan resumed after a reload exports the same bytes as the same folder scanned without a break', async ({ browser }) => {
   test.setTimeout(240_000);
   const dir = mkdtempSync(join(tmpdir(), 'simsift-resume-bytes-'));
   try {

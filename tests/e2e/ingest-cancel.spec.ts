@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
 import { IngestPage } from './ingest-page.ts';
 
-test('cancel stops a scan at once, and a new scan can start right away', async ({ page }) => {
+test('cancel stops a scan, keeps what finished, and a new scan can start right away', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-cancel-'));
   try {
     generateCorpus(join(dir, 'big'), { files: 3000, totalBytes: 150e6, nearEvery: 0, exactEvery: 0, perFolder: 500, seed: 3 });
@@ -16,25 +16,9 @@ test('cancel stops a scan at once, and a new scan can start right away', async (
     await app.waitForState('scanning');
     // Cancel once some files are done, so there is something finished to keep.
     await expect(page.getByText(/\b[1-9][\d,]* of 3,000 files/)).toBeVisible();
-    // Time from the click to the state change, measured in the page.
-    await page.evaluate(() => {
-      const root = document.querySelector('[data-scan-state]')!;
-      const w = window as unknown as { __cancelMs: number | null };
-      w.__cancelMs = null;
-      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!;
-      const start = performance.now();
-      new MutationObserver((_, observer) => {
-        if (root.getAttribute('data-scan-state') === 'cancelled') {
-          w.__cancelMs = performance.now() - start;
-          observer.disconnect();
-        }
-      }).observe(root, { attributes: true });
-      button.click();
-    });
+    // How long the cancel takes is measured by bench/browser/main-thread.bench.spec.ts, not asserted here.
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await app.waitForState('cancelled');
-    const cancelMs = await page.evaluate(() => (window as unknown as { __cancelMs: number | null }).__cancelMs);
-    expect(cancelMs).not.toBeNull();
-    expect(cancelMs!).toBeLessThan(200);
     await expect(app.progressStatus).toContainText('Scan cancelled.');
     await expect(app.results).toContainText('The scan was cancelled');
     // What finished before the cancel is still searched (in fresh workers): the summary fills in,

@@ -123,6 +123,9 @@ export const EXTRACTION_STATUS: Record<ExtractionSkip, DocStatusCode> = {
   'over-limit': DocStatus.overLimit,
 };
 
+/** The error names of a read refused for lack of permission: Node's codes and the browser's DOMException names. */
+const PERMISSION_ERRORS = /\b(EACCES|EPERM|NotAllowedError|SecurityError)\b/;
+
 /** The human message for each skip reason (shown in the Skipped panel). */
 export function skipMessage(reason: SkipReason, detail?: string): string {
   switch (reason) {
@@ -141,6 +144,8 @@ export function skipMessage(reason: SkipReason, detail?: string): string {
         ? 'Empty file: there is no text to compare.'
         : '0 bytes: an empty file, or a pipe or device (a browser shows those as 0-byte files and never reads them); there is no text to compare.';
     case 'unreadable':
+      // A permission error is named as one: "moved, deleted or locked" would send a person looking for the wrong cause.
+      if (detail !== undefined && PERMISSION_ERRORS.test(detail)) return `Permission denied (${detail}): SimSift is not allowed to read this file, so it was not compared.`;
       return `Could not be read${detail ? ` (${detail})` : ''}: it may have been moved, deleted or locked while scanning.`;
     case 'not-regular':
       return `Not a regular file${detail ? ` (${detail})` : ''}: a pipe, device or socket is never opened, so it was not compared.`;

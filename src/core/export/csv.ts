@@ -81,7 +81,7 @@ export function formatJaccard(x: number): string {
  * exact Jaccard. The first chunk starts with the UTF-8 BOM (`CSV_BOM`). This is the app's "Export
  * CSV" and `simsift scan`'s output, byte for byte.
  */
-export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly string[], rowsPerChunk = 4096): Generator<string> {
+export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly string[], rowsPerChunk = 4096, skip?: ArrayLike<number>): Generator<string> {
   const header = CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]);
   // Escaped paths are computed once per document, not once per row.
   const escaped = new Array<string | undefined>(paths.length);
@@ -90,6 +90,8 @@ export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly 
   for (let d = 0; d <= 64; d++) estimate[d] = fraction(similarityEstimate(d));
   let chunk = header;
   const append = (group: number, a: number, b: number, distance: number, jaccard: number) => {
+    // A document the person said is not a duplicate (the keep panel's ignore list): its pairs are left out.
+    if (skip && (skip[a] === 1 || skip[b] === 1)) return;
     const known = distance !== UNKNOWN_PAIR_DISTANCE;
     chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${formatJaccard(jaccard)}\r\n`;
   };

@@ -24,6 +24,7 @@ export function groupsCsvRows(
   paths: readonly string[],
   order?: ArrayLike<number>,
   identical?: ArrayLike<number>,
+  skip?: ArrayLike<number>,
 ): string[][] {
   const rows: string[][] = [[...GROUPS_CSV_HEADER]];
   const n = order ? order.length : table.count;
@@ -31,6 +32,7 @@ export function groupsCsvRows(
     const g = order ? order[i] : i;
     const first = table.offsets[g];
     for (let s = first; s < table.offsets[g + 1]; s++) {
+      if (skip?.[table.members[s]] === 1) continue; // "not a duplicate": left out
       const d = table.distanceToReference[s];
       const memberRole: GroupRole = identical?.[s] === 1 ? 'exact-duplicate' : 'near-duplicate';
       rows.push([
@@ -50,6 +52,7 @@ export function groupsCsv(
   paths: readonly string[],
   order?: ArrayLike<number>,
   identical?: ArrayLike<number>,
+  skip?: ArrayLike<number>,
 ): string {
-  return CSV_BOM + toCsv(groupsCsvRows(table, paths, order, identical));
+  return CSV_BOM + toCsv(groupsCsvRows(table, paths, order, identical, skip));
 }

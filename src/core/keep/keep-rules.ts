@@ -15,7 +15,16 @@ export type KeepRuleKind = 'protected' | 'newest' | 'oldest' | 'shortest-path' |
 export const KEEP_RULE_KINDS: readonly KeepRuleKind[] = ['protected', 'newest', 'oldest', 'shortest-path', 'longest-path', 'largest', 'smallest'];
 
 /** Why a document got its role: the rule that decided, or the person's own mark. */
-export type KeepReason = KeepRuleKind | 'reference' | 'path-order' | 'near-duplicate' | 'marked' | 'unmarked' | 'kept-in-another-group';
+export type KeepReason =
+  | KeepRuleKind
+  | 'reference'
+  | 'path-order'
+  | 'near-duplicate'
+  | 'copy-of-review'
+  | 'marked'
+  | 'unmarked'
+  | 'kept-in-another-group'
+  | 'ignored';
 
 /** What happens to a document: kept, moved away (quarantine), or left for the person to look at. */
 export type KeepRole = 'keep' | 'remove' | 'review';
@@ -88,6 +97,22 @@ export function isProtected(path: string, folders: readonly string[]): boolean {
 }
 
 /**
+ * The protected folders (normalized) under which none of `paths` lies: a typo, a folder written with
+ * another case, or an absolute path would protect nothing, so the CLI and the app name them as errors.
+ */
+export function unmatchedFolders(paths: readonly string[], folders: readonly string[]): string[] {
+  const wanted = new Set(folders.map(normalizeFolder));
+  const left = new Set(wanted);
+  // Each path's folders, shortest first: one pass over the paths, whatever the number of folders.
+  for (const path of paths) {
+    if (left.size === 0) break;
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) left.delete(path.slice(0, at));
+    left.delete(path);
+  }
+  return [...wanted].filter((f) => left.has(f));
+}
+
+/**
  * Compares documents a and b of one group by one rule: negative when a is preferred (kept first),
  * positive when b is, 0 when the rule cannot tell them apart. An unknown time (0) is never preferred.
  */
@@ -124,11 +149,20 @@ function comparePaths(a: string, b: string): number {
  * Decides every group: the kept file is the member the rules put first (the person's rules in order,
  * then the reference rule — the group's reference, then its identical copies — then path order). Every
  * other member under a protected folder is kept too; a member identical to the kept file is `remove`;
- * a near-duplicate is `review` (or `remove` with `markNear`). `marks` are the person's own toggles by
- * document (true: remove, false: do not remove); a kept file is never removed. A document in several
- * groups gets one role: keep wins over remove, remove over review.
+ * a near-duplicate is `review` (or `remove` with `markNear`), except that of several identical copies of
+ * one near-duplicate text only the one the rules prefer is left to review, the others are `remove`
+ * (`copy-of-review`): whatever the rule, one copy of each text stays and no copy is kept twice. `marks`
+ * are the person's own toggles by document (true: remove, false: do not remove); a kept file is never
+ * removed. `ignored` documents ("not a duplicate") take no part: never kept, never removed, reason
+ * `ignored`. A document in several groups gets one role: keep wins over remove, remove over review.
  */
-export function decideKeep(input: KeepGroups, docs: KeepDocs, rules: KeepRules, marks?: ReadonlyMap<number, boolean>): KeepDecision {
+export function decideKeep(
+  input: KeepGroups,
+  docs: KeepDocs,
+  rules: KeepRules,
+  marks?: ReadonlyMap<number, boolean>,
+  ignored?: ReadonlySet<number>,
+): KeepDecision {
   const { groups, classOf } = input;
   const slots = groups.members.length;
   const keeper = new Int32Array(groups.count);
@@ -152,24 +186,43 @@ export function decideKeep(input: KeepGroups, docs: KeepDocs, rules: KeepRules, 
       }
       return { rule: 'path-order', sign: comparePaths(docs.paths[a]!, docs.paths[b]!) };
     };
-    let best = ref;
-    for (let s = first + 1; s < end; s++) {
+    const out = (d: number) => ignored !== undefined && ignored.has(d);
+    let best = -1;
+    for (let s = first; s < end; s++) {
       const d = groups.members[s]!;
-      if (decider(d, best).sign < 0) best = d;
+      if (!out(d) && (best < 0 || decider(d, best).sign < 0)) best = d;
     }
-    keeper[g] = best;
+    keeper[g] = best < 0 ? ref : best;
     // The kept file's reason: the rule that put it before the runner-up.
     let keptReason: KeepReason = 'path-order';
     let runnerUp = -1;
     for (let s = first; s < end; s++) {
       const d = groups.members[s]!;
-      if (d !== best && (runnerUp < 0 || decider(d, runnerUp).sign < 0)) runnerUp = d;
+      if (d !== best && !out(d) && (runnerUp < 0 || decider(d, runnerUp).sign < 0)) runnerUp = d;
     }
-    if (runnerUp >= 0) keptReason = decider(best, runnerUp).rule;
+    if (best >= 0 && runnerUp >= 0) keptReason = decider(best, runnerUp).rule;
+    // Per exact class of a near-duplicate text: the copy left to review (the one the rules prefer).
+    const reviewed = new Map<number, number>();
+    if (!rules.markNear && best >= 0) {
+      for (let s = first; s < end; s++) {
+        const d = groups.members[s]!;
+        const c = classOf[d]!;
+        // A copy the person marked for removal is not the one left (they asked for it to go).
+        if (c < 0 || c === classOf[best] || out(d) || marks?.get(d) === true || (protecting && isProtected(docs.paths[d]!, folders))) continue;
+        const held = reviewed.get(c);
+        if (held === undefined || decider(d, held).sign < 0) reviewed.set(c, d);
+      }
+    }
     for (let s = first; s < end; s++) {
       const d = groups.members[s]!;
-      const same = d === best || (classOf[d] >= 0 && classOf[d] === classOf[best]);
+      const same = d === best || (best >= 0 && classOf[d] >= 0 && classOf[d] === classOf[best]);
       identical[s] = same ? 1 : 0;
+      if (out(d)) {
+        role[s] = ROLE_REVIEW;
+        reason[s] = 'ignored';
+        continue;
+      }
+      const copyOf = reviewed.get(classOf[d]!);
       if (d === best) {
         role[s] = ROLE_KEEP;
         reason[s] = keptReason;
@@ -179,6 +232,9 @@ export function decideKeep(input: KeepGroups, docs: KeepDocs, rules: KeepRules, 
       } else if (same || rules.markNear) {
         role[s] = ROLE_REMOVE;
         reason[s] = decider(best, d).rule;
+      } else if (copyOf !== undefined && copyOf !== d) {
+        role[s] = ROLE_REMOVE;
+        reason[s] = marks?.get(d) === true ? 'marked' : 'copy-of-review';
       } else {
         role[s] = ROLE_REVIEW;
         reason[s] = 'near-duplicate';

@@ -304,18 +304,38 @@ const ONES = 0x0101010101010101n;
 const HIGH = 0x8080808080808080n;
 
 /**
- * Stack: → i64 with the high bit of each byte of x (8 ASCII bytes, local C_X) set iff that byte is
- * NOT an ASCII letter or digit. With y = x | 0x20 per byte (which lowercases letters and keeps
- * digits), a byte is a letter iff y is in 'a'..'z', a digit iff x is in '0'..'9'; for bytes < 0x80,
- * v in lo..hi iff (v + (0x80 - lo)) & ~(v + (0x7f - hi)) has its high bit set (no carries between bytes).
+ * Stack: → i64 with the high bit of each byte of `value` (8 bytes below 0x80) set iff that byte is in
+ * lo..hi: v in lo..hi iff (v + (0x80 - lo)) & ~(v + (0x7f - hi)) has its high bit set (no carries
+ * between bytes below 0x80).
  */
-function nonWordBytes(): number[] {
-  const inRange = (local: number, lo: bigint, hi: bigint) => [
-    ...get(local), ...i64((0x80n - lo) * ONES), OP.i64Add,
-    ...get(local), ...i64((0x7fn - hi) * ONES), OP.i64Add, ...i64(-1n), OP.i64Xor,
+function swarInRange(value: number[], lo: bigint, hi: bigint): number[] {
+  return [
+    ...value, ...i64((0x80n - lo) * ONES), OP.i64Add,
+    ...value, ...i64((0x7fn - hi) * ONES), OP.i64Add, ...i64(-1n), OP.i64Xor,
     OP.i64And,
   ];
-  return [...inRange(C_Y, 0x61n, 0x7an), ...inRange(C_X, 0x30n, 0x39n), OP.i64Or, ...i64(HIGH), OP.i64And, ...i64(HIGH), OP.i64Xor];
+}
+
+/**
+ * Stack: → i64: the 8 bytes of `value` (each below 0x80 where `ascii` has its high bit clear) with
+ * their uppercase ASCII letters lowercased and every other byte as it was (`_` stays `_`, where
+ * `| 0x20` on every byte would make it DEL). `ascii`: an i64 whose bytes' high bits mark the bytes
+ * that are not ASCII (their upper-case test is dropped).
+ */
+function lowercaseLetters(value: number[], ascii: number[]): number[] {
+  return [...swarInRange(value, 0x41n, 0x5an), ...ascii, OP.i64And, ...i64(HIGH), OP.i64And, ...i64(2n), OP.i64ShrU, ...value, OP.i64Or];
+}
+
+/**
+ * Stack: → i64 with the high bit of each byte of x (8 ASCII bytes, local C_X) set iff that byte is
+ * NOT a word byte: an ASCII letter, digit or `_` (char-class.ts: UAX #29's ExtendNumLet joins words).
+ * y (local C_Y) is x with its letters lowercased, so a byte is a letter iff y is in 'a'..'z'.
+ */
+function nonWordBytes(): number[] {
+  return [
+    ...swarInRange(get(C_Y), 0x61n, 0x7an), ...swarInRange(get(C_X), 0x30n, 0x39n), OP.i64Or, ...swarInRange(get(C_X), 0x5fn, 0x5fn), OP.i64Or,
+    ...i64(HIGH), OP.i64And, ...i64(HIGH), OP.i64Xor,
+  ];
 }
 
 function compactBody(): number[] {
@@ -346,7 +366,8 @@ function compactBody(): number[] {
   // then byte by byte.
   emit(OP.block, EMPTY, OP.loop, EMPTY); // $stop, $copy
   emit(get(C_R), OP.i32Const, 8, OP.i32Add, get(C_END), OP.i32LeU, OP.if, EMPTY);
-  emit(get(C_R), mem(OP.i64Load), OP.tee, C_X, i64(0x20n * ONES), OP.i64Or, set(C_Y));
+  emit(get(C_R), mem(OP.i64Load), set(C_X));
+  emit(lowercaseLetters(get(C_X), i64(-1n)), set(C_Y));
   emit(get(C_W), get(C_Y), mem(OP.i64Store));
   // k = how many leading bytes are word bytes (8 when all are)
   emit(nonWordBytes(), OP.i64Ctz, OP.i32WrapI64, OP.i32Const, 3, OP.i32ShrU, set(C_K));
@@ -472,17 +493,14 @@ function compactTextBody(): number[] {
       a.loop('copy');
       emit(get(X_R), OP.i32Const, 8, OP.i32Add, get(X_END), OP.i32LeU, get(X_R), get(X_W), OP.i32Sub, OP.i32Const, 8, OP.i32GeU, OP.i32And);
       a.if();
-      emit(get(X_R), mem(OP.i64Load), OP.tee, X_X, i64(0x20n * ONES), OP.i64Or, set(X_Y));
-      emit(get(X_W), get(X_Y), mem(OP.i64Store));
-      // word bytes: ASCII (high bit clear) letters or digits, tested on the low 7 bits (no carries)
-      const inRange = (value: number[], lo: bigint, hi: bigint) => [
-        ...value, ...i64((0x80n - lo) * ONES), OP.i64Add,
-        ...value, ...i64((0x7fn - hi) * ONES), OP.i64Add, ...i64(-1n), OP.i64Xor,
-        OP.i64And,
-      ];
+      emit(get(X_R), mem(OP.i64Load), set(X_X));
+      // word bytes: ASCII (high bit clear) letters, digits or `_`, tested on the low 7 bits (no carries)
       const low7 = [...get(X_X), ...i64(0x7fn * ONES), OP.i64And];
+      const ascii = [...get(X_X), ...i64(-1n), OP.i64Xor];
+      emit(lowercaseLetters(low7, ascii), get(X_X), i64(HIGH), OP.i64And, OP.i64Or, set(X_Y));
+      emit(get(X_W), get(X_Y), mem(OP.i64Store));
       const lowered = [...low7, ...i64(0x20n * ONES), OP.i64Or];
-      emit(inRange(lowered, 0x61n, 0x7an), inRange(low7, 0x30n, 0x39n), OP.i64Or);
+      emit(swarInRange(lowered, 0x61n, 0x7an), swarInRange(low7, 0x30n, 0x39n), OP.i64Or, swarInRange(low7, 0x5fn, 0x5fn), OP.i64Or);
       emit(get(X_X), i64(-1n), OP.i64Xor, OP.i64And, i64(HIGH), OP.i64And, i64(HIGH), OP.i64Xor);
       emit(OP.i64Ctz, OP.i32WrapI64, OP.i32Const, 3, OP.i32ShrU, set(X_K));
       emit(get(X_W), get(X_K), OP.i32Add, set(X_W), get(X_R), get(X_K), OP.i32Add, set(X_R));

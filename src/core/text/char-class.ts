@@ -9,7 +9,11 @@
 
 /** Not part of any token (spaces, punctuation, symbols, controls, unassigned). */
 export const SEP = 0;
-/** A letter or digit that extends a word (Unicode L or N). */
+/**
+ * A letter, digit or connector that extends a word (Unicode L, N, or Pc: `_` and the other connector
+ * punctuation, UAX #29's ExtendNumLet), so `pip_cache` is one word, as Unicode's word rules, ICU's
+ * word segmenter and `\w` all have it.
+ */
 export const WORD = 1;
 /** A combining mark (Unicode M): continues the current token; starts a word if there is none. */
 export const MARK = 2;
@@ -22,7 +26,7 @@ const MARK_RE = /^\p{M}$/u;
 const SPACELESS_RE =
   /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}\p{scx=Tibetan}\p{scx=Yi}]$/u;
 const PICTOGRAPHIC_RE = /^\p{Extended_Pictographic}$/u;
-const WORD_RE = /^[\p{L}\p{N}]$/u;
+const WORD_RE = /^[\p{L}\p{N}\p{Pc}]$/u;
 
 /** Class of each code point; UNKNOWN until its block is filled. */
 const table = new Uint8Array(0x110000).fill(UNKNOWN);

@@ -98,5 +98,19 @@ export function sniffFormat(bytes: Uint8Array, name: string): SniffedFormat {
   }
   const claimed = formatOfName(name);
   if (claimed) return { format: 'text', claimed };
+  return decodedFormat(name);
+}
+
+/** The format of a file read as text: HTML when its name says so, else plain text. */
+export function decodedFormat(name: string): SniffedFormat {
   return { format: isHtmlName(name) ? 'html' : 'text' };
+}
+
+/**
+ * True when a document's extraction found it damaged though its name does not claim the format: its
+ * bytes only began like one (a note about PDF that starts with `%PDF-`), so it is read as text instead
+ * when it decodes as text, and stays a damaged document when it does not.
+ */
+export function readAsTextInstead(failed: { reason: string }, format: ExtractedFormat, name: string): boolean {
+  return failed.reason === 'damaged' && formatOfName(name) !== format;
 }

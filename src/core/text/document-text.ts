@@ -8,9 +8,9 @@
  */
 import { decodeText } from './decode.ts';
 import { stripHtml } from './html.ts';
-import { isExtractedFormat, sniffFormat, type DocumentFormat, type ExtractedFormat, type SniffedFormat } from './document-format.ts';
-import { extractDocument, isCompoundFile } from './documents/extract-document.ts';
-import type { ExtractionLimits, ExtractionSkip } from './documents/extraction.ts';
+import { decodedFormat, isExtractedFormat, readAsTextInstead, sniffFormat, type DocumentFormat, type ExtractedFormat, type SniffedFormat } from './document-format.ts';
+import { extractDocument, isCompoundFile, type Extractor } from './documents/extract-document.ts';
+import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionSkip } from './documents/extraction.ts';
 
 /** The text of a document, or why it has none. */
 export type DocumentText =
@@ -56,8 +56,13 @@ function damagedClaim(bytes: Uint8Array, claimed: ExtractedFormat): DocumentText
 }
 
 /** The text of an extracted document (PDF, DOCX, ODT, EPUB, RTF), or why there is none. */
-export async function extractedDocumentText(bytes: Uint8Array, format: ExtractedFormat, limits?: ExtractionLimits): Promise<DocumentText> {
-  const extracted = await extractDocument(bytes, format, limits);
+export async function extractedDocumentText(
+  bytes: Uint8Array,
+  format: ExtractedFormat,
+  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
+  extract: Extractor = extractDocument,
+): Promise<DocumentText> {
+  const extracted = await extract(bytes, format, limits);
   if (!extracted.ok) return { ...extracted, format };
   return { ok: true, text: extracted.text, encoding: 'utf-8', format, html: false, invalidBytes: 0 };
 }
@@ -68,5 +73,9 @@ export async function extractedDocumentText(bytes: Uint8Array, format: Extracted
  */
 export async function loadDocumentText(bytes: Uint8Array, name: string, limits?: ExtractionLimits): Promise<DocumentText> {
   const sniffed = sniffFormat(bytes, name);
-  return isExtractedFormat(sniffed.format) ? extractedDocumentText(bytes, sniffed.format, limits) : documentText(bytes, name, sniffed);
+  if (!isExtractedFormat(sniffed.format)) return documentText(bytes, name, sniffed);
+  const doc = await extractedDocumentText(bytes, sniffed.format, limits);
+  if (doc.ok || !readAsTextInstead(doc, sniffed.format, name)) return doc;
+  const text = documentText(bytes, name, decodedFormat(name));
+  return text.ok ? text : doc;
 }

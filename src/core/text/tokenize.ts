@@ -3,7 +3,8 @@
  * character n-grams are cut from. It is the readable definition of tokenization; the fingerprinter
  * runs the same rules fused with hashing over UTF-8 bytes, and tests hold the two equal.
  *
- * Rules: a token is a maximal run of letters and digits (with any combining marks that follow);
+ * Rules: a token is a maximal run of letters, digits and connectors such as `_` (UAX #29's
+ * ExtendNumLet; with any combining marks that follow);
  * every letter of a script written without spaces (Han, Hiragana, Katakana, Hangul, Thai, ...) and
  * every pictographic emoji is a token by itself (with its following marks); all else separates.
  */

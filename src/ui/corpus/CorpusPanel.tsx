@@ -1,6 +1,6 @@
 /** The saved-corpus panel: document count, storage used, keep-contents, check files, clear, resume, reset. */
 import { useRef, useState } from 'react';
-import type { CorpusPersistence } from '../../scan/corpus-persistence.ts';
+import type { CorpusPersistence } from '../../corpus/corpus-persistence.ts';
 import { formatStorageBytes, interruptedMessage } from './format-storage.ts';
 import { useCorpusPersistence } from './use-corpus-persistence.ts';
 import { displayName } from '../shared/display-name.ts';

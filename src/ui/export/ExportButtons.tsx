@@ -35,6 +35,8 @@ export interface ExportButtonsProps {
   identical?: Uint8Array;
   /** The scan's documents, settings and k: "Export fingerprints" writes them as Parquet. */
   fingerprints?: FingerprintExportSource;
+  /** Per document, 1 when the person said it is not a duplicate (the keep panel): left out of both CSVs. */
+  leftOut?: Uint8Array;
   disabled?: boolean;
 }
 
@@ -49,11 +51,14 @@ interface ExportJob {
 }
 
 /** "Export CSV" (all pairs), "Export groups CSV" (groups in view) and "Export fingerprints" (Parquet). */
-export function ExportButtons({ relation, table, paths, order, identical, fingerprints, disabled = false }: ExportButtonsProps) {
+export function ExportButtons({ relation, table, paths, order, identical, fingerprints, leftOut, disabled = false }: ExportButtonsProps) {
   const id = useId();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const pairCount = relation.pairCount;
+  let ignored = 0;
+  if (leftOut) for (let d = 0; d < leftOut.length; d++) ignored += leftOut[d]!;
+  const without = ignored > 0 ? `, without those of ${count(ignored, 'document', 'documents')} marked not a duplicate` : '';
   const groupCount = order.length;
   const save = async (job: ExportJob) => {
     const name = datedFileName(job.stem, new Date(), job.ext);
@@ -88,8 +93,8 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
           void save({
             stem: 'simsift-pairs',
             ext: 'csv',
-            what: count(pairCount, 'pair', 'pairs'),
-            run: (target) => exportWorker.call(undefined, (api) => api.pairsCsv(relation, paths, target)),
+            what: count(pairCount, 'pair', 'pairs') + without,
+            run: (target) => exportWorker.call(undefined, (api) => api.pairsCsv(relation, paths, target, leftOut)),
           })
         }
       >
@@ -107,10 +112,10 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
           void save({
             stem: 'simsift-groups',
             ext: 'csv',
-            what: count(groupCount, 'group', 'groups'),
+            what: count(groupCount, 'group', 'groups') + without,
             run: (target) =>
               exportWorker.call(undefined, (api) =>
-                api.groupsCsv({ count: table.count, offsets: table.offsets, members: table.members, distanceToReference: table.distanceToReference }, paths, order, identical, target),
+                api.groupsCsv({ count: table.count, offsets: table.offsets, members: table.members, distanceToReference: table.distanceToReference }, paths, order, identical, target, leftOut),
               ),
           })
         }

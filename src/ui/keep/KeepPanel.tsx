@@ -1,28 +1,38 @@
 /**
  * "Keep and clean up": the keep rules, each group's documents with their role (kept, marked for removal,
- * to review) and a checkbox per row to change a mark, what the marks would free, and the plan export.
- * Moving files is the command line's job (`simsift apply`), which checks each file again first.
+ * to review) and a checkbox per row to change a mark, actions per group and for all (keep one and mark
+ * the rest, invert), "not a duplicate", filters and order, exclusions, what the marks would free, and the
+ * plan export. The marks, the ignore list and the exclusions are saved (use-keep-marks.ts).
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
-import { decideKeep, ROLE_KEEP, ROLE_REMOVE, type KeepDocs } from '../../core/keep/keep-rules.ts';
-import { planCsv, planJson, planRows, type PlanDocs } from '../../core/export/plan.ts';
+import { decideKeep, ROLE_KEEP, ROLE_REMOVE, unmatchedFolders } from '../../core/keep/keep-rules.ts';
+import { applyMarkAction, leftOut, NO_GROUP_FILTER, visibleGroups, type GroupFilter, type GroupSort, type MarkAction } from '../../core/keep/keep-marks.ts';
+import { planCsv, planJson, planRows } from '../../core/export/plan.ts';
+import type { ScanDocs } from '../../scan/scan-result.ts';
 import { PathName } from '../shared/PathName.tsx';
 import { displayName } from '../shared/display-name.ts';
 import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
 import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
-import { useModifiedTimes, type ReadFileTimes } from './use-modified-times.ts';
+import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
+import { hashMemberBytes } from './plan-bytes.ts';
+import { useKeepMarks } from './use-keep-marks.ts';
+import { KeepFilters } from './KeepFilters.tsx';
+import { KeepExclusions } from './KeepExclusions.tsx';
+import { QuarantineMove } from './QuarantineMove.tsx';
 import './keep.css';
 
 export interface KeepPanelProps {
   relation: DuplicateRelation;
-  docs: PlanDocs & KeepDocs & { count: number; files: readonly Blob[]; modified?: Float64Array };
+  docs: ScanDocs;
   /** Saves a text file (the app's download); `ext` is the file's extension. */
   onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
   /** Reads files' modification times off the main thread. */
   readTimes: ReadFileTimes;
+  /** Told the documents the person said are not duplicates (1 per document), for the other exports. */
+  onIgnoredChange?: (ignored: Uint8Array) => void;
 }
 
 /** Groups listed with their rows at most (the plan always holds them all). */
@@ -30,29 +40,55 @@ const SHOWN_GROUPS = 50;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPanelProps) {
+export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnoredChange }: KeepPanelProps) {
   const [rules, setRules] = useKeepRules();
   const modified = useModifiedTimes(scanned, relation.groups.members, readTimes, rules.order.includes('newest') || rules.order.includes('oldest'));
   const docs = useMemo(() => ({ ...scanned, ...(modified ? { modified } : {}) }), [scanned, modified]);
-  // The person's own marks by document; a new set of documents starts without any.
-  const [marks, setMarks] = useState<Map<number, boolean>>(() => new Map());
-  const [marksFor, setMarksFor] = useState(scanned.paths);
-  if (marksFor !== scanned.paths) {
-    setMarksFor(scanned.paths);
-    setMarks(new Map());
-  }
+  // The person's own marks and "not a duplicate" list by document (saved by path), and the exclusions.
+  const saved = useKeepMarks(scanned.paths);
+  const { marks } = saved;
   const [status, setStatus] = useState('');
   const [marksOpen, setMarksOpen] = useState(false);
-  const decision = useMemo(() => decideKeep(relation, docs, rules, marks), [relation, docs, rules, marks]);
+  const [filter, setFilter] = useState<GroupFilter>(NO_GROUP_FILTER);
+  const [sort, setSort] = useState<GroupSort>('group');
   const { groups } = relation;
-  const toggle = (d: number, remove: boolean) => setMarks((old) => new Map(old).set(d, remove));
-  const save = (ext: 'csv' | 'json') => {
-    const rows = planRows(relation, docs, decision);
-    const name = onSave(ext === 'csv' ? planCsv(rows) : planJson(rows), 'simsift-plan', ext);
-    setStatus(`Saved the plan (${count(rows.length, 'row', 'rows')}) as ${name}.`);
+  const ignored = useMemo(() => leftOut(saved.ignored, saved.exclusions, scanned.paths, scanned.sizes, groups.members), [saved.ignored, saved.exclusions, scanned, groups]);
+  const decision = useMemo(() => decideKeep(relation, docs, rules, marks, ignored), [relation, docs, rules, marks, ignored]);
+  const byTime = rules.order.includes('newest') || rules.order.includes('oldest');
+  const timeless = useMemo(() => (byTime ? withoutTime(relation.groups.members, docs) : 0), [byTime, relation, docs]);
+  const toldIgnored = useRef(false);
+  useEffect(() => {
+    // Told only once there is something to leave out (a render of the whole results page otherwise).
+    if (!onIgnoredChange || (saved.ignored.size === 0 && !toldIgnored.current)) return;
+    toldIgnored.current = true;
+    const flags = new Uint8Array(scanned.count);
+    for (const d of saved.ignored) flags[d] = 1;
+    onIgnoredChange(flags);
+  }, [saved.ignored, scanned.count, onIgnoredChange]);
+  // A protected folder no file lies under protects nothing: said, as the CLI's --protect refuses it.
+  const unmatched = useMemo(() => (rules.order.includes('protected') ? unmatchedFolders(scanned.paths, rules.protectedFolders) : []), [scanned.paths, rules]);
+  const toggle = (d: number, remove: boolean) => saved.setMarks(new Map(marks).set(d, remove));
+  const act = (action: MarkAction) => saved.setMarks(applyMarkAction(marks, action, groups, decision, ignored));
+  const toggleIgnored = (d: number) => {
+    const next = new Set(saved.ignored);
+    if (!next.delete(d)) next.add(d);
+    saved.setIgnored(next);
   };
-  const root = docs.paths[0]?.split('/')[0] ?? 'FOLDER';
-  const shown = Math.min(groups.count, SHOWN_GROUPS);
+  const [planName, setPlanName] = useState<string | null>(null);
+  /** The plan as the marks stand, with the hash of each file's bytes as read now. */
+  const currentPlan = async () => planRows(relation, { ...docs, bytesHashes: await hashMemberBytes(scanned, relation.groups.members) }, decision);
+  const single = scanned.roots?.length === 1 ? scanned.roots[0]! : null;
+  const rootHandle = single?.kind === 'directory' ? (single as FileSystemDirectoryHandle) : null;
+  const save = async (ext: 'csv' | 'json') => {
+    setStatus('Reading the files to record the hash of their bytes…');
+    const rows = await currentPlan();
+    const name = onSave(ext === 'csv' ? planCsv(rows) : planJson(rows), 'simsift-plan', ext);
+    setPlanName(name);
+    setStatus(`Downloading the plan (${count(rows.length, 'row', 'rows')}) as ${name}: the browser saves it where it saves downloads.`);
+  };
+  // The list is computed only while it is open (a task over 100 ms after a large scan otherwise).
+  const listed = useMemo(() => (marksOpen ? visibleGroups(relation, docs.sizes, decision, filter, sort) : []), [marksOpen, relation, docs.sizes, decision, filter, sort]);
+  const shown = listed.slice(0, SHOWN_GROUPS);
   const time = (d: number) => {
     const t = docs.modified?.[d] ?? 0;
     return t > 0 ? new Date(t).toISOString().slice(0, 16).replace('T', ' ') : '';
@@ -61,6 +97,19 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
     <section className="ss-panel keep-panel" aria-label="Keep and clean up">
       <h2 className="ss-panel-title">Keep and clean up</h2>
       <KeepRulesEditor rules={rules} onChange={setRules} />
+      {timeless > 0 && (
+        <p className="keep-panel__note">
+          {count(timeless, 'grouped file has', 'grouped files have')} no modification time here (its scan did not record one, or it is not
+          a file): “newest” and “oldest” never prefer {timeless === 1 ? 'it' : 'them'}, and the next rule decides.
+        </p>
+      )}
+      {unmatched.length > 0 && (
+        <p role="alert" className="keep-panel__error">
+          {unmatched.map((f) => `“${f}”`).join(', ')} {unmatched.length === 1 ? 'matches' : 'match'} no file: nothing is protected by{' '}
+          {unmatched.length === 1 ? 'it' : 'them'}, and no plan is made or moved until it is fixed. Give a folder as the paths show it (e.g. <bdi>{docs.paths[0]?.split('/').slice(0, -1).join('/') || 'folder'}</bdi>).
+        </p>
+      )}
+      <KeepExclusions exclusions={saved.exclusions} onChange={saved.setExclusions} />
       <p role="status" className="keep-panel__summary">
         {count(decision.removeFiles, 'file', 'files')} marked for removal would free {formatSize(decision.removeBytes) || '0 B'} (
         {decision.removeBytes.toLocaleString('en')} bytes).
@@ -70,65 +119,83 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes }: KeepPa
       <details className="keep-panel__marks" onToggle={(e) => setMarksOpen(e.currentTarget.open)}>
         <summary>Show each group’s marks</summary>
         {marksOpen && (
+        <>
+        <KeepFilters filter={filter} sort={sort} onChange={(f, o) => { setFilter(f); setSort(o); }} />
+        <div className="ss-export" role="group" aria-label="Marks in every group">
+          <button type="button" className="ss-button" onClick={() => act({ kind: 'keep-one', group: 'all' })}>Keep one, mark the rest (every group)</button>
+          <button type="button" className="ss-button" onClick={() => act({ kind: 'invert', group: 'all' })}>Invert marks (every group)</button>
+          <button type="button" className="ss-button" onClick={() => act({ kind: 'clear', group: 'all' })}>Clear my marks</button>
+        </div>
         <div className="keep-panel__groups" role="group" aria-label="Marks">
-          {Array.from({ length: shown }, (_, g) => (
+          {shown.map((g) => (
             <fieldset key={g} className="keep-group">
               <legend>
                 Group {g + 1}
                 {relation.exactGroup[g] ? ' · identical copies' : ' · near-duplicates'}
               </legend>
+              <div className="keep-group__actions">
+                <button type="button" className="ss-link-button" aria-label={`Keep one, mark the rest in group ${g + 1}`} onClick={() => act({ kind: 'keep-one', group: g })}>
+                  Keep one, mark the rest
+                </button>{' '}
+                <button type="button" className="ss-link-button" aria-label={`Invert marks in group ${g + 1}`} onClick={() => act({ kind: 'invert', group: g })}>
+                  Invert
+                </button>
+              </div>
               <ul>
                 {Array.from({ length: groups.offsets[g + 1]! - groups.offsets[g]! }, (_, i) => {
                   const s = groups.offsets[g]! + i;
                   const d = groups.members[s]!;
                   const role = decision.role[s]!;
-                  const kept = decision.keeper[g] === d;
+                  const out = decision.reason[s] === 'ignored';
+                  const kept = decision.keeper[g] === d && !out;
                   const match = kept ? 'kept file' : decision.identical[s] ? 'identical copy' : 'near-duplicate';
+                  const name = displayName(docs.paths[d]!);
                   return (
-                    <li key={s} className={`keep-row keep-row--${role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}`}>
+                    <li key={s} className={`keep-row keep-row--${out ? 'ignored' : role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}`}>
                       {role === ROLE_KEEP ? (
-                        <span className="keep-row__kept" aria-label={`Kept: ${displayName(docs.paths[d]!)}`}>
+                        <span className="keep-row__kept" aria-label={`Kept: ${name}`}>
                           ★
                         </span>
                       ) : (
-                        <input
-                          type="checkbox"
-                          checked={role === ROLE_REMOVE}
-                          aria-label={`Remove ${displayName(docs.paths[d]!)}`}
-                          onChange={(e) => toggle(d, e.target.checked)}
-                        />
+                        <input type="checkbox" checked={role === ROLE_REMOVE} disabled={out} aria-label={`Remove ${name}`} onChange={(e) => toggle(d, e.target.checked)} />
                       )}{' '}
                       <PathName path={docs.paths[d]!} maxChars={70} />{' '}
-                      <span className="keep-row__role">{role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}</span>{' '}
+                      <span className="keep-row__role">{out ? 'ignored' : role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}</span>{' '}
                       <span className="ss-muted">
                         {match} · {REASON_LABELS[decision.reason[s]!]} · {formatSize(docs.sizes[d]!)}
                         {time(d) && ` · ${time(d)}`}
-                      </span>
+                      </span>{' '}
+                      {(saved.ignored.has(d) || !out) && (
+                        <button type="button" className="ss-link-button" aria-pressed={saved.ignored.has(d)} aria-label={`Not a duplicate: ${name}`} onClick={() => toggleIgnored(d)}>
+                          {saved.ignored.has(d) ? 'Is a duplicate after all' : 'Not a duplicate'}
+                        </button>
+                      )}
                     </li>
                   );
                 })}
               </ul>
             </fieldset>
           ))}
-          {groups.count > shown && <p className="ss-muted">The first {shown} of {count(groups.count, 'group', 'groups')} are listed; the plan holds them all.</p>}
+          {listed.length === 0 && <p className="ss-muted">No group matches the filters.</p>}
+          {listed.length > shown.length && (
+            <p className="ss-muted">
+              The first {shown.length} of {count(listed.length, 'group', 'groups')} shown are listed; the plan holds every group.
+            </p>
+          )}
         </div>
+        </>
         )}
       </details>
       <div className="ss-export" role="group" aria-label="Export plan">
-        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => save('csv')}>
+        <button type="button" className="ss-button" disabled={groups.count === 0 || unmatched.length > 0} onClick={() => void save('csv')}>
           Export plan CSV
         </button>
-        <button type="button" className="ss-button" disabled={groups.count === 0} onClick={() => save('json')}>
+        <button type="button" className="ss-button" disabled={groups.count === 0 || unmatched.length > 0} onClick={() => void save('json')}>
           Export plan JSON
         </button>
         <span role="status">{status}</span>
       </div>
-      <p className="ss-muted keep-panel__apply">
-        Nothing is moved from here. To move the files marked for removal into a quarantine folder, run, in the folder that
-        holds <bdi>{root}</bdi>: <code>npx simsift apply simsift-plan-….json --into QUARANTINE_FOLDER --dry-run</code>, then
-        without <code>--dry-run</code>. It moves only files whose contents still match the plan, deletes nothing, and writes
-        an undo log (<code>simsift apply --undo LOG</code> puts everything back).
-      </p>
+      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} root={rootHandle} planRows={currentPlan} planName={planName} marked={unmatched.length > 0 ? 0 : decision.removeFiles} />
     </section>
   );
 }

@@ -12,6 +12,8 @@ export const REASON_LABELS: Record<KeepReason, string> = {
   reference: 'group reference',
   'path-order': 'path order',
   'near-duplicate': 'near-duplicate: a different text',
+  'copy-of-review': 'identical copy of a near-duplicate left to review',
+  ignored: 'not a duplicate (ignored)',
   marked: 'marked by you',
   unmarked: 'unmarked by you',
   'kept-in-another-group': 'kept in another group',

@@ -52,3 +52,17 @@ export function useModifiedTimes(
   }, [docs, members, readTimes, wanted]);
   return filled?.for === docs ? filled.times : docs.modified;
 }
+
+/**
+ * How many grouped documents have no modification time and none can be read for them (a restored
+ * document's stored Blob is not a File): the keep panel says so when newest or oldest is a rule.
+ */
+export function withoutTime(members: ArrayLike<number>, docs: { files: readonly Blob[]; modified?: Float64Array }): number {
+  let n = 0;
+  for (let s = 0; s < members.length; s++) {
+    const d = members[s]!;
+    const file = docs.files[d];
+    if (!((docs.modified?.[d] ?? 0) > 0) && !(file instanceof File && file.name !== '')) n++;
+  }
+  return n;
+}

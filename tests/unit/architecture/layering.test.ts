@@ -1,6 +1,6 @@
 /**
  * The architecture as a test: every import in src/ follows the layering of shared/STYLE.md (imports
- * flow app -> ui -> scan -> workers -> storage/core; core imports nothing of the app), UI feature
+ * flow app -> ui -> corpus -> scan -> workers -> storage/core; core imports nothing of the app), UI feature
  * folders do not import each other, and no two files import each other in a cycle. It reads the
  * sources as text, so it needs no build and fails with the offending import named.
  */
@@ -56,8 +56,10 @@ const ALLOWED: Record<string, string[]> = {
   storage: ['core'],
   workers: ['core', 'storage'],
   scan: ['core', 'storage', 'workers'],
-  ui: ['core', 'storage', 'workers', 'scan'],
-  app: ['core', 'storage', 'workers', 'scan', 'ui'],
+  // The saved corpus: the scan calls it through the interface the session declares (never the reverse).
+  corpus: ['core', 'storage', 'workers', 'scan'],
+  ui: ['core', 'storage', 'workers', 'scan', 'corpus'],
+  app: ['core', 'storage', 'workers', 'scan', 'corpus', 'ui'],
   cli: ['core', 'storage', 'workers', 'scan'],
 };
 /**
@@ -66,7 +68,8 @@ const ALLOWED: Record<string, string[]> = {
  * its browser entry), so the Parquet fingerprint export is one core module for the app and the CLI.
  */
 // pdfjs-dist (legacy build) and fflate run in browsers, workers and Node alike: the document extractors (core/text/documents) use them.
-const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'fflate']);
+// papaparse (pure JavaScript, no DOM needed for strings) reads the plan CSV back (core/export/plan.ts).
+const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'fflate', 'papaparse']);
 
 const files = listSources(SRC);
 const { edges, packages } = importsOf(files);

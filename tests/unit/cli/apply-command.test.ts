@@ -5,14 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runScan } from '../../../src/cli/scan-command.ts';
-import { moveFile, runApply } from '../../../src/cli/apply-command.ts';
+import { runApply } from '../../../src/cli/apply-command.ts';
+import { moveVerified, readChecked } from '../../../src/cli/apply-paths.ts';
 import { parsePlanJson } from '../../../src/core/export/plan.ts';
 import { runCommand } from './run-command.ts';
+import { OTHER, TEXT } from './apply-texts.ts';
 
-const TEXT =
-  'Repairing a bicycle puncture starts with removing the wheel, levering the tyre off the rim and finding the hole ' +
-  'by pumping the tube and listening for the hiss of escaping air, then roughening the rubber and applying a patch. ';
-const OTHER = 'A completely different text about sourdough bread, its starter, long fermentation, folding and a hot oven. '.repeat(3);
 
 let dir: string;
 let root: string;
@@ -100,7 +98,8 @@ describe('simsift scan --plan and simsift apply', () => {
     expect(await readFile(join(root, again), 'utf8')).toBe('reappeared');
     await rm(join(root, again));
     const undone = await runCommand(runApply, ['--undo', log]);
-    expect(undone.code).toBe(1); // the others are back already: listed as not in the quarantine folder
+    expect(undone.code).toBe(0); // the others are back already, with their bytes: nothing to do for them
+    expect(undone.err).toContain(`already in place`);
     expect(await snapshot(root)).toEqual(edited);
   });
 
@@ -117,8 +116,18 @@ describe('simsift scan --plan and simsift apply', () => {
     }
   });
 
+  it('takes --into=DIR and a plan after --', async () => {
+    const plan = join(dir, '-plan.json');
+    expect((await runCommand(runScan, [root, '--plan', plan, '--threads', '1'])).code).toBe(0);
+    const dry = await runCommand(runApply, ['--dry-run', `--into=${join(dir, 'q')}`, `--root=${root}`, '--', plan]);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toContain('would move docs/backup/bicycle.txt');
+  });
+
   it('refuses bad arguments and a file that is not a plan', async () => {
     expect((await runCommand(runApply, [])).code).toBe(2);
+    expect((await runCommand(runApply, ['plan.json', '--into'])).code).toBe(2);
+    expect((await runCommand(runApply, ['plan.json', '--into', 'q', '--bogus'])).err).toContain('--bogus');
     await writeFile(join(dir, 'x.json'), '{"rows":[]}');
     const r = await runCommand(runApply, [join(dir, 'x.json'), '--into', join(dir, 'q')]);
     expect(r.code).toBe(2);
@@ -126,19 +135,26 @@ describe('simsift scan --plan and simsift apply', () => {
   });
 });
 
-describe('moveFile', () => {
-  it('moves across devices by copy, fsync, verify, unlink (tmpfs /dev/shm)', async () => {
+describe('moveVerified', () => {
+  it('moves across devices by copy, fsync, verify, unlink (tmpfs /dev/shm), never over a file there', async () => {
     if (!existsSync('/dev/shm')) return;
     const shm = await mkdtemp('/dev/shm/simsift-apply-');
+    const checked = async (path: string) => {
+      const read = await readChecked(path);
+      if (!read.ok) throw new Error(read.why);
+      return read.file;
+    };
     try {
       const from = join(dir, 'a.txt');
       await writeFile(from, 'bytes across devices');
-      await moveFile(from, join(shm, 'sub/a.txt'));
+      await mkdir(join(shm, 'sub'));
+      await moveVerified(await checked(from), join(shm, 'sub/a.txt'));
       expect(existsSync(from)).toBe(false);
       expect(await readFile(join(shm, 'sub/a.txt'), 'utf8')).toBe('bytes across devices');
       await writeFile(from, 'second');
-      await expect(moveFile(from, join(shm, 'sub/a.txt'))).rejects.toThrow(/exists/);
+      await expect(moveVerified(await checked(from), join(shm, 'sub/a.txt'))).rejects.toThrow(/exists/);
       expect(await readFile(from, 'utf8')).toBe('second');
+      expect(await readFile(join(shm, 'sub/a.txt'), 'utf8')).toBe('bytes across devices');
     } finally {
       await rm(shm, { recursive: true, force: true });
     }

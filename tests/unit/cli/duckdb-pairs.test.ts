@@ -119,12 +119,11 @@ describe('simsift pairs --engine duckdb', () => {
     const file = join(dir, 'many.parquet');
     writeParquet(file, many);
     for (const engine of ['index', 'duckdb']) {
-      const started = performance.now();
       const { code, out, err } = await run([file, '--k', '64', '--engine', engine]);
       expect(code).toBe(2);
       expect(out).toBe('');
+      // "about ... (estimated from a sample)": refused from the estimate, before any search ran.
       expect(err).toMatch(/about 19,999,900,000 pairs within k=64 .*over --max-pairs 100,000,000/);
-      expect(performance.now() - started).toBeLessThan(10_000);
     }
     // A bound the estimate passes but the count does not: DuckDB stops counting.
     const bounded = await run([hexFile, '--k', '5', '--engine', 'duckdb', '--max-pairs', '10']);

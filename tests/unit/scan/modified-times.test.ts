@@ -1,7 +1,7 @@
 // The files' modification times travel from ingest to the saved corpus and back (#22: newest/oldest keep rules).
 import { describe, expect, it } from 'vitest';
 import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts';
-import { docsFromCorpus, storedDocumentOf } from '../../../src/scan/stored-documents.ts';
+import { docsFromCorpus, storedDocumentOf } from '../../../src/corpus/stored-documents.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { useFreshDatabase } from '../storage/storage-test-db.ts';

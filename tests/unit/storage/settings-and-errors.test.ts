@@ -4,6 +4,8 @@ import { getCorpusDb } from '../../../src/storage/database.ts';
 import { getSettings, putSettings, settingsChange } from '../../../src/storage/settings-repository.ts';
 import type { CorpusSettings } from '../../../src/storage/settings-repository.ts';
 import { StorageError, isStorageError, toStorageError } from '../../../src/storage/storage-error.ts';
+import { FINGERPRINT_RULE, UNSTAMPED_RULE } from '../../../src/core/simhash/fingerprint-rule.ts';
+import { isStaleRule } from '../../../src/storage/fingerprint-rule.ts';
 import { useFreshDatabase } from './storage-test-db.ts';
 
 useFreshDatabase();
@@ -14,7 +16,7 @@ describe('settings', () => {
   it('round-trips and starts empty', async () => {
     expect(await getSettings()).toBeNull();
     await putSettings(base);
-    expect(await getSettings()).toEqual(base);
+    expect(await getSettings()).toEqual({ ...base, rule: FINGERPRINT_RULE });
     await putSettings({ ...base, k: 4 });
     expect((await getSettings())!.k).toBe(4);
   });
@@ -24,6 +26,22 @@ describe('settings', () => {
     const db = await getCorpusDb();
     await db.put('settings', { ...base, key: 'current', updatedAt: 0, fingerprint: { weights: 'zzz' } as never });
     await expect(getSettings()).rejects.toMatchObject({ kind: 'corrupt' });
+  });
+
+  it('stamps the fingerprint rule; a corpus saved before it (rule 1, words split at "_") is fingerprinted again, never mixed', async () => {
+    const db = await getCorpusDb();
+    // A settings record as a version before the stamp wrote it: no rule.
+    await db.put('settings', { ...base, key: 'current', updatedAt: 0 });
+    const old = (await getSettings())!;
+    expect(old.rule).toBe(UNSTAMPED_RULE);
+    expect(isStaleRule(old)).toBe(true);
+    // The next scan's settings (this version's rule) require new fingerprints, even with the same options.
+    expect(settingsChange(old, { fingerprint: old.fingerprint, k: old.k, keepContents: old.keepContents })).toBe('fingerprints');
+    // Saving another setting of the old corpus keeps its rule; a scan's settings are this version's.
+    await putSettings({ ...old, keepContents: false });
+    expect((await getSettings())!.rule).toBe(UNSTAMPED_RULE);
+    await putSettings({ fingerprint: old.fingerprint, k: old.k, keepContents: true });
+    expect(isStaleRule(await getSettings())).toBe(false);
   });
 
   it('says what a change requires', () => {

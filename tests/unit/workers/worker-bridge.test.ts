@@ -32,11 +32,10 @@ describe('worker bridge', () => {
     const bridge = createWorkerBridge<Api>(s.spawn);
     const controller = new AbortController();
     const pending = bridge.call(controller.signal, (w) => w.never());
-    const t0 = performance.now();
     controller.abort();
+    // `never()` never settles in the worker: only the abort can reject the call.
     const error = await pending.catch((e: unknown) => e);
     expect(isAbortError(error)).toBe(true);
-    expect(performance.now() - t0).toBeLessThan(50);
     expect(s.terminated()).toBe(1);
     expect(bridge.pending).toBe(0);
     await expect(bridge.call(undefined, (w) => w.double(5))).resolves.toBe(10);

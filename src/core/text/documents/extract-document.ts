@@ -14,6 +14,9 @@ export function isCompoundFile(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && CFB_MAGIC.every((b, i) => bytes[i] === b);
 }
 
+/** What extracts a document's text: `extractDocument` here, or the same run in a worker of its own (workers/extraction-worker.ts). */
+export type Extractor = (bytes: Uint8Array, format: ExtractedFormat, limits: ExtractionLimits) => Promise<Extraction>;
+
 /** The extractor of one format: the module is imported only when first needed. */
 async function runExtractor(bytes: Uint8Array, format: ExtractedFormat, limits: ExtractionLimits): Promise<{ text: string; pages?: number }> {
   switch (format) {

@@ -12,7 +12,10 @@ export type Extraction = { ok: true; text: string; pages?: number } | { ok: fals
 
 /** The limits of one document's extraction. */
 export interface ExtractionLimits {
-  /** Bytes inflated from a zip (all entries together): a zip bomb stops here. */
+  /**
+   * Bytes inflated from one document, all together: a zip's entries, a PDF's Flate streams, an EPUB's
+   * spine (each chapter counted every time the spine names it). A zip bomb or a PDF bomb stops here.
+   */
   maxInflatedBytes: number;
   /** Entries in a zip's directory. */
   maxZipEntries: number;
@@ -43,6 +46,19 @@ export class ExtractionError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The inflation budget of one document (limits.maxInflatedBytes): every byte decoded is counted, and the count throws 'over-limit' once past it. */
+export function createInflationBudget(limits: ExtractionLimits, container: 'zip' | 'PDF'): { count(bytes: number): void } {
+  let inflated = 0;
+  return {
+    count(bytes) {
+      inflated += bytes;
+      if (inflated > limits.maxInflatedBytes) {
+        throw new ExtractionError('over-limit', `inflates to more than ${Math.round(limits.maxInflatedBytes / (1024 * 1024))} MB (a ${container} bomb?)`);
+      }
+    },
+  };
 }
 
 /** A deadline checked between steps of an extraction; throws 'over-limit' once passed. */

@@ -9,19 +9,20 @@
 import { Inflate } from 'fflate';
 import { entryData, listZipEntries, type ZipEntry } from './zip-container.ts';
 import { attribute, scanXml, XmlLimitError, type XmlHandler } from './xml-scan.ts';
-import { createDeadline, ExtractionError, type ExtractionLimits } from './extraction.ts';
+import { createDeadline, createInflationBudget, ExtractionError, type ExtractionLimits } from './extraction.ts';
 
 const utf8 = new TextDecoder('utf-8');
 
 /** A zip opened for reading with a shared inflation budget. */
 class ZipReader {
   readonly byName = new Map<string, ZipEntry>();
-  private inflated = 0;
+  readonly budget: { count(bytes: number): void };
 
   constructor(
     private readonly bytes: Uint8Array,
-    private readonly limits: ExtractionLimits,
+    limits: ExtractionLimits,
   ) {
+    this.budget = createInflationBudget(limits, 'zip');
     const listing = listZipEntries(bytes, limits.maxZipEntries);
     if (!listing.ok) throw new ExtractionError(listing.message.includes('more than') ? 'over-limit' : 'damaged', listing.message);
     for (const entry of listing.entries) this.byName.set(entry.name, entry);
@@ -34,17 +35,12 @@ class ZipReader {
     if (entry.encrypted) throw new ExtractionError('encrypted', `the zip entry ${name} is encrypted`);
     const data = entryData(this.bytes, entry);
     if (!data) throw new ExtractionError('damaged', `the zip entry ${name} is damaged`);
-    if (entry.method === 0) return this.count(data.length) ?? utf8.decode(data);
+    if (entry.method === 0) {
+      this.budget.count(data.length);
+      return utf8.decode(data);
+    }
     if (entry.method !== 8) throw new ExtractionError('damaged', `the zip entry ${name} uses compression method ${entry.method}`);
     return this.inflate(data, name);
-  }
-
-  private count(bytes: number): null {
-    this.inflated += bytes;
-    if (this.inflated > this.limits.maxInflatedBytes) {
-      throw new ExtractionError('over-limit', `inflates to more than ${Math.round(this.limits.maxInflatedBytes / (1024 * 1024))} MB (a zip bomb?)`);
-    }
-    return null;
   }
 
   /**
@@ -55,7 +51,7 @@ class ZipReader {
     const decoder = new TextDecoder('utf-8');
     const parts: string[] = [];
     const inflater = new Inflate((chunk, final) => {
-      this.count(chunk.length);
+      this.budget.count(chunk.length);
       parts.push(decoder.decode(chunk, { stream: !final }));
     });
     try {
@@ -235,6 +231,9 @@ function resolveHref(base: string, href: string): string {
   return parts.join('/');
 }
 
+/** What each item of an EPUB's spine costs of the inflation budget at least, however short its chapter. */
+const SPINE_ITEM_BYTES = 1024;
+
 /** The text of an EPUB: its package's spine (linear items) in order, each XHTML document's text. */
 export function epubText(bytes: Uint8Array, limits: ExtractionLimits): string {
   const deadline = createDeadline(limits);
@@ -273,13 +272,23 @@ export function epubText(bytes: Uint8Array, limits: ExtractionLimits): string {
     limits,
   );
   const texts: string[] = [];
+  // A chapter the spine names again is read once, but counted against the budget each time (at least
+  // SPINE_ITEM_BYTES): a spine that repeats one chapter two million times stops at the budget.
+  const chapters = new Map<string, string | null>();
   for (const idref of spine) {
     deadline.check();
+    zip.budget.count(SPINE_ITEM_BYTES);
     const item = manifest.get(idref);
     // The navigation document is a table of contents, not text of the book.
     if (!item || item.properties.split(/\s+/).includes('nav') || !/html|xml/i.test(item.type)) continue;
-    const xml = zip.text(resolveHref(opfPath, item.href));
-    if (xml !== null) texts.push(xhtmlText(xml, limits));
+    const path = resolveHref(opfPath, item.href);
+    let text = chapters.get(path);
+    if (text === undefined) {
+      const xml = zip.text(path);
+      text = xml === null ? null : xhtmlText(xml, limits);
+      chapters.set(path, text);
+    } else if (text !== null) zip.budget.count(text.length);
+    if (text !== null) texts.push(text);
   }
   return texts.join('\n');
 }

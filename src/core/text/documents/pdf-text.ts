@@ -11,6 +11,7 @@
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pdfWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { createDeadline, ExtractionError, type ExtractionLimits } from './extraction.ts';
+import { checkPdfInflation } from './pdf-streams.ts';
 
 // pdf.js looks for its worker code here before trying to start a Worker from a URL.
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfWorker;
@@ -60,6 +61,7 @@ export function joinPages(pages: string[][]): string {
 /** The text of a PDF's pages (at most `limits.maxPages`, within `limits.maxMillis`). */
 export async function pdfText(bytes: Uint8Array, limits: ExtractionLimits): Promise<{ text: string; pages: number }> {
   const deadline = createDeadline(limits);
+  checkPdfInflation(bytes, limits);
   // pdf.js takes (detaches) the buffer it is given: hand it a copy, the caller keeps the file's bytes.
   const task = pdfjs.getDocument({
     data: bytes.slice(),

@@ -1,16 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { exclusionMatcher, globRegExp, parseSize } from '../../../../src/core/documents/exclusions.ts';
+import { exclusionMatcher, globMatcher, parseSize } from '../../../../src/core/documents/exclusions.ts';
 
 describe('exclusions', () => {
   it('globs match a name, or the end of a path at a folder boundary', () => {
-    expect(globRegExp('*.log').test('docs/a/run.log')).toBe(true);
-    expect(globRegExp('*.log').test('docs/a/run.log.txt')).toBe(false);
-    expect(globRegExp('drafts/**').test('docs/drafts/x/y.txt')).toBe(true);
-    expect(globRegExp('drafts/**').test('docs/mydrafts/y.txt')).toBe(false);
-    expect(globRegExp('**/tmp/*.txt').test('tmp/a.txt')).toBe(true);
-    expect(globRegExp('a?.txt').test('d/ab.txt')).toBe(true);
-    expect(globRegExp('a?.txt').test('d/a/b.txt')).toBe(false);
-    expect(globRegExp('c++.txt').test('c++.txt')).toBe(true);
+    expect(globMatcher('*.log')('docs/a/run.log')).toBe(true);
+    expect(globMatcher('*.log')('docs/a/run.log.txt')).toBe(false);
+    expect(globMatcher('drafts/**')('docs/drafts/x/y.txt')).toBe(true);
+    expect(globMatcher('drafts/**')('docs/mydrafts/y.txt')).toBe(false);
+    expect(globMatcher('**/tmp/*.txt')('tmp/a.txt')).toBe(true);
+    expect(globMatcher('a?.txt')('d/ab.txt')).toBe(true);
+    expect(globMatcher('a?.txt')('d/a/b.txt')).toBe(false);
+    expect(globMatcher('c++.txt')('c++.txt')).toBe(true);
+  });
+
+  it('matches in one pass per name: no blow-up on names built to make a backtracking matcher try every split', () => {
+    const star = globMatcher('*-*-*-*-*-*.log');
+    // 20,000 hyphens: a backtracking regular expression would try about 20,000^5 / 120 ways here.
+    expect(star(`${'a-'.repeat(20_000)}b.txt`)).toBe(false);
+    expect(star(`d/${'a-'.repeat(20_000)}b.log`)).toBe(true);
+    const deep = globMatcher('**/x/**/*-*-*.txt');
+    expect(deep(`${'a/'.repeat(10_000)}x/${'b-'.repeat(10_000)}`)).toBe(false);
+    expect(deep(`${'a/'.repeat(100)}x/y/1-2-3.txt`)).toBe(true);
+    expect(globMatcher('**/tmp/*.txt')('a/b/tmp/c.txt')).toBe(true);
+    expect(globMatcher('**/tmp/*.txt')('a/b/xtmp/c.txt')).toBe(false);
+    expect(globMatcher('a/**/b')('a/b')).toBe(true); // `**` and its '/' may match no folder at all
+    expect(globMatcher('a/**/b')('a/c/d/b')).toBe(true);
+    expect(globMatcher('a/**/b')('a/cb')).toBe(false);
+    expect(globMatcher('a/**b')('x/a/yb')).toBe(true);
   });
 
   it('says which rule excluded a file: pattern, extension, size', () => {

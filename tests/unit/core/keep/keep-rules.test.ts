@@ -9,6 +9,7 @@ import {
   asKeepRules,
   decideKeep,
   parseKeepOrder,
+  unmatchedFolders,
   type KeepRules,
 } from '../../../../src/core/keep/keep-rules.ts';
 
@@ -42,17 +43,21 @@ describe('decideKeep', () => {
     const d = decideKeep(relation, docs, DEFAULT_KEEP_RULES);
     expect(relation.groups.count).toBe(1);
     expect(paths[d.keeper[0]]).toBe('articles/bicycle.txt');
-    // The draft's text differs (distance 0, not identical): never marked by the rule for copies; nor its own copy.
-    expect(roleOf(d)).toEqual([ROLE_KEEP, ROLE_REMOVE, ROLE_REMOVE, ROLE_REVIEW, ROLE_REVIEW]);
-    expect(d.removeFiles).toBe(2);
-    expect(d.removeBytes).toBe(200);
+    // The draft's text differs (distance 0, not identical): never marked by the rule for copies; one copy
+    // of it (3, path order) is left to review and its identical copy 4 is removed.
+    expect(roleOf(d)).toEqual([ROLE_KEEP, ROLE_REMOVE, ROLE_REMOVE, ROLE_REVIEW, ROLE_REMOVE]);
+    expect(d.removeFiles).toBe(3);
+    expect(d.removeBytes).toBe(320);
   });
 
-  it('newest first keeps the newest file; identical copies of it are removed, older texts reviewed', () => {
+  it('newest first keeps the newest file; identical copies of it are removed; one copy of the older text is reviewed, its copies removed', () => {
     const d = decideKeep(relation, docs, rules({ order: ['newest'] }));
     expect(paths[d.keeper[0]]).toBe('drafts/bicycle-sentence-added.txt');
-    // 4 is a copy of the kept draft (unknown time never wins); 0..2 are a different text.
-    expect(roleOf(d)).toEqual([ROLE_REVIEW, ROLE_REVIEW, ROLE_REVIEW, ROLE_KEEP, ROLE_REMOVE]);
+    // 4 is a copy of the kept draft (unknown time never wins); 0..2 are one different text (the issue's "newest
+    // is a PDF rendering" case): the newest of them (1) is left to review, its identical copies are removed.
+    expect(roleOf(d)).toEqual([ROLE_REMOVE, ROLE_REVIEW, ROLE_REMOVE, ROLE_KEEP, ROLE_REMOVE]);
+    expect(d.reason[relation.groups.members.indexOf(0)]).toBe('copy-of-review');
+    expect(d.reason[relation.groups.members.indexOf(1)]).toBe('near-duplicate');
     const s4 = relation.groups.members.indexOf(4);
     expect(d.reason[s4]).toBe('newest');
     expect(d.identical[s4]).toBe(1);
@@ -64,7 +69,7 @@ describe('decideKeep', () => {
     const reasonOf = (doc: number) => d.reason[relation.groups.members.indexOf(doc)];
     expect(reasonOf(2)).toBe('protected');
     // Copies of the kept text: removed, decided by the protected rule; the other text: review.
-    expect(roleOf(d)).toEqual([ROLE_REMOVE, ROLE_REMOVE, ROLE_KEEP, ROLE_REVIEW, ROLE_REVIEW]);
+    expect(roleOf(d)).toEqual([ROLE_REMOVE, ROLE_REMOVE, ROLE_KEEP, ROLE_REVIEW, ROLE_REMOVE]);
     expect(reasonOf(1)).toBe('protected');
   });
 
@@ -100,10 +105,20 @@ describe('decideKeep', () => {
       [0, true], // the kept file: never removed
     ]);
     const toggled = decideKeep(relation, docs, DEFAULT_KEEP_RULES, marks);
+    // 3 marked: its copy 4 is the one left to review (a marked copy is never the one left).
     expect(roleOf(toggled)).toEqual([ROLE_KEEP, ROLE_REVIEW, ROLE_REMOVE, ROLE_REMOVE, ROLE_REVIEW]);
     expect(toggled.reason[relation.groups.members.indexOf(1)]).toBe('unmarked');
     expect(toggled.reason[relation.groups.members.indexOf(3)]).toBe('marked');
     expect(toggled.removeBytes).toBe(220);
+  });
+
+  it('ignored documents ("not a duplicate") are never kept nor removed, and the rules choose among the rest', () => {
+    const d = decideKeep(relation, docs, DEFAULT_KEEP_RULES, new Map([[2, true]]), new Set([0, 2]));
+    // 0 (the reference) is ignored: its copy 1 is kept (the reference rule's next: an identical copy).
+    expect(d.keeper[0]).toBe(1);
+    expect(roleOf(d)).toEqual([ROLE_REVIEW, ROLE_KEEP, ROLE_REVIEW, ROLE_REVIEW, ROLE_REMOVE]);
+    expect(d.reason[relation.groups.members.indexOf(2)]).toBe('ignored');
+    expect(d.removeFiles).toBe(1);
   });
 
   it('a document kept in one group is never removed in another', () => {
@@ -140,5 +155,13 @@ describe('keep rules as text and saved values', () => {
     expect(asKeepRules({ order: ['nope'], protectedFolders: [], markNear: false })).toBeNull();
     expect(asKeepRules({ order: [], protectedFolders: [1], markNear: false })).toBeNull();
     expect(asKeepRules(null)).toBeNull();
+  });
+});
+
+describe('unmatchedFolders', () => {
+  it('names each protected folder under which no path lies: a typo, another case, an absolute path', () => {
+    const list = ['docs/old/a.txt', 'docs/new/b.txt', 'top.txt'];
+    expect(unmatchedFolders(list, ['docs/old', 'docs', 'docs/OLD', '/home/me/docs/old', 'docs/ol', 'top.txt/'])).toEqual(['docs/OLD', 'home/me/docs/old', 'docs/ol']);
+    expect(unmatchedFolders(list, [])).toEqual([]);
   });
 });

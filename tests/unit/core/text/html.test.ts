@@ -17,9 +17,9 @@ describe('stripHtml', () => {
 
   it('drops everything after an unclosed script instead of scanning it again and again', () => {
     const hostile = '<p>kept</p>' + '<script>'.repeat(20000) + 'x';
-    const t0 = performance.now();
+    // Finishing at all is the point: scanning the rest again at each of 20,000 opening tags would not
+    // end within the test's time-out.
     expect(words(stripHtml(hostile))).toBe('kept');
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('is case-insensitive for raw-text elements', () => {

@@ -148,3 +148,24 @@ describe('charClass', () => {
     expect(charClass(0x10ffff)).toBe(SEP);
   });
 });
+
+describe('words follow Unicode word rules (UAX #29)', () => {
+  it('keeps connector punctuation inside a word: pip_cache is one word, as ICU and \\w have it', () => {
+    expect(words('pip_cache moved __init__ a_b_c')).toEqual(['pip_cache', 'moved', '__init__', 'a_b_c']);
+    // Other connector punctuation (Pc), and the full-width low line that NFKC makes `_`.
+    expect(words('x\u203Fy p\uFF3Fq')).toEqual(['x\u203Fy', 'p_q']);
+    const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+    const icu = (text: string) => [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
+    expect(words('pip_cache is here')).toEqual(icu('pip_cache is here'));
+  });
+
+  it('gives the same fingerprint through the WebAssembly kernel and JavaScript for words with `_`', async () => {
+    const { createFingerprinter } = await import('../../../../src/core/simhash/fingerprinter.ts');
+    const { DEFAULT_SETTINGS } = await import('../../../../src/core/simhash/settings.ts');
+    const text = 'The page_has_moved to PIP_CACHE_DIR, see __init__.py and Some_Upper_Case words, then more words_ _here. '.repeat(5);
+    const js = createFingerprinter(DEFAULT_SETTINGS, { kernel: 'js' }).fingerprint(text);
+    const wasm = createFingerprinter(DEFAULT_SETTINGS, { kernel: 'auto' }).fingerprint(text);
+    expect([wasm.hi, wasm.lo, wasm.features]).toEqual([js.hi, js.lo, js.features]);
+    expect(createFingerprinter(DEFAULT_SETTINGS, { kernel: 'js' }).featureSet('pip_cache page has moved').length).toBe(2);
+  });
+});

@@ -7,9 +7,10 @@ import { addBatch, compactChunks, getCorpusSummary, removeDocuments } from '../s
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { docFile, type ScanDocs } from './scan-result.ts';
+import { docFile, type ScanDocs } from '../scan/scan-result.ts';
 import { storedDocumentOf } from './stored-documents.ts';
 import { NO_ID, sameContents } from './merge-corpus.ts';
+import { successorsOf } from './corpus-removal.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
 import type { TableEntries } from '../storage/permuted-shards.ts';
@@ -52,12 +53,17 @@ export interface BatchWriter {
   readonly k: number;
   /** True once a commit failed (the rest of the scan is not saved). */
   readonly failed: boolean;
-  /** True when a batch was committed without table entries: the tables are rebuilt after the scan. */
+  /**
+   * True when a batch was committed without table entries, or a replaced document's exact copy was
+   * written anew as its class's head (it has no entries): the tables are rebuilt after the scan.
+   */
   readonly tablesMissed: boolean;
   /** Documents committed so far. */
   readonly committed: number;
   /** Per scan doc: 1 once it is in the saved corpus (committed, or saved before with the same contents). */
   readonly inCorpus: Uint8Array;
+  /** Saved positions (of `options.saved`) this scan replaced with a new version. */
+  readonly replacedPositions: ReadonlySet<number>;
   /** After a failure: the storage ids given to documents whose batch never committed. */
   readonly lostIds: ReadonlySet<number>;
   /** Queues the batch `ids` of `docs` (with their bytes when contents are kept); commits run in order. */
@@ -101,6 +107,8 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
   const inCorpus = new Uint8Array(docs.count);
   const lostIds = new Set<number>();
   const storageIdOf = new Uint32Array(docs.count).fill(NO_ID);
+  /** Saved positions replaced by a new version so far (their copies' next head must not be one of them). */
+  const replacedPositions = new Set<number>();
   return {
     sessionId,
     storageIdOf,
@@ -116,6 +124,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
     },
     inCorpus,
     lostIds,
+    replacedPositions,
     write(batchDocs, ids, bytes, keepContents, tables) {
       if (failed || closed) return;
       const documents: NewDocument[] = [];
@@ -133,7 +142,10 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
             inCorpus[d] = 1;
             continue;
           }
-          if (saved.storageIds[q] !== NO_ID) replaced.push(saved.storageIds[q]!);
+          if (saved.storageIds[q] !== NO_ID) {
+            replaced.push(saved.storageIds[q]!);
+            replacedPositions.add(q);
+          }
         }
         const doc = storedDocumentOf(batchDocs, d, nextId);
         if (!doc) continue;
@@ -150,12 +162,17 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       const tableEntries = t && fingerprinted.length > 0 ? batchEntries(t, batchDocs, fingerprinted, storageIdOf) : undefined;
       if (!t) tablesMissed = true;
       const contents = kept?.batch();
+      // A replaced document may have been the stored head of an exact class (its copies are stored
+      // without a fingerprint): the class's first remaining member is written anew as the head, in
+      // the removal's transaction, as "Remove from corpus" does (corpus-removal.ts).
+      const successors = saved && replaced.length > 0 ? successorsOf({ docs: saved.docs, storageIds: saved.storageIds }, [...replacedPositions]) : [];
+      if (successors.length > 0) tablesMissed = true;
       chain = chain.then(async () => {
         if (failed) return;
         try {
           let after = await addBatch({ documents, contents, sessionId, tableEntries });
           // After the new version is committed, so a crash in between keeps a file twice, never loses it.
-          if (replaced.length > 0) after = await removeDocuments(replaced);
+          if (replaced.length > 0) after = await removeDocuments(replaced, successors);
           committed += documents.length;
           for (const d of written) inCorpus[d] = 1;
           options.onCommitted(after);

@@ -1,6 +1,6 @@
 // Stored-table queries (written whole, then merged per batch, with a removal) against the linear scan and brute force.
 import { describe, expect, it } from 'vitest';
-import { nearCandidates, planStoredTables, tableCandidates } from '../../../src/scan/check-against-corpus.ts';
+import { nearCandidates, planStoredTables, tableCandidates } from '../../../src/corpus/check-against-corpus.ts';
 import { buildIndex } from '../../../src/core/index/permuted-index.ts';
 import { popcount32 } from '../../../src/core/simhash/fingerprint64.ts';
 import { addBatch, removeDocuments } from '../../../src/storage/corpus-repository.ts';

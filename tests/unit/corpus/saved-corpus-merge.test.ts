@@ -6,12 +6,12 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCorpusPersistence, type CorpusPersistence } from '../../../src/scan/corpus-persistence.ts';
+import { createCorpusPersistence, type CorpusPersistence } from '../../../src/corpus/corpus-persistence.ts';
 import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
 import { withWriterLock } from '../../../src/storage/tab-coordination.ts';
-import { LOCK_WAIT_MS } from '../../../src/scan/corpus-writer.ts';
+import { LOCK_WAIT_MS } from '../../../src/corpus/corpus-writer.ts';
 import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
 import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';

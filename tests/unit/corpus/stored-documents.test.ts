@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/scan/stored-documents.ts';
+import { docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/corpus/stored-documents.ts';
 import { concatDocs } from '../../../src/scan/scan-docs.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocFlag, DocStatus, invalidUtf8Message } from '../../../src/core/documents/document-status.ts';

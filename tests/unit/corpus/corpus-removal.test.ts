@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { successorsOf } from '../../../src/scan/corpus-removal.ts';
-import { NO_ID } from '../../../src/scan/merge-corpus.ts';
+import { successorsOf } from '../../../src/corpus/corpus-removal.ts';
+import { NO_ID } from '../../../src/corpus/merge-corpus.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 

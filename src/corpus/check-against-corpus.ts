@@ -18,7 +18,7 @@ import { jaccardSorted } from '../core/groups/jaccard.ts';
 import { loadDocumentText } from '../core/text/document-text.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { IngestBatchResult } from '../workers/ingest-protocol.ts';
-import { docBlob, type ScanDocs } from './scan-result.ts';
+import { docBlob, type ScanDocs } from '../scan/scan-result.ts';
 
 /** One checked file: exact copies and verified near-duplicates found in the corpus. */
 export interface CheckResult {

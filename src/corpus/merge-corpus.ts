@@ -9,12 +9,12 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, searchDocs } from './near-duplicate-search.ts';
-import type { DuplicateSearchResult } from './near-duplicate-search.ts';
-import type { Candidates, SearchCorpus } from './search-corpus.ts';
-import { concatDocs, gatherDocs, pathOrder } from './scan-docs.ts';
+import { concatSets, searchDocs } from '../scan/near-duplicate-search.ts';
+import type { DuplicateSearchResult } from '../scan/near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
+import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
-import { type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;
@@ -37,6 +37,8 @@ export interface MergeOutcome {
   unchanged: number;
   /** New files whose path was saved already with other contents: they replace the saved document. */
   updated: number;
+  /** Paths of the new files whose path was not saved (in path order). */
+  added: string[];
   /** With `sync`: saved documents (positions in `before`) and listed skips no longer in the chosen folder, by path order. */
   missing: { positions: number[]; paths: string[] };
 }
@@ -120,6 +122,60 @@ function mapSets(sets: PackedSets, at: Int32Array, parts: PackedSets[]): void {
   }
 }
 
+/** Which saved and which new documents the merged corpus holds, and what the person is told about it. */
+interface Partition {
+  keepSaved: number[];
+  keepOwn: number[];
+  unchanged: number;
+  updated: number;
+  added: string[];
+  missing: MergeOutcome['missing'];
+}
+
+/**
+ * Decides per path: a new path is added; a saved path with the same contents keeps the saved document,
+ * with other contents the new one replaces it; with `sync`, saved paths the chosen folder no longer
+ * lists leave.
+ */
+function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undefined): Partition {
+  const savedDocs = before.result.docs;
+  const ownDocs = own.result.docs;
+  const savedAt = positionsByPath(savedDocs);
+  const dropSaved = new Uint8Array(savedDocs.count);
+  const keepOwn: number[] = [];
+  let unchanged = 0;
+  let updated = 0;
+  const added: string[] = [];
+  for (let d = 0; d < ownDocs.count; d++) {
+    const q = savedAt.get(ownDocs.paths[d]!);
+    if (q === undefined) {
+      keepOwn.push(d);
+      added.push(ownDocs.paths[d]!);
+    }
+    else if (before.storageIds[q] === NO_ID && own.storageIds[d] !== NO_ID) {
+      // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
+      dropSaved[q] = 1;
+      keepOwn.push(d);
+    } else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
+    else {
+      dropSaved[q] = 1;
+      updated++;
+      keepOwn.push(d);
+    }
+  }
+  // A folder chosen again: what it no longer holds leaves the corpus (and is listed to the person).
+  const missing: Partition['missing'] = { positions: [], paths: [] };
+  for (let q = 0; q < savedDocs.count; q++) {
+    if (dropSaved[q] || !isMissing(sync, savedDocs.paths[q]!)) continue;
+    dropSaved[q] = 1;
+    missing.positions.push(q);
+    missing.paths.push(savedDocs.paths[q]!);
+  }
+  const keepSaved: number[] = [];
+  for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
+  return { keepSaved, keepOwn, unchanged, updated, added, missing };
+}
+
 /**
  * Merges `own` (a scan's result, positions after the saved ones) into `before` (the saved corpus) and
  * groups the union with `options`. A path saved already is updated in place: with the same contents
@@ -139,35 +195,7 @@ export async function mergeCorpus(
   const t0 = performance.now();
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
-  const savedAt = positionsByPath(savedDocs);
-  const dropSaved = new Uint8Array(savedDocs.count);
-  const keepOwn: number[] = [];
-  let unchanged = 0;
-  let updated = 0;
-  for (let d = 0; d < ownDocs.count; d++) {
-    const q = savedAt.get(ownDocs.paths[d]!);
-    if (q === undefined) keepOwn.push(d);
-    else if (before.storageIds[q] === NO_ID && own.storageIds[d] !== NO_ID) {
-      // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
-      dropSaved[q] = 1;
-      keepOwn.push(d);
-    } else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
-    else {
-      dropSaved[q] = 1;
-      updated++;
-      keepOwn.push(d);
-    }
-  }
-  // A folder chosen again: what it no longer holds leaves the corpus (and is listed to the person).
-  const missing: MergeOutcome['missing'] = { positions: [], paths: [] };
-  for (let q = 0; q < savedDocs.count; q++) {
-    if (dropSaved[q] || !isMissing(sync, savedDocs.paths[q]!)) continue;
-    dropSaved[q] = 1;
-    missing.positions.push(q);
-    missing.paths.push(savedDocs.paths[q]!);
-  }
-  const keepSaved: number[] = [];
-  for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
+  const { keepSaved, keepOwn, unchanged, updated, added, missing } = partition(before, own, sync);
   // Merged positions in path order (see scan-docs.ts pathOrder): saved and new documents interleave.
   const joined = concatDocs(gatherDocs(savedDocs, keepSaved), gatherDocs(ownDocs, keepOwn));
   const order = pathOrder(joined.paths);
@@ -179,12 +207,16 @@ export async function mergeCorpus(
   keepSaved.forEach((q, i) => (savedTo[q] = positionOf[i]!));
   const ownTo = new Int32Array(ownDocs.count).fill(-1);
   keepOwn.forEach((d, i) => (ownTo[d] = positionOf[offset + i]!));
-  /** Per merged position: 1 for a saved document (its pairs with saved ones were decided before). */
+  /**
+   * Per merged position: 1 for a saved document that was its text's representative (its pairs with other
+   * such documents were decided before). A saved copy whose original left (removed, or replaced by a new
+   * version) stands for its text now: its pairs were never searched, so they are searched like a new file's.
+   */
   const wasSaved = new Uint8Array(docs.count);
   const storageIds = new Uint32Array(docs.count);
   keepSaved.forEach((q) => {
     storageIds[savedTo[q]!] = before.storageIds[q]!;
-    wasSaved[savedTo[q]!] = 1;
+    if (before.result.representative[q] === q) wasSaved[savedTo[q]!] = 1;
   });
   keepOwn.forEach((d) => (storageIds[ownTo[d]!] = own.storageIds[d]!));
   const skipped: SkippedFile[] = [];
@@ -254,7 +286,7 @@ export async function mergeCorpus(
     timings: { ...own.result.timings, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: own.result.timings.totalMs + (performance.now() - t0) },
   };
   const corpus = found.corpus;
-  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, missing };
+  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, added: added.sort(), missing };
 }
 
 /**

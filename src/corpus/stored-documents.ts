@@ -17,7 +17,8 @@ import {
   type DocStatusCode,
   type SkipReason,
 } from '../core/documents/document-status.ts';
-import type { ScanDocs } from './scan-result.ts';
+import type { ScanDocs } from '../scan/scan-result.ts';
+import { toHex } from '../core/simhash/fingerprint64.ts';
 
 /** The status of a stored skip reason (its DocStatus name; an unknown one reads as binary, as before). */
 function statusOfReason(reason: string | undefined): number {
@@ -81,7 +82,7 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
     size: docs.sizes[d]!,
     // Recorded at ingest (the keep rules' newest/oldest read it back); 0 means "not recorded".
     lastModified: docs.modified?.[d] ?? 0,
-    contentHash: hashed ? hex8(docs.hashHi[d]!) + hex8(docs.hashLo[d]!) : null,
+    contentHash: hashed ? toHex(docs.hashHi[d]!, docs.hashLo[d]!) : null,
     status: 'ok',
     hi: docs.hi[d]!,
     lo: docs.lo[d]!,
@@ -97,7 +98,4 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
   return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : storedSkipMessage(reason, docs, d) };
 }
 
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
-}
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFile, exactMatches, nearCandidates, tableQueryPays } from '../../../src/scan/check-against-corpus.ts';
+import { checkFile, exactMatches, nearCandidates, tableQueryPays } from '../../../src/corpus/check-against-corpus.ts';
 import { ingestApi } from '../../../src/workers/ingest-api.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';

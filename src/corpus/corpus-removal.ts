@@ -9,7 +9,7 @@ import { removeDocuments, type CorpusSummary, type NewDocument } from '../storag
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { NO_ID } from './merge-corpus.ts';
 import { storedDocumentOf } from './stored-documents.ts';
-import type { ScanDocs } from './scan-result.ts';
+import type { ScanDocs } from '../scan/scan-result.ts';
 
 /** A corpus on show: resolved docs (copies carry their original's fingerprint) and storage ids by position. */
 export interface ShownCorpus {
@@ -21,7 +21,7 @@ export interface ShownCorpus {
  * The stored documents to write anew when `positions` leave `shown`: for every exact class (same
  * content hash) that loses a member, its first remaining saved member, with the class's fingerprint.
  */
-export function successorsOf(shown: ShownCorpus, positions: Iterable<number>): NewDocument[] {
+export function successorsOf(shown: ShownCorpus, positions: Iterable<number>, gone: ReadonlySet<number> = new Set()): NewDocument[] {
   const { docs, storageIds } = shown;
   const leaving = new Set(positions);
   const key = (d: number) => `${docs.hashHi[d]}:${docs.hashLo[d]}`;
@@ -32,7 +32,7 @@ export function successorsOf(shown: ShownCorpus, positions: Iterable<number>): N
   if (classes.size === 0) return out;
   // Positions are in path order: the first member met is the class's new head.
   for (let d = 0; d < docs.count; d++) {
-    if (leaving.has(d) || storageIds[d] === NO_ID || !hashed(d) || !classes.has(key(d))) continue;
+    if (leaving.has(d) || gone.has(d) || storageIds[d] === NO_ID || !hashed(d) || !classes.has(key(d))) continue;
     classes.delete(key(d));
     const doc = storedDocumentOf(docs, d, storageIds[d]!);
     if (doc) out.push(doc);
@@ -42,13 +42,18 @@ export function successorsOf(shown: ShownCorpus, positions: Iterable<number>): N
 
 /**
  * Removes the saved documents at `positions` of `shown` (those without a storage id are skipped) and
- * writes their classes' successors, in one transaction under the writer lock. Returns how many were
+ * writes their classes' successors, in one transaction under the writer lock. `gone`: positions that
+ * left storage already (replaced by a scan), never chosen as a successor. Returns how many were
  * removed and the counters, or null when nothing of them was saved.
  */
-export async function removeFromCorpus(shown: ShownCorpus, positions: readonly number[]): Promise<(CorpusSummary & { removed: number; rewritten: number }) | null> {
+export async function removeFromCorpus(
+  shown: ShownCorpus,
+  positions: readonly number[],
+  gone?: ReadonlySet<number>,
+): Promise<(CorpusSummary & { removed: number; rewritten: number }) | null> {
   const ids = positions.map((p) => shown.storageIds[p]!).filter((id) => id !== NO_ID);
   if (ids.length === 0) return null;
-  const rewrite = successorsOf(shown, positions);
+  const rewrite = successorsOf(shown, positions, gone);
   const outcome = await withWriterLock(() => removeDocuments(ids, rewrite), { wait: true });
   return outcome.acquired ? { ...outcome.value, rewritten: rewrite.length } : null;
 }

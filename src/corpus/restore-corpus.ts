@@ -11,14 +11,14 @@ import { DocStatus, invalidUtf8Message, type SkipReason } from '../core/document
 import { docsFromCorpus, INVALID_UTF8_NOTE, storedSkipMessage } from './stored-documents.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, emptyKnown, searchDocs } from './near-duplicate-search.ts';
-import type { DocsSearch } from './near-duplicate-search.ts';
-import type { Candidates, SearchCorpus } from './search-corpus.ts';
+import { concatSets, emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
+import type { DocsSearch } from '../scan/near-duplicate-search.ts';
+import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { StorageError } from '../storage/storage-error.ts';
-import { gatherDocs, isIdentity, pathOrder } from './scan-docs.ts';
-import { docFile, noContents, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { gatherDocs, isIdentity, pathOrder } from '../scan/scan-docs.ts';
+import { docFile, noContents, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */
 export const RESTORE_FILES_LIMIT = 100_000;
@@ -300,6 +300,7 @@ export async function groupSavedCorpus(
   carried?: VerifiedPairs,
   onPhase?: (phase: RestorePhase) => void,
   notSaved: readonly [string, string, string][] = [],
+  savedPins: Uint32Array | null = null,
 ): Promise<RestoredCorpus> {
   // Positions in path order, not in the order batches were saved (see scan-docs.ts pathOrder).
   const stored = docsFromCorpus(loaded, files.files, files.ranges);
@@ -329,7 +330,7 @@ export async function groupSavedCorpus(
   }
   const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
   // The references a person chose, saved by storage id with the pairs (ids no longer stored are gone).
-  const pinnedFrom = saved?.pinned ?? carried?.pinned;
+  const pinnedFrom = saved ? saved.pinned : (carried?.pinned ?? savedPins ?? undefined);
   const byId = new Map<number, number>();
   storageIds.forEach((id, p) => byId.set(id, p));
   const pinned = pinnedFrom ? [...pinnedFrom].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) : [];

@@ -1,0 +1,159 @@
+/**
+ * What a person does to the saved corpus from its panel, each a function of the corpus context that
+ * changes storage under the writer lock and then what is on show: resume, keep, clear, reset, keep
+ * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts.)
+ */
+import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
+import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
+import { clearCorpus, findStoredPaths } from '../storage/corpus-repository.ts';
+import { deleteCorpusDatabase } from '../storage/database.ts';
+import { endScanSession } from '../storage/scan-sessions.ts';
+import { putSettings } from '../storage/settings-repository.ts';
+import type { CorpusSettings } from '../storage/settings-repository.ts';
+import { withWriterLock } from '../storage/tab-coordination.ts';
+import { checkFile } from './check-against-corpus.ts';
+import type { CheckResult, CheckTools } from './check-against-corpus.ts';
+import { NO_ID } from './corpus-writer.ts';
+import { removeFromCorpus } from './corpus-removal.ts';
+import { verifiedByStorageId } from './restore-corpus.ts';
+import { storedTableSearch } from './stored-tables.ts';
+import type { Base, CorpusContext } from './corpus-context.ts';
+import { runRestore } from './corpus-loading.ts';
+
+/** Rescans the files of `files` not saved yet (after an interrupted scan); the marker is closed. */
+export async function resume(c: CorpusContext, files: File[]): Promise<void> {
+  await c.restoring;
+  await c.guarded(async () => {
+    const paths = files.map((f) => f.webkitRelativePath || f.name);
+    const stored = await findStoredPaths(paths);
+    const missing = files.filter((_, i) => !stored.has(paths[i]!));
+    const marker = c.snapshot.interrupted;
+    if (marker) await withWriterLock(() => endScanSession(marker.id, 'interrupted'), { wait: true });
+    c.scanNotice = `Resuming: ${missing.length.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet.`;
+    c.update({ interrupted: null, notice: c.scanNotice });
+    if (missing.length > 0) void c.session?.start({ kind: 'file-list', files: missing });
+  });
+}
+
+/** Scans again the files a full storage kept out (after space was freed). */
+export async function resumeStopped(c: CorpusContext): Promise<void> {
+  const source = c.notSaved;
+  if (!source) return;
+  c.notSaved = null;
+  c.update({ storageFull: null, error: null, status: 'ready' });
+  await c.session?.start(source);
+}
+
+/** Keeps what the interrupted scan saved and forgets its marker. */
+export async function keepInterrupted(c: CorpusContext): Promise<void> {
+  await c.guarded(async () => {
+    const marker = c.snapshot.interrupted;
+    if (marker) await withWriterLock(() => endScanSession(marker.id, 'interrupted'), { wait: true });
+    c.update({ interrupted: null });
+  });
+}
+
+/** Cancels a scan, empties the saved corpus and tells the other tabs. */
+export async function clear(c: CorpusContext): Promise<void> {
+  await c.guarded(async () => {
+    c.session?.cancel();
+    await withWriterLock(() => clearCorpus(), { wait: true });
+    c.leftPaths.clear();
+    c.base = null;
+    c.tables = null;
+    c.session?.reset();
+    c.update({ interrupted: null, error: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
+    c.notify('cleared');
+    await c.refreshUsage();
+  });
+}
+
+/** Deletes the whole database (also a damaged one, or one from a newer version). */
+export async function resetLocalData(c: CorpusContext): Promise<void> {
+  try {
+    c.session?.cancel();
+    await deleteCorpusDatabase();
+    c.base = null;
+    c.savedSettings = null;
+    c.tables = null;
+    c.session?.reset();
+    c.update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, unmeasured: 0, notice: 'Local data was reset.' });
+    c.channel.notify('reset', 0);
+    await c.refreshUsage();
+  } catch (error) {
+    c.fail(error);
+  }
+}
+
+/** Saves whether the files' contents are kept with the corpus. */
+export async function setKeepContents(c: CorpusContext, keep: boolean): Promise<void> {
+  await c.guarded(async () => {
+    const { settings, k } = c.scanStore.getSnapshot();
+    // The saved fingerprints' rule stays (a corpus of an older rule is not made current by this).
+    const next: CorpusSettings = { fingerprint: c.savedSettings?.fingerprint ?? settings, k: c.savedSettings?.k ?? k, keepContents: keep, rule: c.savedSettings?.rule };
+    await withWriterLock(() => putSettings(next), { wait: true });
+    c.savedSettings = next;
+    c.update({ keepContents: keep });
+    c.notify('settings');
+    await c.refreshUsage();
+  });
+}
+
+/** Removes the documents at `positions` of the corpus on show, then loads it again from storage. */
+export async function remove(c: CorpusContext, positions: readonly number[]): Promise<void> {
+  await c.guarded(async () => {
+    if (!c.base) return;
+    const carried = verifiedByStorageId(c.base.result, c.base.storageIds, NO_ID);
+    // The shown documents, resolved: a copy of a removed original carries the class's fingerprint.
+    const outcome = await removeFromCorpus({ docs: c.base.result.docs, storageIds: c.base.storageIds }, positions);
+    if (!outcome) {
+      c.update({ notice: 'This document is not in the saved corpus (the scan that found it was not saved).' });
+      return;
+    }
+    const removed = outcome.removed;
+    if (outcome.rewritten > 0) c.tablesStale = true;
+    c.notify('removed');
+    // Regrouped from storage: copies of a removed text get a new representative, pairs are searched again.
+    await runRestore(c, carried);
+    c.update({ notice: `${removed.toLocaleString('en')} document${removed === 1 ? ' was' : 's were'} removed from the saved corpus.` });
+  });
+}
+
+/** Matches `files` against the corpus on show without adding them. */
+export async function check(c: CorpusContext, files: File[]): Promise<void> {
+  await c.guarded(async () => {
+    if (!c.base) {
+      c.update({ notice: 'There is no saved corpus to check against yet.' });
+      return;
+    }
+    if (isStaleRule(c.savedSettings)) {
+      c.update({ notice: STALE_RULE_NOTICE });
+      return;
+    }
+    c.update({ checking: true, checks: null });
+    try {
+      c.update({ checks: await checkFiles(c, c.base, files) });
+    } finally {
+      c.update({ checking: false });
+    }
+  });
+}
+
+/** Fingerprints the files like the pipeline does (ingest worker), then matches them without adding them. */
+async function checkFiles(c: CorpusContext, shown: Base, files: File[]): Promise<CheckResult[]> {
+  const { result } = shown;
+  const featureSets = createFingerprinter({ ...result.settings, weights: 'binary' });
+  const t = c.tables && result.k <= c.tables.k ? c.tables : null;
+  const tools: CheckTools = {
+    ingest: (name: string, bytes: Uint8Array) => c.workers.ingest.run(undefined, (api) => api.ingestBatch([{ name, bytes }], result.settings, {})),
+    featureSet: (text: string) => featureSets.featureSet(text),
+    threshold: result.similarityThreshold,
+    near: t ? storedTableSearch(shown, t) : undefined,
+  };
+  const out: CheckResult[] = [];
+  for (const file of files) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    out.push(await checkFile(result.docs, result.k, file.webkitRelativePath || file.name, bytes, tools));
+  }
+  return out;
+}

@@ -1,0 +1,216 @@
+/**
+ * The saved corpus's shared state in this page and the small services every part of it uses (the
+ * panel's snapshot, failures, usage, tab notices, questions to the person, writes behind the shown
+ * result). The scan's saving (corpus-scan-saving.ts), loading (corpus-loading.ts) and the person's
+ * actions (corpus-persistence.ts) all work on one `CorpusContext`; nothing else holds corpus state.
+ */
+import { getCorpusSummary } from '../storage/corpus-repository.ts';
+import type { CorpusSettings } from '../storage/settings-repository.ts';
+import { isStorageError } from '../storage/storage-error.ts';
+import type { StorageErrorKind } from '../storage/storage-error.ts';
+import { getStorageUsage } from '../storage/storage-quota.ts';
+import type { StorageUsage } from '../storage/storage-quota.ts';
+import { createCorpusChannel } from '../storage/tab-coordination.ts';
+import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import type { ScanSession, ScanSource } from '../scan/scan-session.ts';
+import type { ScanStore } from '../scan/scan-store.ts';
+import type { CheckResult } from './check-against-corpus.ts';
+import type { RestorePhase } from './restore-corpus.ts';
+import type { BatchWriter } from './corpus-writer.ts';
+import type { CorpusPart, FolderSync } from './merge-corpus.ts';
+import type { StoredTables } from './stored-tables.ts';
+
+
+/** What the corpus panel shows. */
+export interface PersistenceSnapshot {
+  /** 'restoring' while the saved corpus loads; 'off' when this browser cannot store anything. */
+  status: 'starting' | 'restoring' | 'ready' | 'off' | 'error';
+  documentCount: number;
+  usage: StorageUsage | null;
+  keepContents: boolean;
+  /** A scan left 'running' by a closed tab, or stopped by a full storage (`storageFull`): how far it got. */
+  interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean; cancelled: boolean } | null;
+  /**
+   * The last scan stopped because the storage is full: how many of its files are in the corpus, and
+   * whether `resumeStopped` can scan the rest (the files are still at hand in this page).
+   */
+  storageFull: { saved: number; notSaved: number; canResume: boolean } | null;
+  /** A passing notice (another tab changed the corpus, a scan was not saved, ...). */
+  notice: string | null;
+  /** A storage failure the person must act on; `kind` chooses the action (e.g. reset local data). */
+  error: { kind: StorageErrorKind | 'other'; message: string } | null;
+  /** Results of the last "Check files against the corpus". */
+  checks: CheckResult[] | null;
+  checking: boolean;
+  /** While restoring: what runs and since when (performance.now()), refreshed every second. */
+  restore: { phase: RestorePhase; phaseStartedMs: number; startedMs: number; nowMs: number } | null;
+  /** How checks and added files find near candidates: the stored permuted tables or a linear scan. */
+  index: { kind: 'tables'; tableCount: number; k: number } | { kind: 'linear' } | null;
+  /** Writes still running behind the shown result (queued batches, verified pairs, k, tables). */
+  saving: boolean;
+  /** A question only the person can answer before the scan goes on (answered with `answer`). */
+  confirmation: { message: string; confirm: string; cancel: string } | null;
+  /**
+   * Candidate pairs between new files and saved documents whose contents are not kept: they could not
+   * be measured, so they are neither accepted nor recorded (a Jaccard of 0 would be a wrong verdict).
+   */
+  unmeasured: number;
+}
+
+/** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
+export type Base = CorpusPart;
+
+/** The saved corpus's state in this page (one per page) and its services. */
+export interface CorpusContext {
+  readonly scanStore: ScanStore;
+  readonly workers: ScanWorkers;
+  readonly channel: ReturnType<typeof createCorpusChannel>;
+  snapshot: PersistenceSnapshot;
+  session: ScanSession | null;
+  /** The corpus on show (null: none); a scan merges into it, a removal or another tab's change reloads it. */
+  base: Base | null;
+  savedSettings: CorpusSettings | null;
+  /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
+  tables: StoredTables;
+  /** True after a removal wrote a copy anew as its class's head (it has no table entries yet). */
+  tablesStale: boolean;
+  /** The corpus revision `base` was read at (or written up to by this tab): another tab's write changes it. */
+  baseRevision: number;
+  /** Paths a folder chosen again no longer held (they left the corpus): named as having come back when they return. */
+  leftPaths: Set<string>;
+  /** The notice that belongs to the scan about to start (a resume's); any other passing notice ends when a scan starts. */
+  scanNotice: string | null;
+  /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
+  answerPending: ((ok: boolean) => void) | null;
+  /** The last scan's writes that finish behind its results (see finish); never rejects. */
+  saving: Promise<void>;
+  /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
+  pendingSaves: number;
+  /** The running scan's writer, and whether it rebuilds the corpus (other fingerprint settings). */
+  writing: { writer: BatchWriter; rebuild: boolean } | null;
+  /** The files a full storage kept out of the corpus (for resumeStopped), as the source to scan them again. */
+  notSaved: ScanSource | null;
+  /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
+  folderSync: FolderSync | null;
+  /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
+  restoring: Promise<void>;
+  /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
+  missedChange: { reason: CorpusChangeReason } | null;
+  readonly listeners: Set<() => void>;
+  /** Changes the panel's snapshot and tells its listeners. */
+  update(patch: Partial<PersistenceSnapshot>): void;
+  /** Shows a failure: 'off' when this browser stores nothing, else an error the person acts on. */
+  fail(error: unknown): void;
+  /** Refreshes the storage used and the document count (informative only; never rejects). */
+  refreshUsage(): Promise<void>;
+  /** Tells other tabs the corpus changed. */
+  notify(reason: CorpusChangeReason): void;
+  /** Asks the person (the panel shows `confirmation`); false when `signal` aborts first. */
+  ask(confirmation: NonNullable<PersistenceSnapshot['confirmation']>, signal: AbortSignal): Promise<boolean>;
+  /** Counts a write that finishes behind the shown result (`saving` in the snapshot). */
+  track(write: Promise<unknown>): void;
+  /** Runs `task`, showing its failure instead of rejecting. */
+  guarded(task: () => Promise<void>): Promise<void>;
+}
+
+const INITIAL: PersistenceSnapshot = {
+  status: 'starting',
+  documentCount: 0,
+  usage: null,
+  keepContents: true,
+  interrupted: null,
+  storageFull: null,
+  notice: null,
+  error: null,
+  checks: null,
+  checking: false,
+  restore: null,
+  index: null,
+  saving: false,
+  confirmation: null,
+  unmeasured: 0,
+};
+
+/** A context with nothing loaded yet. */
+export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers): CorpusContext {
+  const c: CorpusContext = {
+    scanStore,
+    workers,
+    channel: createCorpusChannel(),
+    snapshot: INITIAL,
+    session: null,
+    base: null,
+    savedSettings: null,
+    tables: null,
+    tablesStale: false,
+    baseRevision: -1,
+    leftPaths: new Set(),
+    scanNotice: null,
+    answerPending: null,
+    saving: Promise.resolve(),
+    pendingSaves: 0,
+    writing: null,
+    notSaved: null,
+    folderSync: null,
+    restoring: Promise.resolve(),
+    missedChange: null,
+    listeners: new Set(),
+    update(patch) {
+      c.snapshot = { ...c.snapshot, ...patch };
+      for (const l of [...c.listeners]) l();
+    },
+    fail(error) {
+      if (isStorageError(error)) {
+        const off = error.kind === 'unavailable';
+        c.update({ status: off ? 'off' : 'error', error: { kind: error.kind, message: error.userMessage } });
+      } else {
+        c.update({ status: 'error', error: { kind: 'other', message: `The saved corpus could not be used: ${String(error)}` } });
+      }
+    },
+    refreshUsage: async () => {
+      try {
+        const [usage, summary] = await Promise.all([getStorageUsage(), getCorpusSummary()]);
+        c.update({ usage, documentCount: summary.documentCount });
+      } catch {
+        // Usage is informative only.
+      }
+    },
+    notify(reason) {
+      getCorpusSummary()
+        .then((s) => c.channel.notify(reason, s.revision))
+        .catch(() => undefined);
+    },
+    ask: (confirmation, signal) =>
+      new Promise((resolve) => {
+        const done = (ok: boolean) => {
+          c.answerPending = null;
+          signal.removeEventListener('abort', onAbort);
+          c.update({ confirmation: null });
+          resolve(ok);
+        };
+        const onAbort = () => done(false);
+        c.answerPending = done;
+        signal.addEventListener('abort', onAbort);
+        c.update({ confirmation });
+      }),
+    track(write) {
+      // Writes that finish behind the shown result are counted, so the panel can say "Saving…" and a
+      // person (or a test) knows when a reload would keep everything.
+      if (c.pendingSaves++ === 0) c.update({ saving: true });
+      void write
+        .catch(() => undefined)
+        .then(() => {
+          if (--c.pendingSaves === 0) c.update({ saving: false });
+        });
+    },
+    async guarded(task) {
+      try {
+        await task();
+      } catch (error) {
+        c.fail(error);
+      }
+    },
+  };
+  return c;
+}

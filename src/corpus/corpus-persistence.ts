@@ -1,0 +1,91 @@
+/**
+ * The saved-corpus controller: one per page, over the scan store and the workers. It gives the scan
+ * session what saving into the corpus the scan calls (corpus-scan-saving.ts), restores the corpus on
+ * load (corpus-loading.ts), and is the corpus panel's actions (resume, clear, reset, keep contents,
+ * remove, check). It never writes the scan state (the session does) and never asks the person itself:
+ * questions go to the panel through `confirmation`. The panel reads its snapshot through
+ * `subscribe`/`getSnapshot`; the state behind it is the one `CorpusContext` (corpus-context.ts), and
+ * each panel action is a function of it (corpus-actions.ts).
+ */
+import { configureStorage } from '../storage/database.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import type { ScanHooks } from '../scan/scan-hooks.ts';
+import type { ScanSession } from '../scan/scan-session.ts';
+import type { ScanStore } from '../scan/scan-store.ts';
+import type { CheckResult } from './check-against-corpus.ts';
+import { createCorpusContext } from './corpus-context.ts';
+import type { PersistenceSnapshot } from './corpus-context.ts';
+import { followOtherTabs, runRestore } from './corpus-loading.ts';
+import { createScanSaving } from './corpus-scan-saving.ts';
+import * as actions from './corpus-actions.ts';
+
+export type { CheckResult, PersistenceSnapshot };
+
+/** The persistence controller the app wires into the scan session and the corpus panel. */
+export interface CorpusPersistence {
+  readonly hooks: ScanHooks;
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): PersistenceSnapshot;
+  /** Gives the controller the session (to cancel on a quota failure, and to resume scans). */
+  attach(session: ScanSession): void;
+  /** Restores the saved corpus (call once on load). */
+  start(): Promise<void>;
+  /** Rescans only the files of `files` not yet saved (after an interrupted scan). */
+  resume(files: File[]): Promise<void>;
+  /** Scans again the files a full storage stopped from being saved (after space was freed). */
+  resumeStopped(): Promise<void>;
+  /** Keeps what the interrupted scan saved and forgets the marker. */
+  keepInterrupted(): Promise<void>;
+  clear(): Promise<void>;
+  /** Deletes the whole database (also when it is damaged or from a newer version). */
+  resetLocalData(): Promise<void>;
+  setKeepContents(keep: boolean): Promise<void>;
+  /** Removes documents by their position in the current result. */
+  remove(positions: readonly number[]): Promise<void>;
+  /** Matches files against the corpus without adding them. */
+  check(files: File[]): Promise<void>;
+  dismissNotice(): void;
+  /** Answers the pending `confirmation` (true: go on). */
+  answer(ok: boolean): void;
+  /** Stops listening to other tabs (the page goes away). */
+  close(): void;
+}
+
+/** Creates the controller over the scan store and workers; nothing is read until `start`. */
+export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorkers): CorpusPersistence {
+  const c = createCorpusContext(scanStore, workers);
+  configureStorage({
+    events: {
+      onBlocked: () => c.update({ notice: 'Another SimSift tab keeps the saved corpus open. Close or reload it to continue.' }),
+      onVersionChange: () => c.update({ notice: 'Another tab is changing the saved corpus; this tab reconnects when needed.' }),
+      onTerminated: () => c.update({ error: { kind: 'closed', message: 'The browser closed the saved corpus. Reload this page.' } }),
+    },
+  });
+  const unsubscribe = followOtherTabs(c);
+  return {
+    hooks: createScanSaving(c),
+    subscribe(listener) {
+      c.listeners.add(listener);
+      return () => c.listeners.delete(listener);
+    },
+    getSnapshot: () => c.snapshot,
+    attach(s) {
+      c.session = s;
+    },
+    start: () => runRestore(c),
+    resume: (files) => actions.resume(c, files),
+    resumeStopped: () => actions.resumeStopped(c),
+    keepInterrupted: () => actions.keepInterrupted(c),
+    clear: () => actions.clear(c),
+    resetLocalData: () => actions.resetLocalData(c),
+    setKeepContents: (keep) => actions.setKeepContents(c, keep),
+    remove: (positions) => actions.remove(c, positions),
+    check: (files) => actions.check(c, files),
+    dismissNotice: () => c.update({ notice: null }),
+    answer: (ok) => c.answerPending?.(ok),
+    close: () => {
+      unsubscribe();
+      c.channel.close();
+    },
+  };
+}

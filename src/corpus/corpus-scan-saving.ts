@@ -1,0 +1,261 @@
+/**
+ * Saving a scan into the corpus: what the scan session calls (its ScanHooks) as it runs. Before the
+ * first batch: the settings question, the writer lock and the batch writer; each batch: its commit;
+ * at the end: the merge with the corpus on show, the files a chosen folder no longer holds, the pairs
+ * and tables; a full storage stops the scan and keeps the rest for a resume.
+ */
+import { clearCorpus } from '../storage/corpus-repository.ts';
+import { putSettings, settingsChange } from '../storage/settings-repository.ts';
+import type { CorpusSettings } from '../storage/settings-repository.ts';
+import { isStorageError } from '../storage/storage-error.ts';
+import { requestPersistentStorage } from '../storage/storage-quota.ts';
+import type { ScanHooks } from '../scan/scan-hooks.ts';
+import type { ScanDocs, SkippedFile } from '../scan/scan-result.ts';
+import { recordPhase } from '../scan/phase-timing.ts';
+import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
+import type { BatchWriter } from './corpus-writer.ts';
+import { mergeCorpus, positionsByPath, rootOf } from './merge-corpus.ts';
+import type { FolderSync, MergeOutcome } from './merge-corpus.ts';
+import { removeFromCorpus } from './corpus-removal.ts';
+import { catchUp, groupingOptions, keepTables, refreshBase, saveVerified } from './corpus-loading.ts';
+import type { Base, CorpusContext } from './corpus-context.ts';
+
+/** A chosen folder's top-level names and every path its listing holds (documents and listed skips). */
+function folderSyncOf(docs: ScanDocs, listed: readonly SkippedFile[]): FolderSync {
+  const paths = [...docs.paths, ...listed.map((s) => s.path)];
+  const roots = new Set(paths.map(rootOf).filter((r) => r !== ''));
+  return { roots, listed: new Set(paths) };
+}
+
+/**
+ * A commit hit the full quota: what was committed stays, the rest of the scan is not saved. Says so
+ * in numbers, as an error (the person cancelled nothing), and keeps the rest for a resume.
+ */
+function storageFull(c: CorpusContext, inCorpus: Uint8Array | null, docs: ScanDocs, error: unknown, lost: ReadonlySet<number> = new Set()): string {
+  const left: File[] = [];
+  const leftFilePaths: string[] = [];
+  for (let d = 0; d < docs.count; d++) {
+    // A scan's own documents are the Files it was given (only restored ones are stored Blobs); read
+    // through handles, the paths (a file never opened is noContents() until then).
+    const file = docs.files[d];
+    if (!inCorpus?.[d] && (docs.roots || file instanceof File)) {
+      left.push(file as File);
+      leftFilePaths.push(docs.paths[d]!);
+    }
+  }
+  // Through handles the workers read the paths again; otherwise the Files are scanned again.
+  c.notSaved = docs.roots
+    ? { kind: 'collected', collected: { files: left, paths: leftFilePaths, hidden: [], roots: docs.roots } }
+    : { kind: 'file-list', files: left };
+  const saved = docs.count - left.length;
+  // The shown corpus may already hold this scan (the storage filled behind the results): the
+  // documents of batches that never committed lose their storage ids there too.
+  if (c.base && lost.size > 0) {
+    for (let p = 0; p < c.base.storageIds.length; p++) if (lost.has(c.base.storageIds[p]!)) c.base.storageIds[p] = NO_ID;
+  }
+  const message =
+    `Storage is full: ${saved.toLocaleString('en')} file${saved === 1 ? '' : 's'} saved, ${left.length.toLocaleString('en')} not saved. ` +
+    (isStorageError(error) ? error.userMessage : '');
+  c.update({ status: 'error', error: { kind: 'quota', message }, storageFull: { saved, notSaved: left.length, canResume: left.length > 0 } });
+  return message;
+}
+
+/** What the scan session calls to save into the corpus (its ScanHooks): the scan calls saving, in its own order. */
+export function createScanSaving(c: CorpusContext): ScanHooks {
+  return {
+    corpusSize: () => c.base?.result.docs.count ?? 0,
+    async onStart(docs, signal, listed, sync) {
+      c.folderSync = sync ? folderSyncOf(docs, listed ?? []) : null;
+      // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
+      if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
+      c.scanNotice = null;
+      // The last scan's writes may still be committing (see finish): this scan writes after them.
+      await c.saving;
+      if (c.snapshot.status === 'off' || (c.snapshot.error && c.snapshot.error.kind !== 'quota')) return;
+      const { settings, k } = c.scanStore.getSnapshot();
+      const next: CorpusSettings = { fingerprint: settings, k, keepContents: c.snapshot.keepContents };
+      // Only other fingerprint settings make the saved corpus unusable; another k only regroups it.
+      const change = settingsChange(c.savedSettings, next);
+      let rebuild = false;
+      if (change === 'fingerprints' && c.base) {
+        // Fingerprints made with other settings cannot be mixed: the saved corpus is rebuilt from this
+        // scan. A rescan of the whole corpus (the settings panel's) loses nothing; anything smaller asks.
+        const kept = c.base.result.docs.count;
+        if (docs.count < kept) {
+          const ok = await c.ask(
+            {
+              message:
+                `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
+                `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
+              confirm: 'Rebuild the saved corpus',
+              cancel: 'Keep the saved corpus',
+            },
+            signal,
+          );
+          if (!ok) {
+            c.session?.cancel();
+            throw new DOMException('The person kept the saved corpus.', 'AbortError');
+          }
+        }
+        rebuild = true;
+      }
+      await openWriter(c, docs, signal, listed ?? [], next, change === 'fingerprints' && c.savedSettings !== null, rebuild);
+    },
+    keepsBytes: () => c.writing !== null && c.snapshot.keepContents,
+    onBatch(docs, ids, bytes) {
+      c.writing?.writer.write(docs, ids, bytes, c.snapshot.keepContents, c.tables);
+    },
+    async finish(own, signal) {
+      const w = c.writing;
+      // Storage ids are given as batches arrive (onBatch), so the result can show before the batches
+      // still queued have committed: with kept contents those writes end well after the scan (100,000
+      // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
+      // a tab closed meanwhile keeps every committed batch and is offered the resume.
+      const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(own.result.docs.count).fill(NO_ID);
+      const before = w?.rebuild ? null : c.base;
+      const ownPart = { result: own.result, storageIds, search: own.corpus };
+      const sync = c.folderSync ?? undefined;
+      c.folderSync = null;
+      const outcome = before ? await mergeInto(c, before, ownPart, signal, sync) : null;
+      const merged = outcome?.merged ?? ownPart;
+      // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
+      const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
+      c.base = merged;
+      if (w) {
+        if (c.writing === w) c.writing = null;
+        const tSaving = performance.now();
+        c.saving = w.writer
+          .settled()
+          .then(() => w.writer.close(closingState(c, w.writer)))
+          .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions, w.writer.replacedPositions) : null))
+          .then((removal) => void (removal && removal.rewritten > 0 && (c.tablesStale = true)))
+          .then(() => c.notify('added'))
+          // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
+          // merged result no longer describes storage, so it is not saved but loaded again.
+          .then(() => (c.missedChange ? undefined : saveVerified(c, merged)))
+          .then(() => (c.missedChange ? undefined : keepTables(c, merged, w.writer.failed || w.writer.tablesMissed)))
+          .catch(() => undefined)
+          .then(() => catchUp(c))
+          // What saving still took once the results were on show (batches committed during the scan are not in it).
+          .then(() => recordPhase('saving-after-results', tSaving, performance.now(), { documents: w.writer.committed }))
+          .then(c.refreshUsage);
+        c.track(c.saving);
+      } else {
+        void c.refreshUsage();
+        // After the session has shown this result (it does so as soon as finish returns).
+        setTimeout(() => void catchUp(c), 0);
+      }
+      return outcome ? outcome.grouped : own;
+    },
+    regrouped(shown) {
+      // The corpus on show regrouped (same documents, same positions): the next load shows this view.
+      if (!c.base || c.base.result.docs !== shown.result.docs) return;
+      const next: Base = { result: shown.result, storageIds: c.base.storageIds, search: shown.corpus };
+      c.base = next;
+      c.track(c.saving.then(() => saveVerified(c, next)).then(() => keepTables(c, next, false)));
+    },
+    onEnd(state, message) {
+      const w = c.writing;
+      if (!w) return;
+      c.writing = null;
+      const ended = w.writer.failed ? closingState(c, w.writer) : state === 'cancelled' ? 'cancelled' : 'failed';
+      c.track(w.writer.close(ended, message).then(() => c.notify('added')).then(() => catchUp(c)).then(c.refreshUsage));
+    },
+  };
+}
+
+/** How a finished writer's scan ended: 'storage-full' makes the next load say the corpus is partial. */
+function closingState(c: CorpusContext, writer: BatchWriter): 'finished' | 'failed' | 'storage-full' {
+  if (!writer.failed) return 'finished';
+  return c.snapshot.storageFull ? 'storage-full' : 'failed';
+}
+
+/** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured, and which files left. */
+async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: AbortSignal, sync?: FolderSync): Promise<MergeOutcome> {
+  const outcome = await mergeCorpus(c.workers, signal, before, own, groupingOptions(own.result), sync);
+  c.update({ unmeasured: outcome.unmeasured });
+  const n = (x: number) => x.toLocaleString('en');
+  const parts = [];
+  if (outcome.unchanged > 0) parts.push(`${n(outcome.unchanged)} file${outcome.unchanged === 1 ? '' : 's'} already in the corpus, unchanged`);
+  if (outcome.updated > 0) parts.push(`${n(outcome.updated)} updated`);
+  const named = (paths: readonly string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? ` and ${n(paths.length - 10)} more` : ''}`;
+  if (sync) {
+    // A folder chosen again: the files that came back (they had left the corpus in this page) and the new ones, by name.
+    const back = outcome.added.filter((p) => c.leftPaths.has(p));
+    const fresh = outcome.added.filter((p) => !c.leftPaths.has(p));
+    for (const p of back) c.leftPaths.delete(p);
+    if (back.length > 0) parts.push(`${n(back.length)} file${back.length === 1 ? '' : 's'} came back to the folder and joined the corpus again: ${named(back)}`);
+    if (fresh.length > 0 && outcome.unchanged + outcome.updated > 0) parts.push(`${n(fresh.length)} new: ${named(fresh)}`);
+  }
+  const gone = outcome.missing.paths;
+  for (const p of gone) c.leftPaths.add(p);
+  if (gone.length > 0) {
+    parts.push(`${n(gone.length)} file${gone.length === 1 ? ' is' : 's are'} no longer in the folder and left the corpus: ${named(gone)}`);
+  }
+  if (parts.length > 0) c.update({ notice: `${parts.join('; ')}.` });
+  return outcome;
+}
+
+/**
+ * Takes the writer lock (waiting for another tab's scan, and saying so), reads storage again if
+ * another tab wrote meanwhile, and opens the scan's batch writer. `clearSaved`: fingerprints saved with
+ * other settings are cleared first; `rebuild`: the corpus is rebuilt from this scan alone.
+ */
+async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal, listed: readonly SkippedFile[], next: CorpusSettings, clearSaved: boolean, rebuild: boolean): Promise<void> {
+  const k = next.k;
+  let release = await tryLock(LOCK_WAIT_MS);
+  if (!release) {
+    // Another tab is saving a scan. This one waits for it (a scan shown but not saved was thrown
+    // away as soon as the other tab's changes arrived) and is then merged with what it saved.
+    c.update({ notice: 'Another SimSift tab is saving a scan into the corpus: this scan waits for it and starts when it has finished (Cancel stops waiting).' });
+    release = await tryLock(Infinity, signal);
+    if (!release) {
+      signal.throwIfAborted();
+      throw new Error('The saved corpus could not be locked for writing.');
+    }
+    c.update({ notice: null });
+  }
+  try {
+    await refreshBase(c, signal);
+    // Whatever another tab changed before this lock is in `base` now: merged on finish.
+    c.missedChange = null;
+    if (rebuild || clearSaved) {
+      await clearCorpus();
+      c.base = null;
+      c.tables = null;
+    }
+    await putSettings(next);
+    c.savedSettings = next;
+    const label = docs.paths[0]?.split('/')[0] ?? 'files';
+    const writer: BatchWriter = await openBatchWriter(docs, {
+      release,
+      label,
+      total: docs.count,
+      notSaved: listed.map((s) => [s.path, s.reason, s.message]),
+      k,
+      // The panel's count follows the commits (it said "0 documents saved" through a whole scan).
+      onCommitted: (summary) => c.update({ documentCount: summary.documentCount }),
+      saved: c.base && !rebuild ? { docs: c.base.result.docs, at: positionsByPath(c.base.result.docs), storageIds: c.base.storageIds } : null,
+      onFailure: (error) => {
+        // Stop cleanly: what was committed stays; the failed batch was rolled back as a whole.
+        if (isStorageError(error) && error.kind === 'quota') c.session?.stop(storageFull(c, writer.inCorpus, docs, error, writer.lostIds));
+        else {
+          c.fail(error);
+          c.session?.cancel();
+        }
+      },
+    });
+    c.writing = { writer, rebuild };
+    c.update({ interrupted: null, error: null, storageFull: null });
+    c.notSaved = null;
+    void requestPersistentStorage().catch(() => null);
+  } catch (error) {
+    release();
+    c.writing = null;
+    // Not even the scan's marker fits: nothing of it can be saved, so it stops here and says so.
+    if (isStorageError(error) && error.kind === 'quota') {
+      c.session?.stop(storageFull(c, null, docs, error));
+      signal.throwIfAborted();
+    } else c.fail(error);
+  }
+}

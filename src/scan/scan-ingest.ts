@@ -1,0 +1,247 @@
+/**
+ * A scan's reading and fingerprinting: its progress meter (throttled counts the scan store shows) and
+ * the feeding of its files to the ingest pool, as File bytes read here or through directory handles
+ * the workers read, with each batch's results scattered into the scan's document columns.
+ */
+import { proxy, transfer } from 'comlink';
+import type { IngestBatchResult, PackedSets } from '../workers/ingest-protocol.ts';
+import { DocStatus, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import type { CollectedFiles } from './collect-files.ts';
+import { estimateRate } from './progress-meter.ts';
+import type { DocNote, ScanDocs, SkippedFile } from './scan-result.ts';
+import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
+import { feedFiles } from './batch-feeder.ts';
+import { feedIdBatches } from './handle-source.ts';
+import type { ScanHooks } from './scan-hooks.ts';
+
+/** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
+const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_FILES = 256;
+/** Concurrent main-thread reads: enough to hide the per-file latency of the browser's blob reads. */
+const READ_CONCURRENCY = 32;
+/**
+ * How much memory a scan may spend on keeping feature sets from fingerprinting, so that verifying a
+ * candidate pair needs no second read of its files (see verify-candidates.ts `verifyCandidates`).
+ * A set costs about 2.9 bytes per distinct feature (Rice-coded, core/groups/feature-set-codec.ts):
+ * about 4.4 kB for a 10 kB English document with word 3-shingles, 0.4 bytes per byte of text, so
+ * 1 GB of such text fits. Once the budget is spent, later documents are read again if they are candidates.
+ */
+export const KEPT_SETS_BUDGET_BYTES = 512 * 1024 * 1024;
+
+/** A scan's progress counts, published to the store by `publish` (the scan calls it every 100 ms). */
+export interface ScanMeter {
+  phase: ScanPhase;
+  filesDone: number;
+  filesTotal: number;
+  filesListedOnly: number;
+  bytesDone: number;
+  filesRead: number;
+  bytesRead: number;
+  /** When fingerprinting began (0: not yet); the rate counts from then. */
+  fingerprintStart: number;
+  /** Bytes read so far of batches still running, by batch key. */
+  inflightBytes: Map<number, number>;
+  publish(): void;
+  setPhase(next: ScanPhase): void;
+}
+
+/** A meter for the scan started at `t0`; it publishes only while `isCurrent()`. */
+export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => boolean): ScanMeter {
+  const m: ScanMeter = {
+    phase: 'listing',
+    filesDone: 0,
+    filesTotal: 0,
+    filesListedOnly: 0,
+    bytesDone: 0,
+    filesRead: 0,
+    bytesRead: 0,
+    fingerprintStart: 0,
+    inflightBytes: new Map(),
+    publish() {
+      if (!isCurrent()) return;
+      const now = performance.now();
+      let bytes = m.bytesDone;
+      for (const b of m.inflightBytes.values()) bytes += b;
+      // Workers start during 'reading' (while files are still being read), so the rate counts from then.
+      const working = m.fingerprintStart > 0 && (m.phase === 'reading' || m.phase === 'fingerprinting');
+      // Sizes are learnt by reading (asking for them up front would block, see read-file-bytes.ts):
+      // until every file is read, the total is extrapolated from the files read so far.
+      const bytesTotalKnown = m.filesRead === m.filesTotal;
+      const bytesTotal = bytesTotalKnown ? m.bytesRead : m.filesRead > 0 ? (m.bytesRead / m.filesRead) * m.filesTotal : 0;
+      const rate = working ? estimateRate(bytes, bytesTotal, now - m.fingerprintStart) : { bytesPerSecond: 0, secondsLeft: null };
+      const progress: ScanProgress = {
+        phase: m.phase,
+        filesDone: m.filesDone,
+        filesTotal: m.filesTotal,
+        filesListedOnly: m.filesListedOnly,
+        bytesDone: bytes,
+        bytesTotal,
+        bytesTotalKnown,
+        bytesPerSecond: rate.bytesPerSecond || store.getSnapshot().progress?.bytesPerSecond || 0,
+        secondsLeft: rate.secondsLeft,
+        elapsedMs: now - t0,
+      };
+      store.update({ progress });
+    },
+    setPhase(next) {
+      m.phase = next;
+      m.publish();
+    },
+  };
+  return m;
+}
+
+/** Allocates the per-doc arrays for `collected` (doc id = position in the collected list). */
+export function allocateDocs(collected: CollectedFiles): ScanDocs {
+  const n = collected.files.length;
+  return {
+    count: n,
+    paths: collected.paths,
+    files: collected.files,
+    ...(collected.roots ? { roots: collected.roots } : {}),
+    sizes: new Float64Array(n),
+    modified: new Float64Array(n),
+    status: new Uint8Array(n),
+    flags: new Uint8Array(n),
+    hi: new Uint32Array(n),
+    lo: new Uint32Array(n),
+    words: new Uint32Array(n),
+    hashHi: new Uint32Array(n),
+    hashLo: new Uint32Array(n),
+  };
+}
+
+/** Scatters one batch's results (for docs `ids`, in batch order) into the scan's arrays. */
+function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult & { files?: Array<File | null> }, skipped: SkippedFile[], notes: DocNote[]): void {
+  for (let j = 0; j < ids.length; j++) {
+    const d = ids[j];
+    // Read through a handle, a file whose bytes the kept contents miss: the File the worker opened.
+    const opened = r.files?.[j];
+    if (opened) docs.files[d] = opened;
+    docs.sizes[d] = r.sizes[j];
+    if (docs.modified && r.modified) docs.modified[d] = r.modified[j];
+    docs.status[d] = r.status[j];
+    docs.flags[d] = r.flags[j];
+    docs.hi[d] = r.hi[j];
+    docs.lo[d] = r.lo[j];
+    docs.words[d] = r.words[j];
+    docs.hashHi[d] = r.hashHi[j];
+    docs.hashLo[d] = r.hashLo[j];
+  }
+  for (const s of r.skipped) {
+    const docId = ids[s.index];
+    skipped.push({ docId, path: docs.paths[docId], size: docs.sizes[docId], reason: s.reason, message: s.message });
+  }
+  for (const n of r.notes) notes.push({ docId: ids[n.index], path: docs.paths[ids[n.index]], message: n.message });
+}
+
+/** What fingerprinting kept for the search: small documents' sets and the feature sets within the budget. */
+export interface IngestOutput {
+  smallSets: PackedSets[];
+  /** Per doc: its encoded feature set from fingerprinting (see KEPT_SETS_BUDGET_BYTES). */
+  keptSets: Array<Uint32Array | undefined>;
+  keptBytes: number;
+}
+
+/** What the feeding works with: the scan's workers, signal, settings, hooks and where its results go. */
+export interface IngestJob {
+  workers: ScanWorkers;
+  signal: AbortSignal;
+  settings: SimHashSettings;
+  hooks: ScanHooks;
+  scanDocs: ScanDocs;
+  /** The directory handles' token in the workers (null: the page reads the Files). */
+  handleToken: string | null;
+  meter: ScanMeter;
+  skipped: SkippedFile[];
+  notes: DocNote[];
+  /** Called once every file is read (or sent to a worker): fingerprinting is what remains. */
+  onSent: () => void;
+}
+
+/** Reads and fingerprints every file of the scan in the ingest pool, into `out` as batches arrive (a cancel keeps what came); resolves once every batch is in. */
+export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void> {
+  const { workers, signal, settings, hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent } = job;
+  // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
+  const claims = canShareMemory() ? createClaimBuffer(m.filesTotal) : undefined;
+  const keepBytes = hooks.keepsBytes?.() ?? false;
+  const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
+    m.filesRead++;
+    scanDocs.sizes[d] = size;
+    scanDocs.status[d] = status;
+    skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
+    m.filesDone++;
+    // Skips the page finds itself are part of the corpus too: saved like a batch, so a reload lists them.
+    hooks.onBatch?.(scanDocs, [d]);
+  };
+  /** Takes in one batch's result (doc ids `ids`, in batch order). */
+  const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
+    storeBatch(scanDocs, ids, result, skipped, notes);
+    if (result.kept) {
+      const { docs: at, offsets, words } = result.kept;
+      for (let i = 0; i < at.length; i++) out.keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
+      out.keptBytes += words.byteLength;
+    }
+    // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
+    if (result.sets.docs.length > 0) {
+      for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
+      out.smallSets.push(result.sets);
+    }
+    hooks.onBatch?.(scanDocs, ids, result.contents);
+    m.filesDone += ids.length;
+  };
+  const maxInFlight = workers.ingest.size * 2;
+  if (handleToken !== null) {
+    // The workers open and read the files; sizes are learnt as each batch comes back.
+    await feedIdBatches(
+      m.filesTotal,
+      async (ids) => {
+        const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
+        const paths = ids.map((d) => scanDocs.paths[d]);
+        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets }));
+        received(ids, result);
+        let bytes = 0;
+        for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
+        m.filesRead += ids.length;
+        m.bytesRead += bytes;
+        m.bytesDone += bytes;
+      },
+      { batchFiles: BATCH_FILES, maxInFlight, signal },
+      onSent,
+    );
+  } else {
+    await feedFiles(
+      scanDocs.files,
+      scanDocs.paths,
+      {
+        send: async ({ ids, items, buffers, bytes, large }) => {
+          // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
+          const key = ids[0];
+          const onProgress = large ? proxy((read: number) => void m.inflightBytes.set(key, read)) : undefined;
+          // Decided when the batch is sent: batches in flight may take the budget a little past its end.
+          const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets }, onProgress));
+          m.inflightBytes.delete(key);
+          received(ids, result);
+          m.bytesDone += large ? result.sizes[0] : bytes;
+          if (large) {
+            m.bytesRead += result.sizes[0];
+            m.filesRead++;
+          }
+        },
+        read: (_d, bytes) => {
+          m.filesRead++;
+          m.bytesRead += bytes;
+        },
+        unreadable: (d, message) => skip(d, 0, 'unreadable', DocStatus.unreadable, skipMessage('unreadable', message)),
+        // Never fingerprinted in part (a part would call files that differ past it identical).
+        tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, tooLargeMessage(size)),
+      },
+      { readLimit: workers.readLimit, maxInFlight, signal, batchBytes: BATCH_BYTES, batchFiles: BATCH_FILES, readConcurrency: READ_CONCURRENCY },
+      onSent,
+    );
+  }
+}

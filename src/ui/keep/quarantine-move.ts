@@ -1,0 +1,219 @@
+/**
+ * "Move marked to quarantine" in the browser: the app's plan carried out through file handles, with the
+ * checks `simsift apply` makes that a browser can make. A file moves (copy into the quarantine folder the
+ * person picked, read back and compared, then removed from its folder) only while its bytes hash to the
+ * plan's and the file that stays for it (the kept file) is there with its own bytes and is not the same
+ * entry; the quarantine must not lie inside the scanned folder nor hold it. Undo puts back exactly what
+ * moved, checking each quarantined file's bytes and never writing over a file that reappeared. The undo
+ * log is also written into the quarantine folder (`simsift-undo-<time>.json`).
+ */
+import { bytesHash, type PlanRow } from '../../core/export/plan.ts';
+import { planMoves } from '../../core/export/plan-moves.ts';
+import { pathParts } from '../../core/export/plan-paths.ts';
+
+/** One move made: the plan path and the hash of the bytes moved. */
+export interface AppUndoEntry {
+  path: string;
+  size: number;
+  bytes_hash: string;
+}
+
+/** What a move did: the log of moves made (for Undo), and each file not moved with why. */
+export interface MoveOutcome {
+  moved: AppUndoEntry[];
+  bytes: number;
+  notMoved: Array<{ path: string; why: string }>;
+  logName: string | null;
+}
+
+type Dir = FileSystemDirectoryHandle;
+
+/** The folder that holds `parts[0..-1]` under `root` (whose own name is `parts[0]`), made when `create`; null when a part is missing or not a folder. */
+async function folderOf(root: Dir, parts: string[], create: boolean): Promise<Dir | null> {
+  let dir = root;
+  try {
+    for (const part of parts.slice(1, -1)) dir = await dir.getDirectoryHandle(part, { create });
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+/** The file at `path` (which starts with the root's name) and its folder, or why there is none. */
+async function fileAt(root: Dir, path: string): Promise<{ ok: true; dir: Dir; handle: FileSystemFileHandle; bytes: Uint8Array } | { ok: false; why: string }> {
+  const parts = pathParts(path);
+  if (!parts || parts.length < 2 || parts[0] !== root.name) return { ok: false, why: `not a path under the chosen folder ${root.name}` };
+  const dir = await folderOf(root, parts, false);
+  if (!dir) return { ok: false, why: 'missing (its folder is gone)' };
+  let handle: FileSystemFileHandle;
+  try {
+    handle = await dir.getFileHandle(parts[parts.length - 1]!);
+  } catch (error) {
+    return { ok: false, why: (error as DOMException).name === 'TypeMismatchError' ? 'not a file (a folder is there now)' : 'missing' };
+  }
+  try {
+    return { ok: true, dir, handle, bytes: new Uint8Array(await (await handle.getFile()).arrayBuffer()) };
+  } catch (error) {
+    return { ok: false, why: `unreadable (${(error as DOMException).name ?? String(error)})` };
+  }
+}
+
+/** Whether anything (a file or a folder) is at `name` in `dir`. */
+async function taken(dir: Dir, name: string): Promise<boolean> {
+  for (const kind of ['file', 'folder'] as const) {
+    try {
+      if (kind === 'file') await dir.getFileHandle(name);
+      else await dir.getDirectoryHandle(name);
+      return true;
+    } catch (error) {
+      if ((error as DOMException).name === 'TypeMismatchError') return true;
+    }
+  }
+  return false;
+}
+
+const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Writes `bytes` as a new file `name` in `dir` (never over one there), reads it back and compares; throws
+ * (the partial copy removed) when anything differs.
+ */
+async function writeNew(dir: Dir, name: string, bytes: Uint8Array): Promise<void> {
+  if (await taken(dir, name)) throw new Error('a file of that name is already there; not replaced');
+  const handle = await dir.getFileHandle(name, { create: true });
+  try {
+    const writable = await handle.createWritable();
+    await writable.write(bytes as Uint8Array<ArrayBuffer>);
+    await writable.close();
+    if (!same(new Uint8Array(await (await handle.getFile()).arrayBuffer()), bytes)) throw new Error('its copy differs from it');
+  } catch (error) {
+    await dir.removeEntry(name).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Refuses a quarantine inside the scanned folder or holding it (the entries' own positions, not names). */
+export async function checkPlaces(root: Dir, quarantine: Dir): Promise<string | null> {
+  if (await root.isSameEntry(quarantine)) return 'The quarantine folder is the scanned folder itself: pick a folder outside it.';
+  if ((await root.resolve(quarantine)) !== null) return `The quarantine folder lies inside ${root.name}: a later scan would count its copies. Pick a folder outside it.`;
+  if ((await quarantine.resolve(root)) !== null) return `The quarantine folder holds ${root.name}: pick a folder outside it.`;
+  return null;
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/** The scan's content hash of a file's bytes (workers/content-hash.ts), or null when the scan gives none. */
+export type TextHash = (path: string, bytes: Uint8Array) => Promise<string | null>;
+
+/**
+ * Moves every file the plan `rows` mark remove from under `root` into `quarantine` (same relative path, the
+ * root's name first). The bytes must hash to the plan's (read when the plan was made) and, through
+ * `textHash`, their text to the scan's content hash, so a file changed since the scan does not move.
+ */
+export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quarantine: Dir, textHash: TextHash): Promise<MoveOutcome> {
+  const sameText = async (row: PlanRow, bytes: Uint8Array) => row.content_hash !== null && (await textHash(row.path, bytes)) === row.content_hash;
+  const { moves, refused } = planMoves(rows);
+  const notMoved = [...refused];
+  const moved: AppUndoEntry[] = [];
+  const keptState = new Map<string, Awaited<ReturnType<typeof fileAt>>>();
+  let bytes = 0;
+  for (const { row, kept } of moves) {
+    const refuse = (why: string) => notMoved.push({ path: row.path, why });
+    let keptFile = keptState.get(kept.path);
+    if (!keptFile) {
+      keptFile = await fileAt(root, kept.path);
+      if (keptFile.ok && (kept.bytes_hash === null || bytesHash(keptFile.bytes) !== kept.bytes_hash || !(await sameText(kept, keptFile.bytes)))) {
+        keptFile = { ok: false, why: 'changed since the scan' };
+      }
+      keptState.set(kept.path, keptFile);
+    }
+    if (!keptFile.ok) {
+      refuse(`its kept file ${kept.path} is ${keptFile.why}`);
+      continue;
+    }
+    const file = await fileAt(root, row.path);
+    if (!file.ok) {
+      refuse(file.why);
+      continue;
+    }
+    // No hash: its size was not the scan's when the plan was read (hashMemberBytes), or it could not be read.
+    if (row.bytes_hash === null || file.bytes.length !== row.size || bytesHash(file.bytes) !== row.bytes_hash || !(await sameText(row, file.bytes))) {
+      refuse('changed since the scan (its bytes differ)');
+      continue;
+    }
+    if (await file.handle.isSameEntry(keptFile.handle)) {
+      refuse(`the same file as its kept file ${kept.path}`);
+      continue;
+    }
+    const parts = pathParts(row.path)!;
+    const name = parts[parts.length - 1]!;
+    try {
+      const top = await quarantine.getDirectoryHandle(parts[0]!, { create: true });
+      const target = await folderOf(top, parts, true);
+      if (!target) throw new Error('its place in the quarantine folder is not a folder');
+      await writeNew(target, name, file.bytes);
+      // The original is removed only if it is still the file that was copied.
+      const again = await fileAt(root, row.path);
+      if (!again.ok || !same(again.bytes, file.bytes)) {
+        await target.removeEntry(name).catch(() => undefined);
+        throw new Error('changed while it was copied; left where it was');
+      }
+      try {
+        await file.dir.removeEntry(name);
+      } catch (error) {
+        await target.removeEntry(name).catch(() => undefined);
+        throw new Error(`could not be removed from its folder (${(error as DOMException).name ?? String(error)}); left where it was`);
+      }
+      moved.push({ path: row.path, size: row.size, bytes_hash: row.bytes_hash });
+      bytes += row.size;
+    } catch (error) {
+      refuse(error instanceof Error ? error.message : String(error));
+    }
+  }
+  let logName: string | null = null;
+  if (moved.length > 0) {
+    logName = `simsift-undo-${stamp()}.json`;
+    const text = JSON.stringify({ format: 'simsift-undo', version: 2, created: new Date().toISOString(), root: root.name, quarantine: quarantine.name, complete: true, moves: moved }, null, 2) + '\n';
+    await writeNew(quarantine, logName, new TextEncoder().encode(text)).catch(() => {
+      logName = null; // the moves are still undone from the page; only the file copy of the log is missing
+    });
+  }
+  return { moved, bytes, notMoved, logName };
+}
+
+/** Puts back every file of `moved` from `quarantine` under `root`, never over a file that reappeared. */
+export async function undoQuarantine(moved: readonly AppUndoEntry[], root: Dir, quarantine: Dir): Promise<{ back: number; refused: Array<{ path: string; why: string }> }> {
+  const refused: Array<{ path: string; why: string }> = [];
+  let back = 0;
+  let top: Dir | null = null;
+  for (const m of moved) {
+    const parts = pathParts(m.path);
+    if (!parts || parts[0] !== root.name) {
+      refused.push({ path: m.path, why: 'not a path under the chosen folder' });
+      continue;
+    }
+    top ??= await quarantine.getDirectoryHandle(root.name).catch(() => null);
+    const held = top ? await fileAt(top, m.path) : ({ ok: false, why: 'missing' } as const);
+    if (!held.ok) {
+      refused.push({ path: m.path, why: `not in the quarantine folder (${held.why})` });
+      continue;
+    }
+    if (bytesHash(held.bytes) !== m.bytes_hash) {
+      refused.push({ path: m.path, why: 'changed in the quarantine folder since it was moved; left there' });
+      continue;
+    }
+    const dir = await folderOf(root, parts, true);
+    const name = parts[parts.length - 1]!;
+    try {
+      if (!dir) throw new Error('its folder is not a folder any more');
+      await writeNew(dir, name, held.bytes);
+      await held.dir.removeEntry(name);
+      back++;
+    } catch (error) {
+      refused.push({ path: m.path, why: error instanceof Error ? (error.message.includes('already there') ? 'a file reappeared at its place; not overwritten' : error.message) : String(error) });
+    }
+  }
+  return { back, refused };
+}

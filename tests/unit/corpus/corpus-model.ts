@@ -1,0 +1,435 @@
+/**
+ * The saved corpus's model test harness: generates sequences of what a person can do (choose a folder,
+ * change its files on disk and choose it again, Choose files, remove, pin, cancel and resume, reload,
+ * another tab's clear), runs them through the real controller, scan session and worker APIs (over
+ * MessageChannels) on fake-indexeddb, and compares what the app would export with a fresh scan of the
+ * same files (a session with no saved corpus): the pairs CSV, the groups CSV (as the list shows them by
+ * default) and every document's modification time, byte for byte.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { IDBFactory } from 'fake-indexeddb';
+import { createCorpusPersistence, type CorpusPersistence } from '../../../src/corpus/corpus-persistence.ts';
+import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
+import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
+import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
+import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
+import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
+import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
+import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
+import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
+import type { ScanResult } from '../../../src/scan/scan-result.ts';
+import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { groupsCsv } from '../../../src/core/export/groups-csv.ts';
+import { lowerCasePaths, orderGroups } from '../../../src/ui/groups/group-view.ts';
+import { mulberry32 } from '../../fixtures/mulberry32.ts';
+import { channelSpawner } from '../workers/comlink-channel.ts';
+
+// ---- the texts: real prose with natural near copies (MIT licenses of two packages) and exact copies ----
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const read = (path: string) => readFileSync(root + path, 'utf8');
+/** The base texts; every file on the model's disk is one of these, or an edit of one. */
+export const TEXTS: readonly string[] = [
+  read('tests/fixtures/documents/apache.txt').slice(0, 3000),
+  read('tests/fixtures/documents/cc0.txt').slice(0, 3000),
+  read('node_modules/react/LICENSE'),
+  read('node_modules/xxhash-wasm/LICENSE.md'),
+  read('node_modules/react/README.md'),
+  read('node_modules/idb/LICENSE'),
+  read('node_modules/comlink/README.md').slice(0, 3000),
+  read('node_modules/fake-indexeddb/README.md').slice(0, 3000),
+];
+
+/** `text` with a few words replaced (one in about 60, at least one): a near copy of it. */
+export function edited(text: string, seed: number): string {
+  const next = mulberry32(seed);
+  const words = text.split(' ');
+  const changes = Math.max(1, Math.floor(words.length / 60));
+  for (let i = 0; i < changes; i++) words[next() % words.length] = `edit${next() % 1000}`;
+  return words.join(' ');
+}
+
+// ---- actions: plain data, so a failing sequence can be printed and shrunk ----
+
+/** One thing a person does. `r`: a random number that picks among what exists when the step runs. */
+export type Action =
+  | { t: 'choose-folder' }
+  | { t: 'disk-delete'; r: number }
+  | { t: 'disk-edit'; r: number; seed: number }
+  | { t: 'disk-copy'; r: number; name: string }
+  | { t: 'disk-edited-copy'; r: number; name: string; seed: number }
+  | { t: 'choose-files'; r: number; name: string; bare: boolean }
+  | { t: 'remove'; r: number }
+  | { t: 'pin'; r: number }
+  | { t: 'cancel-resume'; early: boolean }
+  | { t: 'reload' }
+  | { t: 'other-tab-clear' };
+
+/** A random sequence of `length` actions (the first chooses the folder). */
+export function generate(seed: number, length: number): Action[] {
+  const next = mulberry32(seed);
+  const out: Action[] = [{ t: 'choose-folder' }];
+  let names = 0;
+  const weights: [Action['t'], number][] = [
+    ['choose-folder', 4],
+    ['disk-delete', 2],
+    ['disk-edit', 2],
+    ['disk-copy', 2],
+    ['disk-edited-copy', 2],
+    ['choose-files', 2],
+    ['remove', 2],
+    ['pin', 1],
+    ['cancel-resume', 2],
+    ['reload', 2],
+    ['other-tab-clear', 1],
+  ];
+  const total = weights.reduce((s, [, w]) => s + w, 0);
+  while (out.length < length) {
+    let x = next() % total;
+    let t: Action['t'] = 'reload';
+    for (const [name, w] of weights) {
+      if (x < w) {
+        t = name;
+        break;
+      }
+      x -= w;
+    }
+    const r = next();
+    const seedOf = next();
+    const name = `n${names++}.txt`;
+    switch (t) {
+      case 'disk-delete':
+        out.push({ t, r });
+        break;
+      case 'disk-edit':
+        out.push({ t, r, seed: seedOf });
+        break;
+      case 'disk-copy':
+        out.push({ t, r, name });
+        break;
+      case 'disk-edited-copy':
+        out.push({ t, r, name, seed: seedOf });
+        break;
+      case 'choose-files':
+        out.push({ t, r, name, bare: (seedOf & 1) === 1 });
+        break;
+      case 'remove':
+      case 'pin':
+        out.push({ t, r });
+        break;
+      case 'cancel-resume':
+        out.push({ t, early: (seedOf & 1) === 1 });
+        break;
+      default:
+        out.push({ t } as Action);
+    }
+  }
+  return out;
+}
+
+// ---- the app under test ----
+
+/** One open "tab": store, workers, controller and session over the shared fake-indexeddb. */
+export interface Tab {
+  store: ScanStore;
+  persistence: CorpusPersistence;
+  session: ScanSession;
+}
+
+function scanWorkers(): ScanWorkers {
+  return {
+    ingest: createWorkerPool<IngestApi>(channelSpawner(ingestApi).spawn, 2),
+    index: createWorkerBridge<IndexApi>(channelSpawner(indexApi).spawn),
+    readLimit: BROWSER_READ_LIMIT,
+  };
+}
+
+/** Opens a tab on the current database (restoring what it holds) and waits until it is quiet. */
+export async function openTab(): Promise<Tab> {
+  const workers = scanWorkers();
+  const store = createScanStore();
+  const persistence = createCorpusPersistence(store, workers);
+  const session = createScanSession(store, workers, persistence.hooks);
+  persistence.attach(session);
+  await persistence.start();
+  await settled({ store, persistence, session });
+  return { store, persistence, session };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until nothing runs behind the page (scans, restores, writes behind the shown result). */
+export async function settled(tab: Tab): Promise<void> {
+  let quiet = 0;
+  for (let i = 0; i < 4000; i++) {
+    const s = tab.persistence.getSnapshot();
+    const busy = s.saving || s.status === 'restoring' || s.status === 'starting' || tab.store.getSnapshot().state === 'scanning' || tab.store.getSnapshot().regrouping;
+    // Quiet for a few turns in a row: a catch-up (another tab's change) starts a turn after a write ends.
+    quiet = busy ? 0 : quiet + 1;
+    if (quiet >= 3) return;
+    await pause(2);
+  }
+  throw new Error('the saved corpus never settled');
+}
+
+/** A file as a folder input gives it (with its path under the chosen folder), or as Choose files does (`bare`). */
+export function fileOf(path: string, text: string, modified: number): File {
+  const bare = !path.includes('/');
+  const f = new File([text], path.split('/').pop()!, { lastModified: modified });
+  if (!bare) Object.defineProperty(f, 'webkitRelativePath', { value: path });
+  return f;
+}
+
+// ---- the model: the files on disk, and which of them the corpus should hold ----
+
+interface DiskFile {
+  text: string;
+  modified: number;
+}
+
+class Model {
+  /** The chosen folder `f` as it is on disk now. */
+  disk = new Map<string, DiskFile>();
+  /** What the saved corpus should hold: a fresh scan of exactly these files is the expected answer. */
+  corpus = new Map<string, DiskFile>();
+  /** Paths the person made references (kept while the document stays as it was). */
+  pinned: string[] = [];
+  clock = 1_700_000_000_000;
+
+  constructor() {
+    // f/: the base texts, an exact copy and a near copy.
+    TEXTS.forEach((text, i) => this.disk.set(`f/t${i}.txt`, { text, modified: this.tick() }));
+    this.disk.set('f/sub/copy-of-t0.txt', { text: TEXTS[0]!, modified: this.tick() });
+    this.disk.set('f/sub/near-t1.txt', { text: edited(TEXTS[1]!, 7), modified: this.tick() });
+  }
+
+  tick(): number {
+    this.clock += 1000;
+    return this.clock;
+  }
+
+  diskPaths(): string[] {
+    return [...this.disk.keys()].sort();
+  }
+
+  folderFiles(): File[] {
+    return this.diskPaths().map((p) => fileOf(p, this.disk.get(p)!.text, this.disk.get(p)!.modified));
+  }
+
+  /** The corpus follows the folder: its files as they are now, its files no longer there leave. */
+  sync(): void {
+    for (const p of [...this.corpus.keys()]) if (p.startsWith('f/') && !this.disk.has(p)) this.leave(p);
+    for (const [p, f] of this.disk) this.put(p, f);
+  }
+
+  put(path: string, file: DiskFile): void {
+    const was = this.corpus.get(path);
+    if (was && was.text !== file.text) this.pinned = this.pinned.filter((x) => x !== path);
+    // The same contents at the same path: the saved document stays (as it was saved).
+    if (!was || was.text !== file.text) this.corpus.set(path, { ...file });
+  }
+
+  leave(path: string): void {
+    this.corpus.delete(path);
+    this.pinned = this.pinned.filter((x) => x !== path);
+  }
+
+  corpusFiles(): File[] {
+    return [...this.corpus.keys()].sort().map((p) => fileOf(p, this.corpus.get(p)!.text, this.corpus.get(p)!.modified));
+  }
+}
+
+// ---- what the app would export ----
+
+/** The pairs CSV ("Export CSV"), the groups CSV as the list shows them by default, and each document's modification time. */
+export function exportsOf(result: ScanResult | null): string {
+  if (!result || result.docs.count === 0) return '';
+  const { relation, docs } = result;
+  const pairs = [...relationCsvChunks(relation, docs.paths)].join('');
+  const order = orderGroups(relation.groups, lowerCasePaths(docs.paths), 'size', '');
+  const groups = groupsCsv(relation.groups, docs.paths, order, relation.identical);
+  const times = docs.paths.map((p, d) => `${p}\t${docs.modified?.[d] ?? 0}`).join('\n');
+  return `${pairs}\n--- groups ---\n${groups}\n--- modified ---\n${times}\n--- pinned ---\n${result.pinned.map((d) => docs.paths[d]).sort().join('\n')}`;
+}
+
+let freshWorkers: ScanWorkers | null = null;
+
+/** A fresh scan of exactly the files the corpus should hold, on a session with no saved corpus. */
+async function freshExports(model: Model): Promise<string> {
+  const files = model.corpusFiles();
+  if (files.length === 0) return '';
+  const store = createScanStore();
+  freshWorkers ??= scanWorkers();
+  const session = createScanSession(store, freshWorkers);
+  await session.start({ kind: 'file-list', files });
+  let result = store.getSnapshot().result!;
+  const pinned = model.pinned.map((p) => result.docs.paths.indexOf(p)).filter((d) => d >= 0);
+  if (pinned.length > 0) {
+    await session.regroup({ pinned });
+    result = store.getSnapshot().result!;
+  }
+  return exportsOf(result);
+}
+
+// ---- running a sequence ----
+
+let dbCounter = 0;
+
+/** Runs `actions` from an empty database; returns null when the app agreed with a fresh scan throughout, else what differed. */
+export async function runSequence(actions: readonly Action[]): Promise<{ step: number; expected: string; actual: string } | null> {
+  globalThis.indexedDB = new IDBFactory();
+  configureStorage({ name: `corpus-model-${dbCounter++}`, events: {} });
+  const model = new Model();
+  let tab = await openTab();
+  const tabs: Tab[] = [tab];
+  const reload = async () => {
+    tab.persistence.close();
+    closeCorpusDb();
+    tab = await openTab();
+    tabs.push(tab);
+  };
+  try {
+    for (let step = 0; step < actions.length; step++) {
+      const a = actions[step]!;
+      const pick = <T>(xs: readonly T[]): T | undefined => (xs.length === 0 ? undefined : xs[(a as { r: number }).r % xs.length]);
+      switch (a.t) {
+        case 'choose-folder':
+          await tab.session.start({ kind: 'file-list', files: model.folderFiles(), sync: true });
+          model.sync();
+          break;
+        case 'disk-delete': {
+          const paths = model.diskPaths();
+          if (paths.length <= 1) break;
+          model.disk.delete(pick(paths)!);
+          break;
+        }
+        case 'disk-edit': {
+          const p = pick(model.diskPaths())!;
+          model.disk.set(p, { text: edited(model.disk.get(p)!.text, a.seed), modified: model.tick() });
+          break;
+        }
+        case 'disk-copy': {
+          const p = pick(model.diskPaths())!;
+          model.disk.set(`f/${a.name}`, { text: model.disk.get(p)!.text, modified: model.tick() });
+          break;
+        }
+        case 'disk-edited-copy': {
+          const p = pick(model.diskPaths())!;
+          model.disk.set(`f/c/${a.name}`, { text: edited(model.disk.get(p)!.text, a.seed), modified: model.tick() });
+          break;
+        }
+        case 'choose-files': {
+          // Another file (not of the folder): a copy of a base text, or an edit of one.
+          const base = TEXTS[a.r % TEXTS.length]!;
+          const text = a.r % 3 === 0 ? base : edited(base, a.r);
+          const path = a.bare ? a.name : `x/${a.name}`;
+          const file = { text, modified: model.tick() };
+          await tab.session.start({ kind: 'file-list', files: [fileOf(path, file.text, file.modified)] });
+          model.put(path, file);
+          break;
+        }
+        case 'remove': {
+          const result = tab.store.getSnapshot().result;
+          if (!result || result.docs.count === 0) break;
+          const d = a.r % result.docs.count;
+          const path = result.docs.paths[d]!;
+          await tab.persistence.remove([d]);
+          model.leave(path);
+          break;
+        }
+        case 'pin': {
+          const result = tab.store.getSnapshot().result;
+          if (!result) break;
+          // A member of a group (not its reference) made the reference, as the list's button does.
+          const g = result.relation.groups;
+          if (g.count === 0) break;
+          const group = a.r % g.count;
+          const slot = g.offsets[group]! + 1;
+          if (slot >= g.offsets[group + 1]!) break;
+          const doc = g.members[slot]!;
+          await tab.session.regroup({ pinned: [...tab.store.getSnapshot().pinned.filter((x) => x !== doc), doc] });
+          if (!model.pinned.includes(result.docs.paths[doc]!)) model.pinned.push(result.docs.paths[doc]!);
+          break;
+        }
+        case 'cancel-resume': {
+          // The folder chosen, the scan cancelled (at once, or once a batch is saved), the page
+          // reloaded, and the scan resumed as the panel offers it (or the folder chosen again).
+          const running = tab.session.start({ kind: 'file-list', files: model.folderFiles(), sync: true });
+          if (!a.early) {
+            const before = tab.persistence.getSnapshot().documentCount;
+            for (let i = 0; i < 500 && tab.store.getSnapshot().state === 'scanning' && tab.persistence.getSnapshot().documentCount === before; i++) await pause(1);
+          }
+          tab.session.cancel();
+          await running;
+          await settled(tab);
+          await reload();
+          if (tab.persistence.getSnapshot().interrupted) await tab.persistence.resume(model.folderFiles());
+          else await tab.session.start({ kind: 'file-list', files: model.folderFiles(), sync: true });
+          model.sync();
+          break;
+        }
+        case 'reload':
+          await settled(tab);
+          await reload();
+          break;
+        case 'other-tab-clear': {
+          await settled(tab);
+          const other = await openTab();
+          tabs.push(other);
+          await other.persistence.clear();
+          other.persistence.close();
+          // This tab hears it and loads the (empty) corpus.
+          for (let i = 0; i < 500 && tab.store.getSnapshot().result; i++) await pause(2);
+          model.corpus.clear();
+          model.pinned = [];
+          break;
+        }
+      }
+      await settled(tab);
+      const last = step === actions.length - 1;
+      // Checked at the end, and again after a reload (a reload step, and one more after the last step).
+      if (last || a.t === 'reload') {
+        const expected = await freshExports(model);
+        const actual = exportsOf(tab.store.getSnapshot().result);
+        if (actual !== expected) return { step, expected, actual };
+      }
+      if (last) {
+        await reload();
+        const expected = await freshExports(model);
+        const actual = exportsOf(tab.store.getSnapshot().result);
+        if (actual !== expected) return { step: actions.length, expected, actual };
+      }
+    }
+    return null;
+  } finally {
+    for (const t of tabs) t.persistence.close();
+    closeCorpusDb();
+  }
+}
+
+/** Deletes steps while the sequence still fails: the shortest failing sequence found this way. */
+export async function shrink(actions: Action[]): Promise<Action[]> {
+  let current = actions;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = current.length - 1; i >= 0; i--) {
+      const shorter = current.filter((_, j) => j !== i);
+      if (shorter.length === 0) continue;
+      if (await runSequence(shorter)) {
+        current = shorter;
+        changed = true;
+      }
+    }
+  }
+  return current;
+}
+
+/** A readable diff of two exports: the lines only one of them has. */
+export function lineDiff(expected: string, actual: string): string {
+  const e = expected.split(/\r?\n/);
+  const a = actual.split(/\r?\n/);
+  const onlyE = e.filter((l) => !a.includes(l));
+  const onlyA = a.filter((l) => !e.includes(l));
+  return [...onlyE.slice(0, 20).map((l) => `- ${l}`), ...onlyA.slice(0, 20).map((l) => `+ ${l}`)].join('\n') || '(same lines, other order)';
+}
