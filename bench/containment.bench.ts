@@ -8,11 +8,10 @@ import { createFingerprinter } from '../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
 import { DEFAULT_CONTAINMENT, findContainedPairs } from '../src/core/groups/contained-pairs.ts';
 import { buildContainmentCorpus } from './containment-corpus.ts';
+import { benchOptions, JSON_OPTION, numberOption, report } from './harness.ts';
 
-function flag(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-}
+const USAGE = 'usage: npm run bench -- containment [--bases 1500] [--excerpts 300] [--appended 150] [--json]';
+const OPTIONS = { bases: { type: 'string' }, excerpts: { type: 'string' }, appended: { type: 'string' }, ...JSON_OPTION } as const;
 
 /** Every truly contained pair "inner outer", by exact counting over all features. */
 export function exactContainedPairs(sets: readonly Uint32Array[], threshold: number, jaccardThreshold: number): Set<string> {
@@ -43,7 +42,13 @@ export function exactContainedPairs(sets: readonly Uint32Array[], threshold: num
 }
 
 export async function main(args: string[]): Promise<void> {
-  const docs = buildContainmentCorpus(flag(args, '--bases', 1500), flag(args, '--excerpts', 300), flag(args, '--appended', 150));
+  const values = benchOptions(args, OPTIONS, USAGE);
+  if (!values) return;
+  const docs = buildContainmentCorpus(
+    numberOption(values.bases, 1500, 'bases'),
+    numberOption(values.excerpts, 300, 'excerpts'),
+    numberOption(values.appended, 150, 'appended'),
+  );
   const fp = createFingerprinter({ ...DEFAULT_SETTINGS, weights: 'binary' });
   const sets = docs.map((d) => fp.featureSet(d.text));
   const t0 = performance.now();
@@ -60,8 +65,19 @@ export async function main(args: string[]): Promise<void> {
     for (let i = 0; i < pairs.count; i++) if (`${pairs.inner[i]} ${pairs.outer[i]}` === p) return true;
     return false;
   }).length;
-  console.log(`documents: ${docs.length} (${docs.filter((d) => d.kind === 'excerpt').length} excerpts, ${docs.filter((d) => d.kind === 'appended').length} appended)`);
-  console.log(`true contained pairs: ${truth.size} (${planted.length} involving a made document)`);
-  console.log(`found: ${pairs.count}; recall ${(hits / Math.max(1, truth.size)).toFixed(4)}; precision ${(hits / Math.max(1, pairs.count)).toFixed(4)}; made-document recall ${(plantedFound / Math.max(1, planted.length)).toFixed(4)}`);
-  console.log(`candidates verified: ${stats.candidates}; passages ${stats.passages}, boilerplate ${stats.boilerplatePassages}; search ${searchMs.toFixed(0)} ms`);
+  report('containment', {
+    documents: docs.length,
+    excerpts: docs.filter((d) => d.kind === 'excerpt').length,
+    appended: docs.filter((d) => d.kind === 'appended').length,
+    truePairs: truth.size,
+    truePairsWithMadeDocument: planted.length,
+    found: pairs.count,
+    recall: Number((hits / Math.max(1, truth.size)).toFixed(4)),
+    precision: Number((hits / Math.max(1, pairs.count)).toFixed(4)),
+    madeDocumentRecall: Number((plantedFound / Math.max(1, planted.length)).toFixed(4)),
+    candidates: stats.candidates,
+    passages: stats.passages,
+    boilerplatePassages: stats.boilerplatePassages,
+    searchMs: Math.round(searchMs),
+  }, values);
 }
