@@ -137,6 +137,8 @@ export function findContainedPairs(
     // Sampling keeps the proportion, up to chance: a contained A shares about `threshold` of its
     // passages; asking for 2/3 of that leaves room for the spread of a small sample.
     const needed = Math.max(1, Math.ceil((options.threshold * 2 * samples) / 3));
+    // In id order, so the pairs come out sorted by (inner, outer) with no sort of their own.
+    touched.subarray(0, touchedCount).sort();
     for (let t = 0; t < touchedCount; t++) {
       const b = touched[t];
       const count = shared[b];
@@ -151,7 +153,7 @@ export function findContainedPairs(
       found.push(a, b, containment, jaccard);
     }
   }
-  return { pairs: found.sorted(), stats };
+  return { pairs: found.pairs(), stats };
 }
 
 function emptyPairs(): ContainedPairs {
@@ -185,19 +187,9 @@ class PairBuffer {
     this.count++;
   }
 
-  /** The pairs sorted by (inner, outer): inner ascends already, so only each inner's run is sorted. */
-  sorted(): ContainedPairs {
+  /** The pairs, trimmed to their count. */
+  pairs(): ContainedPairs {
     const n = this.count;
-    const order = Array.from({ length: n }, (_, i) => i);
-    order.sort((x, y) => this.inner[x] - this.inner[y] || this.outer[x] - this.outer[y]);
-    const out = { inner: new Uint32Array(n), outer: new Uint32Array(n), containment: new Float32Array(n), jaccard: new Float32Array(n), count: n };
-    for (let r = 0; r < n; r++) {
-      const i = order[r];
-      out.inner[r] = this.inner[i];
-      out.outer[r] = this.outer[i];
-      out.containment[r] = this.containment[i];
-      out.jaccard[r] = this.jaccard[i];
-    }
-    return out;
+    return { inner: this.inner.slice(0, n), outer: this.outer.slice(0, n), containment: this.containment.slice(0, n), jaccard: this.jaccard.slice(0, n), count: n };
   }
 }
