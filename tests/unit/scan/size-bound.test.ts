@@ -16,30 +16,13 @@ import type { ShownCorpus } from '../../../src/scan/scan-hooks.ts';
 import type { Candidates, SearchCorpus } from '../../../src/scan/search-corpus.ts';
 import type { Grouping } from '../../../src/scan/scan-result.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
-import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
-import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
-import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
-import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
-import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
-import { channelSpawner } from '../workers/comlink-channel.ts';
+import { inFolder, inThreadWorkers } from './in-thread-workers.ts';
 
 const K = 16;
 const THRESHOLDS = [0.3, 0.5, 0.55, 0.7, 0.8, 0.9, 0.95];
 const FIXTURE_DOCUMENTS = join(import.meta.dirname, '../../fixtures/documents');
 
-function workers(): ScanWorkers {
-  return {
-    ingest: createWorkerPool<IngestApi>(channelSpawner(ingestApi).spawn, 2),
-    index: createWorkerBridge<IndexApi>(channelSpawner(indexApi).spawn),
-    readLimit: BROWSER_READ_LIMIT,
-  };
-}
-
-function inFolder(path: string, content: BlobPart): File {
-  const f = new File([content], path.split('/').pop()!);
-  Object.defineProperty(f, 'webkitRelativePath', { value: path });
-  return f;
-}
+const workers = () => inThreadWorkers();
 
 /**
  * Real text: the npm prose files, every 25th kernel Documentation file (where linux-doc is installed)
