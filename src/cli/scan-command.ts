@@ -340,7 +340,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(result.k).toFixed(3)}), ` +
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
         `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
-        `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${v.docsRead} files read again for exact Jaccard; ` +
+        `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
         `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
         planned,
     );

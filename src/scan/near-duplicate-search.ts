@@ -13,7 +13,7 @@ import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
-import { checkChaining, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
+import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
 
@@ -77,8 +77,8 @@ export async function decideNearDuplicates(
   const { docs } = corpus;
   const t0 = performance.now();
   let unknown = 0;
-  for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p])) unknown++;
-  const { measured, docsRead } = await verifyCandidates(workers, signal, corpus, candidates);
+  for (let p = 0; p < candidates.pairs.count; p++) if (!isMeasured(candidates.jaccard[p])) unknown++;
+  const { measured, docsRead, sizeRejected } = await verifyCandidates(workers, signal, corpus, candidates, options.similarityThreshold);
   rememberJaccards(corpus, candidates);
   const t1 = performance.now();
   onGrouping?.();
@@ -105,12 +105,13 @@ export async function decideNearDuplicates(
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
   const t2 = performance.now();
-  recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, docsRead });
+  recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, sizeRejected, docsRead });
   recordPhase('grouping', t1, t2, { verified: verified.count, groups: groups.count });
 
   const verification: VerificationStats = {
     candidates: candidates.pairs.count,
     measured,
+    sizeRejected,
     cached: candidates.pairs.count - unknown,
     docsRead,
     joinPairs: grouped.joinPairs,
@@ -245,6 +246,6 @@ export function noNearDuplicates(n: number, k: number, similarityThreshold: numb
     chained: null,
     histogram: new Uint32Array(k + 1),
     short: new Uint8Array(n),
-    verification: { candidates: 0, measured: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
+    verification: { candidates: 0, measured: 0, sizeRejected: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
   };
 }

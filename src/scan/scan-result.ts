@@ -83,6 +83,11 @@ export interface VerificationStats {
   candidates: number;
   /** Candidates whose Jaccard was measured now (re-reading both files in the ingest workers). */
   measured: number;
+  /**
+   * Candidates rejected by the size bound (J <= min / max of the feature-set sizes < threshold) before
+   * any measuring: not measured, not remembered, decided again at the next threshold.
+   */
+  sizeRejected: number;
   /** Candidates whose Jaccard came from the cache (measured by an earlier grouping of this scan). */
   cached: number;
   /** Documents read again for verification (a document may be read once per chunk it appears in). */

@@ -6,6 +6,8 @@
  */
 import { transfer } from 'comlink';
 import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
+import { sizesAllow } from '../core/groups/jaccard.ts';
+import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import type { ChainJob, IngestItem, KeptSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
@@ -20,6 +22,17 @@ const CHUNK_PAIRS = 20_000;
 /** Components larger than this are not checked for chaining (CHAIN_UNKNOWN): the check reads every member. */
 const MAX_CHAIN_MEMBERS = 64;
 
+/**
+ * A candidate's "Jaccard" when the size bound rejected it (`sizesAllow`): below every threshold, never
+ * remembered, shown or saved as a measured value, and decided again (bound or measure) by the next
+ * verification at whatever threshold that one has. NaN stays "not measured" (could not be read).
+ */
+export const SIZE_REJECTED = -1;
+
+/** Whether a candidate's value is a measured Jaccard (not NaN, not SIZE_REJECTED). */
+export function isMeasured(jaccard: number): boolean {
+  return jaccard >= 0;
+}
 
 /**
  * Whether a document's contents can be read: a saved corpus restored without kept contents gives its
@@ -96,17 +109,21 @@ async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit
 }
 
 /**
- * Measures the exact Jaccard of every candidate still NaN, in the ingest workers. A document's feature
- * set comes from `corpus.keptSets` (kept from fingerprinting, within the scan's budget, see
- * scan-session.ts) or, without one, from reading its file again. Pairs are cut into chunks in (a, b)
- * order, so a document's near neighbours mostly share its chunk. `docsRead` counts the files read again.
+ * Measures the exact Jaccard of every candidate not measured yet, in the ingest workers. A document's
+ * feature set comes from `corpus.keptSets` (kept from fingerprinting, within the scan's budget, see
+ * scan-session.ts) or, without one, from reading its file again. When both documents' sets are kept,
+ * their sizes (`encodedSetSize`) are known first: a pair they show cannot reach `threshold`
+ * (`sizesAllow`) is marked SIZE_REJECTED instead, with nothing sent or merged. Pairs are cut into
+ * chunks in (a, b) order, so a document's near neighbours mostly share its chunk. `docsRead` counts
+ * the files read again; `sizeRejected` the pairs the bound decided.
  */
 export async function verifyCandidates(
   workers: ScanWorkers,
   signal: AbortSignal,
   corpus: SearchCorpus,
   candidates: Candidates,
-): Promise<{ measured: number; docsRead: number }> {
+  threshold: number,
+): Promise<{ measured: number; docsRead: number; sizeRejected: number }> {
   const { docs, settings } = corpus;
   const { pairs, jaccard } = candidates;
   const slice = createTimeSlicer();
@@ -118,6 +135,8 @@ export async function verifyCandidates(
   let bytes = 0;
   let measured = 0;
   let docsRead = 0;
+  let sizeRejected = 0;
+  const kept = corpus.keptSets;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
   const maxInFlight = workers.ingest.size * 2;
@@ -158,7 +177,16 @@ export async function verifyCandidates(
     return i;
   };
   for (let p = 0; p < pairs.count; p++) {
-    if (!Number.isNaN(jaccard[p])) continue;
+    if (isMeasured(jaccard[p])) continue;
+    // The size bound first, from the kept sets' key counts: exact, so no pair that could reach the threshold is lost.
+    const setA = kept?.[pairs.a[p]];
+    const setB = kept?.[pairs.b[p]];
+    if (setA && setB && !sizesAllow(encodedSetSize(setA), encodedSetSize(setB), threshold)) {
+      jaccard[p] = SIZE_REJECTED;
+      sizeRejected++;
+      continue;
+    }
+    jaccard[p] = Number.NaN; // a pair the bound rejected at a higher threshold is measured now
     // Left unknown (NaN: not accepted, not remembered) rather than measured against nothing.
     if (!contentsReadable(docs, pairs.a[p]) || !contentsReadable(docs, pairs.b[p])) continue;
     la.push(localOf(pairs.a[p]));
@@ -176,10 +204,10 @@ export async function verifyCandidates(
   flush();
   while (inFlight.size > 0) await Promise.race(inFlight);
   if (failure !== null) throw failure;
-  return { measured, docsRead };
+  return { measured, docsRead, sizeRejected };
 }
 
-/** Adds the candidates' measured Jaccards to the corpus' cache (a merge of two (a, b)-sorted lists). */
+/** Adds the candidates' measured Jaccards (never NaN or SIZE_REJECTED) to the corpus' cache (a merge of two (a, b)-sorted lists). */
 export function rememberJaccards(corpus: SearchCorpus, candidates: Candidates): void {
   const old = corpus.known;
   const { pairs, jaccard } = candidates;
@@ -199,7 +227,7 @@ export function rememberJaccards(corpus: SearchCorpus, candidates: Candidates): 
       b[w] = old.b[i];
       j[w++] = old.jaccard[i++];
     } else {
-      if (!Number.isNaN(jaccard[q])) {
+      if (isMeasured(jaccard[q])) {
         a[w] = pairs.a[q];
         b[w] = pairs.b[q];
         j[w++] = jaccard[q];

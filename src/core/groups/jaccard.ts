@@ -14,12 +14,16 @@ export function jaccardSorted(a: Uint32Array, b: Uint32Array): number {
 }
 
 /**
- * Whether two sets can possibly reach `threshold`: J <= min/max of the sizes, so a pair whose sizes
- * differ too much is rejected without a merge.
+ * Whether two sets of these sizes can possibly reach `threshold`: J = |A ∩ B| / |A ∪ B| <= min / max
+ * of the sizes, so a pair whose sizes differ too much is rejected without a merge. Exact in floats:
+ * correctly rounded division is monotone, so the computed J (`jaccard`: common / union) is never above
+ * the computed min / max, and a pair rejected here could never have been accepted (J >= threshold).
+ * With threshold 0 every pair is allowed (jaccardSorted's 0 for empty sets reaches it).
  */
 export function sizesAllow(sizeA: number, sizeB: number, threshold: number): boolean {
-  // The 1e-9 slack keeps a pair exactly at the threshold (0.55 * 100 = 55.00000000000001).
-  return sizeA <= sizeB ? sizeA >= threshold * sizeB - 1e-9 : sizeB >= threshold * sizeA - 1e-9;
+  if (threshold <= 0) return true;
+  // 0 / 0 is NaN: two empty sets (J = 0 here) are rejected.
+  return sizeA <= sizeB ? sizeA / sizeB >= threshold : sizeB / sizeA >= threshold;
 }
 
 /** |A ∩ B| of two sorted, duplicate-free sets (a linear merge). */

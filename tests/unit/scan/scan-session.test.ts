@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanState } from '../../../src/scan/scan-store.ts';
-import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
-import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
-import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
-import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import type { ScanHooks } from '../../../src/scan/scan-hooks.ts';
-import { channelSpawner } from '../workers/comlink-channel.ts';
+import { inFolder, inThreadWorkers as workers } from './in-thread-workers.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter } from '../../../src/core/simhash/document-frequencies.ts';
-
-function workers(apiForIngest: object = ingestApi): ScanWorkers {
-  return {
-    ingest: createWorkerPool<IngestApi>(channelSpawner(apiForIngest).spawn, 2),
-    index: createWorkerBridge<IndexApi>(channelSpawner(indexApi).spawn),
-    readLimit: BROWSER_READ_LIMIT,
-  };
-}
-
-function inFolder(path: string, content: BlobPart): File {
-  const f = new File([content], path.split('/').pop()!);
-  Object.defineProperty(f, 'webkitRelativePath', { value: path });
-  return f;
-}
 
 /** A 120-word text, made unique by `seed`. */
 function text(seed: number): string {

@@ -28,4 +28,22 @@ describe('jaccard', () => {
     expect(sizesAllow(7, 10, 0.8)).toBe(false);
     expect(sizesAllow(55, 100, 0.55)).toBe(true); // J can be exactly 0.55 although 0.55 * 100 > 55 in floats
   });
+
+  it('rejects by size exactly the pairs that cannot reach the threshold: a subset reaches the bound', () => {
+    // A = the first m keys of B: J = m / n, the bound itself, computed as jaccard computes it.
+    const keys = Uint32Array.from({ length: 300 }, (_, i) => i * 3 + 1);
+    const wrong: string[] = [];
+    let rejected = 0;
+    for (const t of [0, 0.3, 0.5, 0.55, 0.7, 0.8, 0.9, 0.95, 1]) {
+      for (let n = 0; n <= 300; n += n < 40 ? 1 : 13) {
+        for (let m = 0; m <= n; m++) {
+          const reaches = jaccardSorted(keys.subarray(0, m), keys.subarray(0, n)) >= t;
+          if (sizesAllow(m, n, t) !== reaches || sizesAllow(n, m, t) !== reaches) wrong.push(`${m}/${n} at ${t}`);
+          if (!reaches) rejected++;
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(rejected).toBeGreaterThan(1000);
+  });
 });
