@@ -104,6 +104,16 @@ function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
 
+/** The path of the first kept file that is no longer the one checked (same bytes, same entry), or null. */
+async function keptUnchanged(root: Dir, kept: readonly PlanRow[], checked: ReadonlyMap<string, Awaited<ReturnType<typeof fileAt>>>): Promise<string | null> {
+  for (const k of kept) {
+    const before = checked.get(k.path);
+    const now = await fileAt(root, k.path);
+    if (!before?.ok || !now.ok || !same(now.bytes, before.bytes) || !(await now.handle.isSameEntry(before.handle))) return k.path;
+  }
+  return null;
+}
+
 /** The scan's content hash of a file's bytes (workers/content-hash.ts), or null when the scan gives none. */
 export type TextHash = (path: string, bytes: Uint8Array) => Promise<string | null>;
 
@@ -165,6 +175,12 @@ export async function moveToQuarantine(rows: readonly PlanRow[], root: Dir, quar
       if (!again.ok || !same(again.bytes, file.bytes)) {
         await target.removeEntry(name).catch(() => undefined);
         throw new Error('changed while it was copied; left where it was');
+      }
+      // Its kept files were checked before the first move; one gone or changed since would leave no copy.
+      const keptNow = await keptUnchanged(root, kept, keptState);
+      if (keptNow !== null) {
+        await target.removeEntry(name).catch(() => undefined);
+        throw new Error(`its kept file ${keptNow} changed or left while it was copied; left where it was`);
       }
       try {
         await file.dir.removeEntry(name);
