@@ -31,7 +31,10 @@ export async function resume(c: CorpusContext, files: File[]): Promise<void> {
     if (marker) await withWriterLock(() => endScanSession(marker.id, 'interrupted'), { wait: true });
     c.scanNotice = `Resuming: ${missing.length.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet.`;
     c.update({ interrupted: null, notice: c.scanNotice });
-    if (missing.length > 0) void c.session?.start({ kind: 'file-list', files: missing });
+    // A folder's scan resumed syncs to the whole folder: its saved files gone from it leave, as they
+    // would have at the end of the scan that was interrupted.
+    if (marker?.sync) void c.session?.start({ kind: 'file-list', files: missing, sync: true, folderPaths: paths });
+    else if (missing.length > 0) void c.session?.start({ kind: 'file-list', files: missing });
   });
 }
 

@@ -30,7 +30,7 @@ export interface PersistenceSnapshot {
   usage: StorageUsage | null;
   keepContents: boolean;
   /** A scan left 'running' by a closed tab, or stopped by a full storage (`storageFull`): how far it got. */
-  interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean; cancelled: boolean } | null;
+  interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean; cancelled: boolean; sync: boolean } | null;
   /**
    * The last scan stopped because the storage is full: how many of its files are in the corpus, and
    * whether `resumeStopped` can scan the rest (the files are still at hand in this page).

@@ -112,6 +112,7 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
           total: unfinished.total,
           storageFull: unfinished.state === 'storage-full',
           cancelled: unfinished.state === 'cancelled',
+          sync: unfinished.sync === true,
         };
       }
     } finally {

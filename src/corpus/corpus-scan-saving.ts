@@ -21,8 +21,8 @@ import { catchUp, groupingOptions, keepTables, refreshBase, saveVerified } from 
 import type { Base, CorpusContext } from './corpus-context.ts';
 
 /** A chosen folder's top-level names and every path its listing holds (documents and listed skips). */
-function folderSyncOf(docs: ScanDocs, listed: readonly SkippedFile[]): FolderSync {
-  const paths = [...docs.paths, ...listed.map((s) => s.path)];
+function folderSyncOf(docs: ScanDocs, listed: readonly SkippedFile[], folderPaths: readonly string[] = []): FolderSync {
+  const paths = [...docs.paths, ...listed.map((s) => s.path), ...folderPaths];
   const roots = new Set(paths.map(rootOf).filter((r) => r !== ''));
   return { roots, listed: new Set(paths) };
 }
@@ -65,7 +65,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
   return {
     corpusSize: () => c.base?.result.docs.count ?? 0,
     async onStart(docs, signal, listed, sync) {
-      c.folderSync = sync ? folderSyncOf(docs, listed ?? []) : null;
+      c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
       // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
       if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
       c.scanNotice = null;
@@ -232,6 +232,7 @@ async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal,
       label,
       total: docs.count,
       notSaved: listed.map((s) => [s.path, s.reason, s.message]),
+      sync: c.folderSync !== null,
       k,
       // The panel's count follows the commits (it said "0 documents saved" through a whole scan).
       onCommitted: (summary) => c.update({ documentCount: summary.documentCount }),

@@ -81,6 +81,8 @@ export interface BatchWriterOptions {
   total: number;
   /** Files listed but not stored as documents, [path, reason, message] (kept with the session marker). */
   notSaved?: [string, string, string][];
+  /** The scan syncs the corpus to a chosen folder (kept with the marker, so a resume syncs too). */
+  sync?: boolean;
   k: number;
   /** After each commit: the corpus counters (the panel's document count follows the scan). */
   onCommitted(summary: CorpusSummary): void;
@@ -97,7 +99,7 @@ export interface BatchWriterOptions {
 export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOptions): Promise<BatchWriter> {
   const summary = await getCorpusSummary();
   const firstId = summary.nextId;
-  const sessionId = await beginScanSession({ label: options.label, total: options.total, notSaved: options.notSaved });
+  const sessionId = await beginScanSession({ label: options.label, total: options.total, notSaved: options.notSaved, sync: options.sync });
   let nextId = summary.nextId;
   let chain: Promise<void> = Promise.resolve();
   let failed = false;

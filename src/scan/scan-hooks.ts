@@ -15,9 +15,10 @@ export interface ScanHooks {
   /**
    * The file list is known (docs allocated, nothing read yet); `listed` are the files skipped while
    * listing (hidden, unreadable folders), which have no doc. `sync`: the person chose a folder, so the
-   * saved corpus follows it (its saved files missing from this listing leave). May reject to stop the scan.
+   * saved corpus follows it (its saved files missing from this listing leave; given as paths, the
+   * folder's whole listing when this scan reads only part of it). May reject to stop the scan.
    */
-  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[], sync?: boolean): Promise<void>;
+  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[], sync?: boolean | readonly string[]): Promise<void>;
   /**
    * One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; with
    * `keepsBytes`, `contents` holds their bytes in one Blob (`ids[j]`'s range is empty when a worker

@@ -31,8 +31,8 @@ export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
-  /** `sync`: the files of a folder the person chose; the saved corpus follows the folder (see ScanHooks.onStart). */
-  | { kind: 'file-list'; files: ArrayLike<File>; sync?: boolean }
+  /** `sync`: a chosen folder's files, which the corpus follows (ScanHooks.onStart); `folderPaths`: its whole listing when a resume reads part. */
+  | { kind: 'file-list'; files: ArrayLike<File>; sync?: boolean; folderPaths?: readonly string[] }
   | { kind: 'drop'; drop: DropSnapshot }
   /** A folder (or files) given as File System Access handles: the ingest workers walk and read them (handle-source.ts). */
   | { kind: 'handles'; handles: FileSystemHandle[]; sync?: boolean }
@@ -190,7 +190,8 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     const scanDocs = allocateDocs(collected);
     docs = scanDocs;
     ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
-    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), 'sync' in source && source.sync === true);
+    const sync = 'sync' in source && source.sync === true && ((source.kind === 'file-list' && source.folderPaths) || true);
+    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), sync);
     signal.throwIfAborted();
     if (settings.weights === 'tfidf') {
       // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.

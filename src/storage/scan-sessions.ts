@@ -7,7 +7,7 @@ import type { ScanSessionRecord, ScanSessionState } from './schema.ts';
 import { StorageError } from './storage-error.ts';
 
 /** Records the start of a scan; returns its id (pass it to addBatch as `sessionId`). */
-export async function beginScanSession(options: { label: string; total: number; notSaved?: [string, string, string][] }): Promise<number> {
+export async function beginScanSession(options: { label: string; total: number; notSaved?: [string, string, string][]; sync?: boolean }): Promise<number> {
   const now = Date.now();
   const record: ScanSessionRecord = {
     label: options.label,
@@ -19,6 +19,7 @@ export async function beginScanSession(options: { label: string; total: number; 
     finishedAt: null,
   };
   if (options.notSaved && options.notSaved.length > 0) record.notSaved = options.notSaved;
+  if (options.sync) record.sync = true;
   return writeTransaction(['scan-sessions', 'meta'], async (tx) => {
     const id = await tx.objectStore('scan-sessions').add(record);
     await tx.objectStore('meta').put({ key: 'scan-open', sessionId: id });

@@ -81,6 +81,8 @@ export interface ScanSessionRecord {
    * read): [path, reason, message]. A reload lists them as skipped, as the scan did.
    */
   notSaved?: [string, string, string][];
+  /** The scan followed a chosen folder (files gone from it leave the corpus): its resume does too. */
+  sync?: boolean;
 }
 
 /** The feature settings the stored fingerprints were made with. */

@@ -18,6 +18,6 @@ describe('canOfferSample', () => {
   });
 
   it('never beside an interrupted scan the person may resume', () => {
-    expect(canOfferSample({ ...empty, interrupted: { id: 1, label: 'notes', committed: 2, total: 9, storageFull: false, cancelled: true } })).toBe(false);
+    expect(canOfferSample({ ...empty, interrupted: { id: 1, label: 'notes', committed: 2, total: 9, storageFull: false, cancelled: true, sync: false } })).toBe(false);
   });
 });

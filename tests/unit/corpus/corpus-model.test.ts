@@ -32,6 +32,16 @@ const FOUND: [string, Action[]][] = [
     'a reference outlives a cancelled scan and its resume (pins were kept only with pairs of the current revision)',
     [{ t: 'choose-folder' }, { t: 'pin', r: 1 }, { t: 'disk-edited-copy', r: 8, name: 'n2.txt', seed: 99 }, { t: 'reload' }, { t: 'cancel-resume', early: false }],
   ],
+  [
+    "a file deleted on disk leaves the corpus when the folder's cancelled scan is resumed (the resume scanned only the unsaved files and synced nothing; seed 1380 of the 5,000-sequence run)",
+    [
+      { t: 'choose-folder' },
+      { t: 'reload' },
+      { t: 'disk-delete', r: 1371408607 },
+      { t: 'disk-edited-copy', r: 953975928, name: 'n2.txt', seed: 3442740629 },
+      { t: 'cancel-resume', early: false },
+    ],
+  ],
 ];
 
 describe('sequences the model test found', () => {
