@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, expect, type BrowserContext, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
-import { buildIngestTextCorpus } from './real-corpus.ts';
+import { realCorpusOnDisk } from './real-corpus.ts';
 import { benchOptions, numberOption } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,19 +55,6 @@ function corpusOnDisk(spec: CorpusSpec): { dir: string; files: number; bytes: nu
   const info = generateCorpus(join(dir, 'corpus'), spec);
   writeFileSync(marker, JSON.stringify({ files: info.files, bytes: info.bytes }));
   console.log(`generated ${info.files} files, ${(info.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})`);
-  return { dir: join(dir, 'corpus'), files: info.files, bytes: info.bytes };
-}
-
-/** The real-text corpus (files of about `meanBytes`), built once under bench/.data/. */
-function realCorpusOnDisk(files: number, meanBytes: number, seed: number): { dir: string; files: number; bytes: number } {
-  const dir = join(root, 'bench', '.data', `ingest-real-${files}-${meanBytes}-${seed}`);
-  const marker = join(dir, 'corpus.json');
-  if (existsSync(marker)) return { dir: join(dir, 'corpus'), ...JSON.parse(readFileSync(marker, 'utf8')) };
-  rmSync(dir, { recursive: true, force: true });
-  const t0 = performance.now();
-  const info = buildIngestTextCorpus(join(dir, 'corpus'), files, meanBytes, seed);
-  writeFileSync(marker, JSON.stringify({ files: info.files, bytes: info.bytes }));
-  console.log(`built ${info.files} files of real text, ${(info.bytes / 1e6).toFixed(0)} MB, ${info.near} near copies, in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})`);
   return { dir: join(dir, 'corpus'), files: info.files, bytes: info.bytes };
 }
 

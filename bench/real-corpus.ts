@@ -383,3 +383,16 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     }
   }
 }
+
+/** The real-text corpus (files of about `meanBytes`), built once under bench/.data/. */
+export function realCorpusOnDisk(files: number, meanBytes: number, seed: number): { dir: string; files: number; bytes: number } {
+  const dir = join(here, '.data', `ingest-real-${files}-${meanBytes}-${seed}`);
+  const marker = join(dir, 'corpus.json');
+  if (existsSync(marker)) return { dir: join(dir, 'corpus'), ...JSON.parse(readFileSync(marker, 'utf8')) };
+  rmSync(dir, { recursive: true, force: true });
+  const t0 = performance.now();
+  const info = buildIngestTextCorpus(join(dir, 'corpus'), files, meanBytes, seed);
+  writeFileSync(marker, JSON.stringify({ files: info.files, bytes: info.bytes }));
+  console.log(`built ${info.files} files of real text, ${(info.bytes / 1e6).toFixed(0)} MB, ${info.near} near copies, in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})`);
+  return { dir: join(dir, 'corpus'), files: info.files, bytes: info.bytes };
+}

@@ -5,7 +5,7 @@
  * give the same file for the same folder.
  */
 import { constants, openAsBlob } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, expectedRecall } from '../core/quality/defaults.ts';
 import { DocStatus, MAX_DOCUMENT_BYTES, docStatusOfName, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
@@ -21,6 +21,9 @@ import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, K
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
+import { cacheHooks, cacheOfResult, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
+import { writeScanCache, type FileIdentity } from './scan-cache.ts';
+import { isWithin, realPathOf } from './apply-paths.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
 import { matchPairsByPath } from '../core/index/external-pairs.ts';
 import type { PairList } from '../core/index/pair-list.ts';
@@ -43,7 +46,7 @@ import {
 
 const USAGE =
   `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
-  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] ${KEEP_USAGE}`;
+  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] [--cache FILE [--reread]] ${KEEP_USAGE}`;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
 
@@ -65,6 +68,9 @@ type ScanArgs = {
   plan: PlanOptions;
   /** `--exclude GLOB` (repeatable), `--min-size`, `--max-size`: files never read, listed with the rule. */
   exclusions: Exclusions;
+  /** `--cache FILE`: the folder's last scan, so this one reads only what changed (cached-scan.ts); `--reread`: read every file anyway. */
+  cache: string | undefined;
+  reread: boolean;
 };
 
 /** Parses --similarity: a number in (0, 1]. */
@@ -85,6 +91,8 @@ const SCAN_OPTIONS = {
   exclude: { type: 'string', multiple: true },
   'min-size': { type: 'string' },
   'max-size': { type: 'string' },
+  cache: { type: 'string' },
+  reread: { type: 'boolean' },
   ...SETTINGS_OPTIONS,
   ...KEEP_OPTIONS,
 } as const;
@@ -112,6 +120,11 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   if (groups !== 'reference' && groups !== 'components') throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(groups)})`);
   const exclude = values.exclude ?? [];
   if (exclude.includes('')) throw new UsageError('--exclude needs a value');
+  const settings = settingsFromOptions(values);
+  const cache = fileOption('cache', values.cache);
+  if (cache !== undefined && values.pairs !== undefined) throw new UsageError('--cache and --pairs do not go together: pairs found elsewhere stand for the whole search');
+  if (cache !== undefined && settings.weights === 'tfidf') throw new UsageError('--cache does not work with --weights tfidf: every fingerprint depends on every file\'s words, so every file is read anyway');
+  if (values.reread && cache === undefined) throw new UsageError('--reread goes with --cache FILE (it reads every file and rewrites the cache)');
   return {
     dir: oneOperand(positionals, 'DIR', USAGE),
     k: values.k === undefined ? undefined : parseK(values.k),
@@ -119,10 +132,12 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     grouping: groups,
     out: fileOption('out', values.out),
     threads: parseThreads(values.threads),
-    settings: settingsFromOptions(values),
+    settings,
     pairs: fileOption('pairs', values.pairs),
     plan: planFromOptions(values),
     exclusions: { patterns: exclude, extensions: [], minSize: sizeOption('min-size', values['min-size']), maxSize: sizeOption('max-size', values['max-size']) },
+    cache,
+    reread: values.reread === true,
   };
 }
 
@@ -233,11 +248,16 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           '                   grouped as the scan\'s own search would be, which does not run\n' +
           '  --exclude GLOB   leave out files whose path ends with GLOB (*, **, ?; e.g. "*.log", "drafts/**"); repeatable\n' +
           '  --min-size S     leave out files smaller than S (bytes, or 10k, 5MB, 2MiB); --max-size S: larger than S\n' +
+          '  --cache FILE     keep this scan in FILE (outside DIR) and, when FILE holds the last scan of DIR with the same\n' +
+          '                   settings, read only the files whose size, modification time, change time or inode changed;\n' +
+          '                   the CSV is the same as without it\n' +
+          '  --reread         with --cache: read every file anyway (an edit that kept size and times), and rewrite FILE\n' +
           KEEP_HELP,
       );
       return 0;
     }
     const started = performance.now();
+    const startedMs = Date.now();
     let info;
     try {
       info = await stat(args.dir);
@@ -245,7 +265,11 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
-    await refuseOverlappingOutputs(args.dir, [['--out', args.out], ['--plan', args.plan.file]]);
+    await refuseOverlappingOutputs(args.dir, [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache]]);
+    if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
+      throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
+    }
+    const cacheUse = args.cache === undefined ? null : await openCache(args.cache, args.dir, args.settings);
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     // A bad pairs file fails here, before any file is read.
@@ -267,8 +291,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Files as the app holds them: Blobs backed by the files on disk, read when the scan gets to them.
     const files: File[] = [];
     const kept: string[] = [];
-    // stat mtime per file, for the keep rules' newest/oldest (Node's file Blobs carry no lastModified).
-    const mtimes = new Map<string, number>();
+    // stat identity per file: mtime for the keep rules' newest/oldest (Node's file Blobs carry no
+    // lastModified), and size, mtime, ctime and inode for the cache's quick check.
+    const identity = new Map<string, FileIdentity>();
     const excludedBy = exclusionMatcher(args.exclusions);
     const excluded: Array<[string, string]> = [];
     for (const path of paths) {
@@ -288,22 +313,30 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         // A file this process may not read is named as such here (a Blob's read would only say NotReadableError).
         await access(fsPath(join(args.dir, path)), constants.R_OK);
         files.push((await openAsBlob(fsPath(join(args.dir, path)))) as File);
-        mtimes.set(path, info.mtimeMs);
+        identity.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
         kept.push(path);
       } catch (error) {
         listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
       }
     }
 
-    const collected = inPathOrder({ files, paths: kept, hidden: [] });
+    // With a usable cache, the files it stands for are not handed to the scan (cached-scan.ts).
+    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
+    const fileAt = new Map(kept.map((path, i) => [path, files[i]!]));
+    const collected = cached
+      ? inPathOrder({ files: cached.read.map((path) => fileAt.get(path)!), paths: cached.read, hidden: [] })
+      : inPathOrder({ files, paths: kept, hidden: [] });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
-    const k = args.k ?? defaultK(collected.files.length);
+    const k = args.k ?? defaultK(kept.length);
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
 
     const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, grouping: args.grouping });
-    const session = createScanSession(store, workers);
+    let cacheOutcome: CacheOutcome | null = null;
+    const before = cached && cacheUse?.cache ? await restoreCache(workers, new AbortController().signal, cacheUse.cache, cached.unchanged, (path) => fileAt.get(path)!) : null;
+    const hooks = before && cached ? cacheHooks(workers, before, cached.unchanged.size, new Set(kept), (outcome) => (cacheOutcome = outcome)) : {};
+    const session = createScanSession(store, workers, hooks);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
     await session.start({ kind: 'collected', collected, ...(pairs ? { pairs } : {}) });
     unsubscribe();
@@ -311,7 +344,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const snapshot = store.getSnapshot();
     if (snapshot.state !== 'done' || !snapshot.result) throw new Error(snapshot.error ?? `the scan ended ${snapshot.state}`);
     const result = snapshot.result;
-    result.docs.modified = Float64Array.from(result.docs.paths, (path) => mtimes.get(path) ?? 0);
+    result.docs.modified = Float64Array.from(result.docs.paths, (path) => identity.get(path)?.mtimeMs ?? 0);
     if (result.externalMismatched && result.externalMismatched.count > 0) {
       const { count, examples } = result.externalMismatched;
       const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
@@ -324,6 +357,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (planOutput !== undefined) checkProtected(result, args.plan);
     await writeCsv(result, output, io);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
+    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, cacheUse!, cacheOutcome, args.reread);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {
@@ -334,7 +368,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
-        (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(collected.files.length)}\n` : '') +
+        (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(kept.length)}\n` : '') +
+        cacheLine +
         `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
         (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
         `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(result.k).toFixed(3)}), ` +
@@ -354,6 +389,26 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     workers?.ingest.terminate();
     workers?.index.terminate();
   }
+}
+
+/**
+ * Writes the scan's cache (cached-scan.ts) and returns the summary's line about it: what the cache
+ * spared, or why it could not be used.
+ */
+async function keepCache(file: string, dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>, use: CacheUse, outcome: CacheOutcome | null, reread: boolean): Promise<string> {
+  const cache = cacheOfResult(await realpath(dir), startedMs, result, identity);
+  if (cache) await writeScanCache(file, cache);
+  const saved = cache ? `wrote ${escapeName(file)}` : `${escapeName(file)} not written (the scan did not finish every file)`;
+  if (outcome) {
+    const { notRead, unchanged, updated, added, missing } = outcome;
+    const read = unchanged + updated + added.length;
+    return (
+      `simsift scan: cache: ${plural(notRead, 'file')} not read (unchanged since the last scan); ${read} read: ${updated} changed, ` +
+      `${added.length} new, ${unchanged} with the same contents; ${missing.paths.length} gone; ${saved}\n`
+    );
+  }
+  const why = reread ? 'every file read (--reread)' : use.problem !== null ? `not used: ${terminalText(use.problem)}; every file read` : 'none yet; every file read';
+  return `simsift scan: cache: ${why}; ${saved}\n`;
 }
 
 /** Examples shown of a problem with many instances. */

@@ -14,7 +14,7 @@ import type { DuplicateSearchResult } from '../scan/near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
-import { type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
+import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;
@@ -47,6 +47,8 @@ export interface MergeOutcome {
 export interface FolderSync {
   roots: ReadonlySet<string>;
   listed: ReadonlySet<string>;
+  /** The whole corpus is the one folder (the CLI's cache, whose paths are relative to DIR): any path not listed left. */
+  whole?: boolean;
 }
 
 /** The top-level folder of a path ('' for a bare file name, which no folder holds). */
@@ -58,6 +60,7 @@ export function rootOf(path: string): string {
 /** Whether `path` was under a chosen folder but is not in its listing now. */
 function isMissing(sync: FolderSync | undefined, path: string): boolean {
   if (!sync) return false;
+  if (sync.whole) return !sync.listed.has(path);
   const root = rootOf(path);
   return root !== '' && sync.roots.has(root) && !sync.listed.has(path);
 }
@@ -130,6 +133,8 @@ interface Partition {
   updated: number;
   added: string[];
   missing: MergeOutcome['missing'];
+  /** Per saved document kept because a new file at its path has the same contents: that file's doc in `own` (else -1). */
+  sameOwn: Int32Array;
 }
 
 /**
@@ -143,6 +148,7 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
   const savedAt = positionsByPath(savedDocs);
   const dropSaved = new Uint8Array(savedDocs.count);
   const keepOwn: number[] = [];
+  const sameOwn = new Int32Array(savedDocs.count).fill(-1);
   let unchanged = 0;
   let updated = 0;
   const added: string[] = [];
@@ -156,8 +162,10 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
       // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
       dropSaved[q] = 1;
       keepOwn.push(d);
-    } else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
-    else {
+    } else if (sameContents(savedDocs, q, ownDocs, d)) {
+      unchanged++;
+      sameOwn[q] = d;
+    } else {
       dropSaved[q] = 1;
       updated++;
       keepOwn.push(d);
@@ -173,7 +181,23 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
   }
   const keepSaved: number[] = [];
   for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
-  return { keepSaved, keepOwn, unchanged, updated, added, missing };
+  return { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn };
+}
+
+/**
+ * A saved document kept for a new file of the same contents takes that file as its bytes (a saved
+ * document whose contents were not kept could not be measured against a new one otherwise) and its
+ * modification time (a folder chosen again refreshes the times).
+ */
+function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn: Int32Array, ownDocs: ScanDocs): void {
+  keepSaved.forEach((q, i) => {
+    const d = sameOwn[q]!;
+    if (d < 0) return;
+    joined.files[i] = docFile(ownDocs, d);
+    if (joined.ranges) joined.ranges[2 * i] = joined.ranges[2 * i + 1] = Number.NaN;
+    const time = ownDocs.modified?.[d] ?? 0;
+    if (time !== 0 && joined.modified) joined.modified[i] = time;
+  });
 }
 
 /**
@@ -195,9 +219,10 @@ export async function mergeCorpus(
   const t0 = performance.now();
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
-  const { keepSaved, keepOwn, unchanged, updated, added, missing } = partition(before, own, sync);
+  const { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn } = partition(before, own, sync);
   // Merged positions in path order (see scan-docs.ts pathOrder): saved and new documents interleave.
   const joined = concatDocs(gatherDocs(savedDocs, keepSaved), gatherDocs(ownDocs, keepOwn));
+  refreshFromOwn(joined, keepSaved, sameOwn, ownDocs);
   const order = pathOrder(joined.paths);
   const docs = gatherDocs(joined, order);
   const positionOf = new Int32Array(order.length);

@@ -17,6 +17,7 @@ import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { StorageError } from '../storage/storage-error.ts';
+import { readUpTo } from '../scan/read-file-bytes.ts';
 import { gatherDocs, isIdentity, pathOrder } from '../scan/scan-docs.ts';
 import { docFile, noContents, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
@@ -68,6 +69,21 @@ export interface GroupingOptions {
 }
 
 /**
+ * Ingest items for docs `ids`, read here as verification reads them (verify-candidates.ts): a Node
+ * thread cannot be posted a file-backed Blob, and these documents are small. A file that cannot be read
+ * goes as its Blob, for the worker to report.
+ */
+async function itemsOf(docs: ScanDocs, ids: readonly number[], readLimit: number): Promise<IngestItem[]> {
+  const items: IngestItem[] = [];
+  for (const d of ids) {
+    const file = docFile(docs, d);
+    const read = await readUpTo(file, readLimit);
+    items.push(read.kind === 'bytes' ? { name: docs.paths[d]!, bytes: read.bytes } : { name: docs.paths[d]!, file });
+  }
+  return items;
+}
+
+/**
  * Feature sets of the small fingerprinted documents (the short-document join needs them): the ingest
  * workers read only those documents (from their stored Blobs) and return their sets.
  */
@@ -80,10 +96,9 @@ async function smallSetsOf(workers: ScanWorkers, signal: AbortSignal, docs: Scan
   const tasks: Promise<void>[] = [];
   for (let from = 0; from < small.length; from += 256) {
     const ids = small.slice(from, from + 256);
-    const items: IngestItem[] = ids.map((d) => ({ name: docs.paths[d]!, file: docFile(docs, d) }));
     tasks.push(
-      workers.ingest
-        .run(signal, (api) => api.ingestBatch(items, settings, {}))
+      itemsOf(docs, ids, workers.readLimit)
+        .then((items) => workers.ingest.run(signal, (api) => api.ingestBatch(items, settings, {})))
         .then((r) => {
           const mapped = r.sets.docs.map((i) => ids[i]!);
           parts.push({ docs: mapped, offsets: r.sets.offsets, keys: r.sets.keys });

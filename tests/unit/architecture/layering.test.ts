@@ -60,7 +60,8 @@ const ALLOWED: Record<string, string[]> = {
   corpus: ['core', 'storage', 'workers', 'scan'],
   ui: ['core', 'storage', 'workers', 'scan', 'corpus'],
   app: ['core', 'storage', 'workers', 'scan', 'corpus', 'ui'],
-  cli: ['core', 'storage', 'workers', 'scan'],
+  // The CLI's scan cache is a saved corpus: it is restored and merged by the corpus's own stages.
+  cli: ['core', 'storage', 'workers', 'scan', 'corpus'],
 };
 /**
  * Packages core may use: it runs in Node, in workers and in the browser, with no DOM, IndexedDB or comlink.

@@ -1,0 +1,167 @@
+/**
+ * `simsift scan --cache FILE`: the second scan of a folder pays for what changed. A file whose path,
+ * size, modification time, change time and inode equal the cache's record is not read; the rest are
+ * scanned and merged into the cached corpus by the app's own merge step (corpus/merge-corpus.ts), so
+ * the CSV is the one a scan without the cache writes.
+ */
+import { realpath } from 'node:fs/promises';
+import { FINGERPRINT_RULE } from '../core/simhash/fingerprint-rule.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
+import { DOC_FLAG_HAS_CONTENT_HASH, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
+import type { LoadedCorpus } from '../storage/corpus-repository.ts';
+import { noContents, type ScanResult } from '../scan/scan-result.ts';
+import type { ShownCorpus, ScanHooks } from '../scan/scan-hooks.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import { mergeCorpus, type CorpusPart, type MergeOutcome } from '../corpus/merge-corpus.ts';
+import { groupSavedCorpus, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
+import { storedDocumentOf } from '../corpus/stored-documents.ts';
+import { CacheProblem, readScanCache, type FileIdentity, type ScanCache } from './scan-cache.ts';
+import { describeSettings } from './cli-common.ts';
+
+/** The cache as this scan can use it, or why it cannot (then every file is read and the cache rewritten). */
+export type CacheUse = { cache: ScanCache; problem: null } | { cache: null; problem: string | null };
+
+/** Reads `file` and checks that it describes `dir` scanned with `settings` by this version's fingerprint rule. */
+export async function openCache(file: string, dir: string, settings: SimHashSettings): Promise<CacheUse> {
+  let cache: ScanCache | null;
+  try {
+    cache = await readScanCache(file);
+  } catch (error) {
+    if (error instanceof CacheProblem) return { cache: null, problem: error.message };
+    throw error;
+  }
+  if (cache === null) return { cache: null, problem: null };
+  const root = await realpath(dir);
+  if (cache.dir !== root) return { cache: null, problem: `it holds another folder (${JSON.stringify(cache.dir)})` };
+  if (cache.rule !== FINGERPRINT_RULE) return { cache: null, problem: 'it was made by an older version of SimSift' };
+  if (describeSettings(cache.settings) !== describeSettings(settings)) {
+    return { cache: null, problem: `it was made with ${describeSettings(cache.settings)}, this scan uses ${describeSettings(settings)}` };
+  }
+  return { cache, problem: null };
+}
+
+/**
+ * A file whose times fall this close to the start of the scan that cached it is read again (git's
+ * "racy clean" rule): file systems keep times in ticks (2 s on FAT), so an edit in the same tick as the
+ * scan's read would keep every time the cache compares.
+ */
+const RACY_MS = 2000;
+
+/** Whether the file at cache position `p` still has the identity the cache recorded, recorded safely before its scan. */
+function sameFile(cache: ScanCache, p: number, now: FileIdentity): boolean {
+  const c = cache.corpus;
+  const mtime = c.lastModified?.[p] ?? 0;
+  return (
+    c.sizes[p] === now.size &&
+    mtime === now.mtimeMs &&
+    mtime !== 0 &&
+    cache.ctimeMs[p] === now.ctimeMs &&
+    cache.ino[p] === now.ino &&
+    Math.max(mtime, cache.ctimeMs[p]!) < cache.startedMs - RACY_MS
+  );
+}
+
+/** Which of the folder's files the cache stands for (`unchanged`) and which must be read (`read`, in the given order). */
+export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ReadonlyMap<string, FileIdentity>): { unchanged: Set<string>; read: string[] } {
+  const at = new Map<string, number>();
+  cache.corpus.paths.forEach((path, p) => at.set(path, p));
+  const unchanged = new Set<string>();
+  const read: string[] = [];
+  for (const path of paths) {
+    const p = at.get(path);
+    const now = identity.get(path);
+    if (p !== undefined && now !== undefined && sameFile(cache, p, now)) unchanged.add(path);
+    else read.push(path);
+  }
+  return { unchanged, read };
+}
+
+/**
+ * The cached corpus as the saved corpus a scan merges into: grouped from its verified pairs (no
+ * search, no file read), then the short documents' feature sets read for the short-document join.
+ * `fileOf(path)` gives an unchanged file's Blob; the others get the empty stand-in and are replaced
+ * or dropped by the merge.
+ */
+export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, cache: ScanCache, unchanged: ReadonlySet<string>, fileOf: (path: string) => Blob): Promise<CorpusPart> {
+  const files = cache.corpus.paths.map((path) => (unchanged.has(path) ? fileOf(path) : noContents()));
+  const { pairs } = cache;
+  const options = { settings: cache.settings, k: pairs.k, similarityThreshold: pairs.threshold, grouping: pairs.grouping === 'components' ? 'components' as const : 'reference' as const };
+  const restored = await groupSavedCorpus(workers, signal, cache.corpus, { files }, pairs, options);
+  if (restored.fast) await loadSmallSets(workers, signal, restored.grouped.corpus);
+  return { result: restored.grouped.result, storageIds: restored.storageIds, search: restored.grouped.corpus };
+}
+
+/** What the merge did, for the summary line. */
+export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' | 'missing'> & { notRead: number };
+
+/**
+ * The scan session's hooks for a scan merged into `before`: k follows the whole folder (`notRead` files
+ * are in it without being scanned), and the scan's own result is merged into the cached corpus, the
+ * folder's listing (`listed`) deciding which cached files left.
+ */
+export function cacheHooks(workers: ScanWorkers, before: CorpusPart, notRead: number, listed: ReadonlySet<string>, done: (outcome: CacheOutcome) => void): ScanHooks {
+  return {
+    corpusSize: () => notRead,
+    async finish(own: ShownCorpus, signal: AbortSignal): Promise<ShownCorpus> {
+      // Storage ids after the cached ones (never NO_ID: the merge then treats them as saved, as the app's).
+      const storageIds = new Uint32Array(own.result.docs.count);
+      for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
+      const r = own.result;
+      const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping };
+      const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { roots: new Set(), listed, whole: true });
+      done({ unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead });
+      return outcome.grouped;
+    },
+  };
+}
+
+/**
+ * The cache of a finished scan: its documents in path order (position = stored id), each file's
+ * identity, and its verified pairs. Null when a document never finished (the scan was not whole).
+ */
+export function cacheOfResult(dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>): ScanCache | null {
+  const docs = result.docs;
+  const n = docs.count;
+  const corpus: LoadedCorpus = {
+    count: n,
+    ids: new Uint32Array(n),
+    hi: new Uint32Array(n),
+    lo: new Uint32Array(n),
+    flags: new Uint8Array(n),
+    paths: docs.paths.slice(),
+    hashHi: new Uint32Array(n),
+    hashLo: new Uint32Array(n),
+    sizes: new Float64Array(n),
+    lastModified: new Float64Array(n),
+    words: new Uint32Array(n),
+    skipReasons: new Map(),
+    documentCount: n,
+    nextId: n,
+    revision: 0,
+  };
+  const ctimeMs = new Float64Array(n);
+  const ino = new Float64Array(n);
+  for (let d = 0; d < n; d++) {
+    if (docs.status[d] === DocStatus.pending) return null;
+    // The app's own mapping of a scanned document to a stored one (status, skip reason, copies).
+    const stored = storedDocumentOf(docs, d, d)!;
+    const now = identity.get(docs.paths[d]!);
+    corpus.ids[d] = d;
+    if (stored.status === 'ok') {
+      corpus.hi[d] = stored.hi;
+      corpus.lo[d] = stored.lo;
+    }
+    corpus.hashHi[d] = docs.hashHi[d]!;
+    corpus.hashLo[d] = docs.hashLo[d]!;
+    corpus.flags[d] =
+      (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
+    corpus.sizes[d] = docs.sizes[d]!;
+    corpus.lastModified![d] = now?.mtimeMs ?? 0;
+    corpus.words[d] = docs.words[d]!;
+    if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
+    ctimeMs[d] = now?.ctimeMs ?? 0;
+    ino[d] = now?.ino ?? 0;
+  }
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1) };
+}

@@ -1,0 +1,198 @@
+/**
+ * The file behind `simsift scan --cache FILE`: a scanned folder's documents (the columns the app's saved
+ * corpus keeps: fingerprint, content hash, size, words, status) with each file's stat identity (size,
+ * mtime, ctime, inode) and the verified pairs, so the next scan of the folder reads only what changed.
+ * One binary file, written whole or not at all, checked by a SHA-256 of its body when read back.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import type { LoadedCorpus } from '../storage/corpus-repository.ts';
+import type { VerifiedPairs } from '../storage/verified-pairs.ts';
+import { writeAtomicFile } from './atomic-file.ts';
+
+const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
+/** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
+const CACHE_VERSION = 1;
+
+/** What `stat` says of a file, compared field by field by the quick check (fclones' rule, plus ctime). */
+export interface FileIdentity {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+/** A scan as the cache keeps it. Document positions are their stored ids (0..count-1, path order). */
+export interface ScanCache {
+  /** Real path of the scanned folder. */
+  dir: string;
+  /** Wall-clock ms when that scan began listing the folder: a file changed shortly before may have changed again unseen. */
+  startedMs: number;
+  settings: SimHashSettings;
+  /** The fingerprint rule the documents were made with (core/simhash/fingerprint-rule.ts). */
+  rule: number;
+  corpus: LoadedCorpus;
+  /** Per document: stat ctime and inode (size and mtime are the corpus's sizes and lastModified). */
+  ctimeMs: Float64Array;
+  ino: Float64Array;
+  pairs: VerifiedPairs;
+}
+
+/** The JSON head of the file: everything but the columns, and each column's byte length. */
+interface Head {
+  version: number;
+  dir: string;
+  startedMs: number;
+  settings: SimHashSettings;
+  rule: number;
+  count: number;
+  skipReasons: [number, string][];
+  pairs: { k: number; threshold: number; grouping: string; count: number; pinned: number[] };
+  columns: Record<ColumnName, number>;
+}
+
+const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram'] as const;
+type ColumnName = (typeof COLUMNS)[number];
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/**
+ * Writes the cache atomically (a temporary file renamed over `file` when whole). Paths are kept as
+ * UTF-16 code units, so names that are not UTF-8 (held as lone surrogates, terminal-names.ts) come back
+ * exactly.
+ */
+export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
+  const c = cache.corpus;
+  const p = cache.pairs;
+  const paths = Buffer.from(c.paths.join('\0'), 'utf16le');
+  const columns: Record<ColumnName, Uint8Array> = {
+    hi: bytesOf(c.hi),
+    lo: bytesOf(c.lo),
+    hashHi: bytesOf(c.hashHi),
+    hashLo: bytesOf(c.hashLo),
+    flags: c.flags,
+    sizes: bytesOf(c.sizes),
+    lastModified: bytesOf(c.lastModified ?? new Float64Array(c.count)),
+    ctimeMs: bytesOf(cache.ctimeMs),
+    ino: bytesOf(cache.ino),
+    words: bytesOf(c.words),
+    paths,
+    pairA: bytesOf(p.a),
+    pairB: bytesOf(p.b),
+    pairDistance: p.distance,
+    pairJaccard: bytesOf(p.jaccard),
+    histogram: bytesOf(p.histogram),
+  };
+  const head: Head = {
+    version: CACHE_VERSION,
+    dir: cache.dir,
+    startedMs: cache.startedMs,
+    settings: cache.settings,
+    rule: cache.rule,
+    count: c.count,
+    skipReasons: [...c.skipReasons],
+    pairs: { k: p.k, threshold: p.threshold, grouping: p.grouping, count: p.count, pinned: [...(p.pinned ?? [])] },
+    columns: Object.fromEntries(COLUMNS.map((name) => [name, columns[name].byteLength])) as Record<ColumnName, number>,
+  };
+  const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(headBytes.byteLength);
+  const body = [Buffer.from(MAGIC), length, headBytes, ...COLUMNS.map((name) => columns[name])];
+  const hash = createHash('sha256');
+  for (const part of body) hash.update(part);
+  await writeAtomicFile(file, [...body, hash.digest()]);
+}
+
+/** Why a cache file could not be used: said on stderr, then every file is read. */
+export class CacheProblem extends Error {}
+
+/** Reads a cache written by `writeScanCache`; null when the file does not exist, a CacheProblem when it cannot be used. */
+export async function readScanCache(file: string): Promise<ScanCache | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new CacheProblem(`cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const damaged = (what: string) => new CacheProblem(`it is damaged (${what})`);
+  if (bytes.byteLength < MAGIC.length + 4 + 32 || bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) {
+    throw new CacheProblem('it is not a SimSift scan cache');
+  }
+  const body = bytes.subarray(0, bytes.byteLength - 32);
+  if (!createHash('sha256').update(body).digest().equals(bytes.subarray(bytes.byteLength - 32))) throw damaged('checksum');
+  const headLength = body.readUInt32LE(MAGIC.length);
+  let at = MAGIC.length + 4 + headLength;
+  if (at > body.byteLength) throw damaged('head');
+  let head: Head;
+  try {
+    head = JSON.parse(body.subarray(MAGIC.length + 4, at).toString('utf8')) as Head;
+  } catch {
+    throw damaged('head');
+  }
+  if (head.version !== CACHE_VERSION) throw new CacheProblem(`it was written by another version of SimSift (cache version ${String(head.version)})`);
+  // Each column copied out at its own offset: typed arrays need aligned buffers.
+  const take = <T>(name: ColumnName, make: (buffer: ArrayBuffer) => T, width: number, count: number): T => {
+    const length = head.columns?.[name];
+    if (!Number.isInteger(length) || at + length > body.byteLength || (width > 0 && length !== width * count)) throw damaged(name);
+    const copy = new Uint8Array(length);
+    copy.set(body.subarray(at, at + length));
+    at += length;
+    return make(copy.buffer);
+  };
+  const n = head.count;
+  const m = head.pairs?.count;
+  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(m) || m < 0) throw damaged('counts');
+  const u32 = (b: ArrayBuffer) => new Uint32Array(b);
+  const f64 = (b: ArrayBuffer) => new Float64Array(b);
+  const hi = take('hi', u32, 4, n);
+  const lo = take('lo', u32, 4, n);
+  const hashHi = take('hashHi', u32, 4, n);
+  const hashLo = take('hashLo', u32, 4, n);
+  const flags = take('flags', (b) => new Uint8Array(b), 1, n);
+  const sizes = take('sizes', f64, 8, n);
+  const lastModified = take('lastModified', f64, 8, n);
+  const ctimeMs = take('ctimeMs', f64, 8, n);
+  const ino = take('ino', f64, 8, n);
+  const words = take('words', u32, 4, n);
+  const pathText = take('paths', (b) => Buffer.from(b).toString('utf16le'), 0, n);
+  const a = take('pairA', u32, 4, m);
+  const b = take('pairB', u32, 4, m);
+  const distance = take('pairDistance', (x) => new Uint8Array(x), 1, m);
+  const jaccard = take('pairJaccard', (x) => new Float32Array(x), 4, m);
+  const histogram = take('histogram', u32, 0, 0);
+  if (at !== body.byteLength) throw damaged('length');
+  const paths = n === 0 ? [] : pathText.split('\0');
+  if (paths.length !== n) throw damaged('paths');
+  for (let p = 0; p < m; p++) if (!(a[p]! < b[p]! && b[p]! < n)) throw damaged('pairs');
+  const skipReasons = new Map<number, string>();
+  for (const [p, reason] of head.skipReasons ?? []) {
+    if (!(Number.isInteger(p) && p >= 0 && p < n && typeof reason === 'string')) throw damaged('skips');
+    skipReasons.set(p, reason);
+  }
+  const ids = new Uint32Array(n);
+  for (let p = 0; p < n; p++) ids[p] = p;
+  if (typeof head.startedMs !== 'number') throw damaged('head');
+  return {
+    dir: head.dir,
+    startedMs: head.startedMs,
+    settings: head.settings,
+    rule: head.rule,
+    corpus: { count: n, ids, hi, lo, flags, paths, hashHi, hashLo, sizes, lastModified, words, skipReasons, documentCount: n, nextId: n, revision: 0 },
+    ctimeMs,
+    ino,
+    pairs: {
+      k: head.pairs.k,
+      threshold: head.pairs.threshold,
+      grouping: head.pairs.grouping,
+      a,
+      b,
+      distance,
+      jaccard,
+      histogram,
+      count: m,
+      pinned: Uint32Array.from(head.pairs.pinned ?? []),
+    },
+  };
+}
