@@ -4,8 +4,8 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { constants, openAsBlob } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { accessSync, constants, statSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, expectedRecall } from '../core/quality/defaults.ts';
 import { DocStatus, MAX_DOCUMENT_BYTES, docStatusOfName, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
@@ -23,6 +23,7 @@ import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { cacheHooks, cacheOfResult, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import { writeScanCache, type FileIdentity } from './scan-cache.ts';
+import { diskFile } from './disk-file.ts';
 import { isWithin, realPathOf } from './apply-paths.ts';
 import { readPairsFile, type PairsInput } from './pairs-input.ts';
 import { matchPairsByPath } from '../core/index/external-pairs.ts';
@@ -222,6 +223,37 @@ function describeChaining(result: ScanResult): string {
   );
 }
 
+/**
+ * Each listed file's stat (synchronous: 100,000 awaited stats cost seconds of promise round trips): files
+ * excluded by the rules or over the size limit are set apart, the rest are `kept` with their identity
+ * (size, times, inode: the keep rules' newest/oldest and the cache's quick check).
+ */
+function statListed(args: ScanArgs, paths: readonly string[], listed: SkippedFile[], excluded: Array<[string, string]>): { kept: string[]; identity: Map<string, FileIdentity> } {
+  const kept: string[] = [];
+  const identity = new Map<string, FileIdentity>();
+  const excludedBy = exclusionMatcher(args.exclusions);
+  for (const path of paths) {
+    try {
+      const info = statSync(fsPath(join(args.dir, path)));
+      const rule = excludedBy(path, info.size);
+      if (rule !== null) {
+        excluded.push([path, rule]);
+        continue;
+      }
+      // A file this large is not compared (and was never opened: a sparse 4 GiB file costs nothing).
+      if (info.size > MAX_DOCUMENT_BYTES) {
+        listed.push({ docId: -1, path, size: info.size, reason: 'too-large', message: tooLargeMessage(info.size) });
+        continue;
+      }
+      identity.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
+      kept.push(path);
+    } catch (error) {
+      listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
+    }
+  }
+  return { kept, identity };
+}
+
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
@@ -288,54 +320,36 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     } catch (error) {
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
-    // Files as the app holds them: Blobs backed by the files on disk, read when the scan gets to them.
-    const files: File[] = [];
-    const kept: string[] = [];
-    // stat identity per file: mtime for the keep rules' newest/oldest (Node's file Blobs carry no
-    // lastModified), and size, mtime, ctime and inode for the cache's quick check.
-    const identity = new Map<string, FileIdentity>();
-    const excludedBy = exclusionMatcher(args.exclusions);
     const excluded: Array<[string, string]> = [];
-    for (const path of paths) {
+    const { kept, identity } = statListed(args, paths, listed, excluded);
+    // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
+    // for permission here (a read would only say NotReadableError).
+    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
+    const toRead = (cached ? cached.read : kept).filter((path) => {
       try {
-        const info = await stat(fsPath(join(args.dir, path)));
-        const rule = excludedBy(path, info.size);
-        if (rule !== null) {
-          excluded.push([path, rule]);
-          continue;
-        }
-        // Never handed to the scan as a Blob: Node's file Blob holds its size in 32 bits (a file of 4 GiB
-        // says 0 bytes and then cannot be posted to a thread), and a file this large is not compared anyway.
-        if (info.size > MAX_DOCUMENT_BYTES) {
-          listed.push({ docId: -1, path, size: info.size, reason: 'too-large', message: tooLargeMessage(info.size) });
-          continue;
-        }
-        // A file this process may not read is named as such here (a Blob's read would only say NotReadableError).
-        await access(fsPath(join(args.dir, path)), constants.R_OK);
-        files.push((await openAsBlob(fsPath(join(args.dir, path)))) as File);
-        identity.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
-        kept.push(path);
+        accessSync(fsPath(join(args.dir, path)), constants.R_OK);
+        return true;
       } catch (error) {
         listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
+        identity.delete(path);
+        return false;
       }
-    }
-
-    // With a usable cache, the files it stands for are not handed to the scan (cached-scan.ts).
-    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
-    const fileAt = new Map(kept.map((path, i) => [path, files[i]!]));
-    const collected = cached
-      ? inPathOrder({ files: cached.read.map((path) => fileAt.get(path)!), paths: cached.read, hidden: [] })
-      : inPathOrder({ files, paths: kept, hidden: [] });
+    });
+    // The folder's documents: those the cache stands for and those read now.
+    const scanned = kept.filter((path) => identity.has(path));
+    // Files as the app holds them: Blobs backed by the files on disk, opened when the scan reads them.
+    const fileOf = (path: string) => diskFile(join(args.dir, path), identity.get(path)!);
+    const collected = inPathOrder({ files: toRead.map(fileOf), paths: toRead, hidden: [] });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
-    const k = args.k ?? defaultK(kept.length);
+    const k = args.k ?? defaultK(scanned.length);
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
 
     const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, grouping: args.grouping });
     let cacheOutcome: CacheOutcome | null = null;
-    const before = cached && cacheUse?.cache ? await restoreCache(workers, new AbortController().signal, cacheUse.cache, cached.unchanged, (path) => fileAt.get(path)!) : null;
-    const hooks = before && cached ? cacheHooks(workers, before, cached.unchanged.size, new Set(kept), (outcome) => (cacheOutcome = outcome)) : {};
+    const before = cached && cacheUse?.cache ? await restoreCache(workers, new AbortController().signal, cacheUse.cache, cached.unchanged, fileOf) : null;
+    const hooks = before && cached ? cacheHooks(workers, before, cached.unchanged.size, new Set(scanned), (outcome) => (cacheOutcome = outcome)) : {};
     const session = createScanSession(store, workers, hooks);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
     await session.start({ kind: 'collected', collected, ...(pairs ? { pairs } : {}) });
@@ -368,7 +382,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
-        (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(kept.length)}\n` : '') +
+        (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(scanned.length)}\n` : '') +
         cacheLine +
         `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
         (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +

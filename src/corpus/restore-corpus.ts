@@ -71,14 +71,15 @@ export interface GroupingOptions {
 /**
  * Ingest items for docs `ids`, read here as verification reads them (verify-candidates.ts): a Node
  * thread cannot be posted a file-backed Blob, and these documents are small. A file that cannot be read
- * goes as its Blob, for the worker to report.
+ * goes with its error, for the worker to report.
  */
 async function itemsOf(docs: ScanDocs, ids: readonly number[], readLimit: number): Promise<IngestItem[]> {
   const items: IngestItem[] = [];
   for (const d of ids) {
     const file = docFile(docs, d);
     const read = await readUpTo(file, readLimit);
-    items.push(read.kind === 'bytes' ? { name: docs.paths[d]!, bytes: read.bytes } : { name: docs.paths[d]!, file });
+    const name = docs.paths[d]!;
+    items.push(read.kind === 'bytes' ? { name, bytes: read.bytes } : read.kind === 'large' ? { name, file } : { name, error: read.message });
   }
   return items;
 }

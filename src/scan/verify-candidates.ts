@@ -101,7 +101,8 @@ async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit
       if (read.kind === 'bytes') {
         items[i].bytes = read.bytes;
         buffers.push(read.bytes.buffer as ArrayBuffer);
-      } else items[i].file = file; // large: the worker reads it; unreadable: the worker reports it
+      } else if (read.kind === 'large') items[i].file = file; // the worker reads it
+      else items[i].error = read.message; // never posted: the CLI's files cannot cross to a thread
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, lane));
