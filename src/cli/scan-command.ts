@@ -386,6 +386,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         cacheLine +
         `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
         (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
+        (cacheOutcome ? '(searched: the pairs with a file read now; the others as the cache decided them) ' : '') +
         `(expected recall at Jaccard 0.8-0.9: ${expectedRecall(result.k).toFixed(3)}), ` +
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
         `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +

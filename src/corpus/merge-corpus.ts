@@ -215,6 +215,12 @@ export async function mergeCorpus(
   own: CorpusPart,
   options: GroupingOptions,
   sync?: FolderSync,
+  /**
+   * 'new': search only the pairs with a new member (the saved ones are carried as decided), comparing the
+   * new documents with every other when that is cheaper than a search of all pairs. The candidates'
+   * histogram then counts only those pairs, so the app (which shows it) searches 'all'.
+   */
+  search: 'all' | 'new' = 'all',
 ): Promise<MergeOutcome> {
   const t0 = performance.now();
   const savedDocs = before.result.docs;
@@ -289,8 +295,10 @@ export async function mergeCorpus(
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
   // The references a person chose in the saved corpus stay references.
   const pinned = (options.pinned ?? before.result.pinned).flatMap((q) => (savedTo[q]! >= 0 ? [savedTo[q]!] : []));
+  const queries = search === 'new' && decided ? Uint8Array.from(wasSaved, (saved) => 1 - saved) : undefined;
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets(parts), {
     ...options,
+    ...(queries ? { queries } : {}),
     pinned,
     known,
     keptSets,

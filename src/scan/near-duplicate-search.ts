@@ -177,6 +177,8 @@ export async function searchDocs(
     external?: PairList;
     known?: KnownPairs;
     searchK?: number;
+    /** Per doc: 1 when its pairs must be searched; absent, every pair (see DuplicateSearchInput.queries). */
+    queries?: Uint8Array;
     candidates?: (found: DuplicateSearchResult, known: KnownPairs) => { candidates: Candidates; known: KnownPairs };
   },
   onPhase?: (phase: 'grouping') => void,
@@ -197,6 +199,7 @@ export async function searchDocs(
       k: searchK,
       ...(options.known ? { known: options.known } : {}),
       ...(external ? { external } : {}),
+      ...(options.queries ? { queries: options.queries } : {}),
     }),
   );
   const t1 = performance.now();

@@ -4,7 +4,8 @@
  * off the main thread. Inputs are copies of the scan's arrays; outputs are transferred.
  */
 import { transfer } from 'comlink';
-import { allPairs } from '../core/index/all-pairs.ts';
+import { allPairs, queryPairs } from '../core/index/all-pairs.ts';
+import { searchNanoseconds } from '../core/index/block-layout.ts';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { candidatesFromPairs, type ExternalCandidates } from '../core/index/external-pairs.ts';
@@ -36,6 +37,11 @@ export interface DuplicateSearchInput {
    * search, reduced to pairs of representatives by `candidatesFromPairs`.
    */
   external?: PairList;
+  /**
+   * Per doc: 1 when the search must cover its pairs. Given, only pairs of representatives with at least
+   * one such member are searched (a merge into a saved corpus whose other pairs were decided before).
+   */
+  queries?: Uint8Array;
 }
 
 /** Exact groups and candidate pairs over doc ids. */
@@ -78,6 +84,8 @@ export interface CandidateSearchInput {
   k: number;
   blocks?: number;
   known?: KnownPairs;
+  /** Per doc id (not per rep): see DuplicateSearchInput.queries. */
+  queries?: Uint8Array;
 }
 
 export interface CandidateSearchResult {
@@ -185,7 +193,7 @@ export const indexApi = {
     const external = input.external ? candidatesFromPairs(input.external, exact.representative, hi, lo) : null;
     const found = external
       ? withKnown(external.candidates, input.k, input.known)
-      : searchCandidates({ reps, hi: repHi, lo: repLo, k: input.k, blocks: input.blocks, known: input.known });
+      : searchCandidates({ reps, hi: repHi, lo: repLo, k: input.k, blocks: input.blocks, known: input.known, ...(input.queries ? { queries: input.queries } : {}) });
     const t2 = performance.now();
     const result: DuplicateSearchResult = {
       status,
@@ -266,7 +274,7 @@ function candidateBuffers(found: CandidateSearchResult): ArrayBuffer[] {
 /** Candidate pairs of representatives within k (doc ids, sorted), with known Jaccards merged in. */
 export function searchCandidates(input: CandidateSearchInput): CandidateSearchResult {
   const { reps, k } = input;
-  const local = reps.length >= 2 ? sortPairs(allPairs(input.hi, input.lo, k, input.blocks ? { blocks: input.blocks } : {})) : null;
+  const local = reps.length >= 2 ? searchReps(input) : null;
   const count = local?.count ?? 0;
   // Representatives are ascending doc ids, so mapping keeps a < b and the (a, b) order.
   const candidates: PairList = { a: new Uint32Array(count), b: new Uint32Array(count), distance: new Uint8Array(count), count };
@@ -276,6 +284,34 @@ export function searchCandidates(input: CandidateSearchInput): CandidateSearchRe
     candidates.distance[p] = local!.distance[p];
   }
   return withKnown(candidates, k, input.known);
+}
+
+/** Nanoseconds per fingerprint comparison of `queryPairs` (a popcount of two XORs), for choosing it over the tables. */
+const QUERY_CHECK_NS = 2;
+
+/**
+ * Pairs of representatives within k (rep indexes, sorted): all of them, or with `queries` those with a
+ * query member, each query compared with every representative when that costs less than the tables'
+ * search of all pairs (then filtered).
+ */
+function searchReps(input: CandidateSearchInput): PairList {
+  const { reps, k, queries } = input;
+  const all = () => sortPairs(allPairs(input.hi, input.lo, k, input.blocks ? { blocks: input.blocks } : {}));
+  if (!queries) return all();
+  const isQuery = new Uint8Array(reps.length);
+  let q = 0;
+  for (let r = 0; r < reps.length; r++) if (queries[reps[r]]) (isQuery[r] = 1), q++;
+  if (q * reps.length * QUERY_CHECK_NS < searchNanoseconds(reps.length, k)) return queryPairs(input.hi, input.lo, isQuery, k);
+  const found = all();
+  let kept = 0;
+  for (let p = 0; p < found.count; p++) {
+    if (!isQuery[found.a[p]] && !isQuery[found.b[p]]) continue;
+    found.a[kept] = found.a[p];
+    found.b[kept] = found.b[p];
+    found.distance[kept] = found.distance[p];
+    kept++;
+  }
+  return { a: found.a.subarray(0, kept), b: found.b.subarray(0, kept), distance: found.distance.subarray(0, kept), count: kept };
 }
 
 /**

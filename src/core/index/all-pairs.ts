@@ -12,7 +12,8 @@ import {
   type BlockLayout,
   type TableKey,
 } from './block-layout.ts';
-import { createPairList, ensurePairCapacity, type PairList } from './pair-list.ts';
+import { createPairList, ensurePairCapacity, sortPairs, type PairList } from './pair-list.ts';
+import { popcount32 } from '../simhash/fingerprint64.ts';
 import { createPairScanArena, type PairScanArena } from './pair-scan.ts';
 
 /** Options for `allPairs`. */
@@ -448,6 +449,41 @@ function growPairs(a: Uint32Array, b: Uint32Array, d: Uint8Array, count: number)
   nb.set(b.subarray(0, count));
   nd.set(d.subarray(0, count));
   return { a: na, b: nb, distance: nd, count };
+}
+
+/**
+ * The pairs within k with at least one member marked in `isQuery` (each once, a < b, sorted), by
+ * comparing each query with every fingerprint: Q * n checks, far fewer than a search of all pairs when
+ * a few documents are new to a large corpus whose other pairs were decided before.
+ */
+export function queryPairs(hi: Uint32Array, lo: Uint32Array, isQuery: Uint8Array, k: number): PairList {
+  const n = checkInput(hi, lo, k);
+  let outA: Uint32Array = new Uint32Array(1024);
+  let outB: Uint32Array = new Uint32Array(1024);
+  let outD: Uint8Array = new Uint8Array(1024);
+  let count = 0;
+  for (let q = 0; q < n; q++) {
+    if (!isQuery[q]) continue;
+    const h = hi[q];
+    const l = lo[q];
+    for (let j = 0; j < n; j++) {
+      // A pair of two queries is found once, from its first member.
+      if (j === q || (isQuery[j] && j < q)) continue;
+      const d = popcount32((h ^ hi[j]) >>> 0) + popcount32((l ^ lo[j]) >>> 0);
+      if (d > k) continue;
+      if (count === outA.length) {
+        const grown = growPairs(outA, outB, outD, count);
+        outA = grown.a;
+        outB = grown.b;
+        outD = grown.distance;
+      }
+      outA[count] = Math.min(q, j);
+      outB[count] = Math.max(q, j);
+      outD[count] = d;
+      count++;
+    }
+  }
+  return sortPairs({ a: outA.subarray(0, count), b: outB.subarray(0, count), distance: outD.subarray(0, count), count });
 }
 
 /** Reference all-pairs by comparing every pair; only sensible for small n (tests, tiny corpora). */
