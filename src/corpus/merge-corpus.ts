@@ -325,41 +325,68 @@ export async function mergeCorpus(
 /**
  * The merge's candidates: every pair within k with a new member (or both saved but not decided at this
  * k and threshold), plus the saved verified pairs the search does not propose (short-document join pairs
- * further apart), kept as decided since their small feature sets may not be readable any more.
+ * further apart), kept as decided since their small feature sets may not be readable any more. Both
+ * lists are sorted by (a, b) (merged positions keep the saved documents' path order), so one merge walk
+ * joins them: no per-pair key or map (215,000 saved pairs cost seconds that way).
  */
 function mergedCandidates(found: DuplicateSearchResult, before: CorpusPart, savedTo: Int32Array, wasSaved: Uint8Array, decided: boolean, k: number): Candidates {
   const c = found.candidates;
-  const keep: Row[] = [];
-  const distanceOf = new Map<string, number>();
-  for (let p = 0; p < c.count; p++) {
-    const a = c.a[p]!;
-    const b = c.b[p]!;
-    const j = found.jaccard[p]!;
-    if (wasSaved[a] && wasSaved[b] && decided && Number.isNaN(j)) continue;
-    keep.push([a, b, j]);
-    distanceOf.set(`${a},${b}`, c.distance[p]!);
-  }
   const v = before.result.verified;
+  // The saved verified pairs at merged positions, between documents that still stand for their text.
+  const sa: number[] = [];
+  const sb: number[] = [];
+  const sp: number[] = [];
   for (let p = 0; p < v.count; p++) {
     const x = savedTo[v.a[p]!]!;
     const y = savedTo[v.b[p]!]!;
     if (x < 0 || y < 0) continue;
     const a = Math.min(x, y);
     const b = Math.max(x, y);
-    if (found.representative[a] !== a || found.representative[b] !== b || distanceOf.has(`${a},${b}`)) continue;
-    keep.push([a, b, v.jaccard[p]!]);
-    distanceOf.set(`${a},${b}`, v.distance[p]!);
+    if (found.representative[a] !== a || found.representative[b] !== b) continue;
+    sa.push(a);
+    sb.push(b);
+    sp.push(p);
   }
-  keep.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const savedOrder = sa.map((_, i) => i);
+  if (!isSortedPairs(sa, sb)) savedOrder.sort((i, j) => sa[i]! - sa[j]! || sb[i]! - sb[j]!);
+  const a = new Uint32Array(c.count + sa.length);
+  const b = new Uint32Array(a.length);
+  const distance = new Uint8Array(a.length);
+  const jaccard = new Float64Array(a.length);
+  let n = 0;
+  const push = (x: number, y: number, d: number, j: number) => {
+    a[n] = x;
+    b[n] = y;
+    distance[n] = d;
+    jaccard[n] = j;
+    n++;
+  };
+  let s = 0;
+  for (let p = 0; p <= c.count; p++) {
+    const ca = p < c.count ? c.a[p]! : Infinity;
+    const cb = p < c.count ? c.b[p]! : Infinity;
+    // Saved pairs before this candidate; one equal to it is the candidate itself (its Jaccard is known).
+    for (; s < savedOrder.length; s++) {
+      const i = savedOrder[s]!;
+      if (sa[i]! > ca || (sa[i] === ca && sb[i]! >= cb)) break;
+      push(sa[i]!, sb[i]!, v.distance[sp[i]!]!, v.jaccard[sp[i]!]!);
+    }
+    if (s < savedOrder.length && sa[savedOrder[s]!] === ca && sb[savedOrder[s]!] === cb) s++;
+    if (p === c.count) break;
+    const j = found.jaccard[p]!;
+    if (wasSaved[ca] && wasSaved[cb] && decided && Number.isNaN(j)) continue;
+    push(ca, cb, c.distance[p]!, j);
+  }
   return {
     k,
-    pairs: {
-      a: Uint32Array.from(keep, (r) => r[0]),
-      b: Uint32Array.from(keep, (r) => r[1]),
-      distance: Uint8Array.from(keep, (r) => distanceOf.get(`${r[0]},${r[1]}`)!),
-      count: keep.length,
-    },
-    jaccard: Float64Array.from(keep, (r) => r[2]),
+    pairs: { a: a.subarray(0, n), b: b.subarray(0, n), distance: distance.subarray(0, n), count: n },
+    jaccard: jaccard.subarray(0, n),
     histogram: found.histogram,
   };
+}
+
+/** Whether pairs (a[i], b[i]) are sorted by (a, b). */
+function isSortedPairs(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 1; i < a.length; i++) if (a[i - 1]! > a[i]! || (a[i - 1] === a[i] && b[i - 1]! > b[i]!)) return false;
+  return true;
 }
