@@ -14,9 +14,11 @@ import { bytesHash, parsePlan, type ParsedPlan, type PlanRow } from '../core/exp
 import { contentHashOf } from '../workers/content-hash.ts';
 import { errorCode, failure, UsageError, write, type CliIo, processIo } from './cli-common.ts';
 import { writeAtomicFile } from './atomic-file.ts';
-import { escapeName, nameFromBytes } from './terminal-names.ts';
+import { escapeName, nameFromBytes, terminalText } from './terminal-names.ts';
 import { planMoves } from '../core/export/plan-moves.ts';
 import { exists, isWithin, moveVerified, readChecked, realPathOf, resolveUnder, unchanged, type CheckedFile } from './apply-paths.ts';
+import { BUSY_CODE, checkBelow, lockRoot, LockBusyError } from './apply-lock.ts';
+import { pathParts } from '../core/export/plan-paths.ts';
 import { parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
 
 const USAGE = 'usage: simsift apply PLAN --into QUARANTINE_DIR [--root DIR] [--dry-run]\n       simsift apply --undo LOG [--dry-run]';
@@ -97,6 +99,10 @@ export async function runApply(argv: string[], io: CliIo = processIo, hooks: App
     }
     return args.kind === 'undo' ? await undo(args.log, args.dryRun, io) : await apply(args, io, hooks);
   } catch (error) {
+    if (error instanceof LockBusyError) {
+      io.stderr.write(`simsift apply: ${terminalText(error.message)}\n`);
+      return BUSY_CODE;
+    }
     const { code, line } = failure('apply', error);
     if (line) io.stderr.write(line);
     return code;
@@ -143,7 +149,17 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
     throw new UsageError(`${escapeName(args.plan)} records no root (a CSV plan, or the app's): give --root DIR, the folder its paths are relative to`);
   }
   const { root, into } = await places(rootDir, args.into);
+  // Taken before the checks: what they find stays true, as no other apply or undo moves files here meanwhile.
+  const lock = args.dryRun ? null : await lockRoot(root, 'simsift apply');
+  try {
+    if (lock?.tookOver) await write(io.stderr, `simsift apply: ${lock.tookOver}\n`);
+    return await applyLocked(args, root, into, plan, io, hooks);
+  } finally {
+    await lock?.release();
+  }
+}
 
+async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: string, into: string, plan: ParsedPlan, io: CliIo, hooks: ApplyHooks): Promise<number> {
   const { moves: planned, refused } = planMoves(plan.rows);
   const notMoved = refused.map((r) => `${escapeName(r.path)}: ${r.why}`);
   const moves: Array<{ row: PlanRow; file: CheckedFile; kept: CheckedFile[] }> = [];
@@ -202,9 +218,10 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
         if (await exists(to.full)) throw new Error(`${target(m.row.path)} already exists in the quarantine folder`);
         // Checked again right before the move: a kept file gone since the first check would leave no copy.
         for (const k of m.kept) if (!(await unchanged(k))) throw new Error('its kept file changed or vanished since the check; left where it was');
-        await moveVerified(m.file, to.full);
+        await checkBelow(root, pathParts(m.row.path) ?? []);
+        const warning = await moveVerified(m.file, to.full);
         done.push(entry(m));
-        await write(io.stdout, `moved ${escapeName(m.row.path)} -> ${target(m.row.path)}\n`);
+        await write(io.stdout, `moved ${escapeName(m.row.path)} -> ${target(m.row.path)}${warning ? ` (but ${warning})` : ''}\n`);
       } catch (error) {
         failed++;
         notMoved.push(`${escapeName(m.row.path)}: ${error instanceof Error ? error.message : String(error)}`);
@@ -238,6 +255,16 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
   const quarantine = await realPathOf(resolve(dirname(logFile)));
   if (log.quarantine !== quarantine) throw new UsageError(`${escapeName(logFile)} names the quarantine ${escapeName(log.quarantine)} but lies in ${escapeName(quarantine)}: refused`);
   const { root } = await places(log.root, quarantine);
+  const lock = dryRun ? null : await lockRoot(root, 'simsift apply --undo');
+  try {
+    if (lock?.tookOver) await write(io.stderr, `simsift apply --undo: ${lock.tookOver}\n`);
+    return await undoLocked(log, root, quarantine, dryRun, io);
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function undoLocked(log: UndoLog, root: string, quarantine: string, dryRun: boolean, io: CliIo): Promise<number> {
   let back = 0;
   let already = 0;
   const refused: string[] = [];
@@ -280,6 +307,7 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
     try {
       if (!to.ok) to = await resolveUnder(root, m.path, true);
       if (!to.ok) throw new Error(to.why);
+      await checkBelow(root, pathParts(m.path) ?? []);
       await moveVerified(held.file, to.full);
       back++;
       await write(io.stdout, `put back ${name} -> ${escapeName(join(root, m.path))}\n`);
