@@ -7,7 +7,7 @@
  * the same file; every planned move is in the undo log before the first one happens (apply-paths.ts does
  * the touching, undo-log.ts the log, core plan-moves.ts the choice of rows).
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { bytesHash, parsePlan, type ParsedPlan, type PlanRow } from '../core/export/plan.ts';
@@ -85,8 +85,21 @@ async function checkRow(root: string, row: PlanRow): Promise<{ ok: true; file: C
   return read;
 }
 
-function stamp(): string {
-  return new Date().toISOString().replace(/[:.]/g, '-');
+/**
+ * A new undo log's path in `into`, claimed by creating it empty and exclusively (the log is then written
+ * over it): two applies in the same millisecond get `...Z.json` and `...Z-2.json`, never one file.
+ */
+async function claimLogName(into: string): Promise<string> {
+  const base = `simsift-undo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  for (let n = 1; ; n++) {
+    const path = join(into, n === 1 ? `${base}.json` : `${base}-${n}.json`);
+    try {
+      await (await open(path, 'wx', 0o644)).close();
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw new UsageError(`cannot make an undo log in ${escapeName(into)} (${errorCode(error)}); nothing moved`);
+    }
+  }
 }
 
 /** Runs `simsift apply`; returns the exit code (2: bad arguments or plan; 1: a file not moved; 128 + n: stopped by a signal). */
@@ -197,7 +210,7 @@ async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: st
   }
 
   await mkdir(into, { recursive: true });
-  const logPath = join(into, `simsift-undo-${stamp()}.json`);
+  const logPath = await claimLogName(into);
   const entry = (m: { row: PlanRow; file: CheckedFile }): UndoEntry => ({ path: m.row.path, size: m.row.size, bytes_hash: bytesHash(m.file.bytes) });
   const log = (list: UndoEntry[], complete: boolean): UndoLog => ({ format: UNDO_FORMAT, version: UNDO_VERSION, created: new Date().toISOString(), root, quarantine: into, complete, moves: list });
   // Every planned move is in the log before any happens: a crash midway leaves nothing unrecorded.

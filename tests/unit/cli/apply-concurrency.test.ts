@@ -2,12 +2,13 @@
 // leaves the root is in an undo log. Real processes and real files in a temporary folder.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runApply } from '../../../src/cli/apply-command.ts';
 import { LOCK_NAME } from '../../../src/cli/apply-lock.ts';
+import { parseUndoLog } from '../../../src/cli/undo-log.ts';
 import { runCommand } from './run-command.ts';
 import { snapshot } from './hand-plan.ts';
 import { copiesWithPlan, simsiftProcess, unaccounted } from './concurrent-apply.ts';
@@ -80,5 +81,33 @@ describe('the lock of a root', () => {
     expect(below.code).toBe(1);
     expect(below.out).toMatch(/not moved copy\/1.txt: simsift apply \(process \d+ .*is working on this folder/);
     expect(existsSync(join(root, 'copy/1.txt'))).toBe(true);
+  });
+});
+
+describe('undo logs', () => {
+  it('made in the same millisecond get different names: none is written over another', async () => {
+    const q = join(dir, 'q');
+    const roots = [0, 1, 2].map((n) => join(dir, `root${n}`));
+    const befores: Array<Record<string, string>> = [];
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-27T12:00:00.000Z'));
+      for (const [n, root] of roots.entries()) {
+        const plan = await copiesWithPlan(root, join(dir, `plan${n}.json`), 2, `r${n}/`);
+        befores.push(await snapshot(root));
+        const r = await runCommand(runApply, [plan, '--into', q]);
+        expect(r.code, r.err).toBe(0);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    const logs = (await readdir(q)).filter((name) => name.startsWith('simsift-undo-')).sort();
+    expect(logs).toEqual(['simsift-undo-2026-11-27T12-00-00-000Z-2.json', 'simsift-undo-2026-11-27T12-00-00-000Z-3.json', 'simsift-undo-2026-11-27T12-00-00-000Z.json']);
+    // Each root's moved files are in its own log.
+    for (const [n, name] of ['simsift-undo-2026-11-27T12-00-00-000Z.json', ...logs.slice(0, 2)].entries()) {
+      const log = parseUndoLog(await readFile(join(q, name), 'utf8'));
+      expect(log.root).toBe(roots[n]);
+      expect(log.moves.map((m) => m.path)).toEqual([`r${n}/copy/1.txt`, `r${n}/copy/2.txt`]);
+    }
   });
 });

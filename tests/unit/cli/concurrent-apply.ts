@@ -6,13 +6,13 @@ import { parseUndoLog } from '../../../src/cli/undo-log.ts';
 import { TEXT } from './apply-texts.ts';
 import { planOf, snapshot, writeFiles } from './hand-plan.ts';
 
-/** Writes `groups` texts, each as keep/N.txt and copy/N.txt under `root`; returns a JSON plan keeping the first and removing the second. */
-export async function copiesWithPlan(root: string, plan: string, groups: number): Promise<string> {
+/** Writes `groups` texts, each as PREFIXkeep/N.txt and PREFIXcopy/N.txt under `root`; returns a JSON plan keeping the first and removing the second. */
+export async function copiesWithPlan(root: string, plan: string, groups: number, prefix = ''): Promise<string> {
   const map: Record<string, string> = {};
   const specs: Array<[string, number, 'keep' | 'remove']> = [];
   for (let g = 1; g <= groups; g++) {
-    map[`keep/${g}.txt`] = map[`copy/${g}.txt`] = `Text number ${g}. ${TEXT}`;
-    specs.push([`keep/${g}.txt`, g, 'keep'], [`copy/${g}.txt`, g, 'remove']);
+    map[`${prefix}keep/${g}.txt`] = map[`${prefix}copy/${g}.txt`] = `Text number ${g}. ${TEXT}`;
+    specs.push([`${prefix}keep/${g}.txt`, g, 'keep'], [`${prefix}copy/${g}.txt`, g, 'remove']);
   }
   await writeFiles(root, map);
   return planOf(plan, root, specs);
