@@ -7,8 +7,8 @@
  * the same file; every planned move is in the undo log before the first one happens (apply-paths.ts does
  * the touching, undo-log.ts the log, core plan-moves.ts the choice of rows).
  */
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { bytesHash, parsePlan, type ParsedPlan, type PlanRow } from '../core/export/plan.ts';
 import { contentHashOf } from '../workers/content-hash.ts';
@@ -19,7 +19,7 @@ import { planMoves } from '../core/export/plan-moves.ts';
 import { exists, isWithin, moveVerified, readChecked, realPathOf, resolveUnder, unchanged, type CheckedFile } from './apply-paths.ts';
 import { BUSY_CODE, checkBelow, lockRoot, LockBusyError } from './apply-lock.ts';
 import { pathParts } from '../core/export/plan-paths.ts';
-import { parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
+import { isLogPlace, parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
 
 const USAGE = 'usage: simsift apply PLAN --into QUARANTINE_DIR [--root DIR] [--dry-run]\n       simsift apply --undo LOG [--dry-run]';
 
@@ -73,6 +73,7 @@ function parseApplyArgs(argv: string[]): ApplyArgs {
 
 /** The file of `row` under `root` as it is now, against what the plan says it was. */
 async function checkRow(root: string, row: PlanRow): Promise<{ ok: true; file: CheckedFile } | { ok: false; why: string }> {
+  if (isLogPlace(row.path)) return { ok: false, why: 'named like an undo log: in the quarantine it would be taken for one; move it by hand' };
   const where = await resolveUnder(root, row.path);
   if (!where.ok) return where;
   const read = await readChecked(where.full);
@@ -212,7 +213,8 @@ async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: st
   await mkdir(into, { recursive: true });
   const logPath = await claimLogName(into);
   const entry = (m: { row: PlanRow; file: CheckedFile }): UndoEntry => ({ path: m.row.path, size: m.row.size, bytes_hash: bytesHash(m.file.bytes) });
-  const log = (list: UndoEntry[], complete: boolean): UndoLog => ({ format: UNDO_FORMAT, version: UNDO_VERSION, created: new Date().toISOString(), root, quarantine: into, complete, moves: list });
+  const rootInode = (await stat(root)).ino;
+  const log = (list: UndoEntry[], complete: boolean): UndoLog => ({ format: UNDO_FORMAT, version: UNDO_VERSION, created: new Date().toISOString(), root, root_inode: rootInode, quarantine: into, complete, moves: list });
   // Every planned move is in the log before any happens: a crash midway leaves nothing unrecorded.
   await writeAtomicFile(logPath, [undoLogText(log(moves.map(entry), false))]);
 
@@ -256,6 +258,28 @@ async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: st
   return failed > 0 ? 1 : 0;
 }
 
+/**
+ * The log's root must still be the folder the apply resolved: an absolute real path (no symbolic link on
+ * it now), a folder, with the inode the log recorded. Else nothing is put back (UsageError).
+ */
+async function checkLogRoot(logFile: string, log: UndoLog): Promise<void> {
+  const named = `${escapeName(logFile)}: its root ${JSON.stringify(log.root)}`;
+  if (!isAbsolute(log.root)) throw new UsageError(`${named} must be an absolute path; refused`);
+  let real: string;
+  let info;
+  try {
+    real = await realpath(log.root);
+    info = await stat(real);
+  } catch (error) {
+    throw new UsageError(`${named} cannot be read (${errorCode(error)}); nothing put back`);
+  }
+  if (real !== log.root) throw new UsageError(`${named} now leads to ${escapeName(real)} (a symbolic link on its path); files go back only into the folder the apply moved them from, by its real path; refused`);
+  if (!info.isDirectory()) throw new UsageError(`${named} is not a folder; refused`);
+  if (log.root_inode !== undefined && info.ino !== log.root_inode) {
+    throw new UsageError(`${named} is not the folder the apply moved from (another folder is there now, or the log was edited; the log records its inode ${log.root_inode}); refused`);
+  }
+}
+
 async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number> {
   let log: UndoLog;
   try {
@@ -267,6 +291,7 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
   // move a file from that folder back under the root.
   const quarantine = await realPathOf(resolve(dirname(logFile)));
   if (log.quarantine !== quarantine) throw new UsageError(`${escapeName(logFile)} names the quarantine ${escapeName(log.quarantine)} but lies in ${escapeName(quarantine)}: refused`);
+  await checkLogRoot(logFile, log);
   const { root } = await places(log.root, quarantine);
   const lock = dryRun ? null : await lockRoot(root, 'simsift apply --undo');
   try {
@@ -283,6 +308,10 @@ async function undoLocked(log: UndoLog, root: string, quarantine: string, dryRun
   const refused: string[] = [];
   for (const m of log.moves) {
     const name = escapeName(m.path);
+    if (isLogPlace(m.path)) {
+      refused.push(`${name}: names an undo log, not a file the apply moved; left there`);
+      continue;
+    }
     const from = await resolveUnder(quarantine, m.path);
     // Its folder under the root may be gone: made again only when the file is put back.
     let to = await resolveUnder(root, m.path);
