@@ -162,6 +162,10 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
   if (rootDir === null) {
     throw new UsageError(`${escapeName(args.plan)} records no root (a CSV plan, or the app's): give --root DIR, the folder its paths are relative to`);
   }
+  // A recorded root is the scanned folder's real path; a relative one would be taken from wherever apply runs.
+  if (args.root === undefined && !isAbsolute(rootDir)) {
+    throw new UsageError(`${escapeName(args.plan)}: its root ${JSON.stringify(rootDir)} must be an absolute path (the scanned folder's, as simsift scan records it); give --root DIR to name the folder`);
+  }
   const { root, into } = await places(rootDir, args.into);
   // Taken before the checks: what they find stays true, as no other apply or undo moves files here meanwhile.
   const lock = args.dryRun ? null : await lockRoot(root, 'simsift apply');
