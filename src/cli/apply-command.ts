@@ -7,7 +7,7 @@
  * the same file; every planned move is in the undo log before the first one happens (apply-paths.ts does
  * the touching, undo-log.ts the log, core plan-moves.ts the choice of rows).
  */
-import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { bytesHash, parsePlan, type ParsedPlan, type PlanRow } from '../core/export/plan.ts';
@@ -111,7 +111,7 @@ export async function runApply(argv: string[], io: CliIo = processIo, hooks: App
       await write(io.stdout, HELP);
       return 0;
     }
-    return args.kind === 'undo' ? await undo(args.log, args.dryRun, io) : await apply(args, io, hooks);
+    return args.kind === 'undo' ? await undo(args.log, args.dryRun, io, hooks) : await apply(args, io, hooks);
   } catch (error) {
     if (error instanceof LockBusyError) {
       io.stderr.write(`simsift apply: ${terminalText(error.message)}\n`);
@@ -149,12 +149,27 @@ async function places(rootDir: string, intoDir: string): Promise<{ root: string;
     throw new UsageError(`cannot read the root ${JSON.stringify(rootDir)} (${errorCode(error)})`);
   }
   const into = await realPathOf(resolve(intoDir));
+  const intoInfo = await stat(into).catch(() => null);
+  if (intoInfo && !intoInfo.isDirectory()) throw new UsageError(`the quarantine ${JSON.stringify(intoDir)} is not a folder; give a folder (made when missing)`);
   if (isWithin(into, root)) throw new UsageError(`the quarantine folder ${JSON.stringify(intoDir)} lies inside the folder being cleaned (${root}): a later scan would count its copies; choose a folder outside it`);
   if (isWithin(root, into)) throw new UsageError('the quarantine folder cannot hold the folder being cleaned');
   return { root, into };
 }
 
 const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/** Catches SIGINT and SIGTERM from now until `stop`: the command finishes the move under way, then ends. */
+function watchSignals(): { readonly caught: keyof typeof SIGNAL_CODES | null; stop(): void } {
+  const state: { caught: keyof typeof SIGNAL_CODES | null; stop(): void } = {
+    caught: null,
+    stop: () => {
+      for (const [signal, handler] of Object.entries(handlers)) process.off(signal, handler);
+    },
+  };
+  const handlers = { SIGINT: () => (state.caught ??= 'SIGINT'), SIGTERM: () => (state.caught ??= 'SIGTERM') };
+  for (const [signal, handler] of Object.entries(handlers)) process.on(signal, handler);
+  return state;
+}
 
 async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hooks: ApplyHooks): Promise<number> {
   const plan = await readPlan(args.plan);
@@ -222,15 +237,12 @@ async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: st
   // Every planned move is in the log before any happens: a crash midway leaves nothing unrecorded.
   await writeAtomicFile(logPath, [undoLogText(log(moves.map(entry), false))]);
 
-  let interrupted: keyof typeof SIGNAL_CODES | null = null;
-  const stop = { SIGINT: () => (interrupted ??= 'SIGINT'), SIGTERM: () => (interrupted ??= 'SIGTERM') };
-  for (const [signal, handler] of Object.entries(stop)) process.on(signal, handler);
+  const signals = watchSignals();
   const done: UndoEntry[] = [];
-  let failed = 0;
   try {
     for (const m of moves) {
       await hooks.beforeMove?.(m.row.path);
-      if (interrupted) break;
+      if (signals.caught) break;
       try {
         const to = await resolveUnder(into, m.row.path, true);
         if (!to.ok) throw new Error(`its place in the quarantine folder is ${to.why}`);
@@ -242,24 +254,24 @@ async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: st
         done.push(entry(m));
         await write(io.stdout, `moved ${escapeName(m.row.path)} -> ${target(m.row.path)}${warning ? ` (but ${warning})` : ''}\n`);
       } catch (error) {
-        failed++;
         notMoved.push(`${escapeName(m.row.path)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   } finally {
-    for (const [signal, handler] of Object.entries(stop)) process.off(signal, handler);
+    signals.stop();
     // The log now lists exactly the moves made.
     await writeAtomicFile(logPath, [undoLogText(log(done, true))]);
   }
   for (const line of notMoved) await write(io.stdout, `not moved ${line}\n`);
   const moved = done.reduce((n, m) => n + m.size, 0);
-  if (interrupted) {
-    await write(io.stderr, `simsift apply: interrupted by ${interrupted} after ${done.length} of ${moves.length} moves (${moved} bytes); undo log: ${escapeName(logPath)}\n`);
-    return SIGNAL_CODES[interrupted];
+  if (signals.caught) {
+    await write(io.stderr, `simsift apply: interrupted by ${signals.caught} after ${done.length} of ${moves.length} moves (${moved} bytes); undo log: ${escapeName(logPath)}\n`);
+    return SIGNAL_CODES[signals.caught];
   }
   await write(io.stderr, `simsift apply: moved ${done.length} files (${moved} bytes) to ${escapeName(into)}; ${notMoved.length} not moved; undo log: ${escapeName(logPath)}\n`);
   await write(io.stdout, `undo log: ${escapeName(logPath)}\n`);
-  return failed > 0 ? 1 : 0;
+  // A refused row counts as much as a failed move: the file marked remove is still there.
+  return notMoved.length > 0 ? 1 : 0;
 }
 
 /**
@@ -284,7 +296,7 @@ async function checkLogRoot(logFile: string, log: UndoLog): Promise<void> {
   }
 }
 
-async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number> {
+async function undo(logFile: string, dryRun: boolean, io: CliIo, hooks: ApplyHooks): Promise<number> {
   let log: UndoLog;
   try {
     log = parseUndoLog(await readFile(logFile, 'utf8'));
@@ -300,72 +312,83 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
   const lock = dryRun ? null : await lockRoot(root, 'simsift apply --undo');
   try {
     if (lock?.tookOver) await write(io.stderr, `simsift apply --undo: ${lock.tookOver}\n`);
-    return await undoLocked(log, root, quarantine, dryRun, io);
+    return await undoLocked(log, root, quarantine, dryRun, io, hooks);
   } finally {
     await lock?.release();
   }
 }
 
-async function undoLocked(log: UndoLog, root: string, quarantine: string, dryRun: boolean, io: CliIo): Promise<number> {
+type UndoStep = { kind: 'back' | 'already'; line?: string } | { kind: 'refused'; why: string } | { kind: 'stopped' };
+
+async function undoLocked(log: UndoLog, root: string, quarantine: string, dryRun: boolean, io: CliIo, hooks: ApplyHooks): Promise<number> {
   let back = 0;
   let already = 0;
   const refused: string[] = [];
-  for (const m of log.moves) {
-    const name = escapeName(m.path);
-    if (isLogPlace(m.path)) {
-      refused.push(`${name}: names an undo log, not a file the apply moved; left there`);
-      continue;
+  const signals = dryRun ? null : watchSignals();
+  try {
+    for (const m of log.moves) {
+      const step = await undoOne(m, root, quarantine, dryRun, hooks, () => signals?.caught ?? null);
+      if (step.kind === 'stopped') break;
+      if (step.kind === 'refused') refused.push(`${escapeName(m.path)}: ${step.why}`);
+      else if (step.kind === 'back') back++;
+      else already++;
+      if (step.kind !== 'refused' && step.line) await write(io.stdout, step.line);
+      if (signals?.caught) break;
     }
-    const from = await resolveUnder(quarantine, m.path);
-    // Its folder under the root may be gone: made again only when the file is put back.
-    let to = await resolveUnder(root, m.path);
-    const folderGone = !to.ok && to.why === 'missing';
-    if (!from.ok || (!to.ok && !folderGone)) {
-      const why = !from.ok ? (from.why === 'missing' ? `not in the quarantine folder (${escapeName(join(quarantine, m.path))})` : from.why) : (to as { why: string }).why;
-      refused.push(`${name}: ${why}`);
-      continue;
-    }
-    const held = await readChecked(from.full);
-    const there = to.ok ? await readChecked(to.full) : ({ ok: false, why: 'missing' } as const);
-    if (!held.ok && held.why === 'missing') {
-      // Back already, or never moved (an interrupted apply): the original is there with the same bytes.
-      if (there.ok && bytesHash(there.file.bytes) === m.bytes_hash) already++;
-      else refused.push(`${name}: not in the quarantine folder (${escapeName(join(quarantine, m.path))})`);
-      continue;
-    }
-    if (!held.ok) {
-      refused.push(`${name}: in the quarantine folder, ${held.why}`);
-      continue;
-    }
-    if (bytesHash(held.file.bytes) !== m.bytes_hash || held.file.bytes.length !== m.size) {
-      refused.push(`${name}: not the bytes the log recorded (changed in the quarantine folder since it was moved, or the log was edited); left there`);
-      continue;
-    }
-    if (to.ok && (await exists(to.full))) {
-      refused.push(`${name}: a file reappeared at ${escapeName(join(root, m.path))}; not overwritten`);
-      continue;
-    }
-    if (dryRun) {
-      await write(io.stdout, `would put back ${name} -> ${escapeName(join(root, m.path))}\n`);
-      back++;
-      continue;
-    }
-    try {
-      if (!to.ok) to = await resolveUnder(root, m.path, true);
-      if (!to.ok) throw new Error(to.why);
-      await checkBelow(root, pathParts(m.path) ?? []);
-      await moveVerified(held.file, to.full);
-      back++;
-      await write(io.stdout, `put back ${name} -> ${escapeName(join(root, m.path))}\n`);
-    } catch (error) {
-      refused.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  } finally {
+    signals?.stop();
   }
   for (const line of refused) await write(io.stdout, `${dryRun ? 'would not put back' : 'not put back'} ${line}\n`);
-  await write(
-    io.stderr,
-    `simsift apply --undo: ${dryRun ? 'dry run: would put back' : 'put back'} ${back} of ${log.moves.length} files` +
-      `${already > 0 ? `; ${already} already in place` : ''}; ${refused.length} not\n`,
-  );
+  const counts = `${back} of ${log.moves.length} files${already > 0 ? `; ${already} already in place` : ''}; ${refused.length} not`;
+  if (signals?.caught) {
+    await write(io.stderr, `simsift apply --undo: interrupted by ${signals.caught}: put back ${counts}; run it again for the rest\n`);
+    return SIGNAL_CODES[signals.caught];
+  }
+  await write(io.stderr, `simsift apply --undo: ${dryRun ? 'dry run: would put back' : 'put back'} ${counts}\n`);
   return refused.length > 0 && !dryRun ? 1 : 0;
+}
+
+/** Puts back the file of one log entry (or says why not); `stopped` tells whether a signal came before the move. */
+async function undoOne(m: UndoEntry, root: string, quarantine: string, dryRun: boolean, hooks: ApplyHooks, stopped: () => string | null): Promise<UndoStep> {
+  const name = escapeName(m.path);
+  const home = escapeName(join(root, m.path));
+  if (isLogPlace(m.path)) return { kind: 'refused', why: 'names an undo log, not a file the apply moved; left there' };
+  const from = await resolveUnder(quarantine, m.path);
+  // Its folder under the root may be gone: made again only when the file is put back.
+  let to = await resolveUnder(root, m.path);
+  const folderGone = !to.ok && to.why === 'missing';
+  if (!from.ok) return { kind: 'refused', why: from.why === 'missing' ? `not in the quarantine folder (${escapeName(join(quarantine, m.path))})` : from.why };
+  if (!to.ok && !folderGone) return { kind: 'refused', why: to.why };
+  const held = await readChecked(from.full);
+  const there = to.ok ? await readChecked(to.full) : ({ ok: false, why: 'missing' } as const);
+  if (!held.ok && held.why === 'missing') {
+    // Back already, or never moved (an interrupted apply): the original is there with the same bytes.
+    if (there.ok && bytesHash(there.file.bytes) === m.bytes_hash) return { kind: 'already' };
+    return { kind: 'refused', why: `not in the quarantine folder (${escapeName(join(quarantine, m.path))})` };
+  }
+  if (!held.ok) return { kind: 'refused', why: `in the quarantine folder, ${held.why}` };
+  if (bytesHash(held.file.bytes) !== m.bytes_hash || held.file.bytes.length !== m.size) {
+    return { kind: 'refused', why: 'not the bytes the log recorded (changed in the quarantine folder since it was moved, or the log was edited); left there' };
+  }
+  if (there.ok && there.file.dev === held.file.dev && there.file.ino === held.file.ino) {
+    // One file under both names: the apply was stopped between its link and its unlink. The file is home.
+    const note = `${name}: already at ${home} (its move had stopped halfway);`;
+    if (dryRun) return { kind: 'already', line: `would finish ${note} its second name in the quarantine would be removed\n` };
+    if (!(await unchanged(held.file))) return { kind: 'refused', why: 'changed in the quarantine folder while being checked; left there' };
+    await unlink(held.file.full);
+    return { kind: 'already', line: `finished ${note} its second name in the quarantine removed\n` };
+  }
+  if (to.ok && (await exists(to.full))) return { kind: 'refused', why: `a file reappeared at ${home}; not overwritten` };
+  if (dryRun) return { kind: 'back', line: `would put back ${name} -> ${home}\n` };
+  await hooks.beforeMove?.(m.path);
+  if (stopped()) return { kind: 'stopped' };
+  try {
+    if (!to.ok) to = await resolveUnder(root, m.path, true);
+    if (!to.ok) throw new Error(to.why);
+    await checkBelow(root, pathParts(m.path) ?? []);
+    const warning = await moveVerified(held.file, to.full);
+    return { kind: 'back', line: `put back ${name} -> ${home}${warning ? ` (but ${warning})` : ''}\n` };
+  } catch (error) {
+    return { kind: 'refused', why: error instanceof Error ? error.message : String(error) };
+  }
 }

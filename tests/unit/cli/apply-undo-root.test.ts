@@ -95,6 +95,7 @@ describe('undo puts files back only under the root the apply resolved', () => {
     await writeFiles(root, { 'simsift-undo-mine.json': '{"a": "user file"}', 'keep/simsift-undo-mine.json': '{"a": "user file"}' });
     const plan = await planOf(join(dir, 'plan.json'), root, [['keep/simsift-undo-mine.json', 1, 'keep'], ['simsift-undo-mine.json', 1, 'remove']]);
     const r = await runCommand(runApply, [plan, '--into', q]);
+    expect(r.code).toBe(1);
     expect(r.out).toContain('not moved simsift-undo-mine.json: named like an undo log');
     expect(existsSync(join(root, 'simsift-undo-mine.json'))).toBe(true);
   });
