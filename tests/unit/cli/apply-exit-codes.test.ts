@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runApply, type ApplyHooks } from '../../../src/cli/apply-command.ts';
 import { LOCK_NAME } from '../../../src/cli/apply-lock.ts';
 import { runCommand } from './run-command.ts';
-import { snapshot } from './hand-plan.ts';
+import { planOf, snapshot, writeFiles } from './hand-plan.ts';
+import { unescapeName } from '../../../src/cli/terminal-names.ts';
 import { copiesWithPlan } from './concurrent-apply.ts';
 
 let dir: string;
@@ -130,5 +131,19 @@ describe('messages', () => {
       expect(r.err).toContain('is not a folder');
       expect(r.err).not.toContain('EEXIST');
     }
+  });
+
+  it('prints the NFC and the NFD spelling of one name differently, each read back as it is', async () => {
+    const nfc = 'caf\u00e9 \uac01.txt';
+    const nfd = nfc.normalize('NFD');
+    await writeFiles(root, { 'keep.txt': 'the same text', [nfc]: 'the same text', [nfd]: 'the same text' });
+    const twice = await planOf(join(dir, 'names.json'), root, [['keep.txt', 1, 'keep'], [nfc, 1, 'remove'], [nfd, 1, 'remove']]);
+    const r = await apply([twice, '--into', q, '--dry-run']);
+    const names = [...r.out.matchAll(/^would move (.*) -> /gm)].map((m) => m[1]!);
+    expect(names).toHaveLength(2);
+    // A terminal shows canonically equivalent text alike: the printed names must differ even so.
+    expect(names[0]!.normalize('NFC')).not.toBe(names[1]!.normalize('NFC'));
+    expect(names).toContain(nfc);
+    expect(names.map(unescapeName).sort()).toEqual([nfc, nfd].sort());
   });
 });
