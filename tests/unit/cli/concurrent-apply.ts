@@ -1,7 +1,7 @@
 /** Folders for the concurrency tests of `simsift apply`: many groups of copies, and the check that every file is in the root or in a log. */
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseUndoLog } from '../../../src/cli/undo-log.ts';
 import { TEXT } from './apply-texts.ts';
 import { planOf, snapshot, writeFiles } from './hand-plan.ts';
@@ -24,19 +24,23 @@ export async function copiesWithPlan(root: string, plan: string, groups: number,
  */
 export async function unaccounted(root: string, quarantines: readonly string[], before: Record<string, string>): Promise<string[]> {
   const now = await snapshot(root);
+  // Root-relative path -> where the logs that list it say it is held (a log's root may be a folder inside `root`).
   const logged = new Map<string, string[]>();
   for (const q of quarantines) {
     const names = await readdir(q).catch(() => [] as string[]);
     for (const name of names.filter((n) => /^simsift-undo-.*\.json$/.test(n))) {
       const log = parseUndoLog(await readFile(join(q, name), 'utf8'));
-      for (const m of log.moves) logged.set(m.path, [...(logged.get(m.path) ?? []), join(q, name)]);
+      for (const m of log.moves) {
+        const path = relative(root, join(log.root, m.path));
+        logged.set(path, [...(logged.get(path) ?? []), join(q, m.path)]);
+      }
     }
   }
   const lost: string[] = [];
   for (const [path, bytes] of Object.entries(before)) {
     if (now[path] === bytes) continue;
     const logs = logged.get(path) ?? [];
-    const held = await Promise.all(logs.map(async (log) => (await readFile(join(log, '..', path)).catch(() => null))?.toString('base64') === bytes));
+    const held = await Promise.all(logs.map(async (at) => (await readFile(at).catch(() => null))?.toString('base64') === bytes));
     if (now[path] !== undefined) lost.push(`${path}: changed in the root`);
     else if (!held.includes(true)) lost.push(`${path}: left the root and is held by no quarantine whose log lists it (logs: ${logs.length})`);
   }
