@@ -184,20 +184,29 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
   const { root, into } = await places(rootDir, args.into);
   // Taken before the checks: what they find stays true, as no other apply or undo moves files here meanwhile.
   const lock = args.dryRun ? null : await lockRoot(root, 'simsift apply');
+  // Watched from the lock on, so that a signal ends the command through its `finally`, which releases the lock.
+  const signals = watchSignals();
   try {
     if (lock?.tookOver) await write(io.stderr, `simsift apply: ${lock.tookOver}\n`);
-    return await applyLocked(args, root, into, plan, io, hooks);
+    return await applyLocked(args, root, into, plan, io, hooks, signals);
   } finally {
+    signals.stop();
     await lock?.release();
   }
 }
 
-async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: string, into: string, plan: ParsedPlan, io: CliIo, hooks: ApplyHooks): Promise<number> {
+type Signals = ReturnType<typeof watchSignals>;
+
+async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: string, into: string, plan: ParsedPlan, io: CliIo, hooks: ApplyHooks, signals: Signals): Promise<number> {
   const { moves: planned, refused } = planMoves(plan.rows);
   const notMoved = refused.map((r) => `${escapeName(r.path)}: ${r.why}`);
   const moves: Array<{ row: PlanRow; file: CheckedFile; kept: CheckedFile[] }> = [];
   const keptState = new Map<string, { ok: true; file: CheckedFile } | { ok: false; why: string }>();
   for (const { row, kept } of planned) {
+    if (signals.caught) {
+      await write(io.stderr, `simsift apply: interrupted by ${signals.caught} while checking; nothing moved\n`);
+      return SIGNAL_CODES[signals.caught];
+    }
     const keptFiles: CheckedFile[] = [];
     for (const k of kept) {
       let keptCheck = keptState.get(k.path);
@@ -237,7 +246,6 @@ async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: st
   // Every planned move is in the log before any happens: a crash midway leaves nothing unrecorded.
   await writeAtomicFile(logPath, [undoLogText(log(moves.map(entry), false))]);
 
-  const signals = watchSignals();
   const done: UndoEntry[] = [];
   try {
     for (const m of moves) {
@@ -258,7 +266,6 @@ async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: st
       }
     }
   } finally {
-    signals.stop();
     // The log now lists exactly the moves made.
     await writeAtomicFile(logPath, [undoLogText(log(done, true))]);
   }
@@ -310,33 +317,30 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo, hooks: ApplyHoo
   await checkLogRoot(logFile, log);
   const { root } = await places(log.root, quarantine);
   const lock = dryRun ? null : await lockRoot(root, 'simsift apply --undo');
+  const signals = dryRun ? null : watchSignals();
   try {
     if (lock?.tookOver) await write(io.stderr, `simsift apply --undo: ${lock.tookOver}\n`);
-    return await undoLocked(log, root, quarantine, dryRun, io, hooks);
+    return await undoLocked(log, root, quarantine, dryRun, io, hooks, signals);
   } finally {
+    signals?.stop();
     await lock?.release();
   }
 }
 
 type UndoStep = { kind: 'back' | 'already'; line?: string } | { kind: 'refused'; why: string } | { kind: 'stopped' };
 
-async function undoLocked(log: UndoLog, root: string, quarantine: string, dryRun: boolean, io: CliIo, hooks: ApplyHooks): Promise<number> {
+async function undoLocked(log: UndoLog, root: string, quarantine: string, dryRun: boolean, io: CliIo, hooks: ApplyHooks, signals: Signals | null): Promise<number> {
   let back = 0;
   let already = 0;
   const refused: string[] = [];
-  const signals = dryRun ? null : watchSignals();
-  try {
-    for (const m of log.moves) {
-      const step = await undoOne(m, root, quarantine, dryRun, hooks, () => signals?.caught ?? null);
-      if (step.kind === 'stopped') break;
-      if (step.kind === 'refused') refused.push(`${escapeName(m.path)}: ${step.why}`);
-      else if (step.kind === 'back') back++;
-      else already++;
-      if (step.kind !== 'refused' && step.line) await write(io.stdout, step.line);
-      if (signals?.caught) break;
-    }
-  } finally {
-    signals?.stop();
+  for (const m of log.moves) {
+    if (signals?.caught) break;
+    const step = await undoOne(m, root, quarantine, dryRun, hooks, () => signals?.caught ?? null);
+    if (step.kind === 'stopped') break;
+    if (step.kind === 'refused') refused.push(`${escapeName(m.path)}: ${step.why}`);
+    else if (step.kind === 'back') back++;
+    else already++;
+    if (step.kind !== 'refused' && step.line) await write(io.stdout, step.line);
   }
   for (const line of refused) await write(io.stdout, `${dryRun ? 'would not put back' : 'not put back'} ${line}\n`);
   const counts = `${back} of ${log.moves.length} files${already > 0 ? `; ${already} already in place` : ''}; ${refused.length} not`;

@@ -10,7 +10,7 @@ import { unlinkSync } from 'node:fs';
 import { lstat, open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { errorCode } from './cli-common.ts';
+import { errorCode, UsageError } from './cli-common.ts';
 import { escapeName, fsPath } from './terminal-names.ts';
 
 /** The lock's name in the root. */
@@ -100,7 +100,9 @@ export async function lockRoot(root: string, command: string): Promise<RootLock>
       }
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LockBusyError(`cannot make the lock ${escapeName(path)} (${errorCode(error)}): apply and undo write it to run one at a time`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new UsageError(`cannot make the lock ${escapeName(path)} (${errorCode(error)}): apply and undo write it in the folder they clean, to run one at a time; nothing moved`);
+      }
     }
     const text = await readLock(path);
     if (text === null) continue;
@@ -150,10 +152,14 @@ async function removeStale(path: string, text: string): Promise<void> {
   }
 }
 
-/** A live lock in a folder above `root`: another command cleans a folder that holds this one. */
+/**
+ * A live lock in a folder above `root`: another command cleans a folder that holds this one. Only a lock
+ * of this user counts: anyone may write one into /tmp, and another user's apply cannot move this user's files there.
+ */
 async function checkAbove(root: string): Promise<void> {
   for (let at = dirname(root); ; at = dirname(at)) {
-    await checkFolder(at);
+    const info = await lstat(join(at, LOCK_NAME)).catch(() => null);
+    if (info && info.uid === process.getuid?.()) await checkFolder(at);
     if (dirname(at) === at) return;
   }
 }

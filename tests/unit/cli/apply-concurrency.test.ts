@@ -1,6 +1,6 @@
 // simsift apply and --undo run at the same time (issue #35): one at a time per root, and every file that
 // leaves the root is in an undo log. Real processes and real files in a temporary folder.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -67,6 +67,24 @@ describe('the lock of a root', () => {
     expect(r.err).toContain(`process ${gone} on ${hostname()}`);
     expect(existsSync(join(root, LOCK_NAME))).toBe(false);
     expect(existsSync(join(root, 'copy/1.txt'))).toBe(false);
+  });
+
+  it('a root where the lock cannot be made is refused (exit 2), nothing moved', async () => {
+    const root = join(dir, 'root');
+    const plan = await copiesWithPlan(root, join(dir, 'plan.json'), 2);
+    try {
+      execFileSync('chattr', ['+i', root], { stdio: 'ignore' });
+    } catch {
+      return; // no immutable folders here (not ext4, or not allowed)
+    }
+    try {
+      const r = await runCommand(runApply, [plan, '--into', join(dir, 'q')]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`cannot make the lock`);
+    } finally {
+      execFileSync('chattr', ['-i', root]);
+    }
+    expect(existsSync(join(root, 'copy/1.txt'))).toBe(true);
   });
 
   it('a live lock in a folder above the root, or below it on the way to a file, stops the apply or that move', async () => {
