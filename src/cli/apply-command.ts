@@ -30,7 +30,9 @@ const HELP =
   "  --root DIR       the folder the plan's paths are relative to (default: the root the JSON plan records; needed for a\n" +
   "                   CSV plan and the app's plan, whose root is the folder that holds the scanned folder)\n" +
   '  --dry-run        print what would happen; change nothing\n' +
-  '  --undo LOG       move every file of an undo log (simsift-undo-*.json) back, never over a file that reappeared\n';
+  '  --undo LOG       move every file of an undo log (simsift-undo-*.json) back, never over a file that reappeared\n' +
+  'exit codes: 0 done; 1 a file not moved (or not put back); 2 bad arguments, plan or log; 75 another apply or undo\n' +
+  'is running on this folder (its lock ROOT/.simsift-apply.lock); 130, 143 interrupted by SIGINT, SIGTERM\n';
 
 const OPTIONS = {
   into: { type: 'string' },
@@ -45,7 +47,7 @@ type ApplyArgs =
   | { kind: 'undo'; log: string; dryRun: boolean }
   | { kind: 'help' };
 
-/** Test hooks: `beforeMove` runs just before each move (after every check), as another process might act. */
+/** Test hooks: `beforeMove` runs just before each move of apply or undo (after every check), as another process might act. */
 export interface ApplyHooks {
   beforeMove?(path: string): void | Promise<void>;
 }
@@ -103,7 +105,7 @@ async function claimLogName(into: string): Promise<string> {
   }
 }
 
-/** Runs `simsift apply`; returns the exit code (2: bad arguments or plan; 1: a file not moved; 128 + n: stopped by a signal). */
+/** Runs `simsift apply`; returns the exit code (2: bad arguments or plan; 1: a file not moved; 75: the root is locked by another; 128 + n: stopped by a signal). */
 export async function runApply(argv: string[], io: CliIo = processIo, hooks: ApplyHooks = {}): Promise<number> {
   try {
     const args = parseApplyArgs(argv);
