@@ -7,17 +7,19 @@
  * the same file; every planned move is in the undo log before the first one happens (apply-paths.ts does
  * the touching, undo-log.ts the log, core plan-moves.ts the choice of rows).
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, open, readFile, realpath, stat, unlink } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { bytesHash, parsePlan, type ParsedPlan, type PlanRow } from '../core/export/plan.ts';
 import { contentHashOf } from '../workers/content-hash.ts';
 import { errorCode, failure, UsageError, write, type CliIo, processIo } from './cli-common.ts';
 import { writeAtomicFile } from './atomic-file.ts';
-import { escapeName, nameFromBytes } from './terminal-names.ts';
+import { escapeName, nameFromBytes, terminalText } from './terminal-names.ts';
 import { planMoves } from '../core/export/plan-moves.ts';
 import { exists, isWithin, moveVerified, readChecked, realPathOf, resolveUnder, unchanged, type CheckedFile } from './apply-paths.ts';
-import { parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
+import { BUSY_CODE, checkBelow, lockRoot, LockBusyError } from './apply-lock.ts';
+import { pathParts } from '../core/export/plan-paths.ts';
+import { isLogPlace, parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
 
 const USAGE = 'usage: simsift apply PLAN --into QUARANTINE_DIR [--root DIR] [--dry-run]\n       simsift apply --undo LOG [--dry-run]';
 
@@ -28,7 +30,9 @@ const HELP =
   "  --root DIR       the folder the plan's paths are relative to (default: the root the JSON plan records; needed for a\n" +
   "                   CSV plan and the app's plan, whose root is the folder that holds the scanned folder)\n" +
   '  --dry-run        print what would happen; change nothing\n' +
-  '  --undo LOG       move every file of an undo log (simsift-undo-*.json) back, never over a file that reappeared\n';
+  '  --undo LOG       move every file of an undo log (simsift-undo-*.json) back, never over a file that reappeared\n' +
+  'exit codes: 0 done; 1 a file not moved (or not put back); 2 bad arguments, plan or log; 75 another apply or undo\n' +
+  'is running on this folder (its lock ROOT/.simsift-apply.lock); 130, 143 interrupted by SIGINT, SIGTERM\n';
 
 const OPTIONS = {
   into: { type: 'string' },
@@ -43,7 +47,7 @@ type ApplyArgs =
   | { kind: 'undo'; log: string; dryRun: boolean }
   | { kind: 'help' };
 
-/** Test hooks: `beforeMove` runs just before each move (after every check), as another process might act. */
+/** Test hooks: `beforeMove` runs just before each move of apply or undo (after every check), as another process might act. */
 export interface ApplyHooks {
   beforeMove?(path: string): void | Promise<void>;
 }
@@ -71,6 +75,7 @@ function parseApplyArgs(argv: string[]): ApplyArgs {
 
 /** The file of `row` under `root` as it is now, against what the plan says it was. */
 async function checkRow(root: string, row: PlanRow): Promise<{ ok: true; file: CheckedFile } | { ok: false; why: string }> {
+  if (isLogPlace(row.path)) return { ok: false, why: 'named like an undo log: in the quarantine it would be taken for one; move it by hand' };
   const where = await resolveUnder(root, row.path);
   if (!where.ok) return where;
   const read = await readChecked(where.full);
@@ -83,11 +88,24 @@ async function checkRow(root: string, row: PlanRow): Promise<{ ok: true; file: C
   return read;
 }
 
-function stamp(): string {
-  return new Date().toISOString().replace(/[:.]/g, '-');
+/**
+ * A new undo log's path in `into`, claimed by creating it empty and exclusively (the log is then written
+ * over it): two applies in the same millisecond get `...Z.json` and `...Z-2.json`, never one file.
+ */
+async function claimLogName(into: string): Promise<string> {
+  const base = `simsift-undo-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  for (let n = 1; ; n++) {
+    const path = join(into, n === 1 ? `${base}.json` : `${base}-${n}.json`);
+    try {
+      await (await open(path, 'wx', 0o644)).close();
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw new UsageError(`cannot make an undo log in ${escapeName(into)} (${errorCode(error)}); nothing moved`);
+    }
+  }
 }
 
-/** Runs `simsift apply`; returns the exit code (2: bad arguments or plan; 1: a file not moved; 128 + n: stopped by a signal). */
+/** Runs `simsift apply`; returns the exit code (2: bad arguments or plan; 1: a file not moved; 75: the root is locked by another; 128 + n: stopped by a signal). */
 export async function runApply(argv: string[], io: CliIo = processIo, hooks: ApplyHooks = {}): Promise<number> {
   try {
     const args = parseApplyArgs(argv);
@@ -95,8 +113,12 @@ export async function runApply(argv: string[], io: CliIo = processIo, hooks: App
       await write(io.stdout, HELP);
       return 0;
     }
-    return args.kind === 'undo' ? await undo(args.log, args.dryRun, io) : await apply(args, io, hooks);
+    return args.kind === 'undo' ? await undo(args.log, args.dryRun, io, hooks) : await apply(args, io, hooks);
   } catch (error) {
+    if (error instanceof LockBusyError) {
+      io.stderr.write(`simsift apply: ${terminalText(error.message)}\n`);
+      return BUSY_CODE;
+    }
     const { code, line } = failure('apply', error);
     if (line) io.stderr.write(line);
     return code;
@@ -129,6 +151,8 @@ async function places(rootDir: string, intoDir: string): Promise<{ root: string;
     throw new UsageError(`cannot read the root ${JSON.stringify(rootDir)} (${errorCode(error)})`);
   }
   const into = await realPathOf(resolve(intoDir));
+  const intoInfo = await stat(into).catch(() => null);
+  if (intoInfo && !intoInfo.isDirectory()) throw new UsageError(`the quarantine ${JSON.stringify(intoDir)} is not a folder; give a folder (made when missing)`);
   if (isWithin(into, root)) throw new UsageError(`the quarantine folder ${JSON.stringify(intoDir)} lies inside the folder being cleaned (${root}): a later scan would count its copies; choose a folder outside it`);
   if (isWithin(root, into)) throw new UsageError('the quarantine folder cannot hold the folder being cleaned');
   return { root, into };
@@ -136,19 +160,55 @@ async function places(rootDir: string, intoDir: string): Promise<{ root: string;
 
 const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
+/** Catches SIGINT and SIGTERM from now until `stop`: the command finishes the move under way, then ends. */
+function watchSignals(): { readonly caught: keyof typeof SIGNAL_CODES | null; stop(): void } {
+  const state: { caught: keyof typeof SIGNAL_CODES | null; stop(): void } = {
+    caught: null,
+    stop: () => {
+      for (const [signal, handler] of Object.entries(handlers)) process.off(signal, handler);
+    },
+  };
+  const handlers = { SIGINT: () => (state.caught ??= 'SIGINT'), SIGTERM: () => (state.caught ??= 'SIGTERM') };
+  for (const [signal, handler] of Object.entries(handlers)) process.on(signal, handler);
+  return state;
+}
+
 async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hooks: ApplyHooks): Promise<number> {
   const plan = await readPlan(args.plan);
   const rootDir = args.root ?? plan.root;
   if (rootDir === null) {
     throw new UsageError(`${escapeName(args.plan)} records no root (a CSV plan, or the app's): give --root DIR, the folder its paths are relative to`);
   }
+  // A recorded root is the scanned folder's real path; a relative one would be taken from wherever apply runs.
+  if (args.root === undefined && !isAbsolute(rootDir)) {
+    throw new UsageError(`${escapeName(args.plan)}: its root ${JSON.stringify(rootDir)} must be an absolute path (the scanned folder's, as simsift scan records it); give --root DIR to name the folder`);
+  }
   const { root, into } = await places(rootDir, args.into);
+  // Taken before the checks: what they find stays true, as no other apply or undo moves files here meanwhile.
+  const lock = args.dryRun ? null : await lockRoot(root, 'simsift apply');
+  // Watched from the lock on, so that a signal ends the command through its `finally`, which releases the lock.
+  const signals = watchSignals();
+  try {
+    if (lock?.tookOver) await write(io.stderr, `simsift apply: ${lock.tookOver}\n`);
+    return await applyLocked(args, root, into, plan, io, hooks, signals);
+  } finally {
+    signals.stop();
+    await lock?.release();
+  }
+}
 
+type Signals = ReturnType<typeof watchSignals>;
+
+async function applyLocked(args: Extract<ApplyArgs, { kind: 'apply' }>, root: string, into: string, plan: ParsedPlan, io: CliIo, hooks: ApplyHooks, signals: Signals): Promise<number> {
   const { moves: planned, refused } = planMoves(plan.rows);
   const notMoved = refused.map((r) => `${escapeName(r.path)}: ${r.why}`);
   const moves: Array<{ row: PlanRow; file: CheckedFile; kept: CheckedFile[] }> = [];
   const keptState = new Map<string, { ok: true; file: CheckedFile } | { ok: false; why: string }>();
   for (const { row, kept } of planned) {
+    if (signals.caught) {
+      await write(io.stderr, `simsift apply: interrupted by ${signals.caught} while checking; nothing moved\n`);
+      return SIGNAL_CODES[signals.caught];
+    }
     const keptFiles: CheckedFile[] = [];
     for (const k of kept) {
       let keptCheck = keptState.get(k.path);
@@ -181,52 +241,71 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
   }
 
   await mkdir(into, { recursive: true });
-  const logPath = join(into, `simsift-undo-${stamp()}.json`);
+  const logPath = await claimLogName(into);
   const entry = (m: { row: PlanRow; file: CheckedFile }): UndoEntry => ({ path: m.row.path, size: m.row.size, bytes_hash: bytesHash(m.file.bytes) });
-  const log = (list: UndoEntry[], complete: boolean): UndoLog => ({ format: UNDO_FORMAT, version: UNDO_VERSION, created: new Date().toISOString(), root, quarantine: into, complete, moves: list });
+  const rootInode = (await stat(root)).ino;
+  const log = (list: UndoEntry[], complete: boolean): UndoLog => ({ format: UNDO_FORMAT, version: UNDO_VERSION, created: new Date().toISOString(), root, root_inode: rootInode, quarantine: into, complete, moves: list });
   // Every planned move is in the log before any happens: a crash midway leaves nothing unrecorded.
   await writeAtomicFile(logPath, [undoLogText(log(moves.map(entry), false))]);
 
-  let interrupted: keyof typeof SIGNAL_CODES | null = null;
-  const stop = { SIGINT: () => (interrupted ??= 'SIGINT'), SIGTERM: () => (interrupted ??= 'SIGTERM') };
-  for (const [signal, handler] of Object.entries(stop)) process.on(signal, handler);
   const done: UndoEntry[] = [];
-  let failed = 0;
   try {
     for (const m of moves) {
       await hooks.beforeMove?.(m.row.path);
-      if (interrupted) break;
+      if (signals.caught) break;
       try {
         const to = await resolveUnder(into, m.row.path, true);
         if (!to.ok) throw new Error(`its place in the quarantine folder is ${to.why}`);
         if (await exists(to.full)) throw new Error(`${target(m.row.path)} already exists in the quarantine folder`);
         // Checked again right before the move: a kept file gone since the first check would leave no copy.
         for (const k of m.kept) if (!(await unchanged(k))) throw new Error('its kept file changed or vanished since the check; left where it was');
-        await moveVerified(m.file, to.full);
+        await checkBelow(root, pathParts(m.row.path) ?? []);
+        const warning = await moveVerified(m.file, to.full);
         done.push(entry(m));
-        await write(io.stdout, `moved ${escapeName(m.row.path)} -> ${target(m.row.path)}\n`);
+        await write(io.stdout, `moved ${escapeName(m.row.path)} -> ${target(m.row.path)}${warning ? ` (but ${warning})` : ''}\n`);
       } catch (error) {
-        failed++;
         notMoved.push(`${escapeName(m.row.path)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   } finally {
-    for (const [signal, handler] of Object.entries(stop)) process.off(signal, handler);
     // The log now lists exactly the moves made.
     await writeAtomicFile(logPath, [undoLogText(log(done, true))]);
   }
   for (const line of notMoved) await write(io.stdout, `not moved ${line}\n`);
   const moved = done.reduce((n, m) => n + m.size, 0);
-  if (interrupted) {
-    await write(io.stderr, `simsift apply: interrupted by ${interrupted} after ${done.length} of ${moves.length} moves (${moved} bytes); undo log: ${escapeName(logPath)}\n`);
-    return SIGNAL_CODES[interrupted];
+  if (signals.caught) {
+    await write(io.stderr, `simsift apply: interrupted by ${signals.caught} after ${done.length} of ${moves.length} moves (${moved} bytes); undo log: ${escapeName(logPath)}\n`);
+    return SIGNAL_CODES[signals.caught];
   }
   await write(io.stderr, `simsift apply: moved ${done.length} files (${moved} bytes) to ${escapeName(into)}; ${notMoved.length} not moved; undo log: ${escapeName(logPath)}\n`);
   await write(io.stdout, `undo log: ${escapeName(logPath)}\n`);
-  return failed > 0 ? 1 : 0;
+  // A refused row counts as much as a failed move: the file marked remove is still there.
+  return notMoved.length > 0 ? 1 : 0;
 }
 
-async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number> {
+/**
+ * The log's root must still be the folder the apply resolved: an absolute real path (no symbolic link on
+ * it now), a folder, with the inode the log recorded. Else nothing is put back (UsageError).
+ */
+async function checkLogRoot(logFile: string, log: UndoLog): Promise<void> {
+  const named = `${escapeName(logFile)}: its root ${JSON.stringify(log.root)}`;
+  if (!isAbsolute(log.root)) throw new UsageError(`${named} must be an absolute path; refused`);
+  let real: string;
+  let info;
+  try {
+    real = await realpath(log.root);
+    info = await stat(real);
+  } catch (error) {
+    throw new UsageError(`${named} cannot be read (${errorCode(error)}); nothing put back`);
+  }
+  if (real !== log.root) throw new UsageError(`${named} now leads to ${escapeName(real)} (a symbolic link on its path); files go back only into the folder the apply moved them from, by its real path; refused`);
+  if (!info.isDirectory()) throw new UsageError(`${named} is not a folder; refused`);
+  if (log.root_inode !== undefined && info.ino !== log.root_inode) {
+    throw new UsageError(`${named} is not the folder the apply moved from (another folder is there now, or the log was edited; the log records its inode ${log.root_inode}); refused`);
+  }
+}
+
+async function undo(logFile: string, dryRun: boolean, io: CliIo, hooks: ApplyHooks): Promise<number> {
   let log: UndoLog;
   try {
     log = parseUndoLog(await readFile(logFile, 'utf8'));
@@ -237,61 +316,85 @@ async function undo(logFile: string, dryRun: boolean, io: CliIo): Promise<number
   // move a file from that folder back under the root.
   const quarantine = await realPathOf(resolve(dirname(logFile)));
   if (log.quarantine !== quarantine) throw new UsageError(`${escapeName(logFile)} names the quarantine ${escapeName(log.quarantine)} but lies in ${escapeName(quarantine)}: refused`);
+  await checkLogRoot(logFile, log);
   const { root } = await places(log.root, quarantine);
+  const lock = dryRun ? null : await lockRoot(root, 'simsift apply --undo');
+  const signals = dryRun ? null : watchSignals();
+  try {
+    if (lock?.tookOver) await write(io.stderr, `simsift apply --undo: ${lock.tookOver}\n`);
+    return await undoLocked(log, root, quarantine, dryRun, io, hooks, signals);
+  } finally {
+    signals?.stop();
+    await lock?.release();
+  }
+}
+
+type UndoStep = { kind: 'back' | 'already'; line?: string } | { kind: 'refused'; why: string } | { kind: 'stopped' };
+
+async function undoLocked(log: UndoLog, root: string, quarantine: string, dryRun: boolean, io: CliIo, hooks: ApplyHooks, signals: Signals | null): Promise<number> {
   let back = 0;
   let already = 0;
   const refused: string[] = [];
   for (const m of log.moves) {
-    const name = escapeName(m.path);
-    const from = await resolveUnder(quarantine, m.path);
-    // Its folder under the root may be gone: made again only when the file is put back.
-    let to = await resolveUnder(root, m.path);
-    const folderGone = !to.ok && to.why === 'missing';
-    if (!from.ok || (!to.ok && !folderGone)) {
-      const why = !from.ok ? (from.why === 'missing' ? `not in the quarantine folder (${escapeName(join(quarantine, m.path))})` : from.why) : (to as { why: string }).why;
-      refused.push(`${name}: ${why}`);
-      continue;
-    }
-    const held = await readChecked(from.full);
-    const there = to.ok ? await readChecked(to.full) : ({ ok: false, why: 'missing' } as const);
-    if (!held.ok && held.why === 'missing') {
-      // Back already, or never moved (an interrupted apply): the original is there with the same bytes.
-      if (there.ok && bytesHash(there.file.bytes) === m.bytes_hash) already++;
-      else refused.push(`${name}: not in the quarantine folder (${escapeName(join(quarantine, m.path))})`);
-      continue;
-    }
-    if (!held.ok) {
-      refused.push(`${name}: in the quarantine folder, ${held.why}`);
-      continue;
-    }
-    if (bytesHash(held.file.bytes) !== m.bytes_hash || held.file.bytes.length !== m.size) {
-      refused.push(`${name}: not the bytes the log recorded (changed in the quarantine folder since it was moved, or the log was edited); left there`);
-      continue;
-    }
-    if (to.ok && (await exists(to.full))) {
-      refused.push(`${name}: a file reappeared at ${escapeName(join(root, m.path))}; not overwritten`);
-      continue;
-    }
-    if (dryRun) {
-      await write(io.stdout, `would put back ${name} -> ${escapeName(join(root, m.path))}\n`);
-      back++;
-      continue;
-    }
-    try {
-      if (!to.ok) to = await resolveUnder(root, m.path, true);
-      if (!to.ok) throw new Error(to.why);
-      await moveVerified(held.file, to.full);
-      back++;
-      await write(io.stdout, `put back ${name} -> ${escapeName(join(root, m.path))}\n`);
-    } catch (error) {
-      refused.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    if (signals?.caught) break;
+    const step = await undoOne(m, root, quarantine, dryRun, hooks, () => signals?.caught ?? null);
+    if (step.kind === 'stopped') break;
+    if (step.kind === 'refused') refused.push(`${escapeName(m.path)}: ${step.why}`);
+    else if (step.kind === 'back') back++;
+    else already++;
+    if (step.kind !== 'refused' && step.line) await write(io.stdout, step.line);
   }
   for (const line of refused) await write(io.stdout, `${dryRun ? 'would not put back' : 'not put back'} ${line}\n`);
-  await write(
-    io.stderr,
-    `simsift apply --undo: ${dryRun ? 'dry run: would put back' : 'put back'} ${back} of ${log.moves.length} files` +
-      `${already > 0 ? `; ${already} already in place` : ''}; ${refused.length} not\n`,
-  );
+  const counts = `${back} of ${log.moves.length} files${already > 0 ? `; ${already} already in place` : ''}; ${refused.length} not`;
+  if (signals?.caught) {
+    await write(io.stderr, `simsift apply --undo: interrupted by ${signals.caught}: put back ${counts}; run it again for the rest\n`);
+    return SIGNAL_CODES[signals.caught];
+  }
+  await write(io.stderr, `simsift apply --undo: ${dryRun ? 'dry run: would put back' : 'put back'} ${counts}\n`);
   return refused.length > 0 && !dryRun ? 1 : 0;
+}
+
+/** Puts back the file of one log entry (or says why not); `stopped` tells whether a signal came before the move. */
+async function undoOne(m: UndoEntry, root: string, quarantine: string, dryRun: boolean, hooks: ApplyHooks, stopped: () => string | null): Promise<UndoStep> {
+  const name = escapeName(m.path);
+  const home = escapeName(join(root, m.path));
+  if (isLogPlace(m.path)) return { kind: 'refused', why: 'names an undo log, not a file the apply moved; left there' };
+  const from = await resolveUnder(quarantine, m.path);
+  // Its folder under the root may be gone: made again only when the file is put back.
+  let to = await resolveUnder(root, m.path);
+  const folderGone = !to.ok && to.why === 'missing';
+  if (!from.ok) return { kind: 'refused', why: from.why === 'missing' ? `not in the quarantine folder (${escapeName(join(quarantine, m.path))})` : from.why };
+  if (!to.ok && !folderGone) return { kind: 'refused', why: to.why };
+  const held = await readChecked(from.full);
+  const there = to.ok ? await readChecked(to.full) : ({ ok: false, why: 'missing' } as const);
+  if (!held.ok && held.why === 'missing') {
+    // Back already, or never moved (an interrupted apply): the original is there with the same bytes.
+    if (there.ok && bytesHash(there.file.bytes) === m.bytes_hash) return { kind: 'already' };
+    return { kind: 'refused', why: `not in the quarantine folder (${escapeName(join(quarantine, m.path))})` };
+  }
+  if (!held.ok) return { kind: 'refused', why: `in the quarantine folder, ${held.why}` };
+  if (bytesHash(held.file.bytes) !== m.bytes_hash || held.file.bytes.length !== m.size) {
+    return { kind: 'refused', why: 'not the bytes the log recorded (changed in the quarantine folder since it was moved, or the log was edited); left there' };
+  }
+  if (there.ok && there.file.dev === held.file.dev && there.file.ino === held.file.ino) {
+    // One file under both names: the apply was stopped between its link and its unlink. The file is home.
+    const note = `${name}: already at ${home} (its move had stopped halfway);`;
+    if (dryRun) return { kind: 'already', line: `would finish ${note} its second name in the quarantine would be removed\n` };
+    if (!(await unchanged(held.file))) return { kind: 'refused', why: 'changed in the quarantine folder while being checked; left there' };
+    await unlink(held.file.full);
+    return { kind: 'already', line: `finished ${note} its second name in the quarantine removed\n` };
+  }
+  if (to.ok && (await exists(to.full))) return { kind: 'refused', why: `a file reappeared at ${home}; not overwritten` };
+  if (dryRun) return { kind: 'back', line: `would put back ${name} -> ${home}\n` };
+  await hooks.beforeMove?.(m.path);
+  if (stopped()) return { kind: 'stopped' };
+  try {
+    if (!to.ok) to = await resolveUnder(root, m.path, true);
+    if (!to.ok) throw new Error(to.why);
+    await checkBelow(root, pathParts(m.path) ?? []);
+    const warning = await moveVerified(held.file, to.full);
+    return { kind: 'back', line: `put back ${name} -> ${home}${warning ? ` (but ${warning})` : ''}\n` };
+  } catch (error) {
+    return { kind: 'refused', why: error instanceof Error ? error.message : String(error) };
+  }
 }

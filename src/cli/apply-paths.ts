@@ -113,9 +113,10 @@ const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byte
  * must still be the same regular file (device, inode) with the same bytes. A hard link then an unlink when
  * both succeed (the link checked by inode and link count); else (another device, no hard links) a copy
  * made with O_EXCL, fsynced and read back, then the unlink. If the source cannot be removed, the copy is
- * removed again and the file stays where it was. Throws an Error saying why nothing moved.
+ * removed again and the file stays where it was. Throws an Error saying why nothing moved; once the file
+ * has left its folder it never throws, and returns a warning (or null) instead.
  */
-export async function moveVerified(checked: CheckedFile, to: string | Buffer): Promise<void> {
+export async function moveVerified(checked: CheckedFile, to: string | Buffer): Promise<string | null> {
   const from = checked.full;
   const now = await lstat(from).catch(() => null);
   if (!now) throw new Error('missing at the move');
@@ -142,10 +143,11 @@ export async function moveVerified(checked: CheckedFile, to: string | Buffer): P
       throw new Error(`could not be removed from its folder (${errorCode(error)}); left where it was`);
     }
     const after = await lstat(to);
-    if (after.nlink !== made.nlink - 1) throw new Error(`moved, but its link count is ${after.nlink} (was ${made.nlink}): another process touched it`);
-    return;
+    // The file has left its folder: whatever the count says, it is moved (and must be in the undo log).
+    return after.nlink !== made.nlink - 1 ? `its link count is ${after.nlink} (was ${made.nlink}): another process touched it` : null;
   }
   await copyVerified(checked, now, to);
+  return null;
 }
 
 /** The move without hard links: copy (O_EXCL), fsync, read back and compare, keep the times, unlink the source. */

@@ -111,12 +111,31 @@ function escapeChar(c: string): string {
 /**
  * A name for one line of terminal output, unambiguous and inert: backslash as `\\`; LF, CR and tab as
  * `\n`, `\r`, `\t`; other C0 controls and DEL as `\xHH`; an invalid UTF-8 byte as `\xHH` (HH >= 80);
- * C1 controls, bidirectional controls and other lone surrogates as `\uHHHH`. `unescapeName` reads it
+ * C1 controls, bidirectional controls and other lone surrogates as `\uHHHH`; in a path part that is not
+ * in NFC, the combining characters as `\uHHHH` (so two spellings of one name never print alike). `unescapeName` reads it
  * back exactly.
  */
 export function escapeName(name: string): string {
-  if (!name.includes('\\') && !HAS_UNSAFE.test(name)) return name;
-  return name.replace(/\\/g, '\\\\').replace(UNSAFE, escapeChar);
+  const unnormalized = NON_ASCII.test(name) && name.normalize('NFC') !== name;
+  if (!unnormalized && !name.includes('\\') && !HAS_UNSAFE.test(name)) return name;
+  const escaped = name.replace(/\\/g, '\\\\').replace(UNSAFE, escapeChar);
+  return unnormalized ? escaped.split('/').map((part) => (part.normalize('NFC') === part ? part : escapeDecomposed(part))).join('/') : escaped;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Combining marks and the Hangul vowel and final jamo: what a decomposed (NFD) spelling adds to a composed one. */
+const COMPOSING = /[\p{M}\u1160-\u11ff]/u;
+const unitEscapes = (c: string) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/**
+ * A name part that is not in NFC with the characters that make it so as `\uHHHH`: `cafe\u0301.txt` (NFD)
+ * then reads differently from `café.txt` (NFC), which prints as it is, though a terminal shows both alike.
+ */
+function escapeDecomposed(part: string): string {
+  let out = '';
+  for (const c of part) out += COMPOSING.test(c) || c.normalize('NFC') !== c ? unitEscapes(c) : c;
+  // Whatever made the part not NFC, something must show: else every non-ASCII character is escaped.
+  return out !== part ? out : part.replace(/[^\x00-\x7f]/gu, unitEscapes);
 }
 
 /** The name `escapeName` wrote, as it was (invalid bytes held as U+DC80 + byte again). */

@@ -1,5 +1,5 @@
 /**
- * The undo log of `simsift apply`: the root and the quarantine (real paths), and each move as the plan
+ * The undo log of `simsift apply`: the root and the quarantine (real paths, and the root's inode), and each move as the plan
  * path and the hash of the bytes moved. It names no absolute path per entry, so an entry can only move a
  * file from the quarantine back under the root, and only the bytes that were moved.
  */
@@ -21,6 +21,8 @@ export interface UndoLog {
   created: string;
   /** The cleaned folder, real and absolute. */
   root: string;
+  /** The cleaned folder's inode when the apply ran (absent in logs made before it was recorded): an edited `root` naming another folder is refused. */
+  root_inode?: number;
   /** The quarantine folder, real and absolute: the folder the log lies in. */
   quarantine: string;
   /** False while the moves are under way: the log then lists every planned move, some perhaps never made. */
@@ -54,5 +56,17 @@ export function parseUndoLog(text: string): UndoLog {
     }
     return { path: e.path, size: e.size, bytes_hash: e.bytes_hash };
   });
-  return { format: UNDO_FORMAT, version: UNDO_VERSION, created: String(v.created ?? ''), root: v.root, quarantine: v.quarantine, complete: v.complete, moves };
+  if (v.root_inode !== undefined && typeof v.root_inode !== 'number') throw new Error('the undo log\'s "root_inode" is not a number');
+  const log: UndoLog = { format: UNDO_FORMAT, version: UNDO_VERSION, created: String(v.created ?? ''), root: v.root, quarantine: v.quarantine, complete: v.complete, moves };
+  if (typeof v.root_inode === 'number') log.root_inode = v.root_inode;
+  return log;
+}
+
+/**
+ * Whether a plan path, taken under the quarantine, is a place of the logs themselves: a top-level
+ * `simsift-undo-*.json` (or one of its temporary files). Apply never moves a file there and undo never
+ * moves one back from there, so a log cannot be carried into the root.
+ */
+export function isLogPlace(path: string): boolean {
+  return !path.includes('/') && (/^simsift-undo-.*\.json$/i.test(path) || /^\.simsift-undo-.*\.simsift-tmp$/i.test(path));
 }

@@ -73,7 +73,7 @@ describe('simsift scan --plan and simsift apply', () => {
     expect(await snapshot(root)).toEqual(edited);
 
     const applied = await runCommand(runApply, [plan, '--into', quarantine, '--root', root]);
-    expect(applied.code).toBe(0);
+    expect(applied.code).toBe(1); // the edited file was not moved
     const log = /undo log: (.*simsift-undo-.*\.json)/.exec(applied.out)![1]!;
     const moved = rows.filter((r) => r.role === 'remove' && r.path !== 'docs/articles/bicycle.txt');
     expect(moved.length).toBeGreaterThan(0);
