@@ -13,6 +13,7 @@ import { concatSets, searchDocs } from '../scan/near-duplicate-search.ts';
 import type { DuplicateSearchResult } from '../scan/near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
+import { queryPairs } from '../core/index/all-pairs.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
@@ -217,8 +218,8 @@ export async function mergeCorpus(
   sync?: FolderSync,
   /**
    * 'new': search only the pairs with a new member (the saved ones are carried as decided), comparing the
-   * new documents with every other when that is cheaper than a search of all pairs. The candidates'
-   * histogram then counts only those pairs, so the app (which shows it) searches 'all'.
+   * new documents with every other when that is cheaper than a search of all pairs; the histogram of all
+   * candidates is the saved one, less the saved pairs of documents that left, plus the new pairs.
    */
   search: 'all' | 'new' = 'all',
 ): Promise<MergeOutcome> {
@@ -295,14 +296,18 @@ export async function mergeCorpus(
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
   // The references a person chose in the saved corpus stay references.
   const pinned = (options.pinned ?? before.result.pinned).flatMap((q) => (savedTo[q]! >= 0 ? [savedTo[q]!] : []));
-  const queries = search === 'new' && decided ? Uint8Array.from(wasSaved, (saved) => 1 - saved) : undefined;
+  const carry = search === 'new' && decided && before.search !== null && before.result.histogram.length === options.k + 1;
+  const queries = carry ? Uint8Array.from(wasSaved, (saved) => 1 - saved) : undefined;
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets(parts), {
     ...options,
     ...(queries ? { queries } : {}),
     pinned,
     known,
     keptSets,
-    candidates: (search) => ({ candidates: mergedCandidates(search, before, savedTo, wasSaved, decided, options.k), known }),
+    candidates: (search) => {
+      const candidates = mergedCandidates(search, before, savedTo, wasSaved, decided, options.k);
+      return { candidates: carry ? { ...candidates, histogram: carriedHistogram(before, savedTo, search, options.k) } : candidates, known };
+    },
   });
   const { candidates } = found;
   let unmeasured = 0;
@@ -383,6 +388,32 @@ function mergedCandidates(found: DuplicateSearchResult, before: CorpusPart, save
     jaccard: jaccard.subarray(0, n),
     histogram: found.histogram,
   };
+}
+
+/**
+ * The histogram of every candidate of the merged corpus when only pairs with a new member were searched
+ * (`found`): the saved corpus's histogram (all its candidates at this k), less its pairs with a
+ * representative that no longer stands for its text (gone, replaced, or a new copy took its place:
+ * those pairs are searched again through the new one), plus the pairs found.
+ */
+function carriedHistogram(before: CorpusPart, savedTo: Int32Array, found: DuplicateSearchResult, k: number): Uint32Array {
+  const reps = before.search!.reps;
+  const docs = before.search!.docs;
+  const hi = new Uint32Array(reps.length);
+  const lo = new Uint32Array(reps.length);
+  const left = new Uint8Array(reps.length);
+  for (let r = 0; r < reps.length; r++) {
+    const q = reps[r]!;
+    hi[r] = docs.hi[q]!;
+    lo[r] = docs.lo[q]!;
+    const p = savedTo[q]!;
+    left[r] = p < 0 || found.representative[p] !== p ? 1 : 0;
+  }
+  const histogram = before.result.histogram.slice();
+  const gone = queryPairs(hi, lo, left, k);
+  for (let p = 0; p < gone.count; p++) histogram[gone.distance[p]!]--;
+  for (let d = 0; d <= k; d++) histogram[d] += found.histogram[d]!;
+  return histogram;
 }
 
 /** Whether pairs (a[i], b[i]) are sorted by (a, b). */

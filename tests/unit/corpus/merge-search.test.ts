@@ -1,0 +1,77 @@
+/**
+ * The merge searching only the pairs with a new member ('new', as the CLI's cache does) against a fresh
+ * scan of the same files: the same pairs CSV and the same candidate histogram (the histogram is carried:
+ * the saved one, less the pairs of documents that left, plus the new pairs), over seeded random changes.
+ */
+import { describe, expect, it } from 'vitest';
+import { createScanSession } from '../../../src/scan/scan-session.ts';
+import { createScanStore } from '../../../src/scan/scan-store.ts';
+import type { ShownCorpus } from '../../../src/scan/scan-hooks.ts';
+import { mergeCorpus, type CorpusPart } from '../../../src/corpus/merge-corpus.ts';
+import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import type { ScanResult } from '../../../src/scan/scan-result.ts';
+import { mulberry32Unit } from '../../fixtures/mulberry32.ts';
+import { inFolder, inThreadWorkers } from '../scan/in-thread-workers.ts';
+import { TEXTS } from './corpus-model.ts';
+
+const K = 16;
+const workers = inThreadWorkers();
+
+/** Scans `files` (path -> text) and returns what the session's finish step is handed: the result and its search state. */
+async function scan(files: ReadonlyMap<string, string>, corpusSize = 0): Promise<ShownCorpus> {
+  let shown: ShownCorpus | null = null;
+  const store = createScanStore({ k: K });
+  const session = createScanSession(store, workers, {
+    corpusSize: () => corpusSize,
+    finish: async (own) => (shown = own),
+  });
+  await session.start({ kind: 'file-list', files: [...files].map(([path, text]) => inFolder(path, text)) });
+  expect(store.getSnapshot().state).toBe('done');
+  return shown!;
+}
+
+const csvOf = (r: ScanResult) => [...relationCsvChunks(r.relation, r.docs.paths)].join('');
+
+/** One word of `text` replaced, so the copy is a near-duplicate at a small distance. */
+function edit(text: string, at: number): string {
+  const words = text.split(' ');
+  words[at % words.length] = 'changed';
+  return words.join(' ');
+}
+
+describe('a merge that searches only the pairs with a new member', { timeout: 120_000 }, () => {
+  it('ends with the pairs and the candidate histogram of a fresh scan, over 12 seeded changes', async () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const rand = mulberry32Unit(seed);
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+      // The saved folder: texts, exact copies and near copies.
+      const saved = new Map<string, string>();
+      for (let i = 0; i < 14; i++) {
+        const base = pick(TEXTS);
+        saved.set(`f/d${String(i).padStart(2, '0')}.txt`, rand() < 0.3 ? edit(base, i * 7) : base);
+      }
+      const before = await scan(saved);
+      const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+      // Changes: edits (some of an exact copy), deletions, new copies and near copies.
+      const now = new Map(saved);
+      const read = new Map<string, string>();
+      const paths = [...saved.keys()];
+      for (let c = 0; c < 4; c++) {
+        const path = pick(paths);
+        const r = rand();
+        if (r < 0.3 && now.has(path)) now.delete(path);
+        else if (r < 0.6 && now.has(path)) read.set(path, edit(now.get(path)!, Math.floor(rand() * 50)));
+        else read.set(`f/new${c}-${seed}.txt`, rand() < 0.5 ? now.get(path) ?? pick(TEXTS) : edit(pick(TEXTS), c));
+      }
+      for (const [path, text] of read) now.set(path, text);
+      const own = await scan(read, now.size - read.size);
+      const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+      const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping };
+      const sync = { roots: new Set<string>(), listed: new Set(now.keys()), whole: true };
+      const merged = await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options, sync, 'new');
+      const fresh = await scan(now);
+      expect(csvOf(merged.grouped.result), `seed ${seed}`).toBe(csvOf(fresh.result));
+      expect([...merged.grouped.result.histogram], `seed ${seed}`).toEqual([...fresh.result.histogram]);
+    }
+  });
+});
