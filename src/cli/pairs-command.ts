@@ -18,6 +18,7 @@ import { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
+import { refuseOutputsOverInputs } from './output-places.ts';
 
 
 const USAGE =
@@ -88,7 +89,8 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       await write(io.stdout, HELP);
       return 0;
     }
-    // An unwritable --out fails here, before the input is read or anything is searched.
+    // An --out over FILE, or an unwritable one, fails here, before the input is read or anything is searched.
+    await refuseOutputsOverInputs([args.file], [['--out', args.out]]);
     const outFile = args.out !== undefined ? await openOutput(args.out) : null;
     output = args.format === 'parquet' ? parquetOutput(outFile!, args) : textOutput(outFile, io.stdout);
     if (args.engine === 'duckdb') return await runDuckdb(args, output, io);
