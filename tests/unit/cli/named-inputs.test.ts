@@ -83,3 +83,30 @@ describe('outputs never over inputs (#35)', () => {
     expect(await readFile(join(here, 'a.txt'), 'utf8')).toBe(TEXT);
   });
 });
+
+describe('identical means the same bytes or a lossless decode (#35)', () => {
+  /** Mostly UTF-8 prose (well-formed é's) with one Latin-1 byte: `caf` then `last`. */
+  const damaged = (last: number) =>
+    Buffer.concat([Buffer.from(`${'un résumé de la réunion, les décisions prises et les étapes à venir pour chacun. '.repeat(6)}caf`), Buffer.from([last]), Buffer.from(' au lait\n')]);
+
+  it('two texts that differ only in damaged bytes are never identical copies; byte-identical ones still are', async () => {
+    const d = await setUp();
+    const root = join(d, 'lossy');
+    await mkdir(root);
+    await writeFile(join(root, 'e9.txt'), damaged(0xe9));
+    await writeFile(join(root, 'e8.txt'), damaged(0xe8));
+    await writeFile(join(root, 'e8-copy.txt'), damaged(0xe8));
+    const plan = join(d, 'plan.json');
+    const r = await runCommand(runScan, [root, '--plan', plan, '--threads', '1']);
+    expect(r.code, r.err).toBe(0);
+    const rows = (JSON.parse(await readFile(plan, 'utf8')) as { rows: Array<{ path: string; match: string; role: string; content_hash: string }> }).rows;
+    const byPath = new Map(rows.map((row) => [row.path, row]));
+    // e8.txt and e8-copy.txt are the same bytes: one keeps, the other is its identical copy.
+    expect(byPath.get('e8.txt')!.content_hash).toBe(byPath.get('e8-copy.txt')!.content_hash);
+    expect([byPath.get('e8.txt')!.match, byPath.get('e8-copy.txt')!.match].sort()).toEqual(['identical', 'kept']);
+    // e9.txt decodes to the same text, but its bytes differ: at most a near-duplicate, never removed.
+    expect(byPath.get('e9.txt')!.content_hash).not.toBe(byPath.get('e8.txt')!.content_hash);
+    expect(byPath.get('e9.txt')!.match).toBe('near-duplicate');
+    expect(byPath.get('e9.txt')!.role).not.toBe('remove');
+  });
+});
