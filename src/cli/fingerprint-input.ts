@@ -5,12 +5,13 @@
  * (a `-` line, a null) is left out of the search but still counts, so pair numbers are row numbers
  * of the input in either format.
  */
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from 'hyparquet';
 import { recordedSettings } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { errorCode, UsageError } from './cli-common.ts';
 import { nameFromBytes, unescapeName } from './terminal-names.ts';
+import { readNamedFile, type NamedFile } from './input-files.ts';
 
 /** The fingerprints of an input file. */
 export interface FingerprintInput {
@@ -31,41 +32,36 @@ export function isParquet(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31;
 }
 
-/** The first bytes of a file (to tell Parquet from text without reading it all). */
-export async function readHead(path: string, bytes = 4): Promise<Uint8Array> {
+/** The first bytes of a checked file (to tell Parquet from text without reading it all). */
+export async function readHead(file: NamedFile, bytes = 4): Promise<Uint8Array> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await open(file.real, 'r');
     const buffer = new Uint8Array(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead);
   } catch (error) {
-    throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
+    throw new UsageError(`cannot read ${JSON.stringify(file.given)} (${errorCode(error)})`);
   } finally {
     await handle?.close();
   }
 }
 
 /** The settings a Parquet export's metadata records (its footer only is read); undefined when it has none. */
-export async function readRecordedSettings(path: string): Promise<SimHashSettings | undefined> {
+export async function readRecordedSettings(file: NamedFile): Promise<SimHashSettings | undefined> {
   try {
-    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(file.real));
     return recordedSettings(metadata.key_value_metadata ?? []).settings;
   } catch (error) {
-    throw new UsageError(`${path}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
+    throw new UsageError(`${file.given}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
   }
 }
 
-/** Reads a text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a UsageError naming the file (and line). */
-export async function readFingerprintFile(path: string, withPaths = false): Promise<FingerprintInput> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
-  }
-  if (isParquet(bytes)) return parseFingerprintParquet(bytes, path, withPaths);
-  return { format: 'text', ...parseFingerprintLines(bytes, path, withPaths) };
+/** Reads a checked text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a UsageError naming the file (and line). */
+export async function readFingerprintFile(file: NamedFile, withPaths = false): Promise<FingerprintInput> {
+  const bytes = await readNamedFile(file);
+  if (isParquet(bytes)) return parseFingerprintParquet(bytes, file.given, withPaths);
+  return { format: 'text', ...parseFingerprintLines(bytes, file.given, withPaths) };
 }
 
 /** The `fingerprint` column of a Parquet export (hyparquet: pure JavaScript, no DuckDB needed here). */

@@ -4,13 +4,13 @@
  * write.parquet); or the text of `simsift pairs --paths` (`i j distance<TAB>path_a<TAB>path_b`,
  * escaped). Bad input is a UsageError naming the file (and the line).
  */
-import { readFile } from 'node:fs/promises';
 import { parquetMetadata, parquetRead } from 'hyparquet';
 import { recordedSettings } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { PAIR_COLUMNS } from '../core/export/pairs-parquet.ts';
 import type { PathPairs } from '../core/index/external-pairs.ts';
-import { errorCode, UsageError } from './cli-common.ts';
+import { UsageError } from './cli-common.ts';
+import { namedRegularFile, readNamedFile } from './input-files.ts';
 import { unescapeName } from './terminal-names.ts';
 import { isParquet } from './fingerprint-input.ts';
 
@@ -22,14 +22,9 @@ export interface PairsInput extends PathPairs {
   recorded: { k?: number; settings?: SimHashSettings };
 }
 
-/** Reads a pairs file (Parquet by its first bytes, else text). */
+/** Reads a pairs file (Parquet by its first bytes, else text): a regular file only, never a FIFO or a device. */
 export async function readPairsFile(path: string): Promise<PairsInput> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new UsageError(`cannot read --pairs ${JSON.stringify(path)} (${errorCode(error)})`);
-  }
+  const bytes = await readNamedFile(await namedRegularFile(path, '--pairs '), '--pairs ');
   return isParquet(bytes) ? parsePairsParquet(bytes, path) : { format: 'text', ...parsePairLines(bytes.toString('utf8'), path), recorded: {} };
 }
 

@@ -1,8 +1,12 @@
 // Issue #35: an output never lands over an input or another output, and a command reads only what it
 // was named. Every test here failed on the code before its fix.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fingerprintsParquet } from '../../../src/core/export/fingerprints-parquet.ts';
+import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFingerprint } from '../../../src/cli/fingerprint-command.ts';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
@@ -109,4 +113,95 @@ describe('identical means the same bytes or a lossless decode (#35)', () => {
     expect(byPath.get('e9.txt')!.match).toBe('near-duplicate');
     expect(byPath.get('e9.txt')!.role).not.toBe('remove');
   });
+});
+
+/** A fingerprints Parquet of `n` rows, all one fingerprint (n(n-1)/2 pairs at k=0). */
+function fingerprintFile(n: number): Uint8Array {
+  return fingerprintsParquet(
+    {
+      paths: Array.from({ length: n }, (_, i) => `doc${i}.txt`),
+      status: Array.from({ length: n }, () => 'ok' as const),
+      hi: new Uint32Array(n).fill(7),
+      lo: new Uint32Array(n).fill(9),
+      contentHi: new Uint32Array(n),
+      contentLo: new Uint32Array(n),
+      words: new Uint32Array(n),
+    },
+    { settings: DEFAULT_SETTINGS, version: 'test' },
+  );
+}
+
+/** Runs `node bin/simsift.js ...args` in `cwd` with `env`; a test-side hang detector kills it. */
+function simsift(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [resolve('bin/simsift.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`hung: simsift ${args.join(' ')} (${err})`));
+    }, 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, out, err });
+    });
+  });
+}
+
+describe('DuckDB reads only the file named, literally (#35)', () => {
+  it("'~/fp.parquet' is the file ./~/fp.parquet, never $HOME/fp.parquet; s3:// is never a URL; no network, nothing in HOME", async () => {
+    const d = await setUp();
+    const home = join(d, 'home');
+    const work = join(d, 'work');
+    await mkdir(home);
+    await mkdir(join(work, '~'), { recursive: true });
+    await mkdir(join(work, 's3:', 'bucket'), { recursive: true });
+    await writeFile(join(home, 'fp.parquet'), fingerprintFile(3));
+    await writeFile(join(work, '~', 'fp.parquet'), fingerprintFile(2));
+    await writeFile(join(work, 's3:', 'bucket', 'fp.parquet'), fingerprintFile(2));
+    // Any connection attempt goes to a closed local port (and DNS to nowhere); HOME is a fresh folder.
+    const env = { PATH: process.env.PATH, HOME: home, HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9' };
+    const r = await simsift(['pairs', '~/fp.parquet', '--k', '0', '--engine', 'duckdb'], work, env);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe('0 1 0\n');
+    // A URL is refused by name even where a folder `s3:` makes it a local path too (./s3://... reads that).
+    const url = await simsift(['pairs', 's3://bucket/fp.parquet', '--k', '0', '--engine', 'duckdb'], work, env);
+    expect(url.code, url.err).toBe(2);
+    expect(url.err).toMatch(/names a URL.*SimSift reads local files only/);
+    const local = await simsift(['pairs', './s3://bucket/fp.parquet', '--k', '0', '--engine', 'duckdb'], work, env);
+    expect(local.code, local.err).toBe(0);
+    expect(local.out).toBe('0 1 0\n');
+    expect(existsSync(join(home, '.duckdb'))).toBe(false);
+  }, 120_000);
+
+  it('a URL is refused by name, before DuckDB starts, by either engine', async () => {
+    for (const name of ['s3://bucket/fp.parquet', 'https://example.invalid/fp.parquet']) {
+      for (const engine of ['duckdb', 'index']) {
+        const r = await runCommand(runPairs, [name, '--engine', engine]);
+        expect(r.code, r.err).toBe(2);
+        expect(r.err).toMatch(/names a URL.*SimSift reads local files only/);
+      }
+    }
+  });
+});
+
+describe('inputs that could block or never end are refused before they are opened (#35)', () => {
+  it('scan --pairs FIFO, pairs FIFO and pairs /dev/zero exit 2 naming what the file is', async () => {
+    const d = await setUp();
+    execFileSync('mkfifo', [join(d, 'fifo')]);
+    const env = { PATH: process.env.PATH, HOME: d };
+    const cases: Array<[string[], RegExp]> = [
+      [['scan', 'root', '--pairs', 'fifo'], /cannot read --pairs "fifo": it is a FIFO, not a regular file/],
+      [['pairs', 'fifo'], /cannot read "fifo": it is a FIFO, not a regular file/],
+      [['pairs', '/dev/zero', '--engine', 'duckdb'], /cannot read "\/dev\/zero": it is a character device, not a regular file/],
+      [['pairs', '/dev/zero'], /cannot read "\/dev\/zero": it is a character device, not a regular file/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await simsift(args, d, env);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(message);
+    }
+  }, 120_000);
 });
