@@ -1,0 +1,75 @@
+// Issue #35: document shapes that stopped a scan. Each test failed on the code before its fix. The
+// work runs in a child process, killed by a generous hang detector (a synchronous regular expression
+// cannot be stopped from inside): the old code took minutes, or hit the 60 s extraction limit.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve('src/core/text');
+
+/**
+ * Runs `body` (an ES module's statements, with `extraction` and `documentText` imported and fflate's
+ * `zipSync`/`strToU8` at hand) in a child and returns what it prints as JSON; rejects when it hangs.
+ */
+function inChild(body: string): Promise<unknown> {
+  const script = `
+    import { zipSync, strToU8 } from 'fflate';
+    const extraction = await import(${JSON.stringify(`${SRC}/documents/extraction.ts`)});
+    const { loadDocumentText } = await import(${JSON.stringify(`${SRC}/document-text.ts`)});
+    const odt = (body) => zipSync({
+      mimetype: [strToU8('application/vnd.oasis.opendocument.text'), { level: 0 }],
+      'content.xml': strToU8('<office:document-content><office:body><office:text><text:p>' + body + '</text:p></office:text></office:body></office:document-content>'),
+    });
+    const docx = (text) => zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': strToU8('<w:document><w:body><w:p><w:r><w:t xml:space="preserve">' + text + '</w:t></w:r></w:p></w:body></w:document>') });
+    const brief = (doc) => doc.ok ? { ok: true, start: doc.text.slice(0, 7), end: doc.text.slice(-6), length: doc.text.length } : { ok: false, reason: doc.reason, message: doc.message };
+    ${body}
+  `;
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error('hung (killed after 90 s)'));
+    }, 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) fail(new Error(`child failed (${code}): ${err}`));
+      else done(JSON.parse(out));
+    });
+  });
+}
+
+describe('document text cleaning is linear in its input (#35)', { timeout: 120_000 }, () => {
+  it('a million spaces not followed by a line end are cleaned at once', async () => {
+    const r = await inChild(`
+      const text = 'start' + ' '.repeat(1_000_000) + 'end\\n' + '\\t '.repeat(500_000) + 'x  \\n\\n\\n\\ny';
+      const want = 'start' + ' '.repeat(1_000_000) + 'end\\n' + '\\t '.repeat(500_000) + 'x\\n\\ny';
+      console.log(JSON.stringify(extraction.cleanExtractedText(text) === want));
+    `);
+    expect(r).toBe(true);
+  });
+
+  it('an ODT of 1,000 <text:s text:c="1000"/> is read', async () => {
+    const r = await inChild(`console.log(JSON.stringify(brief(await loadDocumentText(odt('before ' + '<text:s text:c="1000"/>'.repeat(1000) + ' after'), 'spaces.odt'))));`);
+    expect(r).toMatchObject({ ok: true, start: 'before ', end: ' after' });
+  });
+
+  it('DOCX and RTF with long runs of spaces are read', async () => {
+    const r = await inChild(`
+      const spaces = ' '.repeat(1_000_000);
+      const a = brief(await loadDocumentText(docx('before' + spaces + 'after'), 'spaces.docx'));
+      const b = brief(await loadDocumentText(strToU8('{\\\\rtf1 before' + spaces + 'after\\\\par}'), 'spaces.rtf'));
+      console.log(JSON.stringify([a, b]));
+    `);
+    expect(r).toMatchObject([{ ok: true, start: 'before ', end: ' after' }, { ok: true, start: 'before ', end: ' after' }]);
+  });
+
+  it('an ODT whose <text:s/> expand past the inflation budget stops there', async () => {
+    // 200,000 elements of 1,000 spaces: 200 MB of spaces from a file of a few hundred KB.
+    const r = await inChild(`console.log(JSON.stringify(brief(await loadDocumentText(odt('x' + '<text:s text:c="1000"/>'.repeat(200_000) + 'y'), 'bomb.odt'))));`);
+    expect(r).toMatchObject({ ok: false, reason: 'over-limit' });
+  });
+});
