@@ -13,6 +13,7 @@ import { UsageError } from './cli-common.ts';
 import { namedRegularFile, readNamedFile } from './input-files.ts';
 import { unescapeName } from './terminal-names.ts';
 import { isParquet } from './fingerprint-input.ts';
+import { checkCoverage, checkedRowCount } from './parquet-checks.ts';
 
 /** A pairs file's pairs and what its metadata says about how they were found (Parquet only). */
 export interface PairsInput extends PathPairs {
@@ -28,12 +29,16 @@ export async function readPairsFile(path: string): Promise<PairsInput> {
   return isParquet(bytes) ? parsePairsParquet(bytes, path) : { format: 'text', ...parsePairLines(bytes.toString('utf8'), path), recorded: {} };
 }
 
+/** A distance as the file gives it, an integer in 0..64; -1 for anything else. */
+function distanceOf(value: unknown): number {
+  const d = typeof value === 'bigint' ? Number(value) : value;
+  return typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= 64 ? d : -1;
+}
+
 /** A distance as the file gives it: an integer in 0..64. */
 function checkedDistance(value: unknown, where: string): number {
-  const d = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > 64) {
-    throw new UsageError(`${where}: distance must be an integer in 0..64 (got ${JSON.stringify(typeof value === 'bigint' ? String(value) : value)})`);
-  }
+  const d = distanceOf(value);
+  if (d < 0) throw new UsageError(`${where}: distance must be an integer in 0..64 (got ${JSON.stringify(typeof value === 'bigint' ? String(value) : value)})`);
   return d;
 }
 
@@ -51,7 +56,9 @@ export async function parsePairsParquet(bytes: Uint8Array, name: string): Promis
   if (absent.length > 0) {
     throw new UsageError(`${name}: a pairs file needs the columns ${PAIR_COLUMNS.join(', ')}; it has no ${absent.join(', ')} (it has ${[...columns].join(', ')})`);
   }
-  const n = Number(metadata.num_rows);
+  const n = checkedRowCount(metadata, bytes.length, { path_a: 'BYTE_ARRAY', path_b: 'BYTE_ARRAY' }, name);
+  const chunks = new Map(PAIR_COLUMNS.map((c) => [c as string, [] as { start: number; length: number }[]]));
+  let problem: UsageError | undefined;
   const pathA = new Array<string>(n);
   const pathB = new Array<string>(n);
   const distance = new Uint8Array(n);
@@ -61,11 +68,21 @@ export async function parsePairsParquet(bytes: Uint8Array, name: string): Promis
       metadata,
       columns: [...PAIR_COLUMNS],
       onChunk: ({ columnName, columnData, rowStart }) => {
+        // Never thrown from here (the decoder does not pass it on): the first problem is kept, thrown once the read ends.
+        if (problem) return;
+        if (rowStart < 0 || rowStart + columnData.length > n) {
+          problem = new UsageError(`${name}: a damaged Parquet file (${columnName} has rows past the ${n} it claims)`);
+          return;
+        }
+        chunks.get(columnName)?.push({ start: rowStart, length: columnData.length });
         for (let r = 0; r < columnData.length; r++) {
           const v = columnData[r];
           const row = rowStart + r;
-          if (columnName === 'distance') distance[row] = checkedDistance(v, `${name}: row ${row + 1}`);
-          else if (typeof v !== 'string') throw new UsageError(`${name}: row ${row + 1}: ${columnName} is ${v === null ? 'null' : typeof v}, expected a path`);
+          if (columnName === 'distance') {
+            const d = distanceOf(v);
+            if (d < 0) problem ??= new UsageError(`${name}: row ${row + 1}: distance must be an integer in 0..64 (got ${JSON.stringify(typeof v === 'bigint' ? String(v) : v)})`);
+            else distance[row] = d;
+          } else if (typeof v !== 'string') problem ??= new UsageError(`${name}: row ${row + 1}: ${columnName} is ${v === null ? 'null' : typeof v}, expected a path`);
           else (columnName === 'path_a' ? pathA : pathB)[row] = v;
         }
       },
@@ -74,6 +91,8 @@ export async function parsePairsParquet(bytes: Uint8Array, name: string): Promis
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${name}: not a readable pairs Parquet file (${error instanceof Error ? error.message : String(error)})`);
   }
+  if (problem) throw problem;
+  for (const [column, read] of chunks) checkCoverage(read, n, column, name);
   return { format: 'parquet', pathA, pathB, distance, recorded: recordedSettings(metadata.key_value_metadata ?? []) };
 }
 

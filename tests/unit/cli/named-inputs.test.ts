@@ -5,7 +5,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parquetMetadata } from 'hyparquet';
 import { fingerprintsParquet } from '../../../src/core/export/fingerprints-parquet.ts';
+import { parseFingerprintParquet } from '../../../src/cli/fingerprint-input.ts';
+import { checkedRowCount } from '../../../src/cli/parquet-checks.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFingerprint } from '../../../src/cli/fingerprint-command.ts';
@@ -204,4 +207,52 @@ describe('inputs that could block or never end are refused before they are opene
       expect(r.err).toMatch(message);
     }
   }, 120_000);
+});
+
+describe('a Parquet input is checked before use (#35)', () => {
+  const n = 6;
+  const file = () =>
+    fingerprintsParquet(
+      {
+        paths: Array.from({ length: n }, (_, i) => `doc${i}.txt`),
+        status: Array.from({ length: n }, () => 'ok' as const),
+        hi: Uint32Array.from({ length: n }, (_, i) => 0x12345678 + (i >> 1)),
+        lo: Uint32Array.from({ length: n }, (_, i) => 0x9abcdef0 + i),
+        contentHi: new Uint32Array(n),
+        contentLo: new Uint32Array(n),
+        words: new Uint32Array(n).fill(50),
+      },
+      { settings: DEFAULT_SETTINGS, version: 'test' },
+    );
+
+  it('a flipped byte in a fingerprint, or in its hex form, is an error, never other pairs', async () => {
+    const good = file();
+    expect((await parseFingerprintParquet(good, 'fp.parquet')).totalRows).toBe(n);
+    // Row 1's fingerprint as the file stores it (INT64, little-endian, a literal in the compressed page)
+    // and as its hex column spells it; later rows may copy bytes from it.
+    const value = Buffer.alloc(8);
+    value.writeBigUInt64LE((0x12345678n << 32n) | 0x9abcdef0n);
+    for (const needle of [value, Buffer.from('123456789abcdef0')]) {
+      const at = Buffer.from(good).indexOf(needle);
+      expect(at).toBeGreaterThan(0);
+      for (const offset of [0, 3, 7]) {
+        const bad = good.slice();
+        bad[at + offset]! ^= 0x01;
+        await expect(parseFingerprintParquet(bad, 'fp.parquet')).rejects.toThrow(/fp\.parquet: a damaged Parquet file \(row \d: fingerprint .* but fingerprint_hex/);
+      }
+    }
+  });
+
+  it('a Parquet file claiming 2^40 rows is a clear error, not "Invalid array length"', () => {
+    const bytes = file();
+    const metadata = parquetMetadata(bytes.buffer.slice(0) as ArrayBuffer);
+    expect(checkedRowCount(metadata, bytes.length, { fingerprint: 'INT64' }, 'fp.parquet')).toBe(n);
+    metadata.num_rows = 2n ** 40n;
+    expect(() => checkedRowCount(metadata, bytes.length, { fingerprint: 'INT64' }, 'fp.parquet')).toThrow(
+      /fp\.parquet: a damaged Parquet file \(it claims 1,099,511,627,776 rows, more than a file of [\d,]+ bytes can hold\)/,
+    );
+    metadata.num_rows = BigInt(n);
+    metadata.row_groups[0]!.num_rows = BigInt(n + 1);
+    expect(() => checkedRowCount(metadata, bytes.length, { fingerprint: 'INT64' }, 'fp.parquet')).toThrow(/row group 1 claims 7 rows/);
+  });
 });
