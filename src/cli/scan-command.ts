@@ -15,7 +15,7 @@ import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
-import { exclusionMatcher, parseSize, type Exclusions } from '../core/documents/exclusions.ts';
+import { exclusionMatcher, parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
@@ -112,6 +112,10 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   if (groups !== 'reference' && groups !== 'components') throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(groups)})`);
   const exclude = values.exclude ?? [];
   if (exclude.includes('')) throw new UsageError('--exclude needs a value');
+  for (const pattern of exclude) {
+    const problem = patternProblem(pattern.trim());
+    if (problem) throw new UsageError(`--exclude ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}...` : pattern)} ${problem}`);
+  }
   return {
     dir: oneOperand(positionals, 'DIR', USAGE),
     k: values.k === undefined ? undefined : parseK(values.k),
