@@ -73,3 +73,26 @@ describe('document text cleaning is linear in its input (#35)', { timeout: 120_0
     expect(r).toMatchObject({ ok: false, reason: 'over-limit' });
   });
 });
+
+describe('the inflation budget counts every decoded byte, shared streams included (#35)', { timeout: 120_000 }, () => {
+  it('three pages sharing one content stream of 1 MB stop at a 2 MB budget; one page of it does not', async () => {
+    const r = await inChild(`
+      const { deflateSync } = await import('node:zlib');
+      const limits = { ...extraction.DEFAULT_EXTRACTION_LIMITS, maxInflatedBytes: 2 * 1024 * 1024 };
+      const line = 'BT /F1 12 Tf 72 712 Td (shared words on every page) Tj ET\\n';
+      const stream = deflateSync(Buffer.from(line.repeat(Math.ceil(1048576 / line.length)).slice(0, 1048576)));
+      const out = [];
+      for (const pages of [1, 3]) {
+        const kids = Array.from({ length: pages }, (_, i) => (10 + i) + ' 0 R').join(' ');
+        const objects = ['1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\\n', '2 0 obj <</Type/Pages/Kids[' + kids + ']/Count ' + pages + '>> endobj\\n',
+          '3 0 obj <</Type/Font/Subtype/Type1/BaseFont/Helvetica>> endobj\\n'];
+        for (let i = 0; i < pages; i++) objects.push((10 + i) + ' 0 obj <</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 3 0 R>>>>>> endobj\\n');
+        const pdf = Buffer.concat([Buffer.from('%PDF-1.4\\n' + objects.join('') + '4 0 obj <</Length ' + stream.length + '/Filter/FlateDecode>> stream\\n'), stream, Buffer.from('\\nendstream endobj\\ntrailer <</Root 1 0 R>>\\n%%EOF\\n')]);
+        const doc = await loadDocumentText(new Uint8Array(pdf), 'shared.pdf', limits);
+        out.push(doc.ok ? { ok: true } : { ok: false, reason: doc.reason, message: doc.message });
+      }
+      console.log(JSON.stringify(out));
+    `);
+    expect(r).toMatchObject([{ ok: true }, { ok: false, reason: 'over-limit', message: expect.stringMatching(/inflates to more than 2 MB/) }]);
+  });
+});
