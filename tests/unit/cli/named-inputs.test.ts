@@ -1,20 +1,20 @@
 // Issue #35: an output never lands over an input or another output, and a command reads only what it
 // was named. Every test here failed on the code before its fix.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
-import { fingerprintsParquet } from '../../../src/core/export/fingerprints-parquet.ts';
 import { parseFingerprintParquet } from '../../../src/cli/fingerprint-input.ts';
 import { checkedRowCount } from '../../../src/cli/parquet-checks.ts';
-import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFingerprint } from '../../../src/cli/fingerprint-command.ts';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { runCommand } from './run-command.ts';
+import { runNode } from '../run-node.ts';
+import { fingerprintFile, sameFingerprints } from './fingerprint-files.ts';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -118,40 +118,8 @@ describe('identical means the same bytes or a lossless decode (#35)', () => {
   });
 });
 
-/** A fingerprints Parquet of `n` rows, all one fingerprint (n(n-1)/2 pairs at k=0). */
-function fingerprintFile(n: number): Uint8Array {
-  return fingerprintsParquet(
-    {
-      paths: Array.from({ length: n }, (_, i) => `doc${i}.txt`),
-      status: Array.from({ length: n }, () => 'ok' as const),
-      hi: new Uint32Array(n).fill(7),
-      lo: new Uint32Array(n).fill(9),
-      contentHi: new Uint32Array(n),
-      contentLo: new Uint32Array(n),
-      words: new Uint32Array(n),
-    },
-    { settings: DEFAULT_SETTINGS, version: 'test' },
-  );
-}
-
-/** Runs `node bin/simsift.js ...args` in `cwd` with `env`; a test-side hang detector kills it. */
-function simsift(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve('bin/simsift.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`hung: simsift ${args.join(' ')} (${err})`));
-    }, 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, out, err });
-    });
-  });
-}
+/** Runs `node bin/simsift.js ...args` in `cwd` with `env`, under a hang detector. */
+const simsift = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => runNode([resolve('bin/simsift.js'), ...args], { cwd, env });
 
 describe('DuckDB reads only the file named, literally (#35)', () => {
   it("'~/fp.parquet' is the file ./~/fp.parquet, never $HOME/fp.parquet; s3:// is never a URL; no network, nothing in HOME", async () => {
@@ -161,9 +129,9 @@ describe('DuckDB reads only the file named, literally (#35)', () => {
     await mkdir(home);
     await mkdir(join(work, '~'), { recursive: true });
     await mkdir(join(work, 's3:', 'bucket'), { recursive: true });
-    await writeFile(join(home, 'fp.parquet'), fingerprintFile(3));
-    await writeFile(join(work, '~', 'fp.parquet'), fingerprintFile(2));
-    await writeFile(join(work, 's3:', 'bucket', 'fp.parquet'), fingerprintFile(2));
+    await writeFile(join(home, 'fp.parquet'), sameFingerprints(3));
+    await writeFile(join(work, '~', 'fp.parquet'), sameFingerprints(2));
+    await writeFile(join(work, 's3:', 'bucket', 'fp.parquet'), sameFingerprints(2));
     // Any connection attempt goes to a closed local port (and DNS to nowhere); HOME is a fresh folder.
     const env = { PATH: process.env.PATH, HOME: home, HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9' };
     const r = await simsift(['pairs', '~/fp.parquet', '--k', '0', '--engine', 'duckdb'], work, env);
@@ -212,17 +180,10 @@ describe('inputs that could block or never end are refused before they are opene
 describe('a Parquet input is checked before use (#35)', () => {
   const n = 6;
   const file = () =>
-    fingerprintsParquet(
-      {
-        paths: Array.from({ length: n }, (_, i) => `doc${i}.txt`),
-        status: Array.from({ length: n }, () => 'ok' as const),
-        hi: Uint32Array.from({ length: n }, (_, i) => 0x12345678 + (i >> 1)),
-        lo: Uint32Array.from({ length: n }, (_, i) => 0x9abcdef0 + i),
-        contentHi: new Uint32Array(n),
-        contentLo: new Uint32Array(n),
-        words: new Uint32Array(n).fill(50),
-      },
-      { settings: DEFAULT_SETTINGS, version: 'test' },
+    fingerprintFile(
+      Uint32Array.from({ length: n }, (_, i) => 0x12345678 + (i >> 1)),
+      Uint32Array.from({ length: n }, (_, i) => 0x9abcdef0 + i),
+      50,
     );
 
   it('a flipped byte in a fingerprint, or in its hex form, is an error, never other pairs', async () => {

@@ -1,9 +1,9 @@
 // Issue #35: document shapes that stopped a scan. Each test failed on the code before its fix. The
 // work runs in a child process, killed by a generous hang detector (a synchronous regular expression
 // cannot be stopped from inside): the old code took minutes, or hit the 60 s extraction limit.
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runNode } from '../../../run-node.ts';
 
 const SRC = resolve('src/core/text');
 
@@ -11,7 +11,7 @@ const SRC = resolve('src/core/text');
  * Runs `body` (an ES module's statements, with `extraction` and `documentText` imported and fflate's
  * `zipSync`/`strToU8` at hand) in a child and returns what it prints as JSON; rejects when it hangs.
  */
-function inChild(body: string): Promise<unknown> {
+async function inChild(body: string): Promise<unknown> {
   const script = `
     import { zipSync, strToU8 } from 'fflate';
     const extraction = await import(${JSON.stringify(`${SRC}/documents/extraction.ts`)});
@@ -24,22 +24,9 @@ function inChild(body: string): Promise<unknown> {
     const brief = (doc) => doc.ok ? { ok: true, start: doc.text.slice(0, 7), end: doc.text.slice(-6), length: doc.text.length } : { ok: false, reason: doc.reason, message: doc.message };
     ${body}
   `;
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error('hung (killed after 90 s)'));
-    }, 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) fail(new Error(`child failed (${code}): ${err}`));
-      else done(JSON.parse(out));
-    });
-  });
+  const r = await runNode(['--import', 'tsx', '--input-type=module', '-e', script], { hangMs: 90_000 });
+  if (r.code !== 0) throw new Error(`child failed (${r.code}): ${r.err}`);
+  return JSON.parse(r.out);
 }
 
 describe('document text cleaning is linear in its input (#35)', { timeout: 120_000 }, () => {
