@@ -3,6 +3,7 @@
  * set of messages for every command: an unknown option, a missing value, a value given to a flag, and
  * the thread-count rule. Every failure is a UsageError (cli-common.ts `failure`: one line, exit code 2).
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MAX_WORKERS, poolSize } from '../workers/worker-pool.ts';
@@ -41,6 +42,13 @@ export function parseOptions<T extends OptionTable>(argv: string[], table: T, us
     if (token.kind === 'positional') positionals.push(token.value);
     if (token.kind !== 'option') continue;
     if (token.name === 'help') return 'help';
+    // `simsift fingerprint *` beside a file named `--out` would make the next name the output: an option
+    // written apart from its value that is also a file's name here is refused (`--out=FILE` still works).
+    if (!token.inlineValue && existsSync(token.rawName)) {
+      throw new UsageError(
+        `${JSON.stringify(token.rawName)} is also the name of a file here: a shell pattern such as * may have put it among the arguments; name files as ./* or after --, or write the option as ${token.rawName}=VALUE`,
+      );
+    }
     const spec = Object.hasOwn(table, token.name) ? table[token.name] : undefined;
     if (!spec) throw new UsageError(`unknown option ${JSON.stringify(token.rawName)}. ${usage}`);
     if (spec.type === 'boolean') {

@@ -4,7 +4,7 @@
  * so the fingerprints and the pairs need not fit in this process's memory. Reads the Parquet export
  * directly, or fingerprints parsed from text.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -13,8 +13,8 @@ import { ESTIMATE_BUDGET, estimateFromSample, estimateStride } from '../core/ind
 import { SIGNED_FINGERPRINT, chooseSqlBlocks, pairsQueries } from '../core/index/pairs-sql.ts';
 import { TooManyPairsError, UsageError } from './cli-common.ts';
 
-/** Where the fingerprints come from. */
-export type DuckdbSource = { parquet: string } | { hi: Uint32Array; lo: Uint32Array; rows: Uint32Array | null };
+/** Where the fingerprints come from: a Parquet file (read by its real path; `name` as given, for messages), or halves parsed here. */
+export type DuckdbSource = { parquet: string; name?: string } | { hi: Uint32Array; lo: Uint32Array; rows: Uint32Array | null };
 
 export interface DuckdbPairsOptions {
   k: number;
@@ -65,7 +65,13 @@ const fileName = (path: string) => quote(path.replace(/[*?[]/g, '[$&]'));
  */
 export async function duckdbPairs(source: DuckdbSource, options: DuckdbPairsOptions, sink: PairChunkSink): Promise<DuckdbPairsRun> {
   const spill = mkdtempSync(join(tmpdir(), 'simsift-duckdb-'));
-  const config: Record<string, string> = { temp_directory: spill, preserve_insertion_order: 'false' };
+  // Never an extension fetched or loaded behind our back (an `s3://` name would install httpfs).
+  const config: Record<string, string> = {
+    temp_directory: spill,
+    preserve_insertion_order: 'false',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  };
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
   if (options.threads) config.threads = String(options.threads);
   let instance: DuckDBInstance | null = null;
@@ -77,6 +83,14 @@ export async function duckdbPairs(source: DuckdbSource, options: DuckdbPairsOpti
       throw new UsageError(`DuckDB refused its settings: ${error instanceof Error ? error.message : String(error)}`);
     }
     connection = await instance.connect();
+    // The file named and the spill folder are all DuckDB may touch: no other path, no URL, no network,
+    // and the settings locked so no later statement can lift that.
+    if ('parquet' in source) source = { parquet: realpathSync(source.parquet), name: source.name ?? source.parquet };
+    // Allowed as DuckDB is asked for it (glob characters bracketed) and as the one file that matches.
+    const allowed = 'parquet' in source ? `${fileName(source.parquet)}, ${quote(source.parquet)}` : '';
+    await connection.run(
+      `SET allowed_paths = [${allowed}]; SET allowed_directories = [${quote(spill)}]; SET enable_external_access = false; SET lock_configuration = true`,
+    );
     const loadStart = performance.now();
     const n = await load(connection, source);
     const loadSeconds = (performance.now() - loadStart) / 1000;
@@ -162,7 +176,7 @@ async function load(connection: DuckDBConnection, source: DuckdbSource): Promise
          FROM read_parquet(${fileName(source.parquet)}, file_row_number = true) WHERE fingerprint IS NOT NULL`,
       );
     } catch (error) {
-      throw new UsageError(`${source.parquet}: DuckDB cannot read its fingerprint column (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      throw new UsageError(`${source.name ?? source.parquet}: DuckDB cannot read its fingerprint column (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
   } else {
     // Halves as two UINTEGERs (no BigInt per row); DuckDB joins them into the signed 64 bits.

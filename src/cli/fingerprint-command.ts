@@ -16,6 +16,7 @@ import { installDocumentFrequencies } from '../scan/document-frequency-pass.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { createFingerprintParquetSink, type FingerprintParquetSink, type FingerprintRow } from './fingerprint-parquet-sink.ts';
 import { walkFiles } from './walk-files.ts';
+import { refuseOutputsOverInputs } from './output-places.ts';
 import { flushStream, openAtomicFile, outputError, type AtomicFile } from './atomic-file.ts';
 import { escapeName, fsPath } from './terminal-names.ts';
 import { defaultThreads, MAX_THREADS, parseOptions, parseThreads } from './cli-options.ts';
@@ -94,6 +95,8 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
         throw new UsageError(`cannot read ${JSON.stringify(arg)} (${errorCode(error)})`);
       }
     }
+    // Never over a file this command reads (a FILE, or a file under a DIR).
+    await refuseOutputsOverInputs(args, [['--out', outPath]]);
     // The output's temporary file is made now: an unwritable --out fails before any file is read.
     if (outPath !== undefined) {
       try {

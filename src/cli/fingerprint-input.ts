@@ -5,12 +5,15 @@
  * (a `-` line, a null) is left out of the search but still counts, so pair numbers are row numbers
  * of the input in either format.
  */
-import { open, readFile } from 'node:fs/promises';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from 'hyparquet';
+import { open } from 'node:fs/promises';
+import { asyncBufferFromFile, parquetMetadata, parquetMetadataAsync, parquetRead } from 'hyparquet';
+import { toHex } from '../core/simhash/fingerprint64.ts';
+import { checkCoverage, checkedRowCount } from './parquet-checks.ts';
 import { recordedSettings } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { errorCode, UsageError } from './cli-common.ts';
 import { nameFromBytes, unescapeName } from './terminal-names.ts';
+import { readNamedFile, type NamedFile } from './input-files.ts';
 
 /** The fingerprints of an input file. */
 export interface FingerprintInput {
@@ -31,64 +34,79 @@ export function isParquet(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31;
 }
 
-/** The first bytes of a file (to tell Parquet from text without reading it all). */
-export async function readHead(path: string, bytes = 4): Promise<Uint8Array> {
+/** The first bytes of a checked file (to tell Parquet from text without reading it all). */
+export async function readHead(file: NamedFile, bytes = 4): Promise<Uint8Array> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await open(file.real, 'r');
     const buffer = new Uint8Array(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead);
   } catch (error) {
-    throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
+    throw new UsageError(`cannot read ${JSON.stringify(file.given)} (${errorCode(error)})`);
   } finally {
     await handle?.close();
   }
 }
 
 /** The settings a Parquet export's metadata records (its footer only is read); undefined when it has none. */
-export async function readRecordedSettings(path: string): Promise<SimHashSettings | undefined> {
+export async function readRecordedSettings(file: NamedFile): Promise<SimHashSettings | undefined> {
   try {
-    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(file.real));
     return recordedSettings(metadata.key_value_metadata ?? []).settings;
   } catch (error) {
-    throw new UsageError(`${path}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
+    throw new UsageError(`${file.given}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
   }
 }
 
-/** Reads a text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a UsageError naming the file (and line). */
-export async function readFingerprintFile(path: string, withPaths = false): Promise<FingerprintInput> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new UsageError(`cannot read ${JSON.stringify(path)} (${errorCode(error)})`);
-  }
-  if (isParquet(bytes)) return parseFingerprintParquet(bytes, path, withPaths);
-  return { format: 'text', ...parseFingerprintLines(bytes, path, withPaths) };
+/** Reads a checked text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a UsageError naming the file (and line). */
+export async function readFingerprintFile(file: NamedFile, withPaths = false): Promise<FingerprintInput> {
+  const bytes = await readNamedFile(file);
+  if (isParquet(bytes)) return parseFingerprintParquet(bytes, file.given, withPaths);
+  return { format: 'text', ...parseFingerprintLines(bytes, file.given, withPaths) };
 }
 
-/** The `fingerprint` column of a Parquet export (hyparquet: pure JavaScript, no DuckDB needed here). */
+/**
+ * The `fingerprint` column of a Parquet export (hyparquet: pure JavaScript, no DuckDB needed here),
+ * checked first (parquet-checks.ts) and, where the file has `fingerprint_hex`, each fingerprint against
+ * its hex form, so a damaged byte in either is an error rather than another pair.
+ */
 export async function parseFingerprintParquet(bytes: Uint8Array, name: string, withPaths = false): Promise<FingerprintInput> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const chunks: { start: number; values: ArrayLike<unknown> }[] = [];
-  const pathChunks: { start: number; values: ArrayLike<unknown> }[] = [];
+  const unreadable = (error: unknown) => new UsageError(`${name}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
+  let metadata;
+  try {
+    metadata = parquetMetadata(buffer);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  const total = checkedRowCount(metadata, bytes.length, { fingerprint: 'INT64', fingerprint_hex: 'BYTE_ARRAY', path: 'BYTE_ARRAY' }, name);
+  const present = new Set(metadata.schema.slice(1).map((e) => e.name));
+  if (!present.has('fingerprint')) throw new UsageError(`${name}: a fingerprint Parquet file needs a fingerprint column (it has ${[...present].join(', ')})`);
+  const columns = ['fingerprint', ...(present.has('fingerprint_hex') ? ['fingerprint_hex'] : []), ...(withPaths ? ['path'] : [])];
+  const read = new Map(columns.map((c) => [c, [] as { start: number; values: ArrayLike<unknown> }[]]));
+  let pastEnd: string | undefined;
   try {
     await parquetRead({
       file: buffer,
-      columns: withPaths ? ['fingerprint', 'path'] : ['fingerprint'],
-      onChunk: (chunk) => (chunk.columnName === 'path' ? pathChunks : chunks).push({ start: chunk.rowStart, values: chunk.columnData }),
+      metadata,
+      columns,
+      onChunk: (chunk) => {
+        // Never thrown from here (the decoder does not pass it on): kept, and thrown once the read ends.
+        if (chunk.rowStart < 0 || chunk.rowStart + chunk.columnData.length > total) pastEnd ??= chunk.columnName;
+        else read.get(chunk.columnName)?.push({ start: chunk.rowStart, values: chunk.columnData });
+      },
     });
   } catch (error) {
-    throw new UsageError(`${name}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
+    throw error instanceof UsageError ? error : unreadable(error);
   }
-  let total = 0;
-  for (const c of chunks) total = Math.max(total, c.start + c.values.length);
+  if (pastEnd !== undefined) throw new UsageError(`${name}: a damaged Parquet file (${pastEnd} has rows past the ${total} it claims)`);
+  for (const [column, chunks] of read) checkCoverage(chunks.map((c) => ({ start: c.start, length: c.values.length })), total, column, name);
   const hi = new Uint32Array(total);
   const lo = new Uint32Array(total);
   const rows = new Uint32Array(total);
   const seen = new Uint8Array(total);
-  for (const c of chunks) {
+  for (const c of read.get('fingerprint')!) {
     for (let r = 0; r < c.values.length; r++) {
       const v = c.values[r];
       if (v === null || v === undefined) continue;
@@ -97,6 +115,16 @@ export async function parseFingerprintParquet(bytes: Uint8Array, name: string, w
       hi[c.start + r] = Number(u >> 32n);
       lo[c.start + r] = Number(u & 0xffffffffn);
       seen[c.start + r] = 1;
+    }
+  }
+  for (const c of read.get('fingerprint_hex') ?? []) {
+    for (let r = 0; r < c.values.length; r++) {
+      const row = c.start + r;
+      const v = c.values[r] ?? null;
+      const want = seen[row] ? toHex(hi[row], lo[row]) : null;
+      if (v !== want) {
+        throw new UsageError(`${name}: a damaged Parquet file (row ${row + 1}: fingerprint ${want ?? 'null'} but fingerprint_hex ${JSON.stringify(v)})`);
+      }
     }
   }
   let n = 0;
@@ -110,7 +138,7 @@ export async function parseFingerprintParquet(bytes: Uint8Array, name: string, w
   let paths: string[] | undefined;
   if (withPaths) {
     paths = new Array<string>(total).fill('');
-    for (const c of pathChunks) for (let r = 0; r < c.values.length; r++) paths[c.start + r] = String(c.values[r] ?? '');
+    for (const c of read.get('path')!) for (let r = 0; r < c.values.length; r++) paths[c.start + r] = String(c.values[r] ?? '');
   }
   return {
     format: 'parquet',

@@ -18,6 +18,8 @@ import { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
+import { refuseOutputsOverInputs } from './output-places.ts';
+import { namedRegularFile, type NamedFile } from './input-files.ts';
 
 
 const USAGE =
@@ -88,16 +90,19 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       await write(io.stdout, HELP);
       return 0;
     }
-    // An unwritable --out fails here, before the input is read or anything is searched.
+    // An --out over FILE, or an unwritable one, fails here, before the input is read or anything is
+    // searched; then FILE is checked (a regular file, by its real path: DuckDB is given nothing else).
+    await refuseOutputsOverInputs([args.file], [['--out', args.out]]);
     const outFile = args.out !== undefined ? await openOutput(args.out) : null;
     output = args.format === 'parquet' ? parquetOutput(outFile!, args) : textOutput(outFile, io.stdout);
-    if (args.engine === 'duckdb') return await runDuckdb(args, output, io);
+    const file = await namedRegularFile(args.file);
+    if (args.engine === 'duckdb') return await runDuckdb(args, file, output, io);
 
     // Start requested threads first: their startup (loading TypeScript) overlaps reading the file.
     if (args.threads !== undefined && args.threads > 1) pool = startPairsPool(args.threads);
 
     const readStart = performance.now();
-    const input = await readFingerprintFile(args.file, args.paths);
+    const input = await readFingerprintFile(file, args.paths);
     const paths = checkedPaths(input.paths, args);
     const { hi, lo } = input;
     const n = hi.length;
@@ -151,7 +156,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       }
     }
     const outputStart = performance.now();
-    if (input.format === 'parquet') output.settings = await readRecordedSettings(args.file);
+    if (input.format === 'parquet') output.settings = await readRecordedSettings(file);
     await output.write(sorted, paths ? { a: (i) => paths[sorted.a[i]], b: (i) => paths[sorted.b[i]] } : undefined);
     await output.finish();
     const outputSeconds = (performance.now() - outputStart) / 1000;
@@ -183,19 +188,19 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
 }
 
 /** `--engine duckdb`: DuckDB reads the Parquet file itself; text is parsed here and appended. */
-async function runDuckdb(args: PairsArgs, output: PairOutput, io: CliIo): Promise<number> {
+async function runDuckdb(args: PairsArgs, file: NamedFile, output: PairOutput, io: CliIo): Promise<number> {
   const readStart = performance.now();
-  const head = await readHead(args.file);
+  const head = await readHead(file);
   const parquet = isParquet(head);
-  if (parquet) output.settings = await readRecordedSettings(args.file);
-  const input = parquet ? null : await readFingerprintFile(args.file, args.paths);
+  if (parquet) output.settings = await readRecordedSettings(file);
+  const input = parquet ? null : await readFingerprintFile(file, args.paths);
   const textPaths = input ? checkedPaths(input.paths, args) : undefined;
   const readSeconds = (performance.now() - readStart) / 1000;
   const outputStart = { seconds: 0 };
   // DuckDB is a native module: loaded only when asked for, not on every simsift start.
   const { duckdbPairs } = await import('./duckdb-pairs.ts');
   const run = await duckdbPairs(
-    input ? { hi: input.hi, lo: input.lo, rows: input.rows } : { parquet: args.file },
+    input ? { hi: input.hi, lo: input.lo, rows: input.rows } : { parquet: file.real, name: file.given },
     { k: args.k, blocks: args.blocks, memoryLimit: args.memoryLimit, threads: args.threads, maxPairs: args.maxPairs, paths: args.paths },
     async (a, b, distance, count, chunkPaths) => {
       const t = performance.now();

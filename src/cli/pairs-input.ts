@@ -4,15 +4,16 @@
  * write.parquet); or the text of `simsift pairs --paths` (`i j distance<TAB>path_a<TAB>path_b`,
  * escaped). Bad input is a UsageError naming the file (and the line).
  */
-import { readFile } from 'node:fs/promises';
 import { parquetMetadata, parquetRead } from 'hyparquet';
 import { recordedSettings } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { PAIR_COLUMNS } from '../core/export/pairs-parquet.ts';
 import type { PathPairs } from '../core/index/external-pairs.ts';
-import { errorCode, UsageError } from './cli-common.ts';
+import { UsageError } from './cli-common.ts';
+import { namedRegularFile, readNamedFile } from './input-files.ts';
 import { unescapeName } from './terminal-names.ts';
 import { isParquet } from './fingerprint-input.ts';
+import { checkCoverage, checkedRowCount } from './parquet-checks.ts';
 
 /** A pairs file's pairs and what its metadata says about how they were found (Parquet only). */
 export interface PairsInput extends PathPairs {
@@ -22,23 +23,22 @@ export interface PairsInput extends PathPairs {
   recorded: { k?: number; settings?: SimHashSettings };
 }
 
-/** Reads a pairs file (Parquet by its first bytes, else text). */
+/** Reads a pairs file (Parquet by its first bytes, else text): a regular file only, never a FIFO or a device. */
 export async function readPairsFile(path: string): Promise<PairsInput> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new UsageError(`cannot read --pairs ${JSON.stringify(path)} (${errorCode(error)})`);
-  }
+  const bytes = await readNamedFile(await namedRegularFile(path, '--pairs '), '--pairs ');
   return isParquet(bytes) ? parsePairsParquet(bytes, path) : { format: 'text', ...parsePairLines(bytes.toString('utf8'), path), recorded: {} };
+}
+
+/** A distance as the file gives it, an integer in 0..64; -1 for anything else. */
+function distanceOf(value: unknown): number {
+  const d = typeof value === 'bigint' ? Number(value) : value;
+  return typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= 64 ? d : -1;
 }
 
 /** A distance as the file gives it: an integer in 0..64. */
 function checkedDistance(value: unknown, where: string): number {
-  const d = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > 64) {
-    throw new UsageError(`${where}: distance must be an integer in 0..64 (got ${JSON.stringify(typeof value === 'bigint' ? String(value) : value)})`);
-  }
+  const d = distanceOf(value);
+  if (d < 0) throw new UsageError(`${where}: distance must be an integer in 0..64 (got ${JSON.stringify(typeof value === 'bigint' ? String(value) : value)})`);
   return d;
 }
 
@@ -56,7 +56,9 @@ export async function parsePairsParquet(bytes: Uint8Array, name: string): Promis
   if (absent.length > 0) {
     throw new UsageError(`${name}: a pairs file needs the columns ${PAIR_COLUMNS.join(', ')}; it has no ${absent.join(', ')} (it has ${[...columns].join(', ')})`);
   }
-  const n = Number(metadata.num_rows);
+  const n = checkedRowCount(metadata, bytes.length, { path_a: 'BYTE_ARRAY', path_b: 'BYTE_ARRAY' }, name);
+  const chunks = new Map(PAIR_COLUMNS.map((c) => [c as string, [] as { start: number; length: number }[]]));
+  let problem: UsageError | undefined;
   const pathA = new Array<string>(n);
   const pathB = new Array<string>(n);
   const distance = new Uint8Array(n);
@@ -66,11 +68,21 @@ export async function parsePairsParquet(bytes: Uint8Array, name: string): Promis
       metadata,
       columns: [...PAIR_COLUMNS],
       onChunk: ({ columnName, columnData, rowStart }) => {
+        // Never thrown from here (the decoder does not pass it on): the first problem is kept, thrown once the read ends.
+        if (problem) return;
+        if (rowStart < 0 || rowStart + columnData.length > n) {
+          problem = new UsageError(`${name}: a damaged Parquet file (${columnName} has rows past the ${n} it claims)`);
+          return;
+        }
+        chunks.get(columnName)?.push({ start: rowStart, length: columnData.length });
         for (let r = 0; r < columnData.length; r++) {
           const v = columnData[r];
           const row = rowStart + r;
-          if (columnName === 'distance') distance[row] = checkedDistance(v, `${name}: row ${row + 1}`);
-          else if (typeof v !== 'string') throw new UsageError(`${name}: row ${row + 1}: ${columnName} is ${v === null ? 'null' : typeof v}, expected a path`);
+          if (columnName === 'distance') {
+            const d = distanceOf(v);
+            if (d < 0) problem ??= new UsageError(`${name}: row ${row + 1}: distance must be an integer in 0..64 (got ${JSON.stringify(typeof v === 'bigint' ? String(v) : v)})`);
+            else distance[row] = d;
+          } else if (typeof v !== 'string') problem ??= new UsageError(`${name}: row ${row + 1}: ${columnName} is ${v === null ? 'null' : typeof v}, expected a path`);
           else (columnName === 'path_a' ? pathA : pathB)[row] = v;
         }
       },
@@ -79,6 +91,8 @@ export async function parsePairsParquet(bytes: Uint8Array, name: string): Promis
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${name}: not a readable pairs Parquet file (${error instanceof Error ? error.message : String(error)})`);
   }
+  if (problem) throw problem;
+  for (const [column, read] of chunks) checkCoverage(read, n, column, name);
   return { format: 'parquet', pathA, pathB, distance, recorded: recordedSettings(metadata.key_value_metadata ?? []) };
 }
 

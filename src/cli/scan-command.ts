@@ -15,8 +15,8 @@ import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
-import { exclusionMatcher, parseSize, type Exclusions } from '../core/documents/exclusions.ts';
-import { refuseOverlappingOutputs } from './output-places.ts';
+import { exclusionMatcher, parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
+import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
@@ -121,6 +121,10 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
   if (groups !== 'reference' && groups !== 'components') throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(groups)})`);
   const exclude = values.exclude ?? [];
   if (exclude.includes('')) throw new UsageError('--exclude needs a value');
+  for (const pattern of exclude) {
+    const problem = patternProblem(pattern.trim());
+    if (problem) throw new UsageError(`--exclude ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}...` : pattern)} ${problem}`);
+  }
   const settings = settingsFromOptions(values);
   const cache = fileOption('cache', values.cache);
   if (cache !== undefined && values.pairs !== undefined) throw new UsageError('--cache and --pairs do not go together: pairs found elsewhere stand for the whole search');
@@ -299,7 +303,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
-    await refuseOverlappingOutputs(args.dir, [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache]]);
+    await refuseOutputsOverInputs([args.dir, ...(args.pairs === undefined ? [] : [args.pairs])], [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache]]);
     if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
       throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
     }

@@ -201,7 +201,7 @@ function describeError(error: unknown): string {
 /**
  * The compared text of one file's bytes (core documentUtf8: the one bytes -> compared-text rule,
  * documents extracted, as the pair view reads it), normalized as UTF-8 into the worker's buffer, and
- * the XXH64 of those bytes.
+ * the XXH64 of those bytes (seeded by the raw bytes' XXH64 when the decode was lossy).
  */
 async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI, out: Utf8Buffer = normalized): Promise<FileText> {
   if (!read.ok) return read;
@@ -210,7 +210,10 @@ async function decodeItem(read: FileBytes, name: string, xx: XXHashAPI, out: Utf
     const status = doc.reason === 'binary' ? DocStatus.binary : EXTRACTION_STATUS[doc.reason];
     return { ok: false, status, skip: doc.reason, message: skipMessage(doc.reason, doc.message), flags: doc.format ? formatFlags(doc.format) : 0 };
   }
-  const hash = xx.h64Raw(doc.utf8);
+  // A lossy decode (U+FFFD for damaged bytes) no longer says which bytes they were, so two files that
+  // differ only there must not share a hash: it is seeded by the raw bytes' own XXH64, and only
+  // byte-identical lossy files are exact duplicates (others can still be near-duplicates, for review).
+  const hash = doc.invalidBytes > 0 ? xx.h64Raw(doc.utf8, xx.h64Raw(read.bytes)) : xx.h64Raw(doc.utf8);
   const flags = (doc.html ? DocFlag.html : 0) | (doc.invalidBytes > 0 ? DocFlag.invalidUtf8 : 0) | formatFlags(doc.format);
   return { ok: true, utf8: doc.utf8, ascii: doc.ascii, hashHi: hiOf(hash), hashLo: loOf(hash), flags, invalidBytes: doc.invalidBytes };
 }

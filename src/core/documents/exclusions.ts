@@ -99,6 +99,22 @@ export function globMatcher(glob: string): (path: string) => boolean {
   };
 }
 
+/** The longest pattern taken: matching costs the path's length times the pattern's, so both are bounded. */
+export const MAX_PATTERN_LENGTH = 1024;
+
+/**
+ * Why a pattern cannot be used as written, or null: longer than MAX_PATTERN_LENGTH, or written in a
+ * glob syntax this matcher does not have (braces `{a,b}`, backslash escapes), which would otherwise
+ * match nothing without a word.
+ */
+export function patternProblem(pattern: string): string | null {
+  const supported = 'supported: * (any characters but /), ** (any characters), ? (one character); every other character matches itself';
+  if (pattern.length > MAX_PATTERN_LENGTH) return `is ${pattern.length.toLocaleString('en')} characters long, over the ${MAX_PATTERN_LENGTH.toLocaleString('en')} a pattern may have`;
+  if (/[{}]/.test(pattern)) return `has braces, which are not supported: write one pattern per alternative (${supported})`;
+  if (pattern.includes('\\')) return `has a backslash: escapes are not supported (${supported})`;
+  return null;
+}
+
 /** The compiled form of `exclusions` for many paths. */
 export function exclusionMatcher(exclusions: Exclusions): (path: string, size?: number) => string | null {
   const globs = exclusions.patterns.filter((p) => p.trim() !== '').map((p) => ({ p, matches: globMatcher(p.trim().replace(/^\/+/, '')) }));

@@ -110,7 +110,7 @@ export function fingerprintMetadata(meta: FingerprintExportMeta): { key: string;
     { key: K.weights, value: meta.settings.weights },
     { key: K.stopWords, value: String(meta.settings.stopWords) },
     { key: K.fingerprint, value: 'simhash64: bit i set iff the weighted sum of feature hashes (XXH64, seed 0) for bit i is > 0' },
-    { key: K.contentHash, value: 'XXH64, seed 0, of the normalized text (UTF-8)' },
+    { key: K.contentHash, value: 'XXH64, seed 0, of the normalized text (UTF-8); seeded by the XXH64 of the raw bytes when the decode replaced damaged bytes' },
   ];
   if (meta.k !== undefined) kv.splice(4, 0, { key: K.k, value: String(meta.k) });
   return kv;

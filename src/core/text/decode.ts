@@ -1,5 +1,5 @@
 /**
- * Bytes to text: detects the encoding of a file (UTF-8 with or without BOM, UTF-16 LE/BE with BOM;
+ * Bytes to text: detects the encoding of a file (UTF-8 with or without BOM, UTF-16 and UTF-32 LE/BE with BOM;
  * a mostly-UTF-8 file with a few invalid bytes stays UTF-8 with U+FFFD for them; windows-1252 for
  * bytes that are not UTF-8 at all) and refuses binary files.
  */
@@ -177,8 +177,38 @@ function decodeUtf16be(bytes: Uint8Array): string {
   return utf16le.decode(swapped);
 }
 
+/** 'utf-32le' or 'utf-32be' when the bytes start with that byte order mark, else null. */
+export function utf32Bom(bytes: Uint8Array): 'utf-32le' | 'utf-32be' | null {
+  if (bytes.length < 4) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0) return 'utf-32le';
+  if (bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff) return 'utf-32be';
+  return null;
+}
+
 /**
- * Decodes a file's bytes. UTF-16 needs its BOM (FF FE or FE FF; UTF-16 without one is seen as
+ * Decodes UTF-32 (no runtime ships a decoder): a unit that is no Unicode scalar value (past U+10FFFF,
+ * a surrogate) and trailing bytes short of a unit become U+FFFD, counted in `invalidBytes` (a lossy decode).
+ */
+function decodeUtf32(body: Uint8Array, littleEndian: boolean): DecodeResult {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const units = body.length >> 2;
+  const points = new Uint32Array(units);
+  let invalid = body.length & 3;
+  for (let i = 0; i < units; i++) {
+    const cp = view.getUint32(4 * i, littleEndian);
+    const valid = cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
+    points[i] = valid ? cp : 0xfffd;
+    if (!valid) invalid += 4;
+  }
+  let text = '';
+  // String.fromCodePoint takes its arguments on the stack: a slice at a time.
+  for (let at = 0; at < units; at += 8192) text += String.fromCodePoint(...points.subarray(at, Math.min(units, at + 8192)));
+  if (invalid & 3) text += '\uFFFD';
+  return { ok: true, text, encoding: littleEndian ? 'utf-32le' : 'utf-32be', ...(invalid > 0 ? { invalidBytes: invalid } : {}) };
+}
+
+/**
+ * Decodes a file's bytes. UTF-32 with its BOM (00 00 FE FF or FF FE 00 00) is decoded as such. UTF-16 needs its BOM (FF FE or FE FF; UTF-16 without one is seen as
  * binary, since it is full of NUL bytes). Otherwise a NUL byte or mostly control bytes in the first
  * 8 KB mean binary; valid UTF-8 (BOM stripped) is UTF-8; UTF-8 with a few invalid bytes (see
  * `mostlyUtf8`) is UTF-8 with each invalid subpart replaced by U+FFFD, and says how many bytes
@@ -186,6 +216,9 @@ function decodeUtf16be(bytes: Uint8Array): string {
  * Latin-1 files come out right.
  */
 export function decodeText(bytes: Uint8Array): DecodeResult {
+  // UTF-32's BOMs first: FF FE 00 00 also starts like UTF-16 LE's.
+  const utf32 = utf32Bom(bytes);
+  if (utf32 !== null) return decodeUtf32(bytes.subarray(4), utf32 === 'utf-32le');
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
     return { ok: true, text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le' };
   }

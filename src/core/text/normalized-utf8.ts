@@ -23,7 +23,7 @@
  * one compares both paths on real documents.
  */
 import { charClass, MARK } from './char-class.ts';
-import { binaryReason } from './decode.ts';
+import { binaryReason, utf32Bom } from './decode.ts';
 import { documentText } from './document-text.ts';
 import { NAMED_ENTITIES, isHtmlName } from './html.ts';
 import { NEEDS_UPPERCASE_FIRST_ALL, normalizeText, upperThenLower } from './normalize.ts';
@@ -188,6 +188,8 @@ function grow(out: Utf8Buffer, need: number, keep: number): Uint8Array {
  */
 function normalizeFast(bytes: Uint8Array, html: boolean, out: Utf8Buffer): number {
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) return FALLBACK;
+  // UTF-32 BE's BOM starts with NULs: decoded by the string path, not called binary here.
+  if (utf32Bom(bytes) !== null) return FALLBACK;
   let src = bodyOf(bytes);
   if (binaryReason(src) !== null) return BINARY;
   // TextDecoder drops one more byte order mark at the start of the body.

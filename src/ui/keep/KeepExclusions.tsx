@@ -3,7 +3,7 @@
  * the files they match are left out of the marks and the plan. Saved.
  */
 import { useId, useState } from 'react';
-import { parseSize, type Exclusions } from '../../core/documents/exclusions.ts';
+import { parseSize, patternProblem, type Exclusions } from '../../core/documents/exclusions.ts';
 
 export interface KeepExclusionsProps {
   exclusions: Exclusions;
@@ -29,8 +29,10 @@ export function KeepExclusions({ exclusions, onChange }: KeepExclusionsProps) {
   }
   const size = (text: string) => (text.trim() === '' ? null : parseSize(text));
   const bad = [minSize, maxSize].some((t) => t.trim() !== '' && parseSize(t) === null);
+  // A pattern the matcher cannot take as written (too long, braces, escapes) is named, never silently matching nothing.
+  const refused = lines(patterns).map((p) => [p, patternProblem(p)] as const).find(([, problem]) => problem !== null);
   const commit = () => {
-    if (bad) return;
+    if (bad || refused) return;
     onChange({
       patterns: lines(patterns),
       extensions: extensions.split(/[\s,]+/).map((e) => e.replace(/^\./, '')).filter((e) => e !== ''),
@@ -59,6 +61,7 @@ export function KeepExclusions({ exclusions, onChange }: KeepExclusionsProps) {
           <input id={`${id}-max`} className="ss-input" value={maxSize} aria-invalid={maxSize.trim() !== '' && parseSize(maxSize) === null} onChange={(e) => setMaxSize(e.target.value)} />
         </div>
         {bad && <p role="alert">A size must be a number of bytes, or with a unit: 10k, 5MB, 2MiB.</p>}
+        {refused && <p role="alert">The pattern {refused[0].length > 60 ? `${refused[0].slice(0, 60)}…` : refused[0]} {refused[1]}.</p>}
       </div>
     </details>
   );

@@ -8,8 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { zipSync, strToU8 } from 'fflate';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
-import { fingerprintsParquet } from '../../../src/core/export/fingerprints-parquet.ts';
-import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
+import { sameFingerprints } from './fingerprint-files.ts';
 import { runCommand } from './run-command.ts';
 
 let dir: string | undefined;
@@ -117,22 +116,7 @@ describe('simsift scan on hostile input', () => {
 describe('simsift pairs --engine duckdb on hostile names', () => {
   it('reads the file named, never a glob of it: fp*.parquet does not also read fpA.parquet', async () => {
     dir = await mkdtemp(join(tmpdir(), 'simsift-hostile-'));
-    const write = (file: string, n: number) =>
-      writeFile(
-        join(dir!, file),
-        fingerprintsParquet(
-          {
-            paths: Array.from({ length: n }, (_, i) => `doc${i}.txt`),
-            status: Array.from({ length: n }, () => 'ok' as const),
-            hi: new Uint32Array(n).fill(7),
-            lo: new Uint32Array(n).fill(9),
-            contentHi: new Uint32Array(n),
-            contentLo: new Uint32Array(n),
-            words: new Uint32Array(n),
-          },
-          { settings: DEFAULT_SETTINGS, version: 'test' },
-        ),
-      );
+    const write = (file: string, n: number) => writeFile(join(dir!, file), sameFingerprints(n));
     await write('fp*.parquet', 2);
     await write('fpA.parquet', 3);
     await write('fp[1].parquet', 2);

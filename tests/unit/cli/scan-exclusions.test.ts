@@ -29,3 +29,19 @@ it('leaves out and lists files by pattern and size', async () => {
   expect(r.out.split('\r\n').slice(1, -1)).toEqual(['1,a.txt,b.txt,0,1.0000,1.0000']);
   expect((await runCommand(runScan, [dir, '--max-size', 'lots'])).code).toBe(2);
 });
+
+// Issue #35: a pattern the matcher cannot take as written is refused by name, never silently matching
+// nothing or running for minutes (a 131,000-character pattern over 2,000 files took 143 s). Failed before.
+it('refuses an --exclude that is too long, or uses braces or escapes, saying what is supported', async () => {
+  dir = await mkdtemp(join(tmpdir(), 'simsift-exclude-'));
+  const cases: Array<[string, RegExp]> = [
+    ['*a'.repeat(65_500), /--exclude "\*a\*a.*\.\.\." is 131,000 characters long, over the 1,024 a pattern may have/],
+    ['*.{log,tmp}', /--exclude "\*\.\{log,tmp\}" has braces, which are not supported: write one pattern per alternative \(supported: \*/],
+    ['notes\\*.txt', /--exclude "notes\\\\\*\.txt" has a backslash: escapes are not supported/],
+  ];
+  for (const [pattern, message] of cases) {
+    const r = await runCommand(runScan, [dir, '--exclude', pattern, '--threads', '1']);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).toMatch(message);
+  }
+});

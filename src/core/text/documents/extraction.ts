@@ -79,11 +79,20 @@ export function createDeadline(limits: ExtractionLimits): { check(): void; remai
  * leading BOM and call NULs binary).
  */
 export function cleanExtractedText(text: string): string {
-  return text
+  const lines = text
     .replace(/\r\n?/g, '\n')
     .replace(/\uFEFF/g, '')
     .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .split('\n');
+  // Blanks before a line end go, trimmed line by line: /[ \t]+\n/ retried every start of a long run of
+  // spaces that no line end follows (quadratic: 300,000 spaces from a 463-byte ODT took 35 s).
+  for (let i = 0; i < lines.length; i++) lines[i] = trimEndBlanks(lines[i]!);
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** `line` without the spaces and tabs that end it. */
+function trimEndBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+  return end === line.length ? line : line.slice(0, end);
 }

@@ -163,7 +163,12 @@ export function odtText(bytes: Uint8Array, limits: ExtractionLimits): string {
         if ((name === 'text:p' || name === 'text:h') && !selfClosing) inParagraph++;
         else if (name === 'text:line-break') c.parts.push('\n');
         else if (name === 'text:tab') c.parts.push('\t');
-        else if (name === 'text:s') c.parts.push(' '.repeat(Math.min(1000, Math.max(1, Number(attribute(attrs, 'text:c') ?? 1) || 1))));
+        else if (name === 'text:s') {
+          // Spaces made from a few bytes are decoded bytes too: counted, so a file of such elements stops at the budget.
+          const count = Math.min(1000, Math.max(1, Number(attribute(attrs, 'text:c') ?? 1) || 1));
+          zip.budget.count(count);
+          c.parts.push(' '.repeat(count));
+        }
         if ((name === 'text:p' || name === 'text:h') && selfClosing) c.parts.push('\n');
       },
       close(name) {

@@ -170,3 +170,30 @@ describe('binaryReason', () => {
     }
   });
 });
+
+// Issue #35: UTF-32 with a BOM was read as UTF-16 (FF FE 00 00) or called binary (00 00 FE FF). Failed before.
+describe('UTF-32 with a byte order mark', () => {
+  const utf32 = (text: string, bigEndian: boolean) => {
+    const points = [0xfeff, ...Array.from(text, (c) => c.codePointAt(0)!)];
+    const view = new DataView(new ArrayBuffer(4 * points.length));
+    points.forEach((p, i) => view.setUint32(4 * i, p, !bigEndian));
+    return new Uint8Array(view.buffer);
+  };
+  const text = 'Grüße, naïve café — 𝄞 music ';
+
+  it('decodes LE and BE, in decodeText and in the workers\' byte path alike', async () => {
+    const { normalizedUtf8, createUtf8Buffer } = await import('../../../../src/core/text/normalized-utf8.ts');
+    const { normalizeText } = await import('../../../../src/core/text/normalize.ts');
+    for (const bigEndian of [false, true]) {
+      expect(decodeText(utf32(text, bigEndian))).toEqual({ ok: true, text, encoding: bigEndian ? 'utf-32be' : 'utf-32le' });
+      const r = normalizedUtf8(utf32(text.repeat(10), bigEndian), 'a.txt', createUtf8Buffer());
+      expect(r.ok && new TextDecoder().decode(r.utf8)).toBe(normalizeText(text.repeat(10)));
+    }
+  });
+
+  it('marks a unit that is no character as a lossy decode', () => {
+    const bytes = utf32('ab', false);
+    new DataView(bytes.buffer).setUint32(4, 0x110000, true);
+    expect(decodeText(bytes)).toEqual({ ok: true, text: '\uFFFDb', encoding: 'utf-32le', invalidBytes: 4 });
+  });
+});
