@@ -56,6 +56,8 @@ export interface PersistenceSnapshot {
    * be measured, so they are neither accepted nor recorded (a Jaccard of 0 would be a wrong verdict).
    */
   unmeasured: number;
+  /** "Re-read every file" was asked: the next choose of the folder reads every file. */
+  rereadAll: boolean;
 }
 
 /** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
@@ -93,6 +95,8 @@ export interface CorpusContext {
   notSaved: ScanSource | null;
   /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
   folderSync: FolderSync | null;
+  /** Listed files the running scan's quick check left unread (the saved corpus holds them as they are). */
+  notRead: number;
   /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
   restoring: Promise<void>;
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
@@ -130,6 +134,7 @@ const INITIAL: PersistenceSnapshot = {
   saving: false,
   confirmation: null,
   unmeasured: 0,
+  rereadAll: false,
 };
 
 /** A context with nothing loaded yet. */
@@ -153,6 +158,7 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     writing: null,
     notSaved: null,
     folderSync: null,
+    notRead: 0,
     restoring: Promise.resolve(),
     missedChange: null,
     listeners: new Set(),

@@ -130,6 +130,8 @@ interface Partition {
   updated: number;
   added: string[];
   missing: MergeOutcome['missing'];
+  /** Saved positions read again with the same contents and another modification time: [position, time]. */
+  retimed: [number, number][];
 }
 
 /**
@@ -146,6 +148,7 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
   let unchanged = 0;
   let updated = 0;
   const added: string[] = [];
+  const retimed: [number, number][] = [];
   for (let d = 0; d < ownDocs.count; d++) {
     const q = savedAt.get(ownDocs.paths[d]!);
     if (q === undefined) {
@@ -156,8 +159,12 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
       // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
       dropSaved[q] = 1;
       keepOwn.push(d);
-    } else if (sameContents(savedDocs, q, ownDocs, d)) unchanged++;
-    else {
+    } else if (sameContents(savedDocs, q, ownDocs, d)) {
+      unchanged++;
+      // The saved document stays; its time follows the file (touched, or saved without one).
+      const time = ownDocs.modified?.[d] ?? 0;
+      if (time > 0 && time !== (savedDocs.modified?.[q] ?? 0)) retimed.push([q, time]);
+    } else {
       dropSaved[q] = 1;
       updated++;
       keepOwn.push(d);
@@ -173,7 +180,7 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
   }
   const keepSaved: number[] = [];
   for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
-  return { keepSaved, keepOwn, unchanged, updated, added, missing };
+  return { keepSaved, keepOwn, unchanged, updated, added, missing, retimed };
 }
 
 /**
@@ -195,7 +202,7 @@ export async function mergeCorpus(
   const t0 = performance.now();
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
-  const { keepSaved, keepOwn, unchanged, updated, added, missing } = partition(before, own, sync);
+  const { keepSaved, keepOwn, unchanged, updated, added, missing, retimed } = partition(before, own, sync);
   // Merged positions in path order (see scan-docs.ts pathOrder): saved and new documents interleave.
   const joined = concatDocs(gatherDocs(savedDocs, keepSaved), gatherDocs(ownDocs, keepOwn));
   const order = pathOrder(joined.paths);
@@ -212,6 +219,10 @@ export async function mergeCorpus(
    * such documents were decided before). A saved copy whose original left (removed, or replaced by a new
    * version) stands for its text now: its pairs were never searched, so they are searched like a new file's.
    */
+  if (retimed.length > 0) {
+    docs.modified ??= new Float64Array(docs.count);
+    for (const [q, time] of retimed) docs.modified[savedTo[q]!] = time;
+  }
   const wasSaved = new Uint8Array(docs.count);
   const storageIds = new Uint32Array(docs.count);
   keepSaved.forEach((q) => {

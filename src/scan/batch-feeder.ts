@@ -47,6 +47,10 @@ export interface FeedOptions {
   batchFiles?: number;
   /** Reads in flight here: enough to hide the per-file latency of the browser's blob reads. */
   readConcurrency?: number;
+  /** File `d` when it is not `files[d]` itself (a range of a stored batch, sliced only when read). */
+  fileAt?: (d: number) => Blob;
+  /** Each file's modification time, known before reading (the quick check's stats): sent with its bytes. */
+  modified?: ArrayLike<number>;
 }
 
 /**
@@ -82,7 +86,7 @@ export async function feedFiles(
   const lane = async () => {
     while (next < files.length && failure === null) {
       const d = next++;
-      const file = files[d];
+      const file = options.fileAt ? options.fileAt(d) : files[d];
       const read = await readUpTo(file, readLimit);
       signal.throwIfAborted();
       if (read.kind === 'error') {
@@ -92,11 +96,11 @@ export async function feedFiles(
       if (read.kind === 'large') {
         // Its size is asked only now, once the file is known to be large (one call, not one per file).
         if (file.size > MAX_DOCUMENT_BYTES) sink.tooLarge(d, file.size);
-        else dispatch({ ids: [d], items: [{ name: paths[d], file }], buffers: [], bytes: 0, large: true });
+        else dispatch({ ids: [d], items: [{ name: paths[d], file, ...(options.modified ? { lastModified: options.modified[d] } : {}) }], buffers: [], bytes: 0, large: true });
       } else {
         sink.read?.(d, read.bytes.byteLength);
         open.ids.push(d);
-        open.items.push({ name: paths[d], bytes: read.bytes });
+        open.items.push({ name: paths[d], bytes: read.bytes, ...(options.modified ? { lastModified: options.modified[d] } : {}) });
         open.buffers.push(read.bytes.buffer as ArrayBuffer);
         open.bytes += read.bytes.byteLength;
         if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();

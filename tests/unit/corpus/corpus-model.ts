@@ -19,6 +19,7 @@ import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
+import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
 import { groupsCsv } from '../../../src/core/export/groups-csv.ts';
 import { lowerCasePaths, orderGroups } from '../../../src/ui/groups/group-view.ts';
@@ -226,8 +227,8 @@ class Model {
   put(path: string, file: DiskFile): void {
     const was = this.corpus.get(path);
     if (was && was.text !== file.text) this.pinned = this.pinned.filter((x) => x !== path);
-    // The same contents at the same path: the saved document stays (as it was saved).
-    if (!was || was.text !== file.text) this.corpus.set(path, { ...file });
+    // The same contents at the same path: the saved document stays, its modification time follows the file.
+    this.corpus.set(path, { ...file });
   }
 
   leave(path: string): void {
@@ -257,14 +258,18 @@ let freshWorkers: ScanWorkers | null = null;
 
 /** A fresh scan of exactly the files the corpus should hold, on a session with no saved corpus. */
 async function freshExports(model: Model): Promise<string> {
-  const files = model.corpusFiles();
+  return freshExportsOf(model.corpusFiles(), model.pinned);
+}
+
+/** What a fresh scan of `files` (a session with no saved corpus) exports, with the documents at `pinnedPaths` made references. */
+export async function freshExportsOf(files: File[], pinnedPaths: readonly string[] = [], settings?: SimHashSettings): Promise<string> {
   if (files.length === 0) return '';
-  const store = createScanStore();
+  const store = createScanStore(settings ? { settings } : {});
   freshWorkers ??= scanWorkers();
   const session = createScanSession(store, freshWorkers);
   await session.start({ kind: 'file-list', files });
   let result = store.getSnapshot().result!;
-  const pinned = model.pinned.map((p) => result.docs.paths.indexOf(p)).filter((d) => d >= 0);
+  const pinned = pinnedPaths.map((p) => result.docs.paths.indexOf(p)).filter((d) => d >= 0);
   if (pinned.length > 0) {
     await session.regroup({ pinned });
     result = store.getSnapshot().result!;

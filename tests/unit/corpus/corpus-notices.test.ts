@@ -48,12 +48,12 @@ describe('the corpus panel notices', () => {
     const [a, , c] = folder(['a.txt', 'b.txt', 'c.txt']);
     await t.session.start({ kind: 'file-list', files: [a!, c!], sync: true });
     await settled(t);
-    expect(t.persistence.getSnapshot().notice).toBe('2 files already in the corpus, unchanged; 1 file is no longer in the folder and left the corpus: f/b.txt.');
+    expect(t.persistence.getSnapshot().notice).toBe('2 files unchanged (same size and modification time: not read); 1 file is no longer in the folder and left the corpus: f/b.txt.');
     // b.txt restored (and d.txt added), the folder chosen again.
     await t.session.start({ kind: 'file-list', files: folder(['a.txt', 'b.txt', 'c.txt', 'd.txt']), sync: true });
     await settled(t);
     expect(t.persistence.getSnapshot().notice).toBe(
-      '2 files already in the corpus, unchanged; 1 file came back to the folder and joined the corpus again: f/b.txt; 1 new: f/d.txt.',
+      '2 files unchanged (same size and modification time: not read); 1 file came back to the folder and joined the corpus again: f/b.txt; 1 new: f/d.txt.',
     );
   });
 });
