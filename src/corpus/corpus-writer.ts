@@ -217,9 +217,15 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
   };
 }
 
-/** A saved document read again with the same contents: its stored time follows the file's (touched, or saved without one). */
+/**
+ * A saved document read again with the same contents: its stored time follows the file's (touched, or
+ * saved without one). The corpus on show takes it too, at once: a document written anew from it later
+ * (an exact class's next head, when its head is removed or replaced) must not bring the old time back.
+ */
 function noteRetime(retimed: Map<number, number>, saved: { docs: ScanDocs; storageIds: Uint32Array }, q: number, time: number): void {
-  if (time > 0 && time !== (saved.docs.modified?.[q] ?? 0)) retimed.set(saved.storageIds[q]!, time);
+  if (!(time > 0) || time === (saved.docs.modified?.[q] ?? 0)) return;
+  retimed.set(saved.storageIds[q]!, time);
+  if (saved.docs.modified) saved.docs.modified[q] = time;
 }
 
 /**

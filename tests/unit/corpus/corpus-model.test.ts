@@ -53,6 +53,10 @@ const QUICK: [string, Action[]][] = [
   ],
   ['settings changed after a reload rescan the kept contents; the folder chosen again then', [{ t: 'choose-folder' }, { t: 'settings-after-reload', r: 1 }, { t: 'disk-edit', r: 2, seed: 5 }, { t: 'choose-folder' }]],
   [
+    "a touched file whose exact copy left keeps its new time (the copy's class head was written anew from the old time; seed 357)",
+    [{ t: 'choose-folder' }, { t: 'disk-delete', r: 2674795636 }, { t: 'disk-touch', r: 767763056 }, { t: 'disk-delete', r: 403957836 }, { t: 'choose-folder' }],
+  ],
+  [
     'the folder chosen again after a reload, one file edited and one touched',
     [{ t: 'choose-folder' }, { t: 'reload' }, { t: 'disk-edit', r: 4, seed: 9 }, { t: 'disk-touch', r: 6 }, { t: 'choose-folder' }],
   ],
