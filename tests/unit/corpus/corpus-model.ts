@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach } from 'vitest';
 import { createCorpusPersistence, type CorpusPersistence } from '../../../src/corpus/corpus-persistence.ts';
 import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
@@ -184,6 +185,27 @@ export async function openTab(): Promise<Tab> {
   await persistence.start();
   await settled({ store, persistence, session });
   return { store, persistence, session };
+}
+
+/**
+ * For a test file: a fresh database (named `name`) before each test and every tab it opened closed after
+ * it. Returns how to open a tab.
+ */
+export function tabsPerTest(name: string): () => Promise<Tab> {
+  const opened: Tab[] = [];
+  beforeEach(() => {
+    globalThis.indexedDB = new IDBFactory();
+    configureStorage({ name, events: {} });
+  });
+  afterEach(() => {
+    for (const t of opened.splice(0)) t.persistence.close();
+    closeCorpusDb();
+  });
+  return async () => {
+    const t = await openTab();
+    opened.push(t);
+    return t;
+  };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

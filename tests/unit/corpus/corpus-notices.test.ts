@@ -3,26 +3,10 @@
  * scan ends when the scan starts, and a folder chosen again names the files that came back.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { fileOf, openTab, settled, TEXTS, type Tab } from './corpus-model.ts';
+import { describe, expect, it } from 'vitest';
+import { fileOf, settled, TEXTS, tabsPerTest } from './corpus-model.ts';
 
-const opened: Tab[] = [];
-beforeEach(() => {
-  globalThis.indexedDB = new IDBFactory();
-  configureStorage({ name: 'corpus-notices', events: {} });
-});
-afterEach(() => {
-  for (const t of opened.splice(0)) t.persistence.close();
-  closeCorpusDb();
-});
-
-async function tab(): Promise<Tab> {
-  const t = await openTab();
-  opened.push(t);
-  return t;
-}
+const tab = tabsPerTest('corpus-notices');
 
 const folder = (names: readonly string[]) => names.map((name, i) => fileOf(`f/${name}`, TEXTS[i]!, 1_700_000_000_000 + i));
 

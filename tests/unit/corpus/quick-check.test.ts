@@ -4,26 +4,11 @@
  * read; edited, touched and new files are; the result equals a fresh scan, and the times survive a reload.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { edited, exportsOf, fileOf, freshExportsOf, openTab, settled, TEXTS, type Tab } from './corpus-model.ts';
+import { describe, expect, it } from 'vitest';
+import { closeCorpusDb } from '../../../src/storage/database.ts';
+import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, type Tab, tabsPerTest } from './corpus-model.ts';
 
-const opened: Tab[] = [];
-beforeEach(() => {
-  globalThis.indexedDB = new IDBFactory();
-  configureStorage({ name: 'quick-check', events: {} });
-});
-afterEach(() => {
-  for (const t of opened.splice(0)) t.persistence.close();
-  closeCorpusDb();
-});
-
-async function tab(): Promise<Tab> {
-  const t = await openTab();
-  opened.push(t);
-  return t;
-}
+const tab = tabsPerTest('quick-check');
 
 async function reload(t: Tab): Promise<Tab> {
   await settled(t);

@@ -4,27 +4,12 @@
  * nothing is scanned and the page says why, and the result keeps the settings it was made with.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
+import { describe, expect, it } from 'vitest';
+import { closeCorpusDb } from '../../../src/storage/database.ts';
 import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
-import { edited, exportsOf, fileOf, freshExportsOf, openTab, settled, TEXTS, type Tab } from './corpus-model.ts';
+import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, tabsPerTest } from './corpus-model.ts';
 
-const opened: Tab[] = [];
-beforeEach(() => {
-  globalThis.indexedDB = new IDBFactory();
-  configureStorage({ name: 'settings-after-reload', events: {} });
-});
-afterEach(() => {
-  for (const t of opened.splice(0)) t.persistence.close();
-  closeCorpusDb();
-});
-
-async function tab(): Promise<Tab> {
-  const t = await openTab();
-  opened.push(t);
-  return t;
-}
+const tab = tabsPerTest('settings-after-reload');
 
 const folder = () => [
   ...TEXTS.map((text, i) => fileOf(`f/t${i}.txt`, text, 1_700_000_000_000 + i * 1000)),
