@@ -20,6 +20,7 @@ import type { RestorePhase } from './restore-corpus.ts';
 import type { BatchWriter } from './corpus-writer.ts';
 import type { CorpusPart, FolderSync } from './merge-corpus.ts';
 import type { StoredTables } from './stored-tables.ts';
+import type { UnchangedFiles } from '../scan/quick-check.ts';
 
 
 /** What the corpus panel shows. */
@@ -96,7 +97,7 @@ export interface CorpusContext {
   /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
   folderSync: FolderSync | null;
   /** Listed files the running scan's quick check left unread (the saved corpus holds them as they are). */
-  notRead: number;
+  notRead: UnchangedFiles | null;
   /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
   restoring: Promise<void>;
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
@@ -158,7 +159,7 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     writing: null,
     notSaved: null,
     folderSync: null,
-    notRead: 0,
+    notRead: null,
     restoring: Promise.resolve(),
     missedChange: null,
     listeners: new Set(),

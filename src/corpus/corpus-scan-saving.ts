@@ -10,8 +10,8 @@ import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
-import type { ScanDocs, SkippedFile } from '../scan/scan-result.ts';
-import type { UnchangedTest } from '../scan/quick-check.ts';
+import { noContents, type ScanDocs, type SkippedFile } from '../scan/scan-result.ts';
+import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { recordPhase } from '../scan/phase-timing.ts';
@@ -86,6 +86,20 @@ function unchangedTest(c: CorpusContext, settings: SimHashSettings): UnchangedTe
   };
 }
 
+/**
+ * The files the quick check did not read stand for their saved documents whose contents are not kept:
+ * a pair that needs such a document's exact Jaccard reads that one file (it is the saved one: same path,
+ * size and time), instead of staying unmeasured.
+ */
+function lendUnchangedFiles(base: Base, left: UnchangedFiles): void {
+  const docs = base.result.docs;
+  const at = positionsByPath(docs);
+  left.paths.forEach((path, i) => {
+    const q = at.get(path);
+    if (q !== undefined && docs.files[q] === noContents()) docs.files[q] = left.files[i]!;
+  });
+}
+
 /** What the scan session calls to save into the corpus (its ScanHooks): the scan calls saving, in its own order. */
 export function createScanSaving(c: CorpusContext): ScanHooks {
   return {
@@ -93,7 +107,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
     unchangedTest: (settings) => unchangedTest(c, settings),
     async onStart(docs, signal, listed, sync, notRead) {
       c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
-      c.notRead = notRead ?? 0;
+      c.notRead = notRead ?? null;
       // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
       if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
       c.scanNotice = null;
@@ -146,6 +160,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
       c.folderSync = null;
       // "Re-read every file" was for this scan of the folder: the next one checks sizes and times again.
       if (sync && c.snapshot.rereadAll) c.update({ rereadAll: false });
+      if (before && c.notRead) lendUnchangedFiles(before, c.notRead);
       const outcome = before ? await mergeInto(c, before, ownPart, signal, sync) : null;
       const merged = outcome?.merged ?? ownPart;
       // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
@@ -207,8 +222,8 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
   const n = (x: number) => x.toLocaleString('en');
   const parts = [];
   const files = (x: number) => `${n(x)} file${x === 1 ? '' : 's'}`;
-  const notRead = c.notRead;
-  c.notRead = 0;
+  const notRead = c.notRead?.paths.length ?? 0;
+  c.notRead = null;
   if (notRead > 0) parts.push(`${files(notRead)} unchanged (same size and modification time: not read)`);
   if (outcome.unchanged > 0) parts.push(`${notRead > 0 ? n(outcome.unchanged) : files(outcome.unchanged)} read again, contents unchanged`);
   if (outcome.updated > 0) parts.push(`${n(outcome.updated)} changed`);

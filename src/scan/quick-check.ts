@@ -69,6 +69,14 @@ export interface QuickCheckSplit {
   stats: FileStats;
   /** Listed files the saved corpus already holds as they are: not read. */
   unchanged: number;
+  /** Those files' paths and Files (a pair that needs one's exact Jaccard reads that one file). */
+  left?: UnchangedFiles;
+}
+
+/** The listed files the quick check did not read. */
+export interface UnchangedFiles {
+  paths: string[];
+  files: File[];
 }
 
 /** Splits `collected` by `isUnchanged`: the unchanged files are left out of what the scan reads. */
@@ -81,10 +89,19 @@ export function splitUnchanged(collected: CollectedFiles, stats: FileStats, isUn
   const unchanged = collected.paths.length - keep.length;
   if (unchanged === 0) return { toRead: collected, stats, unchanged };
   const pick = (x: Float64Array) => Float64Array.from(keep, (d) => x[d]!);
+  const left: UnchangedFiles = { paths: [], files: [] };
+  for (let d = 0, k = 0; d < collected.paths.length; d++) {
+    if (keep[k] === d) k++;
+    else {
+      left.paths.push(collected.paths[d]!);
+      left.files.push(collected.files[d]!);
+    }
+  }
   return {
     toRead: { ...collected, files: keep.map((d) => collected.files[d]!), paths: keep.map((d) => collected.paths[d]!) },
     stats: { sizes: pick(stats.sizes), modified: pick(stats.modified) },
     unchanged,
+    left,
   };
 }
 

@@ -3,7 +3,7 @@ import type { BatchContents } from '../workers/ingest-protocol.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { UnchangedTest } from './quick-check.ts';
+import type { UnchangedFiles, UnchangedTest } from './quick-check.ts';
 
 /** A result on show and the search state behind it. */
 export interface ShownCorpus {
@@ -21,7 +21,7 @@ export interface ScanHooks {
    * folder's whole listing when this scan reads only part of it). `notRead`: listed files the quick
    * check left out (the saved corpus holds them as they are). May reject to stop the scan.
    */
-  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[], sync?: boolean | readonly string[], notRead?: number): Promise<void>;
+  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[], sync?: boolean | readonly string[], notRead?: UnchangedFiles): Promise<void>;
   /**
    * The quick check for a scan with `settings`: which listed files the saved corpus holds at the same
    * path, size and modification time (they are not read). Null: read every file.

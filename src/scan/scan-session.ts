@@ -172,7 +172,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     if (check.stats) scanDocs.modified!.set(check.stats.modified);
     const folderPaths = (source.kind === 'file-list' && source.folderPaths) || (check.unchanged > 0 ? listing.paths : null);
     const sync = 'sync' in source && source.sync === true && (folderPaths ?? true);
-    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), sync, check.unchanged);
+    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), sync, 'left' in check ? check.left : undefined);
     signal.throwIfAborted();
     if (settings.weights === 'tfidf') {
       // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.

@@ -77,6 +77,23 @@ describe('the quick check of a folder chosen again', () => {
     expect(exportsOf(t.store.getSnapshot().result)).toBe(expected);
   });
 
+  it('without kept contents, a new near copy of an unchanged file is measured by reading that one file, after a reload', async () => {
+    const disk = startDisk();
+    let t = await tab();
+    await t.persistence.setKeepContents(false);
+    await t.session.start({ kind: 'file-list', files: filesOf(disk, []), sync: true });
+    await settled(t);
+    t = await reload(t);
+    disk.set('f/near-t4.txt', [edited(TEXTS[4]!, 21), 1_800_000_000_000]);
+    const reads: string[] = [];
+    await t.session.start({ kind: 'file-list', files: filesOf(disk, reads), sync: true });
+    await settled(t);
+    // The new file, and for its pair's exact Jaccard the one unchanged file it pairs with: never the folder.
+    expect(reads.sort()).toEqual(['f/near-t4.txt', 'f/t4.txt']);
+    expect(t.persistence.getSnapshot().unmeasured).toBe(0);
+    expect(exportsOf(t.store.getSnapshot().result)).toBe(await freshExportOf(disk));
+  });
+
   it('reads a file whose saved record has no modification time (0), and saves the time it has now', async () => {
     const disk = startDisk();
     for (const [p, [text]] of disk) disk.set(p, [text, 0]);
