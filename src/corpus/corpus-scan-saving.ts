@@ -76,13 +76,16 @@ function unchangedTest(c: CorpusContext, settings: SimHashSettings): UnchangedTe
   if (!saved || settingsChange(saved, { ...saved, fingerprint: settings }) === 'fingerprints') return null;
   const docs = base.result.docs;
   const at = positionsByPath(docs);
-  return (path, size, modified) => {
-    const q = at.get(path);
-    if (q === undefined || base.storageIds[q] === NO_ID) return false;
-    const time = docs.modified?.[q] ?? 0;
-    const status = docs.status[q];
-    // A file saved without a time (0) or never read whole is always read.
-    return time > 0 && time === modified && docs.sizes[q] === size && status !== DocStatus.pending && status !== DocStatus.unreadable;
+  return {
+    saved: (path) => at.has(path),
+    unchanged: (path, size, modified) => {
+      const q = at.get(path);
+      if (q === undefined || base.storageIds[q] === NO_ID) return false;
+      const time = docs.modified?.[q] ?? 0;
+      const status = docs.status[q];
+      // A file saved without a time (0) or never read whole is always read.
+      return time > 0 && time === modified && docs.sizes[q] === size && status !== DocStatus.pending && status !== DocStatus.unreadable;
+    },
   };
 }
 

@@ -13,8 +13,13 @@ export interface FileStats {
   modified: Float64Array;
 }
 
-/** Whether the saved corpus holds `path` at this size and time (then its saved record stands for it). */
-export type UnchangedTest = (path: string, size: number, modified: number) => boolean;
+/** The saved corpus's side of the quick check. */
+export interface UnchangedTest {
+  /** Whether `path` is saved at all (only such files are asked for their size and time before reading). */
+  saved(path: string): boolean;
+  /** Whether the saved corpus holds `path` at this size and time (then its saved record stands for it). */
+  unchanged(path: string, size: number, modified: number): boolean;
+}
 
 /**
  * Files asked for their size and time per main-thread task. In Chromium a folder input's File fetches
@@ -25,16 +30,17 @@ const STAT_CHUNK = 32;
 /** Paths a worker opens per stat call (handles are opened in the workers, off the main thread). */
 const STAT_PATHS_PER_CALL = 1024;
 
-/** Sizes and times of Files the page holds (folder input, Choose files, an entries drop), in small tasks. */
-export async function statFiles(files: ArrayLike<Blob>, signal: AbortSignal): Promise<FileStats> {
-  const n = files.length;
-  const sizes = new Float64Array(n);
-  const modified = new Float64Array(n);
-  for (let from = 0; from < n; from += STAT_CHUNK) {
+/**
+ * Sizes and times of the Files at `at` (the others: size -1, time 0; the feeder asks a file read for its
+ * time after reading it), in small tasks: Files the page holds (folder input, Choose files, an entries drop).
+ */
+export async function statFiles(files: ArrayLike<Blob>, at: readonly number[], signal: AbortSignal): Promise<FileStats> {
+  const sizes = new Float64Array(files.length).fill(-1);
+  const modified = new Float64Array(files.length);
+  for (let from = 0; from < at.length; from += STAT_CHUNK) {
     if (from > 0) await yieldToEventLoop();
     signal.throwIfAborted();
-    const to = Math.min(n, from + STAT_CHUNK);
-    for (let d = from; d < to; d++) {
+    for (const d of at.slice(from, from + STAT_CHUNK)) {
       const file = files[d]!;
       sizes[d] = file.size;
       modified[d] = file instanceof File ? file.lastModified : 0;
@@ -79,12 +85,19 @@ export interface UnchangedFiles {
   files: File[];
 }
 
+/** Positions of the listing whose path the saved corpus holds. */
+function savedAt(listing: CollectedFiles, isUnchanged: UnchangedTest): number[] {
+  const at: number[] = [];
+  for (let d = 0; d < listing.paths.length; d++) if (isUnchanged.saved(listing.paths[d]!)) at.push(d);
+  return at;
+}
+
 /** Splits `collected` by `isUnchanged`: the unchanged files are left out of what the scan reads. */
 export function splitUnchanged(collected: CollectedFiles, stats: FileStats, isUnchanged: UnchangedTest): QuickCheckSplit {
   const keep: number[] = [];
   for (let d = 0; d < collected.paths.length; d++) {
     const size = stats.sizes[d]!;
-    if (size < 0 || !isUnchanged(collected.paths[d]!, size, stats.modified[d]!)) keep.push(d);
+    if (size < 0 || !isUnchanged.unchanged(collected.paths[d]!, size, stats.modified[d]!)) keep.push(d);
   }
   const unchanged = collected.paths.length - keep.length;
   if (unchanged === 0) return { toRead: collected, stats, unchanged };
@@ -106,10 +119,11 @@ export function splitUnchanged(collected: CollectedFiles, stats: FileStats, isUn
 }
 
 /**
- * The quick check over a scan's listing: every file's size and time (asked of the Files the page holds,
- * in small tasks; through handles, of the workers, only when there is a saved corpus to compare with:
- * otherwise the workers' reads carry the times), then the split by `isUnchanged` (null: read all).
- * A listing that carries its times (a rescan from kept contents) is not asked again.
+ * The quick check over a scan's listing: the size and time of each file whose path is saved (asked of
+ * the Files the page holds, in small tasks; through handles, of the workers), then the split by
+ * `isUnchanged` (null: read all). Files not asked here carry their time from the read (the feeder asks
+ * a File once it has read it; a handle's worker reads it off the File it opened). A listing that
+ * carries its times (a rescan from kept contents) is not asked again.
  */
 export async function quickCheck(
   workers: ScanWorkers,
@@ -121,7 +135,7 @@ export async function quickCheck(
   const stats = listing.modified
     ? { sizes: new Float64Array(listing.paths.length).fill(-1), modified: listing.modified }
     : handleToken === null
-      ? await statFiles(listing.files, signal)
+      ? await statFiles(listing.files, isUnchanged ? savedAt(listing, isUnchanged) : [], signal)
       : isUnchanged
         ? await statHandlePaths(workers, handleToken, listing.paths, signal)
         : null;
