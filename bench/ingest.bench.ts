@@ -23,6 +23,9 @@
  * reads every file's bytes from a plain folder input, 16 `arrayBuffer()` reads in flight.
  * `--no-contents` unticks "Keep file contents" first (the saved corpus then keeps no file contents).
  * `--reload` then reloads the page and times the restore of the saved corpus (kept contents included).
+ * `--again N` (folder only) copies the corpus first (untimed), then after the first scan edits N files of
+ * the copy and chooses it again: first and second time to groups, their ratio, and the export after
+ * the second scan compared with `simsift scan` of the same folder (bench/ingest-again.ts).
  * `--profile` samples the page's main thread (CDP Profiler, 1 ms) from the input to the groups and prints
  * the functions with the most self time: where the main thread's share of the scan goes.
  */
@@ -35,6 +38,7 @@ import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
 import { realCorpusOnDisk } from './real-corpus.ts';
 import { benchOptions, numberOption } from './harness.ts';
+import { copyCorpus, removeCopy, timeAgain } from './ingest-again.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,7 +46,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const INGEST_OPTIONS = {
   files: { type: 'string' }, mb: { type: 'string' }, source: { type: 'string' }, seed: { type: 'string' }, text: { type: 'string' },
   baseline: { type: 'boolean' }, 'no-baseline': { type: 'boolean' }, profile: { type: 'boolean' }, trace: { type: 'boolean' },
-  'no-contents': { type: 'boolean' }, reload: { type: 'boolean' }, tasks: { type: 'boolean' },
+  'no-contents': { type: 'boolean' }, reload: { type: 'boolean' }, tasks: { type: 'boolean' }, again: { type: 'string' },
 } as const;
 
 /** The on-disk corpus for `spec`, generated once under bench/.data/. */
@@ -395,7 +399,7 @@ export async function main(args: string[]): Promise<void> {
   const o = benchOptions(
     args,
     INGEST_OPTIONS,
-    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks]',
+    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks] [--again N]',
   );
   if (!o) return;
   const files = numberOption(o.files, 100_000, 'files');
@@ -406,6 +410,8 @@ export async function main(args: string[]): Promise<void> {
   if (text !== 'generated' && text !== 'real') throw new Error('--text is generated or real');
   if (!['folder', 'drop', 'handle'].includes(source)) throw new Error('--source is folder, drop or handle');
   if (text === 'real' && source === 'drop') throw new Error('--text real is read from disk: --source folder or handle');
+  const again = o.again === undefined ? 0 : numberOption(o.again, 10, 'again');
+  if (again > 0 && source !== 'folder') throw new Error('--again chooses the folder again: --source folder');
   const fromDisk = source === 'folder' || source === 'handle';
   const realMb = numberOption(o.mb, files / 100, 'mb');
   const baseline = o.baseline === true || (text === 'real' && o['no-baseline'] !== true);
@@ -429,6 +435,7 @@ export async function main(args: string[]): Promise<void> {
   const browser = profileDir ? null : await chromium.launch(launch);
   const context = profileDir ? await chromium.launchPersistentContext(profileDir, launch) : null;
   const newPage = () => (context ? context.newPage() : browser!.newPage());
+  const cleanup: Array<() => void> = [];
   try {
     let opfsFolder = '';
     if (context) {
@@ -441,6 +448,8 @@ export async function main(args: string[]): Promise<void> {
           : `OPFS folder ${copied.name} with ${copied.files} files copied by an earlier run (${profileDir})`,
       );
     }
+    const copies: string[] = [];
+    cleanup.push(() => copies.forEach(removeCopy));
     const page = await newPage();
     // tsx (esbuild keepNames) wraps named functions in __name(); the functions sent to the page need it.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
@@ -449,7 +458,9 @@ export async function main(args: string[]): Promise<void> {
     let corpusDir = '';
     if (fromDisk) {
       const disk = diskCorpus();
-      corpusDir = disk.dir;
+      // --again edits files on disk: a copy of the corpus, never bench/.data's.
+      corpusDir = again > 0 ? copyCorpus(disk.dir) : disk.dir;
+      if (again > 0) copies.push(corpusDir);
       corpus = disk;
     } else {
       const t0 = performance.now();
@@ -591,6 +602,7 @@ export async function main(args: string[]): Promise<void> {
       writeFileSync(saved, JSON.stringify(profile));
       console.log(`  the whole profile: ${saved} (opens in Chromium's DevTools, Performance panel)`);
     }
+    if (again > 0) await timeAgain(page, root, corpusDir, again, seconds);
     if (o.reload === true) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.
       const t0 = performance.now();
@@ -602,6 +614,7 @@ export async function main(args: string[]): Promise<void> {
     }
     if (o.tasks === true) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
   } finally {
+    for (const clean of cleanup) clean();
     await (context ?? browser)!.close();
     await server.close();
     rmSync(outDir, { recursive: true, force: true });

@@ -56,6 +56,11 @@ export function App() {
           onCancel={() => scanSession.cancel()}
         />
         <CorpusPanel persistence={corpusPersistence} />
+        {scan.rescanNote && (
+          <p role="status" className="ss-panel app-note app-note--warn">
+            {scan.rescanNote}
+          </p>
+        )}
         {scan.state === 'error' && (
           <p role="alert" className="app-error">
             {scan.error}

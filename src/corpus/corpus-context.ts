@@ -20,6 +20,7 @@ import type { RestorePhase } from './restore-corpus.ts';
 import type { BatchWriter } from './corpus-writer.ts';
 import type { CorpusPart, FolderSync } from './merge-corpus.ts';
 import type { StoredTables } from './stored-tables.ts';
+import type { UnchangedFiles } from '../scan/quick-check.ts';
 
 
 /** What the corpus panel shows. */
@@ -56,6 +57,8 @@ export interface PersistenceSnapshot {
    * be measured, so they are neither accepted nor recorded (a Jaccard of 0 would be a wrong verdict).
    */
   unmeasured: number;
+  /** "Re-read every file" was asked: the next choose of the folder reads every file. */
+  rereadAll: boolean;
 }
 
 /** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
@@ -93,6 +96,8 @@ export interface CorpusContext {
   notSaved: ScanSource | null;
   /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
   folderSync: FolderSync | null;
+  /** Listed files the running scan's quick check left unread (the saved corpus holds them as they are). */
+  notRead: UnchangedFiles | null;
   /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
   restoring: Promise<void>;
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
@@ -130,6 +135,7 @@ const INITIAL: PersistenceSnapshot = {
   saving: false,
   confirmation: null,
   unmeasured: 0,
+  rereadAll: false,
 };
 
 /** A context with nothing loaded yet. */
@@ -153,6 +159,7 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     writing: null,
     notSaved: null,
     folderSync: null,
+    notRead: null,
     restoring: Promise.resolve(),
     missedChange: null,
     listeners: new Set(),

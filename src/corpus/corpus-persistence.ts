@@ -45,6 +45,11 @@ export interface CorpusPersistence {
   /** Matches files against the corpus without adding them. */
   check(files: File[]): Promise<void>;
   dismissNotice(): void;
+  /**
+   * "Re-read every file": the next choose of the folder reads every file, not only those whose size or
+   * modification time changed (an edit that kept both is invisible to the quick check).
+   */
+  rereadAll(): void;
   /** Answers the pending `confirmation` (true: go on). */
   answer(ok: boolean): void;
   /** Stops listening to other tabs (the page goes away). */
@@ -82,6 +87,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     remove: (positions) => actions.remove(c, positions),
     check: (files) => actions.check(c, files),
     dismissNotice: () => c.update({ notice: null }),
+    rereadAll: () =>
+      c.update({ rereadAll: true, notice: 'The next time you choose the folder, every file is read again, not only the files whose size or modification time changed.' }),
     answer: (ok) => c.answerPending?.(ok),
     close: () => {
       unsubscribe();

@@ -10,7 +10,10 @@ import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
-import type { ScanDocs, SkippedFile } from '../scan/scan-result.ts';
+import { noContents, type ScanDocs, type SkippedFile } from '../scan/scan-result.ts';
+import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
 import { recordPhase } from '../scan/phase-timing.ts';
 import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
 import type { BatchWriter } from './corpus-writer.ts';
@@ -60,12 +63,54 @@ function storageFull(c: CorpusContext, inCorpus: Uint8Array | null, docs: ScanDo
   return message;
 }
 
+/**
+ * The quick check against the corpus on show: a path saved (and stored) with this size and a known
+ * modification time equal to the file's is not read again. Never with other fingerprint settings (the
+ * saved fingerprints would not stand for the file), TF-IDF weights (a document's fingerprint depends on
+ * the whole corpus), or after "Re-read every file".
+ */
+function unchangedTest(c: CorpusContext, settings: SimHashSettings): UnchangedTest | null {
+  const base = c.base;
+  if (!base || base.result.docs.count === 0 || c.snapshot.rereadAll || settings.weights === 'tfidf' || c.snapshot.status !== 'ready') return null;
+  const saved = c.savedSettings;
+  if (!saved || settingsChange(saved, { ...saved, fingerprint: settings }) === 'fingerprints') return null;
+  const docs = base.result.docs;
+  const at = positionsByPath(docs);
+  return {
+    saved: (path) => at.has(path),
+    unchanged: (path, size, modified) => {
+      const q = at.get(path);
+      if (q === undefined || base.storageIds[q] === NO_ID) return false;
+      const time = docs.modified?.[q] ?? 0;
+      const status = docs.status[q];
+      // A file saved without a time (0) or never read whole is always read.
+      return time > 0 && time === modified && docs.sizes[q] === size && status !== DocStatus.pending && status !== DocStatus.unreadable;
+    },
+  };
+}
+
+/**
+ * The files the quick check did not read stand for their saved documents whose contents are not kept:
+ * a pair that needs such a document's exact Jaccard reads that one file (it is the saved one: same path,
+ * size and time), instead of staying unmeasured.
+ */
+function lendUnchangedFiles(base: Base, left: UnchangedFiles): void {
+  const docs = base.result.docs;
+  const at = positionsByPath(docs);
+  left.paths.forEach((path, i) => {
+    const q = at.get(path);
+    if (q !== undefined && docs.files[q] === noContents()) docs.files[q] = left.files[i]!;
+  });
+}
+
 /** What the scan session calls to save into the corpus (its ScanHooks): the scan calls saving, in its own order. */
 export function createScanSaving(c: CorpusContext): ScanHooks {
   return {
     corpusSize: () => c.base?.result.docs.count ?? 0,
-    async onStart(docs, signal, listed, sync) {
+    unchangedTest: (settings) => unchangedTest(c, settings),
+    async onStart(docs, signal, listed, sync, notRead) {
       c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
+      c.notRead = notRead ?? null;
       // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
       if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
       c.scanNotice = null;
@@ -116,6 +161,9 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
       const ownPart = { result: own.result, storageIds, search: own.corpus };
       const sync = c.folderSync ?? undefined;
       c.folderSync = null;
+      // "Re-read every file" was for this scan of the folder: the next one checks sizes and times again.
+      if (sync && c.snapshot.rereadAll) c.update({ rereadAll: false });
+      if (before && c.notRead) lendUnchangedFiles(before, c.notRead);
       const outcome = before ? await mergeInto(c, before, ownPart, signal, sync) : null;
       const merged = outcome?.merged ?? ownPart;
       // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
@@ -176,8 +224,12 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
   c.update({ unmeasured: outcome.unmeasured });
   const n = (x: number) => x.toLocaleString('en');
   const parts = [];
-  if (outcome.unchanged > 0) parts.push(`${n(outcome.unchanged)} file${outcome.unchanged === 1 ? '' : 's'} already in the corpus, unchanged`);
-  if (outcome.updated > 0) parts.push(`${n(outcome.updated)} updated`);
+  const files = (x: number) => `${n(x)} file${x === 1 ? '' : 's'}`;
+  const notRead = c.notRead?.paths.length ?? 0;
+  c.notRead = null;
+  if (notRead > 0) parts.push(`${files(notRead)} unchanged (same size and modification time: not read)`);
+  if (outcome.unchanged > 0) parts.push(`${notRead > 0 ? n(outcome.unchanged) : files(outcome.unchanged)} read again, contents unchanged`);
+  if (outcome.updated > 0) parts.push(`${n(outcome.updated)} changed`);
   const named = (paths: readonly string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? ` and ${n(paths.length - 10)} more` : ''}`;
   if (sync) {
     // A folder chosen again: the files that came back (they had left the corpus in this page) and the new ones, by name.
@@ -185,7 +237,7 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
     const fresh = outcome.added.filter((p) => !c.leftPaths.has(p));
     for (const p of back) c.leftPaths.delete(p);
     if (back.length > 0) parts.push(`${n(back.length)} file${back.length === 1 ? '' : 's'} came back to the folder and joined the corpus again: ${named(back)}`);
-    if (fresh.length > 0 && outcome.unchanged + outcome.updated > 0) parts.push(`${n(fresh.length)} new: ${named(fresh)}`);
+    if (fresh.length > 0 && notRead + outcome.unchanged + outcome.updated > 0) parts.push(`${n(fresh.length)} new: ${named(fresh)}`);
   }
   const gone = outcome.missing.paths;
   for (const p of gone) c.leftPaths.add(p);

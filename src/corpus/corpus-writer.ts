@@ -134,6 +134,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       const fingerprinted: number[] = [];
       const written: number[] = [];
       const replaced: number[] = [];
+      const retimed = new Map<number, number>();
       const saved = options.saved;
       for (let j = 0; j < ids.length; j++) {
         const d = ids[j]!;
@@ -142,6 +143,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
         if (saved && q !== undefined && saved.storageIds[q] !== NO_ID && batchDocs.status[d] !== DocStatus.pending) {
           if (sameContents(saved.docs, q, batchDocs, d)) {
             inCorpus[d] = 1;
+            noteRetime(retimed, saved, q, batchDocs.modified?.[d] ?? 0);
             continue;
           }
           if (saved.storageIds[q] !== NO_ID) {
@@ -158,7 +160,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
         // A file never read whole (too large, unreadable) has no contents to keep.
         if (batchDocs.status[d] !== DocStatus.tooLarge && batchDocs.status[d] !== DocStatus.unreadable) kept?.add(doc.id, j, d);
       }
-      if (documents.length === 0) return;
+      if (documents.length === 0 && retimed.size === 0) return;
       // Stored tables for this k: the batch's entries are merged into their shards in its transaction.
       const t = tables && tables.k === options.k ? tables : null;
       const tableEntries = t && fingerprinted.length > 0 ? batchEntries(t, batchDocs, fingerprinted, storageIdOf) : undefined;
@@ -172,7 +174,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       chain = chain.then(async () => {
         if (failed) return;
         try {
-          let after = await addBatch({ documents, contents, sessionId, tableEntries });
+          let after = await addBatch({ documents, contents, sessionId, tableEntries, ...(retimed.size > 0 ? { retimed } : {}) });
           // After the new version is committed, so a crash in between keeps a file twice, never loses it.
           if (replaced.length > 0) after = await removeDocuments(replaced, successors);
           committed += documents.length;
@@ -213,6 +215,17 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       }
     },
   };
+}
+
+/**
+ * A saved document read again with the same contents: its stored time follows the file's (touched, or
+ * saved without one). The corpus on show takes it too, at once: a document written anew from it later
+ * (an exact class's next head, when its head is removed or replaced) must not bring the old time back.
+ */
+function noteRetime(retimed: Map<number, number>, saved: { docs: ScanDocs; storageIds: Uint32Array }, q: number, time: number): void {
+  if (!(time > 0) || time === (saved.docs.modified?.[q] ?? 0)) return;
+  retimed.set(saved.storageIds[q]!, time);
+  if (saved.docs.modified) saved.docs.modified[q] = time;
 }
 
 /**

@@ -135,6 +135,8 @@ interface Partition {
   missing: MergeOutcome['missing'];
   /** Per saved document kept because a new file at its path has the same contents: that file's doc in `own` (else -1). */
   sameOwn: Int32Array;
+  /** Saved positions read again with the same contents and another modification time: [position, time]. */
+  retimed: [number, number][];
 }
 
 /**
@@ -152,6 +154,7 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
   let unchanged = 0;
   let updated = 0;
   const added: string[] = [];
+  const retimed: [number, number][] = [];
   for (let d = 0; d < ownDocs.count; d++) {
     const q = savedAt.get(ownDocs.paths[d]!);
     if (q === undefined) {
@@ -165,6 +168,9 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
     } else if (sameContents(savedDocs, q, ownDocs, d)) {
       unchanged++;
       sameOwn[q] = d;
+      // The saved document stays; its time follows the file (touched, or saved without one).
+      const time = ownDocs.modified?.[d] ?? 0;
+      if (time > 0 && time !== (savedDocs.modified?.[q] ?? 0)) retimed.push([q, time]);
     } else {
       dropSaved[q] = 1;
       updated++;
@@ -181,13 +187,13 @@ function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undef
   }
   const keepSaved: number[] = [];
   for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
-  return { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn };
+  return { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn, retimed };
 }
 
 /**
- * A saved document kept for a new file of the same contents takes that file as its bytes (a saved
- * document whose contents were not kept could not be measured against a new one otherwise) and its
- * modification time (a folder chosen again refreshes the times).
+ * A saved document kept for a new file of the same contents takes that file as its bytes: a saved
+ * document whose contents were not kept could not be measured against a new one otherwise (its time
+ * follows the file through `retimed`).
  */
 function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn: Int32Array, ownDocs: ScanDocs): void {
   keepSaved.forEach((q, i) => {
@@ -195,8 +201,6 @@ function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn:
     if (d < 0) return;
     joined.files[i] = docFile(ownDocs, d);
     if (joined.ranges) joined.ranges[2 * i] = joined.ranges[2 * i + 1] = Number.NaN;
-    const time = ownDocs.modified?.[d] ?? 0;
-    if (time !== 0 && joined.modified) joined.modified[i] = time;
   });
 }
 
@@ -225,7 +229,7 @@ export async function mergeCorpus(
   const t0 = performance.now();
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
-  const { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn } = partition(before, own, sync);
+  const { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn, retimed } = partition(before, own, sync);
   // Merged positions in path order (see scan-docs.ts pathOrder): saved and new documents interleave.
   const joined = concatDocs(gatherDocs(savedDocs, keepSaved), gatherDocs(ownDocs, keepOwn));
   refreshFromOwn(joined, keepSaved, sameOwn, ownDocs);
@@ -243,6 +247,10 @@ export async function mergeCorpus(
    * such documents were decided before). A saved copy whose original left (removed, or replaced by a new
    * version) stands for its text now: its pairs were never searched, so they are searched like a new file's.
    */
+  if (retimed.length > 0) {
+    docs.modified ??= new Float64Array(docs.count);
+    for (const [q, time] of retimed) docs.modified[savedTo[q]!] = time;
+  }
   const wasSaved = new Uint8Array(docs.count);
   const storageIds = new Uint32Array(docs.count);
   keepSaved.forEach((q) => {

@@ -47,6 +47,10 @@ export interface FeedOptions {
   batchFiles?: number;
   /** Reads in flight here: enough to hide the per-file latency of the browser's blob reads. */
   readConcurrency?: number;
+  /** File `d` when it is not `files[d]` itself (a range of a stored batch, sliced only when read). */
+  fileAt?: (d: number) => Blob;
+  /** Each file's modification time (0: not known yet, asked once the file is read): sent with its bytes. */
+  modified?: { [d: number]: number; readonly length: number };
 }
 
 /**
@@ -82,8 +86,10 @@ export async function feedFiles(
   const lane = async () => {
     while (next < files.length && failure === null) {
       const d = next++;
-      const file = files[d];
+      const file = options.fileAt ? options.fileAt(d) : files[d];
       const read = await readUpTo(file, readLimit);
+      // A time not asked before reading: asked now, one File in this small task (see quick-check.ts statFiles).
+      if (options.modified && options.modified[d] === 0 && file instanceof File) options.modified[d] = file.lastModified;
       signal.throwIfAborted();
       if (read.kind === 'error') {
         sink.unreadable(d, read.message);
@@ -92,11 +98,11 @@ export async function feedFiles(
       if (read.kind === 'large') {
         // Its size is asked only now, once the file is known to be large (one call, not one per file).
         if (file.size > MAX_DOCUMENT_BYTES) sink.tooLarge(d, file.size);
-        else dispatch({ ids: [d], items: [{ name: paths[d], file }], buffers: [], bytes: 0, large: true });
+        else dispatch({ ids: [d], items: [{ name: paths[d], file, ...(options.modified ? { lastModified: options.modified[d] } : {}) }], buffers: [], bytes: 0, large: true });
       } else {
         sink.read?.(d, read.bytes.byteLength);
         open.ids.push(d);
-        open.items.push({ name: paths[d], bytes: read.bytes });
+        open.items.push({ name: paths[d], bytes: read.bytes, ...(options.modified ? { lastModified: options.modified[d] } : {}) });
         open.buffers.push(read.bytes.buffer as ArrayBuffer);
         open.bytes += read.bytes.byteLength;
         if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();

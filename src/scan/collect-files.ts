@@ -19,6 +19,10 @@ export interface CollectedFiles {
    * paths are under; the ingest workers open and read every path themselves.
    */
   roots?: FileSystemHandle[];
+  /** Each file's modification time when the listing knows it already (a rescan of a restored corpus). */
+  modified?: Float64Array;
+  /** Where `files` are a saved corpus's content batches: each path's byte range of its file (see ScanDocs.ranges). */
+  ranges?: Float64Array;
 }
 
 // The CLI's walk (src/cli/walk-files.ts) imports the rule from here.

@@ -9,7 +9,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
-import type { ScanDocs } from './scan-result.ts';
+import { docFile, type ScanDocs } from './scan-result.ts';
 
 let passes = 0;
 
@@ -22,7 +22,7 @@ let passes = 0;
 export async function installDocumentFrequencies(
   workers: ScanWorkers,
   signal: AbortSignal,
-  docs: Pick<ScanDocs, 'count' | 'files' | 'paths'>,
+  docs: Pick<ScanDocs, 'count' | 'files' | 'paths' | 'ranges'>,
   settings: SimHashSettings,
   onBytes: (bytes: number) => void,
   handleToken: string | null = null,
@@ -51,7 +51,7 @@ export async function installDocumentFrequencies(
         unreadable: () => undefined,
         tooLarge: () => undefined,
       },
-      { readLimit: workers.readLimit, maxInFlight: workers.ingest.size * 2, signal },
+      { readLimit: workers.readLimit, maxInFlight: workers.ingest.size * 2, signal, ...(docs.ranges ? { fileAt: (d: number) => docFile(docs, d) } : {}) },
     );
   }
   const parts = await workers.ingest.broadcast(signal, (api) => api.collectFrequencies());

@@ -2,6 +2,8 @@
 import type { BatchContents } from '../workers/ingest-protocol.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
+import type { UnchangedFiles, UnchangedTest } from './quick-check.ts';
 
 /** A result on show and the search state behind it. */
 export interface ShownCorpus {
@@ -16,9 +18,15 @@ export interface ScanHooks {
    * The file list is known (docs allocated, nothing read yet); `listed` are the files skipped while
    * listing (hidden, unreadable folders), which have no doc. `sync`: the person chose a folder, so the
    * saved corpus follows it (its saved files missing from this listing leave; given as paths, the
-   * folder's whole listing when this scan reads only part of it). May reject to stop the scan.
+   * folder's whole listing when this scan reads only part of it). `notRead`: listed files the quick
+   * check left out (the saved corpus holds them as they are). May reject to stop the scan.
    */
-  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[], sync?: boolean | readonly string[]): Promise<void>;
+  onStart?(docs: ScanDocs, signal: AbortSignal, listed?: readonly SkippedFile[], sync?: boolean | readonly string[], notRead?: UnchangedFiles): Promise<void>;
+  /**
+   * The quick check for a scan with `settings`: which listed files the saved corpus holds at the same
+   * path, size and modification time (they are not read). Null: read every file.
+   */
+  unchangedTest?(settings: SimHashSettings): UnchangedTest | null;
   /**
    * One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; with
    * `keepsBytes`, `contents` holds their bytes in one Blob (`ids[j]`'s range is empty when a worker

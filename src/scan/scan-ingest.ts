@@ -11,7 +11,7 @@ import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts'
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
 import { estimateRate } from './progress-meter.ts';
-import type { DocNote, ScanDocs, SkippedFile } from './scan-result.ts';
+import { docFile, type DocNote, type ScanDocs, type SkippedFile } from './scan-result.ts';
 import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
@@ -102,6 +102,7 @@ export function allocateDocs(collected: CollectedFiles): ScanDocs {
     paths: collected.paths,
     files: collected.files,
     ...(collected.roots ? { roots: collected.roots } : {}),
+    ...(collected.ranges ? { ranges: collected.ranges } : {}),
     sizes: new Float64Array(n),
     modified: new Float64Array(n),
     status: new Uint8Array(n),
@@ -160,17 +161,20 @@ export interface IngestJob {
   notes: DocNote[];
   /** Called once every file is read (or sent to a worker): fingerprinting is what remains. */
   onSent: () => void;
+  /** Each file's modification time when the page asked it before reading (see quick-check.ts statFiles). */
+  modified?: Float64Array;
 }
 
 /** Reads and fingerprints every file of the scan in the ingest pool, into `out` as batches arrive (a cancel keeps what came); resolves once every batch is in. */
 export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void> {
-  const { workers, signal, settings, hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent } = job;
+  const { workers, signal, settings, hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent, modified } = job;
   // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
   const claims = canShareMemory() ? createClaimBuffer(m.filesTotal) : undefined;
   const keepBytes = hooks.keepsBytes?.() ?? false;
   const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
     m.filesRead++;
     scanDocs.sizes[d] = size;
+    if (scanDocs.modified && modified) scanDocs.modified[d] = modified[d]!;
     scanDocs.status[d] = status;
     skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
     m.filesDone++;
@@ -240,7 +244,17 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
         // Never fingerprinted in part (a part would call files that differ past it identical).
         tooLarge: (d, size) => skip(d, size, 'too-large', DocStatus.tooLarge, tooLargeMessage(size)),
       },
-      { readLimit: workers.readLimit, maxInFlight, signal, batchBytes: BATCH_BYTES, batchFiles: BATCH_FILES, readConcurrency: READ_CONCURRENCY },
+      {
+        readLimit: workers.readLimit,
+        maxInFlight,
+        signal,
+        batchBytes: BATCH_BYTES,
+        batchFiles: BATCH_FILES,
+        readConcurrency: READ_CONCURRENCY,
+        ...(modified ? { modified } : {}),
+        // Kept contents (a rescan of a restored corpus): each document is its range of a stored batch.
+        ...(scanDocs.ranges ? { fileAt: (d: number) => docFile(scanDocs, d) } : {}),
+      },
       onSent,
     );
   }

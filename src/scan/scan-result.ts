@@ -183,7 +183,7 @@ export interface ScanTimings {
  * Document `d`'s bytes: its File, or its range of a stored batch's Blob (sliced only now, when read).
  * Not for a document read through a handle (`isHandleDocument`): use `docBlob`.
  */
-export function docFile(docs: ScanDocs, d: number): Blob {
+export function docFile(docs: Pick<ScanDocs, 'files' | 'ranges'>, d: number): Blob {
   const file = docs.files[d]!;
   const start = docs.ranges ? docs.ranges[2 * d]! : Number.NaN;
   return Number.isNaN(start) ? file : file.slice(start, docs.ranges![2 * d + 1]);

@@ -5,8 +5,10 @@
  */
 import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts';
 import { abortError, isAbortError } from '../workers/worker-bridge.ts';
+import { errorMessage } from './scan-source.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
+import type { CollectedFiles } from './collect-files.ts';
+import { collectSource, rescanSource, type ScanSource } from './scan-source.ts';
 import { emptyGroups, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
 import {
   concatSets,
@@ -18,29 +20,18 @@ import {
 import { adoptResult, type Candidates, type SearchCorpus, type ShownSearch } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
-import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanSnapshot, ScanStore } from './scan-store.ts';
-import { collectFromHandles, dropHandles, openHandlesInWorkers } from './handle-source.ts';
+import { openHandlesInWorkers } from './handle-source.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 import { recordPhase } from './phase-timing.ts';
 import { allocateDocs, createScanMeter, ingestAll, type IngestOutput } from './scan-ingest.ts';
+import { quickCheck } from './quick-check.ts';
 
 export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 
-/** Where a scan's files come from. */
-export type ScanSource =
-  /** `sync`: a chosen folder's files, which the corpus follows (ScanHooks.onStart); `folderPaths`: its whole listing when a resume reads part. */
-  | { kind: 'file-list'; files: ArrayLike<File>; sync?: boolean; folderPaths?: readonly string[] }
-  | { kind: 'drop'; drop: DropSnapshot }
-  /** A folder (or files) given as File System Access handles: the ingest workers walk and read them (handle-source.ts). */
-  | { kind: 'handles'; handles: FileSystemHandle[]; sync?: boolean }
-  /**
-   * Files already collected (a rescan with other settings, the CLI). `pairs`: candidate pairs found
-   * outside (doc ids = positions in `collected`), used instead of the scan's own search.
-   */
-  | { kind: 'collected'; collected: CollectedFiles; pairs?: PairList };
+export type { ScanSource } from './scan-source.ts';
 
 /** What a regroup may change; absent fields keep the store's current value. */
 export interface RegroupOptions {
@@ -88,10 +79,6 @@ export interface ScanSession {
 
 const PROGRESS_INTERVAL_MS = 100;
 
-function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
 
 
 /** One session's state: what it runs on, the scan running, the result on show and its files. */
@@ -111,23 +98,18 @@ interface SessionState {
   regroupWanted: boolean;
 }
 
-/** The scan's file list from its source (walking dropped folders), hidden files left out; folders a drop could not read, as skips. */
-async function collectSource(workers: ScanWorkers, source: ScanSource, signal: AbortSignal): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[] }> {
-  const unreadable: SkippedFile[] = [];
-  const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
-  const collected =
-    source.kind === 'collected'
-      ? source.collected
-      : source.kind === 'file-list'
-        ? await collectFromFileList(source.files, signal)
-        : handles
-          ? await collectFromHandles(workers, handles, signal)
-          : source.kind === 'drop'
-            ? await collectFromDrop(source.drop, signal, (path, error) =>
-                unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
-              )
-            : { files: [], paths: [], hidden: [] };
-  return { collected, unreadable };
+/**
+ * A scan's listing (walking dropped folders; handles handed to every ingest worker, which opens and
+ * reads the files itself), then the quick check: files the saved corpus holds at the same path, size
+ * and time are left out of what is read.
+ */
+async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHashSettings, signal: AbortSignal, t0: number) {
+  const { collected: listing, unreadable } = await collectSource(s.workers, source, signal);
+  signal.throwIfAborted();
+  const handleToken = listing.roots ? await openHandlesInWorkers(s.workers, listing.roots, signal) : null;
+  const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal);
+  recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
+  return { listing, unreadable, handleToken, check };
 }
 
 /** Cancels the running scan (hard: its workers are terminated); the store says 'cancelled' at once. */
@@ -173,12 +155,9 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
   try {
     // Listing: the file list (walking dropped folders), hidden files left out.
     m.setPhase('listing');
-    const { collected, unreadable } = await collectSource(s.workers, source, signal);
-    signal.throwIfAborted();
-    // Read through handles: every ingest worker gets them, and opens and reads the files itself.
-    const handleToken = collected.roots ? await openHandlesInWorkers(s.workers, collected.roots, signal) : null;
-    recordPhase('listing', t0, performance.now(), { files: collected.paths.length, leftOut: collected.hidden.length, handles: handleToken === null ? 0 : 1 });
-    s.lastCollected = collected;
+    const { listing, unreadable, handleToken, check } = await listAndCheck(s, source, settings, signal, t0);
+    const collected = check.toRead;
+    s.lastCollected = listing;
     skipped.push(...collected.hidden, ...unreadable);
     m.filesTotal = collected.files.length;
     m.filesListedOnly = collected.hidden.length + unreadable.length;
@@ -190,8 +169,10 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     const scanDocs = allocateDocs(collected);
     docs = scanDocs;
     ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
-    const sync = 'sync' in source && source.sync === true && ((source.kind === 'file-list' && source.folderPaths) || true);
-    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), sync);
+    if (check.stats) scanDocs.modified!.set(check.stats.modified);
+    const folderPaths = (source.kind === 'file-list' && source.folderPaths) || (check.unchanged > 0 ? listing.paths : null);
+    const sync = 'sync' in source && source.sync === true && (folderPaths ?? true);
+    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), sync, 'left' in check ? check.left : undefined);
     signal.throwIfAborted();
     if (settings.weights === 'tfidf') {
       // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
@@ -204,7 +185,8 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
 
     // Once every file is read (or sent to a worker), fingerprinting is what remains.
     const onSent = () => void ((timings.readingMs = performance.now() - t0), m.setPhase('fingerprinting'));
-    await ingestAll({ workers: s.workers, signal, settings, hooks: s.hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent }, ingested);
+    const modified = check.stats?.modified;
+    await ingestAll({ workers: s.workers, signal, settings, hooks: s.hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent, ...(modified ? { modified } : {}) }, ingested);
     signal.throwIfAborted();
     timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
     recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
@@ -379,9 +361,11 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       s.store.update({ state: 'idle', result: null, progress: null, error: null });
     },
     rescan(settings) {
-      s.store.update({ settings });
-      if (!s.lastCollected) return Promise.resolve();
-      return this.start({ kind: 'collected', collected: s.lastCollected });
+      // After a reload the files are not at hand: the kept contents are read, or the person is told why not.
+      const source = s.lastCollected ?? rescanSource(s.store.getSnapshot().result);
+      s.store.update({ settings, rescanNote: typeof source === 'string' ? source : null });
+      if (!source || typeof source === 'string') return Promise.resolve();
+      return this.start({ kind: 'collected', collected: source });
     },
     start(source) {
       if (s.current) cancel(s);
@@ -390,7 +374,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       s.last = null;
       const controller = new AbortController();
       s.current = controller;
-      s.store.update({ state: 'scanning', progress: null, result: null, error: null, stopped: null, pinned: [] });
+      s.store.update({ state: 'scanning', progress: null, result: null, error: null, stopped: null, rescanNote: null, pinned: [] });
       return run(s, source, controller);
     },
   };}

@@ -48,6 +48,11 @@ export interface ScanSnapshot {
    * shown as an error, never as "Scan cancelled". Null after Cancel and when a scan starts.
    */
   stopped: string | null;
+  /**
+   * Why new fingerprint settings were not applied (a rescan after a reload without the files' contents):
+   * they wait for the next scan. Null once a scan starts or settings are applied.
+   */
+  rescanNote: string | null;
   /** Candidate search radius (Hamming distance) for the next scan or regroup. */
   k: number;
   /** True while k follows the corpus size (`defaultK`); false once the person chose a k. */
@@ -81,6 +86,7 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     result: null,
     error: null,
     stopped: null,
+    rescanNote: null,
     k: DEFAULT_K,
     // A store made with a k keeps it; otherwise k follows each corpus' size.
     kAuto: initial.k === undefined,

@@ -274,6 +274,20 @@ export function withoutIds(cols: Columns, removed: ReadonlySet<number>): Columns
   };
 }
 
+/** Sets the modification time of the documents `times` names (id -> ms) in place; returns whether any was here. */
+export function setModifiedTimes(cols: Columns, times: ReadonlyMap<number, number>): boolean {
+  const ids = idsOf(cols);
+  const column = new DataView(cols.bin.lastModified.buffer, cols.bin.lastModified.byteOffset, cols.bin.lastModified.byteLength);
+  let changed = false;
+  for (let i = 0; i < cols.count; i++) {
+    const time = times.get(ids[i]!);
+    if (time === undefined) continue;
+    column.setFloat64(i * 8, time, true);
+    changed = true;
+  }
+  return changed;
+}
+
 /** The ids column as numbers (copied when the bytes are not 4-aligned). */
 export function idsOf(cols: Columns): Uint32Array {
   return view32(cols.bin.ids);

@@ -7,6 +7,7 @@ import { RequestGroup, readTransaction, writeTransaction } from './database.ts';
 import {
   chunkFromColumns,
   columnsFromChunk,
+  setModifiedTimes,
   columnsFromDocuments,
   concatColumns,
   documentAt,
@@ -38,6 +39,11 @@ export interface IngestBatch {
   tableEntries?: readonly TableEntries[];
   /** The scan session whose `committed` count this batch advances. */
   sessionId?: number;
+  /**
+   * Stored documents whose file was read again with the same contents but another modification time
+   * (touched, or saved without one): id -> the file's time, set in the same transaction.
+   */
+  retimed?: ReadonlyMap<number, number>;
 }
 
 /** Corpus counters after a write. */
@@ -127,9 +133,31 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
     };
     writes.add(metaStore.put(next));
     writes.add(mergeEntriesInTransaction(tx, tableEntries));
+    if (batch.retimed && batch.retimed.size > 0) writes.add(retimeInTransaction(chunks, batch.retimed));
     await writes.done();
     return summaryOf(next);
   });
+}
+
+/** The corpus-chunks store as a write transaction holds it (only what the retime uses). */
+interface ChunkStore {
+  getAllKeys(): Promise<number[]>;
+  get(key: number): Promise<CorpusChunkRecord | undefined>;
+  put(record: CorpusChunkRecord): Promise<unknown>;
+}
+
+/** Rewrites the chunks holding the documents `times` names with their new modification times. */
+async function retimeInTransaction(chunks: ChunkStore, times: ReadonlyMap<number, number>): Promise<void> {
+  const keys = await chunks.getAllKeys();
+  const byChunk = idsByRecord(keys, [...times.keys()].sort((x, y) => x - y));
+  const records = await Promise.all([...byChunk.keys()].map((key) => chunks.get(key)));
+  const puts: Promise<unknown>[] = [];
+  for (const record of records) {
+    if (!record) continue;
+    const cols = columnsFromChunk(record);
+    if (setModifiedTimes(cols, times)) puts.push(chunks.put(chunkFromColumns(record.chunk, cols)));
+  }
+  await Promise.all(puts);
 }
 
 /**

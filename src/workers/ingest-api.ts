@@ -288,6 +288,17 @@ export const ingestApi = {
     return transfer(result, buffers);
   },
 
+  /**
+   * Each path's size and modification time under the handles of `openHandles` (scan `token`), opened
+   * here but not read (size -1: it could not be opened): the quick check of a folder chosen again.
+   */
+  async statHandles(token: string, paths: string[]): Promise<{ sizes: Float64Array; modified: Float64Array }> {
+    const items = await openPaths(token, paths, DEFAULT_INGEST_LIMITS, false);
+    const sizes = Float64Array.from(items, (item) => (item.error !== undefined || !item.file ? -1 : item.file.size));
+    const modified = Float64Array.from(items, itemModified);
+    return transfer({ sizes, modified }, [sizes.buffer, modified.buffer]);
+  },
+
   /** `countFrequencies` over files named by their paths under the handles of `openHandles`. */
   async countFrequenciesOfPaths(token: string, paths: string[], settings: SimHashSettings): Promise<number> {
     return ingestApi.countFrequencies(await openPaths(token, paths), settings);

@@ -1,4 +1,4 @@
-/** The saved-corpus panel: document count, storage used, keep-contents, check files, clear, resume, reset. */
+/** The saved-corpus panel: document count, storage used, keep-contents, check files, re-read, clear, resume, reset. */
 import { useRef, useState } from 'react';
 import type { CorpusPersistence } from '../../corpus/corpus-persistence.ts';
 import { formatStorageBytes, interruptedMessage } from './format-storage.ts';
@@ -121,6 +121,15 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
             }}
           />
         </label>
+        <button
+          type="button"
+          disabled={s.documentCount === 0 || s.rereadAll}
+          aria-pressed={s.rereadAll}
+          title="Choosing a folder again reads only files whose size or modification time changed. This makes the next choose read every file (for an edit that kept both)."
+          onClick={() => persistence.rereadAll()}
+        >
+          Re-read every file
+        </button>
         <button type="button" disabled={s.documentCount === 0} onClick={() => setConfirming(true)}>
           Clear corpus
         </button>

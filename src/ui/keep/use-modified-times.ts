@@ -1,7 +1,8 @@
 /**
- * Modification times for the keep rules. A scan through directory handles, a restored corpus and the CLI
- * have them already (ScanDocs.modified); a folder-input File of a fresh scan is asked for its
- * lastModified only once a rule needs it (newest, oldest), only for documents in a group: in Chromium
+ * Modification times for the keep rules. Every scan records them now (scan/quick-check.ts asks each
+ * listed File in small tasks; handle-read files carry theirs), and the saved corpus keeps them; what is
+ * still missing (a corpus saved before, a document without a time) is filled here. A File is asked for
+ * its lastModified only once a rule needs it (newest, oldest), only for documents in a group: in Chromium
  * each first metadata read of such a File, and each clone of one into a worker, is a synchronous IPC
  * (asked for every grouped file after the results showed, it made tasks over 100 ms after a 4,000-file
  * scan, 50 at a time in the worker as on the main thread).

@@ -44,6 +44,33 @@ const FOUND: [string, Action[]][] = [
   ],
 ];
 
+/** The quick check's sequences (#34), each equal to a fresh scan after every step checked. */
+const QUICK: [string, Action[]][] = [
+  ['a touched file (new time, same bytes): read, the saved document stays with the new time, after a reload too', [{ t: 'choose-folder' }, { t: 'disk-touch', r: 3 }, { t: 'choose-folder' }, { t: 'reload' }]],
+  [
+    'an edit keeping size and time is not seen by the quick check, and is by Re-read every file',
+    [{ t: 'choose-folder' }, { t: 'disk-hidden-edit', r: 1 }, { t: 'choose-folder' }, { t: 'reload' }, { t: 'reread' }],
+  ],
+  ['settings changed after a reload rescan the kept contents; the folder chosen again then', [{ t: 'choose-folder' }, { t: 'settings-after-reload', r: 1 }, { t: 'disk-edit', r: 2, seed: 5 }, { t: 'choose-folder' }]],
+  [
+    "a touched file whose exact copy left keeps its new time (the copy's class head was written anew from the old time; seed 357)",
+    [{ t: 'choose-folder' }, { t: 'disk-delete', r: 2674795636 }, { t: 'disk-touch', r: 767763056 }, { t: 'disk-delete', r: 403957836 }, { t: 'choose-folder' }],
+  ],
+  [
+    'the folder chosen again after a reload, one file edited and one touched',
+    [{ t: 'choose-folder' }, { t: 'reload' }, { t: 'disk-edit', r: 4, seed: 9 }, { t: 'disk-touch', r: 6 }, { t: 'choose-folder' }],
+  ],
+];
+
+describe('the quick check of a folder chosen again', () => {
+  for (const [name, actions] of QUICK) {
+    it(name, async () => {
+      const failure = await runSequence(actions);
+      expect(failure && `after step ${failure.step}:\n${lineDiff(failure.expected, failure.actual)}`).toBeNull();
+    });
+  }
+});
+
 describe('sequences the model test found', () => {
   for (const [name, actions] of FOUND) {
     it(name, async () => {

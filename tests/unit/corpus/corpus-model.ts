@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach } from 'vitest';
 import { createCorpusPersistence, type CorpusPersistence } from '../../../src/corpus/corpus-persistence.ts';
 import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
@@ -19,6 +20,7 @@ import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
+import { DEFAULT_SETTINGS, type SimHashSettings } from '../../../src/core/simhash/settings.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
 import { groupsCsv } from '../../../src/core/export/groups-csv.ts';
 import { lowerCasePaths, orderGroups } from '../../../src/ui/groups/group-view.ts';
@@ -64,7 +66,28 @@ export type Action =
   | { t: 'pin'; r: number }
   | { t: 'cancel-resume'; early: boolean }
   | { t: 'reload' }
-  | { t: 'other-tab-clear' };
+  | { t: 'other-tab-clear' }
+  /** A file touched on disk: a new modification time, the same bytes. */
+  | { t: 'disk-touch'; r: number }
+  /** An edit that keeps the size and the modification time: the quick check cannot see it (the documented limit). */
+  | { t: 'disk-hidden-edit'; r: number }
+  /** "Re-read every file", then the folder chosen again: every file is read. */
+  | { t: 'reread' }
+  /** The page reloaded, then other fingerprint settings applied (`r` picks them). */
+  | { t: 'settings-after-reload'; r: number };
+
+/** The fingerprint settings the settings action picks among (TF-IDF left out: its corpus is never quick-checked). */
+export const MODEL_SETTINGS: readonly SimHashSettings[] = [
+  DEFAULT_SETTINGS,
+  { features: { kind: 'word', n: 1 }, weights: 'tf', stopWords: false },
+  { features: { kind: 'char-ngram', n: 4 }, weights: 'binary', stopWords: false },
+];
+
+/** `text` with one letter changed, same length (same bytes count for ASCII). */
+export function sameSizeEdit(text: string): string {
+  const at = text.search(/[a-y]/);
+  return at < 0 ? text : text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) + 1) + text.slice(at + 1);
+}
 
 /** A random sequence of `length` actions (the first chooses the folder). */
 export function generate(seed: number, length: number): Action[] {
@@ -83,6 +106,10 @@ export function generate(seed: number, length: number): Action[] {
     ['cancel-resume', 2],
     ['reload', 2],
     ['other-tab-clear', 1],
+    ['disk-touch', 2],
+    ['disk-hidden-edit', 1],
+    ['reread', 1],
+    ['settings-after-reload', 1],
   ];
   const total = weights.reduce((s, [, w]) => s + w, 0);
   while (out.length < length) {
@@ -100,6 +127,9 @@ export function generate(seed: number, length: number): Action[] {
     const name = `n${names++}.txt`;
     switch (t) {
       case 'disk-delete':
+      case 'disk-touch':
+      case 'disk-hidden-edit':
+      case 'settings-after-reload':
         out.push({ t, r });
         break;
       case 'disk-edit':
@@ -157,6 +187,27 @@ export async function openTab(): Promise<Tab> {
   return { store, persistence, session };
 }
 
+/**
+ * For a test file: a fresh database (named `name`) before each test and every tab it opened closed after
+ * it. Returns how to open a tab.
+ */
+export function tabsPerTest(name: string): () => Promise<Tab> {
+  const opened: Tab[] = [];
+  beforeEach(() => {
+    globalThis.indexedDB = new IDBFactory();
+    configureStorage({ name, events: {} });
+  });
+  afterEach(() => {
+    for (const t of opened.splice(0)) t.persistence.close();
+    closeCorpusDb();
+  });
+  return async () => {
+    const t = await openTab();
+    opened.push(t);
+    return t;
+  };
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until nothing runs behind the page (scans, restores, writes behind the shown result). */
@@ -195,6 +246,8 @@ class Model {
   corpus = new Map<string, DiskFile>();
   /** Paths the person made references (kept while the document stays as it was). */
   pinned: string[] = [];
+  /** The fingerprint settings the corpus was last made with. */
+  settings: SimHashSettings = DEFAULT_SETTINGS;
   clock = 1_700_000_000_000;
 
   constructor() {
@@ -217,17 +270,24 @@ class Model {
     return this.diskPaths().map((p) => fileOf(p, this.disk.get(p)!.text, this.disk.get(p)!.modified));
   }
 
-  /** The corpus follows the folder: its files as they are now, its files no longer there leave. */
-  sync(): void {
+  /**
+   * The corpus follows the folder: its files as they are now, its files no longer there leave. Without
+   * `all` (Re-read every file), a file at the saved size and (known) time is not read: its saved version stays.
+   */
+  sync(all = false): void {
     for (const p of [...this.corpus.keys()]) if (p.startsWith('f/') && !this.disk.has(p)) this.leave(p);
-    for (const [p, f] of this.disk) this.put(p, f);
+    for (const [p, f] of this.disk) {
+      const was = this.corpus.get(p);
+      if (!all && was && was.modified > 0 && was.modified === f.modified && Buffer.byteLength(was.text) === Buffer.byteLength(f.text)) continue;
+      this.put(p, f);
+    }
   }
 
   put(path: string, file: DiskFile): void {
     const was = this.corpus.get(path);
     if (was && was.text !== file.text) this.pinned = this.pinned.filter((x) => x !== path);
-    // The same contents at the same path: the saved document stays (as it was saved).
-    if (!was || was.text !== file.text) this.corpus.set(path, { ...file });
+    // The same contents at the same path: the saved document stays, its modification time follows the file.
+    this.corpus.set(path, { ...file });
   }
 
   leave(path: string): void {
@@ -257,14 +317,18 @@ let freshWorkers: ScanWorkers | null = null;
 
 /** A fresh scan of exactly the files the corpus should hold, on a session with no saved corpus. */
 async function freshExports(model: Model): Promise<string> {
-  const files = model.corpusFiles();
+  return freshExportsOf(model.corpusFiles(), model.pinned, model.settings);
+}
+
+/** What a fresh scan of `files` (a session with no saved corpus) exports, with the documents at `pinnedPaths` made references. */
+export async function freshExportsOf(files: File[], pinnedPaths: readonly string[] = [], settings?: SimHashSettings): Promise<string> {
   if (files.length === 0) return '';
-  const store = createScanStore();
+  const store = createScanStore(settings ? { settings } : {});
   freshWorkers ??= scanWorkers();
   const session = createScanSession(store, freshWorkers);
   await session.start({ kind: 'file-list', files });
   let result = store.getSnapshot().result!;
-  const pinned = model.pinned.map((p) => result.docs.paths.indexOf(p)).filter((d) => d >= 0);
+  const pinned = pinnedPaths.map((p) => result.docs.paths.indexOf(p)).filter((d) => d >= 0);
   if (pinned.length > 0) {
     await session.regroup({ pinned });
     result = store.getSnapshot().result!;
@@ -373,6 +437,34 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           await settled(tab);
           await reload();
           break;
+        case 'disk-touch': {
+          const p = pick(model.diskPaths())!;
+          model.disk.set(p, { text: model.disk.get(p)!.text, modified: model.tick() });
+          break;
+        }
+        case 'disk-hidden-edit': {
+          const p = pick(model.diskPaths())!;
+          const f = model.disk.get(p)!;
+          model.disk.set(p, { text: sameSizeEdit(f.text), modified: f.modified });
+          break;
+        }
+        case 'reread':
+          tab.persistence.rereadAll();
+          await tab.session.start({ kind: 'file-list', files: model.folderFiles(), sync: true });
+          model.sync(true);
+          break;
+        case 'settings-after-reload': {
+          await settled(tab);
+          await reload();
+          const settings = MODEL_SETTINGS[a.r % MODEL_SETTINGS.length]!;
+          // The settings panel rescans only for other fingerprint settings, over a corpus on show.
+          if (!tab.store.getSnapshot().result || JSON.stringify(settings) === JSON.stringify(model.settings)) break;
+          await tab.session.rescan(settings);
+          // A rescan is a new scan of the same files: references are not carried over.
+          model.pinned = [];
+          model.settings = settings;
+          break;
+        }
         case 'other-tab-clear': {
           await settled(tab);
           const other = await openTab();

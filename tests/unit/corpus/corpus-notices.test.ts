@@ -3,26 +3,10 @@
  * scan ends when the scan starts, and a folder chosen again names the files that came back.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { fileOf, openTab, settled, TEXTS, type Tab } from './corpus-model.ts';
+import { describe, expect, it } from 'vitest';
+import { fileOf, settled, TEXTS, tabsPerTest } from './corpus-model.ts';
 
-const opened: Tab[] = [];
-beforeEach(() => {
-  globalThis.indexedDB = new IDBFactory();
-  configureStorage({ name: 'corpus-notices', events: {} });
-});
-afterEach(() => {
-  for (const t of opened.splice(0)) t.persistence.close();
-  closeCorpusDb();
-});
-
-async function tab(): Promise<Tab> {
-  const t = await openTab();
-  opened.push(t);
-  return t;
-}
+const tab = tabsPerTest('corpus-notices');
 
 const folder = (names: readonly string[]) => names.map((name, i) => fileOf(`f/${name}`, TEXTS[i]!, 1_700_000_000_000 + i));
 
@@ -48,12 +32,12 @@ describe('the corpus panel notices', () => {
     const [a, , c] = folder(['a.txt', 'b.txt', 'c.txt']);
     await t.session.start({ kind: 'file-list', files: [a!, c!], sync: true });
     await settled(t);
-    expect(t.persistence.getSnapshot().notice).toBe('2 files already in the corpus, unchanged; 1 file is no longer in the folder and left the corpus: f/b.txt.');
+    expect(t.persistence.getSnapshot().notice).toBe('2 files unchanged (same size and modification time: not read); 1 file is no longer in the folder and left the corpus: f/b.txt.');
     // b.txt restored (and d.txt added), the folder chosen again.
     await t.session.start({ kind: 'file-list', files: folder(['a.txt', 'b.txt', 'c.txt', 'd.txt']), sync: true });
     await settled(t);
     expect(t.persistence.getSnapshot().notice).toBe(
-      '2 files already in the corpus, unchanged; 1 file came back to the folder and joined the corpus again: f/b.txt; 1 new: f/d.txt.',
+      '2 files unchanged (same size and modification time: not read); 1 file came back to the folder and joined the corpus again: f/b.txt; 1 new: f/d.txt.',
     );
   });
 });

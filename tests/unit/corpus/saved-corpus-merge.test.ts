@@ -224,7 +224,7 @@ describe('choosing a saved folder again', () => {
     expect(new Set(r.docs.paths).size).toBe(100);
     expect(r.exactGroups.count).toBe(0);
     expect(pairPaths(r)).toEqual(pairs);
-    expect(first.persistence.getSnapshot().notice).toBe('100 files already in the corpus, unchanged.');
+    expect(first.persistence.getSnapshot().notice).toBe('100 files read again, contents unchanged.');
     expect(first.persistence.getSnapshot().documentCount).toBe(100);
 
     // One file edited on disk: it replaces its saved version (and no longer pairs with 0-a).
@@ -233,7 +233,7 @@ describe('choosing a saved folder again', () => {
     await settled(first);
     r = first.store.getSnapshot().result!;
     expect(r.docs.count).toBe(100);
-    expect(first.persistence.getSnapshot().notice).toBe('99 files already in the corpus, unchanged; 1 updated.');
+    expect(first.persistence.getSnapshot().notice).toBe('99 files read again, contents unchanged; 1 changed.');
     expect(pairPaths(r)).toEqual(pairs.filter((p) => p !== 'saved/0-a.txt ~ saved/0-b.txt'));
     reload(first);
 

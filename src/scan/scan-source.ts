@@ -1,0 +1,76 @@
+/**
+ * Where a scan's listing comes from: the person's files, folders and drops as a flat list, and for a
+ * rescan with other fingerprint settings after a reload, the saved corpus's kept contents.
+ */
+import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
+import { collectFromHandles, dropHandles } from './handle-source.ts';
+import { isHandleDocument, noContents, type ScanResult, type SkippedFile } from './scan-result.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import type { PairList } from '../core/index/pair-list.ts';
+
+/** Where a scan's files come from. */
+export type ScanSource =
+  /** `sync`: a chosen folder's files, which the corpus follows (ScanHooks.onStart); `folderPaths`: its whole listing when a resume reads part. */
+  | { kind: 'file-list'; files: ArrayLike<File>; sync?: boolean; folderPaths?: readonly string[] }
+  | { kind: 'drop'; drop: DropSnapshot }
+  /** A folder (or files) given as File System Access handles: the ingest workers walk and read them (handle-source.ts). */
+  | { kind: 'handles'; handles: FileSystemHandle[]; sync?: boolean }
+  /**
+   * Files already collected (a rescan with other settings, the CLI). `pairs`: candidate pairs found
+   * outside (doc ids = positions in `collected`), used instead of the scan's own search.
+   */
+  | { kind: 'collected'; collected: CollectedFiles; pairs?: PairList };
+
+/** An error's message for people. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** The scan's file list from its source (walking dropped folders), hidden files left out; folders a drop could not read, as skips. */
+export async function collectSource(workers: ScanWorkers, source: ScanSource, signal: AbortSignal): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[] }> {
+  const unreadable: SkippedFile[] = [];
+  const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
+  const collected =
+    source.kind === 'collected'
+      ? source.collected
+      : source.kind === 'file-list'
+        ? await collectFromFileList(source.files, signal)
+        : handles
+          ? await collectFromHandles(workers, handles, signal)
+          : source.kind === 'drop'
+            ? await collectFromDrop(source.drop, signal, (path, error) =>
+                unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
+              )
+            : { files: [], paths: [], hidden: [] };
+  return { collected, unreadable };
+}
+
+
+/**
+ * What a rescan with other fingerprint settings reads when the scanned files are no longer at hand (the
+ * page was reloaded): the documents' kept contents, as the saved corpus holds them. Every document needs
+ * its contents (fingerprints of the rest could not be made); otherwise a sentence saying why the folder
+ * must be chosen again. Null: nothing on show.
+ */
+export function rescanSource(result: ScanResult | null): CollectedFiles | string | null {
+  if (!result || result.docs.count === 0) return null;
+  const { docs } = result;
+  let missing = 0;
+  for (let d = 0; d < docs.count; d++) if (docs.files[d] === noContents() || isHandleDocument(docs, d)) missing++;
+  if (missing > 0) {
+    const n = missing.toLocaleString('en');
+    return (
+      `These settings were not applied: new fingerprints need every file read again, and the saved corpus keeps no contents of ${n} ` +
+      `file${missing === 1 ? '' : 's'} (or the page was reloaded since they were read). Choose the folder again to scan it with these settings.`
+    );
+  }
+  const hidden: SkippedFile[] = result.skipped.filter((skip) => skip.docId < 0);
+  return {
+    files: docs.files as File[],
+    paths: docs.paths,
+    hidden,
+    ...(docs.ranges ? { ranges: docs.ranges } : {}),
+    modified: docs.modified ?? new Float64Array(docs.count),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Apply settings after a reload (#34): other fingerprint settings rescan the saved corpus from its kept
+ * contents (the result equals a fresh scan with those settings, times included); without kept contents
+ * nothing is scanned and the page says why, and the result keeps the settings it was made with.
+ */
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { closeCorpusDb } from '../../../src/storage/database.ts';
+import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
+import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, tabsPerTest } from './corpus-model.ts';
+
+const tab = tabsPerTest('settings-after-reload');
+
+const folder = () => [
+  ...TEXTS.map((text, i) => fileOf(`f/t${i}.txt`, text, 1_700_000_000_000 + i * 1000)),
+  fileOf('f/near-t1.txt', edited(TEXTS[1]!, 7), 1_700_000_100_000),
+  fileOf('f/copy-t2.txt', TEXTS[2]!, 1_700_000_200_000),
+];
+
+const SINGLE_WORDS: SimHashSettings = { features: { kind: 'word', n: 1 }, weights: 'tf', stopWords: false };
+
+/** A fresh scan of the folder with `settings` (a session with no saved corpus). */
+const freshWith = (settings: SimHashSettings) => freshExportsOf(folder(), [], settings);
+
+describe('Apply settings after a reload', () => {
+  it('rescans the saved corpus from its kept contents: the result equals a fresh scan with the new settings', async () => {
+    let t = await tab();
+    await t.session.start({ kind: 'file-list', files: folder(), sync: true });
+    await settled(t);
+    t.persistence.close();
+    closeCorpusDb();
+    t = await tab();
+    await t.session.rescan(SINGLE_WORDS);
+    await settled(t);
+    const shown = t.store.getSnapshot();
+    expect(shown.rescanNote).toBeNull();
+    expect(shown.result!.settings).toEqual(SINGLE_WORDS);
+    expect(shown.result!.docs.count).toBe(folder().length);
+    const actual = exportsOf(shown.result);
+    expect(actual).toBe(await freshWith(SINGLE_WORDS));
+  });
+
+  it('without kept contents says the folder must be chosen again, and the result keeps its settings', async () => {
+    let t = await tab();
+    await t.persistence.setKeepContents(false);
+    await t.session.start({ kind: 'file-list', files: folder(), sync: true });
+    await settled(t);
+    t.persistence.close();
+    closeCorpusDb();
+    t = await tab();
+    const before = t.store.getSnapshot().result!.settings;
+    await t.session.rescan(SINGLE_WORDS);
+    await settled(t);
+    const shown = t.store.getSnapshot();
+    expect(shown.rescanNote).toMatch(/These settings were not applied.*Choose the folder again/);
+    expect(shown.result!.settings).toEqual(before);
+  });
+});
