@@ -205,6 +205,25 @@ function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn:
 }
 
 /**
+ * The feature sets both parts hold, at merged positions: small documents' sets (ascending doc ids, as a
+ * scan's come) and the sets kept from fingerprinting (they depend on the features and stop words only).
+ */
+function mergedSets(before: CorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, count: number, settings: SimHashSettings): { parts: PackedSets[]; keptSets: Array<Uint32Array | undefined> } {
+  const parts: PackedSets[] = [];
+  if (before.search) mapSets(before.search.smallSets, savedTo, parts);
+  if (own.search) mapSets(own.search.smallSets, ownTo, parts);
+  parts.sort((x, y) => x.docs[0]! - y.docs[0]!);
+  const keptSets: Array<Uint32Array | undefined> = new Array(count);
+  const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);
+  for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
+    const sets = search?.keptSets;
+    if (!sets || setKey(search.settings) !== setKey(settings)) continue;
+    for (let d = 0; d < to.length; d++) if (to[d]! >= 0 && sets[d]) keptSets[to[d]!] = sets[d];
+  }
+  return { parts, keptSets };
+}
+
+/**
  * Merges `own` (a scan's result, positions after the saved ones) into `before` (the saved corpus) and
  * groups the union with `options`. A path saved already is updated in place: with the same contents
  * the new file is left out, with other contents it replaces the saved document. Candidates: every pair within k with a new member, plus the saved
@@ -284,20 +303,7 @@ export async function mergeCorpus(
   knownRows(own, ownTo, rows);
   const known = sortedUnique(rows);
 
-  const parts: PackedSets[] = [];
-  if (before.search) mapSets(before.search.smallSets, savedTo, parts);
-  if (own.search) mapSets(own.search.smallSets, ownTo, parts);
-  // Ascending doc ids, as a scan's sets come (merged positions are in path order, not part order).
-  parts.sort((x, y) => x.docs[0]! - y.docs[0]!);
-  // Feature sets kept from fingerprinting follow their documents into the merged corpus (sets
-  // depend on the features and stop words only).
-  const keptSets: Array<Uint32Array | undefined> = new Array(docs.count);
-  const setKey = (settings: SimHashSettings) => JSON.stringify([settings.features, settings.stopWords]);
-  for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
-    const sets = search?.keptSets;
-    if (!sets || setKey(search.settings) !== setKey(options.settings)) continue;
-    for (let d = 0; d < to.length; d++) if (to[d]! >= 0 && sets[d]) keptSets[to[d]!] = sets[d];
-  }
+  const { parts, keptSets } = mergedSets(before, own, savedTo, ownTo, docs.count, options.settings);
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
