@@ -109,7 +109,7 @@ export function cacheHooks(workers: ScanWorkers, before: CorpusPart, notRead: nu
       for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
       const r = own.result;
       const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping };
-      const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { roots: new Set(), listed, whole: true }, 'new');
+      const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { roots: new Set(), listed, whole: true });
       done({ unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead });
       return outcome.grouped;
     },

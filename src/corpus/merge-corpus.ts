@@ -238,12 +238,6 @@ export async function mergeCorpus(
   own: CorpusPart,
   options: GroupingOptions,
   sync?: FolderSync,
-  /**
-   * 'new': search only the pairs with a new member (the saved ones are carried as decided), comparing the
-   * new documents with every other when that is cheaper than a search of all pairs; the histogram of all
-   * candidates is the saved one, less the saved pairs of documents that left, plus the new pairs.
-   */
-  search: 'all' | 'new' = 'all',
 ): Promise<MergeOutcome> {
   const t0 = performance.now();
   const savedDocs = before.result.docs;
@@ -309,7 +303,10 @@ export async function mergeCorpus(
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
   // The references a person chose in the saved corpus stay references.
   const pinned = (options.pinned ?? before.result.pinned).flatMap((q) => (savedTo[q]! >= 0 ? [savedTo[q]!] : []));
-  const carry = search === 'new' && decided && before.search !== null && before.result.histogram.length === options.k + 1;
+  // Saved pairs decided at this k and threshold are carried: only pairs with a new member are searched
+  // (each new document compared with every other when that is cheaper than a search of all pairs), and
+  // the histogram of all candidates is carried (merge-candidates.ts carriedHistogram).
+  const carry = decided && before.search !== null && before.result.histogram.length === options.k + 1;
   const queries = carry ? Uint8Array.from(wasSaved, (saved) => 1 - saved) : undefined;
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets(parts), {
     ...options,

@@ -302,7 +302,7 @@ class Model {
 
 // ---- what the app would export ----
 
-/** The pairs CSV ("Export CSV"), the groups CSV as the list shows them by default, and each document's modification time. */
+/** The pairs CSV ("Export CSV"), the groups CSV as the list shows them by default, each document's modification time and the histogram of candidates the page plots. */
 export function exportsOf(result: ScanResult | null): string {
   if (!result || result.docs.count === 0) return '';
   const { relation, docs } = result;
@@ -310,7 +310,7 @@ export function exportsOf(result: ScanResult | null): string {
   const order = orderGroups(relation.groups, lowerCasePaths(docs.paths), 'size', '');
   const groups = groupsCsv(relation.groups, docs.paths, order, relation.identical);
   const times = docs.paths.map((p, d) => `${p}\t${docs.modified?.[d] ?? 0}`).join('\n');
-  return `${pairs}\n--- groups ---\n${groups}\n--- modified ---\n${times}\n--- pinned ---\n${result.pinned.map((d) => docs.paths[d]).sort().join('\n')}`;
+  return `${pairs}\n--- groups ---\n${groups}\n--- modified ---\n${times}\n--- pinned ---\n${result.pinned.map((d) => docs.paths[d]).sort().join('\n')}\n--- histogram ---\n${[...result.histogram].join(',')}`;
 }
 
 let freshWorkers: ScanWorkers | null = null;

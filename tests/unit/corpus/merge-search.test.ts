@@ -1,5 +1,5 @@
 /**
- * The merge searching only the pairs with a new member ('new', as the CLI's cache does) against a fresh
+ * The merge searching only the pairs with a new member (what every merge does when the saved pairs were decided at its k) against a fresh
  * scan of the same files: the same pairs CSV and the same candidate histogram (the histogram is carried:
  * the saved one, less the pairs of documents that left, plus the new pairs), over seeded random changes.
  */
@@ -68,7 +68,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
       const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
       const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping };
       const sync = { roots: new Set<string>(), listed: new Set(now.keys()), whole: true };
-      const merged = await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options, sync, 'new');
+      const merged = await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options, sync);
       const fresh = await scan(now);
       expect(csvOf(merged.grouped.result), `seed ${seed}`).toBe(csvOf(fresh.result));
       expect([...merged.grouped.result.histogram], `seed ${seed}`).toEqual([...fresh.result.histogram]);
