@@ -18,6 +18,7 @@ import { escapeName, nameFromBytes, terminalText } from './terminal-names.ts';
 import { planMoves } from '../core/export/plan-moves.ts';
 import { exists, isWithin, moveVerified, readChecked, realPathOf, resolveUnder, unchanged, type CheckedFile } from './apply-paths.ts';
 import { BUSY_CODE, checkBelow, lockRoot, LockBusyError } from './apply-lock.ts';
+import { rootMisfit } from './apply-root.ts';
 import { pathParts } from '../core/export/plan-paths.ts';
 import { isLogPlace, parseUndoLog, undoLogText, UNDO_FORMAT, UNDO_VERSION, type UndoEntry, type UndoLog } from './undo-log.ts';
 
@@ -27,8 +28,8 @@ const HELP =
   `${USAGE}\n` +
   '  PLAN             the plan of `simsift scan --plan FILE` (CSV or JSON) or the app\'s Export plan\n' +
   '  --into DIR       quarantine folder, outside the cleaned folder: each file marked remove moves to DIR/<its path in the plan>\n' +
-  "  --root DIR       the folder the plan's paths are relative to (default: the root the JSON plan records; needed for a\n" +
-  "                   CSV plan and the app's plan, whose root is the folder that holds the scanned folder)\n" +
+  "  --root DIR       the folder the plan's paths are relative to (default: the root the plan records, as simsift scan\n" +
+  "                   writes it; needed for the app's plan: the folder that holds the scanned folder)\n" +
   '  --dry-run        print what would happen; change nothing\n' +
   '  --undo LOG       move every file of an undo log (simsift-undo-*.json) back, never over a file that reappeared\n' +
   'exit codes: 0 done; 1 a file not moved (or not put back); 2 bad arguments, plan or log; 75 another apply or undo\n' +
@@ -177,13 +178,20 @@ async function apply(args: Extract<ApplyArgs, { kind: 'apply' }>, io: CliIo, hoo
   const plan = await readPlan(args.plan);
   const rootDir = args.root ?? plan.root;
   if (rootDir === null) {
-    throw new UsageError(`${escapeName(args.plan)} records no root (a CSV plan, or the app's): give --root DIR, the folder its paths are relative to`);
+    throw new UsageError(
+      `${escapeName(args.plan)} records no root (the app's plan, whose browser does not know where the folder is, or a CSV plan from before simsift recorded it): give --root DIR, the folder its paths are relative to (for the app's plan, the folder that holds the scanned folder)`,
+    );
   }
   // A recorded root is the scanned folder's real path; a relative one would be taken from wherever apply runs.
   if (args.root === undefined && !isAbsolute(rootDir)) {
     throw new UsageError(`${escapeName(args.plan)}: its root ${JSON.stringify(rootDir)} must be an absolute path (the scanned folder's, as simsift scan records it); give --root DIR to name the folder`);
   }
   const { root, into } = await places(rootDir, args.into);
+  if (args.root !== undefined && plan.root !== null && (await realPathOf(resolve(plan.root)).catch(() => plan.root)) !== root) {
+    await write(io.stderr, `simsift apply: --root ${escapeName(root)} overrides the root the plan records (${escapeName(plan.root)})\n`);
+  }
+  const misfit = await rootMisfit(root, plan.rows);
+  if (misfit) throw new UsageError(`${args.root === undefined ? 'the root the plan records' : '--root'}: ${misfit}; nothing moved`);
   // Taken before the checks: what they find stays true, as no other apply or undo moves files here meanwhile.
   const lock = args.dryRun ? null : await lockRoot(root, 'simsift apply');
   // Watched from the lock on, so that a signal ends the command through its `finally`, which releases the lock.

@@ -24,7 +24,8 @@ export const KEEP_USAGE = '[--plan FILE.csv|FILE.json] [--keep RULE,...] [--prot
 export const KEEP_HELP =
   '  --plan FILE      write the keep plan there (JSON when FILE ends in .json, else CSV): every document of\n' +
   '                   every group with role keep/remove/review, the rule that decided and the hash of its bytes;\n' +
-  '                   the JSON records DIR as its root (see simsift apply). Never over a scanned file or --out\n' +
+  '                   both record DIR as their root (the JSON in "root", the CSV in a root column; see simsift apply).\n' +
+  '                   Never over a scanned file or --out\n' +
   '  --keep RULES     the keep rules in order, comma-separated: protected, newest, oldest, shortest-path,\n' +
   "                   longest-path, largest, smallest (then the group's reference, then path order)\n" +
   '  --protect DIR    keep everything under DIR (a path as the plan shows it, relative to DIR; repeatable; adds\n' +
@@ -95,7 +96,7 @@ export async function writePlan(result: ScanResult, options: PlanOptions, output
   const rows = planRows(relation, { ...result.docs, bytesHashes }, decision);
   const root = await realpath(resolve(dir));
   try {
-    await output.write(encodeName(file.toLowerCase().endsWith('.json') ? planJson(rows, root) : planCsv(rows)));
+    await output.write(encodeName(file.toLowerCase().endsWith('.json') ? planJson(rows, root) : planCsv(rows, root)));
     await output.commit();
   } catch (error) {
     throw new UsageError(outputError(JSON.stringify(file), error).message);

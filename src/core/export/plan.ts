@@ -110,8 +110,15 @@ export function planRows(relation: RelationGraph, docs: PlanDocs, decision: Keep
   return rows;
 }
 
-/** The plan CSV: UTF-8 BOM, header, one RFC 4180 record per row (csv.ts's quoting and formula escape). */
-export function planCsv(rows: readonly PlanRow[]): string {
+/**
+ * The CSV's last column: the absolute folder the paths are relative to, repeated on every row (empty in the
+ * app's plan, whose browser does not know it). A cell on each row survives what a spreadsheet does to a
+ * file (sorting, reordering columns, deleting rows), which a first line or a comment would not.
+ */
+export const PLAN_ROOT_COLUMN = 'root';
+
+/** The plan CSV: UTF-8 BOM, header, one RFC 4180 record per row (csv.ts's quoting and formula escape), `root` on each. */
+export function planCsv(rows: readonly PlanRow[], root: string | null = null): string {
   const cells = (r: PlanRow): string[] => [
     String(r.group),
     r.path,
@@ -124,8 +131,9 @@ export function planCsv(rows: readonly PlanRow[]): string {
     r.bytes_hash ?? '',
     r.distance === null ? '' : String(r.distance),
     r.jaccard === null ? '' : r.jaccard.toFixed(4),
+    root ?? '',
   ];
-  return CSV_BOM + toCsv([[...PLAN_COLUMNS], ...rows.map(cells)]);
+  return CSV_BOM + toCsv([[...PLAN_COLUMNS, PLAN_ROOT_COLUMN], ...rows.map(cells)]);
 }
 
 /** Identifies a plan file (JSON) and its version. */
@@ -162,7 +170,7 @@ export function parsePlanJson(text: string): PlanRow[] {
  */
 export function parsePlan(text: string): ParsedPlan {
   const body = text.startsWith(CSV_BOM) ? text.slice(CSV_BOM.length) : text;
-  if (!body.trimStart().startsWith('{')) return { root: null, rows: parsePlanCsv(body) };
+  if (!body.trimStart().startsWith('{')) return parsePlanCsv(body);
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -173,59 +181,79 @@ export function parsePlan(text: string): ParsedPlan {
   if (v?.format !== PLAN_FORMAT || !Array.isArray(v.rows)) throw new Error(`not a plan (no "format": "${PLAN_FORMAT}" and "rows")`);
   if (v.version !== PLAN_VERSION && v.version !== 1) throw new Error(`plan version ${String(v.version)} is not ${PLAN_VERSION}`);
   if (v.root !== undefined && v.root !== null && typeof v.root !== 'string') throw new Error('the plan\'s "root" is not a path');
-  return { root: typeof v.root === 'string' ? v.root : null, rows: v.rows.map((row: unknown, i: number) => checkRow(row, i)) };
+  return { root: typeof v.root === 'string' ? v.root : null, rows: v.rows.map((row: unknown, i: number) => checkRow(row, `plan row ${i + 1}`)) };
 }
 
-/** The CSV plan's rows: header as PLAN_COLUMNS (or version 1's, without bytes_hash), cells typed back. */
-function parsePlanCsv(text: string): PlanRow[] {
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: true });
+/**
+ * The CSV plan's rows and root. Columns are found by their header names, in any order (a spreadsheet may
+ * move them; unknown ones are left alone); `bytes_hash` may be missing (version 1) and `root` too (a plan
+ * made before it was recorded). Every non-empty root cell must name the same folder. Errors name the row
+ * as a spreadsheet numbers it (the header is row 1).
+ */
+function parsePlanCsv(text: string): ParsedPlan {
+  // Greedy: a spreadsheet may save rows of empty cells after the last one.
+  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' });
   if (parsed.errors.length > 0) throw new Error(`not a plan: CSV row ${(parsed.errors[0]!.row ?? 0) + 1}: ${parsed.errors[0]!.message}`);
   const [header, ...records] = parsed.data;
-  const columns = header ?? [];
-  const v1 = PLAN_COLUMNS.filter((c) => c !== 'bytes_hash');
-  if (columns.join(',') !== PLAN_COLUMNS.join(',') && columns.join(',') !== v1.join(',')) {
-    throw new Error(`not a plan (the CSV header is not ${PLAN_COLUMNS.join(',')})`);
-  }
+  const columns = (header ?? []).map((c) => c.trim());
+  const required = PLAN_COLUMNS.filter((c) => c !== 'bytes_hash');
+  const missing = required.filter((c) => !columns.includes(c));
+  if (missing.length > 0) throw new Error(`not a plan (the CSV has no column ${missing.map((c) => JSON.stringify(c)).join(', ')}; a plan's header names ${[...PLAN_COLUMNS, PLAN_ROOT_COLUMN].join(',')})`);
+  const twice = columns.find((c, j) => c !== '' && columns.indexOf(c) !== j);
+  if (twice !== undefined) throw new Error(`not a plan (the CSV has two columns named ${JSON.stringify(twice)})`);
   const num = (cell: string): number | string | null => (cell === '' ? null : /^-?\d+(\.\d+)?$/.test(cell) ? Number(cell) : cell);
-  return records.map((record, i) => {
+  let root = null as { value: string; row: number } | null;
+  const rows = records.map((record, i) => {
+    const where = `plan row ${i + 1} (spreadsheet row ${i + 2})`;
+    if (record.length !== columns.length) throw new Error(`${where} has ${record.length} cells, not ${columns.length}`);
     const cells = new Map(columns.map((c, j) => [c, unescapeCsvCell(record[j] ?? '')]));
+    const cell = (c: string): string => cells.get(c) ?? '';
+    const rowRoot = cell(PLAN_ROOT_COLUMN);
+    if (rowRoot !== '') {
+      if (root && root.value !== rowRoot) {
+        throw new Error(`${where} records the root ${JSON.stringify(rowRoot)}, but spreadsheet row ${root.row} records ${JSON.stringify(root.value)}: a plan has one root`);
+      }
+      root ??= { value: rowRoot, row: i + 2 };
+    }
     const row = {
-      group: num(cells.get('group')!),
-      path: cells.get('path'),
-      role: cells.get('role'),
-      reason: cells.get('reason'),
-      match: cells.get('match'),
-      size: num(cells.get('size')!),
-      modified: cells.get('modified') || null,
-      content_hash: cells.get('content_hash') || null,
-      bytes_hash: cells.get('bytes_hash') || null,
-      distance: num(cells.get('distance')!),
-      jaccard: num(cells.get('jaccard')!),
+      group: num(cell('group')),
+      path: cell('path'),
+      role: cell('role'),
+      reason: cell('reason'),
+      match: cell('match'),
+      size: num(cell('size')),
+      modified: cell('modified') || null,
+      content_hash: cell('content_hash') || null,
+      bytes_hash: cell('bytes_hash') || null,
+      distance: num(cell('distance')),
+      jaccard: num(cell('jaccard')),
     };
-    if (record.length !== columns.length) throw new Error(`plan row ${i + 1} has ${record.length} cells, not ${columns.length}`);
-    return checkRow(row, i);
+    return checkRow(row, where);
   });
+  return { root: root?.value ?? null, rows };
 }
 
 const HASH = /^[0-9a-f]{16}$/;
 
-/** One row read back, checked cell by cell; throws naming the row. */
-function checkRow(row: unknown, i: number): PlanRow {
-  if (row === null || typeof row !== 'object') throw new Error(`plan row ${i + 1} is not a plan row: ${JSON.stringify(row)}`);
+/** One row read back, checked cell by cell; throws naming the row (`where`). */
+function checkRow(row: unknown, where: string): PlanRow {
+  if (row === null || typeof row !== 'object') throw new Error(`${where} is not a plan row: ${JSON.stringify(row)}`);
   const r = { ...(row as Record<string, unknown>) };
   if (r.bytes_hash === undefined) r.bytes_hash = null;
-  const ok =
-    Number.isInteger(r.group) &&
-    typeof r.path === 'string' &&
-    (r.role === 'keep' || r.role === 'remove' || r.role === 'review') &&
-    typeof r.reason === 'string' &&
-    (r.match === 'kept' || r.match === 'identical' || r.match === 'near-duplicate') &&
-    typeof r.size === 'number' &&
-    (r.modified === null || typeof r.modified === 'string') &&
-    (r.content_hash === null || (typeof r.content_hash === 'string' && HASH.test(r.content_hash))) &&
-    (r.bytes_hash === null || (typeof r.bytes_hash === 'string' && HASH.test(r.bytes_hash))) &&
-    (r.distance === null || typeof r.distance === 'number') &&
-    (r.jaccard === null || typeof r.jaccard === 'number');
-  if (!ok) throw new Error(`plan row ${i + 1} is not a plan row: ${JSON.stringify(row)}`);
+  const checks: Array<[keyof PlanRow, boolean]> = [
+    ['group', Number.isInteger(r.group)],
+    ['path', typeof r.path === 'string'],
+    ['role', r.role === 'keep' || r.role === 'remove' || r.role === 'review'],
+    ['reason', typeof r.reason === 'string'],
+    ['match', r.match === 'kept' || r.match === 'identical' || r.match === 'near-duplicate'],
+    ['size', typeof r.size === 'number'],
+    ['modified', r.modified === null || typeof r.modified === 'string'],
+    ['content_hash', r.content_hash === null || (typeof r.content_hash === 'string' && HASH.test(r.content_hash))],
+    ['bytes_hash', r.bytes_hash === null || (typeof r.bytes_hash === 'string' && HASH.test(r.bytes_hash))],
+    ['distance', r.distance === null || typeof r.distance === 'number'],
+    ['jaccard', r.jaccard === null || typeof r.jaccard === 'number'],
+  ];
+  const bad = checks.find(([, ok]) => !ok)?.[0];
+  if (bad !== undefined) throw new Error(`${where} is not a plan row: its ${bad} ${JSON.stringify(r[bad] ?? null)} is not valid (${JSON.stringify(row)})`);
   return r as unknown as PlanRow;
 }

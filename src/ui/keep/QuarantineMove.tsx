@@ -44,9 +44,9 @@ export function QuarantineMove({ folderName, root, planRows, planName, marked }:
     return (
       <p className="ss-muted keep-panel__apply">
         To move the files marked for removal into a quarantine folder, export the plan, then run, in the folder that holds{' '}
-        <bdi>{folderName}</bdi>: <code>npx simsift apply {planName ?? 'simsift-plan-….json'} --root . --into QUARANTINE_FOLDER --dry-run</code>{' '}
-        (a quarantine folder outside <bdi>{folderName}</bdi>), then without <code>--dry-run</code>. It moves only files whose bytes still
-        match the plan, deletes nothing, and writes an undo log (<code>npx simsift apply --undo LOG</code> puts everything back).
+        <bdi>{folderName}</bdi>: <code>simsift apply {planName ?? 'simsift-plan-….json'} --root . --into ../quarantine --dry-run</code>{' '}
+        (<code>simsift</code> as the README installs it; the quarantine outside this folder), then without <code>--dry-run</code>. It moves only files whose bytes still
+        match the plan, deletes nothing, and writes an undo log (<code>simsift apply --undo LOG</code> puts everything back).
       </p>
     );
   }

@@ -41,12 +41,13 @@ describe('the plan', () => {
 
   it('writes CSV through csv.ts (BOM, CRLF, quoting and formula escape) and JSON that reads back', () => {
     const csv = planCsv(rows);
-    expect(csv.startsWith('\uFEFFgroup,path,role,reason,match,size,modified,content_hash,bytes_hash,distance,jaccard\r\n')).toBe(true);
-    expect(csv).toContain('\r\n1,"d/=a copy, ""2"".txt",remove,reference,identical,10,2025-12-31T00:00:00.000Z,00000abc00000def,,0,1.0000\r\n');
-    expect(csv).toContain('1,d/b.txt,review,near-duplicate,near-duplicate,11,,0000000100000001,,0,0.9999\r\n');
+    expect(csv.startsWith('\uFEFFgroup,path,role,reason,match,size,modified,content_hash,bytes_hash,distance,jaccard,root\r\n')).toBe(true);
+    expect(csv).toContain('\r\n1,"d/=a copy, ""2"".txt",remove,reference,identical,10,2025-12-31T00:00:00.000Z,00000abc00000def,,0,1.0000,\r\n');
+    expect(csv).toContain('1,d/b.txt,review,near-duplicate,near-duplicate,11,,0000000100000001,,0,0.9999,\r\n');
     expect(parsePlanJson(planJson(rows))).toEqual(rows);
-    // The CSV reads back to the same rows (BOM, quotes and the formula escape undone); it records no root.
+    // The CSV reads back to the same rows (BOM, quotes and the formula escape undone); the app's records no root.
     expect(parsePlan(csv)).toEqual({ root: null, rows });
+    expect(parsePlan(planCsv(rows, '/data/scanned'))).toEqual({ root: '/data/scanned', rows });
     expect(parsePlan(planJson(rows, '/data/scanned')).root).toBe('/data/scanned');
   });
 
