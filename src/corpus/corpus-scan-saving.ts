@@ -77,12 +77,7 @@ function unchangedTest(c: CorpusContext, settings: SimHashSettings): UnchangedTe
   const docs = base.result.docs;
   const at = positionsByPath(docs);
   return {
-    // Only a record with a time can stand for a file: the others are not asked (a folder input's File
-    // answers with a synchronous IPC in Chromium) and are read.
-    saved: (path) => {
-      const q = at.get(path);
-      return q !== undefined && (docs.modified?.[q] ?? 0) > 0;
-    },
+    saved: (path) => at.has(path),
     unchanged: (path, size, modified) => {
       const q = at.get(path);
       if (q === undefined || base.storageIds[q] === NO_ID) return false;
