@@ -19,7 +19,7 @@ export function doneLine(p: Progress): string {
   const time = formatSeconds(p.elapsedMs / 1000);
   const read = `${p.filesTotal.toLocaleString('en')} read, ${formatBytes(p.bytesTotal)}`;
   const unread = p.filesListedOnly > 0 ? `; ${p.filesListedOnly.toLocaleString('en')} hidden or unreadable, listed as skipped` : '';
-  return `Scanned ${scanned.toLocaleString('en')} files in ${time} (${read}${unread}).`;
+  return `Scanned ${scanned.toLocaleString('en')} file${scanned === 1 ? '' : 's'} in ${time} (${read}${unread}).`;
 }
 
 /** The progress panel; renders nothing when idle. */
