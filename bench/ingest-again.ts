@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Page } from '@playwright/test';
 
 /** Copies the folder `dir` to a fresh temporary parent (same folder name): the parent holds only it. */
@@ -35,30 +35,75 @@ function walk(dir: string): string[] {
   return out.sort();
 }
 
-/** Appends a line to `n` files of `dir`, evenly spread; returns their paths. */
-export function editFiles(dir: string, n: number): string[] {
+/** One file edited for the second scan: its path under the folder's parent (as the app names it) and the line appended. */
+export interface Edit {
+  path: string;
+  line: string;
+}
+
+/** Appends a line to `n` files of `dir`, evenly spread; returns what was done to which file. */
+export function editFiles(dir: string, n: number): Edit[] {
   const files = walk(dir);
   const step = Math.max(1, Math.floor(files.length / Math.max(1, n)));
-  const edited: string[] = [];
+  const edited: Edit[] = [];
   for (let i = 0; i < files.length && edited.length < n; i += step) {
-    appendFileSync(files[i]!, `\nedited again for the second scan ${edited.length}\n`);
-    edited.push(files[i]!);
+    const line = `\nedited again for the second scan ${edited.length}\n`;
+    appendFileSync(files[i]!, line);
+    edited.push({ path: relative(dirname(dir), files[i]!).split(sep).join('/'), line });
   }
   return edited;
 }
 
 /**
- * Chooses `dir` again in the app (its bench hooks from the first scan still listening) and waits for the
+ * The same edits made to the OPFS copy of the folder (`--source handle`): each line appended through a
+ * writable, as an editor saving the file would. Returns each file's size before, to put the copy back.
+ */
+async function editInOpfs(page: Page, edits: Edit[]): Promise<Array<[string, number]>> {
+  return page.evaluate(async (edits) => {
+    const sizes: Array<[string, number]> = [];
+    for (const { path, line } of edits) {
+      const parts = path.split('/');
+      let folder = await navigator.storage.getDirectory();
+      for (const part of parts.slice(0, -1)) folder = await folder.getDirectoryHandle(part);
+      const handle = await folder.getFileHandle(parts.at(-1)!);
+      const size = (await handle.getFile()).size;
+      const writable = await handle.createWritable({ keepExistingData: true });
+      await writable.write({ type: 'write', position: size, data: line });
+      await writable.close();
+      sizes.push([path, size]);
+    }
+    return sizes;
+  }, edits);
+}
+
+/** Cuts the OPFS files edited by `editInOpfs` back to their sizes: the copy is kept for the next run. */
+async function restoreOpfs(page: Page, sizes: Array<[string, number]>): Promise<void> {
+  await page.evaluate(async (sizes) => {
+    for (const [path, size] of sizes) {
+      const parts = path.split('/');
+      let folder = await navigator.storage.getDirectory();
+      for (const part of parts.slice(0, -1)) folder = await folder.getDirectoryHandle(part);
+      const writable = await (await folder.getFileHandle(parts.at(-1)!)).createWritable({ keepExistingData: true });
+      await writable.truncate(size);
+      await writable.close();
+    }
+  }, sizes);
+}
+
+/**
+ * Chooses `dir` again in the app (its bench hooks from the first scan still listening; with `handle`,
+ * Choose folder is clicked and the page's picker answers with the same OPFS folder) and waits for the
  * groups; returns the seconds from the input to `data-scan-state="done"` and what the corpus panel says.
  */
-export async function chooseAgain(page: Page, dir: string): Promise<{ seconds: number; notice: string }> {
+export async function chooseAgain(page: Page, dir: string, handle: boolean): Promise<{ seconds: number; notice: string }> {
   await page.evaluate(() => {
     const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number } };
     w.__bench.inputAt = 0;
     w.__bench.handlerMs = 0;
     w.__bench.doneAt = 0;
   });
-  await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
+  if (handle) await page.locator('label', { hasText: 'Choose folder' }).click();
+  else await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
   await page.waitForFunction(() => (window as unknown as { __bench: { doneAt: number } }).__bench.doneAt > 0, undefined, { timeout: 600_000 });
   const m = await page.evaluate(() => (window as unknown as { __bench: { inputAt: number; doneAt: number } }).__bench);
   const notice = (await page.getByRole('region', { name: 'Saved corpus' }).getByRole('status').first().textContent().catch(() => '')) ?? '';
@@ -85,11 +130,22 @@ export function cliCsv(root: string, dir: string): Promise<string> {
   });
 }
 
-/** Runs the second scan and prints first/second, their ratio, and whether the export equals a fresh scan's. */
-export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number): Promise<void> {
+/**
+ * Runs the second scan and prints first/second, their ratio, and whether the export equals a fresh
+ * scan's. `dir` is the disk copy (edited, and scanned by the CLI); with `handle` the OPFS copy the app
+ * reads gets the same edits, undone afterwards.
+ */
+export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number, handle: boolean): Promise<void> {
   const edited = editFiles(dir, n);
-  const again = await chooseAgain(page, dir);
-  console.log(`  --again ${n}: ${edited.length} files edited on disk (a line appended), the folder chosen again`);
+  const before = handle ? await editInOpfs(page, edited) : [];
+  let again: Awaited<ReturnType<typeof chooseAgain>>;
+  try {
+    again = await chooseAgain(page, dir, handle);
+  } finally {
+    // Cut back only after the scan read them; a failed run leaves the OPFS copy as it was found.
+    if (handle) await restoreOpfs(page, before);
+  }
+  console.log(`  --again ${n}: ${edited.length} files edited ${handle ? 'in the OPFS folder (and its disk copy)' : 'on disk'} (a line appended), the folder chosen again`);
   console.log(`    first scan to groups:    ${firstSeconds.toFixed(2)} s`);
   console.log(`    second scan to groups:   ${again.seconds.toFixed(2)} s   second/first ${(again.seconds / firstSeconds).toFixed(3)}x (target <= 0.1x)`);
   console.log(`    corpus panel says:       ${again.notice}`);

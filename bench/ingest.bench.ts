@@ -23,8 +23,8 @@
  * reads every file's bytes from a plain folder input, 16 `arrayBuffer()` reads in flight.
  * `--no-contents` unticks "Keep file contents" first (the saved corpus then keeps no file contents).
  * `--reload` then reloads the page and times the restore of the saved corpus (kept contents included).
- * `--again N` (folder only) copies the corpus first (untimed), then after the first scan edits N files of
- * the copy and chooses it again: first and second time to groups, their ratio, and the export after
+ * `--again N` (folder or handle) copies the corpus first (untimed), then after the first scan edits N files of
+ * the copy (with handle, the OPFS folder too, cut back afterwards) and chooses it again: first and second time to groups, their ratio, and the export after
  * the second scan compared with `simsift scan` of the same folder (bench/ingest-again.ts).
  * `--profile` samples the page's main thread (CDP Profiler, 1 ms) from the input to the groups and prints
  * the functions with the most self time: where the main thread's share of the scan goes.
@@ -411,7 +411,7 @@ export async function main(args: string[]): Promise<void> {
   if (!['folder', 'drop', 'handle'].includes(source)) throw new Error('--source is folder, drop or handle');
   if (text === 'real' && source === 'drop') throw new Error('--text real is read from disk: --source folder or handle');
   const again = o.again === undefined ? 0 : numberOption(o.again, 10, 'again');
-  if (again > 0 && source !== 'folder') throw new Error('--again chooses the folder again: --source folder');
+  if (again > 0 && source === 'drop') throw new Error('--again chooses the folder again: --source folder or handle');
   const fromDisk = source === 'folder' || source === 'handle';
   const realMb = numberOption(o.mb, files / 100, 'mb');
   const baseline = o.baseline === true || (text === 'real' && o['no-baseline'] !== true);
@@ -602,7 +602,7 @@ export async function main(args: string[]): Promise<void> {
       writeFileSync(saved, JSON.stringify(profile));
       console.log(`  the whole profile: ${saved} (opens in Chromium's DevTools, Performance panel)`);
     }
-    if (again > 0) await timeAgain(page, root, corpusDir, again, seconds);
+    if (again > 0) await timeAgain(page, root, corpusDir, again, seconds, source === 'handle');
     if (o.reload === true) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.
       const t0 = performance.now();

@@ -13,9 +13,10 @@ import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import { noContents, type ScanResult } from '../scan/scan-result.ts';
 import type { ShownCorpus, ScanHooks } from '../scan/scan-hooks.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { mergeCorpus, type CorpusPart, type MergeOutcome } from '../corpus/merge-corpus.ts';
-import { groupSavedCorpus, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
-import { storedDocumentOf } from '../corpus/stored-documents.ts';
+import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
+import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
+import { concatSets, findCandidates } from '../scan/near-duplicate-search.ts';
+import { restoredPositions, storedDocumentOf } from '../corpus/stored-documents.ts';
 import { CacheProblem, readScanCache, type FileIdentity, type ScanCache } from './scan-cache.ts';
 import { describeSettings } from './cli-common.ts';
 
@@ -78,18 +79,23 @@ export function quickCheck(cache: ScanCache, paths: readonly string[], identity:
 }
 
 /**
- * The cached corpus as the saved corpus a scan merges into: grouped from its verified pairs (no
- * search, no file read), then the short documents' feature sets read for the short-document join.
- * `fileOf(path)` gives an unchanged file's Blob; the others get the empty stand-in and are replaced
- * or dropped by the merge.
+ * The cached corpus as the saved corpus a scan merges into: its documents at their positions, exact
+ * classes, and verified pairs as decided (no search, no grouping: the merge groups the whole folder
+ * once), then the short documents' feature sets read for the short-document join. `fileOf(path)` gives
+ * an unchanged file's Blob; the others get the empty stand-in and are replaced or dropped by the merge.
  */
-export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, cache: ScanCache, unchanged: ReadonlySet<string>, fileOf: (path: string) => Blob): Promise<CorpusPart> {
+export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, cache: ScanCache, unchanged: ReadonlySet<string>, fileOf: (path: string) => Blob): Promise<SavedCorpusPart> {
   const files = cache.corpus.paths.map((path) => (unchanged.has(path) ? fileOf(path) : noContents()));
   const { pairs } = cache;
   const options = { settings: cache.settings, k: pairs.k, similarityThreshold: pairs.threshold, grouping: pairs.grouping === 'components' ? 'components' as const : 'reference' as const };
-  const restored = await groupSavedCorpus(workers, signal, cache.corpus, { files }, pairs, options);
-  if (restored.fast) await loadSmallSets(workers, signal, restored.grouped.corpus);
-  return { result: restored.grouped.result, storageIds: restored.storageIds, search: restored.grouped.corpus };
+  const { docs, storageIds, skipped, notes, pinned } = restoredPositions(cache.corpus, { files }, [], pairs.pinned);
+  const found = await findCandidates(workers, signal, docs, cache.settings, concatSets([]), fromSavedPairs(pairs, storageIds, { ...options, pinned }));
+  await loadSmallSets(workers, signal, found.corpus);
+  // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
+  const c = found.candidates;
+  const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: Float32Array.from(c.jaccard), count: c.pairs.count };
+  const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes };
+  return { result, storageIds, search: found.corpus };
 }
 
 /** What the merge did, for the summary line. */
@@ -100,7 +106,7 @@ export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' 
  * are in it without being scanned), and the scan's own result is merged into the cached corpus, the
  * folder's listing (`listed`) deciding which cached files left.
  */
-export function cacheHooks(workers: ScanWorkers, before: CorpusPart, notRead: number, listed: ReadonlySet<string>, done: (outcome: CacheOutcome) => void): ScanHooks {
+export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: ReadonlySet<string>, done: (outcome: CacheOutcome) => void): ScanHooks {
   return {
     corpusSize: () => notRead,
     async finish(own: ShownCorpus, signal: AbortSignal): Promise<ShownCorpus> {

@@ -29,7 +29,7 @@ import { readPairsFile, type PairsInput } from './pairs-input.ts';
 import { matchPairsByPath } from '../core/index/external-pairs.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
-import { encodeName, escapeName, fsPath, terminalText } from './terminal-names.ts';
+import { encodeName, escapeName, fsPath, hasEscapedBytes, terminalText } from './terminal-names.ts';
 import {
   defaultSettings,
   describeSettings,
@@ -167,13 +167,16 @@ async function openOutput(out: string): Promise<AtomicFile> {
  */
 async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo): Promise<void> {
   const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
-  const chunks = relationCsvChunks(result.relation, tty ? result.docs.paths.map(terminalText) : result.docs.paths);
+  const paths = tty ? result.docs.paths.map(terminalText) : result.docs.paths;
+  const chunks = relationCsvChunks(result.relation, paths);
+  // Only a path can hold a name's invalid bytes: when none does, each chunk is plain UTF-8 (no scan of the whole CSV).
+  const encode = paths.some(hasEscapedBytes) ? encodeName : (chunk: string) => Buffer.from(chunk, 'utf8');
   if (output === undefined) {
-    for (const chunk of chunks) await writeStream(io.stdout, encodeName(chunk));
+    for (const chunk of chunks) await writeStream(io.stdout, encode(chunk));
     await flushStream(io.stdout);
     return;
   }
-  for (const chunk of chunks) await output.write(encodeName(chunk));
+  for (const chunk of chunks) await output.write(encode(chunk));
   await output.commit();
 }
 

@@ -46,7 +46,7 @@ function validSequenceLength(bytes: Uint8Array, i: number): number {
 }
 
 /** True when `text` holds a lone surrogate U+DC80..U+DCFF (an invalid byte of a name). */
-function hasEscapedBytes(text: string): boolean {
+export function hasEscapedBytes(text: string): boolean {
   // The regular expression is native and fast; the loop below tells a lone one from a pair's low half.
   if (!/[\udc80-\udcff]/.test(text)) return false;
   for (let i = 0; i < text.length; i++) {

@@ -9,7 +9,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, searchDocs } from '../scan/near-duplicate-search.ts';
+import { concatSets, emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
@@ -26,6 +26,12 @@ export interface CorpusPart {
   /** Feature sets of small documents and every Jaccard measured so far (null: only `result.verified`). */
   search: SearchCorpus | null;
 }
+
+/** What the merge reads of the saved corpus's result: its documents and decided pairs, never its groups. */
+export type SavedResult = Pick<ScanResult, 'docs' | 'representative' | 'verified' | 'histogram' | 'k' | 'similarityThreshold' | 'pinned' | 'skipped' | 'notes'>;
+
+/** The saved corpus a merge joins: a part on show, or one restored without grouping (the CLI cache's). */
+export type SavedCorpusPart = Omit<CorpusPart, 'result'> & { result: SavedResult };
 
 /** What a merge produced. */
 export interface MergeOutcome {
@@ -84,36 +90,57 @@ export function positionsByPath(docs: ScanDocs): Map<string, number> {
   return at;
 }
 
-/** Pairs as rows [a, b, jaccard], for sorting and de-duplicating known Jaccards of two parts. */
-type Row = [number, number, number];
-
-/** The Jaccards a part knows, at merged positions (`at`: -1 for a dropped document): its search cache and its verified pairs. */
-function knownRows(part: CorpusPart, at: Int32Array, out: Row[]): void {
-  const push = (x: number, y: number, j: number) => {
-    const a = at[x]!;
-    const b = at[y]!;
-    if (a >= 0 && b >= 0) out.push([Math.min(a, b), Math.max(a, b), j]);
-  };
-  const known = part.search?.known;
-  if (known) for (let p = 0; p < known.count; p++) push(known.a[p]!, known.b[p]!, known.jaccard[p]!);
-  // The verified pairs too: the short-document join's pairs are in them, not always in the cache.
+/**
+ * The pairs a part knows a Jaccard for, at merged positions (`at`: -1 for a dropped document), sorted by
+ * (a, b) without repeats: its search cache, then its verified pairs (the short-document join's pairs are
+ * in them, not always in the cache). A mapping keeps order (saved and merged positions are both in path
+ * order), so sorted sources stay sorted and the merge below is linear; a source out of order is sorted.
+ */
+function knownPairsOf(part: SavedCorpusPart, at: Int32Array): KnownPairs {
   const v = part.result.verified;
-  for (let p = 0; p < v.count; p++) push(v.a[p]!, v.b[p]!, v.jaccard[p]!);
+  const known = part.search?.known;
+  const fromCache = known ? mappedPairs(known.a, known.b, known.jaccard, known.count, at) : emptyKnown();
+  return mergeKnown(fromCache, mappedPairs(v.a, v.b, v.jaccard, v.count, at));
 }
 
-function sortedUnique(rows: Row[]): KnownPairs {
-  rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  const a: number[] = [];
-  const b: number[] = [];
-  const j: number[] = [];
-  for (const r of rows) {
-    const last = a.length - 1;
-    if (last >= 0 && a[last] === r[0] && b[last] === r[1]) continue;
-    a.push(r[0]);
-    b.push(r[1]);
-    j.push(r[2]);
+/** Pairs [x, y] mapped through `at` (dropped where either side is -1), as (min, max), sorted by (a, b). */
+function mappedPairs(xs: ArrayLike<number>, ys: ArrayLike<number>, js: ArrayLike<number>, count: number, at: Int32Array): KnownPairs {
+  const out = { a: new Uint32Array(count), b: new Uint32Array(count), jaccard: new Float64Array(count), count: 0 };
+  let sorted = true;
+  for (let p = 0; p < count; p++) {
+    const x = at[xs[p]!]!;
+    const y = at[ys[p]!]!;
+    if (x < 0 || y < 0) continue;
+    const n = out.count++;
+    out.a[n] = Math.min(x, y);
+    out.b[n] = Math.max(x, y);
+    out.jaccard[n] = js[p]!;
+    if (n > 0 && (out.a[n - 1]! > out.a[n]! || (out.a[n - 1] === out.a[n] && out.b[n - 1]! > out.b[n]!))) sorted = false;
   }
-  return { a: Uint32Array.from(a), b: Uint32Array.from(b), jaccard: Float64Array.from(j), count: a.length };
+  if (sorted) return out;
+  // Stable, so the first of two rows for one pair stays first (and wins in mergeKnown).
+  const order = Array.from({ length: out.count }, (_, i) => i).sort((i, j) => out.a[i]! - out.a[j]! || out.b[i]! - out.b[j]! || i - j);
+  return { a: Uint32Array.from(order, (i) => out.a[i]!), b: Uint32Array.from(order, (i) => out.b[i]!), jaccard: Float64Array.from(order, (i) => out.jaccard[i]!), count: out.count };
+}
+
+/** Two sorted pair lists as one, sorted, each pair once (the first list's Jaccard wins a tie, as does a list's first row). */
+function mergeKnown(x: KnownPairs, y: KnownPairs): KnownPairs {
+  const cap = x.count + y.count;
+  const out = { a: new Uint32Array(cap), b: new Uint32Array(cap), jaccard: new Float64Array(cap), count: 0 };
+  let i = 0;
+  let j = 0;
+  while (i < x.count || j < y.count) {
+    const fromX = j >= y.count || (i < x.count && (x.a[i]! < y.a[j]! || (x.a[i] === y.a[j] && x.b[i]! <= y.b[j]!)));
+    const src = fromX ? x : y;
+    const p = fromX ? i++ : j++;
+    const n = out.count;
+    if (n > 0 && out.a[n - 1] === src.a[p] && out.b[n - 1] === src.b[p]) continue;
+    out.a[n] = src.a[p]!;
+    out.b[n] = src.b[p]!;
+    out.jaccard[n] = src.jaccard[p]!;
+    out.count++;
+  }
+  return { a: out.a.slice(0, out.count), b: out.b.slice(0, out.count), jaccard: out.jaccard.slice(0, out.count), count: out.count };
 }
 
 /** Small feature sets at merged positions, one part per document; sets of dropped documents are left out. */
@@ -144,7 +171,7 @@ interface Partition {
  * with other contents the new one replaces it; with `sync`, saved paths the chosen folder no longer
  * lists leave.
  */
-function partition(before: CorpusPart, own: CorpusPart, sync: FolderSync | undefined): Partition {
+function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | undefined): Partition {
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
   const savedAt = positionsByPath(savedDocs);
@@ -208,7 +235,7 @@ function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn:
  * The feature sets both parts hold, at merged positions: small documents' sets (ascending doc ids, as a
  * scan's come) and the sets kept from fingerprinting (they depend on the features and stop words only).
  */
-function mergedSets(before: CorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, count: number, settings: SimHashSettings): { parts: PackedSets[]; keptSets: Array<Uint32Array | undefined> } {
+function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, count: number, settings: SimHashSettings): { parts: PackedSets[]; keptSets: Array<Uint32Array | undefined> } {
   const parts: PackedSets[] = [];
   if (before.search) mapSets(before.search.smallSets, savedTo, parts);
   if (own.search) mapSets(own.search.smallSets, ownTo, parts);
@@ -234,7 +261,7 @@ function mergedSets(before: CorpusPart, own: CorpusPart, savedTo: Int32Array, ow
 export async function mergeCorpus(
   workers: ScanWorkers,
   signal: AbortSignal,
-  before: CorpusPart,
+  before: SavedCorpusPart,
   own: CorpusPart,
   options: GroupingOptions,
   sync?: FolderSync,
@@ -292,10 +319,7 @@ export async function mergeCorpus(
   for (const [part, to] of [[before, savedTo], [own, ownTo]] as const) {
     for (const n of part.result.notes) if (to[n.docId]! >= 0) notes.push({ ...n, docId: to[n.docId]! });
   }
-  const rows: Row[] = [];
-  knownRows(before, savedTo, rows);
-  knownRows(own, ownTo, rows);
-  const known = sortedUnique(rows);
+  const known = mergeKnown(knownPairsOf(before, savedTo), knownPairsOf(own, ownTo));
 
   const { parts, keptSets } = mergedSets(before, own, savedTo, ownTo, docs.count, options.settings);
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are

@@ -7,19 +7,18 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { getAllContentBatches, type LoadedCorpus } from '../storage/corpus-repository.ts';
 import { forEachContent } from '../storage/content-batches.ts';
 import { SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
-import { DocStatus, invalidUtf8Message, type SkipReason } from '../core/documents/document-status.ts';
-import { docsFromCorpus, INVALID_UTF8_NOTE, storedSkipMessage } from './stored-documents.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
+import { restoredPositions } from './stored-documents.ts';
 import type { IngestItem, PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
-import type { DocsSearch } from '../scan/near-duplicate-search.ts';
+import type { DocsSearch, SearchOptions } from '../scan/near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { StorageError } from '../storage/storage-error.ts';
 import { readUpTo } from '../scan/read-file-bytes.ts';
-import { gatherDocs, isIdentity, pathOrder } from '../scan/scan-docs.ts';
-import { docFile, noContents, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
+import { docFile, noContents, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */
 export const RESTORE_FILES_LIMIT = 100_000;
@@ -287,7 +286,16 @@ export async function groupFromSavedPairs(
   storageIds: Uint32Array,
 ): Promise<GroupedCorpus> {
   // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
-  const found = await searchDocs(workers, signal, docs, options.settings, concatSets([]), {
+  const found = await searchDocs(workers, signal, docs, options.settings, concatSets([]), fromSavedPairs(saved, storageIds, options));
+  return groupedOf(found, skipped, options, 0);
+}
+
+/**
+ * Search options under which the saved pairs are the candidates (nothing searched: radius 0) and
+ * their Jaccards the known ones, each member replaced by its exact class's representative.
+ */
+export function fromSavedPairs(saved: VerifiedPairs, storageIds: Uint32Array, options: GroupingOptions & { pinned?: readonly number[] }): SearchOptions {
+  return {
     ...options,
     searchK: 0,
     candidates: (exact) => {
@@ -298,8 +306,7 @@ export async function groupFromSavedPairs(
         known: { a: pairs.a, b: pairs.b, jaccard: pairs.jaccard, count: pairs.count },
       };
     },
-  });
-  return groupedOf(found, skipped, options, 0);
+  };
 }
 
 /**
@@ -344,38 +351,9 @@ export async function groupSavedCorpus(
   notSaved: readonly [string, string, string][] = [],
   savedPins: Uint32Array | null = null,
 ): Promise<RestoredCorpus> {
-  // Positions in path order, not in the order batches were saved (see scan-docs.ts pathOrder).
-  const stored = docsFromCorpus(loaded, files.files, files.ranges);
-  const order = pathOrder(stored.paths);
-  const moved = !isIdentity(order);
-  const docs = moved ? gatherDocs(stored, order) : stored;
-  const storageIds = moved ? Uint32Array.from(order, (p) => loaded.ids[p]!) : loaded.ids;
-  const positionOf = new Int32Array(order.length);
-  order.forEach((p, i) => (positionOf[p] = i));
-  const skipped: SkippedFile[] = [];
-  const notes: DocNote[] = [];
-  for (const [at, reason] of [...loaded.skipReasons].sort((x, y) => positionOf[x[0]]! - positionOf[y[0]]!)) {
-    const p = positionOf[at]!;
-    if (reason === 'copy') continue;
-    if (reason === INVALID_UTF8_NOTE) {
-      notes.push({ docId: p, path: docs.paths[p]!, message: invalidUtf8Message() });
-      continue;
-    }
-    skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: storedSkipMessage(reason, docs, p) });
-  }
-  // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
-  const listed = new Set(docs.paths);
-  for (const [path, reason, message] of notSaved) {
-    if (listed.has(path)) continue;
-    listed.add(path);
-    skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
-  }
-  const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
-  // The references a person chose, saved by storage id with the pairs (ids no longer stored are gone).
   const pinnedFrom = saved ? saved.pinned : (carried?.pinned ?? savedPins ?? undefined);
-  const byId = new Map<number, number>();
-  storageIds.forEach((id, p) => byId.set(id, p));
-  const pinned = pinnedFrom ? [...pinnedFrom].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) : [];
+  const { docs, storageIds, skipped, notes, pinned } = restoredPositions(loaded, files, notSaved, pinnedFrom);
+  const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
   const chosen = { ...options, pinned };
   if (saved && savedPairsFit(saved, options)) {
     onPhase?.('grouping saved pairs');

@@ -17,7 +17,8 @@ import {
   type DocStatusCode,
   type SkipReason,
 } from '../core/documents/document-status.ts';
-import type { ScanDocs } from '../scan/scan-result.ts';
+import type { DocNote, ScanDocs, SkippedFile } from '../scan/scan-result.ts';
+import { gatherDocs, isIdentity, pathOrder } from '../scan/scan-docs.ts';
 import { toHex } from '../core/simhash/fingerprint64.ts';
 
 /** The status of a stored skip reason (its DocStatus name; an unknown one reads as binary, as before). */
@@ -98,4 +99,51 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
   return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : storedSkipMessage(reason, docs, d) };
 }
 
+/** The loaded corpus at positions in path order, with what a scan's result lists beside its documents. */
+export interface RestoredPositions {
+  docs: ScanDocs;
+  /** Storage id per position. */
+  storageIds: Uint32Array;
+  skipped: SkippedFile[];
+  notes: DocNote[];
+  /** The references a person chose, as positions. */
+  pinned: number[];
+}
 
+/**
+ * The loaded corpus at positions in path order (not in the order batches were saved; see scan-docs.ts
+ * pathOrder), its stored skips and notes, the files listed but never stored (`notSaved`: hidden
+ * files...), each path once, and the chosen references (`pinnedFrom`, by storage id; ids no longer
+ * stored are gone).
+ */
+export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; ranges?: Float64Array }, notSaved: readonly [string, string, string][], pinnedFrom: Iterable<number> | undefined): RestoredPositions {
+  const stored = docsFromCorpus(loaded, files.files, files.ranges);
+  const order = pathOrder(stored.paths);
+  const moved = !isIdentity(order);
+  const docs = moved ? gatherDocs(stored, order) : stored;
+  const storageIds = moved ? Uint32Array.from(order, (p) => loaded.ids[p]!) : loaded.ids;
+  const positionOf = new Int32Array(order.length);
+  order.forEach((p, i) => (positionOf[p] = i));
+  const skipped: SkippedFile[] = [];
+  const notes: DocNote[] = [];
+  for (const [at, reason] of [...loaded.skipReasons].sort((x, y) => positionOf[x[0]]! - positionOf[y[0]]!)) {
+    const p = positionOf[at]!;
+    if (reason === 'copy') continue;
+    if (reason === INVALID_UTF8_NOTE) {
+      notes.push({ docId: p, path: docs.paths[p]!, message: invalidUtf8Message() });
+      continue;
+    }
+    skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: storedSkipMessage(reason, docs, p) });
+  }
+  // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
+  const listed = new Set(docs.paths);
+  for (const [path, reason, message] of notSaved) {
+    if (listed.has(path)) continue;
+    listed.add(path);
+    skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
+  }
+  const byId = new Map<number, number>();
+  storageIds.forEach((id, p) => byId.set(id, p));
+  const pinned = pinnedFrom ? [...pinnedFrom].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) : [];
+  return { docs, storageIds, skipped, notes, pinned };
+}

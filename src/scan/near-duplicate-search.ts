@@ -151,38 +151,37 @@ export interface DocsSearch {
 
 export type { DuplicateSearchResult };
 
+/** Options of the near-duplicate stage (see `searchDocs`). */
+export interface SearchOptions {
+  k: number;
+  similarityThreshold: number;
+  grouping: Grouping;
+  pinned?: readonly number[];
+  keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  external?: PairList;
+  known?: KnownPairs;
+  searchK?: number;
+  /** Per doc: 1 when its pairs must be searched; absent, every pair (see DuplicateSearchInput.queries). */
+  queries?: Uint8Array;
+  candidates?: (found: DuplicateSearchResult, known: KnownPairs) => { candidates: Candidates; known: KnownPairs };
+}
+
+/** The stage's first half: exact groups and candidates, nothing verified or grouped yet. */
+export type FoundCandidates = Omit<DocsSearch, 'near' | 'groupingMs'>;
+
 /**
- * THE near-duplicate stage, the one every path runs (a scan, a cancelled scan's finished part, a
- * restore, a merge into the saved corpus): exact grouping and the candidate search in the index
- * worker over the docs fingerprinted so far (any status other than ok takes no part), then
- * verification and grouping (`decideNearDuplicates`). With `options.external` (pairs of doc ids found
- * outside, e.g. by DuckDB or Spark) those pairs are the candidates instead of the search's. `known`:
- * Jaccards measured before (never measured again). `searchK`: the radius the index worker searches
- * (default k; a restore from saved pairs searches 0 and takes the saved pairs as its candidates
- * through `candidates`, which may replace the found candidates and the known Jaccards).
- * `onPhase` hears 'grouping' when verification starts.
+ * The first half of `searchDocs`: exact grouping and the candidate search in the index worker, and
+ * the search corpus behind them. A caller that only needs the saved pairs back at their positions (the
+ * CLI cache's restore, merged right after) stops here.
  */
-export async function searchDocs(
+export async function findCandidates(
   workers: ScanWorkers,
   signal: AbortSignal,
   docs: ScanDocs,
   settings: SimHashSettings,
   smallSets: PackedSets,
-  options: {
-    k: number;
-    similarityThreshold: number;
-    grouping: Grouping;
-    pinned?: readonly number[];
-    keptSets?: ReadonlyArray<Uint32Array | undefined>;
-    external?: PairList;
-    known?: KnownPairs;
-    searchK?: number;
-    /** Per doc: 1 when its pairs must be searched; absent, every pair (see DuplicateSearchInput.queries). */
-    queries?: Uint8Array;
-    candidates?: (found: DuplicateSearchResult, known: KnownPairs) => { candidates: Candidates; known: KnownPairs };
-  },
-  onPhase?: (phase: 'grouping') => void,
-): Promise<DocsSearch> {
+  options: SearchOptions,
+): Promise<FoundCandidates> {
   const t0 = performance.now();
   const { external } = options;
   const searchK = options.searchK ?? options.k;
@@ -209,7 +208,6 @@ export async function searchDocs(
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
   const own: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
   const chosen = options.candidates ? options.candidates(found, known0) : { candidates: own, known: known0 };
-  const { candidates } = chosen;
   const corpus: SearchCorpus = {
     docs: resolved,
     settings,
@@ -219,19 +217,42 @@ export async function searchDocs(
     known: chosen.known,
     ...(options.keptSets ? { keptSets: options.keptSets } : {}),
   };
-  onPhase?.('grouping');
-  const near = await decideNearDuplicates(workers, signal, corpus, candidates, options);
   return {
     docs: resolved,
     representative: found.representative,
     exactGroups: found.exactGroups,
-    near,
     corpus,
-    candidates,
+    candidates: chosen.candidates,
     indexingMs: t1 - t0,
-    groupingMs: performance.now() - t1,
     ...(found.mismatched ? { mismatched: found.mismatched } : {}),
   };
+}
+
+/**
+ * THE near-duplicate stage, the one every path runs (a scan, a cancelled scan's finished part, a
+ * restore, a merge into the saved corpus): exact grouping and the candidate search in the index
+ * worker over the docs fingerprinted so far (any status other than ok takes no part), then
+ * verification and grouping (`decideNearDuplicates`). With `options.external` (pairs of doc ids found
+ * outside, e.g. by DuckDB or Spark) those pairs are the candidates instead of the search's. `known`:
+ * Jaccards measured before (never measured again). `searchK`: the radius the index worker searches
+ * (default k; a restore from saved pairs searches 0 and takes the saved pairs as its candidates
+ * through `candidates`, which may replace the found candidates and the known Jaccards).
+ * `onPhase` hears 'grouping' when verification starts.
+ */
+export async function searchDocs(
+  workers: ScanWorkers,
+  signal: AbortSignal,
+  docs: ScanDocs,
+  settings: SimHashSettings,
+  smallSets: PackedSets,
+  options: SearchOptions,
+  onPhase?: (phase: 'grouping') => void,
+): Promise<DocsSearch> {
+  const found = await findCandidates(workers, signal, docs, settings, smallSets, options);
+  const t1 = performance.now();
+  onPhase?.('grouping');
+  const near = await decideNearDuplicates(workers, signal, found.corpus, found.candidates, options);
+  return { ...found, near, groupingMs: performance.now() - t1 };
 }
 
 /** The near-duplicate fields of a result in which nothing was searched. */
