@@ -88,6 +88,8 @@ export interface CorpusContext {
   answerPending: ((ok: boolean) => void) | null;
   /** The last scan's writes that finish behind its results (see finish); never rejects. */
   saving: Promise<void>;
+  /** Stops asking the last scan's new files their times (file-times.ts): a new scan starts. */
+  stopTimes: () => void;
   /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
   pendingSaves: number;
   /** The running scan's writer, and whether it rebuilds the corpus (other fingerprint settings). */
@@ -155,6 +157,7 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     scanNotice: null,
     answerPending: null,
     saving: Promise.resolve(),
+    stopTimes: () => undefined,
     pendingSaves: 0,
     writing: null,
     notSaved: null,

@@ -15,6 +15,7 @@ import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { recordPhase } from '../scan/phase-timing.ts';
+import { saveFileTimes } from './file-times.ts';
 import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
 import type { BatchWriter } from './corpus-writer.ts';
 import { mergeCorpus, positionsByPath, rootOf } from './merge-corpus.ts';
@@ -114,7 +115,9 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
       // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
       if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
       c.scanNotice = null;
-      // The last scan's writes may still be committing (see finish): this scan writes after them.
+      // The last scan's writes may still be committing (see finish): this scan writes after them; asking
+      // its new files' times is left (they are asked again, as unsaved, by this scan's quick check).
+      c.stopTimes();
       await c.saving;
       if (c.snapshot.status === 'off' || (c.snapshot.error && c.snapshot.error.kind !== 'quota')) return;
       const { settings, k } = c.scanStore.getSnapshot();
@@ -172,6 +175,9 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
       if (w) {
         if (c.writing === w) c.writing = null;
         const tSaving = performance.now();
+        // The new files' times are asked last (file-times.ts); the next scan stops that (see onStart).
+        const times = new AbortController();
+        c.stopTimes = () => times.abort();
         c.saving = w.writer
           .settled()
           .then(() => w.writer.close(closingState(c, w.writer)))
@@ -182,6 +188,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
           // merged result no longer describes storage, so it is not saved but loaded again.
           .then(() => (c.missedChange ? undefined : saveVerified(c, merged)))
           .then(() => (c.missedChange ? undefined : keepTables(c, merged, w.writer.failed || w.writer.tablesMissed)))
+          .then(() => (c.missedChange ? undefined : saveFileTimes(merged, w.writer.lostIds, times.signal)))
           .catch(() => undefined)
           .then(() => catchUp(c))
           // What saving still took once the results were on show (batches committed during the scan are not in it).

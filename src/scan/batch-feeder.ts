@@ -49,7 +49,7 @@ export interface FeedOptions {
   readConcurrency?: number;
   /** File `d` when it is not `files[d]` itself (a range of a stored batch, sliced only when read). */
   fileAt?: (d: number) => Blob;
-  /** Each file's modification time (0: not known yet, asked once the file is read): sent with its bytes. */
+  /** Each file's modification time (0: not asked; a new file's is asked once the results show, see corpus/file-times.ts): sent with its bytes. */
   modified?: { [d: number]: number; readonly length: number };
 }
 
@@ -88,8 +88,6 @@ export async function feedFiles(
       const d = next++;
       const file = options.fileAt ? options.fileAt(d) : files[d];
       const read = await readUpTo(file, readLimit);
-      // A time not asked before reading: asked now, one File in this small task (see quick-check.ts statFiles).
-      if (options.modified && options.modified[d] === 0 && file instanceof File) options.modified[d] = file.lastModified;
       signal.throwIfAborted();
       if (read.kind === 'error') {
         sink.unreadable(d, read.message);

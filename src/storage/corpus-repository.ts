@@ -139,6 +139,15 @@ export async function addBatch(batch: IngestBatch): Promise<CorpusSummary> {
   });
 }
 
+/**
+ * Stores modification times (storage id -> ms) learnt after the documents were written. The revision
+ * stays: a time changes no pair, so the saved pairs stay valid (see verified-pairs.ts).
+ */
+export async function retimeDocuments(times: ReadonlyMap<number, number>): Promise<void> {
+  if (times.size === 0) return;
+  await writeTransaction(['corpus-chunks'], (tx) => retimeInTransaction(tx.objectStore('corpus-chunks'), times));
+}
+
 /** The corpus-chunks store as a write transaction holds it (only what the retime uses). */
 interface ChunkStore {
   getAllKeys(): Promise<number[]>;

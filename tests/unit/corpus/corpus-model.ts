@@ -328,6 +328,8 @@ export async function freshExportsOf(files: File[], pinnedPaths: readonly string
   const session = createScanSession(store, freshWorkers);
   await session.start({ kind: 'file-list', files });
   let result = store.getSnapshot().result!;
+  // Every file's own time: what the app must end with (it asks new files theirs once the results show).
+  result.docs.modified = Float64Array.from(result.docs.files, (f, d) => (f instanceof File ? f.lastModified : (result.docs.modified?.[d] ?? 0)));
   const pinned = pinnedPaths.map((p) => result.docs.paths.indexOf(p)).filter((d) => d >= 0);
   if (pinned.length > 0) {
     await session.regroup({ pinned });
