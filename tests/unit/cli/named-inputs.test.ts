@@ -118,6 +118,35 @@ describe('identical means the same bytes or a lossless decode (#35)', () => {
   });
 });
 
+describe('identical means the same bytes or a lossless decode, in UTF-16 too (#35)', () => {
+  /** UTF-16 LE with its BOM: prose, then one unpaired surrogate `unit`, then more prose. */
+  const damaged16 = (unit: number) => {
+    const text = `${'the minutes of the meeting, the decisions taken and the next steps for each of us. '.repeat(6)}caf\u0000 au lait\n`;
+    const bytes = Buffer.from(`\uFEFF${text}`, 'utf16le');
+    bytes.writeUInt16LE(unit, bytes.indexOf(Buffer.from('caf\u0000', 'utf16le')) + 6);
+    return bytes;
+  };
+
+  it('two UTF-16 texts that differ only in an unpaired surrogate are never identical copies', async () => {
+    const d = await setUp();
+    const root = join(d, 'lossy16');
+    await mkdir(root);
+    await writeFile(join(root, 'd800.txt'), damaged16(0xd800));
+    await writeFile(join(root, 'dc00.txt'), damaged16(0xdc00));
+    await writeFile(join(root, 'dc00-copy.txt'), damaged16(0xdc00));
+    const plan = join(d, 'plan.json');
+    const r = await runCommand(runScan, [root, '--plan', plan, '--threads', '1']);
+    expect(r.code, r.err).toBe(0);
+    const rows = (JSON.parse(await readFile(plan, 'utf8')) as { rows: Array<{ path: string; match: string; role: string; content_hash: string }> }).rows;
+    const byPath = new Map(rows.map((row) => [row.path, row]));
+    expect(byPath.get('dc00.txt')!.content_hash).toBe(byPath.get('dc00-copy.txt')!.content_hash);
+    expect([byPath.get('dc00.txt')!.match, byPath.get('dc00-copy.txt')!.match].sort()).toEqual(['identical', 'kept']);
+    expect(byPath.get('d800.txt')!.content_hash).not.toBe(byPath.get('dc00.txt')!.content_hash);
+    expect(byPath.get('d800.txt')!.match).toBe('near-duplicate');
+    expect(byPath.get('d800.txt')!.role).not.toBe('remove');
+  });
+});
+
 /** Runs `node bin/simsift.js ...args` in `cwd` with `env`, under a hang detector. */
 const simsift = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => runNode([resolve('bin/simsift.js'), ...args], { cwd, env });
 
