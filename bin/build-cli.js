@@ -15,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist-cli');
 const current = join(out, 'current.json');
 /** The entry points: the command line and the modules its worker threads run (see src/cli/thread-bootstrap.ts). */
-const ENTRIES = ['main', 'ingest.thread', 'index.thread', 'pairs.thread', 'extract.thread'];
+const ENTRIES = ['main', 'ingest.thread', 'index.thread', 'pairs.thread', 'extract.thread', 'parquet.thread'];
 /** Builds older than this, other than the current one, are removed by the next build. */
 const KEEP_OLD_MS = 60 * 60 * 1000;
 

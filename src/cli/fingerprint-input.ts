@@ -13,7 +13,7 @@ import { recordedSettings } from '../core/export/fingerprints-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { errorCode, UsageError } from './cli-common.ts';
 import { nameFromBytes, unescapeName } from './terminal-names.ts';
-import { readNamedFile, type NamedFile } from './input-files.ts';
+import type { NamedFile } from './input-files.ts';
 
 /** The fingerprints of an input file. */
 export interface FingerprintInput {
@@ -57,13 +57,6 @@ export async function readRecordedSettings(file: NamedFile): Promise<SimHashSett
   } catch (error) {
     throw new UsageError(`${file.given}: not a readable fingerprint Parquet file (${error instanceof Error ? error.message : String(error)})`);
   }
-}
-
-/** Reads a checked text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a UsageError naming the file (and line). */
-export async function readFingerprintFile(file: NamedFile, withPaths = false): Promise<FingerprintInput> {
-  const bytes = await readNamedFile(file);
-  if (isParquet(bytes)) return parseFingerprintParquet(bytes, file.given, withPaths);
-  return { format: 'text', ...parseFingerprintLines(bytes, file.given, withPaths) };
 }
 
 /**

@@ -13,7 +13,8 @@ import { processIo, TooManyPairsError, UsageError, reportFailure, write, type Cl
 import { defaultThreads, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
 import { escapeName } from './terminal-names.ts';
-import { isParquet, readFingerprintFile, readHead, readRecordedSettings } from './fingerprint-input.ts';
+import { isParquet, readHead, readRecordedSettings } from './fingerprint-input.ts';
+import { readFingerprintFile } from './read-input.ts';
 import { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';

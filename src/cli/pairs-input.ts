@@ -10,9 +10,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { PAIR_COLUMNS } from '../core/export/pairs-parquet.ts';
 import type { PathPairs } from '../core/index/external-pairs.ts';
 import { UsageError } from './cli-common.ts';
-import { namedRegularFile, readNamedFile } from './input-files.ts';
 import { unescapeName } from './terminal-names.ts';
-import { isParquet } from './fingerprint-input.ts';
 import { checkCoverage, checkedRowCount } from './parquet-checks.ts';
 
 /** A pairs file's pairs and what its metadata says about how they were found (Parquet only). */
@@ -21,12 +19,6 @@ export interface PairsInput extends PathPairs {
   distance: Uint8Array;
   /** Recorded k and settings (`simsift pairs --out x.parquet` writes them; other writers may not). */
   recorded: { k?: number; settings?: SimHashSettings };
-}
-
-/** Reads a pairs file (Parquet by its first bytes, else text): a regular file only, never a FIFO or a device. */
-export async function readPairsFile(path: string): Promise<PairsInput> {
-  const bytes = await readNamedFile(await namedRegularFile(path, '--pairs '), '--pairs ');
-  return isParquet(bytes) ? parsePairsParquet(bytes, path) : { format: 'text', ...parsePairLines(bytes.toString('utf8'), path), recorded: {} };
 }
 
 /** A distance as the file gives it, an integer in 0..64; -1 for anything else. */

@@ -25,7 +25,8 @@ import { cacheHooks, cacheOfResult, openCache, quickCheck, restoreCache, type Ca
 import { writeScanCache, type FileIdentity } from './scan-cache.ts';
 import { diskFile } from './disk-file.ts';
 import { isWithin, realPathOf } from './apply-paths.ts';
-import { readPairsFile, type PairsInput } from './pairs-input.ts';
+import type { PairsInput } from './pairs-input.ts';
+import { readPairsFile } from './read-input.ts';
 import { matchPairsByPath } from '../core/index/external-pairs.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';

@@ -11,8 +11,9 @@ export type DecodeResult =
       text: string;
       encoding: string;
       /**
-       * Present (> 0) when the file is UTF-8 with invalid bytes: how many bytes were replaced by U+FFFD
-       * (one U+FFFD per maximal invalid subpart, as the WHATWG decoder does).
+       * Present (> 0) when the decode was lossy: how many bytes were replaced by U+FFFD (UTF-8: one
+       * U+FFFD per maximal invalid subpart, as the WHATWG decoder does; UTF-16: unpaired surrogates and
+       * an odd last byte; UTF-32: units that are no character).
        */
       invalidBytes?: number;
     }
@@ -26,6 +27,7 @@ export const CONTROL_BYTE_LIMIT = 0.3;
 const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
 const utf8Lenient = new TextDecoder('utf-8');
 const utf16le = new TextDecoder('utf-16le');
+const utf16Fatal = new TextDecoder('utf-16le', { fatal: true });
 
 /**
  * windows-1252 bytes 0x80-0x9F (WHATWG Encoding table); all other bytes map to the same code point.
@@ -167,14 +169,46 @@ export function mostlyUtf8(counts: Utf8Counts): boolean {
   return counts.multibyte > 0 && counts.invalidSequences <= counts.multibyte;
 }
 
-/** Decodes UTF-16 big-endian by swapping byte pairs (not every runtime ships a utf-16be decoder). */
-function decodeUtf16be(bytes: Uint8Array): string {
-  const swapped = new Uint8Array(bytes.length & ~1);
-  for (let i = 0; i + 1 < bytes.length; i += 2) {
-    swapped[i] = bytes[i + 1];
-    swapped[i + 1] = bytes[i];
+/**
+ * Bytes of UTF-16 units the decoder replaces by U+FFFD: 2 for each unpaired surrogate, 1 for an odd
+ * last byte. Only called when the strict decoder refused the units.
+ */
+function invalidUtf16Bytes(body: Uint8Array, littleEndian: boolean): number {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const units = body.length >> 1;
+  let invalid = body.length & 1;
+  for (let i = 0; i < units; i++) {
+    const u = view.getUint16(2 * i, littleEndian);
+    if (u < 0xd800 || u > 0xdfff) continue;
+    const next = i + 1 < units ? view.getUint16(2 * i + 2, littleEndian) : 0;
+    if (u <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    else invalid += 2;
   }
-  return utf16le.decode(swapped);
+  return invalid;
+}
+
+/**
+ * Decodes UTF-16 (BOM removed); big-endian by swapping byte pairs (not every runtime ships a utf-16be
+ * decoder). An unpaired surrogate or an odd last byte becomes U+FFFD, counted in `invalidBytes` (a
+ * lossy decode), as damaged UTF-8 is.
+ */
+function decodeUtf16(body: Uint8Array, littleEndian: boolean): DecodeResult {
+  let units = body;
+  if (!littleEndian) {
+    units = new Uint8Array(body.length);
+    for (let i = 0; i + 1 < body.length; i += 2) {
+      units[i] = body[i + 1];
+      units[i + 1] = body[i];
+    }
+    // An odd last byte stays, so the decoder replaces it as it does in little-endian.
+    if (body.length & 1) units[body.length - 1] = body[body.length - 1];
+  }
+  const encoding = littleEndian ? 'utf-16le' : 'utf-16be';
+  try {
+    return { ok: true, text: utf16Fatal.decode(units), encoding };
+  } catch {
+    return { ok: true, text: utf16le.decode(units), encoding, invalidBytes: invalidUtf16Bytes(body, littleEndian) };
+  }
 }
 
 /** 'utf-32le' or 'utf-32be' when the bytes start with that byte order mark, else null. */
@@ -219,12 +253,8 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
   // UTF-32's BOMs first: FF FE 00 00 also starts like UTF-16 LE's.
   const utf32 = utf32Bom(bytes);
   if (utf32 !== null) return decodeUtf32(bytes.subarray(4), utf32 === 'utf-32le');
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return { ok: true, text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  }
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return { ok: true, text: decodeUtf16be(bytes.subarray(2)), encoding: 'utf-16be' };
-  }
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return decodeUtf16(bytes.subarray(2), true);
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return decodeUtf16(bytes.subarray(2), false);
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
   const reason = binaryReason(body);

@@ -92,29 +92,45 @@ describe('outputs never over inputs (#35)', () => {
 });
 
 describe('identical means the same bytes or a lossless decode (#35)', () => {
-  /** Mostly UTF-8 prose (well-formed é's) with one Latin-1 byte: `caf` then `last`. */
-  const damaged = (last: number) =>
-    Buffer.concat([Buffer.from(`${'un résumé de la réunion, les décisions prises et les étapes à venir pour chacun. '.repeat(6)}caf`), Buffer.from([last]), Buffer.from(' au lait\n')]);
-
-  it('two texts that differ only in damaged bytes are never identical copies; byte-identical ones still are', async () => {
+  /**
+   * Scans `damaged(a)`, `damaged(b)` and a second `damaged(b)` with --plan: the two byte-identical files
+   * are one kept and its identical copy; the one differing only in damaged bytes decodes to the same
+   * text but is at most a near-duplicate, never removed.
+   */
+  async function onlyByteIdenticalCopies(damaged: (v: number) => Buffer, a: number, b: number): Promise<void> {
     const d = await setUp();
     const root = join(d, 'lossy');
     await mkdir(root);
-    await writeFile(join(root, 'e9.txt'), damaged(0xe9));
-    await writeFile(join(root, 'e8.txt'), damaged(0xe8));
-    await writeFile(join(root, 'e8-copy.txt'), damaged(0xe8));
+    await writeFile(join(root, 'a.txt'), damaged(a));
+    await writeFile(join(root, 'b.txt'), damaged(b));
+    await writeFile(join(root, 'b-copy.txt'), damaged(b));
     const plan = join(d, 'plan.json');
     const r = await runCommand(runScan, [root, '--plan', plan, '--threads', '1']);
     expect(r.code, r.err).toBe(0);
     const rows = (JSON.parse(await readFile(plan, 'utf8')) as { rows: Array<{ path: string; match: string; role: string; content_hash: string }> }).rows;
     const byPath = new Map(rows.map((row) => [row.path, row]));
-    // e8.txt and e8-copy.txt are the same bytes: one keeps, the other is its identical copy.
-    expect(byPath.get('e8.txt')!.content_hash).toBe(byPath.get('e8-copy.txt')!.content_hash);
-    expect([byPath.get('e8.txt')!.match, byPath.get('e8-copy.txt')!.match].sort()).toEqual(['identical', 'kept']);
-    // e9.txt decodes to the same text, but its bytes differ: at most a near-duplicate, never removed.
-    expect(byPath.get('e9.txt')!.content_hash).not.toBe(byPath.get('e8.txt')!.content_hash);
-    expect(byPath.get('e9.txt')!.match).toBe('near-duplicate');
-    expect(byPath.get('e9.txt')!.role).not.toBe('remove');
+    expect(byPath.get('b.txt')!.content_hash).toBe(byPath.get('b-copy.txt')!.content_hash);
+    expect([byPath.get('b.txt')!.match, byPath.get('b-copy.txt')!.match].sort()).toEqual(['identical', 'kept']);
+    expect(byPath.get('a.txt')!.content_hash).not.toBe(byPath.get('b.txt')!.content_hash);
+    expect(byPath.get('a.txt')!.match).toBe('near-duplicate');
+    expect(byPath.get('a.txt')!.role).not.toBe('remove');
+  }
+
+  it('two texts that differ only in damaged bytes are never identical copies; byte-identical ones still are', async () => {
+    /** Mostly UTF-8 prose (well-formed é's) with one Latin-1 byte: `caf` then `last`. */
+    const damaged = (last: number) =>
+      Buffer.concat([Buffer.from(`${'un résumé de la réunion, les décisions prises et les étapes à venir pour chacun. '.repeat(6)}caf`), Buffer.from([last]), Buffer.from(' au lait\n')]);
+    await onlyByteIdenticalCopies(damaged, 0xe9, 0xe8);
+  });
+
+  it('two UTF-16 texts that differ only in an unpaired surrogate are never identical copies', async () => {
+    /** UTF-16 LE with its BOM: prose, then one unpaired surrogate `unit`, then more prose. */
+    const damaged16 = (unit: number) => {
+      const bytes = Buffer.from(`\uFEFF${'the minutes of the meeting, the decisions taken and the next steps for each of us. '.repeat(6)}caf\u0000 au lait\n`, 'utf16le');
+      bytes.writeUInt16LE(unit, bytes.indexOf(Buffer.from('caf\u0000', 'utf16le')) + 6);
+      return bytes;
+    };
+    await onlyByteIdenticalCopies(damaged16, 0xd800, 0xdc00);
   });
 });
 

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runFingerprint } from '../../../src/cli/fingerprint-command.ts';
 import { runPairs } from '../../../src/cli/pairs-command.ts';
 import { runScan } from '../../../src/cli/scan-command.ts';
-import { readPairsFile } from '../../../src/cli/pairs-input.ts';
+import { readPairsFile } from '../../../src/cli/read-input.ts';
 import { generateCorpus } from '../../fixtures/generate-corpus.ts';
 import { runCommand } from './run-command.ts';
 

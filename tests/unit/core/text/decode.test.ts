@@ -197,3 +197,24 @@ describe('UTF-32 with a byte order mark', () => {
     expect(decodeText(bytes)).toEqual({ ok: true, text: '\uFFFDb', encoding: 'utf-32le', invalidBytes: 4 });
   });
 });
+
+// Issue #35: a UTF-16 file holding an unpaired surrogate decoded to U+FFFD without saying so, so two
+// files differing only in their damaged units were called identical copies. Failed before.
+describe('UTF-16 with damaged units', () => {
+  it('marks a lone surrogate (either half, either byte order) as a lossy decode of its 2 bytes', () => {
+    for (const bigEndian of [false, true]) {
+      for (const lone of ['\uD800', '\uDBFF', '\uDC00', '\uDFFF']) {
+        const r = decodeText(utf16(`ab${lone}c`, bigEndian));
+        expect(r).toEqual({ ok: true, text: 'ab\uFFFDc', encoding: bigEndian ? 'utf-16be' : 'utf-16le', invalidBytes: 2 });
+      }
+      // A low half before its high half is two lone surrogates; one at the very end is lone too.
+      expect(decodeText(utf16('x\uDC00\uD800y\uD83D', bigEndian))).toMatchObject({ text: 'x\uFFFD\uFFFDy\uFFFD', invalidBytes: 6 });
+    }
+  });
+
+  it('marks an odd last byte as a lossy decode of 1 byte; a well-formed pair is not lossy', () => {
+    const odd = new Uint8Array([...utf16('ab', false), 0x63]);
+    expect(decodeText(odd)).toEqual({ ok: true, text: 'ab\uFFFD', encoding: 'utf-16le', invalidBytes: 1 });
+    expect(decodeText(utf16('a😀b', true))).toEqual({ ok: true, text: 'a😀b', encoding: 'utf-16be' });
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Reading the fingerprints or pairs file a command names (`pairs FILE`, `scan --pairs FILE`): text is
+ * parsed here, Parquet is decoded in a worker thread under a time limit (cli/parquet-decode-api.ts).
+ * hyparquet can loop forever on a damaged page header (two single-byte flips of a 1.5 KB export did);
+ * on the main thread that loop also starved the signal handlers, so neither SIGINT nor SIGTERM ended
+ * the command. In a thread, the main thread stays free: a signal ends the command, and a decode past
+ * its limit terminates the thread and is reported as a damaged file.
+ */
+import type { Remote } from 'comlink';
+import { createWorkerBridge } from '../workers/worker-bridge.ts';
+import { UsageError } from './cli-common.ts';
+import { isParquet, parseFingerprintLines, readHead, type FingerprintInput } from './fingerprint-input.ts';
+import { namedRegularFile, readNamedFile, type NamedFile } from './input-files.ts';
+import { parsePairLines, type PairsInput } from './pairs-input.ts';
+import { spawnThread } from './node-worker.ts';
+import type { Decoded, ParquetDecodeApi } from './parquet-decode-api.ts';
+
+/**
+ * The time a decode of `bytes` bytes may take: 10 s plus 1 s per MB. hyparquet decodes SimSift's
+ * exports at about 30 MB/s (10M fingerprints, 377 MB, in 11.8 s), so only a decoder that is stuck
+ * reaches it, even on a loaded machine.
+ */
+function decodeLimitMs(bytes: number): number {
+  return 10_000 + bytes / 1_000;
+}
+
+/**
+ * Runs `decode` on `file` in a new Parquet thread (thread startup not counted in the limit) and stops
+ * the thread after. Bad input is a UsageError naming the file; a decode past its limit too.
+ */
+async function decodeInThread<T>(file: NamedFile, decode: (api: Remote<ParquetDecodeApi>) => Promise<Decoded<T>>): Promise<T> {
+  // execArgv: none of the parent's loader flags (tsx's CLI): thread-bootstrap.ts loads the thread's code.
+  const bridge = createWorkerBridge<ParquetDecodeApi>(() => spawnThread(new URL('./parquet.thread.ts', import.meta.url), { execArgv: [] }));
+  const limit = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await bridge.call(undefined, (api) => api.ready());
+    const ms = decodeLimitMs(file.size);
+    timer = setTimeout(() => {
+      const seconds = Math.round(ms / 1000);
+      limit.abort(new UsageError(`${file.given}: a damaged Parquet file (not decoded within ${seconds} s: a page or header the decoder cannot get through)`));
+    }, ms);
+    const result = await bridge.call(limit.signal, decode);
+    if (result.ok) return result.value;
+    throw result.usage ? new UsageError(result.message) : new Error(result.message);
+  } finally {
+    clearTimeout(timer);
+    bridge.terminate();
+  }
+}
+
+/**
+ * Reads a checked text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a
+ * UsageError naming the file (and line).
+ */
+export async function readFingerprintFile(file: NamedFile, withPaths = false): Promise<FingerprintInput> {
+  if (isParquet(await readHead(file))) return decodeInThread(file, (api) => api.fingerprints(file, withPaths));
+  const bytes = await readNamedFile(file);
+  return { format: 'text', ...parseFingerprintLines(bytes, file.given, withPaths) };
+}
+
+/** Reads a pairs file (Parquet by its first bytes, else text): a regular file only, never a FIFO or a device. */
+export async function readPairsFile(path: string): Promise<PairsInput> {
+  const file = await namedRegularFile(path, '--pairs ');
+  if (isParquet(await readHead(file))) return decodeInThread(file, (api) => api.pairs(file));
+  const bytes = await readNamedFile(file, '--pairs ');
+  return { format: 'text', ...parsePairLines(bytes.toString('utf8'), path), recorded: {} };
+}
