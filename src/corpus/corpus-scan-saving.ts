@@ -9,6 +9,8 @@ import { putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
+import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
+import { getKeepExclusions } from '../storage/keep-marks.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
 import { noContents, type ScanDocs, type SkippedFile } from '../scan/scan-result.ts';
 import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
@@ -108,6 +110,8 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
   return {
     corpusSize: () => c.base?.result.docs.count ?? 0,
     unchangedTest: (settings) => unchangedTest(c, settings),
+    // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
+    exclusions: () => getKeepExclusions().catch(() => NO_EXCLUSIONS),
     async onStart(docs, signal, listed, sync, notRead) {
       c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
       c.notRead = notRead ?? null;
