@@ -11,6 +11,7 @@ import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
 import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
 import { getKeepExclusions } from '../storage/keep-marks.ts';
+import { forgetFolderHandles, putFolderHandles } from '../storage/folder-handles.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
 import { noContents, type ScanDocs, type SkippedFile } from '../scan/scan-result.ts';
 import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
@@ -30,6 +31,16 @@ function folderSyncOf(docs: ScanDocs, listed: readonly SkippedFile[], folderPath
   const paths = [...docs.paths, ...listed.map((s) => s.path), ...folderPaths];
   const roots = new Set(paths.map(rootOf).filter((r) => r !== ''));
   return { roots, listed: new Set(paths) };
+}
+
+/**
+ * The folders' handles go with the corpus (the keep panel acts on them after a reload); a folder chosen
+ * through the input may be another folder of the same name, so its old handle is forgotten. Not awaited:
+ * the scan never waits on it, and a failed write only means the page asks for the folder again.
+ */
+function keepFolderHandles(docs: ScanDocs, sync: FolderSync | null): void {
+  if (docs.roots) void putFolderHandles(docs.roots).catch(() => undefined);
+  else if (sync) void forgetFolderHandles(sync.roots).catch(() => undefined);
 }
 
 /**
@@ -114,6 +125,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
     exclusions: () => getKeepExclusions().catch(() => NO_EXCLUSIONS),
     async onStart(docs, signal, listed, sync, notRead) {
       c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
+      keepFolderHandles(docs, c.folderSync);
       c.notRead = notRead ?? null;
       // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
       if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
