@@ -9,7 +9,7 @@ import { putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
-import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
+import { exclusionMatcher, NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
 import { getKeepExclusions } from '../storage/keep-marks.ts';
 import { forgetFolderHandles, putFolderHandles } from '../storage/folder-handles.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
@@ -122,7 +122,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
     corpusSize: () => c.base?.result.docs.count ?? 0,
     unchangedTest: (settings) => unchangedTest(c, settings),
     // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
-    exclusions: () => getKeepExclusions().catch(() => NO_EXCLUSIONS),
+    exclusions: async () => (c.exclusions = await getKeepExclusions().catch(() => NO_EXCLUSIONS)),
     async onStart(docs, signal, listed, sync, notRead) {
       c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
       keepFolderHandles(docs, c.folderSync);
@@ -255,11 +255,15 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
     if (back.length > 0) parts.push(`${n(back.length)} file${back.length === 1 ? '' : 's'} came back to the folder and joined the corpus again: ${named(back)}`);
     if (fresh.length > 0 && notRead + outcome.unchanged + outcome.updated > 0) parts.push(`${n(fresh.length)} new: ${named(fresh)}`);
   }
-  const gone = outcome.missing.paths;
-  for (const p of gone) c.leftPaths.add(p);
+  for (const p of outcome.missing.paths) c.leftPaths.add(p);
+  // A file the exclusions now match left as a file not in the folder does, but it is still there: said so.
+  const excludedBy = exclusionMatcher(c.exclusions);
+  const excluded = outcome.missing.paths.filter((p) => excludedBy(p) !== null);
+  const gone = excluded.length === 0 ? outcome.missing.paths : outcome.missing.paths.filter((p) => excludedBy(p) === null);
   if (gone.length > 0) {
     parts.push(`${n(gone.length)} file${gone.length === 1 ? ' is' : 's are'} no longer in the folder and left the corpus: ${named(gone)}`);
   }
+  if (excluded.length > 0) parts.push(`${files(excluded.length)} left out by your exclusions left the corpus: ${named(excluded)}`);
   if (parts.length > 0) c.update({ notice: `${parts.join('; ')}.` });
   return outcome;
 }
