@@ -196,7 +196,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
         </button>
         <span role="status">{status}</span>
       </div>
-      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} scanRoot={rootHandle} planRows={currentPlan} planName={planName} marked={unmatched.length > 0 ? 0 : decision.removeFiles} />
+      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} scanRoot={rootHandle} scanned={scanned} planRows={currentPlan} planName={planName} marked={unmatched.length > 0 ? 0 : decision.removeFiles} />
     </section>
   );
 }

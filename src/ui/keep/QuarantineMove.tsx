@@ -23,6 +23,8 @@ export interface QuarantineMoveProps {
   folderName: string;
   /** The folder's handle when this scan read it through one (picker or drop), else null. */
   scanRoot: FileSystemDirectoryHandle | null;
+  /** The documents on show: another scan's forget the folder picked for these (it may be another folder now). */
+  scanned: object;
   /** The plan as it stands (hashes of the bytes read now; documents whose bytes were not kept, read through `reopen`). */
   planRows: (reopen?: (path: string) => Promise<Blob>) => Promise<PlanRow[]>;
   /** The last exported plan's file name, for the command. */
@@ -41,14 +43,14 @@ const textHash: TextHash = async (path, bytes) => (await import('../../workers/c
 /** Where the folder to act on comes from, for what the panel says. */
 type Source = 'scan' | 'kept' | 'picked';
 
-export function QuarantineMove({ folderName, scanRoot, planRows, planName, marked }: QuarantineMoveProps) {
+export function QuarantineMove({ folderName, scanRoot, scanned, planRows, planName, marked }: QuarantineMoveProps) {
   const [status, setStatus] = useState('');
   const [problems, setProblems] = useState<Array<{ path: string; why: string }>>([]);
   const [done, setDone] = useState<{ moved: AppUndoEntry[]; quarantine: FileSystemDirectoryHandle; root: FileSystemDirectoryHandle } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [other, setOther] = useState<{ for: string; handle: FileSystemDirectoryHandle; source: Source } | null>(null);
+  const [other, setOther] = useState<{ for: object; handle: FileSystemDirectoryHandle; source: Source } | null>(null);
   const [allowed, setAllowed] = useState<{ handle: FileSystemDirectoryHandle; granted: boolean } | null>(null);
-  const root = scanRoot ?? (other?.for === folderName ? other.handle : null);
+  const root = scanRoot ?? (other?.for === scanned ? other.handle : null);
   const source: Source = scanRoot ? 'scan' : (other?.source ?? 'kept');
   useEffect(() => {
     // The handle kept with the corpus (a folder read through a handle before this page's load).
@@ -56,13 +58,13 @@ export function QuarantineMove({ folderName, scanRoot, planRows, planName, marke
     let live = true;
     getFolderHandle(folderName)
       .then((handle) => {
-        if (live && handle) setOther((now) => (now?.for === folderName ? now : { for: folderName, handle, source: 'kept' }));
+        if (live && handle) setOther((now) => (now?.for === scanned ? now : { for: scanned, handle, source: 'kept' }));
       })
       .catch(() => undefined);
     return () => {
       live = false;
     };
-  }, [folderName, scanRoot]);
+  }, [folderName, scanRoot, scanned]);
   useEffect(() => {
     // Asking is free; only a request (on a click) may show the browser's prompt.
     if (!root) return;
@@ -104,7 +106,7 @@ export function QuarantineMove({ folderName, scanRoot, planRows, planName, marke
         setStatus(refused);
         return;
       }
-      setOther({ for: folderName, handle: picked, source: 'picked' });
+      setOther({ for: scanned, handle: picked, source: 'picked' });
       setAllowed({ handle: picked, granted: true });
       // Kept with the corpus: after a reload the page asks for permission again instead of for the folder.
       void putFolderHandles([picked]).catch(() => undefined);
