@@ -14,7 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
 import { BICYCLE, BREAD } from './keep-texts.ts';
-import { opfsFiles, opfsFolder, pickerReturns } from './opfs-folders.ts';
+import { dropOpfsFolder, opfsFiles, opfsFolder, pickerReturns } from './opfs-folders.ts';
 
 // The reference rule keeps articles/bicycle.txt and bread-copy.txt; the three copies are marked.
 const FILES: Record<string, string> = {
@@ -98,15 +98,7 @@ test('a dropped folder is moved through its handle, after a reload too', async (
   const app = new ResultsPage(page);
   await app.open();
   await opfsFolder(page, 'dropped', FILES);
-  // A native drop cannot be made headless: the dropped item answers getAsFileSystemHandle with the OPFS folder.
-  await page.getByRole('region', { name: 'Drop zone' }).evaluate(async (zone) => {
-    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('dropped');
-    const proto = DataTransferItem.prototype as unknown as { getAsFileSystemHandle: () => Promise<FileSystemHandle | null> };
-    proto.getAsFileSystemHandle = () => Promise.resolve(folder);
-    const data = new DataTransfer();
-    data.items.add(new File(['not read'], 'dropped'));
-    for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-  });
+  await dropOpfsFolder(page, 'dropped');
   await app.waitForDone();
   // Right after the drop: a drop gives read access only, so the page asks on a click first.
   const move = moveGroup(page);

@@ -55,3 +55,15 @@ export function opfsFiles(page: Page, name: string): Promise<Record<string, stri
     return out;
   }, name);
 }
+
+/** Drops the OPFS folder `name` on the drop zone: a native drop cannot be made headless, so the dropped item answers getAsFileSystemHandle with that folder. */
+export async function dropOpfsFolder(page: Page, name: string): Promise<void> {
+  await page.getByRole('region', { name: 'Drop zone' }).evaluate(async (zone, name) => {
+    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+    const proto = DataTransferItem.prototype as unknown as { getAsFileSystemHandle: () => Promise<FileSystemHandle | null> };
+    proto.getAsFileSystemHandle = () => Promise.resolve(folder);
+    const data = new DataTransfer();
+    data.items.add(new File(['not read'], name));
+    for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, name);
+}
