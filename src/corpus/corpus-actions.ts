@@ -3,6 +3,7 @@
  * changes storage under the writer lock and then what is on show: resume, keep, clear, reset, keep
  * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts.)
  */
+import { forgetFolderHandles } from '../storage/folder-handles.ts';
 import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { clearCorpus, findStoredPaths } from '../storage/corpus-repository.ts';
@@ -61,6 +62,8 @@ export async function clear(c: CorpusContext): Promise<void> {
   await c.guarded(async () => {
     c.session?.cancel();
     await withWriterLock(() => clearCorpus(), { wait: true });
+    // The folders' handles go with the corpus they were kept for.
+    await forgetFolderHandles(null).catch(() => undefined);
     c.leftPaths.clear();
     c.base = null;
     c.tables = null;

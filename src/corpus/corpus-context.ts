@@ -4,6 +4,7 @@
  * result). The scan's saving (corpus-scan-saving.ts), loading (corpus-loading.ts) and the person's
  * actions (corpus-persistence.ts) all work on one `CorpusContext`; nothing else holds corpus state.
  */
+import { NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
 import { getCorpusSummary } from '../storage/corpus-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
@@ -100,6 +101,8 @@ export interface CorpusContext {
   folderSync: FolderSync | null;
   /** Listed files the running scan's quick check left unread (the saved corpus holds them as they are). */
   notRead: UnchangedFiles | null;
+  /** The exclusions the running scan left files out by (so the files they took out of the corpus are named as such). */
+  exclusions: Exclusions;
   /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
   restoring: Promise<void>;
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
@@ -163,6 +166,7 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     notSaved: null,
     folderSync: null,
     notRead: null,
+    exclusions: NO_EXCLUSIONS,
     restoring: Promise.resolve(),
     missedChange: null,
     listeners: new Set(),

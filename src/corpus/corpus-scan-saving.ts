@@ -9,6 +9,9 @@ import { putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
+import { exclusionMatcher, NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
+import { getKeepExclusions } from '../storage/keep-marks.ts';
+import { forgetFolderHandles, putFolderHandles } from '../storage/folder-handles.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
 import { noContents, type ScanDocs, type SkippedFile } from '../scan/scan-result.ts';
 import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
@@ -29,6 +32,16 @@ function folderSyncOf(docs: ScanDocs, listed: readonly SkippedFile[], folderPath
   const paths = [...docs.paths, ...listed.map((s) => s.path), ...folderPaths];
   const roots = new Set(paths.map(rootOf).filter((r) => r !== ''));
   return { roots, listed: new Set(paths) };
+}
+
+/**
+ * The folders' handles go with the corpus (the keep panel acts on them after a reload); a folder chosen
+ * through the input may be another folder of the same name, so its old handle is forgotten. Not awaited:
+ * the scan never waits on it, and a failed write only means the page asks for the folder again.
+ */
+function keepFolderHandles(docs: ScanDocs, sync: FolderSync | null): void {
+  if (docs.roots) void putFolderHandles(docs.roots).catch(() => undefined);
+  else if (sync) void forgetFolderHandles(sync.roots).catch(() => undefined);
 }
 
 /**
@@ -109,8 +122,11 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
   return {
     corpusSize: () => c.base?.result.docs.count ?? 0,
     unchangedTest: (settings) => unchangedTest(c, settings),
+    // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
+    exclusions: async () => (c.exclusions = await getKeepExclusions().catch(() => NO_EXCLUSIONS)),
     async onStart(docs, signal, listed, sync, notRead) {
       c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
+      keepFolderHandles(docs, c.folderSync);
       c.notRead = notRead ?? null;
       // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
       if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
@@ -246,11 +262,15 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
     if (back.length > 0) parts.push(`${n(back.length)} file${back.length === 1 ? '' : 's'} came back to the folder and joined the corpus again: ${named(back)}`);
     if (fresh.length > 0 && notRead + outcome.unchanged + outcome.updated > 0) parts.push(`${n(fresh.length)} new: ${named(fresh)}`);
   }
-  const gone = outcome.missing.paths;
-  for (const p of gone) c.leftPaths.add(p);
+  for (const p of outcome.missing.paths) c.leftPaths.add(p);
+  // A file the exclusions now match left as a file not in the folder does, but it is still there: said so.
+  const excludedBy = exclusionMatcher(c.exclusions);
+  const excluded = outcome.missing.paths.filter((p) => excludedBy(p) !== null);
+  const gone = excluded.length === 0 ? outcome.missing.paths : outcome.missing.paths.filter((p) => excludedBy(p) === null);
   if (gone.length > 0) {
     parts.push(`${n(gone.length)} file${gone.length === 1 ? ' is' : 's are'} no longer in the folder and left the corpus: ${named(gone)}`);
   }
+  if (excluded.length > 0) parts.push(`${files(excluded.length)} left out by your exclusions left the corpus: ${named(excluded)}`);
   if (parts.length > 0) c.update({ notice: `${parts.join('; ')}.` });
   return outcome;
 }

@@ -4,6 +4,7 @@ import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import type { ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { UnchangedFiles, UnchangedTest } from './quick-check.ts';
+import type { Exclusions } from '../core/documents/exclusions.ts';
 
 /** A result on show and the search state behind it. */
 export interface ShownCorpus {
@@ -33,6 +34,11 @@ export interface ScanHooks {
    * read the File).
    */
   onBatch?(docs: ScanDocs, ids: readonly number[], contents?: BatchContents): void;
+  /**
+   * The person's exclusions (the keep panel's): the listed files they match are left out before
+   * anything is read. Not asked for a listing already chosen (a rescan of the corpus's own files).
+   */
+  exclusions?(): Promise<Exclusions>;
   /** How many documents the scan's result will be merged with (a saved corpus): k follows the total. */
   corpusSize?(): number;
   /** Whether `onBatch` wants the files' bytes in a Blob (asked once per scan, after `onStart`). */

@@ -37,6 +37,8 @@ export interface ScanMeter {
   filesDone: number;
   filesTotal: number;
   filesListedOnly: number;
+  /** Listed files the person's exclusions left out (never read). */
+  filesExcluded: number;
   bytesDone: number;
   filesRead: number;
   bytesRead: number;
@@ -55,6 +57,7 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
     filesDone: 0,
     filesTotal: 0,
     filesListedOnly: 0,
+    filesExcluded: 0,
     bytesDone: 0,
     filesRead: 0,
     bytesRead: 0,
@@ -77,6 +80,7 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
         filesDone: m.filesDone,
         filesTotal: m.filesTotal,
         filesListedOnly: m.filesListedOnly,
+        filesExcluded: m.filesExcluded,
         bytesDone: bytes,
         bytesTotal,
         bytesTotalKnown,

@@ -28,6 +28,8 @@ import type { ScanHooks } from './scan-hooks.ts';
 import { recordPhase } from './phase-timing.ts';
 import { allocateDocs, createScanMeter, ingestAll, type IngestOutput } from './scan-ingest.ts';
 import { quickCheck } from './quick-check.ts';
+import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
+import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
 
 export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 
@@ -104,12 +106,15 @@ interface SessionState {
  * and time are left out of what is read.
  */
 async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHashSettings, signal: AbortSignal, t0: number) {
-  const { collected: listing, unreadable } = await collectSource(s.workers, source, signal);
+  const { collected: listed, unreadable } = await collectSource(s.workers, source, signal);
   signal.throwIfAborted();
-  const handleToken = listing.roots ? await openHandlesInWorkers(s.workers, listing.roots, signal) : null;
+  const handleToken = listed.roots ? await openHandlesInWorkers(s.workers, listed.roots, signal) : null;
+  // A listing already chosen (a rescan of the corpus's own files, the CLI) is taken as it is.
+  const exclusions = source.kind === 'collected' ? NO_EXCLUSIONS : ((await s.hooks.exclusions?.()) ?? NO_EXCLUSIONS);
+  const { listing, excluded } = await leaveOutExcluded(s.workers, listed, exclusions, handleToken, signal);
   const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal);
-  recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
-  return { listing, unreadable, handleToken, check };
+  recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
+  return { listing, unreadable, handleToken, check, exclusions, excluded };
 }
 
 /** Cancels the running scan (hard: its workers are terminated); the store says 'cancelled' at once. */
@@ -155,12 +160,13 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
   try {
     // Listing: the file list (walking dropped folders), hidden files left out.
     m.setPhase('listing');
-    const { listing, unreadable, handleToken, check } = await listAndCheck(s, source, settings, signal, t0);
+    const { listing, unreadable, handleToken, check, exclusions, excluded } = await listAndCheck(s, source, settings, signal, t0);
     const collected = check.toRead;
     s.lastCollected = listing;
     skipped.push(...collected.hidden, ...unreadable);
     m.filesTotal = collected.files.length;
     m.filesListedOnly = collected.hidden.length + unreadable.length;
+    m.filesExcluded = excluded;
     // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
     if (kAuto) {
       k = defaultK(m.filesTotal + (s.hooks.corpusSize?.() ?? 0));
@@ -170,7 +176,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     docs = scanDocs;
     ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
     if (check.stats) scanDocs.modified!.set(check.stats.modified);
-    const folderPaths = (source.kind === 'file-list' && source.folderPaths) || (check.unchanged > 0 ? listing.paths : null);
+    const folderPaths = (source.kind === 'file-list' && source.folderPaths && pathsNotExcluded(source.folderPaths, exclusions)) || (check.unchanged > 0 ? listing.paths : null);
     const sync = 'sync' in source && source.sync === true && (folderPaths ?? true);
     if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), sync, 'left' in check ? check.left : undefined);
     signal.throwIfAborted();

@@ -26,6 +26,8 @@ export interface ScanProgress {
   filesTotal: number;
   /** Files listed but never read: hidden files and folders, unreadable folders (all in the Skipped list). */
   filesListedOnly: number;
+  /** Listed files the person's exclusions left out: never read, not documents (as files not in the folder). */
+  filesExcluded: number;
   bytesDone: number;
   /** Exact once every file has been read (`bytesTotalKnown`); extrapolated from the files read until then. */
   bytesTotal: number;

@@ -11,6 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
 import { ResultsPage } from './results-page.ts';
+import { dropOpfsFolder } from './opfs-folders.ts';
 
 /** Every file under `dir`, as [path relative to dir, bytes as numbers]. */
 function filesUnder(dir: string): Array<[string, number[]]> {
@@ -124,15 +125,7 @@ test('a dropped folder that comes with a directory handle is read through it', a
     const app = new ResultsPage(page);
     await app.open();
     await folderInOpfs(page, 'dropped', filesUnder(join(dir, 'dropped')));
-    // A native drop cannot be made headless: the dropped item answers getAsFileSystemHandle with the OPFS folder.
-    await page.getByRole('region', { name: 'Drop zone' }).evaluate(async (zone) => {
-      const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('dropped');
-      const proto = DataTransferItem.prototype as unknown as { getAsFileSystemHandle: () => Promise<FileSystemHandle | null> };
-      proto.getAsFileSystemHandle = () => Promise.resolve(folder);
-      const data = new DataTransfer();
-      data.items.add(new File(['not read'], 'dropped'));
-      for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-    });
+    await dropOpfsFolder(page, 'dropped');
     await app.waitForDone();
     const [copy, original] = corpus.near[0]!;
     await expect(app.option(`dropped/${corpus.pathOf(copy)}`)).toBeVisible();

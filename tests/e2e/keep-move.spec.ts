@@ -8,6 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { BICYCLE, BREAD } from './keep-texts.ts';
+import { opfsFiles, opfsFolder, pickerReturns } from './opfs-folders.ts';
 
 
 const FILES: Record<string, string> = {
@@ -22,37 +23,9 @@ const FILES: Record<string, string> = {
 
 /** Makes OPFS folders `picked` (holding FILES) and `quarantine` (empty); showDirectoryPicker returns `picked`. */
 async function setUp(page: Page): Promise<void> {
-  await page.evaluate(async (files) => {
-    const opfs = await navigator.storage.getDirectory();
-    for (const name of ['picked', 'quarantine']) await opfs.removeEntry(name, { recursive: true }).catch(() => undefined);
-    const top = await opfs.getDirectoryHandle('picked', { create: true });
-    await opfs.getDirectoryHandle('quarantine', { create: true });
-    for (const [path, text] of Object.entries(files)) {
-      const parts = path.split('/');
-      let dir = top;
-      for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
-      const writable = await (await dir.getFileHandle(parts[parts.length - 1]!, { create: true })).createWritable();
-      await writable.write(text);
-      await writable.close();
-    }
-    (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () =>
-      (await navigator.storage.getDirectory()).getDirectoryHandle('picked');
-  }, FILES);
-}
-
-/** Every file under the OPFS folder `name`: path -> bytes (as a string of byte values). */
-function opfsFiles(page: Page, name: string): Promise<Record<string, string>> {
-  return page.evaluate(async (name) => {
-    const out: Record<string, string> = {};
-    const walk = async (dir: FileSystemDirectoryHandle, at: string) => {
-      for await (const [child, handle] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
-        if (handle.kind === 'directory') await walk(handle as FileSystemDirectoryHandle, `${at}${child}/`);
-        else out[`${at}${child}`] = Array.from(new Uint8Array(await (await (handle as FileSystemFileHandle).getFile()).arrayBuffer())).join(',');
-      }
-    };
-    await walk(await (await navigator.storage.getDirectory()).getDirectoryHandle(name), '');
-    return out;
-  }, name);
+  await opfsFolder(page, 'picked', FILES);
+  await opfsFolder(page, 'quarantine', {});
+  await pickerReturns(page, 'picked');
 }
 
 test('mark, move to quarantine, undo: the folder byte for byte as before', async ({ page }) => {
@@ -88,10 +61,7 @@ test('mark, move to quarantine, undo: the folder byte for byte as before', async
   expect(edited['backup/bicycle.txt']).not.toBe(before['backup/bicycle.txt']);
   expect(edited['backup/bicycle.txt']!.length).toBe(before['backup/bicycle.txt']!.length);
   // The quarantine folder the person picks.
-  await page.evaluate(() => {
-    (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () =>
-      (await navigator.storage.getDirectory()).getDirectoryHandle('quarantine');
-  });
+  await pickerReturns(page, 'quarantine');
   const move = panel.getByRole('group', { name: 'Move to quarantine' });
   await move.getByRole('button', { name: 'Move marked to quarantine…' }).click();
   await expect(move.getByRole('status')).toContainText('Moved 2 files', { timeout: 30_000 });

@@ -1,6 +1,7 @@
 /**
  * Exclusions in the keep panel, as the CLI's --exclude, --min-size and --max-size (the same matcher):
- * the files they match are left out of the marks and the plan. Saved.
+ * the files they match are left out of the marks and the plan now, and every later scan leaves them
+ * unread (scan/scan-exclusions.ts): for the saved corpus they are as files not in the folder. Saved.
  */
 import { useId, useState } from 'react';
 import { parseSize, patternProblem, type Exclusions } from '../../core/documents/exclusions.ts';
@@ -43,6 +44,10 @@ export function KeepExclusions({ exclusions, onChange }: KeepExclusionsProps) {
   return (
     <details className="keep-exclusions">
       <summary>Leave files out of the marks and the plan</summary>
+      <p className="ss-muted">
+        Files these match are left out of the marks and the plan at once, and the next scan does not read them: choosing the folder
+        again takes them out of the saved corpus, as files no longer in it.
+      </p>
       <div className="keep-exclusions__fields" onBlur={commit}>
         <div className="ss-field">
           <label htmlFor={`${id}-patterns`}>Patterns, one per line (*, **, ?; e.g. *.log, drafts/**)</label>

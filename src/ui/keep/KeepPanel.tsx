@@ -75,8 +75,9 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
     saved.setIgnored(next);
   };
   const [planName, setPlanName] = useState<string | null>(null);
-  /** The plan as the marks stand, with the hash of each file's bytes as read now. */
-  const currentPlan = async () => planRows(relation, { ...docs, bytesHashes: await hashMemberBytes(scanned, relation.groups.members) }, decision);
+  /** The plan as the marks stand, with the hash of each file's bytes as read now (bytes not kept: through `reopen`, when given). */
+  const currentPlan = async (reopen?: (path: string) => Promise<Blob>) =>
+    planRows(relation, { ...docs, bytesHashes: await hashMemberBytes(scanned, relation.groups.members, reopen) }, decision);
   const single = scanned.roots?.length === 1 ? scanned.roots[0]! : null;
   const rootHandle = single?.kind === 'directory' ? (single as FileSystemDirectoryHandle) : null;
   const save = async (ext: 'csv' | 'json') => {
@@ -195,7 +196,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
         </button>
         <span role="status">{status}</span>
       </div>
-      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} root={rootHandle} planRows={currentPlan} planName={planName} marked={unmatched.length > 0 ? 0 : decision.removeFiles} />
+      <QuarantineMove folderName={docs.paths[0]?.split('/')[0] ?? 'FOLDER'} scanRoot={rootHandle} scanned={scanned} planRows={currentPlan} planName={planName} marked={unmatched.length > 0 ? 0 : decision.removeFiles} />
     </section>
   );
 }

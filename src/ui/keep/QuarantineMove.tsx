@@ -1,12 +1,16 @@
 /**
- * "Move marked to quarantine" where the browser gives a writable folder (Chromium's directory picker, a
- * folder scanned through its handle): the person picks the quarantine folder, the marked files move there
- * through quarantine-move.ts's checks, and Undo puts them back. Elsewhere: the exact `simsift apply` command.
+ * "Move marked to quarantine" wherever the browser gives a writable folder (Chromium's File System
+ * Access): the folder this scan read through its handle (picker or drop), else the handle kept with the
+ * corpus (after a reload: permission asked again on a click), else the same folder picked again and
+ * checked against the scan (a folder-input scan). The person picks the quarantine folder, the marked
+ * files move there through quarantine-move.ts's checks, and Undo puts them back. A browser without a
+ * folder picker is told so, with the exact `simsift apply` command.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PlanRow } from '../../core/export/plan.ts';
+import { getFolderHandle, putFolderHandles } from '../../storage/folder-handles.ts';
 import { formatSize } from '../shared/format-size.ts';
-import { checkPlaces, moveToQuarantine, undoQuarantine, type AppUndoEntry } from './quarantine-move.ts';
+import { checkPlaces, moveToQuarantine, notTheScannedFolder, openUnder, undoQuarantine, type AppUndoEntry, type TextHash } from './quarantine-move.ts';
 
 type Permissioned = FileSystemDirectoryHandle & {
   queryPermission?: (d: { mode: 'readwrite' }) => Promise<PermissionState>;
@@ -17,10 +21,12 @@ type Picker = (options: { mode: 'readwrite'; id?: string }) => Promise<FileSyste
 export interface QuarantineMoveProps {
   /** The scanned folder's name (the paths' first part). */
   folderName: string;
-  /** The scanned folder's handle, when it was scanned through one (else the command is shown). */
-  root: FileSystemDirectoryHandle | null;
-  /** The plan as it stands (hashes of the bytes read now). */
-  planRows: () => Promise<PlanRow[]>;
+  /** The folder's handle when this scan read it through one (picker or drop), else null. */
+  scanRoot: FileSystemDirectoryHandle | null;
+  /** The documents on show: another scan's forget the folder picked for these (it may be another folder now). */
+  scanned: object;
+  /** The plan as it stands (hashes of the bytes read now; documents whose bytes were not kept, read through `reopen`). */
+  planRows: (reopen?: (path: string) => Promise<Blob>) => Promise<PlanRow[]>;
   /** The last exported plan's file name, for the command. */
   planName: string | null;
   marked: number;
@@ -28,25 +34,55 @@ export interface QuarantineMoveProps {
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-async function writable(handle: Permissioned): Promise<boolean> {
-  if ((await handle.queryPermission?.({ mode: 'readwrite' })) === 'granted') return true;
-  return (await handle.requestPermission?.({ mode: 'readwrite' })) === 'granted';
-}
+/** The page's folder picker, looked up when asked (not at render): the one the page has now. */
+const pickerOf = () => (window as Window & { showDirectoryPicker?: Picker }).showDirectoryPicker;
 
-export function QuarantineMove({ folderName, root, planRows, planName, marked }: QuarantineMoveProps) {
+/** The scan's own pipeline, loaded only when needed (it holds the document extractors). */
+const textHash: TextHash = async (path, bytes) => (await import('../../workers/content-hash.ts')).contentHashOf(path, bytes);
+
+/** Where the folder to act on comes from, for what the panel says. */
+type Source = 'scan' | 'kept' | 'picked';
+
+export function QuarantineMove({ folderName, scanRoot, scanned, planRows, planName, marked }: QuarantineMoveProps) {
   const [status, setStatus] = useState('');
   const [problems, setProblems] = useState<Array<{ path: string; why: string }>>([]);
-  const [done, setDone] = useState<{ moved: AppUndoEntry[]; quarantine: FileSystemDirectoryHandle } | null>(null);
+  const [done, setDone] = useState<{ moved: AppUndoEntry[]; quarantine: FileSystemDirectoryHandle; root: FileSystemDirectoryHandle } | null>(null);
   const [busy, setBusy] = useState(false);
-  const pickerOf = () => (window as Window & { showDirectoryPicker?: Picker }).showDirectoryPicker;
-  const picker = pickerOf();
-  if (!root || !picker) {
+  const [other, setOther] = useState<{ for: object; handle: FileSystemDirectoryHandle; source: Source } | null>(null);
+  const [allowed, setAllowed] = useState<{ handle: FileSystemDirectoryHandle; granted: boolean } | null>(null);
+  const root = scanRoot ?? (other?.for === scanned ? other.handle : null);
+  const source: Source = scanRoot ? 'scan' : (other?.source ?? 'kept');
+  useEffect(() => {
+    // The handle kept with the corpus (a folder read through a handle before this page's load).
+    if (scanRoot) return;
+    let live = true;
+    getFolderHandle(folderName)
+      .then((handle) => {
+        if (live && handle) setOther((now) => (now?.for === scanned ? now : { for: scanned, handle, source: 'kept' }));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [folderName, scanRoot, scanned]);
+  useEffect(() => {
+    // Asking is free; only a request (on a click) may show the browser's prompt.
+    if (!root) return;
+    let live = true;
+    const query = (root as Permissioned).queryPermission?.({ mode: 'readwrite' }) ?? Promise.resolve<PermissionState>('prompt');
+    query.then((state) => live && setAllowed({ handle: root, granted: state === 'granted' })).catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [root]);
+  if (!pickerOf()) {
     return (
       <p className="ss-muted keep-panel__apply">
-        To move the files marked for removal into a quarantine folder, export the plan, then run, in the folder that holds{' '}
-        <bdi>{folderName}</bdi>: <code>simsift apply {planName ?? 'simsift-plan-….json'} --root . --into ../quarantine --dry-run</code>{' '}
-        (<code>simsift</code> as the README installs it; the quarantine outside this folder), then without <code>--dry-run</code>. It moves only files whose bytes still
-        match the plan, deletes nothing, and writes an undo log (<code>simsift apply --undo LOG</code> puts everything back).
+        This browser cannot let a page move files (it has no folder picker with write access; Chromium-based browsers have one). To move the files
+        marked for removal into a quarantine folder, export the plan, then run, in the folder that holds <bdi>{folderName}</bdi>:{' '}
+        <code>simsift apply {planName ?? 'simsift-plan-….json'} --root . --into ../quarantine --dry-run</code> (<code>simsift</code> as the README installs
+        it; the quarantine outside this folder), then without <code>--dry-run</code>. It moves only files whose bytes still match the plan, deletes
+        nothing, and writes an undo log (<code>simsift apply --undo LOG</code> puts everything back).
       </p>
     );
   }
@@ -55,32 +91,49 @@ export function QuarantineMove({ folderName, root, planRows, planName, marked }:
     try {
       await work();
     } catch (error) {
-      if (error instanceof DOMException && error.name === 'AbortError') setStatus('No quarantine folder was picked: nothing moved.');
+      if (error instanceof DOMException && error.name === 'AbortError') setStatus('No folder was picked: nothing moved.');
       else setStatus(`Could not move: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       setBusy(false);
     }
   };
+  const pickScanned = () =>
+    run(async () => {
+      const picked = await pickerOf()!({ mode: 'readwrite', id: 'simsift-folder' });
+      setStatus(`Checking that ${picked.name} is the folder that was scanned…`);
+      const refused = await notTheScannedFolder(picked, folderName, await planRows((path) => openUnder(picked, path)), textHash);
+      if (refused) {
+        setStatus(refused);
+        return;
+      }
+      setOther({ for: scanned, handle: picked, source: 'picked' });
+      setAllowed({ handle: picked, granted: true });
+      // Kept with the corpus: after a reload the page asks for permission again instead of for the folder.
+      void putFolderHandles([picked]).catch(() => undefined);
+      setStatus(`${picked.name} is the folder that was scanned: its marked files are there as the scan read them.`);
+    });
+  const allow = () =>
+    run(async () => {
+      if (!root) return;
+      // On the click: the browser asks the person (a request without a user gesture is refused).
+      const state = await ((root as Permissioned).requestPermission?.({ mode: 'readwrite' }) ?? Promise.resolve<PermissionState>('granted'));
+      setAllowed({ handle: root, granted: state === 'granted' });
+      setStatus(state === 'granted' ? '' : `SimSift was not allowed to change ${root.name}: nothing moved.`);
+    });
   const move = () =>
     run(async () => {
+      if (!root) return;
       // The picker first: it needs the click's user activation.
-      // Looked up now (not at render): the page's picker is the one asked.
       const quarantine = await pickerOf()!({ mode: 'readwrite', id: 'simsift-quarantine' });
       const refused = await checkPlaces(root, quarantine);
       if (refused) {
         setStatus(refused);
         return;
       }
-      if (!(await writable(root as Permissioned))) {
-        setStatus(`SimSift was not allowed to change ${root.name}: nothing moved.`);
-        return;
-      }
       setStatus('Checking every marked file against the plan…');
-      // The scan's own pipeline, loaded only now (it holds the document extractors).
-      const { contentHashOf } = await import('../../workers/content-hash.ts');
-      const outcome = await moveToQuarantine(await planRows(), root, quarantine, contentHashOf);
+      const outcome = await moveToQuarantine(await planRows((path) => openUnder(root, path)), root, quarantine, textHash);
       setProblems(outcome.notMoved);
-      setDone(outcome.moved.length > 0 ? { moved: outcome.moved, quarantine } : null);
+      setDone(outcome.moved.length > 0 ? { moved: outcome.moved, quarantine, root } : null);
       setStatus(
         `Moved ${count(outcome.moved.length, 'file', 'files')} (${formatSize(outcome.bytes) || '0 B'}) to ${quarantine.name}/${root.name}; ` +
           `${count(outcome.notMoved.length, 'file', 'files')} not moved.` +
@@ -91,25 +144,43 @@ export function QuarantineMove({ folderName, root, planRows, planName, marked }:
   const undo = () =>
     run(async () => {
       if (!done) return;
-      if (!(await writable(root as Permissioned))) {
-        setStatus(`SimSift was not allowed to change ${root.name}: nothing put back.`);
-        return;
-      }
-      const result = await undoQuarantine(done.moved, root, done.quarantine);
+      const result = await undoQuarantine(done.moved, done.root, done.quarantine);
       setProblems(result.refused);
       setDone(result.refused.length > 0 ? done : null);
       setStatus(`Put back ${count(result.back, 'file', 'files')} of ${done.moved.length}; ${count(result.refused.length, 'file', 'files')} not.`);
     });
+  const granted = root !== null && allowed?.handle === root && allowed.granted;
   return (
     <div className="keep-move" role="group" aria-label="Move to quarantine">
       <p className="ss-muted">
-        Moves each file marked for removal into a folder you pick, outside <bdi>{root.name}</bdi>, only while its bytes still match
-        and its kept file is there: it is copied, the copy read back and compared, then removed from <bdi>{root.name}</bdi>. Nothing is
+        Moves each file marked for removal into a folder you pick, outside <bdi>{folderName}</bdi>, only while its bytes still match
+        and its kept file is there: it is copied, the copy read back and compared, then removed from <bdi>{folderName}</bdi>. Nothing is
         deleted; Undo puts the files back.
+        {!root && (
+          <>
+            {' '}
+            This page has no access to <bdi>{folderName}</bdi> itself (it was chosen through the folder input, or before this page was
+            loaded): pick the same folder, and it is checked against the scan (every marked file at its path with the size and text the
+            scan read) before anything moves.
+          </>
+        )}
+        {root && !granted && source === 'kept' && (
+          <> SimSift kept access to <bdi>{folderName}</bdi> with the saved corpus; the browser asks you again before anything in it changes.</>
+        )}
       </p>
-      <button type="button" className="ss-button" disabled={busy || marked === 0} onClick={() => void move()}>
-        Move marked to quarantine…
-      </button>{' '}
+      {!root ? (
+        <button type="button" className="ss-button" disabled={busy || marked === 0} onClick={() => void pickScanned()}>
+          Pick the folder {folderName}…
+        </button>
+      ) : !granted ? (
+        <button type="button" className="ss-button" disabled={busy || marked === 0} onClick={() => void allow()}>
+          Allow changes to {folderName}…
+        </button>
+      ) : (
+        <button type="button" className="ss-button" disabled={busy || marked === 0} onClick={() => void move()}>
+          Move marked to quarantine…
+        </button>
+      )}{' '}
       {done && (
         <button type="button" className="ss-button" disabled={busy} onClick={() => void undo()}>
           Undo the move

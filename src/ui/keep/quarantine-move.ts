@@ -58,6 +58,13 @@ async function fileAt(root: Dir, path: string): Promise<{ ok: true; dir: Dir; ha
   }
 }
 
+/** The file at `path` (which starts with the root's name) under `root`, as it is now; throws when there is none. */
+export async function openUnder(root: Dir, path: string): Promise<Blob> {
+  const file = await fileAt(root, path);
+  if (!file.ok) throw new Error(file.why);
+  return new Blob([file.bytes as Uint8Array<ArrayBuffer>]);
+}
+
 /** Whether anything (a file or a folder) is at `name` in `dir`. */
 async function taken(dir: Dir, name: string): Promise<boolean> {
   for (const kind of ['file', 'folder'] as const) {
@@ -116,6 +123,30 @@ async function keptUnchanged(root: Dir, kept: readonly PlanRow[], checked: Reado
 
 /** The scan's content hash of a file's bytes (workers/content-hash.ts), or null when the scan gives none. */
 export type TextHash = (path: string, bytes: Uint8Array) => Promise<string | null>;
+
+/**
+ * Why `picked` is not the folder the plan was made from, or null. A folder picked again for a scan that
+ * has no handle of its own (the folder input, or after a reload without a kept handle) must have the
+ * scanned folder's name, and every file marked for removal must be at its path there with the scan's
+ * size and text (its content hash): a folder of the same name elsewhere is refused before anything moves.
+ */
+export async function notTheScannedFolder(picked: Dir, name: string, rows: readonly PlanRow[], textHash: TextHash): Promise<string | null> {
+  if (picked.name !== name) return `The folder you picked is ${picked.name}, not ${name}: nothing moved. Pick the folder you scanned.`;
+  const marked = [...new Set(rows.filter((r) => r.role === 'remove').map((r) => r.path))];
+  const byPath = new Map(rows.map((r) => [r.path, r]));
+  const differ: string[] = [];
+  for (const path of marked) {
+    const row = byPath.get(path)!;
+    const file = await fileAt(picked, path);
+    if (!file.ok || file.bytes.length !== row.size || row.content_hash === null || (await textHash(path, file.bytes)) !== row.content_hash) differ.push(path);
+  }
+  if (differ.length === 0) return null;
+  const named = differ.slice(0, 3).join(', ') + (differ.length > 3 ? ', …' : '');
+  return (
+    `The folder you picked is not ${name} as it was scanned: ${differ.length.toLocaleString('en')} of ${marked.length.toLocaleString('en')} ` +
+    `marked files are not there with the size and text the scan read (${named}). Nothing moved: pick the folder you scanned, or scan it again.`
+  );
+}
 
 /**
  * Moves every file the plan `rows` mark remove from under `root` into `quarantine` (same relative path, the

@@ -12,14 +12,16 @@ export interface ScanProgressProps {
 
 /**
  * "Scanned 18 files in 3 s (15 read, 2.1 MB; 3 hidden, listed as skipped)." The files this scan dealt
- * with, as the Summary counts them (compared + skipped) when the result is this scan's alone.
+ * with, as the Summary counts them (compared + skipped) when the result is this scan's alone; the files
+ * the exclusions left out are named apart (they are not documents).
  */
 export function doneLine(p: Progress): string {
   const scanned = p.filesTotal + p.filesListedOnly;
   const time = formatSeconds(p.elapsedMs / 1000);
   const read = `${p.filesTotal.toLocaleString('en')} read, ${formatBytes(p.bytesTotal)}`;
   const unread = p.filesListedOnly > 0 ? `; ${p.filesListedOnly.toLocaleString('en')} hidden or unreadable, listed as skipped` : '';
-  return `Scanned ${scanned.toLocaleString('en')} file${scanned === 1 ? '' : 's'} in ${time} (${read}${unread}).`;
+  const excluded = p.filesExcluded > 0 ? `; ${p.filesExcluded.toLocaleString('en')} left out by your exclusions, not read` : '';
+  return `Scanned ${scanned.toLocaleString('en')} file${scanned === 1 ? '' : 's'} in ${time} (${read}${unread}${excluded}).`;
 }
 
 /** The progress panel; renders nothing when idle. */

@@ -59,10 +59,10 @@ describe('simsift installed with npm install -g', { timeout: 300_000 }, () => {
     for (let g = 1; g <= 2; g++) rows.push(await rowOf(data, `corpus/a/${g}.txt`, g, 'keep'), await rowOf(data, `corpus/b/${g}.txt`, g, 'remove'));
     // The app's plan (no root), saved where the panel's command expects it.
     await writeFile(join(data, 'simsift-plan.json'), planJson(rows));
-    // The panel where the page cannot move the files itself (no folder handle): it shows the command. It
+    // The panel where the page cannot move the files itself (a browser without a folder picker): it shows the command. It
     // looks for the folder picker on `window`, which Node has not.
     (globalThis as { window?: unknown }).window ??= {};
-    const html = renderToStaticMarkup(createElement(QuarantineMove, { folderName: 'corpus', root: null, planRows: async () => rows, planName: 'simsift-plan.json', marked: 2 }));
+    const html = renderToStaticMarkup(createElement(QuarantineMove, { folderName: 'corpus', scanRoot: null, scanned: {}, planRows: async () => rows, planName: 'simsift-plan.json', marked: 2 }));
     expect(html).toContain('in the folder that holds');
     const shown = [...html.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => m[1]!.replace(/&#x27;/g, "'").replace(/&amp;/g, '&'));
     const dry = shown.find((c) => c.includes(' apply ') && c.endsWith('--dry-run'))!;

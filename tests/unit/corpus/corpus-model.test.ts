@@ -71,6 +71,23 @@ describe('the quick check of a folder chosen again', () => {
   }
 });
 
+/** The keep panel's exclusions (#37): an excluded file is as a file not in the folder. */
+const EXCLUDED: [string, Action[]][] = [
+  ['a file excluded after its folder was scanned leaves the corpus at the next choose, after a reload too', [{ t: 'choose-folder' }, { t: 'exclude', r: 3 }, { t: 'choose-folder' }, { t: 'reload' }]],
+  ['an excluded exact copy: its original keeps no pair with it', [{ t: 'exclude', r: 10 }, { t: 'choose-folder' }, { t: 'reload' }]],
+  ['exclusions cleared: the file is read and joins again', [{ t: 'choose-folder' }, { t: 'exclude', r: 9 }, { t: 'choose-folder' }, { t: 'exclude', r: 4 }, { t: 'choose-folder' }]],
+  ['an excluded file on a cancelled scan resumed after a reload', [{ t: 'choose-folder' }, { t: 'exclude', r: 2 }, { t: 'disk-edit', r: 5, seed: 3 }, { t: 'cancel-resume', early: true }]],
+];
+
+describe('exclusions leave files unread', () => {
+  for (const [name, actions] of EXCLUDED) {
+    it(name, async () => {
+      const failure = await runSequence(actions);
+      expect(failure && `after step ${failure.step}:\n${lineDiff(failure.expected, failure.actual)}`).toBeNull();
+    });
+  }
+});
+
 describe('sequences the model test found', () => {
   for (const [name, actions] of FOUND) {
     it(name, async () => {

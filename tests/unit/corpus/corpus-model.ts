@@ -25,6 +25,8 @@ import { relationCsvChunks } from '../../../src/core/export/csv.ts';
 import { groupsCsv } from '../../../src/core/export/groups-csv.ts';
 import { lowerCasePaths, orderGroups } from '../../../src/ui/groups/group-view.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
+import { exclusionMatcher, NO_EXCLUSIONS } from '../../../src/core/documents/exclusions.ts';
+import { putKeepExclusions } from '../../../src/storage/keep-marks.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 
 // ---- the texts: real prose with natural near copies (MIT licenses of two packages) and exact copies ----
@@ -74,7 +76,12 @@ export type Action =
   /** "Re-read every file", then the folder chosen again: every file is read. */
   | { t: 'reread' }
   /** The page reloaded, then other fingerprint settings applied (`r` picks them). */
-  | { t: 'settings-after-reload'; r: number };
+  | { t: 'settings-after-reload'; r: number }
+  /**
+   * The keep panel's exclusions set to a pattern naming one file of the folder (`r` picks it; an `r`
+   * divisible by 4 clears them instead): from the next scan on, it is as a file not in the folder.
+   */
+  | { t: 'exclude'; r: number };
 
 /** The fingerprint settings the settings action picks among (TF-IDF left out: its corpus is never quick-checked). */
 export const MODEL_SETTINGS: readonly SimHashSettings[] = [
@@ -110,6 +117,7 @@ export function generate(seed: number, length: number): Action[] {
     ['disk-hidden-edit', 1],
     ['reread', 1],
     ['settings-after-reload', 1],
+    ['exclude', 2],
   ];
   const total = weights.reduce((s, [, w]) => s + w, 0);
   while (out.length < length) {
@@ -130,6 +138,7 @@ export function generate(seed: number, length: number): Action[] {
       case 'disk-touch':
       case 'disk-hidden-edit':
       case 'settings-after-reload':
+      case 'exclude':
         out.push({ t, r });
         break;
       case 'disk-edit':
@@ -248,6 +257,8 @@ class Model {
   pinned: string[] = [];
   /** The fingerprint settings the corpus was last made with. */
   settings: SimHashSettings = DEFAULT_SETTINGS;
+  /** The keep panel's exclusion patterns (saved; the scans leave the files they match unread). */
+  exclusions: string[] = [];
   clock = 1_700_000_000_000;
 
   constructor() {
@@ -275,15 +286,21 @@ class Model {
    * `all` (Re-read every file), a file at the saved size and (known) time is not read: its saved version stays.
    */
   sync(all = false): void {
-    for (const p of [...this.corpus.keys()]) if (p.startsWith('f/') && !this.disk.has(p)) this.leave(p);
+    for (const p of [...this.corpus.keys()]) if (p.startsWith('f/') && (!this.disk.has(p) || this.excluded(p))) this.leave(p);
     for (const [p, f] of this.disk) {
+      if (this.excluded(p)) continue;
       const was = this.corpus.get(p);
       if (!all && was && was.modified > 0 && was.modified === f.modified && Buffer.byteLength(was.text) === Buffer.byteLength(f.text)) continue;
       this.put(p, f);
     }
   }
 
+  excluded(path: string): boolean {
+    return exclusionMatcher({ ...NO_EXCLUSIONS, patterns: this.exclusions })(path) !== null;
+  }
+
   put(path: string, file: DiskFile): void {
+    if (this.excluded(path)) return;
     const was = this.corpus.get(path);
     if (was && was.text !== file.text) this.pinned = this.pinned.filter((x) => x !== path);
     // The same contents at the same path: the saved document stays, its modification time follows the file.
@@ -465,6 +482,12 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           // A rescan is a new scan of the same files: references are not carried over.
           model.pinned = [];
           model.settings = settings;
+          break;
+        }
+        case 'exclude': {
+          const p = pick(model.diskPaths())!;
+          model.exclusions = a.r % 4 === 0 ? [] : [p.slice('f/'.length)];
+          await putKeepExclusions({ ...NO_EXCLUSIONS, patterns: model.exclusions });
           break;
         }
         case 'other-tab-clear': {

@@ -52,6 +52,33 @@ describe('scan session', () => {
     expect(snap.progress).toMatchObject({ filesDone: 6, filesTotal: 6, bytesTotal: r.docs.sizes.reduce((a, b) => a + b, 0) });
   });
 
+  it('leaves the files the exclusions match unread: not documents, not skipped, counted apart', async () => {
+    const reads: string[] = [];
+    /** A file that records being read (the scan reads a folder input's File through `stream`). */
+    const watched = (path: string, content: string) => {
+      const f = inFolder(path, content);
+      const stream = f.stream.bind(f);
+      Object.defineProperty(f, 'stream', { value: () => (reads.push(path), stream()) });
+      return f;
+    };
+    const files = [
+      watched('c/a.txt', text(1)),
+      watched('c/b.txt', text(1)),
+      watched('c/debug.log', text(2)),
+      watched('c/drafts/x.txt', text(3)),
+      watched('c/big.txt', text(4) + ' ' + text(5)),
+    ];
+    const store = createScanStore({ k: 6 });
+    const exclusions = async () => ({ patterns: ['drafts/**'], extensions: ['log'], minSize: null, maxSize: 1500 });
+    await createScanSession(store, workers(), { exclusions }).start({ kind: 'file-list', files, sync: true });
+    const snap = store.getSnapshot();
+    expect(snap.state).toBe('done');
+    expect(snap.result!.docs.paths).toEqual(['c/a.txt', 'c/b.txt']);
+    expect(snap.result!.skipped).toEqual([]);
+    expect(reads.sort()).toEqual(['c/a.txt', 'c/b.txt']);
+    expect(snap.progress).toMatchObject({ filesTotal: 2, filesExcluded: 3 });
+  });
+
   it('publishes the phases it really is in: listing, reading, searching, grouping, saving', async () => {
     const files = [inFolder('c/a.txt', text(1)), inFolder('c/b.txt', text(1)), inFolder('c/c.txt', text(3))];
     const store = createScanStore({ k: 6 });

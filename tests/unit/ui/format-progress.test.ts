@@ -7,6 +7,7 @@ const base: ScanProgress = {
   filesDone: 10,
   filesTotal: 100,
   filesListedOnly: 0,
+  filesExcluded: 0,
   bytesDone: 5e6,
   bytesTotal: 50e6,
   bytesTotalKnown: false,

@@ -4,7 +4,8 @@
  * paths, the hidden and unreadable records, and `ingestHandles` reporting a file it cannot open.
  */
 import { describe, expect, it } from 'vitest';
-import { createPathOpener, walkHandles, type DirectoryEntryHandle, type EntryHandle, type FileEntryHandle } from '../../../src/workers/directory-handles.ts';
+import { createPathOpener, walkHandles, type DirectoryEntryHandle } from '../../../src/workers/directory-handles.ts';
+import { fakeDirectory, fakeFile } from './fake-handles.ts';
 import { ingestApi } from '../../../src/workers/ingest-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
@@ -12,47 +13,6 @@ import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
 const PROSE =
   'The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden fence, ' +
   'thinking about the harvest that will come when the autumn rains finally arrive in the valley.';
-
-type Tree = { [name: string]: string | Tree | Error };
-
-function notFound(name: string): DOMException {
-  return new DOMException(`${name} not found`, 'NotFoundError');
-}
-
-/** A handle tree over `tree`: a string is a file's text, an object a folder, an Error a folder whose listing fails with it. */
-function fakeDirectory(name: string, tree: Tree | Error, failAfter = 0): DirectoryEntryHandle {
-  const children = (): EntryHandle[] => {
-    if (tree instanceof Error) return [];
-    return Object.entries(tree).map(([child, value]) => (typeof value === 'string' ? fakeFile(child, value) : fakeDirectory(child, value)));
-  };
-  return {
-    kind: 'directory',
-    name,
-    async *values() {
-      let listed = 0;
-      for (const child of children()) {
-        if (tree instanceof Error && listed >= failAfter) throw tree;
-        listed++;
-        yield child;
-      }
-      if (tree instanceof Error) throw tree;
-    },
-    async getDirectoryHandle(child) {
-      const value = tree instanceof Error ? undefined : tree[child];
-      if (value === undefined || typeof value === 'string') throw notFound(child);
-      return fakeDirectory(child, value);
-    },
-    async getFileHandle(child) {
-      const value = tree instanceof Error ? undefined : tree[child];
-      if (typeof value !== 'string') throw notFound(child);
-      return fakeFile(child, value);
-    },
-  };
-}
-
-function fakeFile(name: string, text: string): FileEntryHandle {
-  return { kind: 'file', name, getFile: async () => new File([text], name) };
-}
 
 describe('walkHandles', () => {
   it('gives each file its path under the root folder\'s name, in path order, leaving hidden names out with a record', async () => {
