@@ -231,6 +231,8 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
         />
         <DistanceHistogram
           counts={result.histogram}
+          verifiedDistance={result.relation.verified.distance}
+          verifiedCount={result.relation.verified.count}
           threshold={requested.k}
           maxThreshold={MAX_K}
           onThresholdChange={(k) => regroup({ ...requested, k })}

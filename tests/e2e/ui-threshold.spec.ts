@@ -43,3 +43,23 @@ test("the histogram's k box refuses an out-of-range k as typed (typing 64 never 
   await expect(app.histogram.getByRole('alert')).toHaveCount(0);
   await expect(app.summary).toContainText('k = 8');
 });
+
+test('the histogram shows verified near-duplicates apart from rejected candidates, on a y axis', async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await app.trySample();
+  const bars = app.histogram.getByRole('listitem', { name: /^Distance \d+: / });
+  const labels = await bars.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
+  let verified = 0;
+  for (const label of labels) {
+    const m = label.match(/^Distance (\d+): ([\d,]+) candidate pairs?, ([\d,]+) verified, ([\d,]+) rejected$/);
+    expect(m, label).not.toBeNull();
+    const [all, yes, no] = [m![2], m![3], m![4]].map((x) => Number(x.replace(/,/g, '')));
+    expect(yes + no).toBe(all);
+    verified += yes;
+  }
+  expect(verified).toBeGreaterThan(0);
+  await expect(app.histogram.getByRole('status')).toContainText(`${verified} verified`);
+  await expect(app.histogram).toContainText('candidates rejected by exact Jaccard');
+  await app.histogram.screenshot({ path: 'test-results/histogram.png' });
+});
