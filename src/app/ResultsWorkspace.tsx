@@ -233,6 +233,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           counts={result.histogram}
           verifiedDistance={result.relation.verified.distance}
           verifiedCount={result.relation.verified.count}
+          similarity={requested.similarityThreshold}
           threshold={requested.k}
           maxThreshold={MAX_K}
           onThresholdChange={(k) => regroup({ ...requested, k })}

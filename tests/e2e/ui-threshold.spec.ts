@@ -63,3 +63,18 @@ test('the histogram shows verified near-duplicates apart from rejected candidate
   await expect(app.histogram).toContainText('candidates rejected by exact Jaccard');
   await app.histogram.screenshot({ path: 'test-results/histogram.png' });
 });
+
+test('the recall note is for the chosen similarity, and names the k that would reach one this k cannot', async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await app.trySample();
+  const note = app.histogram.getByText(/^At k = \d+, about/);
+  await expect(note).toContainText('of the pairs at Jaccard 0.8–0.9 are found');
+  const settings = page.getByRole('form', { name: 'Settings' });
+  await settings.getByLabel('Similarity threshold').fill('0.5');
+  await settings.getByRole('button', { name: 'Apply settings' }).click();
+  await expect(app.summary).toContainText('Jaccard ≥ 0.5');
+  await app.setThreshold(16);
+  await expect(note).toContainText('of the pairs at Jaccard 0.5–0.6 are found');
+  await expect(note).toContainText('k = 16 cannot reach similarity 0.5: k = 23 would find 95%, more than this page searches (16); simsift scan --k 23 does.');
+});

@@ -5,7 +5,7 @@
 import { useId, useMemo, useState } from 'react';
 import { parseK } from '../shared/scan-settings.ts';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
-import { expectedRecall } from '../../core/quality/defaults.ts';
+import { describeRecall } from '../../core/quality/defaults.ts';
 import { barHeights, pairsWithin, verifiedAndRejected, yTicks } from './distance-histogram.ts';
 import '../shared/theme.css';
 
@@ -15,6 +15,8 @@ export interface DistanceHistogramProps {
   /** Distances of the verified pairs of distinct texts (the relation's), the first `verifiedCount` of them. */
   verifiedDistance?: Uint8Array;
   verifiedCount?: number;
+  /** The similarity (Jaccard) threshold in use: the recall note is stated for the pairs just above it. */
+  similarity: number;
   /** The current threshold k (pairs at distance <= k are near-duplicates). */
   threshold: number;
   /** Largest k the control offers (the distance the pairs were searched up to). */
@@ -24,7 +26,7 @@ export interface DistanceHistogramProps {
 }
 
 /** Bars of pair counts by distance, the threshold marked, a slider and number field for k. */
-export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0, threshold, maxThreshold, onThresholdChange }: DistanceHistogramProps) {
+export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0, similarity, threshold, maxThreshold, onThresholdChange }: DistanceHistogramProps) {
   const [scale, setScale] = useState<'linear' | 'log'>('log');
   const id = useId();
   // Show distances up to the searched range (at least a few columns past k so the cut is visible).
@@ -138,10 +140,7 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
           (similarity estimate ≥ {similarityEstimate(threshold).toFixed(3)}), each checked by exact Jaccard
           {verifiedDistance && `: ${pairsWithin(split.verified, threshold).toLocaleString()} verified`}
         </span>
-        <span className="ss-muted ss-recall-note">
-          At k = {threshold}, about {(expectedRecall(threshold) * 100).toFixed(1)}% of the pairs at Jaccard 0.8–0.9 are found
-          (more above; measured on real text).
-        </span>
+        <span className="ss-muted ss-recall-note">{describeRecall(threshold, similarity, { maxK: maxThreshold })}</span>
         <label className="ss-muted" style={{ marginLeft: 'auto' }}>
           <input type="checkbox" checked={scale === 'log'} onChange={(e) => setScale(e.currentTarget.checked ? 'log' : 'linear')} />{' '}
           Log scale
