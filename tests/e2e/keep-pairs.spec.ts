@@ -3,13 +3,13 @@
  * is the group list's; a pair marked "not a duplicate" leaves only that pair; and the summary and the
  * Export caption count the rows Export CSV writes after such marks.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { withoutSavePicker } from './save-picker.ts';
-import { BICYCLE } from './keep-texts.ts';
+import { BICYCLE_FILES, writeFolder } from './keep-texts.ts';
 import { mulberry32 } from '../fixtures/mulberry32.ts';
 
 /** A text of 80 made-up words from `seed`: no two seeds share many 3-word shingles. */
@@ -23,19 +23,12 @@ test('every group is reachable in the marks, a pair marked not a duplicate leave
   const parent = mkdtempSync(join(tmpdir(), 'simsift-pairs-'));
   try {
     const folder = join(parent, 'docs');
-    const files: Record<string, string> = {
-      'articles/bicycle.txt': BICYCLE,
-      'backup/bicycle.txt': BICYCLE,
-      'drafts/bicycle-sentence-added.txt': BICYCLE + ' One more sentence about plastic tyre levers.',
-    };
+    const files: Record<string, string> = { ...BICYCLE_FILES };
     for (let i = 1; i <= 60; i++) {
       files[`many/t${i}.txt`] = randomText(i);
       files[`many/t${i}-copy.txt`] = randomText(i);
     }
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(join(folder, path, '..'), { recursive: true });
-      writeFileSync(join(folder, path), text);
-    }
+    writeFolder(folder, files);
     await withoutSavePicker(page);
     const app = new ResultsPage(page);
     await app.open();
