@@ -2,7 +2,7 @@
  * The results workspace: a finished scan's summary, distance histogram, duplicate groups, the open
  * pair (bit diff and texts side by side), export, settings and the Skipped panel, put together.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { docBlob, docFile, isHandleDocument, type ScanResult } from '../scan/scan-result.ts';
 import { Summary } from '../ui/summary/Summary.tsx';
@@ -22,6 +22,7 @@ import { MissingContents } from '../ui/pair-view/MissingContents.tsx';
 import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
 import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
 import { neighboursOf } from '../core/groups/duplicate-relation.ts';
+import { exportedPairCount } from '../core/export/csv.ts';
 import { KeepPanel } from '../ui/keep/KeepPanel.tsx';
 import { datedFileName, startDownload } from '../ui/export/download.ts';
 import { exportWorker } from '../ui/export/export-client.ts';
@@ -156,7 +157,13 @@ function slotOf(table: ShownGroups['table'], a: number, b: number): number | nul
 export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove, onMakeReference }: ResultsWorkspaceProps) {
   const { docs } = result;
   // The keep panel's "not a duplicate" list (1 per document): the CSV exports leave those out.
-  const [notDuplicates, setNotDuplicates] = useState<Uint8Array | undefined>(undefined);
+  const [notDuplicates, setNotDuplicates] = useState<{ docs: Uint8Array; pairs: Uint32Array } | undefined>(undefined);
+  // The rows Export CSV writes after those marks: the summary and the Export caption say this number.
+  const exportedPairs = useMemo(
+    () => (notDuplicates ? exportedPairCount(result.relation, notDuplicates.docs, notDuplicates.pairs) : result.relation.pairCount),
+    [result.relation, notDuplicates],
+  );
+  const onIgnoredChange = useCallback((docs: Uint8Array, pairs: Uint32Array) => setNotDuplicates({ docs, pairs }), []);
   // What the user asked for last: the controls follow it at once, the groups when the regroup lands.
   const [requested, setRequested] = useState<GroupingParams>(() => paramsOf(result));
   const [requestedFor, setRequestedFor] = useState(result);
@@ -213,8 +220,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           notRead={counts.notRead}
           exactGroups={shown.exactGroups}
           nearGroups={shown.nearGroups}
-          pairs={shown.pairs}
+          pairs={exportedPairs}
           identicalPairs={shown.identicalPairs}
+          leftOutPairs={shown.pairs - exportedPairs}
           settings={settings}
           onShowSkipped={() => {
             skippedRef.current?.scrollIntoView({ block: 'start' });
@@ -223,6 +231,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
         />
         <DistanceHistogram
           counts={result.histogram}
+          verifiedDistance={result.relation.verified.distance}
+          verifiedCount={result.relation.verified.count}
+          similarity={requested.similarityThreshold}
           threshold={requested.k}
           maxThreshold={MAX_K}
           onThresholdChange={(k) => regroup({ ...requested, k })}
@@ -261,7 +272,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             order={order}
             identical={shown.identical}
             fingerprints={{ docs, representative: result.representative, settings: result.settings, k: result.k }}
-            leftOut={notDuplicates}
+            leftOut={notDuplicates?.docs}
+            separated={notDuplicates?.pairs}
+            exportedPairs={exportedPairs}
           />
         </div>
         <div className="app-col app-col--detail">
@@ -293,7 +306,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       <KeepPanel
         relation={result.relation}
         readTimes={readFileTimes}
-        onIgnoredChange={setNotDuplicates}
+        onIgnoredChange={onIgnoredChange}
         docs={docs}
         onSave={(text, stem, ext) => {
           const name = datedFileName(stem, new Date(), ext);

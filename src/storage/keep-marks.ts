@@ -24,9 +24,9 @@ async function putRecord(key: Key, value: unknown): Promise<void> {
   });
 }
 
-/** The saved marks and ignore list (empty when none were saved). */
+/** The saved marks and "not a duplicate" lists (empty when none were saved). */
 export async function getSavedMarks(): Promise<SavedMarks> {
-  return asSavedMarks(await getRecord('keep-marks')) ?? { marks: [], ignored: [] };
+  return asSavedMarks(await getRecord('keep-marks')) ?? { marks: [], ignored: [], separated: [] };
 }
 
 /** Saves the marks and ignore list. */

@@ -124,9 +124,12 @@ export const exportApi = {
   fileTimes(files: readonly Blob[]): Float64Array {
     return Float64Array.from(files, (f) => (f instanceof File ? f.lastModified : 0));
   },
-  /** Every pair of the relation as the pairs CSV (the bytes `simsift scan` writes), without the pairs of `skip`ped documents (1 per doc). */
-  pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget, skip?: Uint8Array): Promise<ExportOutcome> {
-    return save(relationCsvChunks(relation, paths, undefined, skip), target, CSV_TYPE);
+  /**
+   * Every pair of the relation as the pairs CSV (the bytes `simsift scan` writes), without the pairs of
+   * `skip`ped documents (1 per doc) and the `separated` pairs (a0, b0, a1, b1, …).
+   */
+  pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget, skip?: Uint8Array, separated?: Uint32Array): Promise<ExportOutcome> {
+    return save(relationCsvChunks(relation, paths, undefined, skip, separated), target, CSV_TYPE);
   },
 
   /** The groups in `order` as the groups CSV; `identical` marks members identical to their reference. */

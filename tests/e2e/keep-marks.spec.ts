@@ -3,13 +3,13 @@
  * is an error; keep one and mark the rest, invert, "not a duplicate", a filter and an order; the marks and
  * the ignore list survive a reload; the plan leaves the ignored document out.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
-import { BICYCLE, BREAD } from './keep-texts.ts';
+import { BICYCLE_FILES, BREAD, writeFolder } from './keep-texts.ts';
 
 
 test('marks: keep one, invert, not a duplicate, filter and order, saved across a reload, honoured by the plan', async ({ page }) => {
@@ -17,17 +17,7 @@ test('marks: keep one, invert, not a duplicate, filter and order, saved across a
   const parent = mkdtempSync(join(tmpdir(), 'simsift-marks-'));
   try {
     const folder = join(parent, 'docs');
-    const files: Record<string, string> = {
-      'articles/bicycle.txt': BICYCLE,
-      'backup/bicycle.txt': BICYCLE,
-      'drafts/bicycle-sentence-added.txt': BICYCLE + ' One more sentence about plastic tyre levers.',
-      'bread.txt': (BREAD + ' ').repeat(4),
-      'bread-copy.txt': (BREAD + ' ').repeat(4),
-    };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(join(folder, path, '..'), { recursive: true });
-      writeFileSync(join(folder, path), text);
-    }
+    writeFolder(folder, { ...BICYCLE_FILES, 'bread.txt': (BREAD + ' ').repeat(4), 'bread-copy.txt': (BREAD + ' ').repeat(4) });
     const app = new ResultsPage(page);
     await app.open();
     await new PersistencePage(page).chooseFolder(folder);

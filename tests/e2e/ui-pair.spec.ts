@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
+import { docxOf, paragraphsOf } from '../fixtures/licences/docx-rendering.ts';
 
 test('opening a group member shows the bit diff and both texts with their differences', async ({ page }) => {
   const app = new ResultsPage(page);
@@ -96,6 +97,31 @@ test('a pair opens at its first difference, and its size ratio and containment s
     await expect(stats.filter({ hasText: 'Containment' }).getByRole('definition')).toHaveText('1.000');
     await expect(stats.filter({ hasText: 'Exact Jaccard' }).getByRole('definition')).toHaveText(/^0\.9\d\d$/);
     await expect(app.bitDiff.getByRole('note')).toContainText(/is 10\.0× as long as/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a Word rendering of a text file shows only its real changes, not its line wrapping', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simsift-docx-diff-'));
+  try {
+    const gpl = readFileSync('tests/fixtures/licences/GPL-2.txt', 'utf8');
+    const edited = gpl.replace('Everyone is permitted', 'Everybody is permitted').replace('the GNU Lesser General Public License', 'the GNU Library General Public License');
+    writeFileSync(join(dir, 'GPL-2.txt'), gpl);
+    writeFileSync(join(dir, 'GPL-2.docx'), docxOf(paragraphsOf(edited)));
+    const app = new ResultsPage(page);
+    await app.open();
+    await app.chooseFiles([join(dir, 'GPL-2.txt'), join(dir, 'GPL-2.docx')]);
+    await app.option('GPL-2.docx').click();
+    await expect(app.pairView.getByRole('status')).toHaveText('2 words removed, 2 words added');
+    await expect(app.pairView).toContainText('2 changes');
+    const marked = async (role: 'deletion' | 'insertion') => (await app.pairView.getByRole(role).allTextContents()).sort();
+    expect([...(await marked('deletion')), ...(await marked('insertion'))].sort()).toEqual(['Everybody', 'Everyone', 'Lesser', 'Library']);
+    await app.pairView.screenshot({ path: 'test-results/pair-view-docx.png' });
+
+    // Ignoring case and punctuation compares the words as the fingerprint reads them: the same two changes.
+    await app.pairView.getByRole('checkbox', { name: 'Ignore case and punctuation' }).check();
+    await expect(app.pairView.getByRole('status')).toHaveText('2 words removed, 2 words added');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

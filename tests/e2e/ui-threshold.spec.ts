@@ -43,3 +43,38 @@ test("the histogram's k box refuses an out-of-range k as typed (typing 64 never 
   await expect(app.histogram.getByRole('alert')).toHaveCount(0);
   await expect(app.summary).toContainText('k = 8');
 });
+
+test('the histogram shows verified near-duplicates apart from rejected candidates, on a y axis', async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await app.trySample();
+  const bars = app.histogram.getByRole('listitem', { name: /^Distance \d+: / });
+  const labels = await bars.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
+  let verified = 0;
+  for (const label of labels) {
+    const m = label.match(/^Distance (\d+): ([\d,]+) candidate pairs?, ([\d,]+) verified, ([\d,]+) rejected$/);
+    expect(m, label).not.toBeNull();
+    const [all, yes, no] = [m![2], m![3], m![4]].map((x) => Number(x.replace(/,/g, '')));
+    expect(yes + no).toBe(all);
+    verified += yes;
+  }
+  expect(verified).toBeGreaterThan(0);
+  await expect(app.histogram.getByRole('status')).toContainText(`${verified} verified`);
+  await expect(app.histogram).toContainText('candidates rejected by exact Jaccard');
+  await app.histogram.screenshot({ path: 'test-results/histogram.png' });
+});
+
+test('the recall note is for the chosen similarity, and names the k that would reach one this k cannot', async ({ page }) => {
+  const app = new ResultsPage(page);
+  await app.open();
+  await app.trySample();
+  const note = app.histogram.getByText(/^At k = \d+, about/);
+  await expect(note).toContainText('of the pairs at Jaccard 0.8–0.9 are found');
+  const settings = page.getByRole('form', { name: 'Settings' });
+  await settings.getByLabel('Similarity threshold').fill('0.5');
+  await settings.getByRole('button', { name: 'Apply settings' }).click();
+  await expect(app.summary).toContainText('Jaccard ≥ 0.5');
+  await app.setThreshold(16);
+  await expect(note).toContainText('of the pairs at Jaccard 0.5–0.6 are found');
+  await expect(note).toContainText('k = 16 cannot reach similarity 0.5: k = 23 would find 95%, more than this page searches (16); simsift scan --k 23 does.');
+});

@@ -4,7 +4,7 @@
  * the app's "Export CSV" and `simsift scan`.
  */
 import { similarityEstimate } from '../simhash/fingerprint64.ts';
-import { walkRelationPairs, type DuplicateRelation } from '../groups/duplicate-relation.ts';
+import { neighboursOf, walkRelationPairs, type DuplicateRelation } from '../groups/duplicate-relation.ts';
 
 /** Header of the pairs CSV. */
 export const PAIRS_CSV_HEADER = ['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard'] as const;
@@ -81,7 +81,8 @@ export function formatJaccard(x: number): string {
  * exact Jaccard. The first chunk starts with the UTF-8 BOM (`CSV_BOM`). This is the app's "Export
  * CSV" and `simsift scan`'s output, byte for byte.
  */
-export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly string[], rowsPerChunk = 4096, skip?: ArrayLike<number>): Generator<string> {
+export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly string[], rowsPerChunk = 4096, skip?: ArrayLike<number>, separated?: Uint32Array): Generator<string> {
+  const apart = pairLookup(separated, paths.length);
   const header = CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]);
   // Escaped paths are computed once per document, not once per row.
   const escaped = new Array<string | undefined>(paths.length);
@@ -92,6 +93,8 @@ export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly 
   const append = (group: number, a: number, b: number, distance: number, jaccard: number) => {
     // A document the person said is not a duplicate (the keep panel's ignore list): its pairs are left out.
     if (skip && (skip[a] === 1 || skip[b] === 1)) return;
+    // A pair the person said is not a duplicate: only that row is left out.
+    if (apart?.(a, b)) return;
     const known = distance !== UNKNOWN_PAIR_DISTANCE;
     chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${formatJaccard(jaccard)}\r\n`;
   };
@@ -100,4 +103,49 @@ export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly 
     chunk = '';
   }
   if (chunk !== '') yield chunk;
+}
+
+/**
+ * The pairs in `flat` (a0, b0, a1, b1, …) as a lookup, either order; null when there are none. A flag per
+ * document answers most rows without building a key, so the export's row loop stays allocation-free.
+ */
+function pairLookup(flat: Uint32Array | undefined, count: number): ((a: number, b: number) => boolean) | null {
+  if (!flat || flat.length < 2) return null;
+  const involved = new Uint8Array(count);
+  const keys = new Set<string>();
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const [x, y] = flat[i] < flat[i + 1] ? [flat[i], flat[i + 1]] : [flat[i + 1], flat[i]];
+    involved[x] = involved[y] = 1;
+    keys.add(`${x},${y}`);
+  }
+  return (a, b) => involved[a] === 1 && involved[b] === 1 && keys.has(a < b ? `${a},${b}` : `${b},${a}`);
+}
+
+/**
+ * The rows `relationCsvChunks` writes with the same `skip` and `separated`: the relation's pairs less
+ * those of skipped documents and the separated pairs. Walks only the marked documents' neighbours, so
+ * the page can show it beside the Export button without walking every pair.
+ */
+export function exportedPairCount(relation: DuplicateRelation, skip?: ArrayLike<number>, separated?: Uint32Array): number {
+  let rows = relation.pairCount;
+  const skipped = (d: number) => skip?.[d] === 1;
+  if (skip) {
+    for (let d = 0; d < skip.length; d++) {
+      if (!skipped(d)) continue;
+      // A pair of two skipped documents is counted once, at its lower id.
+      for (const n of neighboursOf(relation, d)) if (!skipped(n.doc) || n.doc > d) rows--;
+    }
+  }
+  if (separated) {
+    const seen = new Set<string>();
+    for (let i = 0; i + 1 < separated.length; i += 2) {
+      const a = Math.min(separated[i], separated[i + 1]);
+      const b = Math.max(separated[i], separated[i + 1]);
+      const key = `${a},${b}`;
+      if (a === b || seen.has(key) || skipped(a) || skipped(b)) continue;
+      seen.add(key);
+      if (neighboursOf(relation, a).some((n) => n.doc === b)) rows--;
+    }
+  }
+  return rows;
 }

@@ -96,19 +96,31 @@ export function visibleGroups(relation: Relation, sizes: ArrayLike<number>, deci
   return shown;
 }
 
-/** The marks and "not a duplicate" list as saved: by path, so they outlive document ids. */
+/** The marks and "not a duplicate" lists as saved: by path, so they outlive document ids. */
 export interface SavedMarks {
   marks: Array<[string, boolean]>;
+  /** Documents that are not a duplicate of anything. */
   ignored: string[];
+  /** Pairs that are not duplicates of each other (each document keeps its other matches), paths in order. */
+  separated: Array<[string, string]>;
 }
 
-/** The saved form of `marks` and `ignored` (documents by id, named by `paths`). */
-export function marksToSaved(marks: Marks, ignored: ReadonlySet<number>, paths: readonly string[]): SavedMarks {
-  return { marks: [...marks].map(([d, remove]) => [paths[d]!, remove]), ignored: [...ignored].map((d) => paths[d]!) };
+/** A pair of documents said not to be duplicates of each other, lower id first. */
+export type SeparatedPair = readonly [number, number];
+
+const ordered = (a: number, b: number): [number, number] => (a < b ? [a, b] : [b, a]);
+
+/** The saved form of `marks`, `ignored` and `separated` (documents by id, named by `paths`). */
+export function marksToSaved(marks: Marks, ignored: ReadonlySet<number>, paths: readonly string[], separated: readonly SeparatedPair[] = []): SavedMarks {
+  return {
+    marks: [...marks].map(([d, remove]) => [paths[d]!, remove]),
+    ignored: [...ignored].map((d) => paths[d]!),
+    separated: separated.map(([a, b]) => [paths[a]!, paths[b]!].sort() as [string, string]),
+  };
 }
 
 /** The saved marks for the documents `paths` names now (paths no longer there are dropped). */
-export function marksFromSaved(saved: SavedMarks, paths: readonly string[]): { marks: Map<number, boolean>; ignored: Set<number> } {
+export function marksFromSaved(saved: SavedMarks, paths: readonly string[]): { marks: Map<number, boolean>; ignored: Set<number>; separated: SeparatedPair[] } {
   const byPath = new Map<string, number>();
   for (let d = 0; d < paths.length; d++) byPath.set(paths[d]!, d);
   const marks = new Map<number, boolean>();
@@ -121,16 +133,58 @@ export function marksFromSaved(saved: SavedMarks, paths: readonly string[]): { m
     const d = byPath.get(path);
     if (d !== undefined) ignored.add(d);
   }
-  return { marks, ignored };
+  const separated: SeparatedPair[] = [];
+  for (const [pa, pb] of saved.separated) {
+    const a = byPath.get(pa);
+    const b = byPath.get(pb);
+    if (a !== undefined && b !== undefined) separated.push(ordered(a, b));
+  }
+  return { marks, ignored, separated };
 }
 
-/** Checks a value read back from storage; null when it is not saved marks. */
+/** Checks a value read back from storage; null when it is not saved marks (a record from before pair marks has none). */
 export function asSavedMarks(value: unknown): SavedMarks | null {
   const v = value as Partial<SavedMarks> | null;
   if (!v || !Array.isArray(v.marks) || !Array.isArray(v.ignored)) return null;
   if (!v.marks.every((m) => Array.isArray(m) && typeof m[0] === 'string' && typeof m[1] === 'boolean')) return null;
   if (!v.ignored.every((p) => typeof p === 'string')) return null;
-  return { marks: v.marks, ignored: v.ignored };
+  const separated = v.separated ?? [];
+  if (!Array.isArray(separated) || !separated.every((p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string')) return null;
+  return { marks: v.marks, ignored: v.ignored, separated };
+}
+
+/** Toggles the pair (a, b) in `separated` (a new list). */
+export function toggleSeparated(separated: readonly SeparatedPair[], a: number, b: number): SeparatedPair[] {
+  const [x, y] = ordered(a, b);
+  const rest = separated.filter(([p, q]) => p !== x || q !== y);
+  return rest.length < separated.length ? rest : [...rest, [x, y]];
+}
+
+/** True when (a, b) is in `separated`. */
+export function isSeparated(separated: readonly SeparatedPair[], a: number, b: number): boolean {
+  const [x, y] = ordered(a, b);
+  return separated.some(([p, q]) => p === x && q === y);
+}
+
+/** The pairs as one flat array (a0, b0, a1, b1, …), for the export worker. */
+export function flatPairs(separated: readonly SeparatedPair[]): Uint32Array {
+  return Uint32Array.from(separated.flat());
+}
+
+/**
+ * The members a pair mark takes out of their group's plan: a member said not to be a duplicate of its
+ * group's reference (it was in the group only as the reference's near-duplicate). A pair of two other
+ * members leaves both in the group (only their pair leaves the exported pairs).
+ */
+export function separatedMembers(groups: Pick<Groups, 'offsets' | 'members'> & { reference: Int32Array; groupOf: Int32Array }, separated: readonly SeparatedPair[]): Set<number> {
+  const out = new Set<number>();
+  for (const [a, b] of separated) {
+    for (const [ref, member] of [[a, b], [b, a]] as const) {
+      const g = groups.groupOf[member]!;
+      if (g >= 0 && groups.reference[g] === ref) out.add(member);
+    }
+  }
+  return out;
 }
 
 /** Checks saved exclusions read back from storage; null when they are not. */

@@ -55,6 +55,62 @@ export function expectedRecall(k: number): number {
   return Math.min(model, measured);
 }
 
+/** The share of a band's pairs a k should find for the page and the CLI to call a similarity reachable. */
+export const RECALL_TARGET = 0.95;
+
+/** The band of Jaccard the recall is stated for: from the chosen similarity up 0.1 (at most 1). */
+function bandTop(similarity: number): number {
+  return Math.min(1, Math.round((similarity + 0.1) * 1000) / 1000);
+}
+
+/**
+ * The expected recall at k for the pairs at Jaccard [similarity, similarity + 0.1), the band next to the
+ * threshold where the misses are: the binomial model's mean at the band's lower half (similarity and
+ * similarity + 0.05); at 0.8, where the real-text bench measured it, the lower of the two (expectedRecall).
+ */
+export function expectedRecallAt(k: number, similarity: number): number {
+  if (Math.abs(similarity - 0.8) < 1e-9) return expectedRecall(k);
+  return (binomialRecall(k, similarity) + binomialRecall(k, Math.min(1, similarity + 0.05))) / 2;
+}
+
+/** The smallest k (up to `maxK`) whose expected recall at `similarity` reaches `target`; null when none does. */
+export function kForRecall(similarity: number, target = RECALL_TARGET, maxK = 64): number | null {
+  for (let k = 0; k <= maxK; k++) if (expectedRecallAt(k, similarity) >= target) return k;
+  return null;
+}
+
+/**
+ * The page's sentence on recall at k for the chosen similarity, and, when k finds less than
+ * RECALL_TARGET of that band, the k that would (with `maxK`, the largest k the caller searches: a k
+ * beyond it is named as the CLI's).
+ */
+export function describeRecall(k: number, similarity: number, options: { maxK?: number } = {}): string {
+  const recall = expectedRecallAt(k, similarity);
+  const measured = Math.abs(similarity - 0.8) < 1e-9;
+  let text =
+    `At k = ${k}, about ${(recall * 100).toFixed(1)}% of the pairs at Jaccard ${similarity}–${bandTop(similarity)} are found ` +
+    `(more of the pairs above; ${measured ? 'the lower of the SimHash model and a measurement on real text' : 'the SimHash model'}).`;
+  if (recall < RECALL_TARGET) {
+    const reach = kForRecall(similarity);
+    text += ` k = ${k} cannot reach similarity ${similarity}: `;
+    if (reach === null) text += `no k finds ${RECALL_TARGET * 100}%.`;
+    else if (options.maxK !== undefined && reach > options.maxK) text += `k = ${reach} would find ${RECALL_TARGET * 100}%, more than this page searches (${options.maxK}); simsift scan --k ${reach} does.`;
+    else text += `k = ${reach} would find ${RECALL_TARGET * 100}%.`;
+  }
+  return text;
+}
+
+/** The CLI summary's recall note: the band's expected recall, and the --k that would reach the target when k does not. */
+export function recallNote(k: number, similarity: number): string {
+  const recall = expectedRecallAt(k, similarity);
+  let note = `expected recall at Jaccard ${similarity}-${bandTop(similarity)}: ${recall.toFixed(3)}`;
+  if (recall < RECALL_TARGET) {
+    const reach = kForRecall(similarity);
+    note += `; k=${k} cannot reach similarity ${similarity}` + (reach === null ? '' : `: --k ${reach} would find ${RECALL_TARGET * 100}%`);
+  }
+  return note;
+}
+
 /** The k for corpora of unknown size (the app's setting before a scan; see `defaultK`). */
 export const DEFAULT_K = 13;
 /** The largest default k: 0.995 expected recall; more bits would mostly add candidates that fail verification. */

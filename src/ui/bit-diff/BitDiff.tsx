@@ -8,7 +8,7 @@ import { compareLengths } from './pair-measures.ts';
 import '../shared/theme.css';
 
 /** Longest path beside a fingerprint row, in characters (the folder loses its middle first). */
-const LABEL_CHARS = 40;
+const LABEL_CHARS = 96;
 
 export interface BitDiffProps {
   /** Fingerprint of document A as uint32 halves. */
@@ -87,12 +87,11 @@ export function BitDiff({ hiA, loA, hiB, loB, labelA, labelB, jaccard, lengthA, 
   return (
     <section className="ss-panel ss-bits" aria-label="Bit diff">
       <h2 className="ss-panel-title">Fingerprints</h2>
-      <div className="ss-bits-grid">
+      <div className="ss-bits-grid ss-bits-grid--named">
         <span className="ss-bits-label">
           A · <PathName path={labelA} maxChars={LABEL_CHARS} />
         </span>
         <BitRow bits={bitsA} diff={diff} label={`Fingerprint of ${displayName(labelA)}: ${hexA}`} />
-        <span className="ss-bits-label" aria-hidden="true" />
         <DiffMarks diff={diff} label={diffLabel} />
         <span className="ss-bits-label">
           B · <PathName path={labelB} maxChars={LABEL_CHARS} />

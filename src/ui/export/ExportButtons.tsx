@@ -37,6 +37,10 @@ export interface ExportButtonsProps {
   fingerprints?: FingerprintExportSource;
   /** Per document, 1 when the person said it is not a duplicate (the keep panel): left out of both CSVs. */
   leftOut?: Uint8Array;
+  /** Pairs the person said are not duplicates of each other (a0, b0, a1, b1, …): left out of the pairs CSV. */
+  separated?: Uint32Array;
+  /** The rows the pairs CSV holds after those marks (the relation's pair count when absent). */
+  exportedPairs?: number;
   disabled?: boolean;
 }
 
@@ -51,14 +55,16 @@ interface ExportJob {
 }
 
 /** "Export CSV" (all pairs), "Export groups CSV" (groups in view) and "Export fingerprints" (Parquet). */
-export function ExportButtons({ relation, table, paths, order, identical, fingerprints, leftOut, disabled = false }: ExportButtonsProps) {
+export function ExportButtons({ relation, table, paths, order, identical, fingerprints, leftOut, separated, exportedPairs, disabled = false }: ExportButtonsProps) {
   const id = useId();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
-  const pairCount = relation.pairCount;
+  const pairCount = exportedPairs ?? relation.pairCount;
   let ignored = 0;
   if (leftOut) for (let d = 0; d < leftOut.length; d++) ignored += leftOut[d]!;
-  const without = ignored > 0 ? `, without those of ${count(ignored, 'document', 'documents')} marked not a duplicate` : '';
+  const apart = separated ? separated.length / 2 : 0;
+  const marked = [ignored > 0 ? count(ignored, 'document', 'documents') : '', apart > 0 ? count(apart, 'pair', 'pairs') : ''].filter(Boolean).join(' and ');
+  const without = marked ? ` (${count(relation.pairCount - pairCount, 'pair', 'pairs')} left out: ${marked} marked not a duplicate)` : '';
   const groupCount = order.length;
   const save = async (job: ExportJob) => {
     const name = datedFileName(job.stem, new Date(), job.ext);
@@ -94,14 +100,15 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
             stem: 'simsift-pairs',
             ext: 'csv',
             what: count(pairCount, 'pair', 'pairs') + without,
-            run: (target) => exportWorker.call(undefined, (api) => api.pairsCsv(relation, paths, target, leftOut)),
+            run: (target) => exportWorker.call(undefined, (api) => api.pairsCsv(relation, paths, target, leftOut, separated)),
           })
         }
       >
         Export CSV
       </button>
       <span id={`${id}-pairs`} className="ss-visually-hidden">
-        all {count(pairCount, 'duplicate pair', 'duplicate pairs')}, one row each
+        {marked ? '' : 'all '}
+        {count(pairCount, 'duplicate pair', 'duplicate pairs')}, one row each{without}
       </span>
       <button
         type="button"

@@ -1,5 +1,5 @@
 /** The duplicate-group list: a virtualized listbox of groups and their members, with sort and filter. */
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { UNKNOWN_DISTANCE } from '../../core/groups/group-table.ts';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
@@ -14,6 +14,7 @@ import {
 import { displayName } from '../shared/display-name.ts';
 import { formatSize } from '../shared/format-size.ts';
 import { PathName } from '../shared/PathName.tsx';
+import { useMediaQuery } from '../shared/use-media-query.ts';
 import '../shared/theme.css';
 
 export interface GroupListProps {
@@ -42,10 +43,12 @@ export interface GroupListProps {
 }
 
 const ROW = 30;
+/** A document row on a narrow screen: the path on a line of its own, the figures under it (theme.css). */
+const NARROW_ROW = 46;
+/** The screens where document rows take two lines (keep in step with theme.css). */
+const NARROW = '(max-width: 600px)';
 /** Longest path shown in a row, in characters (the folder is shortened in the middle; the title has it all). */
 const PATH_CHARS = 72;
-// Stable identity: a new estimateSize on every render makes the virtualizer re-measure every row.
-const estimateRow = () => ROW;
 
 /** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
 export function GroupList({
@@ -79,12 +82,16 @@ export function GroupList({
   // A new view starts at its first member row.
   useEffect(() => setActive(stepRow(rows, 0, 0)), [rows]);
 
+  const narrow = useMediaQuery(NARROW);
+  // Stable identity per layout: a new estimateSize on every render makes the virtualizer re-measure every row.
+  const estimateRow = useCallback((row: number) => (narrow && rows.slot[row] >= 0 ? NARROW_ROW : ROW), [narrow, rows]);
   const virtualizer = useVirtualizer({
     count: rows.count,
     getScrollElement: () => scroller.current,
     estimateSize: estimateRow,
     overscan: 12,
   });
+  useEffect(() => virtualizer.measure(), [virtualizer, estimateRow]);
 
   const open = (row: number) => {
     if (row < 0) return;
@@ -102,7 +109,7 @@ export function GroupList({
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, Math.floor(height / ROW) - 1);
+    const page = Math.max(1, Math.floor(height / (narrow ? NARROW_ROW : ROW)) - 1);
     const from = active < 0 ? 0 : active;
     let next: number | null = null;
     if (e.key === 'ArrowDown') next = stepRow(rows, from, active < 0 ? 0 : 1);
@@ -166,7 +173,7 @@ export function GroupList({
       <div
         ref={scroller}
         className="ss-groups-scroller"
-        style={{ height: rows.count === 0 ? 80 : Math.min(height, rows.count * ROW + 2) }}
+        style={{ height: rows.count === 0 ? 80 : Math.min(height, virtualizer.getTotalSize() + 2) }}
         role="listbox"
         aria-label="Groups and their documents"
         tabIndex={0}
@@ -188,7 +195,7 @@ export function GroupList({
               const row = item.index;
               const g = rows.group[row];
               const s = rows.slot[row];
-              const style = { transform: `translateY(${item.start}px)`, top: 0 };
+              const style = { transform: `translateY(${item.start}px)`, top: 0, height: item.size };
               if (s < 0) {
                 const size = table.offsets[g + 1] - table.offsets[g];
                 const isExact = exact?.[g] === 1;

@@ -1,14 +1,22 @@
-/** The distance histogram: near-duplicate pairs per Hamming distance, with the threshold k and its control. */
+/**
+ * The distance histogram: candidate pairs per Hamming distance, the verified near-duplicates apart from
+ * those exact Jaccard rejected, on a y axis, with the threshold k and its control.
+ */
 import { useId, useMemo, useState } from 'react';
 import { parseK } from '../shared/scan-settings.ts';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
-import { expectedRecall } from '../../core/quality/defaults.ts';
-import { barHeights, pairsWithin } from './distance-histogram.ts';
+import { describeRecall } from '../../core/quality/defaults.ts';
+import { barHeights, pairsWithin, verifiedAndRejected, yTicks } from './distance-histogram.ts';
 import '../shared/theme.css';
 
 export interface DistanceHistogramProps {
   /** Pairs per Hamming distance: counts[d] for d = 0..(counts.length - 1); see distanceHistogram(). */
   counts: Uint32Array;
+  /** Distances of the verified pairs of distinct texts (the relation's), the first `verifiedCount` of them. */
+  verifiedDistance?: Uint8Array;
+  verifiedCount?: number;
+  /** The similarity (Jaccard) threshold in use: the recall note is stated for the pairs just above it. */
+  similarity: number;
   /** The current threshold k (pairs at distance <= k are near-duplicates). */
   threshold: number;
   /** Largest k the control offers (the distance the pairs were searched up to). */
@@ -18,12 +26,20 @@ export interface DistanceHistogramProps {
 }
 
 /** Bars of pair counts by distance, the threshold marked, a slider and number field for k. */
-export function DistanceHistogram({ counts, threshold, maxThreshold, onThresholdChange }: DistanceHistogramProps) {
+export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0, similarity, threshold, maxThreshold, onThresholdChange }: DistanceHistogramProps) {
   const [scale, setScale] = useState<'linear' | 'log'>('log');
   const id = useId();
   // Show distances up to the searched range (at least a few columns past k so the cut is visible).
   const shown = Math.min(counts.length, Math.max(maxThreshold, threshold) + 1);
   const heights = useMemo(() => barHeights(counts.subarray(0, shown), scale), [counts, shown, scale]);
+  const split = useMemo(
+    () => verifiedAndRejected(counts.subarray(0, shown), verifiedDistance ?? new Uint8Array(0), verifiedDistance ? verifiedCount : 0),
+    [counts, shown, verifiedDistance, verifiedCount],
+  );
+  // The verified part of a bar on the bars' own scale (its top reads off the same axis).
+  const max = counts.subarray(0, shown).reduce((m, c) => Math.max(m, c), 0);
+  const scaled = (n: number) => (max === 0 ? 0 : scale === 'log' ? Math.log1p(n) / Math.log1p(max) : n / max);
+  const ticks = yTicks(max, scale);
   const within = pairsWithin(counts, threshold);
   // The number box keeps what was typed; only a valid k is applied (a typed 64 is refused and said so,
   // never clamped to the largest k). It follows k when k changes elsewhere (the slider, settings).
@@ -49,10 +65,18 @@ export function DistanceHistogram({ counts, threshold, maxThreshold, onThreshold
     const cls = [d === 0 ? 'is-zero' : '', d > threshold ? 'is-beyond' : '', d === threshold ? 'is-threshold' : '']
       .filter(Boolean)
       .join(' ');
-    const label = `Distance ${d}: ${counts[d].toLocaleString()} ${counts[d] === 1 ? 'pair' : 'pairs'}`;
+    const label =
+      `Distance ${d}: ${counts[d].toLocaleString()} candidate ${counts[d] === 1 ? 'pair' : 'pairs'}` +
+      (verifiedDistance ? `, ${split.verified[d].toLocaleString()} verified, ${split.rejected[d].toLocaleString()} rejected` : '');
     bars.push(
       <li key={d} className={cls} aria-label={label} title={label}>
-        <span style={{ height: counts[d] > 0 ? `max(2px, ${(heights[d] * 100).toFixed(2)}%)` : 0 }} />
+        <span
+          className={verifiedDistance ? 'ss-hist-candidates' : undefined}
+          style={{ height: counts[d] > 0 ? `max(2px, ${(heights[d] * 100).toFixed(2)}%)` : 0 }}
+        />
+        {verifiedDistance && split.verified[d] > 0 && (
+          <span className="ss-hist-verified" style={{ height: `max(2px, ${(scaled(split.verified[d]) * 100).toFixed(2)}%)` }} />
+        )}
       </li>,
     );
     axis.push(<span key={d}>{d % 2 === 0 || shown <= 12 ? d : ''}</span>);
@@ -61,9 +85,24 @@ export function DistanceHistogram({ counts, threshold, maxThreshold, onThreshold
   return (
     <section className="ss-panel ss-hist" aria-label="Distance histogram">
       <h2 className="ss-panel-title">Pairs by Hamming distance</h2>
-      <ol className="ss-hist-bars" aria-label="Pairs per Hamming distance">
-        {bars}
-      </ol>
+      {verifiedDistance && (
+        <p className="ss-hist-legend ss-muted">
+          <span className="ss-hist-key ss-hist-key--verified" /> verified near-duplicates{' '}
+          <span className="ss-hist-key ss-hist-key--rejected" /> candidates rejected by exact Jaccard
+        </p>
+      )}
+      <div className="ss-hist-plot">
+        <div className="ss-hist-yaxis" aria-hidden="true">
+          {ticks.map((t) => (
+            <span key={t.value} style={{ bottom: `${(t.fraction * 100).toFixed(2)}%` }}>
+              {t.value.toLocaleString('en')}
+            </span>
+          ))}
+        </div>
+        <ol className="ss-hist-bars" aria-label={`Pairs per Hamming distance (${scale === 'log' ? 'log' : 'linear'} scale)`}>
+          {bars}
+        </ol>
+      </div>
       <div className="ss-hist-axis" aria-hidden="true">
         {axis}
       </div>
@@ -99,11 +138,9 @@ export function DistanceHistogram({ counts, threshold, maxThreshold, onThreshold
         <span className="ss-muted" role="status">
           {within.toLocaleString()} candidate {within === 1 ? 'pair' : 'pairs'} of distinct texts within k = {threshold}{' '}
           (similarity estimate ≥ {similarityEstimate(threshold).toFixed(3)}), each checked by exact Jaccard
+          {verifiedDistance && `: ${pairsWithin(split.verified, threshold).toLocaleString()} verified`}
         </span>
-        <span className="ss-muted ss-recall-note">
-          At k = {threshold}, about {(expectedRecall(threshold) * 100).toFixed(1)}% of the pairs at Jaccard 0.8–0.9 are found
-          (more above; measured on real text).
-        </span>
+        <span className="ss-muted ss-recall-note">{describeRecall(threshold, similarity, { maxK: maxThreshold })}</span>
         <label className="ss-muted" style={{ marginLeft: 'auto' }}>
           <input type="checkbox" checked={scale === 'log'} onChange={(e) => setScale(e.currentTarget.checked ? 'log' : 'linear')} />{' '}
           Log scale

@@ -35,3 +35,41 @@ export function barHeights(counts: Uint32Array, scale: 'linear' | 'log'): Float6
   if (max > 0) for (let d = 0; d < out.length; d++) out[d] /= max;
   return out;
 }
+
+/**
+ * Each distance's candidate pairs split into the verified near-duplicates (the relation's verified pairs,
+ * the first `count` entries of `verifiedDistance`) and those exact Jaccard rejected. Never below zero:
+ * a merged corpus can hold verified pairs its last search did not count as candidates.
+ */
+export function verifiedAndRejected(candidates: Uint32Array, verifiedDistance: Uint8Array, count: number): { verified: Uint32Array; rejected: Uint32Array } {
+  const verified = distanceHistogram(verifiedDistance, count, candidates.length - 1);
+  const rejected = new Uint32Array(candidates.length);
+  for (let d = 0; d < candidates.length; d++) rejected[d] = Math.max(0, candidates[d] - verified[d]);
+  return { verified, rejected };
+}
+
+/** A tick of the y axis: the count and its height as a fraction of the axis (the bars' scale). */
+export interface AxisTick {
+  value: number;
+  fraction: number;
+}
+
+/**
+ * The y axis for bars up to `max` on `scale` (barHeights' scale): on the log scale 0 and the powers of
+ * ten up to `max` (and `max` itself when the last power is low on the axis); on the linear scale 0 and multiples of the smallest round step (1, 2 or 5 × 10^n) that gives at most four.
+ */
+export function yTicks(max: number, scale: 'linear' | 'log'): AxisTick[] {
+  if (max <= 0) return [{ value: 0, fraction: 0 }];
+  const values = [0];
+  if (scale === 'log') {
+    for (let v = 1; v <= max; v *= 10) values.push(v);
+    const ticks = values.map((value) => ({ value, fraction: Math.log1p(value) / Math.log1p(max) }));
+    // Few powers of ten below a small maximum: the top of the axis is labelled too, where it has room.
+    if (ticks[ticks.length - 1]!.fraction <= 0.8) ticks.push({ value: max, fraction: 1 });
+    return ticks;
+  }
+  const power = 10 ** Math.floor(Math.log10(Math.max(1, max / 4)));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => max / s <= 4) ?? 10 * power;
+  for (let v = step; v <= max; v += step) values.push(v);
+  return values.map((value) => ({ value, fraction: value / max }));
+}

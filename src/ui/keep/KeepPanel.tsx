@@ -7,7 +7,19 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
 import { decideKeep, ROLE_KEEP, ROLE_REMOVE, unmatchedFolders } from '../../core/keep/keep-rules.ts';
-import { applyMarkAction, leftOut, NO_GROUP_FILTER, visibleGroups, type GroupFilter, type GroupSort, type MarkAction } from '../../core/keep/keep-marks.ts';
+import {
+  applyMarkAction,
+  flatPairs,
+  isSeparated,
+  leftOut,
+  NO_GROUP_FILTER,
+  separatedMembers,
+  toggleSeparated,
+  visibleGroups,
+  type GroupFilter,
+  type GroupSort,
+  type MarkAction,
+} from '../../core/keep/keep-marks.ts';
 import { planCsv, planJson, planRows } from '../../core/export/plan.ts';
 import type { ScanDocs } from '../../scan/scan-result.ts';
 import { PathName } from '../shared/PathName.tsx';
@@ -31,12 +43,15 @@ export interface KeepPanelProps {
   onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
   /** Reads files' modification times off the main thread. */
   readTimes: ReadFileTimes;
-  /** Told the documents the person said are not duplicates (1 per document), for the other exports. */
-  onIgnoredChange?: (ignored: Uint8Array) => void;
+  /**
+   * Told the documents the person said are not duplicates (1 per document) and the pairs said not to be
+   * duplicates of each other (a0, b0, a1, b1, …), for the other exports and the counts.
+   */
+  onIgnoredChange?: (ignored: Uint8Array, separated: Uint32Array) => void;
 }
 
-/** Groups listed with their rows at most (the plan always holds them all). */
-const SHOWN_GROUPS = 50;
+/** Groups listed on one page of the marks (Previous/Next reach every group; the plan always holds them all). */
+const PAGE_GROUPS = 50;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
@@ -52,19 +67,24 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
   const [filter, setFilter] = useState<GroupFilter>(NO_GROUP_FILTER);
   const [sort, setSort] = useState<GroupSort>('group');
   const { groups } = relation;
-  const ignored = useMemo(() => leftOut(saved.ignored, saved.exclusions, scanned.paths, scanned.sizes, groups.members), [saved.ignored, saved.exclusions, scanned, groups]);
+  // Left out of the plan: documents marked not a duplicate, excluded ones, and members separated from their reference.
+  const ignored = useMemo(() => {
+    const out = leftOut(saved.ignored, saved.exclusions, scanned.paths, scanned.sizes, groups.members);
+    for (const d of separatedMembers(groups, saved.separated)) out.add(d);
+    return out;
+  }, [saved.ignored, saved.separated, saved.exclusions, scanned, groups]);
   const decision = useMemo(() => decideKeep(relation, docs, rules, marks, ignored), [relation, docs, rules, marks, ignored]);
   const byTime = rules.order.includes('newest') || rules.order.includes('oldest');
   const timeless = useMemo(() => (byTime ? withoutTime(relation.groups.members, docs) : 0), [byTime, relation, docs]);
   const toldIgnored = useRef(false);
   useEffect(() => {
     // Told only once there is something to leave out (a render of the whole results page otherwise).
-    if (!onIgnoredChange || (saved.ignored.size === 0 && !toldIgnored.current)) return;
+    if (!onIgnoredChange || (saved.ignored.size === 0 && saved.separated.length === 0 && !toldIgnored.current)) return;
     toldIgnored.current = true;
     const flags = new Uint8Array(scanned.count);
     for (const d of saved.ignored) flags[d] = 1;
-    onIgnoredChange(flags);
-  }, [saved.ignored, scanned.count, onIgnoredChange]);
+    onIgnoredChange(flags, flatPairs(saved.separated));
+  }, [saved.ignored, saved.separated, scanned.count, onIgnoredChange]);
   // A protected folder no file lies under protects nothing: said, as the CLI's --protect refuses it.
   const unmatched = useMemo(() => (rules.order.includes('protected') ? unmatchedFolders(scanned.paths, rules.protectedFolders) : []), [scanned.paths, rules]);
   const toggle = (d: number, remove: boolean) => saved.setMarks(new Map(marks).set(d, remove));
@@ -89,7 +109,23 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
   };
   // The list is computed only while it is open (a task over 100 ms after a large scan otherwise).
   const listed = useMemo(() => (marksOpen ? visibleGroups(relation, docs.sizes, decision, filter, sort) : []), [marksOpen, relation, docs.sizes, decision, filter, sort]);
-  const shown = listed.slice(0, SHOWN_GROUPS);
+  const [page, setPage] = useState(0);
+  const pages = Math.max(1, Math.ceil(listed.length / PAGE_GROUPS));
+  const at = Math.min(page, pages - 1);
+  const shown = listed.slice(at * PAGE_GROUPS, (at + 1) * PAGE_GROUPS);
+  const pager = listed.length > PAGE_GROUPS && (
+    <div className="keep-panel__pager" role="group" aria-label="Pages of groups">
+      <button type="button" className="ss-button" disabled={at === 0} onClick={() => setPage(at - 1)}>
+        Previous groups
+      </button>
+      <span role="status">
+        Groups {(at * PAGE_GROUPS + 1).toLocaleString('en')}–{(at * PAGE_GROUPS + shown.length).toLocaleString('en')} of {count(listed.length, 'group', 'groups')}
+      </span>
+      <button type="button" className="ss-button" disabled={at >= pages - 1} onClick={() => setPage(at + 1)}>
+        Next groups
+      </button>
+    </div>
+  );
   const time = (d: number) => {
     const t = docs.modified?.[d] ?? 0;
     return t > 0 ? new Date(t).toISOString().slice(0, 16).replace('T', ' ') : '';
@@ -121,12 +157,13 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
         <summary>Show each group’s marks</summary>
         {marksOpen && (
         <>
-        <KeepFilters filter={filter} sort={sort} onChange={(f, o) => { setFilter(f); setSort(o); }} />
+        <KeepFilters filter={filter} sort={sort} onChange={(f, o) => { setFilter(f); setSort(o); setPage(0); }} />
         <div className="ss-export" role="group" aria-label="Marks in every group">
           <button type="button" className="ss-button" onClick={() => act({ kind: 'keep-one', group: 'all' })}>Keep one, mark the rest (every group)</button>
           <button type="button" className="ss-button" onClick={() => act({ kind: 'invert', group: 'all' })}>Invert marks (every group)</button>
           <button type="button" className="ss-button" onClick={() => act({ kind: 'clear', group: 'all' })}>Clear my marks</button>
         </div>
+        {pager}
         <div className="keep-panel__groups" role="group" aria-label="Marks">
           {shown.map((g) => (
             <fieldset key={g} className="keep-group">
@@ -151,6 +188,8 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
                   const kept = decision.keeper[g] === d && !out;
                   const match = kept ? 'kept file' : decision.identical[s] ? 'identical copy' : 'near-duplicate';
                   const name = displayName(docs.paths[d]!);
+                  const ref = relation.groups.reference[g]!;
+                  const apart = d !== ref && isSeparated(saved.separated, ref, d);
                   return (
                     <li key={s} className={`keep-row keep-row--${out ? 'ignored' : role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}`}>
                       {role === ROLE_KEEP ? (
@@ -170,6 +209,17 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
                         <button type="button" className="ss-link-button" aria-pressed={saved.ignored.has(d)} aria-label={`Not a duplicate: ${name}`} onClick={() => toggleIgnored(d)}>
                           {saved.ignored.has(d) ? 'Is a duplicate after all' : 'Not a duplicate'}
                         </button>
+                      )}{' '}
+                      {d !== ref && !saved.ignored.has(d) && (
+                        <button
+                          type="button"
+                          className="ss-link-button"
+                          aria-pressed={apart}
+                          aria-label={`Not a duplicate of ${displayName(docs.paths[ref]!)}: ${name}`}
+                          onClick={() => saved.setSeparated(toggleSeparated(saved.separated, ref, d))}
+                        >
+                          {apart ? 'Is a duplicate of the reference after all' : 'Not a duplicate of the reference'}
+                        </button>
                       )}
                     </li>
                   );
@@ -178,12 +228,8 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
             </fieldset>
           ))}
           {listed.length === 0 && <p className="ss-muted">No group matches the filters.</p>}
-          {listed.length > shown.length && (
-            <p className="ss-muted">
-              The first {shown.length} of {count(listed.length, 'group', 'groups')} shown are listed; the plan holds every group.
-            </p>
-          )}
         </div>
+        {pager}
         </>
         )}
       </details>

@@ -1,7 +1,7 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
-import { useCallback, useEffect, useMemo, useRef, type UIEvent } from 'react';
-import { REMOVED, ADDED } from '../../core/text/diff-runs.ts';
-import { changeAnchors, chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
+import { useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { REMOVED, ADDED, type DiffResult } from '../../core/text/diff-runs.ts';
+import { chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
 import { displayName } from '../shared/display-name.ts';
@@ -31,7 +31,6 @@ const PANE_PATH_CHARS = 64;
 const STATUS_NOTE: Record<string, string | null> = {
   identical: null,
   words: null,
-  lines: 'Some large changed blocks are marked whole: the word-level diff reached its time limit there.',
   'too-large': 'These texts are too large to compare word by word; they are shown without marks.',
   'too-slow': 'The texts differ too much to compare within the time limit; they are shown without marks.',
 };
@@ -47,6 +46,17 @@ function FormatNote({ format }: { format: DocumentFormat }) {
   );
 }
 
+const words = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'word' : 'words'}`;
+
+/** What the diff found, in words (line breaks and spacing never count). */
+function DiffSummary({ result, loose }: { result: DiffResult; loose: boolean }) {
+  if (result.status !== 'words') return null;
+  if (result.removedWords + result.addedWords === 0) {
+    return loose ? 'The same words, ignoring case and punctuation.' : 'The same words; only line breaks and spacing differ.';
+  }
+  return `${words(result.removedWords)} removed, ${words(result.addedWords)} added`;
+}
+
 /** One pane's text as blocks of a few KB; off-screen blocks skip layout (content-visibility: auto). */
 function ChunkedText({ chunks, starts, pinned = -1 }: { chunks: readonly DiffSegment[][]; starts: Uint32Array; pinned?: number }) {
   return chunks.map((chunk, c) => (
@@ -60,13 +70,15 @@ function ChunkedText({ chunks, starts, pinned = -1 }: { chunks: readonly DiffSeg
 
 /** Two texts side by side, differences highlighted, scrolling kept in step. Texts render as text only. */
 export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB = 'text', diffTimeoutMs, onClose }: PairViewProps) {
-  const diff = useWordDiff(textA, textB, diffTimeoutMs);
+  // Off: words compared as written (case and punctuation count); on: as the fingerprint reads them.
+  const [loose, setLoose] = useState(false);
+  const diff = useWordDiff(textA, textB, loose, diffTimeoutMs);
   const paneA = useRef<HTMLPreElement>(null);
   const paneB = useRef<HTMLPreElement>(null);
   // The pane the user is scrolling leads; the echo scroll event of the follower is ignored.
   const leader = useRef<HTMLPreElement | null>(null);
 
-  const done = diff.phase === 'done' && diff.a === textA && diff.b === textB ? diff.result : null;
+  const done = diff.phase === 'done' && diff.a === textA && diff.b === textB && diff.loose === loose ? diff.result : null;
   const chunksA = useMemo(
     () => chunkSegments(done ? runsToSegments(textA, done.aLengths, done.aKinds) : [{ text: textA, kind: 0 }]),
     [done, textA],
@@ -95,9 +107,7 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
         scrollOffsetTo(
           target,
           fromA ? startsB : startsA,
-          fromA
-            ? mapOffset(done.aLengths, done.aKinds, done.bLengths, done.bKinds, top.offset)
-            : mapOffset(done.bLengths, done.bKinds, done.aLengths, done.aKinds, top.offset),
+          fromA ? mapOffset(done.alignA, done.alignB, top.offset) : mapOffset(done.alignB, done.alignA, top.offset),
           top.y,
         );
       if (!aligned) {
@@ -117,10 +127,7 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
     });
   }, [done, startsA, startsB]);
 
-  const anchors = useMemo(
-    () => (done ? changeAnchors(done.aLengths, done.aKinds, done.bLengths, done.bKinds) : new Uint32Array(0)),
-    [done],
-  );
+  const anchors = useMemo(() => done?.changes ?? new Uint32Array(0), [done]);
   // The change last jumped to, valid while the left pane has not been scrolled since.
   const lastJump = useRef<{ offset: number; scrollTop: number } | null>(null);
   const jump = (direction: 1 | -1) => {
@@ -146,7 +153,7 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
   // has a placeholder height, and scrolling to a place inside it would land beside the difference.
   const first = useMemo(() => {
     if (!done || anchors.length === 0) return null;
-    const offsetB = mapOffset(done.aLengths, done.aKinds, done.bLengths, done.bKinds, anchors[0]);
+    const offsetB = mapOffset(done.alignA, done.alignB, anchors[0]);
     return { chunkA: chunkIndexOf(startsA, anchors[0]), chunkB: chunkIndexOf(startsB, offsetB) };
   }, [done, anchors, startsA, startsB]);
 
@@ -182,8 +189,7 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
           {diff.phase === 'pending' && 'Comparing…'}
           {diff.phase === 'error' && `Could not compare the texts: ${diff.message}`}
           {done?.status === 'identical' && 'The texts are identical.'}
-          {done && done.status !== 'identical' &&
-            `${done.removedChars.toLocaleString()} characters removed, ${done.addedChars.toLocaleString()} added (${Math.round(done.ms)} ms)`}
+          {done && done.status !== 'identical' && <DiffSummary result={done} loose={loose} />}
         </span>
         <span className="ss-spacer" />
         {anchors.length > 0 && (
@@ -199,6 +205,10 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
             </button>
           </>
         )}
+        <label>
+          <input type="checkbox" checked={loose} onChange={(event) => setLoose(event.currentTarget.checked)} /> Ignore case and
+          punctuation
+        </label>
         <span>
           <span className="ss-pair-legend-del">removed</span> <span className="ss-pair-legend-ins">added</span>
         </span>

@@ -81,35 +81,15 @@ export function chunkSegments(segments: readonly DiffSegment[], target = 4096): 
 }
 
 /**
- * The offset in the other text that corresponds to `offset` in this one: unchanged text maps to the
- * same unchanged text on the other side; a position inside a change maps to where that change is.
- * `from*` are the runs of this side, `to*` those of the other (kind 0 = unchanged).
+ * The offset in the other text that corresponds to `offset` in this one, through the diff's alignment
+ * points (`from` this side's, `to` the other's, see DiffResult.alignA): the same distance past the last
+ * point at or before `offset`, but not past the other side's next point.
  */
-export function mapOffset(
-  fromLengths: Uint32Array,
-  fromKinds: Uint8Array,
-  toLengths: Uint32Array,
-  toKinds: Uint8Array,
-  offset: number,
-): number {
-  // Unchanged characters before `offset`: the same count on both sides.
-  let common = 0;
-  let at = 0;
-  for (let i = 0; i < fromLengths.length && at < offset; i++) {
-    const take = Math.min(fromLengths[i], offset - at);
-    if (fromKinds[i] === 0) common += take;
-    at += fromLengths[i];
-  }
-  let seen = 0;
-  let pos = 0;
-  for (let i = 0; i < toLengths.length; i++) {
-    if (toKinds[i] === 0) {
-      if (seen + toLengths[i] > common) return pos + (common - seen);
-      seen += toLengths[i];
-    }
-    pos += toLengths[i];
-  }
-  return pos;
+export function mapOffset(from: Uint32Array, to: Uint32Array, offset: number): number {
+  if (from.length === 0) return offset;
+  const i = chunkIndexOf(from, offset);
+  const mapped = to[i] + (offset - from[i]);
+  return i + 1 < to.length ? Math.min(mapped, to[i + 1]) : mapped;
 }
 
 /** Start offset of each chunk in its text (for finding the chunk that holds an offset). */
@@ -121,48 +101,6 @@ export function chunkStarts(chunks: readonly DiffSegment[][]): Uint32Array {
     for (const s of chunks[c]) at += s.text.length;
   }
   return starts;
-}
-
-/**
- * Where each change starts, as offsets in text A, ascending and distinct: removed runs at their start
- * in A, added runs at the A position where they would be (for "next change" navigation).
- */
-export function changeAnchors(
-  aLengths: Uint32Array,
-  aKinds: Uint8Array,
-  bLengths: Uint32Array,
-  bKinds: Uint8Array,
-): Uint32Array {
-  const out: number[] = [];
-  // Walk A's runs and B's runs together by the count of unchanged characters before each point.
-  let ia = 0;
-  let aPos = 0;
-  let aCommon = 0;
-  let bCommon = 0;
-  const push = (offset: number) => {
-    if (out.length === 0 || out[out.length - 1] < offset) out.push(offset);
-  };
-  for (let ib = 0; ib <= bLengths.length; ib++) {
-    const bChange = ib < bLengths.length && bKinds[ib] !== 0;
-    const target = ib < bLengths.length ? bCommon : Infinity;
-    // Advance A up to the common count `target`, emitting A's removals on the way.
-    while (ia < aLengths.length) {
-      if (aKinds[ia] !== 0) {
-        if (aCommon > target) break;
-        if (aCommon === target && bChange) break;
-        push(aPos);
-        aPos += aLengths[ia++];
-        continue;
-      }
-      if (aCommon + aLengths[ia] > target) break;
-      aCommon += aLengths[ia];
-      aPos += aLengths[ia++];
-    }
-    if (ib === bLengths.length) break;
-    if (bChange) push(aPos + (target - aCommon));
-    else bCommon += bLengths[ib];
-  }
-  return Uint32Array.from(out);
 }
 
 /** The block (of blocks starting at `starts`, ascending, the first at 0) that holds text offset `offset`. */

@@ -5,11 +5,14 @@ import { createDiffClient, type DiffClient } from './diff-client.ts';
 
 export type WordDiffState =
   | { phase: 'pending' }
-  | { phase: 'done'; result: DiffResult; a: string; b: string }
+  | { phase: 'done'; result: DiffResult; a: string; b: string; loose: boolean }
   | { phase: 'error'; message: string };
 
-/** The diff of `a` and `b`; recomputed (and the previous one abandoned) when either changes. */
-export function useWordDiff(a: string, b: string, timeoutMs = 1500): WordDiffState {
+/**
+ * The diff of `a` and `b` (`ignoreCaseAndPunctuation`: compared as the fingerprint reads them);
+ * recomputed (and the previous one abandoned) when any input changes.
+ */
+export function useWordDiff(a: string, b: string, ignoreCaseAndPunctuation: boolean, timeoutMs = 1500): WordDiffState {
   const [state, setState] = useState<WordDiffState>({ phase: 'pending' });
   const client = useRef<DiffClient | null>(null);
 
@@ -28,14 +31,14 @@ export function useWordDiff(a: string, b: string, timeoutMs = 1500): WordDiffSta
     if (!current) return;
     const controller = new AbortController();
     setState({ phase: 'pending' });
-    current.diff(a, b, { timeoutMs }, controller.signal).then(
-      (result) => setState({ phase: 'done', result, a, b }),
+    current.diff(a, b, { timeoutMs, ignoreCaseAndPunctuation }, controller.signal).then(
+      (result) => setState({ phase: 'done', result, a, b, loose: ignoreCaseAndPunctuation }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
         setState({ phase: 'error', message: error instanceof Error ? error.message : String(error) });
       },
     );
     return () => controller.abort();
-  }, [a, b, timeoutMs]);
+  }, [a, b, ignoreCaseAndPunctuation, timeoutMs]);
   return state;
 }

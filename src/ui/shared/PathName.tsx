@@ -18,7 +18,11 @@ export function PathName({ path, maxChars, className }: PathNameProps) {
   const p = displayPath(path, maxChars);
   return (
     <bdi className={`ss-path${className ? ` ${className}` : ''}`} title={p.full}>
-      {p.dir && <span className="ss-path-dir">{p.dir}</span>}
+      {p.dir && (
+        <span className="ss-path-dir">
+          <bdi>{p.dir}</bdi>
+        </span>
+      )}
       <span className="ss-path-name">{p.name}</span>
     </bdi>
   );

@@ -18,8 +18,10 @@ export interface SummaryProps {
   nearGroups: number;
   /** Document pairs in the near-duplicate relation (identical texts included): the rows of Export CSV. */
   pairs: number;
-  /** Of those, pairs of identical texts. */
+  /** Of the relation's pairs, pairs of identical texts. */
   identicalPairs: number;
+  /** Pairs left out of Export CSV because the person marked them (or a document of them) not a duplicate. */
+  leftOutPairs?: number;
   /** The settings the scan used. */
   settings: ScanSettings;
   /** Opens the Skipped panel; the skipped count is a button when given. */
@@ -53,6 +55,7 @@ export function Summary({
   nearGroups,
   pairs,
   identicalPairs,
+  leftOutPairs = 0,
   settings,
   onShowSkipped,
 }: SummaryProps) {
@@ -80,7 +83,10 @@ export function Summary({
           <span title="Every pair of documents that are identical or near-identical: one row each in Export CSV">
             {pairs.toLocaleString()}
           </span>
-          <span className="ss-muted ss-summary-sub"> ({identicalPairs.toLocaleString()} identical)</span>
+          <span className="ss-muted ss-summary-sub">
+            {' '}
+            ({identicalPairs.toLocaleString()} identical{leftOutPairs > 0 && `; ${leftOutPairs.toLocaleString()} more marked not a duplicate, left out`})
+          </span>
         </Stat>
       </dl>
       <p className="ss-summary-sum">{filesSum(filesScanned, compared, skipped, notRead)}</p>

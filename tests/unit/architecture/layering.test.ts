@@ -70,7 +70,8 @@ const ALLOWED: Record<string, string[]> = {
  */
 // pdfjs-dist (legacy build) and fflate run in browsers, workers and Node alike: the document extractors (core/text/documents) use them.
 // papaparse (pure JavaScript, no DOM needed for strings) reads the plan CSV back (core/export/plan.ts).
-const CORE_PACKAGES = new Set(['xxhash-wasm', 'hyparquet-writer', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'fflate', 'papaparse']);
+// diff (jsdiff, pure JavaScript) runs the Myers diff of the pair view's word ids (core/text/document-diff.ts).
+const CORE_PACKAGES = new Set(['diff', 'xxhash-wasm', 'hyparquet-writer', 'pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs', 'fflate', 'papaparse']);
 
 const files = listSources(SRC);
 const { edges, packages } = importsOf(files);

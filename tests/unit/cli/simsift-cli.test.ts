@@ -286,6 +286,8 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(raw.code).toBe(2);
     expect(raw.stderr).toMatch(/unknown option "--no-verify"/);
     const loose = await simsift(['scan', q, '--similarity', '0.5'], dir);
+    // The summary states the recall for the chosen similarity and the k that would reach it.
+    expect(loose.stderr).toMatch(/\(expected recall at Jaccard 0\.5-0\.6: 0\.506; k=16 cannot reach similarity 0\.5: --k 23 would find 95%\)/);
     const looseRow = parseCsv(loose.stdout).find((x) => x[1] === 'far-x.txt' && x[2] === 'far-y.txt');
     expect(looseRow?.[5]).toBe(measure(far.x, far.y).j.toFixed(4));
     const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3'], dir);

@@ -9,9 +9,9 @@ useFreshDatabase();
 
 describe('saved marks, ignore list and exclusions', () => {
   it('empty until saved, then read back; the keep rules untouched', async () => {
-    expect(await getSavedMarks()).toEqual({ marks: [], ignored: [] });
+    expect(await getSavedMarks()).toEqual({ marks: [], ignored: [], separated: [] });
     expect(await getKeepExclusions()).toEqual(NO_EXCLUSIONS);
-    const saved = { marks: [['docs/a.txt', true] as [string, boolean], ['docs/b.txt', false] as [string, boolean]], ignored: ['docs/c.txt'] };
+    const saved = { marks: [['docs/a.txt', true] as [string, boolean], ['docs/b.txt', false] as [string, boolean]], ignored: ['docs/c.txt'], separated: [['docs/a.txt', 'docs/d.txt'] as [string, string]] };
     await putSavedMarks(saved);
     const exclusions = { patterns: ['drafts/**'], extensions: ['log'], minSize: 10, maxSize: null };
     await putKeepExclusions(exclusions);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeAnchors, chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
+import { chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
 
 describe('runsToSegments', () => {
   it('cuts a text along its runs', () => {
@@ -61,81 +61,25 @@ describe('chunkSegments', () => {
 });
 
 describe('mapOffset', () => {
-  // A = "the quick brown fox" ; B = "the slow brown dog fox"
-  // A runs: "the " same, "quick" removed, " brown " same, "fox" same  (merged: [4 same][5 rem][10 same])
-  // B runs: "the " same, "slow" added, " brown " same, "dog " added, "fox" same
-  const aL = Uint32Array.from([4, 5, 10]);
-  const aK = Uint8Array.from([0, 1, 0]);
-  const bL = Uint32Array.from([4, 4, 7, 4, 3]);
-  const bK = Uint8Array.from([0, 2, 0, 2, 0]);
-  it('maps unchanged text to the same text on the other side', () => {
-    expect(mapOffset(aL, aK, bL, bK, 0)).toBe(0);
-    expect(mapOffset(aL, aK, bL, bK, 10)).toBe(9); // "brown" in A -> "brown" in B
-    expect(mapOffset(aL, aK, bL, bK, 16)).toBe(19); // "fox" in A -> "fox" in B (after "dog ")
-    expect(mapOffset(bL, bK, aL, aK, 19)).toBe(16);
+  // A = "the  quick\nbrown fox" ; B = "the slow brown dog fox": points at each word and change.
+  const alignA = Uint32Array.from([0, 5, 11, 17, 20]);
+  const alignB = Uint32Array.from([0, 4, 9, 15, 22]);
+  it('maps a position to the same distance past the last alignment point', () => {
+    expect(mapOffset(alignA, alignB, 0)).toBe(0);
+    expect(mapOffset(alignA, alignB, 12)).toBe(10); // "rown" in A -> "rown" in B
+    expect(mapOffset(alignB, alignA, 10)).toBe(12);
   });
-  it('maps a position inside a change to the place of the change', () => {
-    expect(mapOffset(aL, aK, bL, bK, 6)).toBe(8); // inside "quick" -> where B's unchanged text resumes
-    expect(mapOffset(bL, bK, aL, aK, 6)).toBe(9); // inside "slow" -> after "quick" in A
-    expect(mapOffset(aL, aK, bL, bK, 99)).toBe(22); // past the end -> end
+  it('never maps past the next point on the other side', () => {
+    // A removed 10 characters that B does not have: inside them maps to where B goes on.
+    expect(mapOffset(Uint32Array.from([0, 10, 20]), Uint32Array.from([0, 0, 10]), 7)).toBe(0);
+    expect(mapOffset(Uint32Array.from([0, 10, 20]), Uint32Array.from([0, 0, 10]), 15)).toBe(5);
+    expect(mapOffset(new Uint32Array(0), new Uint32Array(0), 7)).toBe(7);
   });
 });
 
 describe('chunkStarts', () => {
   it('gives each chunk its start offset', () => {
     expect([...chunkStarts([[{ text: 'ab', kind: 0 }, { text: 'c', kind: 1 }], [{ text: 'de', kind: 0 }]])]).toEqual([0, 3]);
-  });
-});
-
-describe('changeAnchors', () => {
-  it('lists removals and additions in A coordinates, in order', () => {
-    // A = "the quick brown fox" ; B = "the slow brown dog fox"
-    const aL = Uint32Array.from([4, 5, 10]);
-    const aK = Uint8Array.from([0, 1, 0]);
-    const bL = Uint32Array.from([4, 4, 7, 4, 3]);
-    const bK = Uint8Array.from([0, 2, 0, 2, 0]);
-    // "quick" removed at 4 (and "slow" added at the same place), "dog " added before "fox" at 16.
-    expect([...changeAnchors(aL, aK, bL, bK)]).toEqual([4, 16]);
-  });
-  it('handles changes at the ends and one-sided diffs', () => {
-    // A = "x abc" ; B = "abc y": "x " removed at 0, " y" added at the end (5).
-    expect([...changeAnchors(Uint32Array.from([2, 3]), Uint8Array.from([1, 0]), Uint32Array.from([3, 2]), Uint8Array.from([0, 2]))]).toEqual([0, 5]);
-    expect([...changeAnchors(Uint32Array.from([3]), Uint8Array.from([0]), Uint32Array.from([3]), Uint8Array.from([0]))]).toEqual([]);
-  });
-  it('agrees with mapOffset on a longer random diff', async () => {
-    const { diffTexts } = await import('../../../src/workers/diff-api.ts');
-    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa'.split(' ');
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % 1000;
-    const a = Array.from({ length: 400 }, () => words[rnd() % 10]).join(' ');
-    const b = a
-      .split(' ')
-      .map((w) => (rnd() < 30 ? 'CHANGED' : w))
-      .join(' ');
-    const r = diffTexts(a, b);
-    const anchors = [...changeAnchors(r.aLengths, r.aKinds, r.bLengths, r.bKinds)];
-    // Every removal start is an anchor; an addition is anchored where mapOffset puts it, or at the
-    // start of the removal it replaces (a removal ending exactly there).
-    const removalStartByEnd = new Map<number, number>();
-    const expected = new Set<number>();
-    let at = 0;
-    r.aLengths.forEach((len, i) => {
-      if (r.aKinds[i] !== 0) {
-        expected.add(at);
-        removalStartByEnd.set(at + len, at);
-      }
-      at += len;
-    });
-    at = 0;
-    r.bLengths.forEach((len, i) => {
-      if (r.bKinds[i] !== 0) {
-        const m = mapOffset(r.bLengths, r.bKinds, r.aLengths, r.aKinds, at);
-        expected.add(removalStartByEnd.get(m) ?? m);
-      }
-      at += len;
-    });
-    expect(anchors).toEqual([...expected].sort((x, y) => x - y));
-    expect(anchors.length).toBeGreaterThan(3);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barHeights, distanceHistogram, pairsWithin } from '../../../src/ui/histogram/distance-histogram.ts';
+import { barHeights, distanceHistogram, pairsWithin, verifiedAndRejected, yTicks } from '../../../src/ui/histogram/distance-histogram.ts';
 
 describe('distanceHistogram', () => {
   it('counts pairs per distance, only the first `count` entries, ignoring impossible distances', () => {
@@ -26,5 +26,28 @@ describe('distanceHistogram', () => {
     expect(log[0]).toBe(1);
     expect(log[1]).toBeCloseTo(Math.log1p(10) / Math.log1p(1000));
     expect([...barHeights(new Uint32Array(3), 'log')]).toEqual([0, 0, 0]);
+  });
+});
+
+describe('verified and rejected pairs, and the y axis', () => {
+  it('splits the candidates at each distance into verified near-duplicates and rejected ones', () => {
+    const candidates = Uint32Array.from([4, 0, 10, 3]);
+    const verified = Uint8Array.from([0, 0, 2, 2, 2, 3]);
+    const split = verifiedAndRejected(candidates, verified, verified.length);
+    expect([...split.verified]).toEqual([2, 0, 3, 1]);
+    expect([...split.rejected]).toEqual([2, 0, 7, 2]);
+  });
+  it('never reports fewer than zero rejected (verified pairs from a merge the candidates did not count)', () => {
+    const split = verifiedAndRejected(Uint32Array.from([1, 0]), Uint8Array.from([0, 0, 1]), 3);
+    expect([...split.rejected]).toEqual([0, 0]);
+  });
+  it('places axis ticks at round counts, on the same scale as the bars', () => {
+    expect(yTicks(2428, 'linear').map((t) => t.value)).toEqual([0, 1000, 2000]);
+    const log = yTicks(2428, 'log');
+    expect(log.map((t) => t.value)).toEqual([0, 1, 10, 100, 1000]);
+    for (const t of log) expect(t.fraction).toBeCloseTo(Math.log1p(t.value) / Math.log1p(2428));
+    expect(yTicks(0, 'linear')).toEqual([{ value: 0, fraction: 0 }]);
+    expect(yTicks(7, 'linear').map((t) => t.value)).toEqual([0, 2, 4, 6]);
+    expect(yTicks(4, 'log').map((t) => t.value)).toEqual([0, 1, 4]);
   });
 });

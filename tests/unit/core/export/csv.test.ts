@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, unescapeCsvCell, formatJaccard, PAIRS_CSV_HEADER, relationCsvChunks, toCsv } from '../../../../src/core/export/csv.ts';
+import { escapeCsvCell, unescapeCsvCell, exportedPairCount, formatJaccard, PAIRS_CSV_HEADER, relationCsvChunks, toCsv } from '../../../../src/core/export/csv.ts';
 import { buildDuplicateRelation } from '../../../../src/core/groups/duplicate-relation.ts';
 import type { ScoredPairs } from '../../../../src/core/groups/group-table.ts';
 
@@ -130,5 +130,50 @@ describe('formatJaccard', () => {
     expect(formatJaccard(0.99996)).toBe('0.9999');
     expect(formatJaccard(0.97123)).toBe('0.9712');
     expect(formatJaccard(Number.NaN)).toBe('');
+  });
+});
+
+describe('the pairs CSV after "not a duplicate" marks', () => {
+  // 0 and 1 identical; 2 near 3 and 4; 5, 6 and 7 identical and near 2.
+  const relation = buildDuplicateRelation({
+    count: 8,
+    representative: Int32Array.from([0, 0, 2, 3, 4, 5, 5, 5]),
+    verified: verified([
+      [2, 3, 5, 0.82],
+      [2, 4, 1, 0.97],
+      [2, 5, 3, 0.9],
+    ]),
+    lengths: [50, 50, 50, 50, 50, 50, 50, 50],
+  });
+  const paths = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+  const rowsOf = (skip?: Uint8Array, separated?: Uint32Array) =>
+    [...relationCsvChunks(relation, paths, 4096, skip, separated)].join('').split('\r\n').slice(1, -1).map((r) => r.split(',').slice(1, 3).join('-'));
+
+  it('a pair marked not a duplicate leaves only that pair; a document leaves all of its pairs; the count is the rows', () => {
+    expect(rowsOf().length).toBe(relation.pairCount);
+    const skip = new Uint8Array(8);
+    const cases: Array<[number[], number[]]> = [
+      [[], [3, 2]],
+      [[2], []],
+      [[2], [2, 3]],
+      [[6], [2, 5, 7, 6]],
+      [[5, 6], [5, 6, 0, 1]],
+    ];
+    for (const [docs, pairs] of cases) {
+      skip.fill(0);
+      for (const d of docs) skip[d] = 1;
+      const separated = Uint32Array.from(pairs);
+      const rows = rowsOf(skip, separated);
+      expect(exportedPairCount(relation, skip, separated), `${docs} / ${pairs}`).toBe(rows.length);
+      for (let i = 0; i < pairs.length; i += 2) {
+        expect(rows).not.toContain(`${paths[pairs[i]]}-${paths[pairs[i + 1]]}`);
+        expect(rows).not.toContain(`${paths[pairs[i + 1]]}-${paths[pairs[i]]}`);
+      }
+    }
+    // 2 separated from 3 keeps its other matches: 4, and 5, 6 and 7.
+    expect(rowsOf().filter((r) => r.split('-').includes('c')).length).toBe(5);
+    const rows = rowsOf(undefined, Uint32Array.from([2, 3]));
+    expect(rows.length).toBe(relation.pairCount - 1);
+    expect(rows.filter((r) => r.split('-').includes('c')).length).toBe(4);
   });
 });

@@ -8,6 +8,7 @@ import {
   marksFromSaved,
   marksToSaved,
   reclaimableBytes,
+  separatedMembers,
   visibleGroups,
 } from '../../../../src/core/keep/keep-marks.ts';
 
@@ -66,6 +67,29 @@ describe('mark actions', () => {
     expect(asSavedMarks(JSON.parse(JSON.stringify(saved)))).toEqual(saved);
     expect(asSavedMarks({ marks: [[1, true]], ignored: [] })).toBeNull();
     const moved = ['c/y3.txt', 'b/x.txt', 'new.txt', 'c/y2.txt'];
-    expect(marksFromSaved(saved, moved)).toEqual({ marks: new Map([[1, true], [3, false]]), ignored: new Set([0]) });
+    expect(marksFromSaved(saved, moved)).toEqual({ marks: new Map([[1, true], [3, false]]), ignored: new Set([0]), separated: [] });
+  });
+
+  it('a pair marked not a duplicate is saved by path like the marks, and takes only its member out of its group', () => {
+    // 3 said not to be a duplicate of 2 (its group's reference); 2 keeps its other match, 4.
+    const saved = marksToSaved(new Map([[1, true]]), new Set(), docs.paths, [[3, 2]]);
+    expect(saved.separated).toEqual([['c/y.txt', 'c/y2.txt']]);
+    expect(asSavedMarks(JSON.parse(JSON.stringify(saved)))).toEqual(saved);
+    // A record saved before pair marks existed reads as having none.
+    expect(asSavedMarks({ marks: [], ignored: [] })).toEqual({ marks: [], ignored: [], separated: [] });
+    expect(asSavedMarks({ marks: [], ignored: [], separated: [['a', 1]] })).toBeNull();
+    const moved = ['c/y2.txt', 'c/y.txt', 'c/y3.txt'];
+    expect(marksFromSaved(saved, moved).separated).toEqual([[0, 1]]);
+    // A pair with a path no longer there is dropped.
+    expect(marksFromSaved(saved, ['c/y.txt']).separated).toEqual([]);
+
+    const out = separatedMembers(relation.groups, [[2, 3]]);
+    expect([...out]).toEqual([3]);
+    const d = decideKeep(relation, docs, DEFAULT_KEEP_RULES, new Map([[4, true]]), out);
+    expect(d.docRole[3]).not.toBe(ROLE_REMOVE);
+    expect(d.reason[relation.groups.members.indexOf(3)]).toBe('ignored');
+    expect(d.docRole[4]).toBe(ROLE_REMOVE);
+    // A pair of two members (neither the reference) takes no member out of the group.
+    expect(separatedMembers(relation.groups, [[3, 4]]).size).toBe(0);
   });
 });

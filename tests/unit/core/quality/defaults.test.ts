@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANDIDATE_RECALL_AT_K, MAX_DEFAULT_K, SCAN_NS_PER_DOCUMENT, SEARCH_SHARE, binomialRecall, defaultK, defaultKReason, expectedRecall } from '../../../../src/core/quality/defaults.ts';
+import { CANDIDATE_RECALL_AT_K, MAX_DEFAULT_K, SCAN_NS_PER_DOCUMENT, SEARCH_SHARE, binomialRecall, defaultK, defaultKReason, describeRecall, expectedRecall, expectedRecallAt, kForRecall } from '../../../../src/core/quality/defaults.ts';
 import { searchNanoseconds } from '../../../../src/core/index/block-layout.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
@@ -36,6 +36,32 @@ describe('expectedRecall', () => {
     }
     // At k = 13 the real-text figure alone (0.987) promised more than a mixed corpus gave (0.965).
     expect(expectedRecall(13)).toBeLessThan(0.965);
+  });
+});
+
+describe('expected recall at the chosen similarity', () => {
+  it('is the model at the band above the chosen similarity, with the measurement where one exists (0.8)', () => {
+    for (let k = 8; k <= 20; k++) expect(expectedRecallAt(k, 0.8)).toBe(expectedRecall(k));
+    expect(expectedRecallAt(16, 0.5)).toBeCloseTo((binomialRecall(16, 0.5) + binomialRecall(16, 0.55)) / 2, 12);
+    expect(expectedRecallAt(16, 0.5)).toBeLessThan(0.6);
+    expect(expectedRecallAt(16, 0.9)).toBeGreaterThan(0.999);
+  });
+  it('names the smallest k that reaches 95% at a similarity the given k cannot', () => {
+    for (const t of [0.5, 0.6, 0.7, 0.8, 0.9]) {
+      const k = kForRecall(t)!;
+      expect(expectedRecallAt(k, t)).toBeGreaterThanOrEqual(0.95);
+      expect(expectedRecallAt(k - 1, t)).toBeLessThan(0.95);
+    }
+    expect([0.5, 0.7, 0.8].map((t) => kForRecall(t))).toEqual([23, 17, 14]);
+    expect(kForRecall(0.5, 0.95, 16)).toBeNull();
+  });
+  it('says the figure for the chosen similarity, not always the 0.8-0.9 band', () => {
+    expect(describeRecall(16, 0.8)).toBe('At k = 16, about 99.2% of the pairs at Jaccard 0.8–0.9 are found (more of the pairs above; the lower of the SimHash model and a measurement on real text).');
+    const low = describeRecall(16, 0.5, { maxK: 16 });
+    expect(low).toMatch(/^At k = 16, about 50\.6% of the pairs at Jaccard 0\.5–0\.6 are found \(more of the pairs above; the SimHash model\)\. /);
+    expect(low).toContain('k = 16 cannot reach similarity 0.5: k = 23 would find 95%, more than this page searches (16); simsift scan --k 23 does.');
+    expect(describeRecall(16, 0.5)).toContain('k = 16 cannot reach similarity 0.5: k = 23 would find 95%.');
+    expect(describeRecall(16, 0.95)).toBe('At k = 16, about 100.0% of the pairs at Jaccard 0.95–1 are found (more of the pairs above; the SimHash model).');
   });
 });
 

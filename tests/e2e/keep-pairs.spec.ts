@@ -1,0 +1,77 @@
+/**
+ * Marks and counts in real Chromium: every group is reachable in the marks panel (it pages), whose count
+ * is the group list's; a pair marked "not a duplicate" leaves only that pair; and the summary and the
+ * Export caption count the rows Export CSV writes after such marks.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ResultsPage } from './results-page.ts';
+import { withoutSavePicker } from './save-picker.ts';
+import { BICYCLE_FILES, writeFolder } from './keep-texts.ts';
+import { mulberry32 } from '../fixtures/mulberry32.ts';
+
+/** A text of 80 made-up words from `seed`: no two seeds share many 3-word shingles. */
+function randomText(seed: number): string {
+  const next = mulberry32(seed);
+  return Array.from({ length: 80 }, () => (next() % 1_000_000).toString(36) + 'x').join(' ');
+}
+
+test('every group is reachable in the marks, a pair marked not a duplicate leaves only that pair, and the counts are the rows', async ({ page }) => {
+  test.setTimeout(120_000);
+  const parent = mkdtempSync(join(tmpdir(), 'simsift-pairs-'));
+  try {
+    const folder = join(parent, 'docs');
+    const files: Record<string, string> = { ...BICYCLE_FILES };
+    for (let i = 1; i <= 60; i++) {
+      files[`many/t${i}.txt`] = randomText(i);
+      files[`many/t${i}-copy.txt`] = randomText(i);
+    }
+    writeFolder(folder, files);
+    await withoutSavePicker(page);
+    const app = new ResultsPage(page);
+    await app.open();
+    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(folder);
+    await app.waitForDone();
+    await expect(app.groupCount).toHaveText(/^61 groups,/);
+
+    const panel = page.getByRole('region', { name: 'Keep and clean up' });
+    await panel.getByText('Show each group’s marks').click();
+    const pager = panel.getByRole('group', { name: 'Pages of groups' }).first();
+    await expect(pager.getByRole('status')).toHaveText('Groups 1–50 of 61 groups');
+    await pager.getByRole('button', { name: 'Next groups' }).click();
+    await expect(pager.getByRole('status')).toHaveText('Groups 51–61 of 61 groups');
+    await expect(panel.getByRole('group', { name: /^Group 61 · / })).toBeVisible();
+    await pager.getByRole('button', { name: 'Previous groups' }).click();
+
+    // The draft is a near-duplicate of both bicycle copies: two pairs. Marked not a duplicate of its
+    // group's reference, only that pair goes; its pair with the other copy stays.
+    const pairsBefore = 60 + 3;
+    await expect(app.stat('Duplicate pairs')).toContainText(`${pairsBefore}`);
+    const draft = 'docs/drafts/bicycle-sentence-added.txt';
+    const separate = panel.getByRole('button', { name: new RegExp(`^Not a duplicate of docs/(articles|backup)/bicycle\\.txt: ${draft.replace(/[./]/g, '\\$&')}$`) });
+    const reference = (await separate.getAttribute('aria-label'))!.match(/^Not a duplicate of (\S+):/)![1]!;
+    await separate.click();
+    await expect(separate).toHaveAttribute('aria-pressed', 'true');
+    await expect(panel.getByRole('checkbox', { name: `Remove ${draft}` })).toBeDisabled();
+    // And a document marked not a duplicate leaves all of its pairs (t1 with its copy).
+    await panel.getByRole('button', { name: 'Not a duplicate: docs/many/t1-copy.txt' }).click();
+
+    const rowsAfter = pairsBefore - 2;
+    await expect(app.stat('Duplicate pairs')).toContainText(`${rowsAfter}`);
+    const exportButton = page.getByRole('button', { name: 'Export CSV', exact: true });
+    await expect(exportButton).toHaveAccessibleDescription(new RegExp(`^${rowsAfter} duplicate pairs, one row each`));
+    const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
+    const rows = readFileSync((await download.path())!, 'utf8').split('\r\n').slice(1, -1);
+    expect(rows.length).toBe(rowsAfter);
+    const pairOf = (a: string, b: string) => rows.some((r) => r.includes(`,${a},${b},`) || r.includes(`,${b},${a},`));
+    const other = reference.includes('articles') ? 'docs/backup/bicycle.txt' : 'docs/articles/bicycle.txt';
+    expect(pairOf(reference, draft)).toBe(false);
+    expect(pairOf(other, draft)).toBe(true);
+    expect(pairOf(reference, other)).toBe(true);
+    expect(rows.some((r) => r.includes('docs/many/t1-copy.txt'))).toBe(false);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
