@@ -47,7 +47,7 @@ test('everything from the sample to a pair and an export works with the keyboard
 
   // The threshold slider moves with the arrow keys and regroups.
   const slider = app.histogram.getByRole('slider', { name: 'Threshold k' });
-  await tabTo(page, slider);
+  await tabTo(page, slider, 80);
   await expectFocusRing(slider);
   const k = Number(await slider.inputValue());
   await page.keyboard.press('ArrowLeft');
