@@ -468,11 +468,15 @@ export function* walkRelationPairs(relation: DuplicateRelation, each: RelationPa
     }
   }
   const order = Array.from({ length: blockGroup.length }, (_, i) => i);
-  const inGroup = (i: number) => (primary(blockA[i]) === blockGroup[i] && primary(blockB[i]) === blockGroup[i]) || leftoverRef[blockA[i]] ? 0 : 1;
+  // Computed once per block, not in every comparison of the sort (215,000 blocks: most of the walk's time).
+  const outside = new Uint8Array(blockGroup.length);
+  for (let i = 0; i < outside.length; i++) {
+    outside[i] = (primary(blockA[i]) === blockGroup[i] && primary(blockB[i]) === blockGroup[i]) || leftoverRef[blockA[i]] ? 0 : 1;
+  }
   order.sort(
     (x, y) =>
       blockGroup[x] - blockGroup[y] ||
-      inGroup(x) - inGroup(y) ||
+      outside[x] - outside[y] ||
       rank[blockA[x]] - rank[blockA[y]] ||
       rank[blockB[x]] - rank[blockB[y]] ||
       blockA[x] - blockA[y] ||
