@@ -605,12 +605,39 @@ export async function main(args: string[]): Promise<void> {
     if (again > 0) await timeAgain(page, root, corpusDir, again, seconds, source === 'handle');
     if (o.reload === true) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.
+      // Long tasks from the new document's start (the observer is installed before the app's scripts).
+      await page.addInitScript({
+        content: `globalThis.__reloadTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) globalThis.__reloadTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });`,
+      });
+      const reloadProfiler = o.profile === true ? await page.context().newCDPSession(page) : null;
+      if (reloadProfiler) {
+        await reloadProfiler.send('Profiler.enable');
+        await reloadProfiler.send('Profiler.setSamplingInterval', { interval: 1000 });
+        await reloadProfiler.send('Profiler.start');
+      }
       const t0 = performance.now();
       await page.reload();
       await page.locator('[data-scan-state="done"]').waitFor({ timeout: 300_000 });
       const seconds = (performance.now() - t0) / 1000;
       const after = await page.getByRole('region', { name: 'Results' }).locator('p').first().textContent();
       console.log(`  reload to groups:          ${seconds.toFixed(2)} s; app says: ${after?.replace(/\s+/g, ' ')}`);
+      await page.waitForTimeout(1000);
+      const restore = await page.evaluate(() => ({
+        measures: performance
+          .getEntriesByType('measure')
+          .filter((e) => e.name.startsWith('simsift:restore'))
+          .map((e) => [e.name.slice('simsift:'.length), Math.round(e.startTime), Math.round(e.duration)]),
+        tasks: (globalThis as unknown as { __reloadTasks: Array<[number, number]> }).__reloadTasks.map(([st, d]) => [Math.round(st), Math.round(d)]),
+      }));
+      console.log(`  reload steps [name, ms from navigation, ms]: ${JSON.stringify(restore.measures)}`);
+      console.log(`  reload long tasks [ms from navigation, ms]: ${JSON.stringify(restore.tasks)}`);
+      if (reloadProfiler) {
+        const { profile: reloadProfile } = (await reloadProfiler.send('Profiler.stop')) as { profile: CpuProfile };
+        printProfile(reloadProfile);
+        const saved = join(root, 'bench', '.data', `reload-profile-${Date.now()}.cpuprofile`);
+        writeFileSync(saved, JSON.stringify(reloadProfile));
+        console.log(`  the reload's profile: ${saved}`);
+      }
     }
     if (o.tasks === true) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
   } finally {

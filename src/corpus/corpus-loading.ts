@@ -12,6 +12,7 @@ import { getSavedPins, getVerifiedPairs, putVerifiedPairs } from '../storage/ver
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { Grouping, ScanResult } from '../scan/scan-result.ts';
 import { yieldToEventLoop } from '../scan/yield-to-event-loop.ts';
+import { recordPhase } from '../scan/phase-timing.ts';
 import { LOCK_WAIT_MS, NO_ID, tryLock } from './corpus-writer.ts';
 import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedByStorageId } from './restore-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
@@ -121,6 +122,7 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
   }
   // Asked at once, before the (possibly long) grouping of the restored corpus.
   c.update({ interrupted, documentCount: summary.documentCount });
+  recordPhase('restore-settings', t0, performance.now());
   if (summary.documentCount > 0) {
     const signal = new AbortController().signal;
     const { restored, saved, options, part } = await loadBase(c, signal, true, carried, phase);
@@ -137,9 +139,17 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
       // its regrouped hook saves the new view over these storage ids.
       // The references the person chose come back with the groups (a regroup keeps them).
       c.scanStore.update({ pinned: restored.pinned });
+      const shownAt = performance.now();
       c.session?.show(grouped);
+      recordPhase('restore-show', shownAt, performance.now());
       // Tables from before (or none yet): written or rebuilt when they pay for this corpus and k.
-      c.track(c.restoring.then(() => keepTables(c, part, false)));
+      c.track(
+        c.restoring.then(async () => {
+          const tablesAt = performance.now();
+          await keepTables(c, part, false);
+          recordPhase('restore-keep-tables', tablesAt, performance.now());
+        }),
+      );
       // The fast restore read no file: the short documents' sets (for a regroup at another k) come after.
       if (restored.fast) void loadSmallSets(c.workers, signal, grouped.corpus).catch(() => undefined);
     }
@@ -159,19 +169,32 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
  * them (groupSavedCorpus) and makes them `base`. `useSavedView`: take the saved threshold and grouping.
  */
 export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedView: boolean, carried?: VerifiedPairs, phase?: (p: RestorePhase) => void) {
+  let t = performance.now();
+  // Each step as a measure (simsift:restore-*), for the reload bench and the browser's performance panel.
+  const step = (name: string) => {
+    const now = performance.now();
+    recordPhase(`restore-${name}`, t, now);
+    t = now;
+  };
   const loaded = await loadCorpus({ pause: yieldToEventLoop });
+  step('corpus');
   const files = await restoreFiles(loaded, c.snapshot.keepContents);
+  step('contents');
   const saved = await getVerifiedPairs();
+  step('saved-pairs');
   const listedNotSaved = await listNotSavedFiles();
+  step('not-saved');
   // The last view's threshold and grouping come back with the pairs decided under them.
   if (saved && useSavedView) c.scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
   const options = groupingOptions(c.scanStore.getSnapshot());
   // The references a person chose outlive saved pairs a later write left behind.
   const pins = saved ? null : await getSavedPins();
   const restored = await groupSavedCorpus(c.workers, signal, loaded, files, saved, options, carried, phase, listedNotSaved, pins);
+  step('grouping');
   const part: Base = { result: restored.grouped.result, storageIds: restored.storageIds, search: restored.grouped.corpus };
   c.base = part;
   c.tables = await loadTables();
+  step('tables');
   return { restored, saved, options, part };
 }
 

@@ -212,6 +212,8 @@ export async function verifyCandidates(
 export function rememberJaccards(corpus: SearchCorpus, candidates: Candidates): void {
   const old = corpus.known;
   const { pairs, jaccard } = candidates;
+  // A restore from saved pairs hands the cache in as the candidates: nothing to add.
+  if (pairs.a === old.a && pairs.b === old.b && jaccard === old.jaccard) return;
   const cap = old.count + pairs.count;
   const a = new Uint32Array(cap);
   const b = new Uint32Array(cap);
