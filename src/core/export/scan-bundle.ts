@@ -319,3 +319,13 @@ export function matchFolder(bundle: Pick<ScanBundle, 'documents'>, listed: reado
   const asHeld = count('');
   return asHeld > asItself ? { prefix: '', matched: asHeld, chosen } : { prefix: `${chosen}/`, matched: asItself, chosen };
 }
+
+/**
+ * The folders a person may choose beside the bundle: the scanned folder itself and, when every path
+ * lies in one folder (`simsift scan PARENT` with PARENT holding only it), that folder.
+ */
+export function foldersToChoose(bundle: Pick<ScanBundle, 'name' | 'documents'>): string[] {
+  const first = bundle.documents.paths.map((path) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : ''));
+  const held = first.length > 0 && first[0] !== '' && first.every((f) => f === first[0]) ? first[0]! : null;
+  return held === null || held === bundle.name ? [bundle.name] : [bundle.name, held];
+}

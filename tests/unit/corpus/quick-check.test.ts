@@ -60,7 +60,7 @@ describe('the quick check of a folder chosen again', () => {
     await settled(t);
     expect(second.sort()).toEqual(['f/new.txt', 'f/t2.txt', 'f/t3.txt']);
     expect(t.persistence.getSnapshot().notice).toBe(
-      '6 files unchanged (same size and modification time: not read); 1 read again, contents unchanged; 1 changed; 1 new: f/new.txt; ' +
+      '6 files unchanged (same size and modification time: not read); 1 read again, contents unchanged; 1 changed: f/t2.txt; 1 new: f/new.txt; ' +
         '1 file is no longer in the folder and left the corpus: f/t4.txt.',
     );
     const expected = await freshExportOf(disk);

@@ -4,7 +4,7 @@
  * SimSift version, another fingerprint rule, impossible columns.
  */
 import { describe, expect, it } from 'vitest';
-import { BundleProblem, decodeScanBundle, encodeScanBundle, matchFolder, type ScanBundle } from '../../../../src/core/export/scan-bundle.ts';
+import { BundleProblem, decodeScanBundle, encodeScanBundle, foldersToChoose, matchFolder, type ScanBundle } from '../../../../src/core/export/scan-bundle.ts';
 import { DocStatus } from '../../../../src/core/documents/document-status.ts';
 import { FINGERPRINT_RULE } from '../../../../src/core/simhash/fingerprint-rule.ts';
 
@@ -150,5 +150,16 @@ describe('matching a chosen folder', () => {
     expect(matchFolder(parent, ['docs/a.txt', 'docs/b.txt'])).toEqual({ prefix: '', matched: 2, chosen: 'docs' });
     expect(matchFolder(b, ['other/x.txt'])).toMatchObject({ matched: 0 });
     expect(matchFolder(b, [])).toMatchObject({ matched: 0 });
+  });
+});
+
+describe('the folder the page asks for', () => {
+  it('is the scanned folder, or also the one folder it held', () => {
+    const b = bundle();
+    expect(foldersToChoose(b)).toEqual(['archive']);
+    b.documents.paths = ['docs/a.txt', 'docs/sub/b.txt', 'docs/c.txt'];
+    expect(foldersToChoose(b)).toEqual(['archive', 'docs']);
+    b.documents.paths = ['docs/a.txt', 'other/b.txt', 'c.txt'];
+    expect(foldersToChoose(b)).toEqual(['archive']);
   });
 });
