@@ -11,6 +11,7 @@ import { DOC_STATUS_NAME, DocStatus } from '../documents/document-status.ts';
 import type { SimHashSettings } from '../simhash/settings.ts';
 import { FINGERPRINT_RULE } from '../simhash/fingerprint-rule.ts';
 import { MAX_FEATURE_N } from '../simhash/settings.ts';
+import { concatBytes } from './fingerprints-parquet.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-BUNDLE\n';
 /** Bumped when the layout changes; a bundle of another version is refused with the versions named. */
@@ -120,15 +121,8 @@ function pathsOf(units: Uint16Array, count: number): string[] {
 }
 
 async function sha256(parts: readonly Uint8Array[]): Promise<Uint8Array> {
-  let length = 0;
-  for (const p of parts) length += p.byteLength;
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', all));
+  // concatBytes makes a fresh (never shared) buffer.
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', concatBytes(parts) as Uint8Array<ArrayBuffer>));
 }
 
 /** The bundle's bytes, in parts to write one after the other (the last is the SHA-256 of the others). */

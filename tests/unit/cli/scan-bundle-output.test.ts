@@ -47,8 +47,10 @@ describe('simsift scan --bundle', () => {
     expect([...b.documents.modified.subarray(0, 1)]).toEqual([1_700_000_000_000]);
     expect(b.documents.modified[3]).toBe(1_700_000_000_000);
     expect(b.documents.status[2]).toBe(DocStatus.empty);
-    // The one pair of different texts: a ~ c (the copies a, b are one text: no pair of their own here).
-    expect({ a: b.pairs.a[0], b: b.pairs.b[0] }).toEqual({ a: 0, b: 1 });
+    // The one pair of different texts: c with one of the copies a, sub/b (whichever the scan fingerprinted:
+    // copies are one text and carry its pairs, so either gives the same relation).
+    expect(b.pairs.count).toBe(1);
+    expect([[0, 1], [1, 3]]).toContainEqual([b.pairs.a[0], b.pairs.b[0]]);
     expect(b.pairs.jaccard[0]).toBeGreaterThan(0.8);
   });
 

@@ -14,14 +14,11 @@ import { closeCorpusDb } from '../../../src/storage/database.ts';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { decodeScanBundle, type ScanBundle } from '../../../src/core/export/scan-bundle.ts';
 import { runCommand } from '../cli/run-command.ts';
-import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, type Tab, tabsPerTest } from './corpus-model.ts';
+import { edited, exportsOf, fileOf, filesOf, freshExportsOf, settled, TEXTS, type Disk, type Tab, tabsPerTest } from './corpus-model.ts';
 
 const tab = tabsPerTest('open-bundle');
 const dir = mkdtempSync(join(tmpdir(), 'simsift-open-bundle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The folder `f` on disk and as a folder input gives it: path -> [text, time]; each read is noted. */
-type Disk = Map<string, [string, number]>;
 
 function writeDisk(disk: Disk): void {
   rmSync(join(dir, 'f'), { recursive: true, force: true });
@@ -30,16 +27,6 @@ function writeDisk(disk: Disk): void {
     writeFileSync(join(dir, path), text);
     utimesSync(join(dir, path), time / 1000, time / 1000);
   }
-}
-
-function filesOf(disk: Disk, reads: string[]): File[] {
-  return [...disk.keys()].sort().map((path) => {
-    const [text, time] = disk.get(path)!;
-    const f = fileOf(path, text, time);
-    const stream = f.stream.bind(f);
-    Object.defineProperty(f, 'stream', { value: () => (reads.push(path), stream()) });
-    return f;
-  });
 }
 
 /** `simsift scan DIR/f --bundle`: paths relative to f, which the page asks for by name. */

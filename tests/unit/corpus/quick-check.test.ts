@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { closeCorpusDb } from '../../../src/storage/database.ts';
-import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, type Tab, tabsPerTest } from './corpus-model.ts';
+import { edited, exportsOf, filesOf, freshExportsOf, settled, TEXTS, type Disk, type Tab, tabsPerTest } from './corpus-model.ts';
 
 const tab = tabsPerTest('quick-check');
 
@@ -15,20 +15,6 @@ async function reload(t: Tab): Promise<Tab> {
   t.persistence.close();
   closeCorpusDb();
   return tab();
-}
-
-/** A folder on a model disk: path -> [text, modification time]. */
-type Disk = Map<string, [string, number]>;
-
-/** The folder's Files as a folder input gives them; each one's bytes read (stream) are noted in `reads`. */
-function filesOf(disk: Disk, reads: string[]): File[] {
-  return [...disk.keys()].sort().map((path) => {
-    const [text, time] = disk.get(path)!;
-    const f = fileOf(path, text, time);
-    const stream = f.stream.bind(f);
-    Object.defineProperty(f, 'stream', { value: () => (reads.push(path), stream()) });
-    return f;
-  });
 }
 
 function startDisk(): Disk {
