@@ -23,6 +23,7 @@ import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { cacheHooks, cacheOfResult, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import { writeScanCache, type FileIdentity } from './scan-cache.ts';
+import { writeBundle } from './bundle-output.ts';
 import { diskFile } from './disk-file.ts';
 import { isWithin, realPathOf } from './apply-paths.ts';
 import type { PairsInput } from './pairs-input.ts';
@@ -48,7 +49,7 @@ import {
 
 const USAGE =
   `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
-  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] [--cache FILE [--reread]] ${KEEP_USAGE}`;
+  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] [--cache FILE [--reread]] [--bundle FILE.simsift] ${KEEP_USAGE}`;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
 
@@ -73,6 +74,8 @@ type ScanArgs = {
   /** `--cache FILE`: the folder's last scan, so this one reads only what changed (cached-scan.ts); `--reread`: read every file anyway. */
   cache: string | undefined;
   reread: boolean;
+  /** `--bundle FILE`: the finished scan for the page to open beside the folder (bundle-output.ts). */
+  bundle: string | undefined;
 };
 
 /** Parses --similarity: a number in (0, 1]. */
@@ -95,6 +98,7 @@ const SCAN_OPTIONS = {
   'max-size': { type: 'string' },
   cache: { type: 'string' },
   reread: { type: 'boolean' },
+  bundle: { type: 'string' },
   ...SETTINGS_OPTIONS,
   ...KEEP_OPTIONS,
 } as const;
@@ -144,6 +148,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     exclusions: { patterns: exclude, extensions: [], minSize: sizeOption('min-size', values['min-size']), maxSize: sizeOption('max-size', values['max-size']) },
     cache,
     reread: values.reread === true,
+    bundle: fileOption('bundle', values.bundle),
   };
 }
 
@@ -270,6 +275,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
   let workers: ReturnType<typeof createNodeScanWorkers> | null = null;
   let output: AtomicFile | undefined;
   let planOutput: AtomicFile | undefined;
+  let bundleOutput: AtomicFile | undefined;
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
@@ -294,6 +300,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           '                   settings, read only the files whose size, modification time, change time or inode changed;\n' +
           '                   the CSV is the same as without it\n' +
           '  --reread         with --cache: read every file anyway (an edit that kept size and times), and rewrite FILE\n' +
+          '  --bundle FILE    write the finished scan (settings, fingerprints, sizes and times, verified pairs) for the page\'s\n' +
+          '                   "Open a CLI result", which shows it beside the folder without fingerprinting it again\n' +
           KEEP_HELP,
       );
       return 0;
@@ -307,13 +315,14 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
-    await refuseOutputsOverInputs([args.dir, ...(args.pairs === undefined ? [] : [args.pairs])], [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache]]);
+    await refuseOutputsOverInputs([args.dir, ...(args.pairs === undefined ? [] : [args.pairs])], [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache], ['--bundle', args.bundle]]);
     if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
       throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
     }
     const cacheUse = args.cache === undefined ? null : await openCache(args.cache, args.dir, args.settings);
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
+    if (args.bundle !== undefined) bundleOutput = await openOutput(args.bundle);
     // A bad pairs file fails here, before any file is read.
     const pairsInput = args.pairs === undefined ? undefined : await readPairsFile(args.pairs);
 
@@ -368,7 +377,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const snapshot = store.getSnapshot();
     if (snapshot.state !== 'done' || !snapshot.result) throw new Error(snapshot.error ?? `the scan ended ${snapshot.state}`);
     const result = snapshot.result;
-    result.docs.modified = Float64Array.from(result.docs.paths, (path) => identity.get(path)?.mtimeMs ?? 0);
+    // Whole milliseconds, as a browser's File.lastModified gives them: the keep rules' newest and oldest
+    // then decide alike here and in the page that opens this scan's bundle (stat gives fractions of a ms).
+    result.docs.modified = Float64Array.from(result.docs.paths, (path) => Math.floor(identity.get(path)?.mtimeMs ?? 0));
     if (result.externalMismatched && result.externalMismatched.count > 0) {
       const { count, examples } = result.externalMismatched;
       const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
@@ -381,6 +392,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (planOutput !== undefined) checkProtected(result, args.plan);
     await writeCsv(result, output, io);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
+    const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
     const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, cacheUse!, cacheOutcome, args.reread);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
@@ -402,13 +414,15 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
         `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
-        planned,
+        planned +
+        bundled,
     );
     return 0;
   } catch (error) {
     progress.clear();
     await output?.abort();
     await planOutput?.abort();
+    await bundleOutput?.abort();
     return reportFailure('scan', error, io);
   } finally {
     workers?.ingest.terminate();

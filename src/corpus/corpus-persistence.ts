@@ -18,8 +18,11 @@ import type { PersistenceSnapshot } from './corpus-context.ts';
 import { followOtherTabs, runRestore } from './corpus-loading.ts';
 import { createScanSaving } from './corpus-scan-saving.ts';
 import * as actions from './corpus-actions.ts';
+import { openBundle, type OpenOutcome } from './open-bundle.ts';
+import type { ScanBundle } from '../core/export/scan-bundle.ts';
+import type { ScanSource } from '../scan/scan-session.ts';
 
-export type { CheckResult, PersistenceSnapshot };
+export type { CheckResult, OpenOutcome, PersistenceSnapshot };
 
 /** The persistence controller the app wires into the scan session and the corpus panel. */
 export interface CorpusPersistence {
@@ -50,6 +53,11 @@ export interface CorpusPersistence {
    * modification time changed (an edit that kept both is invisible to the quick check).
    */
   rereadAll(): void;
+  /**
+   * Opens a `simsift scan` bundle beside its folder (open-bundle.ts): replaces the saved corpus (asked
+   * first) and syncs the folder. A failure to store it is refused with why; the saved corpus is then as it was.
+   */
+  openBundle(bundle: ScanBundle, folder: ScanSource): Promise<OpenOutcome>;
   /** Answers the pending `confirmation` (true: go on). */
   answer(ok: boolean): void;
   /** Stops listening to other tabs (the page goes away). */
@@ -89,6 +97,11 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     dismissNotice: () => c.update({ notice: null }),
     rereadAll: () =>
       c.update({ rereadAll: true, notice: 'The next time you choose the folder, every file is read again, not only the files whose size or modification time changed.' }),
+    openBundle: (bundle, folder) =>
+      openBundle(c, bundle, folder).catch((error: unknown): OpenOutcome => {
+        c.update({ status: 'ready' });
+        return { kind: 'refused', message: `The CLI result could not be stored (${error instanceof Error ? error.message : String(error)}); the saved corpus is as it was.` };
+      }),
     answer: (ok) => c.answerPending?.(ok),
     close: () => {
       unsubscribe();

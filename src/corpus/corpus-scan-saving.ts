@@ -252,8 +252,9 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
   c.notRead = null;
   if (notRead > 0) parts.push(`${files(notRead)} unchanged (same size and modification time: not read)`);
   if (outcome.unchanged > 0) parts.push(`${notRead > 0 ? n(outcome.unchanged) : files(outcome.unchanged)} read again, contents unchanged`);
-  if (outcome.updated > 0) parts.push(`${n(outcome.updated)} changed`);
   const named = (paths: readonly string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? ` and ${n(paths.length - 10)} more` : ''}`;
+  // Named, as new files are: a file changed since the last scan (or since the CLI's) is the one to look at.
+  if (outcome.updated > 0) parts.push(`${n(outcome.updated)} changed: ${named(outcome.changed)}`);
   if (sync) {
     // A folder chosen again: the files that came back (they had left the corpus in this page) and the new ones, by name.
     const back = outcome.added.filter((p) => c.leftPaths.has(p));

@@ -43,6 +43,8 @@ export interface MergeOutcome {
   unchanged: number;
   /** New files whose path was saved already with other contents: they replace the saved document. */
   updated: number;
+  /** Their paths (in path order). */
+  changed: string[];
   /** Paths of the new files whose path was not saved (in path order). */
   added: string[];
   /** With `sync`: saved documents (positions in `before`) and listed skips no longer in the chosen folder, by path order. */
@@ -158,6 +160,7 @@ interface Partition {
   keepOwn: number[];
   unchanged: number;
   updated: number;
+  changed: string[];
   added: string[];
   missing: MergeOutcome['missing'];
   /** Per saved document kept because a new file at its path has the same contents: that file's doc in `own` (else -1). */
@@ -180,6 +183,7 @@ function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | 
   const sameOwn = new Int32Array(savedDocs.count).fill(-1);
   let unchanged = 0;
   let updated = 0;
+  const changed: string[] = [];
   const added: string[] = [];
   const retimed: [number, number][] = [];
   for (let d = 0; d < ownDocs.count; d++) {
@@ -201,6 +205,7 @@ function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | 
     } else {
       dropSaved[q] = 1;
       updated++;
+      changed.push(ownDocs.paths[d]!);
       keepOwn.push(d);
     }
   }
@@ -214,7 +219,7 @@ function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | 
   }
   const keepSaved: number[] = [];
   for (let q = 0; q < savedDocs.count; q++) if (!dropSaved[q]) keepSaved.push(q);
-  return { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn, retimed };
+  return { keepSaved, keepOwn, unchanged, updated, changed, added, missing, sameOwn, retimed };
 }
 
 /**
@@ -269,7 +274,7 @@ export async function mergeCorpus(
   const t0 = performance.now();
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
-  const { keepSaved, keepOwn, unchanged, updated, added, missing, sameOwn, retimed } = partition(before, own, sync);
+  const { keepSaved, keepOwn, unchanged, updated, changed, added, missing, sameOwn, retimed } = partition(before, own, sync);
   // Merged positions in path order (see scan-docs.ts pathOrder): saved and new documents interleave.
   const joined = concatDocs(gatherDocs(savedDocs, keepSaved), gatherDocs(ownDocs, keepOwn));
   refreshFromOwn(joined, keepSaved, sameOwn, ownDocs);
@@ -358,5 +363,5 @@ export async function mergeCorpus(
     timings: { ...own.result.timings, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: own.result.timings.totalMs + (performance.now() - t0) },
   };
   const corpus = found.corpus;
-  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, added: added.sort(), missing };
+  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, changed: changed.sort(), added: added.sort(), missing };
 }

@@ -431,7 +431,7 @@ async function scanChunks<T>(visit: (cols: Columns, out: T[]) => void): Promise<
  * the last stored chunk: that rewrote it whole for every batch (decoded, re-encoded and cloned on the
  * main thread, O(n^2) bytes over a scan); `compactChunks` joins a scan's small chunks once, at its end.
  */
-function chunksOf(cols: Columns): CorpusChunkRecord[] {
+export function chunksOf(cols: Columns): CorpusChunkRecord[] {
   const out: CorpusChunkRecord[] = [];
   const ids = idsOf(cols);
   for (let from = 0; from < cols.count; from += CHUNK_CAPACITY) {
@@ -480,7 +480,7 @@ export async function compactChunks(fromId = 0): Promise<number> {
   });
 }
 
-function checkCorpusMeta(record: unknown): CorpusMetaRecord {
+export function checkCorpusMeta(record: unknown): CorpusMetaRecord {
   const m = record as Partial<CorpusMetaRecord>;
   if (
     m.key !== 'corpus' ||
@@ -493,6 +493,6 @@ function checkCorpusMeta(record: unknown): CorpusMetaRecord {
   return m as CorpusMetaRecord;
 }
 
-function summaryOf(meta: CorpusMetaRecord): CorpusSummary {
+export function summaryOf(meta: CorpusMetaRecord): CorpusSummary {
   return { documentCount: meta.documentCount, nextId: meta.nextId, revision: meta.revision };
 }

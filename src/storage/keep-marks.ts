@@ -18,11 +18,19 @@ async function getRecord(key: Key): Promise<unknown> {
   return record?.value;
 }
 
+/** The settings-store record holding `value` under `key`. */
+function keepRecord(key: Key, value: unknown): SettingsRecord {
+  return { key, value, updatedAt: Date.now() } as unknown as SettingsRecord;
+}
+
 async function putRecord(key: Key, value: unknown): Promise<void> {
   await writeTransaction(['settings'], async (tx) => {
-    await tx.objectStore('settings').put({ key, value, updatedAt: Date.now() } as unknown as SettingsRecord);
+    await tx.objectStore('settings').put(keepRecord(key, value));
   });
 }
+
+/** The record `putKeepExclusions` writes, for a write that stores it with others in one transaction. */
+export const keepExclusionsRecord = (exclusions: Exclusions): SettingsRecord => keepRecord('keep-exclusions', exclusions);
 
 /** The saved marks and "not a duplicate" lists (empty when none were saved). */
 export async function getSavedMarks(): Promise<SavedMarks> {

@@ -34,14 +34,20 @@ export async function getSettings(): Promise<CorpusSettings | null> {
  * so "off" really keeps nothing. Rebuilding after a fingerprint or k change is the caller's job (ask first).
  */
 export async function putSettings(settings: CorpusSettings): Promise<void> {
-  const record: SettingsRecord = { key: 'current', ...settings, rule: settings.rule ?? FINGERPRINT_RULE, updatedAt: Date.now() };
-  checkSettings(record, 'invalid-input');
+  const record = settingsRecord(settings);
   await writeTransaction(['settings', 'content-batches'], async (tx) => {
     const writes = new RequestGroup();
     writes.add(tx.objectStore('settings').put(record));
     if (!settings.keepContents) writes.add(tx.objectStore('content-batches').clear());
     await writes.done();
   });
+}
+
+/** The stored record of `settings` (checked), stamped with their fingerprint rule or this version's. */
+export function settingsRecord(settings: CorpusSettings): SettingsRecord {
+  const record: SettingsRecord = { key: 'current', ...settings, rule: settings.rule ?? FINGERPRINT_RULE, updatedAt: Date.now() };
+  checkSettings(record, 'invalid-input');
+  return record;
 }
 
 /** What moving from `stored` to `next` requires (see SettingsChange). */

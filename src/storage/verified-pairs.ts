@@ -26,6 +26,18 @@ export interface VerifiedPairs {
  * write came in between: the pairs would describe another corpus).
  */
 export async function putVerifiedPairs(revision: number, pairs: VerifiedPairs): Promise<boolean> {
+  const record = verifiedPairsRecord(revision, pairs);
+  return writeTransaction(['meta'], async (tx) => {
+    const store = tx.objectStore('meta');
+    const meta = await store.get('corpus');
+    if (!meta || meta.key !== 'corpus' || meta.revision !== revision) return false;
+    await store.put(record);
+    return true;
+  });
+}
+
+/** The meta record of `pairs` saved at corpus `revision` (checked: every array one entry per pair). */
+export function verifiedPairsRecord(revision: number, pairs: VerifiedPairs): VerifiedPairsRecord {
   const n = pairs.count;
   if (pairs.a.length !== n || pairs.b.length !== n || pairs.jaccard.length !== n || pairs.distance.length !== n) {
     throw new StorageError('invalid-input', 'verified pair arrays of different lengths');
@@ -43,13 +55,7 @@ export async function putVerifiedPairs(revision: number, pairs: VerifiedPairs): 
     histogram: pairs.histogram.slice().buffer,
     ...(pairs.pinned && pairs.pinned.length > 0 ? { pinned: pairs.pinned.slice().buffer } : {}),
   };
-  return writeTransaction(['meta'], async (tx) => {
-    const store = tx.objectStore('meta');
-    const meta = await store.get('corpus');
-    if (!meta || meta.key !== 'corpus' || meta.revision !== revision) return false;
-    await store.put(record);
-    return true;
-  });
+  return record;
 }
 
 /** The saved pairs when they belong to the current corpus revision, else null. */

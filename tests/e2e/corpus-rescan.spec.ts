@@ -44,7 +44,7 @@ test('a folder chosen again reads only what changed, says so, and keeps the time
     await app.waitForDone();
     await waitForSaved(page);
     await expect(saved.panel.getByRole('status')).toContainText(
-      '5 files unchanged (same size and modification time: not read); 1 read again, contents unchanged; 1 changed.',
+      `5 files unchanged (same size and modification time: not read); 1 read again, contents unchanged; 1 changed: ${at('f-lighthouse-edited.txt')}.`,
     );
     await page.screenshot({ path: test.info().outputPath('after-choose-again.png'), fullPage: true });
 

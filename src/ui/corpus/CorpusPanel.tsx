@@ -5,6 +5,7 @@ import { formatStorageBytes, interruptedMessage } from './format-storage.ts';
 import { useCorpusPersistence } from './use-corpus-persistence.ts';
 import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
+import { OpenCliResult } from './OpenCliResult.tsx';
 
 export interface CorpusPanelProps {
   persistence: CorpusPersistence;
@@ -134,6 +135,7 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
           Clear corpus
         </button>
       </div>
+      <OpenCliResult persistence={persistence} />
       {confirming && (
         <div role="dialog" aria-modal="true" aria-labelledby="clear-corpus-title" className="corpus-panel__dialog">
           <h3 id="clear-corpus-title">Clear the saved corpus?</h3>

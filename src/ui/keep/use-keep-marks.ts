@@ -51,7 +51,7 @@ export function useKeepMarks(paths: readonly string[]): KeepMarksState {
     return () => {
       live = false;
     };
-  }, []);
+  }, [paths]);
   // A failed save keeps the marks for this visit; the next one starts from what was saved.
   const save = (next: MarksState) => {
     setState(next);

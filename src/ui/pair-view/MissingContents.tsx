@@ -17,8 +17,8 @@ export function MissingContents({ paths, onPick, mismatch }: MissingContentsProp
   return (
     <div role="group" aria-label="File contents not kept" className="ss-panel app-note">
       <p>
-        The contents of {one ? 'this file were' : 'these files were'} not kept in this browser (“Keep file contents” was off), so the
-        texts cannot be shown:{' '}
+        The contents of {one ? 'this file were' : 'these files were'} not kept in this browser (“Keep file contents” was off, or the file was
+        not read here: it came from a CLI result or was unchanged when its folder was chosen again), so the texts cannot be shown:{' '}
         {paths.map((p, i) => (
           <Fragment key={p}>
             {i > 0 && ', '}

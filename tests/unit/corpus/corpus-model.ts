@@ -241,6 +241,20 @@ export function fileOf(path: string, text: string, modified: number): File {
   return f;
 }
 
+/** A folder on a model disk: path -> [text, modification time]. */
+export type Disk = Map<string, [string, number]>;
+
+/** The folder's Files as a folder input gives them; each one's bytes read (stream) are noted in `reads`. */
+export function filesOf(disk: Disk, reads: string[]): File[] {
+  return [...disk.keys()].sort().map((path) => {
+    const [text, time] = disk.get(path)!;
+    const f = fileOf(path, text, time);
+    const stream = f.stream.bind(f);
+    Object.defineProperty(f, 'stream', { value: () => (reads.push(path), stream()) });
+    return f;
+  });
+}
+
 // ---- the model: the files on disk, and which of them the corpus should hold ----
 
 interface DiskFile {

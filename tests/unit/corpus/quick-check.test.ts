@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { closeCorpusDb } from '../../../src/storage/database.ts';
-import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, type Tab, tabsPerTest } from './corpus-model.ts';
+import { edited, exportsOf, filesOf, freshExportsOf, settled, TEXTS, type Disk, type Tab, tabsPerTest } from './corpus-model.ts';
 
 const tab = tabsPerTest('quick-check');
 
@@ -15,20 +15,6 @@ async function reload(t: Tab): Promise<Tab> {
   t.persistence.close();
   closeCorpusDb();
   return tab();
-}
-
-/** A folder on a model disk: path -> [text, modification time]. */
-type Disk = Map<string, [string, number]>;
-
-/** The folder's Files as a folder input gives them; each one's bytes read (stream) are noted in `reads`. */
-function filesOf(disk: Disk, reads: string[]): File[] {
-  return [...disk.keys()].sort().map((path) => {
-    const [text, time] = disk.get(path)!;
-    const f = fileOf(path, text, time);
-    const stream = f.stream.bind(f);
-    Object.defineProperty(f, 'stream', { value: () => (reads.push(path), stream()) });
-    return f;
-  });
 }
 
 function startDisk(): Disk {
@@ -60,7 +46,7 @@ describe('the quick check of a folder chosen again', () => {
     await settled(t);
     expect(second.sort()).toEqual(['f/new.txt', 'f/t2.txt', 'f/t3.txt']);
     expect(t.persistence.getSnapshot().notice).toBe(
-      '6 files unchanged (same size and modification time: not read); 1 read again, contents unchanged; 1 changed; 1 new: f/new.txt; ' +
+      '6 files unchanged (same size and modification time: not read); 1 read again, contents unchanged; 1 changed: f/t2.txt; 1 new: f/new.txt; ' +
         '1 file is no longer in the folder and left the corpus: f/t4.txt.',
     );
     const expected = await freshExportOf(disk);

@@ -233,7 +233,7 @@ describe('choosing a saved folder again', () => {
     await settled(first);
     r = first.store.getSnapshot().result!;
     expect(r.docs.count).toBe(100);
-    expect(first.persistence.getSnapshot().notice).toBe('99 files read again, contents unchanged; 1 changed.');
+    expect(first.persistence.getSnapshot().notice).toBe('99 files read again, contents unchanged; 1 changed: saved/0-b.txt.');
     expect(pairPaths(r)).toEqual(pairs.filter((p) => p !== 'saved/0-a.txt ~ saved/0-b.txt'));
     reload(first);
 
