@@ -75,3 +75,64 @@ test('every group is reachable in the marks, a pair marked not a duplicate leave
     rmSync(parent, { recursive: true, force: true });
   }
 });
+
+test('a pair marked "not duplicates of each other" in the pair view leaves only that pair, and the keep panel sees the same mark', async ({ page }) => {
+  test.setTimeout(120_000);
+  const parent = mkdtempSync(join(tmpdir(), 'simsift-pair-mark-'));
+  try {
+    const folder = join(parent, 'docs');
+    writeFolder(folder, BICYCLE_FILES);
+    await withoutSavePicker(page);
+    const app = new ResultsPage(page);
+    await app.open();
+    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(folder);
+    await app.waitForDone();
+    await expect(app.stat('Duplicate pairs')).toContainText('3');
+
+    // The draft against the copy that is not its group's reference (opened from the draft's near-duplicates).
+    const draft = 'docs/drafts/bicycle-sentence-added.txt';
+    await app.option(draft).click();
+    const reference = (await app.pairView.getByRole('region', { name: /^Text of docs\/(articles|backup)\/bicycle\.txt$/ }).getAttribute('aria-label'))!.slice('Text of '.length);
+    const other = reference.includes('articles') ? 'docs/backup/bicycle.txt' : 'docs/articles/bicycle.txt';
+    await page.getByRole('region', { name: `Near-duplicates of ${draft}` }).getByRole('button', { name: new RegExp(`^${other.replace(/[./]/g, '\\$&')}`) }).click();
+    await expect(app.pairView.getByRole('region', { name: `Text of ${other}` })).toBeVisible();
+    const mark = page.getByRole('group', { name: 'This pair' }).getByRole('button', { name: 'Not duplicates of each other' });
+    await expect(mark).toHaveAttribute('aria-pressed', 'false');
+    await mark.click();
+    await expect(mark).toHaveAttribute('aria-pressed', 'true');
+
+    // Only that pair goes: the summary, the Export caption and the CSV say 2, and the draft keeps its pair with the reference.
+    await expect(app.stat('Duplicate pairs')).toContainText('2');
+    const exportButton = page.getByRole('button', { name: 'Export CSV', exact: true });
+    await expect(exportButton).toHaveAccessibleDescription(/^2 duplicate pairs, one row each/);
+    const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
+    const rows = readFileSync((await download.path())!, 'utf8').split('\r\n').slice(1, -1);
+    const pairOf = (a: string, b: string) => rows.some((r) => r.includes(`,${a},${b},`) || r.includes(`,${b},${a},`));
+    expect(rows.length).toBe(2);
+    expect(pairOf(other, draft)).toBe(false);
+    expect(pairOf(reference, draft)).toBe(true);
+    expect(pairOf(reference, other)).toBe(true);
+    // The marks are untouched: the draft is still its reference's near-duplicate there.
+    const panel = page.getByRole('region', { name: 'Keep and clean up' });
+    await panel.getByText('Show each group’s marks').click();
+    await expect(panel.getByRole('checkbox', { name: `Remove ${draft}` })).toBeEnabled();
+    const fromReference = panel.getByRole('button', { name: `Not a duplicate of ${reference}: ${draft}` });
+    await expect(fromReference).toHaveAttribute('aria-pressed', 'false');
+
+    // The same mark on the pair with the reference shows in the keep panel at once, and is saved.
+    await app.option(draft).click();
+    await expect(app.pairView.getByRole('region', { name: `Text of ${reference}` })).toBeVisible();
+    await expect(mark).toHaveAttribute('aria-pressed', 'false');
+    await mark.click();
+    await expect(fromReference).toHaveAttribute('aria-pressed', 'true');
+    await expect(panel.getByRole('checkbox', { name: `Remove ${draft}` })).toBeDisabled();
+    await expect(app.stat('Duplicate pairs')).toContainText('1');
+    await page.reload();
+    await app.waitForDone();
+    await expect(app.stat('Duplicate pairs')).toContainText('1');
+    await app.option(draft).click();
+    await expect(mark).toHaveAttribute('aria-pressed', 'true');
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});

@@ -4,12 +4,11 @@
  * the rest, invert), "not a duplicate", filters and order, exclusions, what the marks would free, and the
  * plan export. The marks, the ignore list and the exclusions are saved (use-keep-marks.ts).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
 import { decideKeep, ROLE_KEEP, ROLE_REMOVE, unmatchedFolders } from '../../core/keep/keep-rules.ts';
 import {
   applyMarkAction,
-  flatPairs,
   isSeparated,
   leftOut,
   NO_GROUP_FILTER,
@@ -30,7 +29,7 @@ import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
 import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
 import { hashMemberBytes } from './plan-bytes.ts';
-import { useKeepMarks } from './use-keep-marks.ts';
+import { useKeepMarks, type KeepMarksStore } from './use-keep-marks.ts';
 import { KeepFilters } from './KeepFilters.tsx';
 import { KeepExclusions } from './KeepExclusions.tsx';
 import { QuarantineMove } from './QuarantineMove.tsx';
@@ -43,11 +42,8 @@ export interface KeepPanelProps {
   onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
   /** Reads files' modification times off the main thread. */
   readTimes: ReadFileTimes;
-  /**
-   * Told the documents the person said are not duplicates (1 per document) and the pairs said not to be
-   * duplicates of each other (a0, b0, a1, b1, …), for the other exports and the counts.
-   */
-  onIgnoredChange?: (ignored: Uint8Array, separated: Uint32Array) => void;
+  /** The person's marks, "not a duplicate" lists and exclusions (shared with the pair view and the counts). */
+  marksStore: KeepMarksStore;
 }
 
 /** Groups listed on one page of the marks (Previous/Next reach every group; the plan always holds them all). */
@@ -55,12 +51,12 @@ const PAGE_GROUPS = 50;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnoredChange }: KeepPanelProps) {
+export function KeepPanel({ relation, docs: scanned, onSave, readTimes, marksStore }: KeepPanelProps) {
   const [rules, setRules] = useKeepRules();
   const modified = useModifiedTimes(scanned, relation.groups.members, readTimes, rules.order.includes('newest') || rules.order.includes('oldest'));
   const docs = useMemo(() => ({ ...scanned, ...(modified ? { modified } : {}) }), [scanned, modified]);
   // The person's own marks and "not a duplicate" list by document (saved by path), and the exclusions.
-  const saved = useKeepMarks(scanned.paths);
+  const saved = useKeepMarks(marksStore);
   const { marks } = saved;
   const [status, setStatus] = useState('');
   const [marksOpen, setMarksOpen] = useState(false);
@@ -76,23 +72,14 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
   const decision = useMemo(() => decideKeep(relation, docs, rules, marks, ignored), [relation, docs, rules, marks, ignored]);
   const byTime = rules.order.includes('newest') || rules.order.includes('oldest');
   const timeless = useMemo(() => (byTime ? withoutTime(relation.groups.members, docs) : 0), [byTime, relation, docs]);
-  const toldIgnored = useRef(false);
-  useEffect(() => {
-    // Told only once there is something to leave out (a render of the whole results page otherwise).
-    if (!onIgnoredChange || (saved.ignored.size === 0 && saved.separated.length === 0 && !toldIgnored.current)) return;
-    toldIgnored.current = true;
-    const flags = new Uint8Array(scanned.count);
-    for (const d of saved.ignored) flags[d] = 1;
-    onIgnoredChange(flags, flatPairs(saved.separated));
-  }, [saved.ignored, saved.separated, scanned.count, onIgnoredChange]);
   // A protected folder no file lies under protects nothing: said, as the CLI's --protect refuses it.
   const unmatched = useMemo(() => (rules.order.includes('protected') ? unmatchedFolders(scanned.paths, rules.protectedFolders) : []), [scanned.paths, rules]);
-  const toggle = (d: number, remove: boolean) => saved.setMarks(new Map(marks).set(d, remove));
-  const act = (action: MarkAction) => saved.setMarks(applyMarkAction(marks, action, groups, decision, ignored));
+  const toggle = (d: number, remove: boolean) => marksStore.setMarks(new Map(marks).set(d, remove));
+  const act = (action: MarkAction) => marksStore.setMarks(applyMarkAction(marks, action, groups, decision, ignored));
   const toggleIgnored = (d: number) => {
     const next = new Set(saved.ignored);
     if (!next.delete(d)) next.add(d);
-    saved.setIgnored(next);
+    marksStore.setIgnored(next);
   };
   const [planName, setPlanName] = useState<string | null>(null);
   /** The plan as the marks stand, with the hash of each file's bytes as read now (bytes not kept: through `reopen`, when given). */
@@ -146,7 +133,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
           {unmatched.length === 1 ? 'it' : 'them'}, and no plan is made or moved until it is fixed. Give a folder as the paths show it (e.g. <bdi>{docs.paths[0]?.split('/').slice(0, -1).join('/') || 'folder'}</bdi>).
         </p>
       )}
-      <KeepExclusions exclusions={saved.exclusions} onChange={saved.setExclusions} />
+      <KeepExclusions exclusions={saved.exclusions} onChange={marksStore.setExclusions} />
       <p role="status" className="keep-panel__summary">
         {count(decision.removeFiles, 'file', 'files')} marked for removal would free {formatSize(decision.removeBytes) || '0 B'} (
         {decision.removeBytes.toLocaleString('en')} bytes).
@@ -216,7 +203,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
                           className="ss-link-button"
                           aria-pressed={apart}
                           aria-label={`Not a duplicate of ${displayName(docs.paths[ref]!)}: ${name}`}
-                          onClick={() => saved.setSeparated(toggleSeparated(saved.separated, ref, d))}
+                          onClick={() => marksStore.setSeparated(toggleSeparated(saved.separated, ref, d))}
                         >
                           {apart ? 'Is a duplicate of the reference after all' : 'Not a duplicate of the reference'}
                         </button>
