@@ -6,14 +6,12 @@
  */
 import { useMemo, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
-import { decideKeep, ROLE_KEEP, ROLE_REMOVE, unmatchedFolders } from '../../core/keep/keep-rules.ts';
+import { decideKeep, unmatchedFolders } from '../../core/keep/keep-rules.ts';
 import {
   applyMarkAction,
-  isSeparated,
   leftOut,
   NO_GROUP_FILTER,
   separatedMembers,
-  toggleSeparated,
   visibleGroups,
   type GroupFilter,
   type GroupSort,
@@ -21,11 +19,8 @@ import {
 } from '../../core/keep/keep-marks.ts';
 import { planCsv, planJson, planRows } from '../../core/export/plan.ts';
 import type { ScanDocs } from '../../scan/scan-result.ts';
-import { PathName } from '../shared/PathName.tsx';
-import { displayName } from '../shared/display-name.ts';
 import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
-import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
 import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
 import { hashMemberBytes } from './plan-bytes.ts';
@@ -33,6 +28,7 @@ import { useKeepMarks, type KeepMarksStore } from './use-keep-marks.ts';
 import { KeepFilters } from './KeepFilters.tsx';
 import { KeepExclusions } from './KeepExclusions.tsx';
 import { QuarantineMove } from './QuarantineMove.tsx';
+import { KeepGroupList } from './KeepGroupList.tsx';
 import './keep.css';
 
 export interface KeepPanelProps {
@@ -45,9 +41,6 @@ export interface KeepPanelProps {
   /** The person's marks, "not a duplicate" lists and exclusions (shared with the pair view and the counts). */
   marksStore: KeepMarksStore;
 }
-
-/** Groups listed on one page of the marks (Previous/Next reach every group; the plan always holds them all). */
-const PAGE_GROUPS = 50;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
@@ -74,13 +67,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, marksSto
   const timeless = useMemo(() => (byTime ? withoutTime(relation.groups.members, docs) : 0), [byTime, relation, docs]);
   // A protected folder no file lies under protects nothing: said, as the CLI's --protect refuses it.
   const unmatched = useMemo(() => (rules.order.includes('protected') ? unmatchedFolders(scanned.paths, rules.protectedFolders) : []), [scanned.paths, rules]);
-  const toggle = (d: number, remove: boolean) => marksStore.setMarks(new Map(marks).set(d, remove));
   const act = (action: MarkAction) => marksStore.setMarks(applyMarkAction(marks, action, groups, decision, ignored));
-  const toggleIgnored = (d: number) => {
-    const next = new Set(saved.ignored);
-    if (!next.delete(d)) next.add(d);
-    marksStore.setIgnored(next);
-  };
   const [planName, setPlanName] = useState<string | null>(null);
   /** The plan as the marks stand, with the hash of each file's bytes as read now (bytes not kept: through `reopen`, when given). */
   const currentPlan = async (reopen?: (path: string) => Promise<Blob>) =>
@@ -96,27 +83,6 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, marksSto
   };
   // The list is computed only while it is open (a task over 100 ms after a large scan otherwise).
   const listed = useMemo(() => (marksOpen ? visibleGroups(relation, docs.sizes, decision, filter, sort) : []), [marksOpen, relation, docs.sizes, decision, filter, sort]);
-  const [page, setPage] = useState(0);
-  const pages = Math.max(1, Math.ceil(listed.length / PAGE_GROUPS));
-  const at = Math.min(page, pages - 1);
-  const shown = listed.slice(at * PAGE_GROUPS, (at + 1) * PAGE_GROUPS);
-  const pager = listed.length > PAGE_GROUPS && (
-    <div className="keep-panel__pager" role="group" aria-label="Pages of groups">
-      <button type="button" className="ss-button" disabled={at === 0} onClick={() => setPage(at - 1)}>
-        Previous groups
-      </button>
-      <span role="status">
-        Groups {(at * PAGE_GROUPS + 1).toLocaleString('en')}–{(at * PAGE_GROUPS + shown.length).toLocaleString('en')} of {count(listed.length, 'group', 'groups')}
-      </span>
-      <button type="button" className="ss-button" disabled={at >= pages - 1} onClick={() => setPage(at + 1)}>
-        Next groups
-      </button>
-    </div>
-  );
-  const time = (d: number) => {
-    const t = docs.modified?.[d] ?? 0;
-    return t > 0 ? new Date(t).toISOString().slice(0, 16).replace('T', ' ') : '';
-  };
   return (
     <section className="ss-panel keep-panel" aria-label="Keep and clean up">
       <h2 className="ss-panel-title">Keep and clean up</h2>
@@ -144,79 +110,16 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, marksSto
         <summary>Show each group’s marks</summary>
         {marksOpen && (
         <>
-        <KeepFilters filter={filter} sort={sort} onChange={(f, o) => { setFilter(f); setSort(o); setPage(0); }} />
+        <KeepFilters filter={filter} sort={sort} onChange={(f, o) => { setFilter(f); setSort(o); }} />
         <div className="ss-export" role="group" aria-label="Marks in every group">
           <button type="button" className="ss-button" onClick={() => act({ kind: 'keep-one', group: 'all' })}>Keep one, mark the rest (every group)</button>
           <button type="button" className="ss-button" onClick={() => act({ kind: 'invert', group: 'all' })}>Invert marks (every group)</button>
           <button type="button" className="ss-button" onClick={() => act({ kind: 'clear', group: 'all' })}>Clear my marks</button>
         </div>
-        {pager}
-        <div className="keep-panel__groups" role="group" aria-label="Marks">
-          {shown.map((g) => (
-            <fieldset key={g} className="keep-group">
-              <legend>
-                Group {g + 1}
-                {relation.exactGroup[g] ? ' · identical copies' : ' · near-duplicates'}
-              </legend>
-              <div className="keep-group__actions">
-                <button type="button" className="ss-link-button" aria-label={`Keep one, mark the rest in group ${g + 1}`} onClick={() => act({ kind: 'keep-one', group: g })}>
-                  Keep one, mark the rest
-                </button>{' '}
-                <button type="button" className="ss-link-button" aria-label={`Invert marks in group ${g + 1}`} onClick={() => act({ kind: 'invert', group: g })}>
-                  Invert
-                </button>
-              </div>
-              <ul>
-                {Array.from({ length: groups.offsets[g + 1]! - groups.offsets[g]! }, (_, i) => {
-                  const s = groups.offsets[g]! + i;
-                  const d = groups.members[s]!;
-                  const role = decision.role[s]!;
-                  const out = decision.reason[s] === 'ignored';
-                  const kept = decision.keeper[g] === d && !out;
-                  const match = kept ? 'kept file' : decision.identical[s] ? 'identical copy' : 'near-duplicate';
-                  const name = displayName(docs.paths[d]!);
-                  const ref = relation.groups.reference[g]!;
-                  const apart = d !== ref && isSeparated(saved.separated, ref, d);
-                  return (
-                    <li key={s} className={`keep-row keep-row--${out ? 'ignored' : role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}`}>
-                      {role === ROLE_KEEP ? (
-                        <span className="keep-row__kept" aria-label={`Kept: ${name}`}>
-                          ★
-                        </span>
-                      ) : (
-                        <input type="checkbox" checked={role === ROLE_REMOVE} disabled={out} aria-label={`Remove ${name}`} onChange={(e) => toggle(d, e.target.checked)} />
-                      )}{' '}
-                      <PathName path={docs.paths[d]!} maxChars={70} />{' '}
-                      <span className="keep-row__role">{out ? 'ignored' : role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}</span>{' '}
-                      <span className="ss-muted">
-                        {match} · {REASON_LABELS[decision.reason[s]!]} · {formatSize(docs.sizes[d]!)}
-                        {time(d) && ` · ${time(d)}`}
-                      </span>{' '}
-                      {(saved.ignored.has(d) || !out) && (
-                        <button type="button" className="ss-link-button" aria-pressed={saved.ignored.has(d)} aria-label={`Not a duplicate: ${name}`} onClick={() => toggleIgnored(d)}>
-                          {saved.ignored.has(d) ? 'Is a duplicate after all' : 'Not a duplicate'}
-                        </button>
-                      )}{' '}
-                      {d !== ref && !saved.ignored.has(d) && (
-                        <button
-                          type="button"
-                          className="ss-link-button"
-                          aria-pressed={apart}
-                          aria-label={`Not a duplicate of ${displayName(docs.paths[ref]!)}: ${name}`}
-                          onClick={() => marksStore.setSeparated(toggleSeparated(saved.separated, ref, d))}
-                        >
-                          {apart ? 'Is a duplicate of the reference after all' : 'Not a duplicate of the reference'}
-                        </button>
-                      )}
-                    </li>
-                  );
-                })}
-              </ul>
-            </fieldset>
-          ))}
-          {listed.length === 0 && <p className="ss-muted">No group matches the filters.</p>}
-        </div>
-        {pager}
+        <p role="status" className="keep-panel__count">
+          {count(listed.length, 'group', 'groups')} listed{listed.length < groups.count ? ` of ${groups.count.toLocaleString('en')}` : ''}: scroll the list to reach each one.
+        </p>
+        <KeepGroupList listed={listed} relation={relation} decision={decision} docs={docs} saved={saved} marksStore={marksStore} onAction={act} />
         </>
         )}
       </details>
