@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { withoutSavePicker } from './save-picker.ts';
 import { BICYCLE_FILES, writeFolder } from './keep-texts.ts';
@@ -16,6 +16,17 @@ import { mulberry32 } from '../fixtures/mulberry32.ts';
 function randomText(seed: number): string {
   const next = mulberry32(seed);
   return Array.from({ length: 80 }, () => (next() % 1_000_000).toString(36) + 'x').join(' ');
+}
+
+/** Writes `files` under `folder` and scans it with Choose folder (downloads as files, no save picker). */
+async function scanFolder(page: Page, folder: string, files: Readonly<Record<string, string>>): Promise<ResultsPage> {
+  writeFolder(folder, files);
+  await withoutSavePicker(page);
+  const app = new ResultsPage(page);
+  await app.open();
+  await page.getByLabel('Choose folder', { exact: true }).setInputFiles(folder);
+  await app.waitForDone();
+  return app;
 }
 
 test('every group is reachable in the marks, a pair marked not a duplicate leaves only that pair, and the counts are the rows', async ({ page }) => {
@@ -28,12 +39,7 @@ test('every group is reachable in the marks, a pair marked not a duplicate leave
       files[`many/t${i}.txt`] = randomText(i);
       files[`many/t${i}-copy.txt`] = randomText(i);
     }
-    writeFolder(folder, files);
-    await withoutSavePicker(page);
-    const app = new ResultsPage(page);
-    await app.open();
-    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(folder);
-    await app.waitForDone();
+    const app = await scanFolder(page, folder, files);
     await expect(app.groupCount).toHaveText(/^61 groups,/);
 
     const panel = page.getByRole('region', { name: 'Keep and clean up' });
@@ -90,12 +96,7 @@ test('a pair marked "not duplicates of each other" in the pair view leaves only 
   const parent = mkdtempSync(join(tmpdir(), 'simsift-pair-mark-'));
   try {
     const folder = join(parent, 'docs');
-    writeFolder(folder, BICYCLE_FILES);
-    await withoutSavePicker(page);
-    const app = new ResultsPage(page);
-    await app.open();
-    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(folder);
-    await app.waitForDone();
+    const app = await scanFolder(page, folder, BICYCLE_FILES);
     await expect(app.stat('Duplicate pairs')).toContainText('3');
 
     // The draft against the copy that is not its group's reference (opened from the draft's near-duplicates).
