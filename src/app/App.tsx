@@ -8,6 +8,7 @@ import { CorpusPanel } from '../ui/corpus/CorpusPanel.tsx';
 import { useCorpusPersistence } from '../ui/corpus/use-corpus-persistence.ts';
 import { DropZone } from '../ui/drop-zone/DropZone.tsx';
 import { ScanProgress } from '../ui/progress/ScanProgress.tsx';
+import { ThemeSwitch } from '../ui/theme/ThemeSwitch.tsx';
 import { EmptyState } from '../ui/shared/EmptyState.tsx';
 import { useSampleCorpus } from '../ui/shared/use-sample-corpus.ts';
 import type { ScanSettings } from '../ui/shared/scan-settings.ts';
@@ -42,6 +43,7 @@ export function App() {
       <header className="app-header">
         <h1>SimSift</h1>
         <p>Find near-duplicate texts with SimHash. Your files never leave this machine.</p>
+        <ThemeSwitch />
       </header>
       <main className="app-main">
         {firstVisit ? (

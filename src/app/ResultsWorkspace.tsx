@@ -2,7 +2,7 @@
  * The results workspace: a finished scan's summary, distance histogram, duplicate groups, the open
  * pair (bit diff and texts side by side), export, settings and the Skipped panel, put together.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { docBlob, docFile, isHandleDocument, type ScanResult } from '../scan/scan-result.ts';
 import { Summary } from '../ui/summary/Summary.tsx';
@@ -24,6 +24,8 @@ import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
 import { neighboursOf } from '../core/groups/duplicate-relation.ts';
 import { exportedPairCount } from '../core/export/csv.ts';
 import { KeepPanel } from '../ui/keep/KeepPanel.tsx';
+import { createKeepMarksStore, useKeepMarksField, type KeepMarksStore } from '../ui/keep/use-keep-marks.ts';
+import { flatPairs, isSeparated, toggleSeparated } from '../core/keep/keep-marks.ts';
 import { datedFileName, startDownload } from '../ui/export/download.ts';
 import { exportWorker } from '../ui/export/export-client.ts';
 
@@ -57,11 +59,14 @@ function OpenPair({
   onRemove,
   onOpen,
   onMakeReference,
+  marksStore,
 }: {
   result: ScanResult;
   a: number;
   b: number;
   jaccard: number;
+  /** The saved "not a duplicate" pairs: this pair's button toggles its own. */
+  marksStore: KeepMarksStore;
   onClose: () => void;
   onRemove?: (positions: number[]) => void;
   /** Opens the pair (other, b) from the list of b's near-duplicates, which stays on show. */
@@ -69,6 +74,8 @@ function OpenPair({
   onMakeReference?: (doc: number) => void;
 }) {
   const neighbours = useMemo(() => neighboursOf(result.relation, b), [result.relation, b]);
+  const separated = useKeepMarksField(marksStore, 'separated');
+  const apart = isSeparated(separated, a, b);
   const isReference = result.relation.groups.reference[result.relation.groups.groupOf[b]] === b;
   const { docs } = result;
   // Restored documents whose contents were not kept have an empty File: the person may pick them again.
@@ -112,6 +119,16 @@ function OpenPair({
           </small>
         </div>
       )}
+      <div className="app-pair-mark" role="group" aria-label="This pair">
+        <button type="button" className="ss-button" aria-pressed={apart} aria-describedby={`pair-${a}-${b}-apart`} onClick={() => marksStore.setSeparated(toggleSeparated(separated, a, b))}>
+          Not duplicates of each other
+        </button>
+        <small id={`pair-${a}-${b}-apart`} className="ss-muted">
+          {apart
+            ? 'Marked: this pair is left out of the exported pairs and the counts (and of the plan, where one is its group’s reference); each file keeps its other matches.'
+            : 'Leaves only this pair out of the exported pairs and the counts; each file keeps its other matches.'}
+        </small>
+      </div>
       <NeighbourList
         doc={b}
         neighbours={neighbours}
@@ -156,14 +173,22 @@ function slotOf(table: ShownGroups['table'], a: number, b: number): number | nul
 /** Everything shown after a scan; threshold and grouping changes regroup in the workers, without fingerprinting. */
 export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove, onMakeReference }: ResultsWorkspaceProps) {
   const { docs } = result;
-  // The keep panel's "not a duplicate" list (1 per document): the CSV exports leave those out.
-  const [notDuplicates, setNotDuplicates] = useState<{ docs: Uint8Array; pairs: Uint32Array } | undefined>(undefined);
+  // The person's marks and "not a duplicate" lists, shared by the keep panel and the pair view.
+  const marksStore = useMemo(() => createKeepMarksStore(docs.paths), [docs.paths]);
+  const ignoredDocs = useKeepMarksField(marksStore, 'ignored');
+  const separatedPairs = useKeepMarksField(marksStore, 'separated');
+  // The "not a duplicate" documents (1 per document) and pairs: the CSV exports leave those out.
+  const notDuplicates = useMemo(() => {
+    if (ignoredDocs.size === 0 && separatedPairs.length === 0) return undefined;
+    const flags = new Uint8Array(docs.count);
+    for (const d of ignoredDocs) flags[d] = 1;
+    return { docs: flags, pairs: flatPairs(separatedPairs) };
+  }, [ignoredDocs, separatedPairs, docs.count]);
   // The rows Export CSV writes after those marks: the summary and the Export caption say this number.
   const exportedPairs = useMemo(
     () => (notDuplicates ? exportedPairCount(result.relation, notDuplicates.docs, notDuplicates.pairs) : result.relation.pairCount),
     [result.relation, notDuplicates],
   );
-  const onIgnoredChange = useCallback((docs: Uint8Array, pairs: Uint32Array) => setNotDuplicates({ docs, pairs }), []);
   // What the user asked for last: the controls follow it at once, the groups when the regroup lands.
   const [requested, setRequested] = useState<GroupingParams>(() => paramsOf(result));
   const [requestedFor, setRequestedFor] = useState(result);
@@ -289,6 +314,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
               onRemove={onRemove}
               onOpen={(a, b) => setSelected({ a, b })}
               onMakeReference={onMakeReference}
+              marksStore={marksStore}
             />
           ) : (
             <div className="ss-panel app-pair-hint">
@@ -306,7 +332,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       <KeepPanel
         relation={result.relation}
         readTimes={readFileTimes}
-        onIgnoredChange={onIgnoredChange}
+        marksStore={marksStore}
         docs={docs}
         onSave={(text, stem, ext) => {
           const name = datedFileName(stem, new Date(), ext);

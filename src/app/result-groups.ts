@@ -4,6 +4,7 @@
  * them), with the exact-duplicate groups and the components that chain marked.
  */
 import { CHAIN_FOUND } from '../core/groups/components.ts';
+import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import type { Grouping, ScanResult } from '../scan/scan-result.ts';
 import type { GroupView } from '../ui/groups/group-view.ts';
 
@@ -50,16 +51,15 @@ export function shownGroups(result: Pick<ScanResult, 'relation' | 'chained'>): S
       }
     }
   }
-  let exactGroups = 0;
-  for (let g = 0; g < groups.count; g++) exactGroups += relation.exactGroup[g];
+  const counts = groupCounts(relation);
   return {
     table: groups,
     exact: relation.exactGroup,
     identical: relation.identical,
     chained,
     chainedCount,
-    nearGroups: groups.count - exactGroups,
-    exactGroups,
+    nearGroups: counts.withNear,
+    exactGroups: counts.exactOnly,
     pairs: relation.pairCount,
     identicalPairs: relation.identicalPairs,
   };

@@ -11,6 +11,7 @@ import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, r
 import { DocStatus, MAX_DOCUMENT_BYTES, docStatusOfName, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
+import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
@@ -216,6 +217,18 @@ function describeFiles(result: ScanResult, hidden: number, listed: readonly Skip
 /** Skips named one by one on stderr: a person expected these files to be read (documents included). */
 const LISTED_SKIPS: ReadonlySet<string> = new Set(['unreadable', 'too-large', 'not-regular', 'encrypted', 'damaged', 'no-text', 'over-limit']);
 
+/**
+ * The groups as the page's summary counts them (core groupCounts): every group, split into those of
+ * identical copies only and those with a near-duplicate, and the sets of identical texts inside them.
+ */
+function describeGroups(result: ScanResult): string {
+  const c = groupCounts(result.relation);
+  return (
+    `${plural(c.groups, 'group')} (${result.grouping}): ${plural(c.exactOnly, 'exact-duplicate group')} (identical copies only), ` +
+    `${plural(c.withNear, 'near-duplicate group')} (with a near-duplicate), ${plural(result.exactGroups.count, 'set')} of identical texts among them`
+  );
+}
+
 /** Components mode: how many components chain, with one example. */
 function describeChaining(result: ScanResult): string {
   const chained = result.chained;
@@ -406,12 +419,12 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
         (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(scanned.length)}\n` : '') +
         cacheLine +
-        `simsift scan: ${plural(result.exactGroups.count, 'exact group')}; ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
+        `simsift scan: ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
         (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
         (cacheOutcome ? '(searched: the pairs with a file read now; the others as the cache decided them) ' : '') +
         `(${recallNote(result.k, result.similarityThreshold)}), ` +
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
-        `${v.joinOnly} of them not candidates); ${plural(result.groups.count, 'near-duplicate group')} (${result.grouping})${describeChaining(result)}; ` +
+        `${v.joinOnly} of them not candidates); ${describeGroups(result)}${describeChaining(result)}; ` +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
         `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
         planned +

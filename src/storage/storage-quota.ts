@@ -5,7 +5,7 @@
 
 /** The part of navigator.storage used here. */
 export interface StorageManagerLike {
-  estimate?(): Promise<{ usage?: number; quota?: number }>;
+  estimate?(): Promise<{ usage?: number; quota?: number; usageDetails?: Record<string, number> }>;
   persist?(): Promise<boolean>;
   persisted?(): Promise<boolean>;
 }
@@ -16,6 +16,13 @@ export interface StorageUsage {
   quota: number;
   /** usage / quota, 0 when the quota is unknown. */
   fraction: number;
+  /**
+   * Of `usage`, what the saved corpus takes (IndexedDB) and what the app's offline copy takes (the
+   * service worker's caches and registration); null where the browser gives no breakdown (Chromium does).
+   * The total alone never drops to nothing after Clear corpus: the offline copy stays.
+   */
+  corpus: number | null;
+  app: number | null;
   persisted: boolean | null;
 }
 
@@ -36,7 +43,10 @@ export async function getStorageUsage(
   ]);
   const usage = estimate.usage ?? 0;
   const quota = estimate.quota ?? 0;
-  return { usage, quota, fraction: quota > 0 ? usage / quota : 0, persisted };
+  const details = estimate.usageDetails;
+  const corpus = details ? (details.indexedDB ?? 0) : null;
+  const app = details ? (details.caches ?? 0) + (details.serviceWorkerRegistrations ?? 0) : null;
+  return { usage, quota, fraction: quota > 0 ? usage / quota : 0, persisted, corpus, app };
 }
 
 /**

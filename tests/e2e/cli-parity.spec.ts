@@ -7,11 +7,12 @@
  * the chosen folder's name, so the CLI scans the folder's parent, which holds only that folder.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { IngestPage } from './ingest-page.ts';
+import { ResultsPage } from './results-page.ts';
 import { withoutSavePicker } from './save-picker.ts';
 
 /** Deterministic words from a 5,000-word vocabulary. */
@@ -111,6 +112,35 @@ test('Export CSV in the app and simsift scan write the same file for the same fo
     expect(pair('copies/UPPER.txt', 'copies/utf16.txt')).toMatch(/,0,1\.0000,1\.0000$/);
     expect(pair('copies/two.txt', 'copies/near.txt')).toBeDefined();
     expect(pair('short/note.txt', 'short/note-plus.txt')).toBeDefined();
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('the page\'s summary and simsift scan count the groups of the same folder the same way', async ({ page }) => {
+  test.setTimeout(120_000);
+  const parent = mkdtempSync(join(tmpdir(), 'simsift-counts-'));
+  try {
+    // The sample corpus: one group of identical copies only, five with near-duplicates (some of them
+    // holding identical copies as well), so "exact groups" counted as sets of copies would differ.
+    const folder = join(parent, 'sample');
+    cpSync(resolve('public/sample'), folder, { recursive: true });
+    const cliOut = join(parent, 'cli.csv');
+    const stderr = await simsiftScan(parent, cliOut);
+    const app = new ResultsPage(page);
+    await app.open();
+    await page.getByLabel('Choose folder', { exact: true }).setInputFiles(folder);
+    await app.waitForDone();
+    const exact = await app.stat('Exact-duplicate groups').textContent();
+    const near = await app.stat('Near-duplicate groups').textContent();
+    const line = stderr.match(/; (\d+) groups? \(reference\): (\d+) exact-duplicate groups? \(identical copies only\), (\d+) near-duplicate groups? \(with a near-duplicate\), (\d+) sets? of identical texts among them;/);
+    expect(line, stderr).not.toBeNull();
+    expect(line![2]).toBe(exact);
+    expect(line![3]).toBe(near);
+    expect(Number(line![1])).toBe(Number(exact) + Number(near));
+    expect([exact, near]).toEqual(['1', '5']);
+    // The sets of identical texts are counted apart: more than the groups of copies only.
+    expect(Number(line![4])).toBeGreaterThan(Number(exact));
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }

@@ -370,6 +370,23 @@ function componentGroups(n: number, classes: number, g: ClassGraph, lengths: Arr
   return largestFirst(builder.build(), Uint8Array.from(identical), n);
 }
 
+/** The groups counted as the page's summary and `simsift scan` both say them. */
+export interface GroupCounts {
+  /** Every group (each a reference and its exact copies and near-duplicates). */
+  groups: number;
+  /** Groups whose members are all identical copies of the reference ("exact-duplicate groups"). */
+  exactOnly: number;
+  /** Groups with at least one near-duplicate that is not an identical copy ("near-duplicate groups"). */
+  withNear: number;
+}
+
+/** Counts the relation's groups one way for every surface: exactOnly + withNear = groups. */
+export function groupCounts(relation: Pick<DuplicateRelation, 'groups' | 'exactGroup'>): GroupCounts {
+  let exactOnly = 0;
+  for (let g = 0; g < relation.groups.count; g++) exactOnly += relation.exactGroup[g]!;
+  return { groups: relation.groups.count, exactOnly, withNear: relation.groups.count - exactOnly };
+}
+
 /**
  * Every near-duplicate of `doc` in the relation (identical copies first, then by decreasing Jaccard),
  * for the pair view. Empty when the document is in no pair.

@@ -40,7 +40,14 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
       )}
       {s.usage && (
         <p aria-label="Storage used">
+          {s.usage.corpus !== null && (
+            <>
+              <span aria-label="Corpus storage">corpus {formatStorageBytes(s.usage.corpus)}</span>
+              {s.usage.app ? ` + app for offline use ${formatStorageBytes(s.usage.app)}` : ''}:{' '}
+            </>
+          )}
           {formatStorageBytes(s.usage.usage)} of {formatStorageBytes(s.usage.quota)} used
+          {s.usage.corpus === null ? ' (the corpus and the app’s offline copy)' : ''}
           {s.usage.persisted ? ' (persistent)' : ''}
         </p>
       )}

@@ -4,17 +4,14 @@
  * the rest, invert), "not a duplicate", filters and order, exclusions, what the marks would free, and the
  * plan export. The marks, the ignore list and the exclusions are saved (use-keep-marks.ts).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
-import { decideKeep, ROLE_KEEP, ROLE_REMOVE, unmatchedFolders } from '../../core/keep/keep-rules.ts';
+import { decideKeep, unmatchedFolders } from '../../core/keep/keep-rules.ts';
 import {
   applyMarkAction,
-  flatPairs,
-  isSeparated,
   leftOut,
   NO_GROUP_FILTER,
   separatedMembers,
-  toggleSeparated,
   visibleGroups,
   type GroupFilter,
   type GroupSort,
@@ -22,18 +19,16 @@ import {
 } from '../../core/keep/keep-marks.ts';
 import { planCsv, planJson, planRows } from '../../core/export/plan.ts';
 import type { ScanDocs } from '../../scan/scan-result.ts';
-import { PathName } from '../shared/PathName.tsx';
-import { displayName } from '../shared/display-name.ts';
 import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
-import { REASON_LABELS } from './keep-labels.ts';
 import { useKeepRules } from './use-keep-rules.ts';
 import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
 import { hashMemberBytes } from './plan-bytes.ts';
-import { useKeepMarks } from './use-keep-marks.ts';
+import { useKeepMarks, type KeepMarksStore } from './use-keep-marks.ts';
 import { KeepFilters } from './KeepFilters.tsx';
 import { KeepExclusions } from './KeepExclusions.tsx';
 import { QuarantineMove } from './QuarantineMove.tsx';
+import { KeepGroupList } from './KeepGroupList.tsx';
 import './keep.css';
 
 export interface KeepPanelProps {
@@ -43,24 +38,18 @@ export interface KeepPanelProps {
   onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
   /** Reads files' modification times off the main thread. */
   readTimes: ReadFileTimes;
-  /**
-   * Told the documents the person said are not duplicates (1 per document) and the pairs said not to be
-   * duplicates of each other (a0, b0, a1, b1, …), for the other exports and the counts.
-   */
-  onIgnoredChange?: (ignored: Uint8Array, separated: Uint32Array) => void;
+  /** The person's marks, "not a duplicate" lists and exclusions (shared with the pair view and the counts). */
+  marksStore: KeepMarksStore;
 }
-
-/** Groups listed on one page of the marks (Previous/Next reach every group; the plan always holds them all). */
-const PAGE_GROUPS = 50;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnoredChange }: KeepPanelProps) {
+export function KeepPanel({ relation, docs: scanned, onSave, readTimes, marksStore }: KeepPanelProps) {
   const [rules, setRules] = useKeepRules();
   const modified = useModifiedTimes(scanned, relation.groups.members, readTimes, rules.order.includes('newest') || rules.order.includes('oldest'));
   const docs = useMemo(() => ({ ...scanned, ...(modified ? { modified } : {}) }), [scanned, modified]);
   // The person's own marks and "not a duplicate" list by document (saved by path), and the exclusions.
-  const saved = useKeepMarks(scanned.paths);
+  const saved = useKeepMarks(marksStore);
   const { marks } = saved;
   const [status, setStatus] = useState('');
   const [marksOpen, setMarksOpen] = useState(false);
@@ -76,24 +65,9 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
   const decision = useMemo(() => decideKeep(relation, docs, rules, marks, ignored), [relation, docs, rules, marks, ignored]);
   const byTime = rules.order.includes('newest') || rules.order.includes('oldest');
   const timeless = useMemo(() => (byTime ? withoutTime(relation.groups.members, docs) : 0), [byTime, relation, docs]);
-  const toldIgnored = useRef(false);
-  useEffect(() => {
-    // Told only once there is something to leave out (a render of the whole results page otherwise).
-    if (!onIgnoredChange || (saved.ignored.size === 0 && saved.separated.length === 0 && !toldIgnored.current)) return;
-    toldIgnored.current = true;
-    const flags = new Uint8Array(scanned.count);
-    for (const d of saved.ignored) flags[d] = 1;
-    onIgnoredChange(flags, flatPairs(saved.separated));
-  }, [saved.ignored, saved.separated, scanned.count, onIgnoredChange]);
   // A protected folder no file lies under protects nothing: said, as the CLI's --protect refuses it.
   const unmatched = useMemo(() => (rules.order.includes('protected') ? unmatchedFolders(scanned.paths, rules.protectedFolders) : []), [scanned.paths, rules]);
-  const toggle = (d: number, remove: boolean) => saved.setMarks(new Map(marks).set(d, remove));
-  const act = (action: MarkAction) => saved.setMarks(applyMarkAction(marks, action, groups, decision, ignored));
-  const toggleIgnored = (d: number) => {
-    const next = new Set(saved.ignored);
-    if (!next.delete(d)) next.add(d);
-    saved.setIgnored(next);
-  };
+  const act = (action: MarkAction) => marksStore.setMarks(applyMarkAction(marks, action, groups, decision, ignored));
   const [planName, setPlanName] = useState<string | null>(null);
   /** The plan as the marks stand, with the hash of each file's bytes as read now (bytes not kept: through `reopen`, when given). */
   const currentPlan = async (reopen?: (path: string) => Promise<Blob>) =>
@@ -109,27 +83,6 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
   };
   // The list is computed only while it is open (a task over 100 ms after a large scan otherwise).
   const listed = useMemo(() => (marksOpen ? visibleGroups(relation, docs.sizes, decision, filter, sort) : []), [marksOpen, relation, docs.sizes, decision, filter, sort]);
-  const [page, setPage] = useState(0);
-  const pages = Math.max(1, Math.ceil(listed.length / PAGE_GROUPS));
-  const at = Math.min(page, pages - 1);
-  const shown = listed.slice(at * PAGE_GROUPS, (at + 1) * PAGE_GROUPS);
-  const pager = listed.length > PAGE_GROUPS && (
-    <div className="keep-panel__pager" role="group" aria-label="Pages of groups">
-      <button type="button" className="ss-button" disabled={at === 0} onClick={() => setPage(at - 1)}>
-        Previous groups
-      </button>
-      <span role="status">
-        Groups {(at * PAGE_GROUPS + 1).toLocaleString('en')}–{(at * PAGE_GROUPS + shown.length).toLocaleString('en')} of {count(listed.length, 'group', 'groups')}
-      </span>
-      <button type="button" className="ss-button" disabled={at >= pages - 1} onClick={() => setPage(at + 1)}>
-        Next groups
-      </button>
-    </div>
-  );
-  const time = (d: number) => {
-    const t = docs.modified?.[d] ?? 0;
-    return t > 0 ? new Date(t).toISOString().slice(0, 16).replace('T', ' ') : '';
-  };
   return (
     <section className="ss-panel keep-panel" aria-label="Keep and clean up">
       <h2 className="ss-panel-title">Keep and clean up</h2>
@@ -146,7 +99,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
           {unmatched.length === 1 ? 'it' : 'them'}, and no plan is made or moved until it is fixed. Give a folder as the paths show it (e.g. <bdi>{docs.paths[0]?.split('/').slice(0, -1).join('/') || 'folder'}</bdi>).
         </p>
       )}
-      <KeepExclusions exclusions={saved.exclusions} onChange={saved.setExclusions} />
+      <KeepExclusions exclusions={saved.exclusions} onChange={marksStore.setExclusions} />
       <p role="status" className="keep-panel__summary">
         {count(decision.removeFiles, 'file', 'files')} marked for removal would free {formatSize(decision.removeBytes) || '0 B'} (
         {decision.removeBytes.toLocaleString('en')} bytes).
@@ -157,79 +110,16 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, onIgnore
         <summary>Show each group’s marks</summary>
         {marksOpen && (
         <>
-        <KeepFilters filter={filter} sort={sort} onChange={(f, o) => { setFilter(f); setSort(o); setPage(0); }} />
+        <KeepFilters filter={filter} sort={sort} onChange={(f, o) => { setFilter(f); setSort(o); }} />
         <div className="ss-export" role="group" aria-label="Marks in every group">
           <button type="button" className="ss-button" onClick={() => act({ kind: 'keep-one', group: 'all' })}>Keep one, mark the rest (every group)</button>
           <button type="button" className="ss-button" onClick={() => act({ kind: 'invert', group: 'all' })}>Invert marks (every group)</button>
           <button type="button" className="ss-button" onClick={() => act({ kind: 'clear', group: 'all' })}>Clear my marks</button>
         </div>
-        {pager}
-        <div className="keep-panel__groups" role="group" aria-label="Marks">
-          {shown.map((g) => (
-            <fieldset key={g} className="keep-group">
-              <legend>
-                Group {g + 1}
-                {relation.exactGroup[g] ? ' · identical copies' : ' · near-duplicates'}
-              </legend>
-              <div className="keep-group__actions">
-                <button type="button" className="ss-link-button" aria-label={`Keep one, mark the rest in group ${g + 1}`} onClick={() => act({ kind: 'keep-one', group: g })}>
-                  Keep one, mark the rest
-                </button>{' '}
-                <button type="button" className="ss-link-button" aria-label={`Invert marks in group ${g + 1}`} onClick={() => act({ kind: 'invert', group: g })}>
-                  Invert
-                </button>
-              </div>
-              <ul>
-                {Array.from({ length: groups.offsets[g + 1]! - groups.offsets[g]! }, (_, i) => {
-                  const s = groups.offsets[g]! + i;
-                  const d = groups.members[s]!;
-                  const role = decision.role[s]!;
-                  const out = decision.reason[s] === 'ignored';
-                  const kept = decision.keeper[g] === d && !out;
-                  const match = kept ? 'kept file' : decision.identical[s] ? 'identical copy' : 'near-duplicate';
-                  const name = displayName(docs.paths[d]!);
-                  const ref = relation.groups.reference[g]!;
-                  const apart = d !== ref && isSeparated(saved.separated, ref, d);
-                  return (
-                    <li key={s} className={`keep-row keep-row--${out ? 'ignored' : role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}`}>
-                      {role === ROLE_KEEP ? (
-                        <span className="keep-row__kept" aria-label={`Kept: ${name}`}>
-                          ★
-                        </span>
-                      ) : (
-                        <input type="checkbox" checked={role === ROLE_REMOVE} disabled={out} aria-label={`Remove ${name}`} onChange={(e) => toggle(d, e.target.checked)} />
-                      )}{' '}
-                      <PathName path={docs.paths[d]!} maxChars={70} />{' '}
-                      <span className="keep-row__role">{out ? 'ignored' : role === ROLE_KEEP ? 'keep' : role === ROLE_REMOVE ? 'remove' : 'review'}</span>{' '}
-                      <span className="ss-muted">
-                        {match} · {REASON_LABELS[decision.reason[s]!]} · {formatSize(docs.sizes[d]!)}
-                        {time(d) && ` · ${time(d)}`}
-                      </span>{' '}
-                      {(saved.ignored.has(d) || !out) && (
-                        <button type="button" className="ss-link-button" aria-pressed={saved.ignored.has(d)} aria-label={`Not a duplicate: ${name}`} onClick={() => toggleIgnored(d)}>
-                          {saved.ignored.has(d) ? 'Is a duplicate after all' : 'Not a duplicate'}
-                        </button>
-                      )}{' '}
-                      {d !== ref && !saved.ignored.has(d) && (
-                        <button
-                          type="button"
-                          className="ss-link-button"
-                          aria-pressed={apart}
-                          aria-label={`Not a duplicate of ${displayName(docs.paths[ref]!)}: ${name}`}
-                          onClick={() => saved.setSeparated(toggleSeparated(saved.separated, ref, d))}
-                        >
-                          {apart ? 'Is a duplicate of the reference after all' : 'Not a duplicate of the reference'}
-                        </button>
-                      )}
-                    </li>
-                  );
-                })}
-              </ul>
-            </fieldset>
-          ))}
-          {listed.length === 0 && <p className="ss-muted">No group matches the filters.</p>}
-        </div>
-        {pager}
+        <p role="status" className="keep-panel__count">
+          {count(listed.length, 'group', 'groups')} listed{listed.length < groups.count ? ` of ${groups.count.toLocaleString('en')}` : ''}: scroll the list to reach each one.
+        </p>
+        <KeepGroupList listed={listed} relation={relation} decision={decision} docs={docs} saved={saved} marksStore={marksStore} onAction={act} />
         </>
         )}
       </details>

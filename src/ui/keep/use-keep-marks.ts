@@ -1,73 +1,84 @@
 /**
- * The person's marks and "not a duplicate" lists (documents and pairs) for the documents shown, and the keep-panel exclusions:
- * read from storage once per set of documents (by path, so they survive a reload and a rescan), saved on
- * every change.
+ * The person's marks and "not a duplicate" lists (documents and pairs) for the documents shown, and the
+ * keep-panel exclusions: one small store per set of documents, read from storage once (by path, so they
+ * survive a reload and a rescan) and saved on every change. The keep panel, the pair view's "not a
+ * duplicate" button and the results' counts each subscribe to it, so a mark re-renders only its readers.
  */
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { NO_EXCLUSIONS, type Exclusions } from '../../core/documents/exclusions.ts';
 import { marksFromSaved, marksToSaved, type SeparatedPair } from '../../core/keep/keep-marks.ts';
 import { getKeepExclusions, getSavedMarks, putKeepExclusions, putSavedMarks } from '../../storage/keep-marks.ts';
 
-export interface KeepMarksState {
+/** What the store holds; each field is replaced (never mutated) when it changes. */
+export interface KeepMarksSnapshot {
   marks: Map<number, boolean>;
   ignored: Set<number>;
   /** Pairs said not to be duplicates of each other. */
   separated: readonly SeparatedPair[];
   exclusions: Exclusions;
+}
+
+export interface KeepMarksStore {
+  getSnapshot(): KeepMarksSnapshot;
+  subscribe(listener: () => void): () => void;
   setMarks(next: Map<number, boolean>): void;
   setIgnored(next: Set<number>): void;
   setSeparated(next: readonly SeparatedPair[]): void;
   setExclusions(next: Exclusions): void;
 }
 
-const NO_MARKS = { marks: new Map<number, boolean>(), ignored: new Set<number>(), separated: [] as readonly SeparatedPair[] };
-type MarksState = { for: readonly string[]; marks: Map<number, boolean>; ignored: Set<number>; separated: readonly SeparatedPair[] };
-
-/** Marks and ignore list by document id of `paths`, and exclusions; saved as they change. */
-export function useKeepMarks(paths: readonly string[]): KeepMarksState {
-  const [state, setState] = useState<MarksState>({ for: paths, ...NO_MARKS });
-  const [exclusions, setExclusionsState] = useState<Exclusions>(NO_EXCLUSIONS);
-  if (state.for !== paths) setState({ for: paths, ...NO_MARKS });
-  useEffect(() => {
-    let live = true;
-    getSavedMarks()
-      .then((saved) => {
-        // Nothing saved: no new state (a render of the panel and a new decision after every scan otherwise).
-        if (!live || (saved.marks.length === 0 && saved.ignored.length === 0 && saved.separated.length === 0)) return;
-        setState({ for: paths, ...marksFromSaved(saved, paths) });
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [paths]);
-  useEffect(() => {
-    let live = true;
-    getKeepExclusions()
-      .then((saved) => {
-        if (live && saved !== NO_EXCLUSIONS) setExclusionsState(saved);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [paths]);
-  // A failed save keeps the marks for this visit; the next one starts from what was saved.
-  const save = (next: MarksState) => {
-    setState(next);
-    void putSavedMarks(marksToSaved(next.marks, next.ignored, paths, next.separated)).catch(() => undefined);
+/** A store for the documents `paths` names: starts empty, then holds what was saved for them. */
+export function createKeepMarksStore(paths: readonly string[]): KeepMarksStore {
+  let state: KeepMarksSnapshot = { marks: new Map(), ignored: new Set(), separated: [], exclusions: NO_EXCLUSIONS };
+  // A change made before the saved marks arrive wins over them (it was made on what the person saw).
+  let marksChanged = false;
+  let exclusionsChanged = false;
+  const listeners = new Set<() => void>();
+  const set = (patch: Partial<KeepMarksSnapshot>) => {
+    state = { ...state, ...patch };
+    for (const l of listeners) l();
   };
+  // A failed save keeps the marks for this visit; the next one starts from what was saved.
+  const saveMarks = (patch: Partial<KeepMarksSnapshot>) => {
+    marksChanged = true;
+    set(patch);
+    void putSavedMarks(marksToSaved(state.marks, state.ignored, paths, state.separated)).catch(() => undefined);
+  };
+  getSavedMarks()
+    .then((saved) => {
+      // Nothing saved: no new state (a render of the panel and a new decision after every scan otherwise).
+      if (marksChanged || (saved.marks.length === 0 && saved.ignored.length === 0 && saved.separated.length === 0)) return;
+      set(marksFromSaved(saved, paths));
+    })
+    .catch(() => undefined);
+  getKeepExclusions()
+    .then((saved) => {
+      if (!exclusionsChanged && saved !== NO_EXCLUSIONS) set({ exclusions: saved });
+    })
+    .catch(() => undefined);
   return {
-    marks: state.marks,
-    ignored: state.ignored,
-    separated: state.separated,
-    exclusions,
-    setMarks: (marks) => save({ ...state, for: paths, marks }),
-    setIgnored: (ignored) => save({ ...state, for: paths, ignored }),
-    setSeparated: (separated) => save({ ...state, for: paths, separated }),
-    setExclusions(next) {
-      setExclusionsState(next);
-      void putKeepExclusions(next).catch(() => undefined);
+    getSnapshot: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setMarks: (marks) => saveMarks({ marks }),
+    setIgnored: (ignored) => saveMarks({ ignored }),
+    setSeparated: (separated) => saveMarks({ separated }),
+    setExclusions(exclusions) {
+      exclusionsChanged = true;
+      set({ exclusions });
+      void putKeepExclusions(exclusions).catch(() => undefined);
     },
   };
+}
+
+/** One field of the store, re-rendering the caller only when that field changes. */
+export function useKeepMarksField<K extends keyof KeepMarksSnapshot>(store: KeepMarksStore, field: K): KeepMarksSnapshot[K] {
+  return useSyncExternalStore(store.subscribe, () => store.getSnapshot()[field]);
+}
+
+/** The whole store's state, for the keep panel. */
+export function useKeepMarks(store: KeepMarksStore): KeepMarksSnapshot {
+  return useSyncExternalStore(store.subscribe, store.getSnapshot);
 }

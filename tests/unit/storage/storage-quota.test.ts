@@ -25,13 +25,26 @@ describe('storage usage', () => {
       quota: 1000,
       fraction: 0.25,
       persisted: false,
+      corpus: null,
+      app: null,
     });
     expect(await getStorageUsage(manager({ persisted: true, grant: true }))).toEqual({
       usage: 0,
       quota: 0,
       fraction: 0,
       persisted: true,
+      corpus: null,
+      app: null,
     });
+  });
+
+  it('splits the usage into the corpus and the offline copy where the browser gives a breakdown', async () => {
+    const details = { indexedDB: 70_000, caches: 6_300_000, serviceWorkerRegistrations: 20_000 };
+    const m: StorageManagerLike = { estimate: async () => ({ usage: 6_390_000, quota: 10_000_000_000, usageDetails: details }) };
+    expect(await getStorageUsage(m)).toMatchObject({ usage: 6_390_000, corpus: 70_000, app: 6_320_000 });
+    // A breakdown without IndexedDB: the corpus takes nothing yet.
+    const empty: StorageManagerLike = { estimate: async () => ({ usage: 10, quota: 100, usageDetails: { caches: 10 } }) };
+    expect(await getStorageUsage(empty)).toMatchObject({ corpus: 0, app: 10 });
   });
 
   it('returns null without a StorageManager', async () => {
