@@ -275,6 +275,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             leftOut={notDuplicates?.docs}
             separated={notDuplicates?.pairs}
             exportedPairs={exportedPairs}
+            {...(result.contained ? { contained: result.contained } : {})}
           />
         </div>
         <div className="app-col app-col--detail">

@@ -8,6 +8,7 @@ import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanDocs, ScanResult } from './scan-result.ts';
+import type { KnownContainment } from './contained-search.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -26,6 +27,10 @@ export interface SearchCorpus {
    * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
    */
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  /** Sampled passages of fingerprinted documents (doc ids, ascending), for the containment search (contained-search.ts). */
+  passages?: PackedSets;
+  /** Exact containment counts measured so far for this corpus (contained-search.ts). */
+  containment?: KnownContainment;
 }
 
 /** Candidates of one search radius. */

@@ -44,6 +44,11 @@ export interface ContainedPairs {
   count: number;
 }
 
+/** Contained pairs of a result (doc ids of distinct texts), with the fingerprint distance of each pair. */
+export interface ContainedRelation extends ContainedPairs {
+  distance: Uint8Array;
+}
+
 /** What the search measured: how many candidates it verified and how many passages it ignored. */
 export interface ContainmentStats {
   passages: number;
