@@ -326,7 +326,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
       throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
     }
-    const cacheUse = args.cache === undefined ? null : await openCache(args.cache, args.dir, args.settings);
+    const cacheUse = args.cache === undefined ? null : await openCache(args.cache, args.dir, args.settings, args.containment);
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     // A bad pairs file fails here, before any file is read.

@@ -22,7 +22,7 @@ import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
   ScanResult,
-  'k' | 'similarityThreshold' | 'grouping' | 'pinned' | 'verified' | 'relation' | 'groups' | 'chained' | 'histogram' | 'short' | 'verification' | 'contained' | 'containmentThreshold'
+  'k' | 'similarityThreshold' | 'grouping' | 'pinned' | 'verified' | 'relation' | 'groups' | 'chained' | 'histogram' | 'short' | 'verification' | 'contained' | 'containmentThreshold' | 'passages'
 >;
 
 /** An empty Jaccard cache. */
@@ -137,6 +137,7 @@ export async function decideNearDuplicates(
     verification,
     contained,
     containmentThreshold,
+    ...(corpus.passages ? { passages: corpus.passages } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { SkipReason } from '../core/documents/document-status.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
-import type { ContainedRelation } from '../core/groups/contained-pairs.ts';
+import type { ContainedRelation, PassageSamples } from '../core/groups/contained-pairs.ts';
 
 /** Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were listed). */
 export interface ScanDocs {
@@ -146,6 +146,11 @@ export interface ScanResult {
   contained?: ContainedRelation;
   /** The containment threshold the result was searched with (0: containment off). */
   containmentThreshold?: number;
+  /**
+   * Sampled passages of the fingerprinted documents (doc ids), which the containment search starts
+   * from: kept with the result so a saved copy (the CLI's cache) can search again without reading.
+   */
+  passages?: PassageSamples;
   verification: VerificationStats;
   docs: ScanDocs;
   skipped: SkippedFile[];
