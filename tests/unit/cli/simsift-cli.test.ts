@@ -294,7 +294,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(looseRow?.[5]).toBe(measure(far.x, far.y).j.toFixed(4));
     const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3'], dir);
     const strictRows = parseCsv(strict.stdout).slice(1);
-    // Below the near-duplicate threshold now, the 1%-edited text lies in base.txt at containment >= 0.9: contained, once per text.
+    // Below the near-duplicate threshold now, base.txt lies in the 1%-edited text (and the page of its words) at containment >= 0.9: contained, once per text.
     expect(strictRows.filter((x) => x[6] === 'contained').map((x) => `${x[1]} in ${x[2]}`)).toEqual(['base.txt in page.html', 'base.txt in sub/edited.txt']);
     expect(strictRows.filter((x) => x[6] === 'near-duplicate').map((x) => x[0] + x[1] + x[2])).toEqual([
       '1base.txtupper copy.txt',
@@ -414,6 +414,12 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(contained.map((row) => row[5])).toEqual([measure(whole.slice(100, 340).join(' '), whole.join(' ')).j.toFixed(4), measure(first.join(' '), [...first, ...prose(13, 300)].join(' ')).j.toFixed(4)]);
     expect(rows.length).toBe(3); // and no near-duplicate pair
     expect(r.stderr).toMatch(/0 near-duplicate groups \(reference\); 2 contained documents \(containment >= 0\.9\)/);
+    // The keep rules never mark an excerpt or its whole (nor a document inside a longer one): not copies, even with --mark-near.
+    const plan = join(dir, 'contained-plan.csv');
+    const planned = await simsift(['scan', c, '--out', join(dir, 'contained.csv'), '--plan', plan, '--mark-near'], dir);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(parseCsv(await readFile(plan, 'utf8')).length).toBe(1);
+    expect(planned.stderr).toMatch(/0 files \(0 bytes\) marked remove/);
     const off = await simsift(['scan', c, '--containment', '0'], dir);
     expect(off.code, off.stderr).toBe(0);
     expect(parseCsv(off.stdout)).toEqual([rows[0]]);
