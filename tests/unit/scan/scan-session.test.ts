@@ -103,6 +103,7 @@ describe('scan session', () => {
     let calls = 0;
     // The real API, but every batch after the first waits until the test lets it go.
     const slowIngest = {
+      ...ingestApi,
       async ingestBatch(...args: Parameters<IngestApi['ingestBatch']>) {
         if (++calls > 1) await gate;
         return ingestApi.ingestBatch(...args);
