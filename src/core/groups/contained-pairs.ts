@@ -18,11 +18,6 @@ export interface ContainmentOptions {
   jaccardThreshold: number;
   /** Passage fingerprints are the keys whose low `sampleBits` bits are zero (1 in 2^bits of the features). */
   sampleBits: number;
-  /**
-   * A passage shared by more documents than this is boilerplate (a licence line, a heading) and
-   * proposes no candidates; a contained pair shares many rarer passages besides.
-   */
-  maxDocsPerPassage: number;
   /** Documents with fewer sampled passages than this are too short to be called contained. */
   minPassages: number;
 }
@@ -31,7 +26,6 @@ export const DEFAULT_CONTAINMENT: ContainmentOptions = {
   threshold: 0.9,
   jaccardThreshold: 0.8,
   sampleBits: 3,
-  maxDocsPerPassage: 64,
   minPassages: 4,
 };
 
@@ -49,10 +43,9 @@ export interface ContainedRelation extends ContainedPairs {
   distance: Uint8Array;
 }
 
-/** What the search measured: how many candidates it verified and how many passages it ignored. */
+/** What the search measured: how many distinct passages it indexed and how many candidates it verified. */
 export interface ContainmentStats {
   passages: number;
-  boilerplatePassages: number;
   candidates: number;
 }
 
@@ -122,32 +115,38 @@ export function findContainedPairs(
 
 /**
  * The candidate half of the search: pairs of documents among `0..n-1` whose sampled passages say one
- * may lie in the other (A shares at least 2/3 of `threshold` of its passages with B), each unordered
- * pair once, with A the one with fewer passages (on equal counts the lower id). Passages in more than
- * `maxDocsPerPassage` documents propose nothing. Typed arrays throughout; nothing allocated per pair.
+ * may lie in the other (A shares at least 2/3 of `threshold` of its passages with B, counted exactly
+ * over both sample lists), each unordered pair once, with A the one with fewer passages (on equal
+ * counts the lower id), sorted by (A, B). No passage is too common to count (a licence inside hundreds
+ * of files is contained in each): instead A looks only at its rarest passages, as many as it can miss
+ * plus one (prefix filtering: a B sharing `needed` of A's s passages shares one of any s - needed + 1
+ * of them), so common passages are walked only by documents made of little else. Typed arrays
+ * throughout; nothing allocated per pair.
  */
 export function containmentCandidates(
   n: number,
   passages: PassageSamples,
   options: ContainmentOptions = DEFAULT_CONTAINMENT,
 ): { candidates: ContainmentCandidates; stats: ContainmentStats } {
-  const stats: ContainmentStats = { passages: 0, boilerplatePassages: 0, candidates: 0 };
+  const stats: ContainmentStats = { passages: 0, candidates: 0 };
   const out = new CandidateBuffer();
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   // Every (passage, document) as one float: key * 2^21 + doc sorts by key, then document.
   if (n > 1 << 21) throw new RangeError('containment search takes at most 2^21 documents');
   const sampleCount = new Uint32Array(n);
+  const packedAt = new Int32Array(n).fill(-1);
   const total = passages.offsets[passages.docs.length];
   const entries = new Float64Array(total);
   let at = 0;
   for (let i = 0; i < passages.docs.length; i++) {
     const d = passages.docs[i];
+    packedAt[d] = i;
     sampleCount[d] = passages.offsets[i + 1] - passages.offsets[i];
     for (let j = passages.offsets[i]; j < passages.offsets[i + 1]; j++) entries[at++] = passages.keys[j] * 2097152 + d;
   }
   entries.sort();
 
-  // Posting lists: runs of one key; a document's runs through a CSR built in one more pass.
+  // Posting lists: runs of one key shared by two documents or more; a document's runs through a CSR.
   const runBounds = new Uint32Array(2 * total);
   let runs = 0;
   for (let i = 0; i < total; ) {
@@ -155,8 +154,7 @@ export function containmentCandidates(
     let j = i + 1;
     while (j < total && Math.floor(entries[j] / 2097152) === key) j++;
     stats.passages++;
-    if (j - i > options.maxDocsPerPassage) stats.boilerplatePassages++;
-    else if (j - i > 1) {
+    if (j - i > 1) {
       runBounds[2 * runs] = i;
       runBounds[2 * runs + 1] = j;
       runs++;
@@ -171,38 +169,64 @@ export function containmentCandidates(
   const fill = runsOfDoc.slice(0, n);
   const docRuns = new Uint32Array(runsOfDoc[n]);
   for (let r = 0; r < runs; r++) for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) docRuns[fill[docOf[i]]++] = r;
+  const runLength = (r: number) => runBounds[2 * r + 1] - runBounds[2 * r];
+  const byRarity = (x: number, y: number) => runLength(x) - runLength(y) || x - y;
 
-  const shared = new Uint32Array(n);
+  const seen = new Uint8Array(n);
   const touched = new Uint32Array(n);
   for (let a = 0; a < n; a++) {
     const samples = sampleCount[a];
     if (samples < options.minPassages) continue;
-    let touchedCount = 0;
-    for (let k = runsOfDoc[a]; k < runsOfDoc[a + 1]; k++) {
-      const r = docRuns[k];
-      for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) {
-        const b = docOf[i];
-        if (b === a) continue;
-        // A has the fewer passages: a contained A shares about `threshold` of its own.
-        const samplesB = sampleCount[b];
-        if (samplesB < samples || (samplesB === samples && b < a)) continue;
-        if (shared[b]++ === 0) touched[touchedCount++] = b;
-      }
-    }
     // Sampling keeps the proportion, up to chance: a contained A shares about `threshold` of its
     // passages; asking for 2/3 of that leaves room for the spread of a small sample.
     const needed = Math.max(1, Math.ceil((options.threshold * 2 * samples) / 3));
+    const own = docRuns.subarray(runsOfDoc[a], runsOfDoc[a + 1]);
+    // Passages in no other document are the rarest of all and share nothing: they use up the prefix first.
+    const prefix = samples - needed + 1 - (samples - own.length);
+    if (prefix <= 0) continue;
+    own.sort(byRarity);
+    let touchedCount = 0;
+    for (let k = 0; k < Math.min(prefix, own.length); k++) {
+      const r = own[k];
+      for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) {
+        const b = docOf[i];
+        if (b === a || seen[b]) continue;
+        // A has the fewer passages: a contained A shares about `threshold` of its own.
+        const samplesB = sampleCount[b];
+        if (samplesB < samples || (samplesB === samples && b < a)) continue;
+        seen[b] = 1;
+        touched[touchedCount++] = b;
+      }
+    }
     touched.subarray(0, touchedCount).sort();
     for (let t = 0; t < touchedCount; t++) {
       const b = touched[t];
-      const count = shared[b];
-      shared[b] = 0;
-      if (count < needed) continue;
+      seen[b] = 0;
+      if (sharedKeys(passages, packedAt[a], packedAt[b]) < needed) continue;
       stats.candidates++;
       out.push(a, b);
     }
   }
   return { candidates: out.candidates(), stats };
+}
+
+/** How many keys the packed documents at `i` and `j` share (a merge of their sorted keys, nothing allocated). */
+function sharedKeys(passages: PassageSamples, i: number, j: number): number {
+  const { keys, offsets } = passages;
+  let x = offsets[i];
+  let y = offsets[j];
+  const xEnd = offsets[i + 1];
+  const yEnd = offsets[j + 1];
+  let shared = 0;
+  while (x < xEnd && y < yEnd) {
+    if (keys[x] === keys[y]) {
+      shared++;
+      x++;
+      y++;
+    } else if (keys[x] < keys[y]) x++;
+    else y++;
+  }
+  return shared;
 }
 
 /** `n` contained pairs, zeroed. */
