@@ -199,7 +199,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
   };
   const apply = (next: ScanSettings) => {
     if (changesFingerprints(settings, next)) onRescan(next);
-    else regroup({ k: next.k, similarityThreshold: next.similarityThreshold, grouping: next.grouping });
+    else regroup({ k: next.k, similarityThreshold: next.similarityThreshold, grouping: next.grouping, containmentThreshold: next.containmentThreshold });
   };
 
   const table = shown.table;

@@ -157,6 +157,20 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
                 onChange={(e) => set({ similarityThreshold: e.currentTarget.value })}
               />
             </label>
+            <label className="ss-field">
+              Contained documents (0: off)
+              <input
+                className="ss-input"
+                type="number"
+                min={0}
+                max={1}
+                step={0.05}
+                value={draft.containmentThreshold}
+                aria-invalid={errors.containmentThreshold ? true : undefined}
+                aria-describedby={`${id}-containment-help`}
+                onChange={(e) => set({ containmentThreshold: e.currentTarget.value })}
+              />
+            </label>
           </div>
           <div className="ss-settings-row" role="radiogroup" aria-label="Grouping">
             <label className="ss-settings-choice">
@@ -195,6 +209,15 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
           {errors.similarityThreshold && (
             <p className="ss-settings-help ss-settings-error" role="alert">
               {errors.similarityThreshold}
+            </p>
+          )}
+          <p id={`${id}-containment-help`} className="ss-settings-help">
+            A document is listed as contained in another (an excerpt in its whole) when this share of its features lies in
+            the other’s and the two are not near-duplicates. Changing it regroups without fingerprinting again.
+          </p>
+          {errors.containmentThreshold && (
+            <p className="ss-settings-help ss-settings-error" role="alert">
+              {errors.containmentThreshold}
             </p>
           )}
         </fieldset>
