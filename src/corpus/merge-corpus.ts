@@ -10,6 +10,7 @@ import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
+import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
@@ -242,8 +243,8 @@ function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Arra
   parts.sort((x, y) => x.docs[0]! - y.docs[0]!);
   // Sampled passages (containment), the same way: both parts' at merged positions, ascending.
   const passages: PackedSets[] = [];
-  if (before.search?.passages) mapSets(before.search.passages, savedTo, passages);
-  if (own.search?.passages) mapSets(own.search.passages, ownTo, passages);
+  if (before.search?.passages) mapSets(passagesWithCopies(before.search.passages, before.result.representative), savedTo, passages);
+  if (own.search?.passages) mapSets(passagesWithCopies(own.search.passages, own.result.representative), ownTo, passages);
   passages.sort((x, y) => x.docs[0]! - y.docs[0]!);
   const keptSets: Array<Uint32Array | undefined> = new Array(count);
   const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);

@@ -61,6 +61,38 @@ function representativePassages(corpus: SearchCorpus, passages: PackedSets): Pac
 }
 
 /**
+ * `passages` with every exact copy given its original's passages (a copy is not fingerprinted, so it
+ * has none): a merge may drop the original and leave the copy to stand for the text.
+ */
+export function passagesWithCopies(passages: PackedSets, representative: Int32Array): PackedSets {
+  const n = representative.length;
+  const at = new Int32Array(n).fill(-1);
+  for (let i = 0; i < passages.docs.length; i++) at[passages.docs[i]] = i;
+  const source = new Int32Array(n).fill(-1);
+  let docs = 0;
+  let keys = 0;
+  for (let d = 0; d < n; d++) {
+    const i = at[d] >= 0 ? at[d] : representative[d] >= 0 ? at[representative[d]] : -1;
+    if (i < 0) continue;
+    source[d] = i;
+    docs++;
+    keys += passages.offsets[i + 1] - passages.offsets[i];
+  }
+  if (docs === passages.docs.length) return passages;
+  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(keys) };
+  let j = 0;
+  for (let d = 0; d < n; d++) {
+    const i = source[d];
+    if (i < 0) continue;
+    out.docs[j] = d;
+    out.keys.set(passages.keys.subarray(passages.offsets[i], passages.offsets[i + 1]), out.offsets[j]);
+    out.offsets[j + 1] = out.offsets[j] + passages.offsets[i + 1] - passages.offsets[i];
+    j++;
+  }
+  return out;
+}
+
+/**
  * Per candidate, the index of its counts in `known`, or -1: a merge of two (a, b)-sorted lists.
  */
 function lookUp(candidates: ContainmentCandidates, known: KnownContainment): Int32Array {
