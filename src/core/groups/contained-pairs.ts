@@ -213,20 +213,7 @@ export function containmentCandidates(
 /** How many keys the packed documents at `i` and `j` share (a merge of their sorted keys, nothing allocated). */
 function sharedKeys(passages: PassageSamples, i: number, j: number): number {
   const { keys, offsets } = passages;
-  let x = offsets[i];
-  let y = offsets[j];
-  const xEnd = offsets[i + 1];
-  const yEnd = offsets[j + 1];
-  let shared = 0;
-  while (x < xEnd && y < yEnd) {
-    if (keys[x] === keys[y]) {
-      shared++;
-      x++;
-      y++;
-    } else if (keys[x] < keys[y]) x++;
-    else y++;
-  }
-  return shared;
+  return intersectionSize(keys, keys, offsets[i], offsets[i + 1], offsets[j], offsets[j + 1]);
 }
 
 /** `n` contained pairs, zeroed. */
