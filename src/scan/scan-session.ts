@@ -207,8 +207,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     const sets = concatSets(ingested.smallSets);
     ingested.smallSets = [];
     const external = source.kind === 'collected' ? source.pairs : undefined;
-    const passages = concatSets(ingested.passages);
-    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, passages, external };
+    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, passages: concatSets(ingested.passages), external };
     const found = await searchDocs(s.workers, signal, docs, settings, sets, options, () => m.setPhase('grouping'));
     ingested.keptSets = [];
     signal.throwIfAborted();
