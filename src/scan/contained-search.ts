@@ -11,18 +11,8 @@ import { hamming } from '../core/simhash/fingerprint64.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import type { SearchCorpus } from './search-corpus.ts';
+import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
 import { contentsReadable, loadChunk } from './verify-candidates.ts';
-
-/** Exact counts measured so far, sorted by (a, b): |A ∩ B|, |A| and |B| of each pair. */
-export interface KnownContainment {
-  a: Uint32Array;
-  b: Uint32Array;
-  common: Uint32Array;
-  sizeA: Uint32Array;
-  sizeB: Uint32Array;
-  count: number;
-}
 
 /** A relation without contained pairs. */
 export function noContained(): ContainedRelation {

@@ -8,7 +8,6 @@ import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanDocs, ScanResult } from './scan-result.ts';
-import type { KnownContainment } from './contained-search.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -31,6 +30,16 @@ export interface SearchCorpus {
   passages?: PackedSets;
   /** Exact containment counts measured so far for this corpus (contained-search.ts). */
   containment?: KnownContainment;
+}
+
+/** Exact containment counts measured so far (contained-search.ts), sorted by (a, b): |A ∩ B|, |A| and |B| of each pair. */
+export interface KnownContainment {
+  a: Uint32Array;
+  b: Uint32Array;
+  common: Uint32Array;
+  sizeA: Uint32Array;
+  sizeB: Uint32Array;
+  count: number;
 }
 
 /** Candidates of one search radius. */
