@@ -43,9 +43,19 @@ export function buildContainmentCorpus(bases: number, excerpts: number, appended
     if (text.split('\n').length < 40) continue;
     docs.push({ path: `base/${relative(LINUX_DOC, file).replace(/\.gz$/, '')}`, text, kind: 'base' });
   }
+  return withMadeDocuments(docs, excerpts, appended, seed);
+}
+
+
+/**
+ * `bases` followed by `excerpts` excerpts (a contiguous run of 30-60% of a base's lines, at least 12)
+ * and `appended` documents (a base with another base after it), chosen by `seed`.
+ */
+export function withMadeDocuments(bases: readonly ContainmentDoc[], excerpts: number, appended: number, seed: number): ContainmentDoc[] {
+  const docs = bases.slice();
   const random = mulberry32(seed);
   const pick = (n: number) => random() % n;
-  const base = docs.slice();
+  const base = bases;
   for (let i = 0; i < excerpts; i++) {
     const from = base[pick(base.length)];
     const lines = from.text.split('\n');

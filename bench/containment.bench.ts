@@ -77,7 +77,6 @@ export async function main(args: string[]): Promise<void> {
     madeDocumentRecall: Number((plantedFound / Math.max(1, planted.length)).toFixed(4)),
     candidates: stats.candidates,
     passages: stats.passages,
-    boilerplatePassages: stats.boilerplatePassages,
     searchMs: Math.round(searchMs),
   }, values);
 }

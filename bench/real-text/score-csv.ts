@@ -99,16 +99,19 @@ export interface CsvPairs {
  * Reads an exported pairs CSV: finds path_a and path_b by the header (nothing else about the row
  * layout is assumed: neither the order of rows, nor which document of a pair comes first, nor the
  * other columns), maps both paths to document ids with `ids`, and collects the distinct unordered pairs.
+ * Only rows of `relation` count (by the `relation` column; a file without one holds near-duplicates
+ * only). Contained pairs are directional: each is the key a * n + b, path_a (the excerpt) being a.
  */
-export function readPairsCsv(text: string, ids: ReadonlyMap<string, number>): CsvPairs {
+export function readPairsCsv(text: string, ids: ReadonlyMap<string, number>, relation: 'near-duplicate' | 'contained' = 'near-duplicate'): CsvPairs {
   const records = parseCsv(text);
   const header = records[0];
   if (!header) throw new Error('CSV: empty file, no header');
   const colA = header.indexOf('path_a');
   const colB = header.indexOf('path_b');
   if (colA < 0 || colB < 0) throw new Error(`CSV: header without path_a and path_b: ${header.join(',')}`);
+  const colRelation = header.indexOf('relation');
   const n = ids.size;
-  const out: CsvPairs = { rows: records.length - 1, pairs: new Set(), duplicateRows: 0, selfRows: 0, unknownPaths: [], unknownRows: 0 };
+  const out: CsvPairs = { rows: 0, pairs: new Set(), duplicateRows: 0, selfRows: 0, unknownPaths: [], unknownRows: 0 };
   const resolve = (cell: string | undefined): number => {
     const hits = cellReadings(cell ?? '').filter((p) => ids.has(p));
     if (hits.length === 1) return ids.get(hits[0]!)!;
@@ -116,6 +119,8 @@ export function readPairsCsv(text: string, ids: ReadonlyMap<string, number>): Cs
     return -1;
   };
   for (let r = 1; r < records.length; r++) {
+    if ((colRelation < 0 ? 'near-duplicate' : records[r]![colRelation]) !== relation) continue;
+    out.rows++;
     const a = resolve(records[r]![colA]);
     const b = resolve(records[r]![colB]);
     if (a < 0 || b < 0) {
@@ -126,7 +131,7 @@ export function readPairsCsv(text: string, ids: ReadonlyMap<string, number>): Cs
       out.selfRows++;
       continue;
     }
-    const key = pairKey(a, b, n);
+    const key = relation === 'contained' ? a * n + b : pairKey(a, b, n);
     if (out.pairs.has(key)) out.duplicateRows++;
     else out.pairs.add(key);
   }

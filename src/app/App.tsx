@@ -32,7 +32,7 @@ export function App() {
   // Fingerprint settings need a new scan; the thresholds and grouping go with it.
   const rescan = (settings: ScanSettings) => {
     const { k, kAuto } = scanStore.getSnapshot();
-    scanStore.update({ k: settings.k, kAuto: kAuto && settings.k === k, similarityThreshold: settings.similarityThreshold, grouping: settings.grouping });
+    scanStore.update({ k: settings.k, kAuto: kAuto && settings.k === k, similarityThreshold: settings.similarityThreshold, grouping: settings.grouping, containmentThreshold: settings.containmentThreshold });
     void scanSession.rescan(settings.simhash);
   };
   const regroup = (params: GroupingParams) => void scanSession.regroup(params);

@@ -224,7 +224,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
   };
   const apply = (next: ScanSettings) => {
     if (changesFingerprints(settings, next)) onRescan(next);
-    else regroup({ k: next.k, similarityThreshold: next.similarityThreshold, grouping: next.grouping });
+    else regroup({ k: next.k, similarityThreshold: next.similarityThreshold, grouping: next.grouping, containmentThreshold: next.containmentThreshold });
   };
 
   const table = shown.table;
@@ -300,6 +300,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             leftOut={notDuplicates?.docs}
             separated={notDuplicates?.pairs}
             exportedPairs={exportedPairs}
+            {...(result.contained ? { contained: result.contained } : {})}
           />
         </div>
         <div className="app-col app-col--detail">

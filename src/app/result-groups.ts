@@ -5,14 +5,16 @@
  */
 import { CHAIN_FOUND } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
+import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 import type { Grouping, ScanResult } from '../scan/scan-result.ts';
 import type { GroupView } from '../ui/groups/group-view.ts';
 
-/** The view's settings: candidate radius k, Jaccard threshold and grouping. */
+/** The view's settings: candidate radius k, Jaccard threshold, grouping and the containment threshold (0: off). */
 export interface GroupingParams {
   k: number;
   similarityThreshold: number;
   grouping: Grouping;
+  containmentThreshold: number;
 }
 
 export interface ShownGroups {
@@ -33,8 +35,8 @@ export interface ShownGroups {
 }
 
 /** The grouping parameters a result was built with. */
-export function paramsOf(result: Pick<ScanResult, 'k' | 'similarityThreshold' | 'grouping'>): GroupingParams {
-  return { k: result.k, similarityThreshold: result.similarityThreshold, grouping: result.grouping };
+export function paramsOf(result: Pick<ScanResult, 'k' | 'similarityThreshold' | 'grouping' | 'containmentThreshold'>): GroupingParams {
+  return { k: result.k, similarityThreshold: result.similarityThreshold, grouping: result.grouping, containmentThreshold: result.containmentThreshold ?? DEFAULT_CONTAINMENT.threshold };
 }
 
 /** The relation's groups for the list and the exports. */

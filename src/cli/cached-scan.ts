@@ -13,6 +13,7 @@ import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import { noContents, type ScanResult } from '../scan/scan-result.ts';
 import type { ShownCorpus, ScanHooks } from '../scan/scan-hooks.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
+import type { PackedSets } from '../workers/ingest-protocol.ts';
 import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
 import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
 import { concatSets, findCandidates } from '../scan/near-duplicate-search.ts';
@@ -24,7 +25,7 @@ import { describeSettings } from './cli-common.ts';
 export type CacheUse = { cache: ScanCache; problem: null } | { cache: null; problem: string | null };
 
 /** Reads `file` and checks that it describes `dir` scanned with `settings` by this version's fingerprint rule. */
-export async function openCache(file: string, dir: string, settings: SimHashSettings): Promise<CacheUse> {
+export async function openCache(file: string, dir: string, settings: SimHashSettings, containment: number): Promise<CacheUse> {
   let cache: ScanCache | null;
   try {
     cache = await readScanCache(file);
@@ -39,6 +40,8 @@ export async function openCache(file: string, dir: string, settings: SimHashSett
   if (describeSettings(cache.settings) !== describeSettings(settings)) {
     return { cache: null, problem: `it was made with ${describeSettings(cache.settings)}, this scan uses ${describeSettings(settings)}` };
   }
+  // Containment starts from every document's sampled passages: a cache made with it off has none.
+  if (containment > 0 && cache.passages === null) return { cache: null, problem: 'it was made with --containment 0, this scan searches contained documents' };
   return { cache, problem: null };
 }
 
@@ -91,11 +94,28 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   const { docs, storageIds, skipped, notes, pinned } = restoredPositions(cache.corpus, { files }, [], pairs.pinned);
   const found = await findCandidates(workers, signal, docs, cache.settings, concatSets([]), fromSavedPairs(pairs, storageIds, { ...options, pinned }));
   await loadSmallSets(workers, signal, found.corpus);
+  if (cache.passages) found.corpus.passages = passagesAtPositions(cache.passages, storageIds);
   // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
   const c = found.candidates;
   const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: Float32Array.from(c.jaccard), count: c.pairs.count };
   const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes };
   return { result, storageIds, search: found.corpus };
+}
+
+/** Passages kept by stored id, at the positions `storageIds` gives those ids (ascending positions; ids not there left out). */
+function passagesAtPositions(passages: PackedSets, storageIds: Uint32Array): PackedSets {
+  const positionOf = new Map<number, number>();
+  storageIds.forEach((id, p) => positionOf.set(id, p));
+  const order: number[] = [];
+  for (let i = 0; i < passages.docs.length; i++) if (positionOf.has(passages.docs[i]!)) order.push(i);
+  order.sort((x, y) => positionOf.get(passages.docs[x]!)! - positionOf.get(passages.docs[y]!)!);
+  const out: PackedSets = { docs: new Uint32Array(order.length), offsets: new Uint32Array(order.length + 1), keys: new Uint32Array(order.reduce((n, i) => n + passages.offsets[i + 1]! - passages.offsets[i]!, 0)) };
+  order.forEach((i, j) => {
+    out.docs[j] = positionOf.get(passages.docs[i]!)!;
+    out.keys.set(passages.keys.subarray(passages.offsets[i]!, passages.offsets[i + 1]!), out.offsets[j]!);
+    out.offsets[j + 1] = out.offsets[j]! + passages.offsets[i + 1]! - passages.offsets[i]!;
+  });
+  return out;
 }
 
 /** What the merge did, for the summary line. */
@@ -114,7 +134,7 @@ export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRea
       const storageIds = new Uint32Array(own.result.docs.count);
       for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
       const r = own.result;
-      const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping };
+      const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
       const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { roots: new Set(), listed, whole: true });
       done({ unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead });
       return outcome.grouped;
@@ -169,5 +189,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
     ctimeMs[d] = now?.ctimeMs ?? 0;
     ino[d] = now?.ino ?? 0;
   }
-  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1) };
+  // Positions are the stored ids here, so the passages are kept as they are.
+  const passages = result.passages ?? null;
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages };
 }

@@ -9,11 +9,12 @@ import { readFile } from 'node:fs/promises';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
+import type { PackedSets } from '../workers/ingest-protocol.ts';
 import { writeAtomicFile } from './atomic-file.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /** What `stat` says of a file, compared field by field by the quick check (fclones' rule, plus ctime). */
 export interface FileIdentity {
@@ -37,6 +38,8 @@ export interface ScanCache {
   ctimeMs: Float64Array;
   ino: Float64Array;
   pairs: VerifiedPairs;
+  /** Sampled passages of the fingerprinted documents (by position) for the containment search; null: made with containment off. */
+  passages: PackedSets | null;
 }
 
 /** The JSON head of the file: everything but the columns, and each column's byte length. */
@@ -49,10 +52,12 @@ interface Head {
   count: number;
   skipReasons: [number, string][];
   pairs: { k: number; threshold: number; grouping: string; count: number; pinned: number[] };
+  /** Documents with sampled passages, and their keys; absent: no passages kept. */
+  passages?: { docs: number; keys: number };
   columns: Record<ColumnName, number>;
 }
 
-const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram'] as const;
+const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys'] as const;
 type ColumnName = (typeof COLUMNS)[number];
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -83,6 +88,9 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     pairDistance: p.distance,
     pairJaccard: bytesOf(p.jaccard),
     histogram: bytesOf(p.histogram),
+    passageDocs: bytesOf(cache.passages?.docs ?? new Uint32Array(0)),
+    passageOffsets: bytesOf(cache.passages?.offsets ?? new Uint32Array(0)),
+    passageKeys: bytesOf(cache.passages?.keys ?? new Uint32Array(0)),
   };
   const head: Head = {
     version: CACHE_VERSION,
@@ -93,6 +101,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     count: c.count,
     skipReasons: [...c.skipReasons],
     pairs: { k: p.k, threshold: p.threshold, grouping: p.grouping, count: p.count, pinned: [...(p.pinned ?? [])] },
+    ...(cache.passages ? { passages: { docs: cache.passages.docs.length, keys: cache.passages.keys.length } } : {}),
     columns: Object.fromEntries(COLUMNS.map((name) => [name, columns[name].byteLength])) as Record<ColumnName, number>,
   };
   const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
@@ -162,7 +171,14 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const distance = take('pairDistance', (x) => new Uint8Array(x), 1, m);
   const jaccard = take('pairJaccard', (x) => new Float32Array(x), 4, m);
   const histogram = take('histogram', u32, 0, 0);
+  const pd = head.passages?.docs ?? 0;
+  const pk = head.passages?.keys ?? 0;
+  if (!Number.isInteger(pd) || pd < 0 || !Number.isInteger(pk) || pk < 0) throw damaged('passages');
+  const passageDocs = take('passageDocs', u32, 4, pd);
+  const passageOffsets = take('passageOffsets', u32, 4, head.passages ? pd + 1 : 0);
+  const passageKeys = take('passageKeys', u32, 4, pk);
   if (at !== body.byteLength) throw damaged('length');
+  for (let i = 0; i < pd; i++) if (!(passageDocs[i]! < n && passageOffsets[i]! <= passageOffsets[i + 1]! && passageOffsets[i + 1]! <= pk)) throw damaged('passages');
   const paths = n === 0 ? [] : pathText.split('\0');
   if (paths.length !== n) throw damaged('paths');
   for (let p = 0; p < m; p++) if (!(a[p]! < b[p]! && b[p]! < n)) throw damaged('pairs');
@@ -194,5 +210,6 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
       count: m,
       pinned: Uint32Array.from(head.pairs.pinned ?? []),
     },
+    passages: head.passages ? { docs: passageDocs, offsets: passageOffsets, keys: passageKeys } : null,
   };
 }

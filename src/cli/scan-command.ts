@@ -10,6 +10,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
 import { DocStatus, MAX_DOCUMENT_BYTES, docStatusOfName, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
+import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
@@ -49,7 +50,7 @@ import {
 } from './cli-common.ts';
 
 const USAGE =
-  `usage: simsift scan DIR [--k N] [--similarity T] [--groups reference|components] ` +
+  `usage: simsift scan DIR [--k N] [--similarity T] [--containment T] [--groups reference|components] ` +
   `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] [--cache FILE [--reread]] [--bundle FILE.simsift] ${KEEP_USAGE}`;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
@@ -61,6 +62,8 @@ type ScanArgs = {
   /** Undefined: follows the corpus size (defaultK). */
   k: number | undefined;
   threshold: number;
+  /** `--containment T`: "A is contained in B" at >= T (0: off). */
+  containment: number;
   grouping: Grouping;
   out: string | undefined;
   /** Ingest threads; undefined means one per core. */
@@ -86,10 +89,18 @@ function parseThreshold(value: string | undefined): number {
   return t;
 }
 
+/** Parses --containment: a number in [0, 1] (0 turns the search off). */
+function parseContainment(value: string | undefined): number {
+  const t = value === undefined || !/^\d*\.?\d+$/.test(value) ? Number.NaN : Number(value);
+  if (!(t >= 0 && t <= 1)) throw new UsageError(`--containment must be a number in [0, 1], e.g. 0.9, or 0 to turn it off (got ${JSON.stringify(value ?? '')})`);
+  return t;
+}
+
 /** `simsift scan`'s options (cli-options.ts reads them). */
 const SCAN_OPTIONS = {
   k: { type: 'string' },
   similarity: { type: 'string' },
+  containment: { type: 'string' },
   groups: { type: 'string' },
   out: { type: 'string' },
   threads: { type: 'string' },
@@ -140,6 +151,7 @@ function parseScanArgs(argv: string[]): ScanArgs | 'help' {
     dir: oneOperand(positionals, 'DIR', USAGE),
     k: values.k === undefined ? undefined : parseK(values.k),
     threshold: values.similarity === undefined ? DEFAULT_SIMILARITY_THRESHOLD : parseThreshold(values.similarity),
+    containment: values.containment === undefined ? DEFAULT_CONTAINMENT.threshold : parseContainment(values.containment),
     grouping: groups,
     out: fileOption('out', values.out),
     threads: parseThreads(values.threads),
@@ -175,7 +187,7 @@ async function openOutput(out: string): Promise<AtomicFile> {
 async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo): Promise<void> {
   const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
   const paths = tty ? result.docs.paths.map(terminalText) : result.docs.paths;
-  const chunks = relationCsvChunks(result.relation, paths);
+  const chunks = relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained);
   // Only a path can hold a name's invalid bytes: when none does, each chunk is plain UTF-8 (no scan of the whole CSV).
   const encode = paths.some(hasEscapedBytes) ? encodeName : (chunk: string) => Buffer.from(chunk, 'utf8');
   if (output === undefined) {
@@ -298,6 +310,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default: the largest k up to 16 whose\n` +
           `                   search is expected to take at most ${Math.round(SEARCH_SHARE * 100)}% of the scan; ${defaultK(100_000)} at 100,000 files, ${defaultK(1_000_000)} at 1,000,000)\n` +
           `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
+          `  --containment T  list "A is contained in B" (an excerpt in its whole, a document inside a longer one) when\n` +
+          `                   |A ∩ B| / |A| of the feature sets is >= T and the Jaccard is below --similarity: CSV rows with\n` +
+          `                   relation "contained" (default ${DEFAULT_CONTAINMENT.threshold}; 0 turns it off)\n` +
           "  --groups G       reference (default: every member verified against its group's reference) or\n" +
           '                   components (connected components; stderr says how many chain)\n' +
           '  --features F     word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +
@@ -332,7 +347,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
       throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
     }
-    const cacheUse = args.cache === undefined ? null : await openCache(args.cache, args.dir, args.settings);
+    const cacheUse = args.cache === undefined ? null : await openCache(args.cache, args.dir, args.settings, args.containment);
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     if (args.bundle !== undefined) bundleOutput = await openOutput(args.bundle);
@@ -378,7 +393,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 
     const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
-    const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, grouping: args.grouping });
+    const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, containmentThreshold: args.containment, grouping: args.grouping });
     let cacheOutcome: CacheOutcome | null = null;
     const before = cached && cacheUse?.cache ? await restoreCache(workers, new AbortController().signal, cacheUse.cache, cached.unchanged, fileOf) : null;
     const hooks = before && cached ? cacheHooks(workers, before, cached.unchanged.size, new Set(scanned), (outcome) => (cacheOutcome = outcome)) : {};
@@ -425,6 +440,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         `(${recallNote(result.k, result.similarityThreshold)}), ` +
         `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
         `${v.joinOnly} of them not candidates); ${describeGroups(result)}${describeChaining(result)}; ` +
+        (args.containment > 0 ? `${plural(result.contained?.count ?? 0, 'contained document')} (containment >= ${args.containment}); ` : 'containment off; ') +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
         `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
         planned +

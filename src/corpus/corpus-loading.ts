@@ -59,11 +59,12 @@ export async function keepTables(c: CorpusContext, shown: Base, incomplete: bool
 }
 
 /** The grouping options of a result (what a merge or a restore groups with). */
-export const groupingOptions = (r: Pick<ScanResult, 'settings' | 'k' | 'similarityThreshold' | 'grouping'>) => ({
+export const groupingOptions = (r: Pick<ScanResult, 'settings' | 'k' | 'similarityThreshold' | 'grouping' | 'containmentThreshold'>) => ({
   settings: r.settings,
   k: r.k,
   similarityThreshold: r.similarityThreshold,
   grouping: r.grouping,
+  ...(r.containmentThreshold !== undefined ? { containmentThreshold: r.containmentThreshold } : {}),
 });
 
 /**

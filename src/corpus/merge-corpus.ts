@@ -10,6 +10,7 @@ import type { KnownPairs } from '../workers/index-api.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
+import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
@@ -240,11 +241,16 @@ function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn:
  * The feature sets both parts hold, at merged positions: small documents' sets (ascending doc ids, as a
  * scan's come) and the sets kept from fingerprinting (they depend on the features and stop words only).
  */
-function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, count: number, settings: SimHashSettings): { parts: PackedSets[]; keptSets: Array<Uint32Array | undefined> } {
+function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, count: number, settings: SimHashSettings) {
   const parts: PackedSets[] = [];
   if (before.search) mapSets(before.search.smallSets, savedTo, parts);
   if (own.search) mapSets(own.search.smallSets, ownTo, parts);
   parts.sort((x, y) => x.docs[0]! - y.docs[0]!);
+  // Sampled passages (containment), the same way: both parts' at merged positions, ascending.
+  const passages: PackedSets[] = [];
+  if (before.search?.passages) mapSets(passagesWithCopies(before.search.passages, before.result.representative), savedTo, passages);
+  if (own.search?.passages) mapSets(passagesWithCopies(own.search.passages, own.result.representative), ownTo, passages);
+  passages.sort((x, y) => x.docs[0]! - y.docs[0]!);
   const keptSets: Array<Uint32Array | undefined> = new Array(count);
   const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);
   for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
@@ -252,7 +258,7 @@ function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Arra
     if (!sets || setKey(search.settings) !== setKey(settings)) continue;
     for (let d = 0; d < to.length; d++) if (to[d]! >= 0 && sets[d]) keptSets[to[d]!] = sets[d];
   }
-  return { parts, keptSets };
+  return { parts, keptSets, passages: concatSets(passages) };
 }
 
 /**
@@ -326,7 +332,7 @@ export async function mergeCorpus(
   }
   const known = mergeKnown(knownPairsOf(before, savedTo), knownPairsOf(own, ownTo));
 
-  const { parts, keptSets } = mergedSets(before, own, savedTo, ownTo, docs.count, options.settings);
+  const { parts, keptSets, passages } = mergedSets(before, own, savedTo, ownTo, docs.count, options.settings);
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
@@ -343,6 +349,7 @@ export async function mergeCorpus(
     pinned,
     known,
     keptSets,
+    passages,
     candidates: (search) => {
       const candidates = mergedCandidates(search, before, savedTo, wasSaved, decided, options.k);
       return { candidates: carry ? { ...candidates, histogram: carriedHistogram(before, savedTo, search, options.k) } : candidates, known };

@@ -65,6 +65,8 @@ export interface GroupingOptions {
   grouping: Grouping;
   /** Documents marked as references (positions). */
   pinned?: readonly number[];
+  /** "A is contained in B" at >= this (0: off; absent: the default). */
+  containmentThreshold?: number;
 }
 
 /**

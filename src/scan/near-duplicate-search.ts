@@ -16,11 +16,13 @@ import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type V
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
+import { noContained, searchContained } from './contained-search.ts';
+import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
   ScanResult,
-  'k' | 'similarityThreshold' | 'grouping' | 'pinned' | 'verified' | 'relation' | 'groups' | 'chained' | 'histogram' | 'short' | 'verification'
+  'k' | 'similarityThreshold' | 'grouping' | 'pinned' | 'verified' | 'relation' | 'groups' | 'chained' | 'histogram' | 'short' | 'verification' | 'contained' | 'containmentThreshold' | 'passages'
 >;
 
 /** An empty Jaccard cache. */
@@ -71,7 +73,7 @@ export async function decideNearDuplicates(
   signal: AbortSignal,
   corpus: SearchCorpus,
   candidates: Candidates,
-  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[] },
+  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; containmentThreshold?: number },
   onGrouping?: () => void,
 ): Promise<NearDuplicateFields> {
   const { docs } = corpus;
@@ -104,6 +106,8 @@ export async function decideNearDuplicates(
   );
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
+  const containmentThreshold = options.containmentThreshold ?? DEFAULT_CONTAINMENT.threshold;
+  const contained = await searchContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
   const t2 = performance.now();
   recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, sizeRejected, docsRead });
   recordPhase('grouping', t1, t2, { verified: verified.count, groups: groups.count });
@@ -131,6 +135,9 @@ export async function decideNearDuplicates(
     histogram: candidates.histogram,
     short: grouped.short,
     verification,
+    contained,
+    containmentThreshold,
+    ...(corpus.passages ? { passages: corpus.passages } : {}),
   };
 }
 
@@ -158,6 +165,9 @@ export interface SearchOptions {
   grouping: Grouping;
   pinned?: readonly number[];
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  /** Sampled passages (doc ids) for the containment search; `containmentThreshold` (0: off) decides it. */
+  passages?: PackedSets;
+  containmentThreshold?: number;
   external?: PairList;
   known?: KnownPairs;
   searchK?: number;
@@ -216,6 +226,7 @@ export async function findCandidates(
     smallSets,
     known: chosen.known,
     ...(options.keptSets ? { keptSets: options.keptSets } : {}),
+    ...(options.passages ? { passages: options.passages } : {}),
   };
   return {
     docs: resolved,
@@ -271,5 +282,6 @@ export function noNearDuplicates(n: number, k: number, similarityThreshold: numb
     histogram: new Uint32Array(k + 1),
     short: new Uint8Array(n),
     verification: { candidates: 0, measured: 0, sizeRejected: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
+    contained: noContained(),
   };
 }

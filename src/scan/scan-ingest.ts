@@ -149,6 +149,8 @@ export interface IngestOutput {
   /** Per doc: its encoded feature set from fingerprinting (see KEPT_SETS_BUDGET_BYTES). */
   keptSets: Array<Uint32Array | undefined>;
   keptBytes: number;
+  /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched. */
+  passages: PackedSets[];
 }
 
 /** What the feeding works with: the scan's workers, signal, settings, hooks and where its results go. */
@@ -167,11 +169,14 @@ export interface IngestJob {
   onSent: () => void;
   /** Each file's modification time when the page asked it before reading (see quick-check.ts statFiles). */
   modified?: Float64Array;
+  /** Whether the workers return sampled passages (containment is searched). */
+  passages?: boolean;
 }
 
 /** Reads and fingerprints every file of the scan in the ingest pool, into `out` as batches arrive (a cancel keeps what came); resolves once every batch is in. */
 export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void> {
   const { workers, signal, settings, hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent, modified } = job;
+  const passages = job.passages === true;
   // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
   const claims = canShareMemory() ? createClaimBuffer(m.filesTotal) : undefined;
   const keepBytes = hooks.keepsBytes?.() ?? false;
@@ -194,9 +199,10 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       out.keptBytes += words.byteLength;
     }
     // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
-    if (result.sets.docs.length > 0) {
-      for (let i = 0; i < result.sets.docs.length; i++) result.sets.docs[i] = ids[result.sets.docs[i]];
-      out.smallSets.push(result.sets);
+    for (const sets of [result.sets, result.passages]) {
+      if (!sets || sets.docs.length === 0) continue;
+      for (let i = 0; i < sets.docs.length; i++) sets.docs[i] = ids[sets.docs[i]];
+      (sets === result.sets ? out.smallSets : out.passages).push(sets);
     }
     hooks.onBatch?.(scanDocs, ids, result.contents);
     m.filesDone += ids.length;
@@ -209,7 +215,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       async (ids) => {
         const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
         const paths = ids.map((d) => scanDocs.paths[d]);
-        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets }));
+        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, passages }));
         received(ids, result);
         let bytes = 0;
         for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
@@ -231,7 +237,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
           const onProgress = large ? proxy((read: number) => void m.inflightBytes.set(key, read)) : undefined;
           // Decided when the batch is sent: batches in flight may take the budget a little past its end.
           const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets }, onProgress));
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, passages }, onProgress));
           m.inflightBytes.delete(key);
           received(ids, result);
           m.bytesDone += large ? result.sizes[0] : bytes;

@@ -9,6 +9,7 @@ import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { SkipReason } from '../core/documents/document-status.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
+import type { ContainedRelation, PassageSamples } from '../core/groups/contained-pairs.ts';
 
 /** Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were listed). */
 export interface ScanDocs {
@@ -137,6 +138,19 @@ export interface ScanResult {
   histogram: Uint32Array;
   /** Per doc: 1 when it has fewer than SHORT_DOCUMENT_WORDS words (its near-duplicates come from exact verification only). */
   short: Uint8Array;
+  /**
+   * "A is contained in B" between distinct texts (representatives): A's feature set lies in B's at
+   * containment >= `containmentThreshold`, with a Jaccard below `similarityThreshold` (never a group
+   * member). Absent: not searched (a result from before containment, or made without passages).
+   */
+  contained?: ContainedRelation;
+  /** The containment threshold the result was searched with (0: containment off). */
+  containmentThreshold?: number;
+  /**
+   * Sampled passages of the fingerprinted documents (doc ids), which the containment search starts
+   * from: kept with the result so a saved copy (the CLI's cache) can search again without reading.
+   */
+  passages?: PassageSamples;
   verification: VerificationStats;
   docs: ScanDocs;
   skipped: SkippedFile[];

@@ -39,6 +39,8 @@ export type { ScanSource } from './scan-source.ts';
 export interface RegroupOptions {
   k?: number;
   similarityThreshold?: number;
+  /** "A is contained in B" at >= this (0: off). */
+  containmentThreshold?: number;
   grouping?: Grouping;
   /** Documents marked as references (replaces the list; see buildDuplicateRelation). */
   pinned?: number[];
@@ -133,11 +135,11 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
   const signal = controller.signal;
   const isCurrent = () => s.current === controller;
   const t0 = performance.now();
-  const { k: chosenK, kAuto, settings, similarityThreshold, grouping } = s.store.getSnapshot();
+  const { k: chosenK, kAuto, settings, similarityThreshold, containmentThreshold, grouping } = s.store.getSnapshot();
   let k = chosenK;
   const m = createScanMeter(s.store, t0, isCurrent);
   /** What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search). */
-  const ingested: IngestOutput = { smallSets: [], keptSets: [], keptBytes: 0 };
+  const ingested: IngestOutput = { smallSets: [], keptSets: [], keptBytes: 0, passages: [] };
   const timer = setInterval(m.publish, PROGRESS_INTERVAL_MS);
 
   let docs: ScanDocs | null = null;
@@ -192,7 +194,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     // Once every file is read (or sent to a worker), fingerprinting is what remains.
     const onSent = () => void ((timings.readingMs = performance.now() - t0), m.setPhase('fingerprinting'));
     const modified = check.stats?.modified;
-    await ingestAll({ workers: s.workers, signal, settings, hooks: s.hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent, ...(modified ? { modified } : {}) }, ingested);
+    await ingestAll({ workers: s.workers, signal, settings, hooks: s.hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent, passages: containmentThreshold > 0, ...(modified ? { modified } : {}) }, ingested);
     signal.throwIfAborted();
     timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
     recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
@@ -205,7 +207,8 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     const sets = concatSets(ingested.smallSets);
     ingested.smallSets = [];
     const external = source.kind === 'collected' ? source.pairs : undefined;
-    const found = await searchDocs(s.workers, signal, docs, settings, sets, { k, similarityThreshold, grouping, keptSets: ingested.keptSets, external }, () => m.setPhase('grouping'));
+    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, passages: concatSets(ingested.passages), external };
+    const found = await searchDocs(s.workers, signal, docs, settings, sets, options, () => m.setPhase('grouping'));
     ingested.keptSets = [];
     signal.throwIfAborted();
     const tEnd = performance.now();
@@ -261,7 +264,7 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
     if (s.store.getSnapshot().state === 'cancelled' && !s.current) {
       const partial = partialResult();
       s.store.update({ result: partial });
-      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets);
+      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets, concatSets(ingested.passages));
     }
     return;
   }
@@ -273,12 +276,13 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
 }
 
 /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
-async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>): Promise<void> {
+async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>, passages: PackedSets): Promise<void> {
   const controller = new AbortController();
   s.afterCancel = controller;
   try {
     const { k, similarityThreshold, grouping } = partial;
-    const found = await searchDocs(s.workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, grouping, keptSets });
+    const { containmentThreshold } = s.store.getSnapshot();
+    const found = await searchDocs(s.workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, containmentThreshold, grouping, keptSets, passages });
     if (s.afterCancel !== controller || s.current) return;
     const result: ScanResult = { ...partial, docs: found.docs, representative: found.representative, exactGroups: found.exactGroups, ...found.near };
     s.last = { corpus: found.corpus, candidates: found.candidates, result };
@@ -297,12 +301,12 @@ async function regroupLoop(s: SessionState): Promise<void> {
     s.regroupWanted = false;
     const target = s.last;
     if (!target || s.current) break;
-    const { k, similarityThreshold, grouping, pinned } = s.store.getSnapshot();
+    const { k, similarityThreshold, containmentThreshold, grouping, pinned } = s.store.getSnapshot();
     const controller = new AbortController();
     s.afterCancel = controller;
     try {
       const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(s.workers, controller.signal, target.corpus, k);
-      const near = await decideNearDuplicates(s.workers, controller.signal, target.corpus, candidates, { similarityThreshold, grouping, pinned });
+      const near = await decideNearDuplicates(s.workers, controller.signal, target.corpus, candidates, { similarityThreshold, containmentThreshold, grouping, pinned });
       const result: ScanResult = { ...target.result, ...near };
       if (s.last !== target || s.current) break;
       s.last = { ...target, candidates, result };
@@ -333,6 +337,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
         patch.kAuto = false;
       }
       if (options.similarityThreshold !== undefined) patch.similarityThreshold = options.similarityThreshold;
+      if (options.containmentThreshold !== undefined) patch.containmentThreshold = options.containmentThreshold;
       if (options.grouping !== undefined) patch.grouping = options.grouping;
       if (options.pinned !== undefined) patch.pinned = options.pinned;
       const shownResult = s.store.getSnapshot().result;

@@ -3,6 +3,7 @@
  * progress, the result, k and the SimHash settings). React reads it with `useSyncExternalStore`;
  * snapshots are immutable and replaced on every change.
  */
+import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 import { DEFAULT_SETTINGS, type SimHashSettings } from '../core/simhash/settings.ts';
 import { DEFAULT_K as CORE_DEFAULT_K } from '../core/quality/defaults.ts';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
@@ -61,6 +62,8 @@ export interface ScanSnapshot {
   kAuto: boolean;
   /** Exact-Jaccard threshold for the next scan or regroup. */
   similarityThreshold: number;
+  /** Containment threshold for the next scan or regroup ("A is contained in B" at >= this; 0: off). */
+  containmentThreshold: number;
   grouping: Grouping;
   /** Documents of the current result the person marked as references (emptied by a new scan). */
   pinned: number[];
@@ -93,6 +96,7 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     // A store made with a k keeps it; otherwise k follows each corpus' size.
     kAuto: initial.k === undefined,
     similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
+    containmentThreshold: DEFAULT_CONTAINMENT.threshold,
     grouping: 'reference',
     pinned: [],
     settings: DEFAULT_SETTINGS,

@@ -26,6 +26,20 @@ export interface SearchCorpus {
    * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
    */
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  /** Sampled passages of fingerprinted documents (doc ids, ascending), for the containment search (contained-search.ts). */
+  passages?: PackedSets;
+  /** Exact containment counts measured so far for this corpus (contained-search.ts). */
+  containment?: KnownContainment;
+}
+
+/** Exact containment counts measured so far (contained-search.ts), sorted by (a, b): |A ∩ B|, |A| and |B| of each pair. */
+export interface KnownContainment {
+  a: Uint32Array;
+  b: Uint32Array;
+  common: Uint32Array;
+  sizeA: Uint32Array;
+  sizeB: Uint32Array;
+  count: number;
 }
 
 /** Candidates of one search radius. */

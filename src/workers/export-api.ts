@@ -9,6 +9,7 @@ import { relationCsvChunks } from '../core/export/csv.ts';
 import { groupsCsv } from '../core/export/groups-csv.ts';
 import { createFingerprintParquetWriter, fingerprintStatusOf, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
+import type { ContainedRelation } from '../core/groups/contained-pairs.ts';
 import type { GroupTable } from '../core/groups/group-table.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { formatOfFlags } from '../core/documents/document-status.ts';
@@ -128,8 +129,8 @@ export const exportApi = {
    * Every pair of the relation as the pairs CSV (the bytes `simsift scan` writes), without the pairs of
    * `skip`ped documents (1 per doc) and the `separated` pairs (a0, b0, a1, b1, …).
    */
-  pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget, skip?: Uint8Array, separated?: Uint32Array): Promise<ExportOutcome> {
-    return save(relationCsvChunks(relation, paths, undefined, skip, separated), target, CSV_TYPE);
+  pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget, skip?: Uint8Array, separated?: Uint32Array, contained?: ContainedRelation): Promise<ExportOutcome> {
+    return save(relationCsvChunks(relation, paths, undefined, skip, separated, contained), target, CSV_TYPE);
   },
 
   /** The groups in `order` as the groups CSV; `identical` marks members identical to their reference. */

@@ -18,6 +18,7 @@ import { SHORT_DOCUMENT_WORDS } from '../core/quality/defaults.ts';
 import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents.ts';
 import { buildDuplicateRelation, type DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import { sortScoredPairs, type GroupTable, type ScoredPairs } from '../core/groups/group-table.ts';
+import { containmentCandidates, type ContainmentCandidates, type ContainmentOptions, type PassageSamples } from '../core/groups/contained-pairs.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {
@@ -249,6 +250,15 @@ export const indexApi = {
   groupNearDuplicates(input: GroupingInput): GroupingResult {
     const out = groupNearDuplicates(input);
     return transfer(out, [...relationBuffers(out.relation), out.short.buffer, out.unchecked.buffer] as ArrayBuffer[]);
+  },
+
+  /**
+   * The containment search's candidates (core/groups/contained-pairs.ts) over `n` documents' sampled
+   * passages: pairs whose passages say one may lie in the other, sorted by (inner, outer).
+   */
+  containmentCandidates(input: { n: number; passages: PassageSamples; options: ContainmentOptions }): ContainmentCandidates {
+    const { candidates } = containmentCandidates(input.n, input.passages, input.options);
+    return transfer(candidates, [candidates.inner.buffer, candidates.outer.buffer] as ArrayBuffer[]);
   },
 };
 

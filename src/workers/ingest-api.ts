@@ -14,7 +14,8 @@ import { createWorkerExtractor } from './extraction-worker.ts';
 import type { SpawnedWorker } from './worker-bridge.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
-import { jaccardSorted } from '../core/groups/jaccard.ts';
+import { intersectionSize, jaccardSorted } from '../core/groups/jaccard.ts';
+import { samplePassages } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet, encodeFeatureSet } from '../core/groups/feature-set-codec.ts';
 import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
@@ -316,6 +317,23 @@ export const ingestApi = {
   },
 
   /**
+   * Exact counts for containment (core/groups/contained-pairs.ts): per pair (a, b) of the items,
+   * |A ∩ B|, |A| and |B| of their feature sets (from `kept` or read here), three numbers a pair.
+   */
+  async measureContainment(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Uint32Array> {
+    const sets = await featureSetsOf(items, settings, limits, kept);
+    const counts = new Uint32Array(3 * pairs.count);
+    for (let p = 0; p < pairs.count; p++) {
+      const a = sets[pairs.a[p]] ?? NO_FEATURES;
+      const b = sets[pairs.b[p]] ?? NO_FEATURES;
+      counts[3 * p] = intersectionSize(a, b);
+      counts[3 * p + 1] = a.length;
+      counts[3 * p + 2] = b.length;
+    }
+    return transfer(counts, [counts.buffer]);
+  },
+
+  /**
    * Chaining check of connected components (core `detectChaining`) over the job's items: each member's
    * feature set from `kept` or from reading it once; measures member pairs that are not verified
    * pairs until one falls below `threshold`.
@@ -443,6 +461,7 @@ async function ingestItemsWith(
   for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
   const smallSets: Array<[number, Uint32Array]> = [];
   const keptSets: Array<[number, Uint32Array]> = [];
+  const passageSets: Array<[number, Uint32Array]> = [];
   for (let i = 0; i < n; i++) {
     const pending = reads[i];
     reads[i] = undefined;
@@ -475,11 +494,12 @@ async function ingestItemsWith(
     if (!print) {
       // The feature set comes from the fingerprint's own tokens and hashes: for verification when
       // sets are kept, and for the short-document join when the text is small.
-      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets ? Infinity : SMALL_SET_WORDS);
+      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets || options.passages ? Infinity : SMALL_SET_WORDS);
       const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
       const set = small ? r.set : null;
       // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
       if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(r.set!)]);
+      if (options.passages && r.status === 'ok') passageSets.push([i, samplePassages(r.set!)]);
       print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
       out.fingerprinted++;
       if (!options.claims) {
@@ -507,6 +527,10 @@ async function ingestItemsWith(
     const packed = packSets(keptSets);
     out.kept = { docs: packed.docs, offsets: packed.offsets, words: packed.keys };
     buffers.push(packed.docs.buffer as ArrayBuffer, packed.offsets.buffer as ArrayBuffer, packed.keys.buffer as ArrayBuffer);
+  }
+  if (options.passages) {
+    out.passages = packSets(passageSets);
+    buffers.push(out.passages.docs.buffer as ArrayBuffer, out.passages.offsets.buffer as ArrayBuffer, out.passages.keys.buffer as ArrayBuffer);
   }
   const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, out.sizes, out.status, out.flags, out.hi, out.lo, out.words, out.hashHi, out.hashLo];
   return { out, buffers: [...buffers, ...arrays.map((array) => array.buffer as ArrayBuffer)] };

@@ -76,6 +76,11 @@ export interface IngestBatchResult {
    * (core/groups/feature-set-codec.ts), so verification needs no second read (`docs` are batch indexes).
    */
   kept?: KeptSets;
+  /**
+   * With `passages`: the sampled passages (core/groups/contained-pairs.ts samplePassages) of every
+   * document fingerprinted here, for the containment search (`docs` are batch indexes).
+   */
+  passages?: PackedSets;
 }
 
 /**
@@ -107,6 +112,8 @@ export interface IngestBatchOptions {
   keepBytes?: boolean;
   /** Return the encoded feature set of each document fingerprinted (`IngestBatchResult.kept`). */
   keepSets?: boolean;
+  /** Return the sampled passages of each document fingerprinted (`IngestBatchResult.passages`): containment is searched. */
+  passages?: boolean;
 }
 
 /** Tunables of the ingest worker; tests shrink them. */

@@ -72,7 +72,7 @@ test('Export CSV of 1,999,000 pairs writes every row, to a chosen file or as a d
     });
     expect(saved).not.toBeNull();
     expect(saved!.lines).toBe(PAIRS + 1);
-    expect(saved!.head).toMatch(/^\uFEFFgroup,path_a,path_b,distance,similarity_estimate,jaccard\r\n1,same\/copy-\d{4}\.txt,/);
+    expect(saved!.head).toMatch(/^\uFEFFgroup,path_a,path_b,distance,similarity_estimate,jaccard,relation,containment\r\n1,same\/copy-\d{4}\.txt,/);
     expect(saved!.tail).toBe('\r\n');
 
     // A browser without the picker: the worker builds a Blob; the download arrives whole.

@@ -27,7 +27,7 @@ test('Export CSV saves every duplicate pair, with formula-looking names escaped'
 
     const csv = await download(page, 'Export CSV');
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('group,path_a,path_b,distance,similarity_estimate,jaccard');
+    expect(lines[0]).toBe('group,path_a,path_b,distance,similarity_estimate,jaccard,relation,containment');
     expect(lines.at(-1)).toBe('');
     // The name starting with = is quoted (it holds quotes and commas) and starts with an apostrophe.
     const escaped = `"'${UI_CORPUS.formula.replace(/"/g, '""')}"`;
@@ -35,7 +35,7 @@ test('Export CSV saves every duplicate pair, with formula-looking names escaped'
     expect(row, csv).toBeDefined();
     expect(row).toMatch(/^\d+,/);
     expect(row).toMatch(/(tides\.txt|tides copy\.txt)/);
-    expect(row).toMatch(/,\d+,0\.\d+,(0\.\d+|1|)$/);
+    expect(row).toMatch(/,\d+,0\.\d+,(0\.\d+|1|),near-duplicate,$/);
     // No cell anywhere starts with a formula character.
     for (const line of lines.slice(1)) expect(line).not.toMatch(/(^|,)[=+\-@]/);
     // Every pair of the relation: the two identical tides, the edited tides with each of them, and the

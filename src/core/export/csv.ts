@@ -1,13 +1,14 @@
 /**
  * CSV text for SimSift's exports: RFC 4180 quoting, spreadsheet formula-injection escaping, and the
- * near-duplicate pairs table (`group,path_a,path_b,distance,similarity_estimate,jaccard`) shared by
+ * pairs table (`group,path_a,path_b,distance,similarity_estimate,jaccard,relation,containment`) shared by
  * the app's "Export CSV" and `simsift scan`.
  */
 import { similarityEstimate } from '../simhash/fingerprint64.ts';
 import { neighboursOf, walkRelationPairs, type DuplicateRelation } from '../groups/duplicate-relation.ts';
+import type { ContainedRelation } from '../groups/contained-pairs.ts';
 
 /** Header of the pairs CSV. */
-export const PAIRS_CSV_HEADER = ['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard'] as const;
+export const PAIRS_CSV_HEADER = ['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard', 'relation', 'containment'] as const;
 
 /**
  * The UTF-8 byte order mark that starts every exported CSV file: without it Excel reads a CSV as the
@@ -78,10 +79,19 @@ export function formatJaccard(x: number): string {
  * `rowsPerChunk` records (never one giant string: 1,000 identical files make 499,500 rows). Every
  * pair of the relation is one row, whatever grouping or filter the list shows: identical texts as
  * distance 0 and Jaccard 1, near-duplicates with their fingerprint distance, Charikar's estimate and
- * exact Jaccard. The first chunk starts with the UTF-8 BOM (`CSV_BOM`). This is the app's "Export
- * CSV" and `simsift scan`'s output, byte for byte.
+ * exact Jaccard, `relation` near-duplicate and no containment. Then each of `contained` (an excerpt
+ * inside its whole) as one row without a group: path_a the excerpt, path_b the whole, relation
+ * `contained` and its containment |A ∩ B| / |A|. The first chunk starts with the UTF-8 BOM (`CSV_BOM`).
+ * This is the app's "Export CSV" and `simsift scan`'s output, byte for byte.
  */
-export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly string[], rowsPerChunk = 4096, skip?: ArrayLike<number>, separated?: Uint32Array): Generator<string> {
+export function* relationCsvChunks(
+  relation: DuplicateRelation,
+  paths: readonly string[],
+  rowsPerChunk = 4096,
+  skip?: ArrayLike<number>,
+  separated?: Uint32Array,
+  contained?: ContainedRelation,
+): Generator<string> {
   const apart = pairLookup(separated, paths.length);
   const header = CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]);
   // Escaped paths are computed once per document, not once per row.
@@ -96,11 +106,23 @@ export function* relationCsvChunks(relation: DuplicateRelation, paths: readonly 
     // A pair the person said is not a duplicate: only that row is left out.
     if (apart?.(a, b)) return;
     const known = distance !== UNKNOWN_PAIR_DISTANCE;
-    chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${formatJaccard(jaccard)}\r\n`;
+    chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${formatJaccard(jaccard)},near-duplicate,\r\n`;
   };
   for (const _ of walkRelationPairs(relation, append, rowsPerChunk)) {
     yield chunk;
     chunk = '';
+  }
+  // Contained pairs after them, excerpt (path_a) then whole (path_b): no group, they are not members.
+  for (let i = 0; i < (contained?.count ?? 0); i++) {
+    const a = contained!.inner[i];
+    const b = contained!.outer[i];
+    if (skip && (skip[a] === 1 || skip[b] === 1)) continue;
+    const distance = contained!.distance[i];
+    chunk += `,${cell(a)},${cell(b)},${distance},${estimate[distance]},${formatJaccard(contained!.jaccard[i])},contained,${formatJaccard(contained!.containment[i])}\r\n`;
+    if ((i + 1) % rowsPerChunk === 0) {
+      yield chunk;
+      chunk = '';
+    }
   }
   if (chunk !== '') yield chunk;
 }

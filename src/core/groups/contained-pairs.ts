@@ -18,11 +18,6 @@ export interface ContainmentOptions {
   jaccardThreshold: number;
   /** Passage fingerprints are the keys whose low `sampleBits` bits are zero (1 in 2^bits of the features). */
   sampleBits: number;
-  /**
-   * A passage shared by more documents than this is boilerplate (a licence line, a heading) and
-   * proposes no candidates; a contained pair shares many rarer passages besides.
-   */
-  maxDocsPerPassage: number;
   /** Documents with fewer sampled passages than this are too short to be called contained. */
   minPassages: number;
 }
@@ -31,7 +26,6 @@ export const DEFAULT_CONTAINMENT: ContainmentOptions = {
   threshold: 0.9,
   jaccardThreshold: 0.8,
   sampleBits: 3,
-  maxDocsPerPassage: 64,
   minPassages: 4,
 };
 
@@ -44,11 +38,43 @@ export interface ContainedPairs {
   count: number;
 }
 
-/** What the search measured: how many candidates it verified and how many passages it ignored. */
+/** Contained pairs of a result (doc ids of distinct texts), with the fingerprint distance of each pair. */
+export interface ContainedRelation extends ContainedPairs {
+  distance: Uint8Array;
+}
+
+/** What the search measured: how many distinct passages it indexed and how many candidates it verified. */
 export interface ContainmentStats {
   passages: number;
-  boilerplatePassages: number;
   candidates: number;
+}
+
+/**
+ * Sampled passages of some documents, packed (the shape of the ingest workers' PackedSets): document
+ * `docs[i]` (ascending) has the sorted keys `keys[offsets[i]..offsets[i + 1])`.
+ */
+export interface PassageSamples {
+  docs: Uint32Array;
+  offsets: Uint32Array;
+  keys: Uint32Array;
+}
+
+/** Pairs to measure: `inner[i]` has no more sampled passages than `outer[i]` (the exact sizes decide later). */
+export interface ContainmentCandidates {
+  inner: Uint32Array;
+  outer: Uint32Array;
+  count: number;
+}
+
+/** The passage fingerprints of a sorted feature set: its keys whose low `sampleBits` bits are zero, in order. */
+export function samplePassages(set: Uint32Array, sampleBits: number = DEFAULT_CONTAINMENT.sampleBits): Uint32Array {
+  const mask = (1 << sampleBits) - 1;
+  let c = 0;
+  for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) c++;
+  const out = new Uint32Array(c);
+  c = 0;
+  for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) out[c++] = set[i];
+  return out;
 }
 
 /**
@@ -56,7 +82,9 @@ export interface ContainmentStats {
  * documents `0..sets.length-1`, where `sets[d]` is document d's sorted, duplicate-free feature set
  * (an empty set takes no part: a skipped document). A is the smaller set (on equal sizes the lower id);
  * pairs come sorted by (inner, outer). `eligible(d)` may exclude documents (exact copies other than a
- * class's head, so the relation is stated once per text).
+ * class's head, so the relation is stated once per text). The search's two halves,
+ * `containmentCandidates` and `ContainedBuffer.judge`, are what a scan runs apart (passages from the ingest
+ * workers, exact counts where the feature sets are).
  */
 export function findContainedPairs(
   sets: readonly Uint32Array[],
@@ -64,33 +92,61 @@ export function findContainedPairs(
   eligible: (doc: number) => boolean = () => true,
 ): { pairs: ContainedPairs; stats: ContainmentStats } {
   const n = sets.length;
-  const stats: ContainmentStats = { passages: 0, boilerplatePassages: 0, candidates: 0 };
-  const empty = emptyPairs();
-  if (options.threshold <= 0 || n < 2) return { pairs: empty, stats };
-  const mask = (1 << options.sampleBits) - 1;
+  const docs: number[] = [];
+  const parts: Uint32Array[] = [];
+  for (let d = 0; d < n; d++) {
+    if (!eligible(d) || sets[d].length === 0) continue;
+    docs.push(d);
+    parts.push(samplePassages(sets[d], options.sampleBits));
+  }
+  const offsets = new Uint32Array(docs.length + 1);
+  parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
+  const keys = new Uint32Array(offsets[docs.length]);
+  parts.forEach((p, i) => keys.set(p, offsets[i]));
+  const { candidates, stats } = containmentCandidates(n, { docs: Uint32Array.from(docs), offsets, keys }, options);
+  const found = new ContainedBuffer();
+  for (let i = 0; i < candidates.count; i++) {
+    const a = candidates.inner[i];
+    const b = candidates.outer[i];
+    found.judge(a, b, intersectionSize(sets[a], sets[b]), sets[a].length, sets[b].length, options);
+  }
+  return { pairs: found.pairs(), stats };
+}
 
+/**
+ * The candidate half of the search: pairs of documents among `0..n-1` whose sampled passages say one
+ * may lie in the other (A shares at least 2/3 of `threshold` of its passages with B, counted exactly
+ * over both sample lists), each unordered pair once, with A the one with fewer passages (on equal
+ * counts the lower id), sorted by (A, B). No passage is too common to count (a licence inside hundreds
+ * of files is contained in each): instead A looks only at its rarest passages, as many as it can miss
+ * plus one (prefix filtering: a B sharing `needed` of A's s passages shares one of any s - needed + 1
+ * of them), so common passages are walked only by documents made of little else. Typed arrays
+ * throughout; nothing allocated per pair.
+ */
+export function containmentCandidates(
+  n: number,
+  passages: PassageSamples,
+  options: ContainmentOptions = DEFAULT_CONTAINMENT,
+): { candidates: ContainmentCandidates; stats: ContainmentStats } {
+  const stats: ContainmentStats = { passages: 0, candidates: 0 };
+  const out = new CandidateBuffer();
+  if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   // Every (passage, document) as one float: key * 2^21 + doc sorts by key, then document.
   if (n > 1 << 21) throw new RangeError('containment search takes at most 2^21 documents');
   const sampleCount = new Uint32Array(n);
-  let total = 0;
-  for (let d = 0; d < n; d++) {
-    if (!eligible(d)) continue;
-    const set = sets[d];
-    let c = 0;
-    for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) c++;
-    sampleCount[d] = c;
-    total += c;
-  }
+  const packedAt = new Int32Array(n).fill(-1);
+  const total = passages.offsets[passages.docs.length];
   const entries = new Float64Array(total);
   let at = 0;
-  for (let d = 0; d < n; d++) {
-    if (sampleCount[d] === 0) continue;
-    const set = sets[d];
-    for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) entries[at++] = set[i] * 2097152 + d;
+  for (let i = 0; i < passages.docs.length; i++) {
+    const d = passages.docs[i];
+    packedAt[d] = i;
+    sampleCount[d] = passages.offsets[i + 1] - passages.offsets[i];
+    for (let j = passages.offsets[i]; j < passages.offsets[i + 1]; j++) entries[at++] = passages.keys[j] * 2097152 + d;
   }
   entries.sort();
 
-  // Posting lists: runs of one key; a document's runs through a CSR built in one more pass.
+  // Posting lists: runs of one key shared by two documents or more; a document's runs through a CSR.
   const runBounds = new Uint32Array(2 * total);
   let runs = 0;
   for (let i = 0; i < total; ) {
@@ -98,8 +154,7 @@ export function findContainedPairs(
     let j = i + 1;
     while (j < total && Math.floor(entries[j] / 2097152) === key) j++;
     stats.passages++;
-    if (j - i > options.maxDocsPerPassage) stats.boilerplatePassages++;
-    else if (j - i > 1) {
+    if (j - i > 1) {
       runBounds[2 * runs] = i;
       runBounds[2 * runs + 1] = j;
       runs++;
@@ -114,82 +169,134 @@ export function findContainedPairs(
   const fill = runsOfDoc.slice(0, n);
   const docRuns = new Uint32Array(runsOfDoc[n]);
   for (let r = 0; r < runs; r++) for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) docRuns[fill[docOf[i]]++] = r;
+  const runLength = (r: number) => runBounds[2 * r + 1] - runBounds[2 * r];
+  const byRarity = (x: number, y: number) => runLength(x) - runLength(y) || x - y;
 
-  const shared = new Uint32Array(n);
+  const seen = new Uint8Array(n);
   const touched = new Uint32Array(n);
-  const found = new PairBuffer();
   for (let a = 0; a < n; a++) {
     const samples = sampleCount[a];
     if (samples < options.minPassages) continue;
-    const sizeA = sets[a].length;
-    let touchedCount = 0;
-    for (let k = runsOfDoc[a]; k < runsOfDoc[a + 1]; k++) {
-      const r = docRuns[k];
-      for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) {
-        const b = docOf[i];
-        if (b === a) continue;
-        const sizeB = sets[b].length;
-        // A is the smaller set; a larger A can hold at most sizeB / sizeA of itself in B.
-        if (sizeB < sizeA || (sizeB === sizeA && b < a)) continue;
-        if (shared[b]++ === 0) touched[touchedCount++] = b;
-      }
-    }
     // Sampling keeps the proportion, up to chance: a contained A shares about `threshold` of its
     // passages; asking for 2/3 of that leaves room for the spread of a small sample.
     const needed = Math.max(1, Math.ceil((options.threshold * 2 * samples) / 3));
-    // In id order, so the pairs come out sorted by (inner, outer) with no sort of their own.
+    const own = docRuns.subarray(runsOfDoc[a], runsOfDoc[a + 1]);
+    // Passages in no other document are the rarest of all and share nothing: they use up the prefix first.
+    const prefix = samples - needed + 1 - (samples - own.length);
+    if (prefix <= 0) continue;
+    own.sort(byRarity);
+    let touchedCount = 0;
+    for (let k = 0; k < Math.min(prefix, own.length); k++) {
+      const r = own[k];
+      for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) {
+        const b = docOf[i];
+        if (b === a || seen[b]) continue;
+        // A has the fewer passages: a contained A shares about `threshold` of its own.
+        const samplesB = sampleCount[b];
+        if (samplesB < samples || (samplesB === samples && b < a)) continue;
+        seen[b] = 1;
+        touched[touchedCount++] = b;
+      }
+    }
     touched.subarray(0, touchedCount).sort();
     for (let t = 0; t < touchedCount; t++) {
       const b = touched[t];
-      const count = shared[b];
-      shared[b] = 0;
-      if (count < needed) continue;
+      seen[b] = 0;
+      if (sharedKeys(passages, packedAt[a], packedAt[b]) < needed) continue;
       stats.candidates++;
-      const common = intersectionSize(sets[a], sets[b]);
-      const containment = common / sizeA;
-      if (containment < options.threshold - 1e-9) continue;
-      const jaccard = common / (sizeA + sets[b].length - common);
-      if (jaccard >= options.jaccardThreshold - 1e-9) continue;
-      found.push(a, b, containment, jaccard);
+      out.push(a, b);
     }
   }
-  return { pairs: found.pairs(), stats };
+  return { candidates: out.candidates(), stats };
 }
 
-function emptyPairs(): ContainedPairs {
-  return { inner: new Uint32Array(0), outer: new Uint32Array(0), containment: new Float32Array(0), jaccard: new Float32Array(0), count: 0 };
+/** How many keys the packed documents at `i` and `j` share (a merge of their sorted keys, nothing allocated). */
+function sharedKeys(passages: PassageSamples, i: number, j: number): number {
+  const { keys, offsets } = passages;
+  return intersectionSize(keys, keys, offsets[i], offsets[i + 1], offsets[j], offsets[j + 1]);
 }
 
-/** Growable parallel arrays of found pairs. */
-class PairBuffer {
+/** `n` contained pairs, zeroed. */
+export function emptyPairs(n = 0): ContainedPairs {
+  return { inner: new Uint32Array(n), outer: new Uint32Array(n), containment: new Float32Array(n), jaccard: new Float32Array(n), count: n };
+}
+
+/** Doubles a typed array's room, keeping its contents. */
+function grow<T extends Uint32Array | Float32Array>(x: T): T {
+  const y = new (x.constructor as new (n: number) => T)(x.length * 2);
+  y.set(x);
+  return y;
+}
+
+/** Growable parallel arrays of candidate pairs. */
+class CandidateBuffer {
+  private inner = new Uint32Array(64);
+  private outer = new Uint32Array(64);
+  private count = 0;
+
+  push(a: number, b: number): void {
+    if (this.count === this.inner.length) {
+      this.inner = grow(this.inner);
+      this.outer = grow(this.outer);
+    }
+    this.inner[this.count] = a;
+    this.outer[this.count++] = b;
+  }
+
+  candidates(): ContainmentCandidates {
+    return { inner: this.inner.slice(0, this.count), outer: this.outer.slice(0, this.count), count: this.count };
+  }
+}
+
+/** Growable parallel arrays of contained pairs, judged one candidate at a time; `pairs()` sorts them by (inner, outer). */
+export class ContainedBuffer {
   private inner = new Uint32Array(64);
   private outer = new Uint32Array(64);
   private containment = new Float32Array(64);
   private jaccard = new Float32Array(64);
   private count = 0;
 
-  push(a: number, b: number, containment: number, jaccard: number): void {
+  /**
+   * The exact half of the search, given |A ∩ B| and both sizes: adds the pair when it is contained,
+   * the smaller set as the inner one (on equal sizes the lower id), its containment at least
+   * `threshold` and the Jaccard below `jaccardThreshold`. Returns whether it did. Allocates nothing.
+   */
+  judge(a: number, b: number, common: number, sizeA: number, sizeB: number, options: Pick<ContainmentOptions, 'threshold' | 'jaccardThreshold'>): boolean {
+    if (sizeA === 0 || sizeB === 0 || options.threshold <= 0) return false;
+    const aInner = sizeA < sizeB || (sizeA === sizeB && a < b);
+    const containment = common / (aInner ? sizeA : sizeB);
+    if (containment < options.threshold - 1e-9) return false;
+    const jaccard = common / (sizeA + sizeB - common);
+    if (jaccard >= options.jaccardThreshold - 1e-9) return false;
     if (this.count === this.inner.length) {
-      const grow = <T extends Uint32Array | Float32Array>(x: T): T => {
-        const y = new (x.constructor as new (n: number) => T)(x.length * 2);
-        y.set(x);
-        return y;
-      };
       this.inner = grow(this.inner);
       this.outer = grow(this.outer);
       this.containment = grow(this.containment);
       this.jaccard = grow(this.jaccard);
     }
-    this.inner[this.count] = a;
-    this.outer[this.count] = b;
+    this.inner[this.count] = aInner ? a : b;
+    this.outer[this.count] = aInner ? b : a;
     this.containment[this.count] = containment;
     this.jaccard[this.count] = jaccard;
     this.count++;
+    return true;
   }
 
-  /** The pairs, trimmed to their count. */
+  /** The pairs, trimmed to their count and sorted by (inner, outer). */
   pairs(): ContainedPairs {
     const n = this.count;
-    return { inner: this.inner.slice(0, n), outer: this.outer.slice(0, n), containment: this.containment.slice(0, n), jaccard: this.jaccard.slice(0, n), count: n };
+    const { inner, outer } = this;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
+    const out = emptyPairs(n);
+    for (let r = 0; r < n; r++) {
+      const i = order[r];
+      out.inner[r] = this.inner[i];
+      out.outer[r] = this.outer[i];
+      out.containment[r] = this.containment[i];
+      out.jaccard[r] = this.jaccard[i];
+    }
+    return out;
   }
 }

@@ -26,12 +26,12 @@ export function sizesAllow(sizeA: number, sizeB: number, threshold: number): boo
   return sizeA <= sizeB ? sizeA / sizeB >= threshold : sizeB / sizeA >= threshold;
 }
 
-/** |A ∩ B| of two sorted, duplicate-free sets (a linear merge). */
-export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
-  let i = 0;
-  let j = 0;
+/** |A ∩ B| of two sorted, duplicate-free sets (a linear merge); or of the ranges [aFrom, aTo) and [bFrom, bTo) of them, with no view made. */
+export function intersectionSize(a: Uint32Array, b: Uint32Array, aFrom = 0, aTo = a.length, bFrom = 0, bTo = b.length): number {
+  let i = aFrom;
+  let j = bFrom;
   let shared = 0;
-  while (i < a.length && j < b.length) {
+  while (i < aTo && j < bTo) {
     if (a[i] === b[j]) {
       shared++;
       i++;

@@ -4,6 +4,7 @@
  * writes it in chunks to the file the person picks (where the browser offers a save picker), or
  * builds a Blob from chunks for a download (elsewhere). Nothing goes over the network.
  */
+import type { ContainedRelation } from '../../core/groups/contained-pairs.ts';
 import { useId, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
 import type { SimHashSettings } from '../../core/simhash/settings.ts';
@@ -41,6 +42,8 @@ export interface ExportButtonsProps {
   separated?: Uint32Array;
   /** The rows the pairs CSV holds after those marks (the relation's pair count when absent). */
   exportedPairs?: number;
+  /** Documents contained in others: rows of the pairs CSV after the near-duplicate pairs (relation `contained`). */
+  contained?: ContainedRelation;
   disabled?: boolean;
 }
 
@@ -55,11 +58,11 @@ interface ExportJob {
 }
 
 /** "Export CSV" (all pairs), "Export groups CSV" (groups in view) and "Export fingerprints" (Parquet). */
-export function ExportButtons({ relation, table, paths, order, identical, fingerprints, leftOut, separated, exportedPairs, disabled = false }: ExportButtonsProps) {
+export function ExportButtons({ relation, table, paths, order, identical, fingerprints, leftOut, separated, exportedPairs, contained, disabled = false }: ExportButtonsProps) {
   const id = useId();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
-  const pairCount = exportedPairs ?? relation.pairCount;
+  const pairCount = (exportedPairs ?? relation.pairCount) + (contained?.count ?? 0);
   let ignored = 0;
   if (leftOut) for (let d = 0; d < leftOut.length; d++) ignored += leftOut[d]!;
   const apart = separated ? separated.length / 2 : 0;
@@ -100,7 +103,7 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
             stem: 'simsift-pairs',
             ext: 'csv',
             what: count(pairCount, 'pair', 'pairs') + without,
-            run: (target) => exportWorker.call(undefined, (api) => api.pairsCsv(relation, paths, target, leftOut, separated)),
+            run: (target) => exportWorker.call(undefined, (api) => api.pairsCsv(relation, paths, target, leftOut, separated, contained)),
           })
         }
       >

@@ -44,6 +44,26 @@ const WEIGHTS: { value: WeightScheme; label: string; help: string }[] = [
   { value: 'tfidf', label: 'TF-IDF', help: 'Features common across the whole corpus count less.' },
 ];
 
+/** A number field for a threshold from 0 to 1, as typed. */
+function FractionField({ label, value, invalid, describedBy, onChange }: { label: string; value: string; invalid: boolean; describedBy?: string; onChange: (value: string) => void }) {
+  return (
+    <label className="ss-field">
+      {label}
+      <input
+        className="ss-input"
+        type="number"
+        min={0}
+        max={1}
+        step={0.05}
+        value={value}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
 /** A form that edits ScanSettings and emits them on "Apply". */
 export function SettingsPanel({ value, onApply, disabled = false }: SettingsPanelProps) {
   const id = useId();
@@ -144,19 +164,14 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
                 onChange={(e) => set({ k: e.currentTarget.value })}
               />
             </label>
-            <label className="ss-field">
-              Similarity threshold
-              <input
-                className="ss-input"
-                type="number"
-                min={0}
-                max={1}
-                step={0.05}
-                value={draft.similarityThreshold}
-                aria-invalid={errors.similarityThreshold ? true : undefined}
-                onChange={(e) => set({ similarityThreshold: e.currentTarget.value })}
-              />
-            </label>
+            <FractionField label="Similarity threshold" value={draft.similarityThreshold} invalid={!!errors.similarityThreshold} onChange={(v) => set({ similarityThreshold: v })} />
+            <FractionField
+              label="Contained documents (0: off)"
+              value={draft.containmentThreshold}
+              invalid={!!errors.containmentThreshold}
+              describedBy={`${id}-containment-help`}
+              onChange={(v) => set({ containmentThreshold: v })}
+            />
           </div>
           <div className="ss-settings-row" role="radiogroup" aria-label="Grouping">
             <label className="ss-settings-choice">
@@ -195,6 +210,15 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
           {errors.similarityThreshold && (
             <p className="ss-settings-help ss-settings-error" role="alert">
               {errors.similarityThreshold}
+            </p>
+          )}
+          <p id={`${id}-containment-help`} className="ss-settings-help">
+            A document is listed as contained in another (an excerpt in its whole) when this share of its features lies in
+            the other’s and the two are not near-duplicates. Changing it regroups without fingerprinting again.
+          </p>
+          {errors.containmentThreshold && (
+            <p className="ss-settings-help ss-settings-error" role="alert">
+              {errors.containmentThreshold}
             </p>
           )}
         </fieldset>

@@ -9,6 +9,7 @@ import {
 } from '../../core/simhash/settings.ts';
 import { DEFAULT_K, DEFAULT_SIMILARITY_THRESHOLD } from '../../core/quality/defaults.ts';
 import type { Grouping } from '../../scan/scan-result.ts';
+import { DEFAULT_CONTAINMENT } from '../../core/groups/contained-pairs.ts';
 
 /** Fingerprint settings plus the thresholds that decide which pairs are near-duplicates. */
 export interface ScanSettings {
@@ -19,6 +20,8 @@ export interface ScanSettings {
   similarityThreshold: number;
   /** Reference-centred groups never chain; components may (A~B~C with A far from C). */
   grouping: Grouping;
+  /** "A is contained in B" when |A ∩ B| / |A| reaches this (0: contained documents are not searched). */
+  containmentThreshold: number;
 }
 
 /** Largest k the panel offers (the permuted tables need more blocks than k; beyond 16 they stop paying off). */
@@ -30,6 +33,7 @@ export const DEFAULT_SCAN_SETTINGS: ScanSettings = {
   k: DEFAULT_K,
   similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
   grouping: 'reference',
+  containmentThreshold: DEFAULT_CONTAINMENT.threshold,
 };
 
 /** Default n for each feature kind, used when the user switches kinds. */
@@ -44,6 +48,7 @@ export interface SettingsDraft {
   k: string;
   similarityThreshold: string;
   grouping: Grouping;
+  containmentThreshold: string;
 }
 
 /** The form's starting values for given settings. */
@@ -56,12 +61,13 @@ export function toDraft(s: ScanSettings): SettingsDraft {
     k: String(s.k),
     similarityThreshold: String(s.similarityThreshold),
     grouping: s.grouping,
+    containmentThreshold: String(s.containmentThreshold),
   };
 }
 
 export type DraftResult =
   | { ok: true; settings: ScanSettings }
-  | { ok: false; errors: Partial<Record<'n' | 'k' | 'similarityThreshold', string>> };
+  | { ok: false; errors: Partial<Record<'n' | 'k' | 'similarityThreshold' | 'containmentThreshold', string>> };
 
 function intIn(text: string, lo: number, hi: number): number | null {
   const t = text.trim();
@@ -88,7 +94,7 @@ export function parseK(text: string, max = MAX_K): { ok: true; k: number } | { o
 
 /** Validates a draft: settings when every field is valid, else one message per bad field. */
 export function fromDraft(d: SettingsDraft): DraftResult {
-  const errors: Partial<Record<'n' | 'k' | 'similarityThreshold', string>> = {};
+  const errors: Partial<Record<'n' | 'k' | 'similarityThreshold' | 'containmentThreshold', string>> = {};
   const n = d.kind === 'word' ? 1 : intIn(d.n, d.kind === 'char-ngram' ? 1 : 2, MAX_FEATURE_N);
   if (n === null) {
     errors.n = `Enter a whole number from ${d.kind === 'char-ngram' ? 1 : 2} to ${MAX_FEATURE_N}.`;
@@ -99,7 +105,10 @@ export function fromDraft(d: SettingsDraft): DraftResult {
   const j = Number(d.similarityThreshold.trim());
   const jOk = d.similarityThreshold.trim() !== '' && Number.isFinite(j) && j >= 0 && j <= 1;
   if (!jOk) errors.similarityThreshold = 'Enter a number from 0 to 1.';
-  if (n === null || k === null || !jOk) return { ok: false, errors };
+  const c = Number(d.containmentThreshold.trim());
+  const cOk = d.containmentThreshold.trim() !== '' && Number.isFinite(c) && c >= 0 && c <= 1;
+  if (!cOk) errors.containmentThreshold = 'Enter a number from 0 to 1 (0 turns contained documents off).';
+  if (n === null || k === null || !jOk || !cOk) return { ok: false, errors };
   return {
     ok: true,
     settings: {
@@ -107,6 +116,7 @@ export function fromDraft(d: SettingsDraft): DraftResult {
       k,
       similarityThreshold: j,
       grouping: d.grouping,
+      containmentThreshold: c,
     },
   };
 }
@@ -117,7 +127,7 @@ export function fromDraft(d: SettingsDraft): DraftResult {
  */
 export function settingsKey(s: ScanSettings): string {
   const f = s.simhash.features;
-  return [f.kind, f.n, s.simhash.weights, s.simhash.stopWords, s.k, s.similarityThreshold, s.grouping].join('|');
+  return [f.kind, f.n, s.simhash.weights, s.simhash.stopWords, s.k, s.similarityThreshold, s.grouping, s.containmentThreshold].join('|');
 }
 
 /** One line describing settings, e.g. `word3 · binary · k = 10 · Jaccard ≥ 0.8`. */
@@ -127,6 +137,8 @@ export function describeSettings(s: ScanSettings): string {
   parts.push(`k = ${s.k}`);
   parts.push(`Jaccard ≥ ${s.similarityThreshold}`);
   if (s.grouping === 'components') parts.push('components');
+  // Said only when not the default, so the usual line stays short.
+  if (s.containmentThreshold !== DEFAULT_CONTAINMENT.threshold) parts.push(s.containmentThreshold > 0 ? `contained ≥ ${s.containmentThreshold}` : 'containment off');
   return parts.join(' · ');
 }
 

@@ -76,6 +76,23 @@ describe('readPairsCsv', () => {
     expect([...readPairsCsv(reordered, ids).pairs]).toEqual([pairKey(0, 5, 6)]);
   });
 
+  it('counts only the rows of the relation asked for: near-duplicates by default, contained pairs in their direction', () => {
+    const relation = buildDuplicateRelation({
+      count: paths.length,
+      representative: Int32Array.from([0, 1, 2, 3, 4, 5]),
+      verified: { a: Uint32Array.of(0), b: Uint32Array.of(1), distance: Uint8Array.of(5), jaccard: Float32Array.of(0.85), count: 1 },
+      lengths: paths.map(() => 100),
+    });
+    const contained = { inner: Uint32Array.of(5, 2), outer: Uint32Array.of(0, 0), containment: Float32Array.of(1, 0.95), jaccard: Float32Array.of(0.3, 0.4), distance: Uint8Array.of(20, 18), count: 2 };
+    const csv = [...relationCsvChunks(relation, paths, 4096, undefined, undefined, contained)].join('');
+    const near = readPairsCsv(csv, ids);
+    expect(near.rows).toBe(1);
+    expect([...near.pairs]).toEqual([pairKey(0, 1, 6)]);
+    const inside = readPairsCsv(csv, ids, 'contained');
+    expect(inside.rows).toBe(2);
+    expect([...inside.pairs].sort((x, y) => x - y)).toEqual([2 * 6 + 0, 5 * 6 + 0]);
+  });
+
   it('refuses a file without the path columns', () => {
     expect(() => readPairsCsv('group,a,b\r\n', ids)).toThrow(/path_a/);
   });

@@ -1,7 +1,7 @@
 /**
  * `simsift scan --cache FILE` held to a model: seeded random sequences of what a person does to a
  * folder between scans (add, edit, touch, delete, copy, rename, an edit that keeps size and
- * modification time, a changed cache or settings), each followed by a scan with the cache, whose CSV
+ * modification time, an excerpt of a file, a file with another appended, a changed cache or settings), each followed by a scan with the cache, whose CSV
  * must equal a fresh scan's (no cache) byte for byte. A failure prints the seed and the shortest
  * failing sequence. `SIMSIFT_CACHE_SEQUENCES` runs more sequences than CI's.
  */
@@ -29,9 +29,11 @@ type Step =
   | { kind: 'rename'; file: number }
   | { kind: 'damage-cache' }
   | { kind: 'reread' }
-  | { kind: 'other-settings' };
+  | { kind: 'other-settings' }
+  | { kind: 'excerpt'; file: number }
+  | { kind: 'appended'; file: number; text: number };
 
-const KINDS: Step['kind'][] = ['add', 'edit', 'same-size-edit', 'touch', 'delete', 'copy', 'edited-copy', 'rename', 'damage-cache', 'reread', 'other-settings'];
+const KINDS: Step['kind'][] = ['add', 'edit', 'same-size-edit', 'touch', 'delete', 'copy', 'edited-copy', 'rename', 'damage-cache', 'reread', 'other-settings', 'excerpt', 'appended'];
 
 function randomSteps(seed: number): Step[] {
   const rand = mulberry32(seed);
@@ -39,6 +41,7 @@ function randomSteps(seed: number): Step[] {
   return Array.from({ length: STEPS }, (): Step => {
     const kind = KINDS[pick(KINDS.length)]!;
     if (kind === 'add') return { kind, text: pick(TEXTS.length) };
+    if (kind === 'appended') return { kind, file: pick(1000), text: pick(TEXTS.length) };
     if (kind === 'edit' || kind === 'edited-copy') return { kind, file: pick(1000), word: pick(1000) };
     if (kind === 'damage-cache' || kind === 'reread' || kind === 'other-settings') return { kind };
     return { kind, file: pick(1000) };
@@ -110,6 +113,16 @@ function apply(dir: string, cache: string, step: Step): string[] {
         writeFileSync(cache, bytes);
       }
       return [];
+    case 'excerpt': {
+      // The middle half of a file's words: contained in it, far from it by Jaccard.
+      if (!target) return [];
+      const words = readFileSync(target, 'utf8').split(/\s+/);
+      writeFileSync(join(dir, `excerpt-${++counter}.txt`), words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '));
+      return [];
+    }
+    case 'appended':
+      if (target) writeFileSync(join(dir, `appended-${++counter}.txt`), `${readFileSync(target, 'utf8')}\n\n${TEXTS[step.text]!}`);
+      return [];
     case 'reread':
       return ['--reread'];
     case 'other-settings':
@@ -125,7 +138,7 @@ async function scan(dir: string, out: string, extra: string[]): Promise<{ csv: B
 }
 
 /** Runs `steps` from a fresh folder; returns a description of the first mismatch, or null. */
-async function runSequence(seed: number, steps: readonly Step[], stats: { notRead: number }): Promise<string | null> {
+async function runSequence(seed: number, steps: readonly Step[], stats: { notRead: number }, seen?: (csv: string) => void): Promise<string | null> {
   const root = mkdtempSync(join(tmpdir(), `simsift-cache-${seed}-`));
   const dir = join(root, 'folder');
   const cache = join(root, 'scan.cache');
@@ -146,6 +159,7 @@ async function runSequence(seed: number, steps: readonly Step[], stats: { notRea
       const fresh = await scan(dir, join(root, 'fresh.csv'), settings);
       const notRead = /(\d+) files? not read/.exec(cached.err);
       if (notRead) stats.notRead += Number(notRead[1]);
+      seen?.(cached.csv.toString('utf8'));
       if (!cached.csv.equals(fresh.csv)) {
         return `after step ${i + 1} (${step.kind}): the cached scan's CSV differs from a fresh scan's\n--- cached\n${cached.csv}\n--- fresh\n${fresh.csv}\n--- stderr\n${cached.err}`;
       }
@@ -193,6 +207,15 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
   it('pairs a file edited out of its exact class with the class again (seed 3 found the merge measuring against a stand-in without contents)', async () => {
     const steps: Step[] = [{ kind: 'copy', file: 74 }, { kind: 'edit', file: 263, word: 552 }];
     expect(await runSequence(3, steps, { notRead: 0 })).toBeNull();
+  });
+
+  it('lists a new excerpt of a cached file and a new whole around a cached file as contained, as a fresh scan does', async () => {
+    const steps: Step[] = [{ kind: 'excerpt', file: 2 }, { kind: 'appended', file: 5, text: 1 }];
+    const rows: string[] = [];
+    expect(await runSequence(4, steps, { notRead: 0 }, (csv) => rows.push(...csv.split('\r\n').filter((r) => r.includes(',contained,'))))).toBeNull();
+    // After each step, the new file's pair (and after the second, the first's too) is in the cached scan's CSV.
+    expect(rows.some((r) => /^,excerpt-\d+\.txt,doc-\d+\.txt,.*,contained,1\.0000$/.test(r))).toBe(true);
+    expect(rows.some((r) => /^,doc-\d+\.txt,appended-\d+\.txt,.*,contained,1\.0000$/.test(r))).toBe(true);
   });
 
   it('reads only the changed files and says why a cache is not used', async () => {

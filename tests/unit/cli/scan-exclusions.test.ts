@@ -26,7 +26,7 @@ it('leaves out and lists files by pattern and size', async () => {
   expect(r.err).toContain('excluded run.log: pattern *.log\n');
   expect(r.err).toContain('excluded tiny.txt: smaller than 10 bytes\n');
   // Only a.txt and b.txt were scanned: one identical pair.
-  expect(r.out.split('\r\n').slice(1, -1)).toEqual(['1,a.txt,b.txt,0,1.0000,1.0000']);
+  expect(r.out.split('\r\n').slice(1, -1)).toEqual(['1,a.txt,b.txt,0,1.0000,1.0000,near-duplicate,']);
   expect((await runCommand(runScan, [dir, '--max-size', 'lots'])).code).toBe(2);
 });
 

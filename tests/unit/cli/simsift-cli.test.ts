@@ -237,7 +237,9 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/\r/); // no progress line when stderr is not a terminal
     const rows = parseCsv(r.stdout);
-    expect(rows[0]).toEqual(['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard']);
+    expect(rows[0]).toEqual(['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard', 'relation', 'containment']);
+    // Nothing here lies inside another text without being its near-duplicate.
+    expect(rows.slice(1).every((row) => row[6] === 'near-duplicate' && row[7] === '')).toBe(true);
     const pairs = rows.slice(1).map((row) => `${row[1]} ~ ${row[2]}`);
     // Every pair of the relation: base.txt and its two identical copies, each near the edited copy and
     // the HTML page (markup stripped, the same words as the edited copy), which are near each other;
@@ -268,7 +270,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(row("'=note, \"copy\".txt", 'note.txt')[5]).toBe((28 / 29).toFixed(4));
     // Exact copies: distance 0, Jaccard 1, in the same group as their near-duplicates, and the copies'
     // pairs with the edited text carry its distance and Jaccard (A ~ B and B = B' give A ~ B').
-    expect(row('base.txt', 'utf16.txt').slice(3)).toEqual(['0', '1.0000', '1.0000']);
+    expect(row('base.txt', 'utf16.txt').slice(3)).toEqual(['0', '1.0000', '1.0000', 'near-duplicate', '']);
     expect(row('utf16.txt', 'sub/edited.txt').slice(3)).toEqual(e.slice(3));
     expect(row('base.txt', 'upper copy.txt')[0]).toBe(e[0]);
     // Largest group first: the five copies and near copies of base.txt, then the notes.
@@ -292,7 +294,10 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     const looseRow = parseCsv(loose.stdout).find((x) => x[1] === 'far-x.txt' && x[2] === 'far-y.txt');
     expect(looseRow?.[5]).toBe(measure(far.x, far.y).j.toFixed(4));
     const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3'], dir);
-    expect(parseCsv(strict.stdout).slice(1).map((x) => x[0] + x[1] + x[2])).toEqual([
+    const strictRows = parseCsv(strict.stdout).slice(1);
+    // Below the near-duplicate threshold now, base.txt lies in the 1%-edited text (and the page of its words) at containment >= 0.9: contained, once per text.
+    expect(strictRows.filter((x) => x[6] === 'contained').map((x) => `${x[1]} in ${x[2]}`)).toEqual(['base.txt in page.html', 'base.txt in sub/edited.txt']);
+    expect(strictRows.filter((x) => x[6] === 'near-duplicate').map((x) => x[0] + x[1] + x[2])).toEqual([
       '1base.txtupper copy.txt',
       '1base.txtutf16.txt',
       '1upper copy.txtutf16.txt',
@@ -357,9 +362,9 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     const rows = parseCsv(await readFile(out, 'utf8'));
     // Different whitespace: not identical texts, but near-duplicates at distance 0 and Jaccard 1.
     expect(rows.slice(1)).toEqual([
-      ['1', "'+plus.txt", "'=HYPERLINK(\"x\").txt", '0', '1.0000', '1.0000'],
-      ['1', "'+plus.txt", 'new\nline.txt', '0', '1.0000', '1.0000'],
-      ['1', "'=HYPERLINK(\"x\").txt", 'new\nline.txt', '0', '1.0000', '1.0000'],
+      ['1', "'+plus.txt", "'=HYPERLINK(\"x\").txt", '0', '1.0000', '1.0000', 'near-duplicate', ''],
+      ['1', "'+plus.txt", 'new\nline.txt', '0', '1.0000', '1.0000', 'near-duplicate', ''],
+      ['1', "'=HYPERLINK(\"x\").txt", 'new\nline.txt', '0', '1.0000', '1.0000', 'near-duplicate', ''],
     ]);
     expect(r.stderr).toMatch(/wrote .*hostile\.csv/);
   });
@@ -386,6 +391,43 @@ describe('simsift scan', { timeout: 120_000 }, () => {
       // The exact copies always form a group, whatever the settings.
       expect(rows.some((row) => row[1] === 'base.txt' && row[2] === 'utf16.txt' && row[3] === '0' && row[5] === '1.0000')).toBe(true);
     }
+  });
+
+  it('lists an excerpt inside its whole and a document inside one with another appended as contained; --containment 0 turns it off', async () => {
+    const c = join(dir, 'contained');
+    await mkdir(c);
+    const whole = prose(11, 600);
+    const first = prose(12, 300);
+    await writeFile(join(c, 'whole.txt'), whole.join(' '));
+    await writeFile(join(c, 'excerpt.txt'), whole.slice(100, 340).join(' ')); // 40% of the whole, contiguous
+    await writeFile(join(c, 'first.txt'), first.join(' '));
+    await writeFile(join(c, 'first-and-more.txt'), [...first, ...prose(13, 300)].join(' '));
+    await writeFile(join(c, 'unrelated.txt'), prose(14, 500).join(' '));
+    const r = await simsift(['scan', c], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parseCsv(r.stdout);
+    const contained = rows.slice(1).filter((row) => row[6] === 'contained');
+    // Excerpt first, then the whole; no group; Jaccard below the near-duplicate threshold; containment 1.
+    expect(contained.map((row) => [row[0], row[1], row[2], row[7]])).toEqual([
+      ['', 'excerpt.txt', 'whole.txt', '1.0000'],
+      ['', 'first.txt', 'first-and-more.txt', '1.0000'],
+    ]);
+    expect(contained.map((row) => row[5])).toEqual([measure(whole.slice(100, 340).join(' '), whole.join(' ')).j.toFixed(4), measure(first.join(' '), [...first, ...prose(13, 300)].join(' ')).j.toFixed(4)]);
+    expect(rows.length).toBe(3); // and no near-duplicate pair
+    expect(r.stderr).toMatch(/0 near-duplicate groups \(reference\); 2 contained documents \(containment >= 0\.9\)/);
+    // The keep rules never mark an excerpt or its whole (nor a document inside a longer one): not copies, even with --mark-near.
+    const plan = join(dir, 'contained-plan.csv');
+    const planned = await simsift(['scan', c, '--out', join(dir, 'contained.csv'), '--plan', plan, '--mark-near'], dir);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(parseCsv(await readFile(plan, 'utf8')).length).toBe(1);
+    expect(planned.stderr).toMatch(/0 files \(0 bytes\) marked remove/);
+    const off = await simsift(['scan', c, '--containment', '0'], dir);
+    expect(off.code, off.stderr).toBe(0);
+    expect(parseCsv(off.stdout)).toEqual([rows[0]]);
+    expect(off.stderr).toMatch(/containment off/);
+    const help = await simsift(['scan', '--help'], dir);
+    expect(help.stdout).toMatch(/--containment T  list "A is contained in B"/);
+    for (const bad of ['1.5', 'most', '-0.1']) expect((await simsift(['scan', c, '--containment', bad], dir)).code).toBe(2);
   });
 
   it('exits 2 with a one-line error for bad arguments and unreadable paths', async () => {

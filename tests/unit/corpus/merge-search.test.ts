@@ -30,7 +30,7 @@ async function scan(files: ReadonlyMap<string, string>, corpusSize = 0): Promise
   return shown!;
 }
 
-const csvOf = (r: ScanResult) => [...relationCsvChunks(r.relation, r.docs.paths)].join('');
+const csvOf = (r: ScanResult) => [...relationCsvChunks(r.relation, r.docs.paths, undefined, undefined, undefined, r.contained)].join('');
 
 /** One word of `text` replaced, so the copy is a near-duplicate at a small distance. */
 function edit(text: string, at: number): string {
@@ -39,7 +39,29 @@ function edit(text: string, at: number): string {
   return words.join(' ');
 }
 
+/** The middle half of a text's words. */
+const excerptOf = (text: string) => {
+  const words = text.split(' ');
+  return words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' ');
+};
+
 describe('a merge that searches only the pairs with a new member', { timeout: 120_000 }, () => {
+  it('finds a new excerpt inside a saved document and a new whole around a saved excerpt', async () => {
+    const saved = new Map([['f/whole.txt', TEXTS[0]!], ['f/part.txt', excerptOf(TEXTS[1]!)], ['f/other.txt', TEXTS[2]!]]);
+    const before = await scan(saved);
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    const read = new Map([['f/new-excerpt.txt', excerptOf(TEXTS[0]!)], ['f/new-whole.txt', TEXTS[1]!]]);
+    const own = await scan(read, saved.size);
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping };
+    const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
+    const name = (d: number) => merged.docs.paths[d];
+    const c = merged.contained!;
+    expect(Array.from({ length: c.count }, (_, i) => `${name(c.inner[i])} in ${name(c.outer[i])}`).sort()).toEqual(['f/new-excerpt.txt in f/whole.txt', 'f/part.txt in f/new-whole.txt']);
+    expect(csvOf(merged)).toBe(csvOf((await scan(new Map([...saved, ...read]))).result));
+  });
+
+
   it('ends with the pairs and the candidate histogram of a fresh scan, over 12 seeded changes', async () => {
     for (let seed = 1; seed <= 12; seed++) {
       const rand = mulberry32Unit(seed);
@@ -61,7 +83,10 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
         const r = rand();
         if (r < 0.3 && now.has(path)) now.delete(path);
         else if (r < 0.6 && now.has(path)) read.set(path, edit(now.get(path)!, Math.floor(rand() * 50)));
-        else read.set(`f/new${c}-${seed}.txt`, rand() < 0.5 ? now.get(path) ?? pick(TEXTS) : edit(pick(TEXTS), c));
+        else if (r < 0.75) read.set(`f/new${c}-${seed}.txt`, rand() < 0.5 ? now.get(path) ?? pick(TEXTS) : edit(pick(TEXTS), c));
+        // An excerpt of a saved text, or a saved text with another appended: contained documents.
+        else if (r < 0.88) read.set(`f/excerpt${c}-${seed}.txt`, excerptOf(now.get(path) ?? pick(TEXTS)));
+        else read.set(`f/longer${c}-${seed}.txt`, `${now.get(path) ?? pick(TEXTS)} ${pick(TEXTS)}`);
       }
       for (const [path, text] of read) now.set(path, text);
       const own = await scan(read, now.size - read.size);

@@ -103,6 +103,7 @@ describe('scan session', () => {
     let calls = 0;
     // The real API, but every batch after the first waits until the test lets it go.
     const slowIngest = {
+      ...ingestApi,
       async ingestBatch(...args: Parameters<IngestApi['ingestBatch']>) {
         if (++calls > 1) await gate;
         return ingestApi.ingestBatch(...args);
@@ -242,5 +243,44 @@ describe('scan session: verified near-duplicates', () => {
       expect([r.docs.hi[d], r.docs.lo[d]]).toEqual([want.hi >>> 0, want.lo >>> 0]);
     }
     expect(r.verified.count).toBe(2); // exact Jaccard does not depend on weights
+  });
+});
+
+describe('scan session: contained documents', () => {
+  // A 360-word whole, its middle third, and the whole with another text appended.
+  const whole = [text(21), text(22), text(23)].join(' ');
+  const excerpt = text(22);
+  const longer = `${whole} ${text(24)} ${text(25)}`;
+  const files = () => [inFolder('x/whole.txt', whole), inFolder('x/excerpt.txt', excerpt), inFolder('x/longer.txt', longer), inFolder('x/other.txt', text(26))];
+
+  it('finds an excerpt in its whole and a whole in a longer document; the setting regroups without measuring again', async () => {
+    let measured = 0;
+    const counting = {
+      ...ingestApi,
+      measureContainment(...args: Parameters<IngestApi['measureContainment']>) {
+        measured += args[1].count;
+        return ingestApi.measureContainment(...args);
+      },
+    };
+    const store = createScanStore();
+    const session = createScanSession(store, workers(counting));
+    await session.start({ kind: 'file-list', files: files() });
+    const r = store.getSnapshot().result!;
+    const name = (d: number) => r.docs.paths[d].slice(2);
+    const listed = (result: typeof r) => Array.from({ length: result.contained?.count ?? 0 }, (_, i) => `${name(result.contained!.inner[i])} in ${name(result.contained!.outer[i])}`).sort();
+    expect(listed(r)).toEqual(['excerpt.txt in longer.txt', 'excerpt.txt in whole.txt', 'whole.txt in longer.txt']);
+    expect(Array.from(r.contained!.containment)).toEqual([1, 1, 1]);
+    expect(r.groups.count).toBe(0); // never merged into near-duplicate groups
+    expect(r.containmentThreshold).toBe(0.9);
+    const afterScan = measured;
+    expect(afterScan).toBeGreaterThanOrEqual(3);
+
+    await session.regroup({ containmentThreshold: 0 });
+    expect(store.getSnapshot().result!.contained!.count).toBe(0);
+    await session.regroup({ containmentThreshold: 0.9 });
+    const again = store.getSnapshot().result!;
+    expect(listed(again)).toEqual(listed(r));
+    expect(again.docs).toBe(r.docs); // nothing fingerprinted again
+    expect(measured).toBe(afterScan); // every count was known: no file read, nothing measured
   });
 });

@@ -25,12 +25,24 @@ describe('scan settings drafts', () => {
       k: 6,
       similarityThreshold: 0.5,
       grouping: 'components',
+      containmentThreshold: 0.9,
     });
     expect(c.ok && describeSettings(c.settings)).toBe('char5 · tfidf · k = 6 · Jaccard ≥ 0.5 · components');
     const w = fromDraft({ ...d, kind: 'word', n: '' });
     expect(w.ok).toBe(true);
     expect(w.ok && w.settings.simhash.features).toEqual({ kind: 'word', n: 1 });
     expect(w.ok && describeSettings(w.settings)).toBe(`word1 · binary · k = ${DEFAULT_SCAN_SETTINGS.k} · Jaccard ≥ ${DEFAULT_SCAN_SETTINGS.similarityThreshold}`);
+  });
+  it('takes the containment threshold, 0 turning contained documents off, and says it when not the default', () => {
+    const d = toDraft(DEFAULT_SCAN_SETTINGS);
+    const off = fromDraft({ ...d, containmentThreshold: '0' });
+    expect(off.ok && off.settings.containmentThreshold).toBe(0);
+    expect(off.ok && describeSettings(off.settings)).toMatch(/ · containment off$/);
+    const loose = fromDraft({ ...d, containmentThreshold: '0.75' });
+    expect(loose.ok && describeSettings(loose.settings)).toMatch(/ · contained ≥ 0.75$/);
+    expect(loose.ok && settingsKey(loose.settings)).not.toBe(settingsKey(DEFAULT_SCAN_SETTINGS));
+    const bad = fromDraft({ ...d, containmentThreshold: '2' });
+    expect(!bad.ok && Object.keys(bad.errors)).toEqual(['containmentThreshold']);
   });
   it('reports every bad field', () => {
     const d = toDraft(DEFAULT_SCAN_SETTINGS);

@@ -109,17 +109,40 @@ describe('toCsv and relationCsvChunks', () => {
     const file = [...relationCsvChunks(relation, paths)].join('');
     expect(file[0]).toBe('\uFEFF'); // the UTF-8 BOM, for spreadsheets
     const csv = file.slice(1);
-    expect(csv.split('\r\n')[0]).toBe('group,path_a,path_b,distance,similarity_estimate,jaccard');
+    expect(csv.split('\r\n')[0]).toBe('group,path_a,path_b,distance,similarity_estimate,jaccard,relation,containment');
     const estimate = Math.cos((Math.PI * 3) / 64).toFixed(4);
     expect(parseCsv(csv)).toEqual([
       [...PAIRS_CSV_HEADER],
-      ['1', "'=evil.txt", 'a.txt', '3', estimate, '0.8765'],
-      ['1', "'=evil.txt", 'dir/b, "2".txt', '3', estimate, '0.8765'],
-      ['1', "'=evil.txt", 'unknown.txt', '', '', ''],
-      ['1', 'a.txt', 'dir/b, "2".txt', '0', '1.0000', '1.0000'],
+      ['1', "'=evil.txt", 'a.txt', '3', estimate, '0.8765', 'near-duplicate', ''],
+      ['1', "'=evil.txt", 'dir/b, "2".txt', '3', estimate, '0.8765', 'near-duplicate', ''],
+      ['1', "'=evil.txt", 'unknown.txt', '', '', '', 'near-duplicate', ''],
+      ['1', 'a.txt', 'dir/b, "2".txt', '0', '1.0000', '1.0000', 'near-duplicate', ''],
     ]);
     const empty = buildDuplicateRelation({ count: 0, representative: new Int32Array(0), verified: verified([]), lengths: [] });
     expect(parseCsv([...relationCsvChunks(empty, [])].join('').slice(1))).toEqual([[...PAIRS_CSV_HEADER]]);
+  });
+
+  it('writes contained documents after the near-duplicate pairs: excerpt then whole, no group, their containment', () => {
+    const paths = ['excerpt.txt', 'whole.txt', 'copy.txt', '=other.txt'];
+    const relation = buildDuplicateRelation({ count: 4, representative: Int32Array.from([0, 1, 1, 3]), verified: verified([]), lengths: [10, 100, 100, 50] });
+    const contained = {
+      inner: Uint32Array.from([0, 3]),
+      outer: Uint32Array.from([1, 1]),
+      containment: Float32Array.from([1, 0.92345]),
+      jaccard: Float32Array.from([0.3, 0.45]),
+      distance: Uint8Array.from([20, 12]),
+      count: 2,
+    };
+    const csv = [...relationCsvChunks(relation, paths, 1, undefined, undefined, contained)].join('').slice(1);
+    expect(parseCsv(csv)).toEqual([
+      [...PAIRS_CSV_HEADER],
+      ['1', 'whole.txt', 'copy.txt', '0', '1.0000', '1.0000', 'near-duplicate', ''],
+      ['', 'excerpt.txt', 'whole.txt', '20', Math.cos((Math.PI * 20) / 64).toFixed(4), '0.3000', 'contained', '1.0000'],
+      ['', "'=other.txt", 'whole.txt', '12', Math.cos((Math.PI * 12) / 64).toFixed(4), '0.4500', 'contained', '0.9234'],
+    ]);
+    // A document marked not a duplicate leaves its contained rows too.
+    const skip = Uint8Array.from([1, 0, 0, 0]);
+    expect(parseCsv([...relationCsvChunks(relation, paths, 4096, skip, undefined, contained)].join('').slice(1)).map((r) => r[1])).toEqual(['path_a', 'whole.txt', "'=other.txt"]);
   });
 });
 

@@ -68,16 +68,26 @@ describe('findContainedPairs', () => {
     expect(found([whole, whole.slice(0, 700)])).toEqual(['1>0']);
   });
 
-  it('is off at threshold 0, skips excluded documents and passages in too many documents', () => {
+  it('is off at threshold 0, skips excluded documents, and finds a part inside many copies of its whole', () => {
     const whole = sorted(Array.from({ length: 1000 }, (_, i) => i * 7919 * 8));
     const part = whole.slice(0, 400);
     expect(found([whole, part], { ...DEFAULT_CONTAINMENT, threshold: 0 })).toEqual([]);
     expect(findContainedPairs([whole, part], DEFAULT_CONTAINMENT, (d) => d !== 1).pairs.count).toBe(0);
-    // With two more copies of the whole, the part's 400 passages are in four documents: boilerplate
-    // at a cap of 3, so the part proposes no candidate.
-    const { pairs, stats } = findContainedPairs([whole, part, whole, whole], { ...DEFAULT_CONTAINMENT, maxDocsPerPassage: 3 });
-    expect(pairs.count).toBe(0);
-    expect(stats.boilerplatePassages).toBe(400);
-    expect(findContainedPairs([whole, part, whole, whole]).pairs.count).toBe(3);
+    // Every passage of the part is in 201 documents: no passage is too common to count (a licence
+    // inside hundreds of copyright files is contained in each of them).
+    const many = [part, ...Array.from({ length: 200 }, () => whole)];
+    const { pairs } = findContainedPairs(many);
+    expect(pairs.count).toBe(200);
+    expect(Array.from(pairs.inner).every((d) => d === 0)).toBe(true);
+  });
+
+  it('proposes a pair from the rarest passages only, and still finds every contained pair sharing common ones', () => {
+    // A part made of passages common to every document, and a rare tail only its whole holds.
+    const common = sorted(Array.from({ length: 300 }, (_, i) => i * 7919 * 8));
+    const tail = sorted(Array.from({ length: 100 }, (_, i) => (i + 5000) * 7919 * 8));
+    const part = sorted([...common, ...tail]);
+    const whole = sorted([...part, ...Array.from({ length: 600 }, (_, i) => (i + 9000) * 7919 * 8)]);
+    const others = Array.from({ length: 50 }, (_, o) => sorted([...common, ...Array.from({ length: 700 }, (_, i) => (i + 20000 + o * 1000) * 7919 * 8)]));
+    expect(found([part, whole, ...others])).toEqual(['0>1']);
   });
 });

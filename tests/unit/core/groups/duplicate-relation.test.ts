@@ -193,10 +193,10 @@ describe('the duplicate relation', () => {
     });
     const csv = [...relationCsvChunks(rel, ['a.txt', '=b.txt', 'c,d.txt'])].join('');
     expect(csv).toBe(
-      '\uFEFFgroup,path_a,path_b,distance,similarity_estimate,jaccard\r\n' +
-        "1,a.txt,'=b.txt,0,1.0000,1.0000\r\n" +
-        '1,a.txt,"c,d.txt",4,0.9808,0.8500\r\n' +
-        '1,\'=b.txt,"c,d.txt",4,0.9808,0.8500\r\n',
+      '\uFEFFgroup,path_a,path_b,distance,similarity_estimate,jaccard,relation,containment\r\n' +
+        "1,a.txt,'=b.txt,0,1.0000,1.0000,near-duplicate,\r\n" +
+        '1,a.txt,"c,d.txt",4,0.9808,0.8500,near-duplicate,\r\n' +
+        '1,\'=b.txt,"c,d.txt",4,0.9808,0.8500,near-duplicate,\r\n',
     );
   });
 });

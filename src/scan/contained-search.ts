@@ -1,0 +1,185 @@
+/**
+ * Owns the containment stage, run after the near-duplicate stage on every path (scan, merge into the
+ * saved corpus, cached CLI scan, regroup): "A is contained in B" between distinct texts. Candidates
+ * come from the sampled passages the ingest workers return while fingerprinting (index worker); the
+ * exact counts |A ∩ B|, |A|, |B| from the ingest workers (kept feature sets, or the files read again),
+ * remembered in the search corpus so a regroup measures only pairs it never measured.
+ */
+import { transfer } from 'comlink';
+import { ContainedBuffer, DEFAULT_CONTAINMENT, emptyPairs, type ContainedRelation, type ContainmentCandidates } from '../core/groups/contained-pairs.ts';
+import { hamming } from '../core/simhash/fingerprint64.ts';
+import { DocStatus } from '../core/documents/document-status.ts';
+import type { PackedSets } from '../workers/ingest-protocol.ts';
+import type { ScanWorkers } from '../workers/scan-workers.ts';
+import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
+import { contentsReadable, loadChunk } from './verify-candidates.ts';
+
+/** A relation without contained pairs. */
+export function noContained(): ContainedRelation {
+  return { ...emptyPairs(), distance: new Uint8Array(0) };
+}
+
+/** A measuring chunk closes at this many documents or pairs (as verification's chunks). */
+const CHUNK_DOCS = 256;
+const CHUNK_PAIRS = 20_000;
+
+/**
+ * The passages of the corpus' distinct texts: each document's passages stand for its representative
+ * (the first seen, when several copies were fingerprinted in different workers), others are left out.
+ */
+function representativePassages(corpus: SearchCorpus, passages: PackedSets): PackedSets {
+  const { representative, docs } = corpus;
+  const taken = new Uint8Array(docs.count);
+  const keep = new Uint32Array(passages.docs.length);
+  let n = 0;
+  let keys = 0;
+  for (let i = 0; i < passages.docs.length; i++) {
+    const r = representative[passages.docs[i]];
+    if (r < 0 || docs.status[r] !== DocStatus.ok || taken[r]) continue;
+    taken[r] = 1;
+    keep[n++] = i;
+    keys += passages.offsets[i + 1] - passages.offsets[i];
+  }
+  const out: PackedSets = { docs: new Uint32Array(n), offsets: new Uint32Array(n + 1), keys: new Uint32Array(keys) };
+  for (let j = 0; j < n; j++) {
+    const i = keep[j];
+    out.docs[j] = representative[passages.docs[i]];
+    out.keys.set(passages.keys.subarray(passages.offsets[i], passages.offsets[i + 1]), out.offsets[j]);
+    out.offsets[j + 1] = out.offsets[j] + passages.offsets[i + 1] - passages.offsets[i];
+  }
+  return out;
+}
+
+/**
+ * `passages` with every exact copy given its original's passages (a copy is not fingerprinted, so it
+ * has none): a merge may drop the original and leave the copy to stand for the text.
+ */
+export function passagesWithCopies(passages: PackedSets, representative: Int32Array): PackedSets {
+  const n = representative.length;
+  const at = new Int32Array(n).fill(-1);
+  for (let i = 0; i < passages.docs.length; i++) at[passages.docs[i]] = i;
+  const source = new Int32Array(n).fill(-1);
+  let docs = 0;
+  let keys = 0;
+  for (let d = 0; d < n; d++) {
+    const i = at[d] >= 0 ? at[d] : representative[d] >= 0 ? at[representative[d]] : -1;
+    if (i < 0) continue;
+    source[d] = i;
+    docs++;
+    keys += passages.offsets[i + 1] - passages.offsets[i];
+  }
+  if (docs === passages.docs.length) return passages;
+  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(keys) };
+  let j = 0;
+  for (let d = 0; d < n; d++) {
+    const i = source[d];
+    if (i < 0) continue;
+    out.docs[j] = d;
+    out.keys.set(passages.keys.subarray(passages.offsets[i], passages.offsets[i + 1]), out.offsets[j]);
+    out.offsets[j + 1] = out.offsets[j] + passages.offsets[i + 1] - passages.offsets[i];
+    j++;
+  }
+  return out;
+}
+
+/**
+ * Per candidate, the index of its counts in `known`, or -1: a merge of two (a, b)-sorted lists.
+ */
+function lookUp(candidates: ContainmentCandidates, known: KnownContainment): Int32Array {
+  const at = new Int32Array(candidates.count).fill(-1);
+  let k = 0;
+  for (let p = 0; p < candidates.count; p++) {
+    const a = candidates.inner[p];
+    const b = candidates.outer[p];
+    while (k < known.count && (known.a[k] < a || (known.a[k] === a && known.b[k] < b))) k++;
+    if (k < known.count && known.a[k] === a && known.b[k] === b) at[p] = k;
+  }
+  return at;
+}
+
+/** Measures the candidates `todo` (indexes) in the ingest workers: their counts, in `counts` (3 a pair; -1s stay where nothing could be read). */
+async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array): Promise<void> {
+  const tasks: Promise<void>[] = [];
+  for (let from = 0; from < todo.length; ) {
+    const local = new Map<number, number>();
+    const ids: number[] = [];
+    const la: number[] = [];
+    const lb: number[] = [];
+    const index: number[] = [];
+    const localOf = (d: number) => {
+      let i = local.get(d);
+      if (i === undefined) local.set(d, (i = ids.push(d) - 1));
+      return i;
+    };
+    for (; from < todo.length && ids.length < CHUNK_DOCS && index.length < CHUNK_PAIRS; from++) {
+      const p = todo[from];
+      la.push(localOf(candidates.inner[p]));
+      lb.push(localOf(candidates.outer[p]));
+      index.push(p);
+    }
+    const pairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
+    tasks.push(
+      loadChunk(corpus, ids, workers.readLimit)
+        .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, corpus.settings, undefined, loaded.kept)))
+        .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p))),
+    );
+  }
+  await Promise.all(tasks);
+}
+
+/** `known` with the counts of `candidates` added (those measured: sizes above 0), still sorted by (a, b). */
+function remember(known: KnownContainment, candidates: ContainmentCandidates, at: Int32Array, counts: Float64Array): KnownContainment {
+  const fresh: number[] = [];
+  for (let p = 0; p < candidates.count; p++) if (at[p] < 0 && counts[3 * p + 1] > 0) fresh.push(p);
+  if (fresh.length === 0) return known;
+  const n = known.count + fresh.length;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // Entries below known.count are old ones, the rest the fresh candidates.
+  const aOf = (i: number) => (i < known.count ? known.a[i] : candidates.inner[fresh[i - known.count]]);
+  const bOf = (i: number) => (i < known.count ? known.b[i] : candidates.outer[fresh[i - known.count]]);
+  order.sort((x, y) => aOf(x) - aOf(y) || bOf(x) - bOf(y));
+  const out: KnownContainment = { a: new Uint32Array(n), b: new Uint32Array(n), common: new Uint32Array(n), sizeA: new Uint32Array(n), sizeB: new Uint32Array(n), count: n };
+  order.forEach((i, r) => {
+    out.a[r] = aOf(i);
+    out.b[r] = bOf(i);
+    const p = i < known.count ? -1 : fresh[i - known.count];
+    out.common[r] = p < 0 ? known.common[i] : counts[3 * p];
+    out.sizeA[r] = p < 0 ? known.sizeA[i] : counts[3 * p + 1];
+    out.sizeB[r] = p < 0 ? known.sizeB[i] : counts[3 * p + 2];
+  });
+  return out;
+}
+
+/**
+ * The contained pairs of `corpus` at `threshold` (0: none), leaving pairs at or above the
+ * near-duplicate threshold `jaccardThreshold` to the near-duplicate relation. Needs the corpus'
+ * sampled passages (`corpus.passages`); documents without them take no part. Remembers every count it
+ * measures in `corpus.containment`.
+ */
+export async function searchContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, threshold: number, jaccardThreshold: number): Promise<ContainedRelation> {
+  if (!(threshold > 0) || !corpus.passages || corpus.passages.docs.length < 2) return noContained();
+  const passages = representativePassages(corpus, corpus.passages);
+  const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
+  const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options }));
+  const known = corpus.containment ?? { a: new Uint32Array(0), b: new Uint32Array(0), common: new Uint32Array(0), sizeA: new Uint32Array(0), sizeB: new Uint32Array(0), count: 0 };
+  const at = lookUp(candidates, known);
+  const counts = new Float64Array(3 * candidates.count);
+  const todo: number[] = [];
+  for (let p = 0; p < candidates.count; p++) {
+    if (at[p] >= 0) {
+      counts[3 * p] = known.common[at[p]];
+      counts[3 * p + 1] = known.sizeA[at[p]];
+      counts[3 * p + 2] = known.sizeB[at[p]];
+    } else if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
+  }
+  await measure(workers, signal, corpus, candidates, todo, counts);
+  corpus.containment = remember(known, candidates, at, counts);
+  const found = new ContainedBuffer();
+  for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);
+  const pairs = found.pairs();
+  const distance = new Uint8Array(pairs.count);
+  const { hi, lo } = corpus.docs;
+  for (let i = 0; i < pairs.count; i++) distance[i] = hamming(hi[pairs.inner[i]], lo[pairs.inner[i]], hi[pairs.outer[i]], lo[pairs.outer[i]]);
+  return { ...pairs, distance };
+}
