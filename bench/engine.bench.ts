@@ -82,15 +82,15 @@ function writeCorpus(n: number, seed: number): Corpus {
   return { file, n, random, plantedFrom, writeSeconds: (performance.now() - started) / 1000 };
 }
 
-interface Run {
+export interface Run {
   wallSeconds: number;
   summary: string;
   maxRssMb: number;
   out: string;
 }
 
-/** `simsift pairs ARGS --out OUT` in a child process. */
-function pairs(args: string[], out: string): Promise<Run> {
+/** `simsift pairs ARGS --out OUT` in a child process (bench/engine-child.ts): wall seconds, its summary line, its peak RSS. */
+export function pairs(args: string[], out: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'engine-child.ts'), ...args, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -110,7 +110,7 @@ function pairs(args: string[], out: string): Promise<Run> {
   });
 }
 
-const field = (summary: string, name: string) => new RegExp(`${name}=(\\S+)`).exec(summary)?.[1] ?? '?';
+export const field = (summary: string, name: string) => new RegExp(`${name}=(\\S+)`).exec(summary)?.[1] ?? '?';
 
 function report(label: string, run: Run): void {
   console.log(

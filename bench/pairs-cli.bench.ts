@@ -7,12 +7,11 @@
  * submodule: `python3 setup.py build_ext --inplace` with Cython 0.29, Debian's cython3).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 as makeRandom } from '../tests/fixtures/mulberry32.ts';
 import { benchOptions, median, numberOption } from './harness.ts';
+import { plantedFingerprintFile } from './planted-fingerprints.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const data = join(root, 'bench', '.data');
@@ -25,42 +24,6 @@ r = simhash.find_all(hashes, int(sys.argv[3]), int(sys.argv[2]))
 print(f"{time.perf_counter() - t:.4f} {len(r)}")
 `;
 
-/** The pairs bench's corpus: 90% random fingerprints, 10% copies of one with 1-3 bits flipped. */
-function writeCorpus(n: number, file: string): void {
-  const rnd = makeRandom(20261122);
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const random = n - Math.floor(n / 10);
-  for (let i = 0; i < random; i++) {
-    hi[i] = rnd();
-    lo[i] = rnd();
-  }
-  for (let i = random; i < n; i++) {
-    const src = rnd() % random;
-    const flips = 1 + (rnd() % 3);
-    // Distinct bits: set them in a mask until it holds `flips` of them.
-    let fh = 0;
-    let fl = 0;
-    let set = 0;
-    while (set < flips) {
-      const bit = rnd() & 63;
-      const m = 1 << (bit & 31);
-      if (bit < 32 ? fh & m : fl & m) continue;
-      if (bit < 32) fh |= m;
-      else fl |= m;
-      set++;
-    }
-    const h = hi[src] ^ fh;
-    const l = lo[src] ^ fl;
-    hi[i] = h >>> 0;
-    lo[i] = l >>> 0;
-  }
-  const lines = new Array<string>(n);
-  for (let i = 0; i < n; i++) lines[i] = hi[i].toString(16).padStart(8, '0') + lo[i].toString(16).padStart(8, '0');
-  writeFileSync(file, lines.join('\n') + '\n');
-}
-
-
 export async function main(args: string[]): Promise<void> {
   const v = benchOptions(
     args,
@@ -69,9 +32,7 @@ export async function main(args: string[]): Promise<void> {
   );
   if (!v) return;
   const o = { n: numberOption(v.n, 1_000_000, 'n'), k: numberOption(v.k, 3, 'k'), runs: numberOption(v.runs, 3, 'runs'), blocksPy: numberOption(v['blocks-py'], 6, 'blocks-py') };
-  mkdirSync(data, { recursive: true });
-  const file = join(data, `pairs-cli-${o.n}.txt`);
-  if (!existsSync(file)) writeCorpus(o.n, file);
+  const file = plantedFingerprintFile(o.n);
   const env = { ...process.env, PYTHONPATH: [join(data, 'simhash-py'), process.env.PYTHONPATH].filter(Boolean).join(':') };
   const havePy = spawnSync('python3', ['-c', 'import simhash; simhash.find_all'], { env }).status === 0;
   if (!havePy) console.log('simhash-py not found (see this file\'s header): simsift pairs alone');

@@ -10,11 +10,15 @@ written as `simsift pairs` writes them: `i j distance` (row numbers of the input
 --paths the two paths after tabs, as the input spells them (`simsift fingerprint` escapes them).
 
 Run it through `npm run dask -- FILE ...` (which lays out the tables); with --scheduler it uses that
-cluster, else a local cluster of --workers worker processes. Progress is on Dask's dashboard.
+cluster, else a local cluster of --workers worker processes. Progress is on Dask's dashboard; the
+last line on stderr gives each phase's seconds (read, cluster start, key, shuffle, pair, merge, close,
+write) and the peak RSS of the client and of each worker.
 """
 import argparse
 import json
+import resource
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -105,29 +109,79 @@ def main():
     args = parser.parse_args()
 
     import dask.dataframe as dd
-    from distributed import Client, LocalCluster
+    from distributed import Client, LocalCluster, wait
 
+    # Each phase is computed whole before the next starts (persist + wait), so its time is its own:
+    # what the log's last line reports, and what `npm run bench -- dask` reads (the shuffle's share).
+    seconds = {}
+    clock = Clock(seconds)
     with open(args.layout) as f:
         layout = json.load(f)
     frame = read_input(args.file, args.paths, dd)
+    clock.lap('read')
     # A local cluster listens on this machine only; its dashboard on a free port (two jobs can run at once).
     cluster = None if args.scheduler else LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=':0')
     with Client(args.scheduler or cluster) as client:
+        clock.lap('cluster')
         print(f'simsift dask: {len(frame)} fingerprints, k={layout["k"]}, {len(layout["tables"])} tables, '
               f'dashboard {client.dashboard_link}', file=sys.stderr)
         parts = max(2, 2 * len(client.scheduler_info()['workers']))
         fingerprints = dd.from_pandas(frame[['i', 'fp']], npartitions=parts)
         meta = pd.DataFrame({'t': pd.Series(dtype=np.int32), 'key': pd.Series(dtype=np.int64), 'i': pd.Series(dtype=np.int64), 'fp': pd.Series(dtype=np.int64)})
-        rows = fingerprints.map_partitions(keyed, layout, meta=meta)
+        rows = fingerprints.map_partitions(keyed, layout, meta=meta).persist()
+        wait(rows)
+        clock.lap('key')
         # The shuffle: every (table, key) group lands whole in one partition.
-        shuffled = rows.shuffle(on=['t', 'key'], npartitions=parts * len(layout['tables']) if len(layout['tables']) < 64 else parts * 64)
+        shuffled = rows.shuffle(on=['t', 'key'], npartitions=parts * len(layout['tables']) if len(layout['tables']) < 64 else parts * 64).persist()
+        wait(shuffled)
+        del rows
+        clock.lap('shuffle')
         pair_meta = pd.DataFrame({'i': pd.Series(dtype=np.int64), 'j': pd.Series(dtype=np.int64), 'distance': pd.Series(dtype=np.int64)})
-        pairs = shuffled.map_partitions(owned_pairs, layout, meta=pair_meta).compute()
+        pairs = shuffled.map_partitions(owned_pairs, layout, meta=pair_meta).persist()
+        wait(pairs)
+        del shuffled
+        clock.lap('pair')
+        pairs = pairs.compute()
+        if pairs.duplicated(['i', 'j']).any():
+            raise SystemExit('simsift dask: a pair came out of two tables (the layout and the ownership rule disagree)')
+        pairs = pairs.sort_values(['i', 'j'], kind='stable')
+        clock.lap('merge')
+        worker_rss = worker_peak_rss_kb(client)
     if cluster is not None:
         cluster.close()
-    if pairs.duplicated(['i', 'j']).any():
-        raise SystemExit('simsift dask: a pair came out of two tables (the layout and the ownership rule disagree)')
-    pairs = pairs.sort_values(['i', 'j'], kind='stable')
+    clock.lap('close')
+    write_pairs(pairs, frame, args)
+    clock.lap('write')
+    timings = ' '.join(f'{name}_seconds={value:.3f}' for name, value in seconds.items())
+    print(f'simsift dask: pairs={len(pairs)} {timings} client_maxrss_kb={peak_rss_kb()} '
+          f'worker_maxrss_kb={",".join(str(kb) for kb in worker_rss)}', file=sys.stderr)
+
+
+class Clock:
+    """Seconds since the last lap, recorded under each phase's name."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.last = time.perf_counter()
+
+    def lap(self, name):
+        now = time.perf_counter()
+        self.seconds[name] = now - self.last
+        self.last = now
+
+
+def peak_rss_kb():
+    """This process's peak resident set (Linux reports kilobytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def worker_peak_rss_kb(client):
+    """Each worker process's own peak resident set, asked of the workers (they are not this process's to measure)."""
+    return sorted(client.run(peak_rss_kb).values())
+
+
+def write_pairs(pairs, frame, args):
+    """The pairs as `simsift pairs` writes them: `i j distance`, with --paths the two paths after tabs."""
     out = open(args.out, 'w', newline='\n') if args.out else sys.stdout
     try:
         if args.paths:
@@ -140,7 +194,6 @@ def main():
     finally:
         if out is not sys.stdout:
             out.close()
-    print(f'simsift dask: pairs={len(pairs)}', file=sys.stderr)
 
 
 if __name__ == '__main__':

@@ -85,6 +85,9 @@ describe.skipIf(MISSING !== null)('the Dask job equals simsift pairs (#41)', () 
       const got = await daskPairs([...flags, '--workers', '2']);
       expect(got.code, got.err).toBe(0);
       expect(got.err).toMatch(/simsift dask: 2,?940 fingerprints, k=\d+, \d+ tables/);
+      // The last line times each phase (what `npm run bench -- dask` reads) and gives each worker's peak RSS.
+      const phases = ['read', 'cluster', 'key', 'shuffle', 'pair', 'merge', 'close', 'write'].map((p) => `${p}_seconds=[\\d.]+`).join(' ');
+      expect(got.err).toMatch(new RegExp(`simsift dask: pairs=\\d+ ${phases} client_maxrss_kb=\\d+ worker_maxrss_kb=\\d+,\\d+\n`));
       // Near pairs were planted at every distance up to k: the comparison is not of two empty lists.
       expect(expected.out.split('\n').length).toBeGreaterThan(20);
       expect(got.out).toBe(expected.out);
