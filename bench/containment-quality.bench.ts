@@ -44,7 +44,7 @@ export async function main(args: string[]): Promise<void> {
   try {
     writeCorpus(dir, docs);
     const truth = await containedTruth(dir, docs.map((d) => d.path));
-    const on = scan(dir, join(root, 'pairs.csv'), []);
+    const on = scan(dir, join(root, 'pairs.csv'), ['--containment', '0.9']);
     const off = scan(dir, join(root, 'pairs-off.csv'), ['--containment', '0']);
     const s = scoreContained(on.csv, docs, truth);
     const nearOn = nearDuplicateRows(on.csv);

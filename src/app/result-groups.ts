@@ -5,7 +5,7 @@
  */
 import { CHAIN_FOUND } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
-import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
+import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { Grouping, ScanResult } from '../scan/scan-result.ts';
 import type { GroupView } from '../ui/groups/group-view.ts';
 
@@ -36,7 +36,7 @@ export interface ShownGroups {
 
 /** The grouping parameters a result was built with. */
 export function paramsOf(result: Pick<ScanResult, 'k' | 'similarityThreshold' | 'grouping' | 'containmentThreshold'>): GroupingParams {
-  return { k: result.k, similarityThreshold: result.similarityThreshold, grouping: result.grouping, containmentThreshold: result.containmentThreshold ?? DEFAULT_CONTAINMENT.threshold };
+  return { k: result.k, similarityThreshold: result.similarityThreshold, grouping: result.grouping, containmentThreshold: result.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING };
 }
 
 /** The relation's groups for the list and the exports. */

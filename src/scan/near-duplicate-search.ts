@@ -17,7 +17,7 @@ import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from '.
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
 import { noContained, searchContained } from './contained-search.ts';
-import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
+import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
@@ -106,7 +106,7 @@ export async function decideNearDuplicates(
   );
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
-  const containmentThreshold = options.containmentThreshold ?? DEFAULT_CONTAINMENT.threshold;
+  const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
   const contained = await searchContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
   const t2 = performance.now();
   recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, sizeRejected, docsRead });

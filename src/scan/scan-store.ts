@@ -3,7 +3,7 @@
  * progress, the result, k and the SimHash settings). React reads it with `useSyncExternalStore`;
  * snapshots are immutable and replaced on every change.
  */
-import { DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
+import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import { DEFAULT_SETTINGS, type SimHashSettings } from '../core/simhash/settings.ts';
 import { DEFAULT_K as CORE_DEFAULT_K } from '../core/quality/defaults.ts';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
@@ -96,7 +96,7 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     // A store made with a k keeps it; otherwise k follows each corpus' size.
     kAuto: initial.k === undefined,
     similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
-    containmentThreshold: DEFAULT_CONTAINMENT.threshold,
+    containmentThreshold: CONTAINMENT_DEFAULT_SETTING,
     grouping: 'reference',
     pinned: [],
     settings: DEFAULT_SETTINGS,

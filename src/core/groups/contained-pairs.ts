@@ -22,6 +22,12 @@ export interface ContainmentOptions {
   minPassages: number;
 }
 
+/**
+ * The containment setting a scan starts with: off, until the search's cost fits a default scan (README,
+ * "Contained documents"); a person turns it on with a threshold, usually `DEFAULT_CONTAINMENT.threshold`.
+ */
+export const CONTAINMENT_DEFAULT_SETTING = 0;
+
 export const DEFAULT_CONTAINMENT: ContainmentOptions = {
   threshold: 0.9,
   jaccardThreshold: 0.8,

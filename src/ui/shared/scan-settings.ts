@@ -9,7 +9,7 @@ import {
 } from '../../core/simhash/settings.ts';
 import { DEFAULT_K, DEFAULT_SIMILARITY_THRESHOLD } from '../../core/quality/defaults.ts';
 import type { Grouping } from '../../scan/scan-result.ts';
-import { DEFAULT_CONTAINMENT } from '../../core/groups/contained-pairs.ts';
+import { CONTAINMENT_DEFAULT_SETTING } from '../../core/groups/contained-pairs.ts';
 
 /** Fingerprint settings plus the thresholds that decide which pairs are near-duplicates. */
 export interface ScanSettings {
@@ -33,7 +33,7 @@ export const DEFAULT_SCAN_SETTINGS: ScanSettings = {
   k: DEFAULT_K,
   similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD,
   grouping: 'reference',
-  containmentThreshold: DEFAULT_CONTAINMENT.threshold,
+  containmentThreshold: CONTAINMENT_DEFAULT_SETTING,
 };
 
 /** Default n for each feature kind, used when the user switches kinds. */
@@ -137,14 +137,18 @@ export function describeSettings(s: ScanSettings): string {
   parts.push(`k = ${s.k}`);
   parts.push(`Jaccard ≥ ${s.similarityThreshold}`);
   if (s.grouping === 'components') parts.push('components');
-  // Said only when not the default, so the usual line stays short.
-  if (s.containmentThreshold !== DEFAULT_CONTAINMENT.threshold) parts.push(s.containmentThreshold > 0 ? `contained ≥ ${s.containmentThreshold}` : 'containment off');
+  // Said only when on (off is the default), so the usual line stays short.
+  if (s.containmentThreshold > 0) parts.push(`contained ≥ ${s.containmentThreshold}`);
   return parts.join(' · ');
 }
 
-/** True when two settings give different fingerprints (so applying them means fingerprinting again). */
+/**
+ * True when applying `b` over `a` means fingerprinting again: other fingerprints, or containment turned
+ * on over a scan that ran without it (the passages it needs are collected while fingerprinting).
+ */
 export function changesFingerprints(a: ScanSettings, b: ScanSettings): boolean {
   return (
+    (a.containmentThreshold <= 0 && b.containmentThreshold > 0) ||
     a.simhash.features.kind !== b.simhash.features.kind ||
     a.simhash.features.n !== b.simhash.features.n ||
     a.simhash.weights !== b.simhash.weights ||

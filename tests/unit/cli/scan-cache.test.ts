@@ -132,7 +132,7 @@ function apply(dir: string, cache: string, step: Step): string[] {
 
 /** The CSV a scan writes, and its stderr. */
 async function scan(dir: string, out: string, extra: string[]): Promise<{ csv: Buffer; err: string }> {
-  const r = await runCommand(runScan, [dir, '--threads', '1', '--out', out, ...extra]);
+  const r = await runCommand(runScan, [dir, '--threads', '1', '--containment', '0.9', '--out', out, ...extra]);
   expect(r.code, r.err).toBe(0);
   return { csv: readFileSync(out), err: r.err };
 }

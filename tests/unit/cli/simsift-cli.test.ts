@@ -293,7 +293,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(loose.stderr).toMatch(/\(expected recall at Jaccard 0\.5-0\.6: 0\.506; k=16 cannot reach similarity 0\.5: --k 23 would find 95%\)/);
     const looseRow = parseCsv(loose.stdout).find((x) => x[1] === 'far-x.txt' && x[2] === 'far-y.txt');
     expect(looseRow?.[5]).toBe(measure(far.x, far.y).j.toFixed(4));
-    const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3'], dir);
+    const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3', '--containment', '0.9'], dir);
     const strictRows = parseCsv(strict.stdout).slice(1);
     // Below the near-duplicate threshold now, base.txt lies in the 1%-edited text (and the page of its words) at containment >= 0.9: contained, once per text.
     expect(strictRows.filter((x) => x[6] === 'contained').map((x) => `${x[1]} in ${x[2]}`)).toEqual(['base.txt in page.html', 'base.txt in sub/edited.txt']);
@@ -403,7 +403,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     await writeFile(join(c, 'first.txt'), first.join(' '));
     await writeFile(join(c, 'first-and-more.txt'), [...first, ...prose(13, 300)].join(' '));
     await writeFile(join(c, 'unrelated.txt'), prose(14, 500).join(' '));
-    const r = await simsift(['scan', c], dir);
+    const r = await simsift(['scan', c, '--containment', '0.9'], dir);
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(r.stdout);
     const contained = rows.slice(1).filter((row) => row[6] === 'contained');
@@ -414,10 +414,10 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     ]);
     expect(contained.map((row) => row[5])).toEqual([measure(whole.slice(100, 340).join(' '), whole.join(' ')).j.toFixed(4), measure(first.join(' '), [...first, ...prose(13, 300)].join(' ')).j.toFixed(4)]);
     expect(rows.length).toBe(3); // and no near-duplicate pair
-    expect(r.stderr).toMatch(/0 near-duplicate groups \(reference\); 2 contained documents \(containment >= 0\.9\)/);
+    expect(r.stderr).toMatch(/0 near-duplicate groups \(with a near-duplicate\), 0 sets of identical texts among them; 2 contained documents \(containment >= 0\.9\)/);
     // The keep rules never mark an excerpt or its whole (nor a document inside a longer one): not copies, even with --mark-near.
     const plan = join(dir, 'contained-plan.csv');
-    const planned = await simsift(['scan', c, '--out', join(dir, 'contained.csv'), '--plan', plan, '--mark-near'], dir);
+    const planned = await simsift(['scan', c, '--out', join(dir, 'contained.csv'), '--plan', plan, '--mark-near', '--containment', '0.9'], dir);
     expect(planned.code, planned.stderr).toBe(0);
     expect(parseCsv(await readFile(plan, 'utf8')).length).toBe(1);
     expect(planned.stderr).toMatch(/0 files \(0 bytes\) marked remove/);

@@ -20,7 +20,7 @@ const workers = inThreadWorkers();
 /** Scans `files` (path -> text) and returns what the session's finish step is handed: the result and its search state. */
 async function scan(files: ReadonlyMap<string, string>, corpusSize = 0): Promise<ShownCorpus> {
   let shown: ShownCorpus | null = null;
-  const store = createScanStore({ k: K });
+  const store = createScanStore({ k: K, containmentThreshold: 0.9 });
   const session = createScanSession(store, workers, {
     corpusSize: () => corpusSize,
     finish: async (own) => (shown = own),
@@ -53,7 +53,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
     const read = new Map([['f/new-excerpt.txt', excerptOf(TEXTS[0]!)], ['f/new-whole.txt', TEXTS[1]!]]);
     const own = await scan(read, saved.size);
     const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
-    const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping };
+    const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: own.result.containmentThreshold };
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
     const name = (d: number) => merged.docs.paths[d];
     const c = merged.contained!;
@@ -91,7 +91,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
       for (const [path, text] of read) now.set(path, text);
       const own = await scan(read, now.size - read.size);
       const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
-      const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping };
+      const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: own.result.containmentThreshold };
       const sync = { roots: new Set<string>(), listed: new Set(now.keys()), whole: true };
       const merged = await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options, sync);
       const fresh = await scan(now);

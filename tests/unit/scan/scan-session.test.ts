@@ -262,7 +262,7 @@ describe('scan session: contained documents', () => {
         return ingestApi.measureContainment(...args);
       },
     };
-    const store = createScanStore();
+    const store = createScanStore({ containmentThreshold: 0.9 });
     const session = createScanSession(store, workers(counting));
     await session.start({ kind: 'file-list', files: files() });
     const r = store.getSnapshot().result!;
