@@ -137,6 +137,16 @@ async function scan(dir: string, out: string, extra: string[]): Promise<{ csv: B
   return { csv: readFileSync(out), err: r.err };
 }
 
+/** A temporary folder holding TEXTS as t0.txt, t1.txt, ..., past the racy window, and a cache path beside it. */
+async function textsFolder(): Promise<{ root: string; dir: string; cache: string }> {
+  const root = mkdtempSync(join(tmpdir(), 'simsift-cache-'));
+  const dir = join(root, 'folder');
+  mkdirSync(dir);
+  TEXTS.forEach((text, i) => writeFileSync(join(dir, `t${i}.txt`), text));
+  await pastRacyWindow();
+  return { root, dir, cache: join(root, 'scan.cache') };
+}
+
 /** Runs `steps` from a fresh folder; returns a description of the first mismatch, or null. */
 async function runSequence(seed: number, steps: readonly Step[], stats: { notRead: number }, seen?: (csv: string) => void): Promise<string | null> {
   const root = mkdtempSync(join(tmpdir(), `simsift-cache-${seed}-`));
@@ -210,12 +220,7 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
   });
 
   it('is not used by a scan with --containment, which says so and reads every file (a cached scan listed other contained pairs than a fresh one)', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'simsift-cache-'));
-    const dir = join(root, 'folder');
-    const cache = join(root, 'scan.cache');
-    mkdirSync(dir);
-    TEXTS.forEach((text, i) => writeFileSync(join(dir, `t${i}.txt`), text));
-    await pastRacyWindow();
+    const { root, dir, cache } = await textsFolder();
     await scan(dir, join(root, 'a.csv'), ['--cache', cache]);
     const on = await scan(dir, join(root, 'b.csv'), ['--cache', cache, '--containment', '0.9']);
     expect(on.err).toMatch(/cache: not used: a scan with --containment does not use a cache yet/);
@@ -224,12 +229,7 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
   });
 
   it('reads only the changed files and says why a cache is not used', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'simsift-cache-'));
-    const dir = join(root, 'folder');
-    const cache = join(root, 'scan.cache');
-    mkdirSync(dir);
-    TEXTS.forEach((text, i) => writeFileSync(join(dir, `t${i}.txt`), text));
-    await pastRacyWindow();
+    const { root, dir, cache } = await textsFolder();
     const first = await scan(dir, join(root, 'a.csv'), ['--cache', cache]);
     expect(first.err).toMatch(/cache: none yet; every file read; wrote/);
     writeFileSync(join(dir, 't0.txt'), `${TEXTS[0]} and one more sentence here.`);
