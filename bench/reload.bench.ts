@@ -17,6 +17,8 @@ import { realCorpusOnDisk } from './real-corpus.ts';
 import { benchOptions, numberOption } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The saved corpus lives under this origin in the kept profile: the port must never change.
+const PORT = 4391;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 // Long tasks from the document's start (installed before the app's scripts run).
 const OBSERVE_TASKS = `globalThis.__name = (f) => f; globalThis.__tasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) globalThis.__tasks.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({ type: 'longtask', buffered: true });`;
@@ -25,7 +27,22 @@ const OBSERVE_TASKS = `globalThis.__name = (f) => f; globalThis.__tasks = []; ne
 async function timedOpen(page: Page, url: string, label: string): Promise<void> {
   const t0 = performance.now();
   await page.goto(url);
-  await page.locator('[data-scan-state="done"]').waitFor({ timeout: 600_000 });
+  // IndexedDB is per origin: a profile saved under another port opens empty, and would wait forever.
+  const outcome = await page.waitForFunction(
+    () => {
+      if (document.querySelector('[data-scan-state="done"]')) return 'done';
+      const saved = document.querySelector('[aria-label="Saved documents"]')?.textContent ?? '';
+      const restoring = /Restoring the saved corpus/.test(document.body.textContent ?? '');
+      // Empty for 3 s on end: before the saved corpus is looked up the panel also reads 0.
+      const w = globalThis as unknown as { __emptySince?: number };
+      if (restoring || !saved.startsWith('0 documents')) w.__emptySince = undefined;
+      else w.__emptySince ??= performance.now();
+      return w.__emptySince !== undefined && performance.now() - w.__emptySince > 3000 ? 'empty' : false;
+    },
+    undefined,
+    { timeout: 600_000, polling: 250 },
+  );
+  if ((await outcome.jsonValue()) === 'empty') throw new Error(`no saved corpus at ${url} in this profile: run with --rescan`);
   const seconds = (performance.now() - t0) / 1000;
   await page.waitForTimeout(1000);
   const seen = await page.evaluate(() => ({
@@ -49,8 +66,8 @@ export async function main(args: string[]): Promise<void> {
   const profile = join(dirname(corpus.dir), 'reload-profile');
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-reload-build-'));
   await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4392, strictPort: false } });
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4392/';
+  const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: PORT, strictPort: true } });
+  const url = `http://127.0.0.1:${PORT}/`;
   const open = () => chromium.launchPersistentContext(profile, { executablePath: process.env.SIMSIFT_CHROMIUM ?? '/usr/bin/chromium', args: ARGS, serviceWorkers: 'block' });
   try {
     console.log(`reload bench: ${corpus.files} real-text files (${(corpus.bytes / 1e6).toFixed(0)} MB) saved in ${profile}`);
