@@ -19,6 +19,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { recordPhase } from '../scan/phase-timing.ts';
 import { saveFileTimes } from './file-times.ts';
+import { readKeptCopies } from './release-files.ts';
 import { LOCK_WAIT_MS, NO_ID, openBatchWriter, tryLock } from './corpus-writer.ts';
 import type { BatchWriter } from './corpus-writer.ts';
 import { mergeCorpus, positionsByPath, rootOf } from './merge-corpus.ts';
@@ -205,6 +206,8 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
           .then(() => (c.missedChange ? undefined : saveVerified(c, merged)))
           .then(() => (c.missedChange ? undefined : keepTables(c, merged, w.writer.failed || w.writer.tablesMissed)))
           .then(() => (c.missedChange ? undefined : saveFileTimes(merged, w.writer.lostIds, times.signal)))
+          // Asked their times, the Files are let go where the contents were kept (release-files.ts).
+          .then(() => (c.missedChange || !c.snapshot.keepContents ? 0 : readKeptCopies(merged)))
           .catch(() => undefined)
           .then(() => catchUp(c))
           // What saving still took once the results were on show (batches committed during the scan are not in it).
