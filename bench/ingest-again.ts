@@ -106,6 +106,9 @@ export async function chooseAgain(page: Page, dir: string, handle: boolean): Pro
   else await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
   await page.waitForFunction(() => (window as unknown as { __bench: { doneAt: number } }).__bench.doneAt > 0, undefined, { timeout: 600_000 });
   const m = await page.evaluate(() => (window as unknown as { __bench: { inputAt: number; doneAt: number } }).__bench);
+  // Where the second scan's time went: every phase measure since the input (User Timing, phase-timing.ts).
+  const phases = await page.evaluate((from) => performance.getEntriesByType('measure').filter((e) => e.name.startsWith('simsift:') && e.startTime >= from).map((e) => `${e.name.slice(8)} ${Math.round(e.startTime - from)}+${Math.round(e.duration)}`), m.inputAt);
+  console.log(`    second scan's phases (ms from the input, start+duration): ${phases.join(', ')}`);
   const notice = (await page.getByRole('region', { name: 'Saved corpus' }).getByRole('status').first().textContent().catch(() => '')) ?? '';
   return { seconds: (m.doneAt - m.inputAt) / 1000, notice: notice.replace(/\s*Dismiss$/, '') };
 }

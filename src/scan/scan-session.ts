@@ -114,7 +114,9 @@ async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHa
   // A listing already chosen (a rescan of the corpus's own files, the CLI) is taken as it is.
   const exclusions = source.kind === 'collected' ? NO_EXCLUSIONS : ((await s.hooks.exclusions?.()) ?? NO_EXCLUSIONS);
   const { listing, excluded } = await leaveOutExcluded(s.workers, listed, exclusions, handleToken, signal);
+  const tCheck = performance.now();
   const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal);
+  recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });
   recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
   return { listing, unreadable, handleToken, check, exclusions, excluded };
 }
