@@ -34,7 +34,7 @@ const STAT_PATHS_PER_CALL = 1024;
  * Sizes and times of the Files at `at` (the others: size -1, time 0; the feeder asks a file read for its
  * time after reading it), in small tasks: Files the page holds (folder input, Choose files, an entries drop).
  */
-export async function statFiles(files: ArrayLike<Blob>, at: readonly number[], signal: AbortSignal): Promise<FileStats> {
+export async function statFiles(files: ArrayLike<Blob>, at: readonly number[], signal: AbortSignal, onChecked?: (done: number) => void): Promise<FileStats> {
   const sizes = new Float64Array(files.length).fill(-1);
   const modified = new Float64Array(files.length);
   for (let from = 0; from < at.length; from += STAT_CHUNK) {
@@ -45,12 +45,14 @@ export async function statFiles(files: ArrayLike<Blob>, at: readonly number[], s
       sizes[d] = file.size;
       modified[d] = file instanceof File ? file.lastModified : 0;
     }
+    onChecked?.(Math.min(at.length, from + STAT_CHUNK));
   }
   return { sizes, modified };
 }
 
 /** Sizes and times of paths under directory handles the ingest workers hold (scan `token`), opened there. */
-export async function statHandlePaths(workers: ScanWorkers, token: string, paths: readonly string[], signal: AbortSignal): Promise<FileStats> {
+export async function statHandlePaths(workers: ScanWorkers, token: string, paths: readonly string[], signal: AbortSignal, onChecked?: (done: number) => void): Promise<FileStats> {
+  let done = 0;
   const sizes = new Float64Array(paths.length);
   const modified = new Float64Array(paths.length);
   const calls: Promise<void>[] = [];
@@ -62,6 +64,7 @@ export async function statHandlePaths(workers: ScanWorkers, token: string, paths
         .then((stats) => {
           sizes.set(stats.sizes, from);
           modified.set(stats.modified, from);
+          onChecked?.((done += part.length));
         }),
     );
   }
@@ -131,13 +134,19 @@ export async function quickCheck(
   handleToken: string | null,
   isUnchanged: UnchangedTest | null,
   signal: AbortSignal,
+  /** Told how many files will be asked (once), then how many have been (the page's progress line). */
+  onChecked?: (done: number, total: number) => void,
 ): Promise<QuickCheckSplit | { toRead: CollectedFiles; stats: FileStats | null; unchanged: 0 }> {
+  const at = !listing.modified && handleToken === null && isUnchanged ? savedAt(listing, isUnchanged) : [];
+  const total = listing.modified ? 0 : handleToken === null ? at.length : isUnchanged ? listing.paths.length : 0;
+  const told = total > 0 && onChecked ? (done: number) => onChecked(done, total) : undefined;
+  told?.(0);
   const stats = listing.modified
     ? { sizes: new Float64Array(listing.paths.length).fill(-1), modified: listing.modified }
     : handleToken === null
-      ? await statFiles(listing.files, isUnchanged ? savedAt(listing, isUnchanged) : [], signal)
+      ? await statFiles(listing.files, at, signal, told)
       : isUnchanged
-        ? await statHandlePaths(workers, handleToken, listing.paths, signal)
+        ? await statHandlePaths(workers, handleToken, listing.paths, signal, told)
         : null;
   if (!stats || !isUnchanged) return { toRead: listing, stats, unchanged: 0 };
   return splitUnchanged(listing, stats, isUnchanged);

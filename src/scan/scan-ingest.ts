@@ -48,6 +48,8 @@ export interface ScanMeter {
   inflightBytes: Map<number, number>;
   publish(): void;
   setPhase(next: ScanPhase): void;
+  /** The quick check asked `done` of `total` saved files their size and time (one ask each: 100,000 take a while, so the page counts them). */
+  checked(done: number, total: number): void;
 }
 
 /** A meter for the scan started at `t0`; it publishes only while `isCurrent()`. */
@@ -93,6 +95,11 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
     setPhase(next) {
       m.phase = next;
       m.publish();
+    },
+    checked(done, total) {
+      m.filesTotal = total;
+      m.filesDone = done;
+      if (m.phase !== 'checking') m.setPhase('checking');
     },
   };
   return m;

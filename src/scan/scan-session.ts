@@ -26,7 +26,7 @@ import type { ScanSnapshot, ScanStore } from './scan-store.ts';
 import { openHandlesInWorkers } from './handle-source.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 import { recordPhase } from './phase-timing.ts';
-import { allocateDocs, createScanMeter, ingestAll, type IngestOutput } from './scan-ingest.ts';
+import { allocateDocs, createScanMeter, ingestAll, type IngestOutput, type ScanMeter } from './scan-ingest.ts';
 import { quickCheck } from './quick-check.ts';
 import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
 import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
@@ -107,7 +107,7 @@ interface SessionState {
  * reads the files itself), then the quick check: files the saved corpus holds at the same path, size
  * and time are left out of what is read.
  */
-async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHashSettings, signal: AbortSignal, t0: number) {
+async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHashSettings, signal: AbortSignal, t0: number, m: ScanMeter) {
   const { collected: listed, unreadable } = await collectSource(s.workers, source, signal);
   signal.throwIfAborted();
   const handleToken = listed.roots ? await openHandlesInWorkers(s.workers, listed.roots, signal) : null;
@@ -115,7 +115,8 @@ async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHa
   const exclusions = source.kind === 'collected' ? NO_EXCLUSIONS : ((await s.hooks.exclusions?.()) ?? NO_EXCLUSIONS);
   const { listing, excluded } = await leaveOutExcluded(s.workers, listed, exclusions, handleToken, signal);
   const tCheck = performance.now();
-  const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal);
+  const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal, m.checked);
+  m.filesDone = 0;
   recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });
   recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
   return { listing, unreadable, handleToken, check, exclusions, excluded };
@@ -164,7 +165,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
   try {
     // Listing: the file list (walking dropped folders), hidden files left out.
     m.setPhase('listing');
-    const { listing, unreadable, handleToken, check, exclusions, excluded } = await listAndCheck(s, source, settings, signal, t0);
+    const { listing, unreadable, handleToken, check, exclusions, excluded } = await listAndCheck(s, source, settings, signal, t0, m);
     const collected = check.toRead;
     s.lastCollected = listing;
     skipped.push(...collected.hidden, ...unreadable);

@@ -17,7 +17,7 @@ export type ScanState = 'idle' | 'scanning' | 'done' | 'error' | 'cancelled';
  * alongside), `fingerprinting` the last batches, `indexing` (searching candidate pairs), `grouping`
  * (verifying pairs, grouping), `saving` (writing the result to the saved corpus).
  */
-export type ScanPhase = 'listing' | 'reading' | 'fingerprinting' | 'indexing' | 'grouping' | 'saving';
+export type ScanPhase = 'listing' | 'checking' | 'reading' | 'fingerprinting' | 'indexing' | 'grouping' | 'saving';
 
 /** What the progress view shows; published at most about 10 times a second. */
 export interface ScanProgress {

@@ -29,7 +29,7 @@ export function ScanProgress({ state, progress, onCancel, stopped = null }: Scan
   if (state === 'idle') return null;
   const p = progress;
   const fraction = !p ? 0 : p.bytesTotalKnown && p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.filesTotal > 0 ? p.filesDone / p.filesTotal : 0;
-  const measurable = p?.phase === 'reading' || p?.phase === 'fingerprinting';
+  const measurable = p?.phase === 'checking' || p?.phase === 'reading' || p?.phase === 'fingerprinting';
   const figures = p ? Object.values(progressFigures(p)).filter((f): f is string => f !== null) : null;
   return (
     <section className="scan-progress" aria-label="Scan progress">

@@ -15,6 +15,7 @@ export function formatSeconds(seconds: number): string {
 /** What each phase is called while it runs. */
 export const PHASE_LABEL: Record<ScanPhase, string> = {
   listing: 'Listing files',
+  checking: 'Checking which saved files changed (size and modification time)',
   reading: 'Reading and fingerprinting files',
   fingerprinting: 'Fingerprinting the last files',
   indexing: 'Searching for near-duplicate candidates',

@@ -38,9 +38,13 @@ describe('progressFigures', () => {
     expect(progressFigures({ ...base, phase: 'listing', filesTotal: 0, filesDone: 0 })).toEqual({ files: null, bytes: null, rate: null, left: null });
     expect(progressFigures({ ...base, phase: 'indexing', filesDone: 100 })).toEqual({ files: '100 of 100 files', bytes: null, rate: null, left: null });
   });
+  it('counts the saved files the quick check has asked', () => {
+    expect(progressFigures({ ...base, phase: 'checking', filesDone: 32_000, filesTotal: 100_000 }).files).toBe('32,000 of 100,000 files');
+  });
   it('names every phase for what it does', () => {
     expect(PHASE_LABEL).toEqual({
       listing: 'Listing files',
+      checking: 'Checking which saved files changed (size and modification time)',
       reading: 'Reading and fingerprinting files',
       fingerprinting: 'Fingerprinting the last files',
       indexing: 'Searching for near-duplicate candidates',
