@@ -30,7 +30,7 @@
  * the functions with the most self time: where the main thread's share of the scan goes.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, expect, type BrowserContext, type Page } from '@playwright/test';
@@ -39,6 +39,7 @@ import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corp
 import { realCorpusOnDisk } from './real-corpus.ts';
 import { benchOptions, numberOption } from './harness.ts';
 import { copyCorpus, removeCopy, timeAgain } from './ingest-again.ts';
+import { cliFingerprintCost, watchBrowserUsage } from './machine-usage.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,6 +48,7 @@ const INGEST_OPTIONS = {
   files: { type: 'string' }, mb: { type: 'string' }, source: { type: 'string' }, seed: { type: 'string' }, text: { type: 'string' },
   baseline: { type: 'boolean' }, 'no-baseline': { type: 'boolean' }, profile: { type: 'boolean' }, trace: { type: 'boolean' },
   'no-contents': { type: 'boolean' }, reload: { type: 'boolean' }, tasks: { type: 'boolean' }, again: { type: 'string' },
+  usage: { type: 'boolean' },
 } as const;
 
 /** The on-disk corpus for `spec`, generated once under bench/.data/. */
@@ -69,18 +71,19 @@ const BLANK_PAGE = '<!doctype html><title>read baseline</title><input type=file 
  * The baseline: a blank page reads every file's bytes from a folder input, 16 reads in flight,
  * timed from the input's change event to the last byte (`arrayBuffer()`, the plain way).
  */
-async function readBaseline(newPage: () => Promise<Page>, url: string, dir: string, mode: 'read' | 'stat' = 'read'): Promise<{ seconds: number; files: number; bytes: number; deliverSeconds: number }> {
+async function readBaseline(newPage: () => Promise<Page>, url: string, dir: string, mode: 'read' | 'stat' = 'read'): Promise<{ seconds: number; files: number; bytes: number; deliverSeconds: number; startEpoch: number }> {
   const page = await newPage();
   try {
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.goto(url);
     await page.setContent(BLANK_PAGE);
     await page.evaluate((mode) => {
-      const w = window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }> };
+      const w = window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }>; __t0: number };
       const input = document.querySelector('input')!;
       w.__read = new Promise((resolve) => {
         input.addEventListener('change', () => {
           const t0 = performance.now();
+          w.__t0 = performance.timeOrigin + t0;
           const files = input.files!;
           let next = 0;
           let bytes = 0;
@@ -108,7 +111,8 @@ async function readBaseline(newPage: () => Promise<Page>, url: string, dir: stri
     await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
     const deliverSeconds = (performance.now() - t0) / 1000;
     const r = await page.evaluate(() => (window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }> }).__read);
-    return { seconds: r.ms / 1000, files: r.files, bytes: r.bytes, deliverSeconds };
+    const startEpoch = await page.evaluate(() => (window as unknown as { __t0: number }).__t0);
+    return { seconds: r.ms / 1000, files: r.files, bytes: r.bytes, deliverSeconds, startEpoch };
   } finally {
     await page.close();
   }
@@ -406,11 +410,31 @@ function printTrace(buffer: Buffer, label = '', detail = true): void {
   for (const [key, v] of [...byMojo].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`    ${(v.ms / 1000).toFixed(2).padStart(7)} s ${String(v.n).padStart(8)} events  ${key}`);
 }
 
+/** #38's table: the app's scan against the machine's limit (reading and fingerprinting perfectly overlapped). */
+function printMachineTable(t: {
+  files: number;
+  bytes: number;
+  app: { seconds: number; cpu: number; peaks: Map<string, number> };
+  read: { seconds: number; cpu: number; peaks: Map<string, number> };
+  fingerprint: { seconds: number; cpu: number };
+}): void {
+  const cores = availableParallelism();
+  const limit = Math.max(t.read.seconds, (t.read.cpu + t.fingerprint.cpu) / cores);
+  const gb = (b: number | undefined) => `${((b ?? 0) / 1e9).toFixed(2)} GB`;
+  const peaks = (p: Map<string, number>) => [...p].sort((a, b) => b[1] - a[1]).map(([kind, bytes]) => `${kind} ${gb(bytes)}`).join(', ');
+  console.log(`  machine (#38; CPU = user + system of every browser process, sampled from /proc every 250 ms; ${cores} cores):`);
+  console.log(`    app scan:          ${t.app.seconds.toFixed(2)} s wall, ${t.app.cpu.toFixed(1)} CPU-s; peak RSS ${peaks(t.app.peaks)}`);
+  console.log(`    blank-page read:   ${t.read.seconds.toFixed(2)} s wall, ${t.read.cpu.toFixed(1)} CPU-s; peak RSS ${peaks(t.read.peaks)}`);
+  console.log(`    simsift fingerprint: ${t.fingerprint.seconds.toFixed(2)} s wall, ${t.fingerprint.cpu.toFixed(1)} CPU-s`);
+  console.log(`    limit = max(read wall, (read CPU + fingerprint CPU) / cores) = ${limit.toFixed(2)} s; app / limit ${(t.app.seconds / limit).toFixed(2)}x (target <= 1.15x)`);
+  console.log(`    app CPU / (read CPU + fingerprint CPU) ${(t.app.cpu / (t.read.cpu + t.fingerprint.cpu)).toFixed(2)}x (target <= 1.15x); renderer peak / text ${((t.app.peaks.get('renderer') ?? 0) / t.bytes).toFixed(2)}x (target <= 0.5x)`);
+}
+
 export async function main(args: string[]): Promise<void> {
   const o = benchOptions(
     args,
     INGEST_OPTIONS,
-    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks] [--again N]',
+    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks] [--again N] [--usage]',
   );
   if (!o) return;
   const files = numberOption(o.files, 100_000, 'files');
@@ -421,6 +445,7 @@ export async function main(args: string[]): Promise<void> {
   if (text !== 'generated' && text !== 'real') throw new Error('--text is generated or real');
   if (!['folder', 'drop', 'handle'].includes(source)) throw new Error('--source is folder, drop or handle');
   if (text === 'real' && source === 'drop') throw new Error('--text real is read from disk: --source folder or handle');
+  if (o.usage === true && source !== 'folder') throw new Error('--usage compares with the blank page\'s folder-input read: --source folder');
   const again = o.again === undefined ? 0 : numberOption(o.again, 10, 'again');
   if (again > 0 && source === 'drop') throw new Error('--again chooses the folder again: --source folder or handle');
   const fromDisk = source === 'folder' || source === 'handle';
@@ -443,6 +468,9 @@ export async function main(args: string[]): Promise<void> {
   const diskCorpus = () => (text === 'real' ? realCorpusOnDisk(files, Math.round((realMb * 1e6) / files), seed) : corpusOnDisk(spec));
   // The profile (and the OPFS copy in it) is kept under bench/.data/ for the next run of the same corpus.
   const profileDir = source === 'handle' ? join(dirname(diskCorpus().dir), 'opfs-profile') : null;
+  // #38's table: the CLI's fingerprinting alone first (its CPU is read when it has exited), then the browser watched.
+  const fingerprintCost = o.usage === true ? cliFingerprintCost(root, diskCorpus().dir) : null;
+  const usage = o.usage === true ? watchBrowserUsage() : null;
   const browser = profileDir ? null : await chromium.launch(launch);
   const context = profileDir ? await chromium.launchPersistentContext(profileDir, launch) : null;
   const newPage = () => (context ? context.newPage() : browser!.newPage());
@@ -482,7 +510,9 @@ export async function main(args: string[]): Promise<void> {
     let handleBase: Awaited<ReturnType<typeof readHandleBaseline>> | null = null;
     if (baseline && source === 'folder') {
       if (o.trace === true && browser) await browser.startTracing(undefined, { categories: ['toplevel'] });
+      usage?.resetPeaks();
       base = await readBaseline(newPage, url, corpusDir);
+      usage?.sampleNow();
       if (o.trace === true && browser) printTrace(await browser.stopTracing(), ' of the blank-page read (the FileList included)', false);
     }
     if (baseline && source === 'handle') handleBase = await readHandleBaseline(context!, url, opfsFolder);
@@ -519,6 +549,8 @@ export async function main(args: string[]): Promise<void> {
     // Chromium's trace of the scan's tasks (toplevel and mojo): which native work fills the page's main thread.
     const tracing = o.trace === true && browser ? browser : null;
     if (tracing) await tracing.startTracing(page, { categories: ['toplevel', 'mojom', 'disabled-by-default-devtools.timeline'] });
+    const basePeaks = usage?.peaks() ?? null;
+    usage?.resetPeaks();
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
     if (source === 'handle') {
@@ -565,6 +597,8 @@ export async function main(args: string[]): Promise<void> {
         .map((e) => ({ name: e.name.slice('simsift:'.length), start: e.startTime, ms: e.duration, detail: (e as PerformanceMeasure).detail as Record<string, number> | null })),
     );
     const m = await page.evaluate(() => (window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } }).__bench);
+    const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+    usage?.sampleNow();
     const summary = await page.getByRole('region', { name: 'Results' }).locator('p').first().textContent();
     const phases = await page.getByRole('region', { name: 'Results' }).locator('p.results__timings').textContent();
     const during = m.tasks.filter(([start]) => start >= m.inputAt);
@@ -588,6 +622,15 @@ export async function main(args: string[]): Promise<void> {
     }
     if (handleBase) {
       console.log(`  blank-page handle read:    ${handleBase.seconds.toFixed(2)} s to walk the OPFS folder (${handleBase.walkSeconds.toFixed(2)} s) and read ${handleBase.files} files, ${(handleBase.bytes / 1e6).toFixed(0)} MB (getFile() + arrayBuffer(), 16 in flight); SimSift/baseline ${(seconds / handleBase.seconds).toFixed(2)}x`);
+    }
+    if (usage && base && fingerprintCost) {
+      printMachineTable({
+        files: corpus.files,
+        bytes: corpus.bytes,
+        app: { seconds, cpu: usage.cpuBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), peaks: usage.peaks() },
+        read: { seconds: base.seconds, cpu: usage.cpuBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), peaks: basePeaks! },
+        fingerprint: fingerprintCost,
+      });
     }
     console.log('  phases (wall clock; reading overlaps fingerprinting, saving runs behind):');
     for (const e of measures) {
@@ -656,6 +699,7 @@ export async function main(args: string[]): Promise<void> {
     }
     if (o.tasks === true) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
   } finally {
+    usage?.stop();
     for (const clean of cleanup) clean();
     await (context ?? browser)!.close();
     await server.close();

@@ -1,0 +1,123 @@
+/**
+ * What the browser costs the machine (#38's table): CPU seconds (user + system) of every process the
+ * bench started (Chromium's browser, renderers, GPU and utility processes, those that exited included:
+ * a process's reaped children count in its cutime/cstime), and resident memory per process kind, read
+ * from /proc every 250 ms. Times are epoch milliseconds, so a page's `performance.timeOrigin + t` maps
+ * onto them.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+
+const TICKS_PER_SECOND = 100;
+const PAGE_BYTES = 4096;
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  /** utime + stime + cutime + cstime, in seconds. */
+  cpu: number;
+  rssBytes: number;
+}
+
+function readProc(pid: number): Proc | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After "pid (comm) ": state [0], ppid [1], utime [11], stime [12], cutime [13], cstime [14], rss pages [21].
+    const cpu = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND;
+    return { pid, ppid: Number(f[1]), cpu, rssBytes: Number(f[21]) * PAGE_BYTES };
+  } catch {
+    return null; // exited between the listing and the read
+  }
+}
+
+/** Chromium's name for a process's role ("--type=renderer"); the browser process has none. */
+function kindOf(pid: number): string {
+  try {
+    // Chromium rewrites its children's command lines into one string (setproctitle): matched, not split.
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const type = /--type=([\w-]+)/.exec(cmdline);
+    return type ? type[1]! : cmdline.includes('chrom') ? 'browser' : 'other';
+  } catch {
+    return 'gone';
+  }
+}
+
+/** The live descendants of `root` that are Chromium's (the bench's own tools, esbuild say, are left out). */
+function browserTree(root: number): Proc[] {
+  const all = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).map(readProc).filter((p): p is Proc => p !== null);
+  const children = new Map<number, Proc[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const out: Proc[] = [];
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? []) {
+      out.push(c);
+      walk(c.pid);
+    }
+  };
+  walk(root);
+  return out.filter((p) => kindOf(p.pid) !== 'other');
+}
+
+interface Sample {
+  at: number;
+  cpu: number;
+}
+
+/** Samples the browser processes under this one until `stop()`. */
+export function watchBrowserUsage(intervalMs = 250) {
+  const samples: Sample[] = [];
+  const peakByKind = new Map<string, number>();
+  // A process that exits is folded into its parent's cutime/cstime only when reaped: never count down.
+  let floor = 0;
+  const sample = () => {
+    const tree = browserTree(process.pid);
+    const byKind = new Map<string, number>();
+    for (const p of tree) {
+      const kind = kindOf(p.pid);
+      byKind.set(kind, (byKind.get(kind) ?? 0) + p.rssBytes);
+    }
+    for (const [kind, bytes] of byKind) peakByKind.set(kind, Math.max(peakByKind.get(kind) ?? 0, bytes));
+    floor = Math.max(floor, tree.reduce((n, p) => n + p.cpu, 0));
+    samples.push({ at: performance.timeOrigin + performance.now(), cpu: floor });
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    /** CPU seconds the browser spent between two epoch times (linear between samples). */
+    cpuBetween(fromEpochMs: number, toEpochMs: number): number {
+      return cpuAt(samples, toEpochMs) - cpuAt(samples, fromEpochMs);
+    },
+    /** Peak resident bytes per process kind since the last reset. */
+    peaks: () => new Map(peakByKind),
+    resetPeaks: () => peakByKind.clear(),
+    sampleNow: sample,
+    stop: () => clearInterval(timer),
+  };
+}
+
+function cpuAt(samples: readonly Sample[], at: number): number {
+  let i = samples.findIndex((s) => s.at >= at);
+  if (i < 0) return samples.at(-1)!.cpu;
+  if (i === 0) return samples[0]!.cpu;
+  const a = samples[i - 1]!;
+  const b = samples[i]!;
+  return a.cpu + ((b.cpu - a.cpu) * (at - a.at)) / Math.max(1, b.at - a.at);
+}
+
+/** CPU seconds and wall seconds of `simsift fingerprint DIR` (the CLI's fingerprinting alone, its output thrown away). */
+export function cliFingerprintCost(root: string, dir: string): { seconds: number; cpu: number } {
+  const before = childrenCpu();
+  const t0 = performance.now();
+  const child = spawnSync(process.execPath, [`${root}/bin/simsift.js`, 'fingerprint', dir, '--out', '/dev/null'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = (performance.now() - t0) / 1000;
+  if (child.status !== 0) throw new Error(`simsift fingerprint exited with ${child.status}: ${child.stderr}`);
+  return { seconds, cpu: childrenCpu() - before };
+}
+
+/** CPU seconds of this process's reaped children (cutime + cstime of /proc/self/stat). */
+function childrenCpu(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND;
+}
