@@ -80,14 +80,27 @@ export async function removeContentsInTransaction(tx: IDBPTransaction<CorpusDB, 
     const starts: number[] = [];
     const ends: number[] = [];
     let at = 0;
+    // Kept neighbours are sliced as one run: each slice is a new Blob registered with the browser
+    // process, and a slice per kept document made a 3-file change cost a second per 20,000 documents.
+    let runStart = 0;
+    let runEnd = 0;
+    const flush = () => {
+      if (runEnd > runStart) parts.push(record.blob.slice(runStart, runEnd));
+      runStart = runEnd = 0;
+    };
     forEachContent(record, (id, start, end) => {
-      if (gone.has(id)) return;
+      if (gone.has(id)) return flush();
+      if (start !== runEnd || runEnd === runStart) {
+        flush();
+        runStart = start;
+      }
+      runEnd = end;
       keep.push(id);
-      parts.push(record.blob.slice(start, end));
       starts.push(at);
       at += end - start;
       ends.push(at);
     });
+    flush();
     if (keep.length === new Uint32Array(record.ids).length) continue;
     if (keep.length === 0) writes.push(store.delete(record.first));
     else {

@@ -161,6 +161,25 @@ describe('addBatch and loadCorpus', () => {
     expect(await getContent(5)).toBeNull();
   });
 
+  it('removing documents keeps every other document\'s bytes, slicing each run of kept neighbours once', async () => {
+    const texts: Array<[number, string]> = [[0, 'zero'], [1, ''], [2, 'two'], [3, 'three'], [4, 'four'], [5, 'five'], [6, 'six']];
+    await addBatch({ documents: docs(0, 7), contents: kept(texts) });
+    const slice = vi.spyOn(Blob.prototype, 'slice');
+    await removeDocuments([3, 6]);
+    // Two runs kept ([0, 1, 2] and [4, 5]): two slices, not one per document.
+    expect(slice).toHaveBeenCalledTimes(2);
+    slice.mockRestore();
+    for (const [id, text] of texts) {
+      const content = await getContent(id);
+      if (id === 3 || id === 6) expect(content).toBeNull();
+      else expect(await content!.text()).toBe(text);
+    }
+    await removeDocuments([0]);
+    expect(await getContent(0)).toBeNull();
+    expect(await (await getContent(2))!.text()).toBe('two');
+    expect(await (await getContent(5))!.text()).toBe('five');
+  });
+
   it('refuses contents whose ids do not ascend, lie outside the batch or whose ranges overrun the blob', async () => {
     await expect(addBatch({ documents: docs(0, 2), contents: kept([[1, 'a'], [0, 'b']]) })).rejects.toMatchObject({ kind: 'invalid-input' });
     await expect(addBatch({ documents: docs(0, 2), contents: kept([[0, 'a'], [7, 'b']]) })).rejects.toMatchObject({ kind: 'invalid-input' });
