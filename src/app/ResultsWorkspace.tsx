@@ -352,9 +352,15 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           {stats.ok.toLocaleString('en')} documents compared ({stats.distinct.toLocaleString('en')} distinct texts)
         </p>
         <p className="results__timings ss-muted">
-          Reading {seconds(result.timings.readingMs)} (fingerprinting alongside) · fingerprinting the rest{' '}
-          {seconds(result.timings.fingerprintingMs)} · indexing {seconds(result.timings.indexingMs)} · grouping{' '}
-          {seconds(result.timings.groupingMs)} · total {seconds(result.timings.totalMs)}
+          {/* A restore, or a second scan whose files were all unchanged, read nothing: said so, not "Reading 0.00 s". */}
+          {result.timings.readingMs === 0 && result.timings.fingerprintingMs === 0 ? (
+            'No file read (the saved corpus stood for every file)'
+          ) : (
+            <>
+              Reading {seconds(result.timings.readingMs)} (fingerprinting alongside) · fingerprinting the rest {seconds(result.timings.fingerprintingMs)}
+            </>
+          )}{' '}
+          · indexing {seconds(result.timings.indexingMs)} · grouping {seconds(result.timings.groupingMs)} · total {seconds(result.timings.totalMs)}
         </p>
       </div>
     </section>

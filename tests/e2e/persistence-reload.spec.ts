@@ -19,10 +19,14 @@ test('a scanned corpus and its groups come back after a reload', async ({ page }
     expect(Number(before['Near-duplicate groups'])).toBeGreaterThan(0);
     expect(parseInt(before['Duplicate pairs'].replace(/,/g, ''), 10)).toBeGreaterThan(0);
 
+    const timings = page.locator('.results__timings');
+    await expect(timings).toContainText('Reading ');
     await waitForSaved(page);
     await page.reload();
     await app.waitForState('done');
     expect(await app.figures()).toEqual(before);
+    // The restore read no file: the line says so, never "Reading 0.00 s".
+    await expect(timings).toContainText('No file read (the saved corpus stood for every file)');
     await expect(app.savedDocuments).toHaveText(`${corpus.files} documents saved in this browser`);
     await expect(app.panel.getByLabel('Storage used')).toContainText(' used');
   } finally {
