@@ -63,6 +63,8 @@ test('keep rules, marks, the plan, simsift apply and undo', async ({ page }) => 
     await expect(summary).toContainText('4 files marked for removal');
 
     await panel.getByText('Show each group’s marks').click();
+    // No rule yet: the list says what decides (never a first item that starts with "then").
+    await expect(panel.getByRole('list', { name: 'Keep rules' }).getByRole('listitem')).toHaveText(['the group’s reference (no rule added yet)']);
     // Rules: docs/old protected, then newest first.
     await panel.getByLabel('Protected folders (one per line; everything under them is kept)').fill('docs/old');
     await panel.getByLabel('Protected folders (one per line; everything under them is kept)').blur();

@@ -46,7 +46,7 @@ export function KeepRulesEditor({ rules, onChange }: KeepRulesEditorProps) {
             </button>
           </li>
         ))}
-        <li className="ss-muted">then the group’s reference, then path order</li>
+        <li className="ss-muted">{rules.order.length === 0 ? 'the group’s reference (no rule added yet)' : 'then the group’s reference, then path order'}</li>
       </ol>
       {unused.length > 0 && (
         <div className="keep-rules__add">
