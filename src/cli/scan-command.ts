@@ -15,6 +15,7 @@ import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
+import { PHASE_PREFIX } from '../scan/phase-timing.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
 import { exclusionMatcher, parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
@@ -294,6 +295,33 @@ function statListed(args: ScanArgs, paths: readonly string[], listed: SkippedFil
   return { kept, identity };
 }
 
+/**
+ * Where the scan's time went, from the session's phase measures (scan/phase-timing.ts; a phase that
+ * runs twice, as the search does when a cache's corpus is merged, is summed) and this command's own
+ * steps: "phases (wall clock, s; ...): walking, stat and the cache 0.41, reading with fingerprinting alongside 12.10, ...".
+ */
+function describePhases(started: number, sessionFrom: number, writingFrom: number, end: number): string {
+  const sums = new Map<string, number>();
+  for (const e of performance.getEntriesByType('measure')) {
+    if (!e.name.startsWith(PHASE_PREFIX) || e.startTime < started) continue;
+    const name = e.name.slice(PHASE_PREFIX.length);
+    sums.set(name, (sums.get(name) ?? 0) + e.duration);
+  }
+  const s = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(2);
+  const parts = [
+    `walking, stat and the cache ${s(sessionFrom - started)}`,
+    `reading with fingerprinting alongside ${s(sums.get('reading'))}`,
+    `fingerprinting the rest ${s(sums.get('fingerprinting'))}`,
+    `exact copies ${s(sums.get('exact-grouping'))}`,
+    `search ${s(sums.get('search'))}`,
+    `verification ${s(sums.get('verification'))}`,
+    `grouping ${s(sums.get('grouping'))}`,
+    ...(sums.has('finish') ? [`merging with the cache ${s(sums.get('finish'))}`] : []),
+    `writing the outputs ${s(end - writingFrom)}`,
+  ];
+  return `phases (wall clock, s; the merge's search, verification and grouping are within it): ${parts.join(', ')}`;
+}
+
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
@@ -400,6 +428,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const hooks = before && cached ? cacheHooks(workers, before, cached.unchanged.size, new Set(scanned), (outcome) => (cacheOutcome = outcome)) : {};
     const session = createScanSession(store, workers, hooks);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
+    const sessionFrom = performance.now();
     await session.start({ kind: 'collected', collected, ...(pairs ? { pairs } : {}) });
     unsubscribe();
     progress.clear();
@@ -419,6 +448,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
 
     if (planOutput !== undefined) checkProtected(result, args.plan);
+    const writingFrom = performance.now();
     await writeCsv(result, output, io);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
@@ -430,6 +460,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const v = result.verification;
     const seconds = (performance.now() - started) / 1000;
+    const phases = describePhases(started, sessionFrom, writingFrom, performance.now());
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
@@ -444,6 +475,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
         (args.containment > 0 ? `${plural(result.contained?.count ?? 0, 'contained document')} (containment >= ${args.containment}); ` : 'containment off; ') +
         `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
         `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
+        `simsift scan: ${phases}\n` +
         planned +
         bundled,
     );
