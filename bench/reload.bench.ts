@@ -5,7 +5,7 @@
  * and the saving settled. Each run is a fresh browser on that profile opening the app, timed to
  * `data-scan-state="done"`; prints each restore step (the `simsift:restore-*` measures) and the long
  * tasks. With `--rescan` the set-up scans again and the first run is the reload of that same tab right
- * after its scan (the old page torn down while the new one restores).
+ * after its scan (the old page torn down while the new one restores); `--pause S` waits S seconds first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,10 +58,12 @@ async function timedOpen(page: Page, url: string, label: string): Promise<void> 
 }
 
 export async function main(args: string[]): Promise<void> {
-  const o = benchOptions(args, { files: { type: 'string' }, runs: { type: 'string' }, rescan: { type: 'boolean' } }, 'usage: npm run bench -- reload [--files 100000] [--runs 3] [--rescan]');
+  const o = benchOptions(args, { files: { type: 'string' }, runs: { type: 'string' }, rescan: { type: 'boolean' }, pause: { type: 'string' } }, 'usage: npm run bench -- reload [--files 100000] [--runs 3] [--rescan [--pause S]]');
   if (!o) return;
   const files = numberOption(o.files, 100_000, 'files');
   const runs = numberOption(o.runs, 3, 'runs');
+  // With --rescan: seconds on the results before the reload (a person reading them; the page lets go of the folder's Files meanwhile).
+  const pause = numberOption(o.pause, 0, 'pause');
   const corpus = realCorpusOnDisk(files, 10_000, 1);
   const profile = join(dirname(corpus.dir), 'reload-profile');
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-reload-build-'));
@@ -83,7 +85,8 @@ export async function main(args: string[]): Promise<void> {
       await page.locator('[data-scan-state="done"]').waitFor({ timeout: 1_800_000 });
       while (!(await page.evaluate(() => performance.getEntriesByName('simsift:saving-after-results').length))) await page.waitForTimeout(500);
       console.log(`  set-up: scanned and saved in ${((performance.now() - t0) / 1000).toFixed(1)} s (untimed)`);
-      await timedOpen(page, url, 'reload right after the scan, same tab');
+      if (pause > 0) await page.waitForTimeout(pause * 1000);
+      await timedOpen(page, url, pause > 0 ? `reload ${pause} s after the scan was saved, same tab` : 'reload right after the scan was saved, same tab');
       await context.close();
       first = 1;
     }
