@@ -335,9 +335,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
         readTimes={readFileTimes}
         marksStore={marksStore}
         docs={docs}
-        onSave={(text, stem, ext) => {
+        onSave={(file, stem, ext) => {
           const name = datedFileName(stem, new Date(), ext);
-          startDownload(new Blob([text], { type: ext === 'json' ? 'application/json;charset=utf-8' : 'text/csv;charset=utf-8' }), name);
+          startDownload(file, name);
           return name;
         }}
       />
