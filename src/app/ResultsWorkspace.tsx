@@ -25,7 +25,7 @@ import { neighboursOf } from '../core/groups/duplicate-relation.ts';
 import { exportedPairCount } from '../core/export/csv.ts';
 import { KeepPanel } from '../ui/keep/KeepPanel.tsx';
 import { createKeepMarksStore, useKeepMarksField, type KeepMarksStore } from '../ui/keep/use-keep-marks.ts';
-import { flatPairs, isSeparated, toggleSeparated } from '../core/keep/keep-marks.ts';
+import { flatPairs, isSeparated, separatedPartners, toggleSeparated } from '../core/keep/keep-marks.ts';
 import { datedFileName, startDownload } from '../ui/export/download.ts';
 import { exportWorker } from '../ui/export/export-client.ts';
 
@@ -184,6 +184,8 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
     for (const d of ignoredDocs) flags[d] = 1;
     return { docs: flags, pairs: flatPairs(separatedPairs) };
   }, [ignoredDocs, separatedPairs, docs.count]);
+  // Each document's "not duplicates of each other" partners: the group list tags those rows.
+  const separatedFrom = useMemo(() => separatedPartners(separatedPairs), [separatedPairs]);
   // The rows Export CSV writes after those marks: the summary and the Export caption say this number.
   const exportedPairs = useMemo(
     () => (notDuplicates ? exportedPairCount(result.relation, notDuplicates.docs, notDuplicates.pairs) : result.relation.pairCount),
@@ -276,6 +278,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             identical={shown.identical}
             outside={result.relation.outside}
             chained={shown.chained}
+            separated={separatedFrom}
             paths={docs.paths}
             sizes={docs.sizes}
             selectedSlot={selectedSlot}
