@@ -23,7 +23,7 @@ import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
 import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
 import { neighboursOf } from '../core/groups/duplicate-relation.ts';
 import { exportedPairCount } from '../core/export/csv.ts';
-import { KeepPanel } from '../ui/keep/KeepPanel.tsx';
+import { KeepPanel, type BuildPlan } from '../ui/keep/KeepPanel.tsx';
 import { createKeepMarksStore, useKeepMarksField, type KeepMarksStore } from '../ui/keep/use-keep-marks.ts';
 import { flatPairs, isSeparated, separatedPartners, toggleSeparated } from '../core/keep/keep-marks.ts';
 import { datedFileName, startDownload } from '../ui/export/download.ts';
@@ -336,6 +336,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       <KeepPanel
         relation={result.relation}
         readTimes={readFileTimes}
+        buildPlan={buildPlan}
         marksStore={marksStore}
         docs={docs}
         onSave={(file, stem, ext) => {
@@ -366,3 +367,6 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
 
 /** Files' modification times, read in the export worker (a File's first metadata read blocks the thread it runs on). */
 const readFileTimes = (files: Blob[]) => exportWorker.call(undefined, (api) => api.fileTimes(files));
+
+/** The keep plan's file, built in the export worker (its rows and text were long tasks on the main thread). */
+const buildPlan: BuildPlan = (relation, docs, decision, format, root) => exportWorker.call(undefined, (api) => api.plan(relation, docs, decision, format, root));

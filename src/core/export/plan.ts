@@ -112,6 +112,18 @@ export function planRows(relation: PlanRelation, docs: PlanDocs, decision: KeepD
 }
 
 /**
+ * The root the plan records for documents at `paths`: the one kept for their folder (the paths' first
+ * part, in `roots` by name) when every path lies in that one folder; null otherwise (the browser does not
+ * know where a folder it was given lies).
+ */
+export function planRootOf(roots: Readonly<Record<string, string>>, paths: readonly string[]): string | null {
+  const folder = paths[0]?.split('/')[0];
+  if (folder === undefined || !Object.hasOwn(roots, folder)) return null;
+  const prefix = `${folder}/`;
+  return paths.every((p) => p.startsWith(prefix)) ? roots[folder]! : null;
+}
+
+/**
  * The CSV's last column: the absolute folder the paths are relative to, repeated on every row (empty in the
  * app's plan, whose browser does not know it). A cell on each row survives what a spreadsheet does to a
  * file (sorting, reordering columns, deleting rows), which a first line or a comment would not.
