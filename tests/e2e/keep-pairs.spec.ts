@@ -86,6 +86,15 @@ test('every group is reachable in the marks, a pair marked not a duplicate leave
     expect(pairOf(other, draft)).toBe(true);
     expect(pairOf(reference, other)).toBe(true);
     expect(rows.some((r) => r.includes('docs/many/t1-copy.txt'))).toBe(false);
+
+    // The groups CSV has as many groups as the list counts, and the plan as many rows as its status says.
+    const listed = Number((await app.groupCount.textContent())!.match(/^(\d+) groups/)![1]);
+    const [groupsFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export groups CSV', exact: true }).click()]);
+    const groupRows = readFileSync((await groupsFile.path())!, 'utf8').split('\r\n').slice(1, -1);
+    expect(new Set(groupRows.map((r) => r.split(',')[0])).size).toBe(listed);
+    const [planFile] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Export plan JSON', exact: true }).click()]);
+    const planRows = JSON.parse(readFileSync((await planFile.path())!, 'utf8')).rows as unknown[];
+    await expect(panel.getByRole('group', { name: 'Export plan' }).getByRole('status')).toContainText(`Downloading the plan (${planRows.length} rows)`);
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
