@@ -23,9 +23,9 @@ import { matchPickedFiles } from '../ui/pair-view/match-picked-files.ts';
 import { NeighbourList } from '../ui/pair-view/NeighbourList.tsx';
 import { neighboursOf } from '../core/groups/duplicate-relation.ts';
 import { exportedPairCount } from '../core/export/csv.ts';
-import { KeepPanel } from '../ui/keep/KeepPanel.tsx';
+import { KeepPanel, type BuildPlan } from '../ui/keep/KeepPanel.tsx';
 import { createKeepMarksStore, useKeepMarksField, type KeepMarksStore } from '../ui/keep/use-keep-marks.ts';
-import { flatPairs, isSeparated, toggleSeparated } from '../core/keep/keep-marks.ts';
+import { flatPairs, isSeparated, separatedPartners, toggleSeparated } from '../core/keep/keep-marks.ts';
 import { datedFileName, startDownload } from '../ui/export/download.ts';
 import { exportWorker } from '../ui/export/export-client.ts';
 
@@ -184,6 +184,8 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
     for (const d of ignoredDocs) flags[d] = 1;
     return { docs: flags, pairs: flatPairs(separatedPairs) };
   }, [ignoredDocs, separatedPairs, docs.count]);
+  // Each document's "not duplicates of each other" partners: the group list tags those rows.
+  const separatedFrom = useMemo(() => separatedPartners(separatedPairs), [separatedPairs]);
   // The rows Export CSV writes after those marks: the summary and the Export caption say this number.
   const exportedPairs = useMemo(
     () => (notDuplicates ? exportedPairCount(result.relation, notDuplicates.docs, notDuplicates.pairs) : result.relation.pairCount),
@@ -276,6 +278,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             identical={shown.identical}
             outside={result.relation.outside}
             chained={shown.chained}
+            separated={separatedFrom}
             paths={docs.paths}
             sizes={docs.sizes}
             selectedSlot={selectedSlot}
@@ -333,11 +336,12 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
       <KeepPanel
         relation={result.relation}
         readTimes={readFileTimes}
+        buildPlan={buildPlan}
         marksStore={marksStore}
         docs={docs}
-        onSave={(text, stem, ext) => {
+        onSave={(file, stem, ext) => {
           const name = datedFileName(stem, new Date(), ext);
-          startDownload(new Blob([text], { type: ext === 'json' ? 'application/json;charset=utf-8' : 'text/csv;charset=utf-8' }), name);
+          startDownload(file, name);
           return name;
         }}
       />
@@ -369,3 +373,6 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
 
 /** Files' modification times, read in the export worker (a File's first metadata read blocks the thread it runs on). */
 const readFileTimes = (files: Blob[]) => exportWorker.call(undefined, (api) => api.fileTimes(files));
+
+/** The keep plan's file, built in the export worker (its rows and text were long tasks on the main thread). */
+const buildPlan: BuildPlan = (relation, docs, decision, format, root) => exportWorker.call(undefined, (api) => api.plan(relation, docs, decision, format, root));

@@ -4,6 +4,7 @@
  * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts.)
  */
 import { forgetFolderHandles } from '../storage/folder-handles.ts';
+import { setFolderRoots } from '../storage/folder-roots.ts';
 import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { clearCorpus, findStoredPaths } from '../storage/corpus-repository.ts';
@@ -62,8 +63,9 @@ export async function clear(c: CorpusContext): Promise<void> {
   await c.guarded(async () => {
     c.session?.cancel();
     await withWriterLock(() => clearCorpus(), { wait: true });
-    // The folders' handles go with the corpus they were kept for.
+    // The folders' handles and CLI roots go with the corpus they were kept for.
     await forgetFolderHandles(null).catch(() => undefined);
+    await setFolderRoots({}).catch(() => undefined);
     c.leftPaths.clear();
     c.base = null;
     c.tables = null;

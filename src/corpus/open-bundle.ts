@@ -5,10 +5,11 @@
  * restore reads no file), and the folder is then synced like a folder chosen again: files whose size
  * and modification time equal the bundle's are not read, the others are read again and said.
  */
-import { matchFolder, type ScanBundle } from '../core/export/scan-bundle.ts';
+import { matchFolder, pageRootOf, type ScanBundle } from '../core/export/scan-bundle.ts';
 import { replaceCorpus } from '../storage/corpus-replace.ts';
 import { getCorpusSummary, type NewDocument } from '../storage/corpus-repository.ts';
 import { forgetFolderHandles } from '../storage/folder-handles.ts';
+import { setFolderRoots } from '../storage/folder-roots.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { collectSource, type ScanSource } from '../scan/scan-source.ts';
 import { noContents, type ScanDocs } from '../scan/scan-result.ts';
@@ -75,8 +76,11 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
       }),
     { wait: true },
   );
-  // The old corpus's folders go with it, as after Clear corpus.
+  // The old corpus's folders go with it, as after Clear corpus; this folder's root is the CLI's (the plan records it).
   await forgetFolderHandles(null).catch(() => undefined);
+  const root = pageRootOf(bundle, match);
+  const folder = (match.prefix || d.paths[0] || '').split('/')[0]!;
+  await setFolderRoots(root === null || folder === '' ? {} : { [folder]: root }).catch(() => undefined);
   c.leftPaths.clear();
   c.base = null;
   c.tables = null;

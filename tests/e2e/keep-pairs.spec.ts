@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ResultsPage } from './results-page.ts';
+import { escapeRegExp, ResultsPage } from './results-page.ts';
 import { withoutSavePicker } from './save-picker.ts';
 import { BICYCLE_FILES, writeFolder } from './keep-texts.ts';
 import { mulberry32 } from '../fixtures/mulberry32.ts';
@@ -86,6 +86,15 @@ test('every group is reachable in the marks, a pair marked not a duplicate leave
     expect(pairOf(other, draft)).toBe(true);
     expect(pairOf(reference, other)).toBe(true);
     expect(rows.some((r) => r.includes('docs/many/t1-copy.txt'))).toBe(false);
+
+    // The groups CSV has as many groups as the list counts, and the plan as many rows as its status says.
+    const listed = Number((await app.groupCount.textContent())!.match(/^(\d+) groups/)![1]);
+    const [groupsFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export groups CSV', exact: true }).click()]);
+    const groupRows = readFileSync((await groupsFile.path())!, 'utf8').split('\r\n').slice(1, -1);
+    expect(new Set(groupRows.map((r) => r.split(',')[0])).size).toBe(listed);
+    const [planFile] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Export plan JSON', exact: true }).click()]);
+    const planRows = JSON.parse(readFileSync((await planFile.path())!, 'utf8')).rows as unknown[];
+    await expect(panel.getByRole('group', { name: 'Export plan' }).getByRole('status')).toContainText(`Downloading the plan (${planRows.length} rows)`);
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
@@ -108,8 +117,14 @@ test('a pair marked "not duplicates of each other" in the pair view leaves only 
     await expect(app.pairView.getByRole('region', { name: `Text of ${other}` })).toBeVisible();
     const mark = page.getByRole('group', { name: 'This pair' }).getByRole('button', { name: 'Not duplicates of each other' });
     await expect(mark).toHaveAttribute('aria-pressed', 'false');
+    await expect(app.option(draft)).not.toContainText('Not duplicates of each other');
     await mark.click();
     await expect(mark).toHaveAttribute('aria-pressed', 'true');
+    // The group list says so on both rows (the two are members of the reference's group), naming the other.
+    await expect(app.option(draft)).toContainText('Not duplicates of each other');
+    await expect(app.option(draft)).toHaveAccessibleName(new RegExp(`, not duplicates of each other with ${escapeRegExp(other)}$`));
+    await expect(app.option(other)).toHaveAccessibleName(new RegExp(`, not duplicates of each other with ${escapeRegExp(draft)}$`));
+    await expect(app.option(reference)).not.toContainText('Not duplicates of each other');
 
     // Only that pair goes: the summary, the Export caption and the CSV say 2, and the draft keeps its pair with the reference.
     await expect(app.stat('Duplicate pairs')).toContainText('2');
@@ -137,9 +152,11 @@ test('a pair marked "not duplicates of each other" in the pair view leaves only 
     await expect(fromReference).toHaveAttribute('aria-pressed', 'true');
     await expect(panel.getByRole('checkbox', { name: `Remove ${draft}` })).toBeDisabled();
     await expect(app.stat('Duplicate pairs')).toContainText('1');
+    await expect(app.option(draft)).toHaveAccessibleName(new RegExp(`, not duplicates of each other with (${escapeRegExp(reference)}, ${escapeRegExp(other)}|${escapeRegExp(other)}, ${escapeRegExp(reference)})$`));
     await page.reload();
     await app.waitForDone();
     await expect(app.stat('Duplicate pairs')).toContainText('1');
+    await expect(app.option(draft)).toContainText('Not duplicates of each other');
     await app.option(draft).click();
     await expect(mark).toHaveAttribute('aria-pressed', 'true');
   } finally {

@@ -51,6 +51,13 @@ test('at 390 px wide the file names in the group list are whole and the page doe
     await page.screenshot({ path: 'test-results/narrow-pair.png', fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // The keep panel's marks, open, fit the width too, and name the files whole.
+    const keep = page.getByRole('region', { name: 'Keep and clean up' });
+    await keep.getByText('Show each group’s marks').click();
+    await expect(keep.getByRole('group', { name: /^Group 1 · / })).toBeVisible();
+    await keep.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/narrow-keep.png', fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }

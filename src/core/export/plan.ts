@@ -59,10 +59,11 @@ export function bytesHash(bytes: Uint8Array): string {
   return toHex(hi, lo);
 }
 
-type RelationGraph = Pick<DuplicateRelation, 'groups' | 'classOf' | 'graphOffsets' | 'graphNeighbour' | 'graphEdge' | 'verified'>;
+/** The parts of the relation a plan reads. */
+export type PlanRelation = Pick<DuplicateRelation, 'groups' | 'classOf' | 'graphOffsets' | 'graphNeighbour' | 'graphEdge' | 'verified'>;
 
 /** Distance and Jaccard between two documents of the relation: 0 and 1 for the same text, the verified pair's otherwise, null when not a pair. */
-export function pairMeasures(relation: RelationGraph, a: number, b: number): { distance: number | null; jaccard: number | null } {
+export function pairMeasures(relation: PlanRelation, a: number, b: number): { distance: number | null; jaccard: number | null } {
   const ca = relation.classOf[a]!;
   const cb = relation.classOf[b]!;
   if (a === b || (ca >= 0 && ca === cb)) return { distance: 0, jaccard: 1 };
@@ -81,7 +82,7 @@ export function pairMeasures(relation: RelationGraph, a: number, b: number): { d
  * The plan's rows: every member slot of every group, in group order (whatever a filter shows), except the
  * documents the person said are not duplicates (reason `ignored`): they are not in the plan.
  */
-export function planRows(relation: RelationGraph, docs: PlanDocs, decision: KeepDecision): PlanRow[] {
+export function planRows(relation: PlanRelation, docs: PlanDocs, decision: KeepDecision): PlanRow[] {
   const { groups } = relation;
   const rows: PlanRow[] = [];
   for (let g = 0; g < groups.count; g++) {
@@ -108,6 +109,18 @@ export function planRows(relation: RelationGraph, docs: PlanDocs, decision: Keep
     }
   }
   return rows;
+}
+
+/**
+ * The root the plan records for documents at `paths`: the one kept for their folder (the paths' first
+ * part, in `roots` by name) when every path lies in that one folder; null otherwise (the browser does not
+ * know where a folder it was given lies).
+ */
+export function planRootOf(roots: Readonly<Record<string, string>>, paths: readonly string[]): string | null {
+  const folder = paths[0]?.split('/')[0];
+  if (folder === undefined || !Object.hasOwn(roots, folder)) return null;
+  const prefix = `${folder}/`;
+  return paths.every((p) => p.startsWith(prefix)) ? roots[folder]! : null;
 }
 
 /**

@@ -315,6 +315,22 @@ export function matchFolder(bundle: Pick<ScanBundle, 'documents'>, listed: reado
 }
 
 /**
+ * The absolute folder the page's paths are relative to, as the CLI's machine names it (the plan's
+ * `root`): the bundle's root when the person chose the folder it held (the paths are the bundle's), its
+ * parent when they chose the scanned folder itself under the same name (the paths gained that name);
+ * null when the chosen folder has another name (the page's paths then name no folder there).
+ */
+export function pageRootOf(bundle: Pick<ScanBundle, 'root' | 'name'>, match: { prefix: string; chosen: string }): string | null {
+  if (match.prefix === '') return bundle.root;
+  if (match.chosen !== bundle.name) return null;
+  // The root as the CLI wrote it: a POSIX or a Windows path.
+  const cut = Math.max(bundle.root.lastIndexOf('/'), bundle.root.lastIndexOf('\\'));
+  if (cut < 0) return null;
+  const parent = bundle.root.slice(0, cut);
+  return parent === '' || /^[A-Za-z]:$/.test(parent) ? parent + bundle.root[cut] : parent;
+}
+
+/**
  * The folders a person may choose beside the bundle: the scanned folder itself and, when every path
  * lies in one folder (`simsift scan PARENT` with PARENT holding only it), that folder.
  */

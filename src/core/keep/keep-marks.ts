@@ -166,6 +166,21 @@ export function isSeparated(separated: readonly SeparatedPair[], a: number, b: n
   return separated.some(([p, q]) => p === x && q === y);
 }
 
+/** Each document's partners in `separated` (both ways), for a list that tags each separated pair. */
+export function separatedPartners(separated: readonly SeparatedPair[]): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  const add = (d: number, other: number) => {
+    const list = out.get(d);
+    if (list) list.push(other);
+    else out.set(d, [other]);
+  };
+  for (const [a, b] of separated) {
+    add(a, b);
+    add(b, a);
+  }
+  return out;
+}
+
 /** The pairs as one flat array (a0, b0, a1, b1, …), for the export worker. */
 export function flatPairs(separated: readonly SeparatedPair[]): Uint32Array {
   return Uint32Array.from(separated.flat());

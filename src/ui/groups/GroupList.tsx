@@ -28,6 +28,8 @@ export interface GroupListProps {
   outside?: Uint32Array;
   /** Per group, 1 when the group chains (members linked through others, not all near-duplicates of each other). */
   chained?: Uint8Array;
+  /** Per document, the documents it was marked "not duplicates of each other" with (absent: none). */
+  separated?: ReadonlyMap<number, readonly number[]>;
   /** Path of each document id. */
   paths: readonly string[];
   /** File size in bytes of each document id (no size column values when absent). */
@@ -50,6 +52,14 @@ const NARROW = '(max-width: 600px)';
 /** Longest path shown in a row, in characters (the folder is shortened in the middle; the title has it all). */
 const PATH_CHARS = 72;
 
+/** The members of group `g` among `partners` (a member's "not duplicates of each other" marks shown in its group). */
+function partnersInGroup(table: GroupView, g: number, partners: readonly number[] | undefined): number[] {
+  if (!partners) return [];
+  const out: number[] = [];
+  for (let s = table.offsets[g]; s < table.offsets[g + 1]; s++) if (partners.includes(table.members[s])) out.push(table.members[s]);
+  return out;
+}
+
 /** Groups as a keyboard-navigable listbox (arrows, Page Up/Down, Home/End, Enter opens the pair). */
 export function GroupList({
   table,
@@ -57,6 +67,7 @@ export function GroupList({
   identical,
   outside,
   chained,
+  separated,
   paths,
   sizes,
   selectedSlot,
@@ -223,6 +234,8 @@ export function GroupList({
               const size = sizes ? formatSize(sizes[doc]) : '';
               const same = !isRef && identical?.[s] === 1;
               const elsewhere = outside?.[doc] ?? 0;
+              const apart = isRef ? [] : partnersInGroup(table, g, separated?.get(doc));
+              const apartFrom = apart.map((p) => displayName(paths[p])).join(', ');
               const name =
                 (isRef
                   ? `${shownPath}, reference of group ${g + 1}`
@@ -231,7 +244,8 @@ export function GroupList({
                     : known
                       ? `${shownPath}, distance ${d}, similarity ${similarityEstimate(d).toFixed(3)}`
                       : `${shownPath}, Jaccard ${j.toFixed(2)}`) +
-                (elsewhere > 0 ? `, ${elsewhere} more near-duplicate${elsewhere === 1 ? '' : 's'} in other groups` : '');
+                (elsewhere > 0 ? `, ${elsewhere} more near-duplicate${elsewhere === 1 ? '' : 's'} in other groups` : '') +
+                (apart.length > 0 ? `, not duplicates of each other with ${apartFrom}` : '');
               return (
                 <div
                   key={item.key}
@@ -261,6 +275,11 @@ export function GroupList({
                     >
                       +{elsewhere.toLocaleString()} elsewhere
                     </span>
+                    )}
+                    {apart.length > 0 && (
+                      <span className="ss-tag ss-tag-apart" title={`Marked not duplicates of each other with ${apartFrom}: the pair is left out of the exported pairs and the counts`}>
+                        Not duplicates of each other
+                      </span>
                     )}
                   </span>
                   <span className="ss-groups-metric" title="File size">

@@ -17,7 +17,9 @@ import {
   type GroupSort,
   type MarkAction,
 } from '../../core/keep/keep-marks.ts';
-import { planCsv, planJson, planRows } from '../../core/export/plan.ts';
+import { planRootOf, planRows, type PlanDocs, type PlanRelation } from '../../core/export/plan.ts';
+import type { KeepDecision } from '../../core/keep/keep-rules.ts';
+import { getFolderRoots } from '../../storage/folder-roots.ts';
 import type { ScanDocs } from '../../scan/scan-result.ts';
 import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
@@ -34,17 +36,22 @@ import './keep.css';
 export interface KeepPanelProps {
   relation: DuplicateRelation;
   docs: ScanDocs;
-  /** Saves a text file (the app's download); `ext` is the file's extension. */
-  onSave: (text: string, stem: string, ext: 'csv' | 'json') => string;
+  /** Saves a file (the app's download); `ext` is the file's extension. */
+  onSave: (file: Blob, stem: string, ext: 'csv' | 'json') => string;
+  /** Builds the plan's file (CSV or JSON, with `root`) off the main thread. */
+  buildPlan: BuildPlan;
   /** Reads files' modification times off the main thread. */
   readTimes: ReadFileTimes;
   /** The person's marks, "not a duplicate" lists and exclusions (shared with the pair view and the counts). */
   marksStore: KeepMarksStore;
 }
 
+/** The plan's file and row count from the decision (the export worker's `plan`). */
+export type BuildPlan = (relation: PlanRelation, docs: PlanDocs, decision: KeepDecision, format: 'csv' | 'json', root: string | null) => Promise<{ blob: Blob; rows: number }>;
+
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function KeepPanel({ relation, docs: scanned, onSave, readTimes, marksStore }: KeepPanelProps) {
+export function KeepPanel({ relation, docs: scanned, onSave, buildPlan, readTimes, marksStore }: KeepPanelProps) {
   const [rules, setRules] = useKeepRules();
   const modified = useModifiedTimes(scanned, relation.groups.members, readTimes, rules.order.includes('newest') || rules.order.includes('oldest'));
   const docs = useMemo(() => ({ ...scanned, ...(modified ? { modified } : {}) }), [scanned, modified]);
@@ -76,10 +83,16 @@ export function KeepPanel({ relation, docs: scanned, onSave, readTimes, marksSto
   const rootHandle = single?.kind === 'directory' ? (single as FileSystemDirectoryHandle) : null;
   const save = async (ext: 'csv' | 'json') => {
     setStatus('Reading the files to record the hash of their bytes…');
-    const rows = await currentPlan();
-    const name = onSave(ext === 'csv' ? planCsv(rows) : planJson(rows), 'simsift-plan', ext);
+    const bytesHashes = await hashMemberBytes(scanned, relation.groups.members);
+    // Only the columns the plan reads cross to the export worker, which builds its rows and text.
+    const { groups: g, classOf, graphOffsets, graphNeighbour, graphEdge, verified } = relation;
+    const planDocs: PlanDocs = { paths: docs.paths, sizes: docs.sizes, hashHi: docs.hashHi, hashLo: docs.hashLo, bytesHashes, ...(docs.modified ? { modified: docs.modified } : {}) };
+    // The folder's root where a CLI result opened beside it was made (the CLI's plan records it); else none.
+    const root = planRootOf(await getFolderRoots().catch(() => ({})), docs.paths);
+    const plan = await buildPlan({ groups: g, classOf, graphOffsets, graphNeighbour, graphEdge, verified }, planDocs, decision, ext, root);
+    const name = onSave(plan.blob, 'simsift-plan', ext);
     setPlanName(name);
-    setStatus(`Downloading the plan (${count(rows.length, 'row', 'rows')}) as ${name}: the browser saves it where it saves downloads.`);
+    setStatus(`Downloading the plan (${count(plan.rows, 'row', 'rows')}) as ${name}: the browser saves it where it saves downloads.`);
   };
   // The list is computed only while it is open (a task over 100 ms after a large scan otherwise).
   const listed = useMemo(() => (marksOpen ? visibleGroups(relation, docs.sizes, decision, filter, sort) : []), [marksOpen, relation, docs.sizes, decision, filter, sort]);

@@ -38,11 +38,17 @@ export function createKeepMarksStore(paths: readonly string[]): KeepMarksStore {
     state = { ...state, ...patch };
     for (const l of listeners) l();
   };
+  // Saved in a task of its own, once for the changes of one task: copying thousands of marks into
+  // IndexedDB made the click's task long (the main-thread bench's "keep one, mark the rest").
   // A failed save keeps the marks for this visit; the next one starts from what was saved.
+  let saving: ReturnType<typeof setTimeout> | null = null;
   const saveMarks = (patch: Partial<KeepMarksSnapshot>) => {
     marksChanged = true;
     set(patch);
-    void putSavedMarks(marksToSaved(state.marks, state.ignored, paths, state.separated)).catch(() => undefined);
+    saving ??= setTimeout(() => {
+      saving = null;
+      void putSavedMarks(marksToSaved(state.marks, state.ignored, paths, state.separated)).catch(() => undefined);
+    }, 0);
   };
   getSavedMarks()
     .then((saved) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDuplicateRelation } from '../../../../src/core/groups/duplicate-relation.ts';
 import { DEFAULT_KEEP_RULES, decideKeep } from '../../../../src/core/keep/keep-rules.ts';
-import { parsePlan, parsePlanJson, planCsv, planJson, planRows } from '../../../../src/core/export/plan.ts';
+import { parsePlan, parsePlanJson, planCsv, planJson, planRootOf, planRows } from '../../../../src/core/export/plan.ts';
 
 // Group: 0 and its copy 2, near-duplicate 1 at distance 0 (a different text), near-duplicate 3 at distance 4.
 const relation = buildDuplicateRelation({
@@ -54,5 +54,20 @@ describe('the plan', () => {
   it('refuses a file that is not a plan', () => {
     expect(() => parsePlanJson('{"rows": []}')).toThrow(/not a plan/);
     expect(() => parsePlanJson('{"format":"simsift-plan","version":1,"rows":[{"path":3}]}')).toThrow(/row 1/);
+  });
+});
+
+describe('planRootOf', () => {
+  it('is the kept root of the one folder every path lies in, else null', () => {
+    const roots = { docs: '/srv/parent' };
+    expect(planRootOf(roots, ['docs/a.txt', 'docs/sub/b.txt'])).toBe('/srv/parent');
+    // A folder added beside it, a folder with no root, a path outside any folder, no documents: no root.
+    expect(planRootOf(roots, ['docs/a.txt', 'other/b.txt'])).toBeNull();
+    expect(planRootOf(roots, ['other/b.txt'])).toBeNull();
+    expect(planRootOf(roots, ['docs'])).toBeNull();
+    expect(planRootOf(roots, [])).toBeNull();
+    expect(planRootOf({}, ['docs/a.txt'])).toBeNull();
+    // A folder named like an Object property is no root.
+    expect(planRootOf(roots, ['constructor/a.txt'])).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * SimSift version, another fingerprint rule, impossible columns.
  */
 import { describe, expect, it } from 'vitest';
-import { BundleProblem, decodeScanBundle, encodeScanBundle, foldersToChoose, matchFolder, type ScanBundle } from '../../../../src/core/export/scan-bundle.ts';
+import { BundleProblem, decodeScanBundle, encodeScanBundle, foldersToChoose, matchFolder, pageRootOf, type ScanBundle } from '../../../../src/core/export/scan-bundle.ts';
 import { DocStatus } from '../../../../src/core/documents/document-status.ts';
 import { FINGERPRINT_RULE } from '../../../../src/core/simhash/fingerprint-rule.ts';
 
@@ -161,5 +161,19 @@ describe('the folder the page asks for', () => {
     expect(foldersToChoose(b)).toEqual(['archive', 'docs']);
     b.documents.paths = ['docs/a.txt', 'other/b.txt', 'c.txt'];
     expect(foldersToChoose(b)).toEqual(['archive']);
+  });
+});
+
+describe('pageRootOf', () => {
+  it('is the folder the page\'s paths are relative to on the CLI\'s machine, or null when the chosen folder is named otherwise', () => {
+    // simsift scan /srv/parent (holding only docs/): the page's paths are the bundle's.
+    expect(pageRootOf({ root: '/srv/parent', name: 'parent' }, { prefix: '', chosen: 'docs' })).toBe('/srv/parent');
+    // The scanned folder itself chosen: the paths gained its name, so they are relative to its parent.
+    expect(pageRootOf({ root: '/srv/lic', name: 'lic' }, { prefix: 'lic/', chosen: 'lic' })).toBe('/srv');
+    expect(pageRootOf({ root: '/lic', name: 'lic' }, { prefix: 'lic/', chosen: 'lic' })).toBe('/');
+    expect(pageRootOf({ root: 'C:\\data\\lic', name: 'lic' }, { prefix: 'lic/', chosen: 'lic' })).toBe('C:\\data');
+    expect(pageRootOf({ root: 'C:\\lic', name: 'lic' }, { prefix: 'lic/', chosen: 'lic' })).toBe('C:\\');
+    // Chosen under another name: "copy/a.txt" is no path under /srv.
+    expect(pageRootOf({ root: '/srv/lic', name: 'lic' }, { prefix: 'copy/', chosen: 'copy' })).toBeNull();
   });
 });

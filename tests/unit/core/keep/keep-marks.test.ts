@@ -9,6 +9,7 @@ import {
   marksToSaved,
   reclaimableBytes,
   separatedMembers,
+  separatedPartners,
   visibleGroups,
 } from '../../../../src/core/keep/keep-marks.ts';
 
@@ -91,5 +92,16 @@ describe('mark actions', () => {
     expect(d.docRole[4]).toBe(ROLE_REMOVE);
     // A pair of two members (neither the reference) takes no member out of the group.
     expect(separatedMembers(relation.groups, [[3, 4]]).size).toBe(0);
+  });
+});
+
+describe('separatedPartners', () => {
+  it('lists each document\'s partners both ways, and no document that is in no pair', () => {
+    const partners = separatedPartners([[2, 3], [3, 4]]);
+    expect(partners.get(2)).toEqual([3]);
+    expect(partners.get(3)).toEqual([2, 4]);
+    expect(partners.get(4)).toEqual([3]);
+    expect(partners.has(0)).toBe(false);
+    expect(separatedPartners([]).size).toBe(0);
   });
 });
