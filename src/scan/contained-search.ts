@@ -6,7 +6,7 @@
  * remembered in the search corpus so a regroup measures only pairs it never measured.
  */
 import { transfer } from 'comlink';
-import { ContainedBuffer, DEFAULT_CONTAINMENT, emptyPairs, type ContainedRelation, type ContainmentCandidates } from '../core/groups/contained-pairs.ts';
+import { ContainedBuffer, DEFAULT_CONTAINMENT, emptyPairs, nameByFirstCopy, type ContainedRelation, type ContainmentCandidates } from '../core/groups/contained-pairs.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
@@ -177,7 +177,7 @@ export async function searchContained(workers: ScanWorkers, signal: AbortSignal,
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);
-  const pairs = found.pairs();
+  const pairs = nameByFirstCopy(found.pairs(), corpus.representative);
   const distance = new Uint8Array(pairs.count);
   const { hi, lo } = corpus.docs;
   for (let i = 0; i < pairs.count; i++) distance[i] = hamming(hi[pairs.inner[i]], lo[pairs.inner[i]], hi[pairs.outer[i]], lo[pairs.outer[i]]);

@@ -290,19 +290,41 @@ export class ContainedBuffer {
 
   /** The pairs, trimmed to their count and sorted by (inner, outer). */
   pairs(): ContainedPairs {
-    const n = this.count;
-    const { inner, outer } = this;
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
-    const out = emptyPairs(n);
-    for (let r = 0; r < n; r++) {
-      const i = order[r];
-      out.inner[r] = this.inner[i];
-      out.outer[r] = this.outer[i];
-      out.containment[r] = this.containment[i];
-      out.jaccard[r] = this.jaccard[i];
-    }
-    return out;
+    return sortedPairs({ inner: this.inner, outer: this.outer, containment: this.containment, jaccard: this.jaccard, count: this.count });
   }
+}
+
+/** The first `pairs.count` pairs, copied and sorted by (inner, outer). */
+function sortedPairs(pairs: ContainedPairs): ContainedPairs {
+  const n = pairs.count;
+  const { inner, outer } = pairs;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
+  const out = emptyPairs(n);
+  for (let r = 0; r < n; r++) {
+    const i = order[r];
+    out.inner[r] = inner[i];
+    out.outer[r] = outer[i];
+    out.containment[r] = pairs.containment[i];
+    out.jaccard[r] = pairs.jaccard[i];
+  }
+  return out;
+}
+
+/**
+ * `pairs` of representatives named by the first document (lowest id) of each one's exact-copy class
+ * (`representative[d]`: the doc standing for d's text, -1 when none), sorted again. Which copy is
+ * fingerprinted, and so stands for the text, depends on which ingest worker claimed the text first, or
+ * on what a cache held: the first copy does not, so every scan of a folder names the pair alike.
+ */
+export function nameByFirstCopy(pairs: ContainedPairs, representative: Int32Array): ContainedPairs {
+  const first = new Int32Array(representative.length).fill(-1);
+  for (let d = 0; d < representative.length; d++) {
+    const r = representative[d];
+    if (r >= 0 && first[r] < 0) first[r] = d;
+  }
+  const name = (d: number) => (representative[d] >= 0 ? first[representative[d]] : d);
+  const renamed = { ...pairs, inner: pairs.inner.map(name), outer: pairs.outer.map(name) };
+  return sortedPairs(renamed);
 }
