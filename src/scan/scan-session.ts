@@ -207,9 +207,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     const sets = concatSets(ingested.smallSets);
     ingested.smallSets = [];
     const external = source.kind === 'collected' ? source.pairs : undefined;
-    // Passages only when they were collected: an empty set would tell a saved copy (the CLI's cache) there were none.
-    const passages = containmentThreshold > 0 ? concatSets(ingested.passages) : undefined;
-    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(passages ? { passages } : {}), external };
+    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}), external };
     const found = await searchDocs(s.workers, signal, docs, settings, sets, options, () => m.setPhase('grouping'));
     ingested.keptSets = [];
     signal.throwIfAborted();
