@@ -8,6 +8,7 @@ import { docBlob, docFile, isHandleDocument, type ScanResult } from '../scan/sca
 import { Summary } from '../ui/summary/Summary.tsx';
 import { DistanceHistogram } from '../ui/histogram/DistanceHistogram.tsx';
 import { GroupList } from '../ui/groups/GroupList.tsx';
+import { ContainedList } from '../ui/groups/ContainedList.tsx';
 import { ExportButtons } from '../ui/export/ExportButtons.tsx';
 import { BitDiff } from '../ui/bit-diff/BitDiff.tsx';
 import { PairView } from '../ui/pair-view/PairView.tsx';
@@ -78,6 +79,8 @@ function OpenPair({
   const apart = isSeparated(separated, a, b);
   const isReference = result.relation.groups.reference[result.relation.groups.groupOf[b]] === b;
   const { docs } = result;
+  // A contained pair (a inside b): the pair view marks the passage of b they share.
+  const containedInB = useMemo(() => containmentOf(result, a, b), [result, a, b]);
   // Restored documents whose contents were not kept have an empty File: the person may pick them again.
   const [picked, setPicked] = useState<Map<string, File>>(() => new Map());
   const [mismatch, setMismatch] = useState<string | null>(null);
@@ -141,7 +144,7 @@ function OpenPair({
       {missing.length > 0 ? (
         <MissingContents paths={missing} onPick={pick} mismatch={mismatch} />
       ) : texts.phase === 'ready' ? (
-        <PairView pathA={docs.paths[a]} pathB={docs.paths[b]} textA={texts.textA} textB={texts.textB} formatA={texts.formatA} formatB={texts.formatB} onClose={onClose} />
+        <PairView pathA={docs.paths[a]} pathB={docs.paths[b]} textA={texts.textA} textB={texts.textB} formatA={texts.formatA} formatB={texts.formatB} onClose={onClose} {...(containedInB !== undefined ? { containedInB } : {})} />
       ) : texts.phase === 'error' ? (
         <p role="alert" className="ss-panel app-note app-note--error">
           {texts.message}
@@ -159,6 +162,13 @@ function OpenPair({
 function pairJaccard(result: ScanResult, a: number, b: number): number {
   for (const n of neighboursOf(result.relation, a)) if (n.doc === b) return n.jaccard;
   return Number.NaN;
+}
+
+/** The containment of `a` in `b` when the result lists a as contained in b, else undefined. */
+function containmentOf(result: ScanResult, a: number, b: number): number | undefined {
+  const c = result.contained;
+  for (let i = 0; c && i < c.count; i++) if (c.inner[i] === a && c.outer[i] === b) return c.containment[i];
+  return undefined;
 }
 
 /** The list row of member `b` in the group whose reference is `a` (the open pair's row), or null. */
@@ -292,6 +302,9 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
               “chains”): its members are linked through others, but not all of them are near-duplicates of each other.
               Grouping around a reference (in Settings) never chains.
             </p>
+          )}
+          {result.contained && result.contained.count > 0 && (
+            <ContainedList contained={result.contained} paths={docs.paths} selected={selected} onOpenPair={(a, b) => setSelected({ a, b })} />
           )}
           <ExportButtons
             relation={result.relation}

@@ -13,11 +13,11 @@ import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import { noContents, type ScanResult } from '../scan/scan-result.ts';
 import type { ShownCorpus, ScanHooks } from '../scan/scan-hooks.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
 import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
 import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
 import { concatSets, findCandidates } from '../scan/near-duplicate-search.ts';
 import { restoredPositions, storedDocumentOf } from '../corpus/stored-documents.ts';
+import { passagesAtPositions } from '../corpus/saved-passages.ts';
 import { CacheProblem, readScanCache, type FileIdentity, type ScanCache } from './scan-cache.ts';
 import { describeSettings } from './cli-common.ts';
 
@@ -41,9 +41,7 @@ export async function openCache(file: string, dir: string, settings: SimHashSett
     return { cache: null, problem: `it was made with ${describeSettings(cache.settings)}, this scan uses ${describeSettings(settings)}` };
   }
   // Containment starts from every document's sampled passages: a cache made with it off has none.
-  // A cached scan listed other contained pairs than a fresh scan (scan-cache model test, issue #39): until
-  // it cannot, a scan that searches them reads every file.
-  if (containment > 0) return { cache: null, problem: 'a scan with --containment does not use a cache yet (issue #39)' };
+  if (containment > 0 && cache.passages === null) return { cache: null, problem: 'it was made with --containment 0, this scan searches contained documents' };
   return { cache, problem: null };
 }
 
@@ -102,22 +100,6 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: Float32Array.from(c.jaccard), count: c.pairs.count };
   const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes };
   return { result, storageIds, search: found.corpus };
-}
-
-/** Passages kept by stored id, at the positions `storageIds` gives those ids (ascending positions; ids not there left out). */
-function passagesAtPositions(passages: PackedSets, storageIds: Uint32Array): PackedSets {
-  const positionOf = new Map<number, number>();
-  storageIds.forEach((id, p) => positionOf.set(id, p));
-  const order: number[] = [];
-  for (let i = 0; i < passages.docs.length; i++) if (positionOf.has(passages.docs[i]!)) order.push(i);
-  order.sort((x, y) => positionOf.get(passages.docs[x]!)! - positionOf.get(passages.docs[y]!)!);
-  const out: PackedSets = { docs: new Uint32Array(order.length), offsets: new Uint32Array(order.length + 1), keys: new Uint32Array(order.reduce((n, i) => n + passages.offsets[i + 1]! - passages.offsets[i]!, 0)) };
-  order.forEach((i, j) => {
-    out.docs[j] = positionOf.get(passages.docs[i]!)!;
-    out.keys.set(passages.keys.subarray(passages.offsets[i]!, passages.offsets[i + 1]!), out.offsets[j]!);
-    out.offsets[j + 1] = out.offsets[j]! + passages.offsets[i + 1]! - passages.offsets[i]!;
-  });
-  return out;
 }
 
 /** What the merge did, for the summary line. */

@@ -186,7 +186,10 @@ export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedVi
   const listedNotSaved = await listNotSavedFiles();
   step('not-saved');
   // The last view's threshold and grouping come back with the pairs decided under them.
-  if (saved && useSavedView) c.scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping });
+  if (saved && useSavedView) {
+    const containment = saved.containment !== undefined ? { containmentThreshold: saved.containment } : {};
+    c.scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping, ...containment });
+  }
   const options = groupingOptions(c.scanStore.getSnapshot());
   // The references a person chose outlive saved pairs a later write left behind.
   const pins = saved ? null : await getSavedPins();

@@ -241,15 +241,26 @@ function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn:
  * The feature sets both parts hold, at merged positions: small documents' sets (ascending doc ids, as a
  * scan's come) and the sets kept from fingerprinting (they depend on the features and stop words only).
  */
-function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, count: number, settings: SimHashSettings) {
+function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, sameOwn: Int32Array, count: number, settings: SimHashSettings) {
   const parts: PackedSets[] = [];
   if (before.search) mapSets(before.search.smallSets, savedTo, parts);
   if (own.search) mapSets(own.search.smallSets, ownTo, parts);
   parts.sort((x, y) => x.docs[0]! - y.docs[0]!);
-  // Sampled passages (containment), the same way: both parts' at merged positions, ascending.
+  // Sampled passages (containment), the same way: both parts' at merged positions, ascending. A saved
+  // document the scan read again unchanged takes the scan's passages (a saved corpus made without
+  // containment has none), and then not its own as well.
   const passages: PackedSets[] = [];
-  if (before.search?.passages) mapSets(passagesWithCopies(before.search.passages, before.result.representative), savedTo, passages);
-  if (own.search?.passages) mapSets(passagesWithCopies(own.search.passages, own.result.representative), ownTo, passages);
+  const ownPassagesTo = ownTo.slice();
+  const savedPassagesTo = savedTo.slice();
+  if (own.search?.passages) {
+    sameOwn.forEach((d, q) => {
+      if (d < 0 || savedTo[q]! < 0) return;
+      ownPassagesTo[d] = savedTo[q]!;
+      savedPassagesTo[q] = -1;
+    });
+  }
+  if (before.search?.passages) mapSets(passagesWithCopies(before.search.passages, before.result.representative), savedPassagesTo, passages);
+  if (own.search?.passages) mapSets(passagesWithCopies(own.search.passages, own.result.representative), ownPassagesTo, passages);
   passages.sort((x, y) => x.docs[0]! - y.docs[0]!);
   const keptSets: Array<Uint32Array | undefined> = new Array(count);
   const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);
@@ -332,7 +343,7 @@ export async function mergeCorpus(
   }
   const known = mergeKnown(knownPairsOf(before, savedTo), knownPairsOf(own, ownTo));
 
-  const { parts, keptSets, passages } = mergedSets(before, own, savedTo, ownTo, docs.count, options.settings);
+  const { parts, keptSets, passages } = mergedSets(before, own, savedTo, ownTo, sameOwn, docs.count, options.settings);
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;

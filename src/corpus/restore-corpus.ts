@@ -18,6 +18,7 @@ import type { KnownPairs } from '../workers/index-api.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { StorageError } from '../storage/storage-error.ts';
 import { readUpTo } from '../scan/read-file-bytes.ts';
+import { passagesAtPositions, passagesByStorageId } from './saved-passages.ts';
 import { docFile, noContents, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */
@@ -67,6 +68,8 @@ export interface GroupingOptions {
   pinned?: readonly number[];
   /** "A is contained in B" at >= this (0: off; absent: the default). */
   containmentThreshold?: number;
+  /** Sampled passages (positions) for the containment search, from the saved pairs; absent: none kept. */
+  passages?: PackedSets;
 }
 
 /**
@@ -187,6 +190,8 @@ export function verifiedByStorageId(result: ScanResult, storageIds: Uint32Array,
     histogram: result.histogram.slice(),
     count: a.length,
     pinned: Uint32Array.from(result.pinned.filter((p) => storageIds[p] !== undefined && storageIds[p] !== missing), (p) => storageIds[p]!),
+    containment: result.containmentThreshold ?? 0,
+    ...(result.passages ? { passages: passagesByStorageId(result.passages, result.representative, storageIds, missing) } : {}),
   };
 }
 
@@ -356,7 +361,9 @@ export async function groupSavedCorpus(
   const pinnedFrom = saved ? saved.pinned : (carried?.pinned ?? savedPins ?? undefined);
   const { docs, storageIds, skipped, notes, pinned } = restoredPositions(loaded, files, notSaved, pinnedFrom);
   const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
-  const chosen = { ...options, pinned };
+  const passagesFrom = (saved ?? carried)?.passages;
+  // A saved view's passages (by stored id) come back at positions: containment needs no file read.
+  const chosen = { ...options, pinned, ...(passagesFrom ? { passages: passagesAtPositions(passagesFrom, storageIds) } : {}) };
   if (saved && savedPairsFit(saved, options)) {
     onPhase?.('grouping saved pairs');
     const grouped = await groupFromSavedPairs(workers, signal, docs, skipped, chosen, saved, storageIds);

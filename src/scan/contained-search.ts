@@ -6,7 +6,7 @@
  * remembered in the search corpus so a regroup measures only pairs it never measured.
  */
 import { transfer } from 'comlink';
-import { ContainedBuffer, DEFAULT_CONTAINMENT, emptyPairs, type ContainedRelation, type ContainmentCandidates } from '../core/groups/contained-pairs.ts';
+import { ContainedBuffer, DEFAULT_CONTAINMENT, emptyPairs, nameByFirstCopy, type ContainedRelation, type ContainmentCandidates } from '../core/groups/contained-pairs.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
@@ -99,7 +99,10 @@ function lookUp(candidates: ContainmentCandidates, known: KnownContainment): Int
 
 /** Measures the candidates `todo` (indexes) in the ingest workers: their counts, in `counts` (3 a pair; -1s stay where nothing could be read). */
 async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array): Promise<void> {
-  const tasks: Promise<void>[] = [];
+  // A bounded number of chunks at a time (as verification's): each holds its documents' feature sets,
+  // and all of a large scan's at once were the whole corpus's sets copied again (twice the peak memory).
+  const inFlight = new Set<Promise<void>>();
+  const maxInFlight = workers.ingest.size * 2;
   for (let from = 0; from < todo.length; ) {
     const local = new Map<number, number>();
     const ids: number[] = [];
@@ -118,13 +121,16 @@ async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: Search
       index.push(p);
     }
     const pairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
-    tasks.push(
-      loadChunk(corpus, ids, workers.readLimit)
-        .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, corpus.settings, undefined, loaded.kept)))
-        .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p))),
-    );
+    while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    signal.throwIfAborted();
+    const task = loadChunk(corpus, ids, workers.readLimit)
+      .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, corpus.settings, undefined, loaded.kept)))
+      .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p)));
+    // A failed chunk rejects the race and the search with it; it leaves the set either way.
+    const tracked = task.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
   }
-  await Promise.all(tasks);
+  await Promise.all(inFlight);
 }
 
 /** `known` with the counts of `candidates` added (those measured: sizes above 0), still sorted by (a, b). */
@@ -177,7 +183,7 @@ export async function searchContained(workers: ScanWorkers, signal: AbortSignal,
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);
-  const pairs = found.pairs();
+  const pairs = nameByFirstCopy(found.pairs(), corpus.representative);
   const distance = new Uint8Array(pairs.count);
   const { hi, lo } = corpus.docs;
   for (let i = 0; i < pairs.count; i++) distance[i] = hamming(hi[pairs.inner[i]], lo[pairs.inner[i]], hi[pairs.outer[i]], lo[pairs.outer[i]]);

@@ -165,7 +165,10 @@ export interface SearchOptions {
   grouping: Grouping;
   pinned?: readonly number[];
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
-  /** Sampled passages (doc ids) for the containment search; `containmentThreshold` (0: off) decides it. */
+  /**
+   * Sampled passages (doc ids) for the containment search; `containmentThreshold` (0: off) decides it.
+   * Absent when none were collected: an empty set would tell a saved copy (the CLI's cache) there were none.
+   */
   passages?: PackedSets;
   containmentThreshold?: number;
   external?: PairList;

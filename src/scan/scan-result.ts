@@ -139,7 +139,8 @@ export interface ScanResult {
   /** Per doc: 1 when it has fewer than SHORT_DOCUMENT_WORDS words (its near-duplicates come from exact verification only). */
   short: Uint8Array;
   /**
-   * "A is contained in B" between distinct texts (representatives): A's feature set lies in B's at
+   * "A is contained in B" between distinct texts, each named by its first copy (lowest doc id, not
+   * the representative, which depends on timing): A's feature set lies in B's at
    * containment >= `containmentThreshold`, with a Jaccard below `similarityThreshold` (never a group
    * member). Absent: not searched (a result from before containment, or made without passages).
    */

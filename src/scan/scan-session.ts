@@ -210,7 +210,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     const sets = concatSets(ingested.smallSets);
     ingested.smallSets = [];
     const external = source.kind === 'collected' ? source.pairs : undefined;
-    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, passages: concatSets(ingested.passages), external };
+    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}), external };
     const found = await searchDocs(s.workers, signal, docs, settings, sets, options, () => m.setPhase('grouping'));
     ingested.keptSets = [];
     signal.throwIfAborted();
@@ -267,7 +267,7 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
     if (s.store.getSnapshot().state === 'cancelled' && !s.current) {
       const partial = partialResult();
       s.store.update({ result: partial });
-      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets, concatSets(ingested.passages));
+      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets, ingested.passages.length > 0 ? concatSets(ingested.passages) : undefined);
     }
     return;
   }
@@ -279,13 +279,13 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
 }
 
 /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
-async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>, passages: PackedSets): Promise<void> {
+async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>, passages: PackedSets | undefined): Promise<void> {
   const controller = new AbortController();
   s.afterCancel = controller;
   try {
     const { k, similarityThreshold, grouping } = partial;
     const { containmentThreshold } = s.store.getSnapshot();
-    const found = await searchDocs(s.workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, containmentThreshold, grouping, keptSets, passages });
+    const found = await searchDocs(s.workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, containmentThreshold, grouping, keptSets, ...(passages ? { passages } : {}) });
     if (s.afterCancel !== controller || s.current) return;
     const result: ScanResult = { ...partial, docs: found.docs, representative: found.representative, exactGroups: found.exactGroups, ...found.near };
     s.last = { corpus: found.corpus, candidates: found.candidates, result };

@@ -142,6 +142,12 @@ export interface VerifiedPairsRecord {
   histogram: ArrayBuffer;
   /** Uint32 stored ids of the references a person chose (absent: none). */
   pinned?: ArrayBuffer;
+  /** The containment threshold of the view (0: off; absent: saved before containment). */
+  containment?: number;
+  /** The sampled passages (containment search) by stored id, packed as Uint32 docs, offsets, keys (absent: none collected). */
+  passageDocs?: ArrayBuffer;
+  passageOffsets?: ArrayBuffer;
+  passageKeys?: ArrayBuffer;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { readTransaction, writeTransaction } from './database.ts';
 import type { VerifiedPairsRecord } from './schema.ts';
 import { StorageError } from './storage-error.ts';
+import type { PassageSamples as PackedSets } from '../core/groups/contained-pairs.ts';
 
 /** Verified pairs by stored document id (a < b), with their exact Jaccard and the threshold used. */
 export interface VerifiedPairs {
@@ -19,6 +20,10 @@ export interface VerifiedPairs {
   count: number;
   /** Stored ids of the documents a person made references (in the order they were chosen). */
   pinned?: Uint32Array;
+  /** The containment threshold of the view (0: off); absent in pairs saved before containment. */
+  containment?: number;
+  /** The documents' sampled passages by stored id, so a reload searches contained documents without reading files. */
+  passages?: PackedSets;
 }
 
 /**
@@ -54,6 +59,10 @@ export function verifiedPairsRecord(revision: number, pairs: VerifiedPairs): Ver
     jaccard: pairs.jaccard.slice().buffer,
     histogram: pairs.histogram.slice().buffer,
     ...(pairs.pinned && pairs.pinned.length > 0 ? { pinned: pairs.pinned.slice().buffer } : {}),
+    ...(pairs.containment !== undefined ? { containment: pairs.containment } : {}),
+    ...(pairs.passages
+      ? { passageDocs: pairs.passages.docs.slice().buffer, passageOffsets: pairs.passages.offsets.slice().buffer, passageKeys: pairs.passages.keys.slice().buffer }
+      : {}),
   };
   return record;
 }
@@ -74,8 +83,10 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     Number.isInteger(record.k) &&
     typeof record.threshold === 'number' &&
     typeof record.grouping === 'string' &&
-    (record.pinned === undefined || (record.pinned instanceof ArrayBuffer && record.pinned.byteLength % 4 === 0));
+    (record.pinned === undefined || (record.pinned instanceof ArrayBuffer && record.pinned.byteLength % 4 === 0)) &&
+    (record.containment === undefined || (typeof record.containment === 'number' && record.containment >= 0 && record.containment <= 1));
   if (!ok) throw new StorageError('corrupt', 'verified pairs');
+  const passages = savedPassages(record);
   const a = new Uint32Array(record.a);
   return {
     k: record.k,
@@ -88,7 +99,24 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     histogram: new Uint32Array(record.histogram),
     count: a.length,
     ...(record.pinned ? { pinned: new Uint32Array(record.pinned) } : {}),
+    ...(record.containment !== undefined ? { containment: record.containment } : {}),
+    ...(passages ? { passages } : {}),
   };
+}
+
+/** The record's passages, checked (offsets ascending within the keys), or undefined when it has none. */
+function savedPassages(record: VerifiedPairsRecord): PackedSets | undefined {
+  const { passageDocs, passageOffsets, passageKeys } = record;
+  if (passageDocs === undefined && passageOffsets === undefined && passageKeys === undefined) return undefined;
+  const buffers = [passageDocs, passageOffsets, passageKeys];
+  if (!buffers.every((x) => x instanceof ArrayBuffer && x.byteLength % 4 === 0)) throw new StorageError('corrupt', 'saved passages');
+  const docs = new Uint32Array(passageDocs!);
+  const offsets = new Uint32Array(passageOffsets!);
+  const keys = new Uint32Array(passageKeys!);
+  let ok = offsets.length === docs.length + 1 && offsets[0] === 0 && offsets[docs.length] === keys.length;
+  for (let i = 0; ok && i < docs.length; i++) ok = offsets[i]! <= offsets[i + 1]!;
+  if (!ok) throw new StorageError('corrupt', 'saved passages');
+  return { docs, offsets, keys };
 }
 
 /**

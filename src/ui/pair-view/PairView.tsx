@@ -1,7 +1,7 @@
 /** The pair view: two documents side by side with their word-level differences marked. */
 import { useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { REMOVED, ADDED, type DiffResult } from '../../core/text/diff-runs.ts';
-import { chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop, type DiffSegment } from './diff-segments.ts';
+import { chunkIndexOf, chunkSegments, chunkStarts, mapOffset, markShared, runsToSegments, sharedPassageStart, syncedScrollTop, SHARED, type DiffSegment } from './diff-segments.ts';
 import { offsetAtTop, scrollOffsetTo } from './text-position.ts';
 import { useWordDiff } from './use-word-diff.ts';
 import { displayName } from '../shared/display-name.ts';
@@ -23,6 +23,11 @@ export interface PairViewProps {
   diffTimeoutMs?: number;
   /** Called by the "Close" button; no button when absent. */
   onClose?: () => void;
+  /**
+   * A contained pair: A lies in B at this containment (|A ∩ B| / |A|). The passage of B shared with A
+   * is marked, and B is scrolled to it when the diff arrives (not to the first change).
+   */
+  containedInB?: number;
 }
 
 /** Longest path above a pane, in characters (the folder loses its middle first). */
@@ -62,14 +67,24 @@ function ChunkedText({ chunks, starts, pinned = -1 }: { chunks: readonly DiffSeg
   return chunks.map((chunk, c) => (
     <span key={c} className={c === pinned ? 'ss-pair-chunk ss-pair-chunk--pinned' : 'ss-pair-chunk'} data-start={starts[c]}>
       {chunk.map((s, i) =>
-        s.kind === REMOVED ? <del key={i}>{s.text}</del> : s.kind === ADDED ? <ins key={i}>{s.text}</ins> : s.text,
+        s.kind === REMOVED ? (
+          <del key={i}>{s.text}</del>
+        ) : s.kind === ADDED ? (
+          <ins key={i}>{s.text}</ins>
+        ) : s.kind === SHARED ? (
+          <mark key={i} className="ss-pair-shared">
+            {s.text}
+          </mark>
+        ) : (
+          s.text
+        ),
       )}
     </span>
   ));
 }
 
 /** Two texts side by side, differences highlighted, scrolling kept in step. Texts render as text only. */
-export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB = 'text', diffTimeoutMs, onClose }: PairViewProps) {
+export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB = 'text', diffTimeoutMs, onClose, containedInB }: PairViewProps) {
   // Off: words compared as written (case and punctuation count); on: as the fingerprint reads them.
   const [loose, setLoose] = useState(false);
   const diff = useWordDiff(textA, textB, loose, diffTimeoutMs);
@@ -77,16 +92,20 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
   const paneB = useRef<HTMLPreElement>(null);
   // The pane the user is scrolling leads; the echo scroll event of the follower is ignored.
   const leader = useRef<HTMLPreElement | null>(null);
+  // Where a contained pair's shared passage starts in B (0 otherwise): set once the diff is known.
+  const sharedFloor = useRef(0);
 
   const done = diff.phase === 'done' && diff.a === textA && diff.b === textB && diff.loose === loose ? diff.result : null;
   const chunksA = useMemo(
     () => chunkSegments(done ? runsToSegments(textA, done.aLengths, done.aKinds) : [{ text: textA, kind: 0 }]),
     [done, textA],
   );
-  const chunksB = useMemo(
-    () => chunkSegments(done ? runsToSegments(textB, done.bLengths, done.bKinds) : [{ text: textB, kind: 0 }]),
-    [done, textB],
-  );
+  const contained = containedInB !== undefined;
+  const chunksB = useMemo(() => {
+    const segments = done ? runsToSegments(textB, done.bLengths, done.bKinds) : [{ text: textB, kind: 0 }];
+    // Marked before chunking: a chunk boundary may cut a passage, and each piece stays marked.
+    return chunkSegments(contained && done ? markShared(segments) : segments);
+  }, [done, textB, contained]);
 
   const startsA = useMemo(() => chunkStarts(chunksA), [chunksA]);
   const startsB = useMemo(() => chunkStarts(chunksB), [chunksB]);
@@ -107,7 +126,9 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
         scrollOffsetTo(
           target,
           fromA ? startsB : startsA,
-          fromA ? mapOffset(done.alignA, done.alignB, top.offset) : mapOffset(done.alignB, done.alignA, top.offset),
+          // A contained pair's excerpt lies no earlier in the whole than their shared passage (its first
+          // words alone may align with an earlier place in the whole).
+          fromA ? Math.max(sharedFloor.current, mapOffset(done.alignA, done.alignB, top.offset)) : mapOffset(done.alignB, done.alignA, top.offset),
           top.y,
         );
       if (!aligned) {
@@ -151,11 +172,15 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
 
   // The blocks holding the first difference are always laid out: a skipped block (content-visibility)
   // has a placeholder height, and scrolling to a place inside it would land beside the difference.
+  // A contained pair opens at the passage of B shared with A; other pairs at their first difference.
+  const sharedAt = useMemo(() => (done && contained ? sharedPassageStart(done.bLengths, done.bKinds) : -1), [done, contained]);
+  sharedFloor.current = Math.max(0, sharedAt);
   const first = useMemo(() => {
+    if (sharedAt >= 0) return { chunkA: 0, chunkB: chunkIndexOf(startsB, sharedAt) };
     if (!done || anchors.length === 0) return null;
     const offsetB = mapOffset(done.alignA, done.alignB, anchors[0]);
     return { chunkA: chunkIndexOf(startsA, anchors[0]), chunkB: chunkIndexOf(startsB, offsetB) };
-  }, [done, anchors, startsA, startsB]);
+  }, [done, anchors, startsA, startsB, sharedAt]);
 
   // When a pair's diff arrives, the first difference is brought into view (once per diff: scrolling
   // afterwards is the person's). Pane A leads; pane B follows through onScroll's alignment.
@@ -164,19 +189,20 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
     const pane = paneA.current;
     if (!done || !pane || scrolledFor.current === done) return;
     scrolledFor.current = done;
-    if (anchors.length === 0) return;
+    const target = sharedAt >= 0 ? { pane: paneB.current, starts: startsB, offset: sharedAt } : { pane, starts: startsA, offset: anchors[0] };
+    if (!target.pane || target.offset === undefined) return;
     // Blocks just above the target get laid out once they are scrolled near (content-visibility), which
     // moves the target: scroll again over the next few frames (each rAF sees the layout of the frame before).
     let frame = 0;
     const settle = (tries: number) => {
       leader.current = null;
-      if (!scrollOffsetTo(pane, startsA, anchors[0], 48)) return;
-      lastJump.current = { offset: anchors[0], scrollTop: pane.scrollTop };
+      if (!scrollOffsetTo(target.pane!, target.starts, target.offset!, 48)) return;
+      if (target.pane === pane) lastJump.current = { offset: target.offset!, scrollTop: pane.scrollTop };
       if (tries > 0) frame = requestAnimationFrame(() => settle(tries - 1));
     };
     settle(6);
     return () => cancelAnimationFrame(frame);
-  }, [done, anchors, startsA]);
+  }, [done, anchors, startsA, startsB, sharedAt]);
 
   const note = done ? STATUS_NOTE[done.status] : null;
   return (
@@ -211,6 +237,12 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
         </label>
         <span>
           <span className="ss-pair-legend-del">removed</span> <span className="ss-pair-legend-ins">added</span>
+          {contained && (
+            <>
+              {' '}
+              <span className="ss-pair-legend-shared">shared passage</span>
+            </>
+          )}
         </span>
         {onClose && (
           <button type="button" className="ss-button" onClick={onClose}>
@@ -219,6 +251,12 @@ export function PairView({ pathA, pathB, textA, textB, formatA = 'text', formatB
         )}
       </div>
       {note && <p className="ss-pair-notice">{note}</p>}
+      {contained && (
+        <p className="ss-muted" role="note">
+          {displayName(pathA)} is contained in {displayName(pathB)} (containment {containedInB.toFixed(2)}: that share of its
+          features lies in it). The passage they share is marked in {displayName(pathB)}.
+        </p>
+      )}
       <div className="ss-pair-panes">
         <div className="ss-pair-pane">
           <h3 aria-label={displayName(pathA)}>

@@ -1,6 +1,6 @@
 /** Turning the diff worker's runs into the text segments the pair view renders. */
 
-/** A piece of one document's text: unchanged (0), removed from A (1) or added in B (2). */
+/** A piece of one document's text: unchanged (0), removed from A (1), added in B (2) or part of a shared passage (SHARED). */
 export interface DiffSegment {
   readonly text: string;
   readonly kind: number;
@@ -113,4 +113,28 @@ export function chunkIndexOf(starts: Uint32Array, offset: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/** Unchanged runs shorter than this are words the two texts happen to share, not a passage of one inside the other. */
+export const SHARED_PASSAGE_CHARS = 40;
+
+/**
+ * Where the shared passage of a contained pair starts in one document's text: the offset of its first
+ * unchanged run of at least `min` characters (runs as the diff returns them), or -1 when there is none.
+ */
+export function sharedPassageStart(lengths: Uint32Array, kinds: Uint8Array, min = SHARED_PASSAGE_CHARS): number {
+  let at = 0;
+  for (let i = 0; i < lengths.length; i++) {
+    if (kinds[i] === 0 && lengths[i] >= min) return at;
+    at += lengths[i];
+  }
+  return -1;
+}
+
+/** The kind of an unchanged segment that is part of the passage a contained document shares with its whole. */
+export const SHARED = 3;
+
+/** `segments` with each unchanged one of at least `min` characters (a passage, not a stray common word) marked SHARED. */
+export function markShared(segments: readonly DiffSegment[], min = SHARED_PASSAGE_CHARS): DiffSegment[] {
+  return segments.map((s) => (s.kind === 0 && s.text.length >= min ? { text: s.text, kind: SHARED } : s));
 }

@@ -132,7 +132,7 @@ function apply(dir: string, cache: string, step: Step): string[] {
 
 /** The CSV a scan writes, and its stderr. */
 async function scan(dir: string, out: string, extra: string[]): Promise<{ csv: Buffer; err: string }> {
-  const r = await runCommand(runScan, [dir, '--threads', '1', '--out', out, ...extra]);
+  const r = await runCommand(runScan, [dir, '--threads', '1', '--containment', '0.9', '--out', out, ...extra]);
   expect(r.code, r.err).toBe(0);
   return { csv: readFileSync(out), err: r.err };
 }
@@ -219,12 +219,21 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     expect(await runSequence(3, steps, { notRead: 0 })).toBeNull();
   });
 
-  it('is not used by a scan with --containment, which says so and reads every file (a cached scan listed other contained pairs than a fresh one)', async () => {
+  it('lists a new excerpt of a cached file and a new whole around a cached file as contained, as a fresh scan does', async () => {
+    const steps: Step[] = [{ kind: 'excerpt', file: 2 }, { kind: 'appended', file: 5, text: 1 }];
+    const rows: string[] = [];
+    expect(await runSequence(4, steps, { notRead: 0 }, (csv) => rows.push(...csv.split('\r\n').filter((r) => r.includes(',contained,'))))).toBeNull();
+    // After each step, the new file's pair (and after the second, the first's too) is in the cached scan's CSV.
+    expect(rows.some((r) => /^,excerpt-\d+\.txt,doc-\d+\.txt,.*,contained,1\.0000$/.test(r))).toBe(true);
+    expect(rows.some((r) => /^,doc-\d+\.txt,appended-\d+\.txt,.*,contained,1\.0000$/.test(r))).toBe(true);
+  });
+
+  it('is not used by a scan with --containment when made without it (it holds no passages), and says so', async () => {
     const { root, dir, cache } = await textsFolder();
-    await scan(dir, join(root, 'a.csv'), ['--cache', cache]);
-    const on = await scan(dir, join(root, 'b.csv'), ['--cache', cache, '--containment', '0.9']);
-    expect(on.err).toMatch(/cache: not used: a scan with --containment does not use a cache yet/);
-    expect(on.csv.equals((await scan(dir, join(root, 'c.csv'), ['--containment', '0.9'])).csv)).toBe(true);
+    await scan(dir, join(root, 'a.csv'), ['--cache', cache, '--containment', '0']);
+    const on = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
+    expect(on.err).toMatch(/cache: not used: it was made with --containment 0, this scan searches contained documents/);
+    expect(on.csv.equals((await scan(dir, join(root, 'c.csv'), [])).csv)).toBe(true);
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -18,9 +18,9 @@ const K = 16;
 const workers = inThreadWorkers();
 
 /** Scans `files` (path -> text) and returns what the session's finish step is handed: the result and its search state. */
-async function scan(files: ReadonlyMap<string, string>, corpusSize = 0): Promise<ShownCorpus> {
+async function scan(files: ReadonlyMap<string, string>, corpusSize = 0, containmentThreshold = 0.9): Promise<ShownCorpus> {
   let shown: ShownCorpus | null = null;
-  const store = createScanStore({ k: K, containmentThreshold: 0.9 });
+  const store = createScanStore({ k: K, containmentThreshold });
   const session = createScanSession(store, workers, {
     corpusSize: () => corpusSize,
     finish: async (own) => (shown = own),
@@ -61,6 +61,19 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
     expect(csvOf(merged)).toBe(csvOf((await scan(new Map([...saved, ...read]))).result));
   });
 
+
+  it('finds contained pairs when the same files are scanned again with containment over a corpus saved without it (the page turning it on)', async () => {
+    const files = new Map([['g/whole.txt', TEXTS[3]!], ['g/part.txt', excerptOf(TEXTS[3]!)], ['g/other.txt', TEXTS[4]!]]);
+    const before = await scan(files, 0, 0);
+    expect(before.corpus.passages).toBeUndefined();
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    const own = await scan(files, files.size);
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
+    const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
+    const c = merged.contained!;
+    expect(Array.from({ length: c.count }, (_, i) => `${merged.docs.paths[c.inner[i]]} in ${merged.docs.paths[c.outer[i]]}`)).toEqual(['g/part.txt in g/whole.txt']);
+  });
 
   it('ends with the pairs and the candidate histogram of a fresh scan, over 12 seeded changes', async () => {
     for (let seed = 1; seed <= 12; seed++) {

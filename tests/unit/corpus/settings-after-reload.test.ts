@@ -7,6 +7,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { closeCorpusDb } from '../../../src/storage/database.ts';
 import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
+import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, tabsPerTest } from './corpus-model.ts';
 
 const tab = tabsPerTest('settings-after-reload');
@@ -54,5 +55,29 @@ describe('Apply settings after a reload', () => {
     const shown = t.store.getSnapshot();
     expect(shown.rescanNote).toMatch(/These settings were not applied.*Choose the folder again/);
     expect(shown.result!.settings).toEqual(before);
+  });
+});
+
+describe('Contained documents and the saved corpus', () => {
+  it('turned on over a corpus saved without them, reads the files again and finds them; a reload keeps the setting and the pairs', async () => {
+    const words = TEXTS[0]!.split(' ');
+    const files = () => [...folder(), fileOf('f/part-t0.txt', words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '), 1_700_000_300_000)];
+    const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`);
+    let t = await tab();
+    await t.session.start({ kind: 'file-list', files: files(), sync: true });
+    await settled(t);
+    expect(listed(t.store.getSnapshot().result!)).toEqual([]);
+    // The settings panel: containment turned on fingerprints again (the passages come from fingerprinting).
+    t.store.update({ containmentThreshold: 0.9 });
+    await t.session.rescan(t.store.getSnapshot().result!.settings);
+    await settled(t);
+    expect(listed(t.store.getSnapshot().result!)).toEqual(['f/part-t0.txt in f/t0.txt']);
+    t.persistence.close();
+    closeCorpusDb();
+    t = await tab();
+    await settled(t);
+    const restored = t.store.getSnapshot().result!;
+    expect(restored.containmentThreshold).toBe(0.9);
+    expect(listed(restored)).toEqual(['f/part-t0.txt in f/t0.txt']);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanState } from '../../../src/scan/scan-store.ts';
+import { searchContained } from '../../../src/scan/contained-search.ts';
+import { adoptResult } from '../../../src/scan/search-corpus.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import type { ScanHooks } from '../../../src/scan/scan-hooks.ts';
@@ -282,5 +284,38 @@ describe('scan session: contained documents', () => {
     expect(listed(again)).toEqual(listed(r));
     expect(again.docs).toBe(r.docs); // nothing fingerprinted again
     expect(measured).toBe(afterScan); // every count was known: no file read, nothing measured
+  });
+});
+
+describe('scan session: contained documents between exact copies', () => {
+  it('names a contained pair by the first copy of each text, whichever copy was fingerprinted (a fresh and a cached scan named it differently)', async () => {
+    // The whole twice: which copy an ingest worker claims first depends on timing.
+    const whole = [text(31), text(32), text(33)].join(' ');
+    const files = [inFolder('y/a.txt', whole), inFolder('y/b.txt', whole), inFolder('y/excerpt.txt', text(32)), inFolder('y/other.txt', text(34))];
+    const store = createScanStore({ containmentThreshold: 0.9 });
+    await createScanSession(store, workers()).start({ kind: 'file-list', files });
+    const r = store.getSnapshot().result!;
+    const [a, b, excerpt] = ['y/a.txt', 'y/b.txt', 'y/excerpt.txt'].map((p) => r.docs.paths.indexOf(p));
+    const named = (found: { inner: Uint32Array; outer: Uint32Array; count: number }) => Array.from({ length: found.count }, (_, i) => `${r.docs.paths[found.inner[i]]} in ${r.docs.paths[found.outer[i]]}`);
+    expect(named(r.contained!)).toEqual(['y/excerpt.txt in y/a.txt']);
+    // The same corpus as if b had been fingerprinted and a left as its copy (b's passages, b the representative).
+    const { corpus } = adoptResult(r);
+    const rep = r.representative[a];
+    const swapped = r.representative.map((x) => (x === rep ? b : x));
+    const p = r.passages!;
+    const docs = p.docs.map((d) => (d === rep ? b : d));
+    const order = Array.from(docs.keys()).sort((x, y) => docs[x] - docs[y]);
+    const keys: number[] = [];
+    const offsets = [0];
+    for (const i of order) {
+      keys.push(...p.keys.subarray(p.offsets[i], p.offsets[i + 1]));
+      offsets.push(keys.length);
+    }
+    corpus.representative = swapped;
+    corpus.reps = Uint32Array.from(Array.from(corpus.reps, (d) => (d === rep ? b : d)).sort((x, y) => x - y));
+    corpus.passages = { docs: Uint32Array.from(order, (i) => docs[i]), offsets: Uint32Array.from(offsets), keys: Uint32Array.from(keys) };
+    expect(excerpt).toBeGreaterThanOrEqual(0);
+    const again = await searchContained(workers(), new AbortController().signal, corpus, 0.9, r.similarityThreshold);
+    expect(named(again)).toEqual(['y/excerpt.txt in y/a.txt']);
   });
 });

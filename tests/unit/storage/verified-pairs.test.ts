@@ -42,6 +42,18 @@ describe('verified pairs', () => {
     expect(await getVerifiedPairs()).toBeNull();
   });
 
+  it('keep the containment setting and the passages by stored id, and refuse damaged passages', async () => {
+    await addBatch({ documents: [10, 11, 12].map(doc) });
+    const { revision } = await getCorpusSummary();
+    const passages = { docs: Uint32Array.of(10, 12), offsets: Uint32Array.of(0, 2, 3), keys: Uint32Array.of(8, 16, 24) };
+    expect(await putVerifiedPairs(revision, { ...pairs, containment: 0.9, passages })).toBe(true);
+    const back = (await getVerifiedPairs())!;
+    expect(back.containment).toBe(0.9);
+    expect([back.passages!.docs, back.passages!.offsets, back.passages!.keys].map((x) => [...x])).toEqual([[10, 12], [0, 2, 3], [8, 16, 24]]);
+    await putVerifiedPairs(revision, { ...pairs, passages: { ...passages, offsets: Uint32Array.of(0, 3, 2) } });
+    await expect(getVerifiedPairs()).rejects.toThrow(/saved passages/);
+  });
+
   it('are dropped when the corpus is cleared', async () => {
     await addBatch({ documents: [10, 11, 12].map(doc) });
     await putVerifiedPairs((await getCorpusSummary()).revision, pairs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkIndexOf, chunkSegments, chunkStarts, mapOffset, runsToSegments, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
+import { chunkIndexOf, chunkSegments, chunkStarts, mapOffset, markShared, runsToSegments, sharedPassageStart, SHARED, syncedScrollTop } from '../../../src/ui/pair-view/diff-segments.ts';
 
 describe('runsToSegments', () => {
   it('cuts a text along its runs', () => {
@@ -87,5 +87,19 @@ describe('chunkIndexOf', () => {
   it('finds the block holding an offset', () => {
     const starts = Uint32Array.of(0, 4096, 8200);
     expect([0, 4095, 4096, 8199, 8200, 99999].map((o) => chunkIndexOf(starts, o))).toEqual([0, 0, 1, 1, 2, 2]);
+  });
+});
+
+describe('the shared passage of a contained pair', () => {
+  const kinds = Uint8Array.of(2, 0, 2, 0, 2);
+  const lengths = Uint32Array.of(100, 5, 30, 60, 10);
+  it('starts at the first unchanged run long enough to be a passage, not a shared common word', () => {
+    expect(sharedPassageStart(lengths, kinds)).toBe(135);
+    expect(sharedPassageStart(lengths, kinds, 100)).toBe(-1);
+  });
+  it('marks only such runs, before chunking', () => {
+    const text = 'x'.repeat(205);
+    const marked = markShared(runsToSegments(text, lengths, kinds));
+    expect(marked.map((s) => s.kind)).toEqual([2, 0, 2, SHARED, 2]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTAINMENT, findContainedPairs } from '../../../../src/core/groups/contained-pairs.ts';
+import { DEFAULT_CONTAINMENT, findContainedPairs, passagesNeeded } from '../../../../src/core/groups/contained-pairs.ts';
 import { intersectionSize } from '../../../../src/core/groups/jaccard.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
@@ -89,5 +89,15 @@ describe('findContainedPairs', () => {
     const whole = sorted([...part, ...Array.from({ length: 600 }, (_, i) => (i + 9000) * 7919 * 8)]);
     const others = Array.from({ length: 50 }, (_, o) => sorted([...common, ...Array.from({ length: 700 }, (_, i) => (i + 20000 + o * 1000) * 7919 * 8)]));
     expect(found([part, whole, ...others])).toEqual(['0>1']);
+  });
+});
+
+describe('passagesNeeded', () => {
+  it('asks 2/3 of T of a small sample, and no fewer than four spreads below T of a large one', () => {
+    expect(passagesNeeded(4, 0.9)).toBe(3);
+    expect(passagesNeeded(10, 0.9)).toBe(6);
+    expect(passagesNeeded(100, 0.9)).toBe(78);
+    expect(passagesNeeded(1000, 0.9)).toBe(863);
+    for (let s = 1; s < 2000; s++) expect(passagesNeeded(s, 0.9)).toBeGreaterThanOrEqual(Math.ceil(0.6 * s - 1e-9));
   });
 });
