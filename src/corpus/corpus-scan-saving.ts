@@ -210,7 +210,9 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
           .then(() => (c.missedChange ? undefined : keepTables(c, merged, w.writer.failed || w.writer.tablesMissed)))
           .then(() => (c.missedChange ? undefined : saveFileTimes(merged, w.writer.lostIds, times.signal)))
           // Asked their times, the Files are let go where the contents were kept (release-files.ts).
-          .then(() => (c.missedChange || !c.snapshot.keepContents ? 0 : readKeptCopies(merged)))
+          .then(() => (c.missedChange || times.signal.aborted || !c.snapshot.keepContents ? false : readKeptCopies(merged)))
+          // Every document reads its kept copy: the session's listing (for a rescan) lets go of its Files too.
+          .then((moved) => void (moved && c.session?.forgetListing()))
           .catch(() => undefined)
           .then(() => catchUp(c))
           // What saving still took once the results were on show (batches committed during the scan are not in it).

@@ -14,31 +14,40 @@ function isGivenFile(file: Blob | undefined): file is File {
 }
 
 /**
- * Points every document of `part` that is a given File with kept contents at its stored batch's Blob
- * and byte range (`ScanDocs.ranges`). Documents without kept contents keep their File: views read it.
- * Returns how many documents were moved to their kept copy.
+ * Points every document of `part` that is a given File at its stored batch's Blob and byte range
+ * (`ScanDocs.ranges`), all or none: when one has no kept copy, every File stays (views read them).
+ * The files array is changed in place, as every holder of the scan's columns shares it; the scan's
+ * listing shares it too, so the caller tells the session to forget that listing (a rescan then reads
+ * the result's documents, ranges included). Returns whether the documents moved.
  */
-export async function readKeptCopies(part: CorpusPart): Promise<number> {
+export async function readKeptCopies(part: CorpusPart): Promise<boolean> {
   const docs = part.result.docs;
   const at = new Map<number, number>();
   for (let d = 0; d < docs.count; d++) {
+    if (!isGivenFile(docs.files[d])) continue;
     const id = part.storageIds[d]!;
-    if (id !== NO_ID && isGivenFile(docs.files[d])) at.set(id, d);
+    if (id === NO_ID) return false;
+    at.set(id, d);
   }
-  if (at.size === 0) return 0;
+  if (at.size === 0) return false;
   const records = await getAllContentBatches();
-  let moved = 0;
+  const copies: Array<[number, Blob, number, number]> = [];
   for (const record of records) {
     forEachContent(record, (id, start, end) => {
       const d = at.get(id);
       // The stored copy is the bytes that were fingerprinted; a size that differs is not that copy.
-      if (d === undefined || end - start !== docs.sizes[d]) return;
-      docs.ranges ??= new Float64Array(2 * docs.count).fill(Number.NaN);
-      docs.files[d] = record.blob;
-      docs.ranges[2 * d] = start;
-      docs.ranges[2 * d + 1] = end;
-      moved++;
+      if (d !== undefined && end - start === docs.sizes[d]) copies.push([d, record.blob, start, end]);
     });
   }
-  return moved;
+  if (copies.length !== at.size) return false;
+  const ranges = docs.ranges ?? new Float64Array(2 * docs.count).fill(Number.NaN);
+  for (const [d, blob, start, end] of copies) {
+    // Checked again: a scan that started meanwhile may have replaced the File.
+    if (!isGivenFile(docs.files[d])) continue;
+    docs.files[d] = blob;
+    ranges[2 * d] = start;
+    ranges[2 * d + 1] = end;
+  }
+  docs.ranges = ranges;
+  return true;
 }

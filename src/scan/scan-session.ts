@@ -66,6 +66,8 @@ export interface ScanSession {
    * fingerprints depend on them, so this is a full scan. Without an earlier scan it only stores them.
    */
   rescan(settings: SimHashSettings): Promise<void>;
+  /** The result's documents read their kept copies now: a rescan reads those, and the listing's Files are let go (corpus/release-files.ts). Ignored while a scan runs. */
+  forgetListing(): void;
   /**
    * Takes over a result grouped outside a scan (a restored or merged saved corpus) with the search
    * state behind it, so `regroup` works on it exactly as after a scan. Ignored while a scan runs.
@@ -373,6 +375,9 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       s.last = null;
       s.lastCollected = null;
       s.store.update({ state: 'idle', result: null, progress: null, error: null });
+    },
+    forgetListing() {
+      if (!s.current) s.lastCollected = null;
     },
     rescan(settings) {
       // After a reload the files are not at hand: the kept contents are read, or the person is told why not.

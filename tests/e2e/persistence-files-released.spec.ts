@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -35,11 +35,26 @@ test('once a scan with kept contents is saved, the page holds none of the chosen
     await waitForSaved(page);
     await expect.poll(() => namedFilesAlive(page), { timeout: 20_000 }).toBe(0);
 
+    // The folder chosen again (one file edited): its new listing is let go as well once saved.
+    appendFileSync(join(dir, 'corpus', readdirSync(join(dir, 'corpus'))[0]!, readdirSync(join(dir, 'corpus', readdirSync(join(dir, 'corpus'))[0]!))[0]!), '\nOne more line.\n');
+    await app.chooseFolder(join(dir, 'corpus'));
+    await app.waitForState('done');
+    await waitForSaved(page);
+    // The 39 unchanged files' Files are let go; the one file this scan read is still held by the scan's
+    // own columns (until the next scan): at most the files read, never the folder.
+    await expect.poll(() => namedFilesAlive(page), { timeout: 20_000 }).toBeLessThanOrEqual(1);
+
     const results = new ResultsPage(page);
     const texts = results.pairView.getByRole('region', { name: /^Text of corpus\// });
     await results.groups.getByRole('option').nth(1).click();
     await expect(texts).toHaveCount(2);
-    await expect(texts.nth(0)).not.toBeEmpty();
+    // Each side is its own file's text, read from its range of the kept batch (not the whole batch).
+    for (const side of [texts.nth(0), texts.nth(1)]) {
+      const path = (await side.getAttribute('aria-label'))!.replace(/^Text of /, '');
+      const onDisk = readFileSync(join(dir, path), 'utf8');
+      await expect(side).toContainText(onDisk.trim().split('\n')[0]!.slice(0, 60));
+      expect((await side.textContent())!.length).toBeLessThan(onDisk.length * 1.5 + 200);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
