@@ -24,7 +24,7 @@
  * How it is fast, per document: (1) the text is encoded to UTF-8 once; (2) one tokenizer pass moves
  * the tokens, folded and joined as "w1 w2 w3 ...", to the front of that same buffer (the write
  * position never passes the read position), recording token bounds, so every feature is one
- * contiguous byte range; with the WebAssembly kernel (xxh64-wasm.ts) this pass runs in the kernel
+ * contiguous byte range; with the WebAssembly kernel (fingerprint-kernel.ts) this pass runs in the kernel
  * for ASCII text and for text of simple characters without stop words (JavaScript does stop words
  * and text normalized as a whole); (3) the kernel hashes all ranges in one call, or the JavaScript
  * XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes and counts bits: the
@@ -38,7 +38,7 @@ import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.ts';
 import { FOLDS_TO_SS, SIMPLE_FOLD_TABLE, simpleFold } from '../text/simple-fold.ts';
 import { xxh64Range, xxhOut } from './xxh64.ts';
-import { createXxh64Kernel, FOLD_ABORT, FOLD_SEP, FOLD_SOLO, FOLD_SS, FOLD_WORD, type Xxh64Kernel } from './xxh64-wasm.ts';
+import { createFingerprintKernel, FOLD_ABORT, FOLD_SEP, FOLD_SOLO, FOLD_SS, FOLD_WORD, type FingerprintKernel } from './fingerprint-kernel.ts';
 import { validateSettings } from './settings.ts';
 import type { SimHashSettings } from './settings.ts';
 import { createDocumentFrequencyTable, inverseDocumentFrequency } from './document-frequencies.ts';
@@ -153,7 +153,7 @@ function isStopWordBytes(bytes: Uint8Array, start: number, end: number): boolean
  * buf comes first so growing the token arrays never moves the text. Grown on demand, never shrunk.
  */
 type Engine = {
-  kernel: Xxh64Kernel | null;
+  kernel: FingerprintKernel | null;
   memory: ArrayBuffer;
   bufCap: number;
   tokCap: number;
@@ -203,7 +203,7 @@ const PAGE = 65536;
 const RELEASE_BYTES = 256 * 1024 * 1024;
 
 function createEngine(useKernel: boolean): Engine {
-  const kernel = useKernel ? createXxh64Kernel() : null;
+  const kernel = useKernel ? createFingerprintKernel() : null;
   const e: Engine = {
     kernel,
     memory: new ArrayBuffer(0),
@@ -398,7 +398,7 @@ function compactAscii(e: Engine, len: number, stopWords: boolean): number {
 }
 
 /**
- * Per BMP code point, what the kernel's `compactText` does with it (see `Xxh64Kernel.compactText`):
+ * Per BMP code point, what the kernel's `compactText` does with it (see `FingerprintKernel.compactText`):
  * the kind and folded code point of `compactTokens` with folding, or 0 while its block is not filled.
  * Shared by all fingerprinters; each kernel holds a copy.
  */
@@ -426,7 +426,7 @@ function fillFoldBlock(block: number): void {
  * filled (or the room grown) and the text encoded and tokenized again. Returns -1 when the text
  * needs the full normalization.
  */
-function compactTextKernel(e: Engine, kernel: Xxh64Kernel, text: string | Uint8Array, len: number, charMode: boolean): number {
+function compactTextKernel(e: Engine, kernel: FingerprintKernel, text: string | Uint8Array, len: number, charMode: boolean): number {
   ensureTokenCapacity(e, tokenGuess(len));
   for (let attempt = 0; ; attempt++) {
     const outLength = e.asciiTablePtr + 256;
@@ -774,7 +774,7 @@ const PARTITION_SIZE = 1 << 14;
  * one table of 16 bytes per feature at random. Equal hashes fall in the same group, so the
  * distinct features and their bits are the same. Returns how many features counted.
  */
-function tallyPartitioned(e: Engine, kernel: Xxh64Kernel, count: number): number {
+function tallyPartitioned(e: Engine, kernel: FingerprintKernel, count: number): number {
   let p = 1;
   while (count >>> p > PARTITION_SIZE && p < 16) p++;
   const shift = 32 - p;

@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import xxhash from 'xxhash-wasm';
 import {
-  createXxh64Kernel,
+  createFingerprintKernel,
   FOLD_ABORT,
   FOLD_SEP,
   FOLD_SOLO,
   FOLD_SS,
   FOLD_WORD,
-  xxh64KernelBytes,
-} from '../../../../src/core/simhash/xxh64-wasm.ts';
+  fingerprintKernelBytes,
+} from '../../../../src/core/simhash/fingerprint-kernel.ts';
 
-describe('xxh64 WebAssembly kernel', () => {
+describe('the fingerprint WebAssembly kernel', () => {
   it('is a valid module', () => {
-    expect(WebAssembly.validate(xxh64KernelBytes() as Uint8Array<ArrayBuffer>)).toBe(true);
+    expect(WebAssembly.validate(fingerprintKernelBytes())).toBe(true);
   });
 
   it('hashes many ranges in one call, equal to xxhash-wasm h64, at any offset and length', async () => {
     const { h64Raw } = await xxhash();
-    const kernel = createXxh64Kernel()!;
+    const kernel = createFingerprintKernel()!;
     expect(kernel).not.toBeNull();
     kernel.memory.grow(1);
     const mem = new Uint8Array(kernel.memory.buffer);
@@ -42,7 +42,7 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('tallies the bits of hashes into 64 counters, skipping repeats within a document when deduping', () => {
-    const kernel = createXxh64Kernel()!;
+    const kernel = createFingerprintKernel()!;
     kernel.memory.grow(2);
     const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
@@ -88,7 +88,7 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
-    const kernel = createXxh64Kernel()!;
+    const kernel = createFingerprintKernel()!;
     kernel.memory.grow(1);
     const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
@@ -110,7 +110,7 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('tokenizes and folds text with non-ASCII code points in place, and says what it needs', () => {
-    const kernel = createXxh64Kernel()!;
+    const kernel = createFingerprintKernel()!;
     kernel.memory.grow(8);
     const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
@@ -145,8 +145,8 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('gives every fingerprinter its own memory', () => {
-    const a = createXxh64Kernel()!;
-    const b = createXxh64Kernel()!;
+    const a = createFingerprintKernel()!;
+    const b = createFingerprintKernel()!;
     expect(a.memory).not.toBe(b.memory);
   });
 });
