@@ -61,20 +61,39 @@ export function fingerprintKernelBytes(): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
 }
 
-let compiled: WebAssembly.Module | null | undefined;
+let compiled: WebAssembly.Module | undefined;
 
 /**
  * A new kernel instance with its own memory (one per fingerprinter, so fingerprinters never share
- * buffers). The module is compiled once per thread, synchronously; null where WebAssembly is
- * unavailable or refused, and callers then use the JavaScript path.
+ * buffers). The module is compiled once per thread, synchronously: it stays under 4 KB (a test says
+ * so), the most older Chromium compiled synchronously on a main thread. There is no JavaScript
+ * fallback: SimSift needs WebAssembly anyway (the pair search's kernel, xxhash-wasm's content hashes).
  */
-export function createFingerprintKernel(): FingerprintKernel | null {
-  try {
-    compiled ??= new WebAssembly.Module(fingerprintKernelBytes());
-    if (compiled === null) return null;
-    return new WebAssembly.Instance(compiled, {}).exports as unknown as FingerprintKernel;
-  } catch {
-    compiled = null;
-    return null;
-  }
+export function createFingerprintKernel(): FingerprintKernel {
+  compiled ??= new WebAssembly.Module(fingerprintKernelBytes());
+  return new WebAssembly.Instance(compiled, {}).exports as unknown as FingerprintKernel;
+}
+
+/** The instance `xxh64Bytes` hashes in, kept for the next call unless a large input grew it past this. */
+let bytesKernel: FingerprintKernel | null = null;
+const KEEP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * XXH64 (seed 0) of a whole byte array, as [hi, lo] uint32 halves, synchronously with the kernel's
+ * `hash` (equal to xxhash-wasm's `h64Raw`, which needs an await to load).
+ */
+export function xxh64Bytes(bytes: Uint8Array): [number, number] {
+  const kernel = (bytesKernel ??= createFingerprintKernel());
+  // [0, 4) the start, [4, 8) the end, [8, 16) the hash, then the bytes.
+  const need = 16 + bytes.length;
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+  new Uint8Array(memory.buffer, 16, bytes.length).set(bytes);
+  const words = new Uint32Array(memory.buffer, 0, 4);
+  words[0] = 16;
+  words[1] = need;
+  kernel.hash(0, 4, 1, 8);
+  const out: [number, number] = [words[3]!, words[2]!];
+  if (memory.buffer.byteLength > KEEP_BYTES) bytesKernel = null;
+  return out;
 }

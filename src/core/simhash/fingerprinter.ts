@@ -24,20 +24,18 @@
  * How it is fast, per document: (1) the text is encoded to UTF-8 once; (2) one tokenizer pass moves
  * the tokens, folded and joined as "w1 w2 w3 ...", to the front of that same buffer (the write
  * position never passes the read position), recording token bounds, so every feature is one
- * contiguous byte range; with the WebAssembly kernel (fingerprint-kernel.ts) this pass runs in the kernel
- * for ASCII text and for text of simple characters without stop words (JavaScript does stop words
- * and text normalized as a whole); (3) the kernel hashes all ranges in one call, or the JavaScript
- * XXH64 does where WebAssembly is unavailable; (4) one pass dedupes the hashes and counts bits: the
- * kernel in a table of i64 slots zeroed per document over the part the document uses (large
- * documents in cache-sized partitions by the hashes' top bits) and eight byte-sliced i64 counters;
- * JavaScript in an open-addressing table stamped per document and 256 buckets per hash byte. No
+ * contiguous byte range; the WebAssembly kernel (fingerprint-kernel.ts) runs this pass for ASCII
+ * text and for text of simple characters without stop words (JavaScript does stop words and text
+ * normalized as a whole); (3) the kernel hashes all ranges in one call; (4) the kernel dedupes the
+ * hashes in a table of i64 slots zeroed per document over the part the document uses (large
+ * documents in cache-sized partitions by the hashes' top bits) and counts bits in eight byte-sliced
+ * i64 counters (tf-idf weights are summed in JavaScript, 256 buckets per hash byte). No
  * allocation per token or per feature, and none per document but the result.
  */
 import { normalizeText } from '../text/normalize.ts';
 import { CHAR_CLASS_TABLE, charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
 import { ENGLISH_STOP_WORDS } from '../text/stop-words.ts';
 import { FOLDS_TO_SS, SIMPLE_FOLD_TABLE, simpleFold } from '../text/simple-fold.ts';
-import { xxh64Range, xxhOut } from './xxh64.ts';
 import { createFingerprintKernel, FOLD_ABORT, FOLD_SEP, FOLD_SOLO, FOLD_SS, FOLD_WORD, type FingerprintKernel } from './fingerprint-kernel.ts';
 import { validateSettings } from './settings.ts';
 import type { SimHashSettings } from './settings.ts';
@@ -59,18 +57,11 @@ export type FingerprintResult = {
 export type FingerprinterOptions = {
   /** Corpus document frequencies; required when `settings.weights` is 'tfidf'. */
   documentFrequencies?: DocumentFrequencies;
-  /**
-   * 'auto' (default): hash features with the WebAssembly XXH64 kernel when WebAssembly is available,
-   * else in JavaScript; 'js': always JavaScript. Both give identical fingerprints.
-   */
-  kernel?: 'auto' | 'js';
 };
 
 /** A reusable fingerprinting engine for one set of settings. Not shareable between threads; create one per worker. */
 export type Fingerprinter = {
   readonly settings: SimHashSettings;
-  /** Which XXH64 implementation hashes the features: the WebAssembly kernel or JavaScript. */
-  readonly kernel: 'wasm' | 'js';
   /** Fingerprints one document's text. */
   fingerprint(text: string): FingerprintResult;
   /**
@@ -153,13 +144,12 @@ function isStopWordBytes(bytes: Uint8Array, start: number, end: number): boolean
  * buf comes first so growing the token arrays never moves the text. Grown on demand, never shrunk.
  */
 type Engine = {
-  kernel: FingerprintKernel | null;
+  kernel: FingerprintKernel;
   memory: ArrayBuffer;
   bufCap: number;
   tokCap: number;
   /** Input UTF-8 at [inputStart, inputStart + len); compacted tokens are written from 0. */
   buf: Uint8Array;
-  view: DataView;
   inputStart: number;
   /** Token i = buf[starts[i], ends[i]); in char mode, after `codePoints`, starts holds code point offsets. */
   starts: Int32Array;
@@ -202,15 +192,13 @@ const PAGE = 65536;
 /** Buffers grown past this for one huge document are dropped after it (about a 25 MB text). */
 const RELEASE_BYTES = 256 * 1024 * 1024;
 
-function createEngine(useKernel: boolean): Engine {
-  const kernel = useKernel ? createFingerprintKernel() : null;
+function createEngine(): Engine {
   const e: Engine = {
-    kernel,
+    kernel: createFingerprintKernel(),
     memory: new ArrayBuffer(0),
     bufCap: 0,
     tokCap: 0,
     buf: new Uint8Array(0),
-    view: new DataView(new ArrayBuffer(0)),
     inputStart: 0,
     starts: new Int32Array(0),
     ends: new Int32Array(0),
@@ -246,26 +234,19 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
   bufCap = Math.max(e.bufCap, (bufCap + 7) & ~7);
   tokCap = Math.max(e.tokCap, tokCap);
   const tallyStart = bufCap + 16 * tokCap;
-  const countersStart = tallyStart + (e.kernel ? 8 << tallyBits : 0);
+  const countersStart = tallyStart + (8 << tallyBits);
   const asciiStart = countersStart + 4 * 64; // the kernel's ASCII table (256 bytes) and an i32 result
   const foldStart = asciiStart + 256 + 8;
-  const bytes = e.kernel ? foldStart + 4 * 0x10000 : tallyStart;
+  const bytes = foldStart + 4 * 0x10000;
   const oldStarts = keep ? e.starts.slice() : null;
   const oldEnds = keep ? e.ends.slice() : null;
-  if (e.kernel) {
-    const memory = e.kernel.memory;
-    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
-    e.memory = memory.buffer;
-  } else if (e.memory.byteLength < bytes) {
-    const next = new ArrayBuffer(Math.max(bytes, e.memory.byteLength * 2));
-    if (keep) new Uint8Array(next).set(e.buf);
-    e.memory = next;
-  }
+  const memory = e.kernel.memory;
+  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+  e.memory = memory.buffer;
   e.bufCap = bufCap;
   e.tokCap = tokCap;
   e.buf = new Uint8Array(e.memory, 0, bufCap);
   e.input8 = e.buf.subarray(8);
-  e.view = new DataView(e.memory, 0, bufCap);
   e.starts = new Int32Array(e.memory, bufCap, tokCap);
   e.ends = new Int32Array(e.memory, bufCap + 4 * tokCap, tokCap);
   e.hashes = new Uint32Array(e.memory, bufCap + 8 * tokCap, 2 * tokCap);
@@ -273,16 +254,14 @@ function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean, tallyB
     e.starts.set(oldStarts);
     e.ends.set(oldEnds);
   }
-  if (e.kernel) {
-    e.tallyBits = tallyBits;
-    e.tallyPtr = tallyStart;
-    e.counters = new Int32Array(e.memory, countersStart, 64);
-    new Uint8Array(e.memory, asciiStart, 256).set(ASCII_WORD);
-    e.asciiTablePtr = asciiStart;
-    new Int32Array(e.memory, foldStart, 0x10000).set(FOLD_ENTRIES);
-    e.foldTablePtr = foldStart;
-    e.outLength = new Int32Array(e.memory, asciiStart + 256, 1);
-  }
+  e.tallyBits = tallyBits;
+  e.tallyPtr = tallyStart;
+  e.counters = new Int32Array(e.memory, countersStart, 64);
+  new Uint8Array(e.memory, asciiStart, 256).set(ASCII_WORD);
+  e.asciiTablePtr = asciiStart;
+  new Int32Array(e.memory, foldStart, 0x10000).set(FOLD_ENTRIES);
+  e.foldTablePtr = foldStart;
+  e.outLength = new Int32Array(e.memory, asciiStart + 256, 1);
 }
 
 /**
@@ -343,7 +322,7 @@ function tokenGuess(len: number): number {
  */
 function compactAscii(e: Engine, len: number, stopWords: boolean): number {
   ensureTokenCapacity(e, tokenGuess(len));
-  if (e.kernel && !stopWords) {
+  if (!stopWords) {
     const k = e.kernel;
     const outLength = e.asciiTablePtr + 256;
     const count = k.compactAscii(e.inputStart, e.inputStart + len, e.asciiTablePtr, e.starts.byteOffset, e.ends.byteOffset, e.tokCap, outLength);
@@ -623,14 +602,7 @@ function compactTokens(e: Engine, len: number, charMode: boolean, stopWords: boo
 /** Char mode: replaces starts with the code point offsets of buf[0, compactLength) (plus the end); returns the code point count. */
 function codePoints(e: Engine): number {
   ensureTokenCapacity(e, e.compactLength + 1);
-  if (e.kernel) return e.kernel.codePoints(e.compactLength, e.starts.byteOffset);
-  const b8 = e.buf;
-  const st = e.starts;
-  const len = e.compactLength;
-  let c = 0;
-  for (let i = 0; i < len; i++) if ((b8[i] & 0xc0) !== 0x80) st[c++] = i;
-  st[c] = len;
-  return c;
+  return e.kernel.codePoints(e.compactLength, e.starts.byteOffset);
 }
 
 /** Slots of a dedupe table for `count` features: a power of two, at least twice the count (<= 50% load). */
@@ -656,94 +628,19 @@ function resetTable(e: Engine, count: number): void {
   }
 }
 
-/**
- * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count into e.hashes: in one
- * call to the WASM kernel when there is one, else with the JavaScript XXH64.
- */
+/** Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count into e.hashes, in one call to the kernel. */
 function hashFeatures(e: Engine, count: number, endArr: Int32Array, endOffset: number): void {
-  if (e.kernel) {
-    e.kernel.hash(e.starts.byteOffset, endArr.byteOffset + 4 * endOffset, count, e.hashes.byteOffset);
-    return;
-  }
-  const buf = e.buf;
-  const view = e.view;
-  const st = e.starts;
-  const out = e.hashes;
-  for (let f = 0; f < count; f++) {
-    xxh64Range(buf, view, st[f], endArr[f + endOffset]);
-    out[2 * f] = xxhOut[1];
-    out[2 * f + 1] = xxhOut[0];
-  }
-}
-
-/** Per hash byte position j, how many counted features had byte value v there: byteCounts[256 j + v]. */
-const byteCounts = new Uint32Array(8 * 256);
-
-/**
- * Adds the bits of each hashed feature to e.bitCounts; with `dedupe`, only features not seen before
- * in this document count (binary weights), and the table records them. Returns how many counted.
- * Each feature costs 8 increments (one bucket per hash byte); the buckets are spread over the 64
- * bit counters once per document. (Measured against SWAR lanes with a 256-entry byte-expansion
- * table and 16 additions per feature: as fast for word3, 20% faster for char5, and simpler.)
- */
-function countBits(e: Engine, count: number, dedupe: boolean): number {
-  const hashes = e.hashes;
-  const table = e.table;
-  const mask = e.tableMask;
-  const ds = e.docStamp;
-  const buckets = byteCounts;
-  buckets.fill(0);
-  let total = 0;
-  for (let f = 0; f < count; f++) {
-    const lo = hashes[2 * f];
-    const hi = hashes[2 * f + 1];
-    if (dedupe) {
-      let slot = (lo & mask) << 2;
-      let fresh = false;
-      for (;;) {
-        if (table[slot] !== ds) {
-          table[slot] = ds;
-          table[slot + 1] = hi;
-          table[slot + 2] = lo;
-          table[slot + 3] = 1;
-          fresh = true;
-          break;
-        }
-        if (table[slot + 2] === lo && table[slot + 1] === hi) {
-          table[slot + 3]++;
-          break;
-        }
-        slot = (slot + 4) & ((mask << 2) | 3);
-      }
-      if (!fresh) continue;
-    }
-    buckets[lo & 0xff]++;
-    buckets[256 + ((lo >>> 8) & 0xff)]++;
-    buckets[512 + ((lo >>> 16) & 0xff)]++;
-    buckets[768 + (lo >>> 24)]++;
-    buckets[1024 + (hi & 0xff)]++;
-    buckets[1280 + ((hi >>> 8) & 0xff)]++;
-    buckets[1536 + ((hi >>> 16) & 0xff)]++;
-    buckets[1792 + (hi >>> 24)]++;
-    total++;
-  }
-  spreadBuckets(buckets, e.bitCounts);
-  return total;
+  e.kernel.hash(e.starts.byteOffset, endArr.byteOffset + 4 * endOffset, count, e.hashes.byteOffset);
 }
 
 /**
  * Hashes features f = buf[starts[f], endArr[f + endOffset]) for f < count (endArr: starts in char
  * mode, else ends) and adds their bits to
- * e.bitCounts (with `dedupe`, each distinct feature once): with the WASM kernel's `hash` and
- * `tally` (byte-sliced i64 counters), or with `hashFeatures` and `countBits` in JavaScript.
- * Returns how many features counted.
+ * e.bitCounts (with `dedupe`, each distinct feature once) with the kernel's `hash` and `tally`
+ * (byte-sliced i64 counters). Returns how many features counted.
  */
 function hashAndCount(e: Engine, count: number, charMode: boolean, endOffset: number, dedupe: boolean): number {
   const kernel = e.kernel;
-  if (!kernel) {
-    hashFeatures(e, count, charMode ? e.starts : e.ends, endOffset);
-    return countBits(e, count, dedupe);
-  }
   // The table is sized for the largest document so far; this document uses a part sized for it.
   const bits = tableBitsFor(count);
   if (dedupe && bits > e.tallyBits) layout(e, 0, 0, true, bits);
@@ -917,11 +814,10 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
   const n = settings.features.kind === 'word' ? 1 : settings.features.n;
   const stopWords = settings.stopWords;
   const weights = settings.weights;
-  const useKernel = options.kernel !== 'js';
-  let e = createEngine(useKernel);
+  let e = createEngine();
   /** After a huge document, start over with small buffers: WASM memory never shrinks, a new instance's does not exist yet. */
   function release(): void {
-    if (e.memory.byteLength > RELEASE_BYTES) e = createEngine(useKernel);
+    if (e.memory.byteLength > RELEASE_BYTES) e = createEngine();
   }
 
   /** Encodes and tokenizes; returns the number of features (0 when too short). */
@@ -934,7 +830,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (tokens < 0) tokens = compactAscii(e, encodeAt(e, text), stopWords);
     } else {
       // Fold while tokenizing if every non-ASCII code point is simple, else normalize the whole text.
-      tokens = e.kernel && !stopWords ? compactTextKernel(e, e.kernel, text, len, charMode) : compactTokens(e, len, charMode, stopWords, true);
+      tokens = !stopWords ? compactTextKernel(e, e.kernel, text, len, charMode) : compactTokens(e, len, charMode, stopWords, true);
       if (tokens < 0) tokens = compactTokens(e, encodeAt(e, normalizeText(text)), charMode, stopWords, false);
     }
     return featureCount(tokens);
@@ -951,7 +847,7 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
       if (tokens < 0) tokens = compactAscii(e, copyNormalized(e, utf8), stopWords);
     } else {
       // The kernel's folding tokenizer, where it can (folding normalized text changes nothing); else JavaScript's.
-      tokens = e.kernel && !stopWords ? compactTextKernel(e, e.kernel, utf8, len, charMode) : -1;
+      tokens = !stopWords ? compactTextKernel(e, e.kernel, utf8, len, charMode) : -1;
       if (tokens < 0) tokens = compactTokens(e, copyNormalized(e, utf8), charMode, stopWords, false);
     }
     return featureCount(tokens);
@@ -1036,7 +932,6 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
 
   return {
     settings: frozen,
-    kernel: e.kernel ? 'wasm' : 'js',
     fingerprint(text: string): FingerprintResult {
       return fingerprintPrepared(prepare(text));
     },
