@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- fingerprint [--corpus real,generated] [--runs 3] [--mb 100] [--settings word3:binary,char5:binary] [--seed 1] [--js]
+ * `npm run bench -- fingerprint [--corpus real,generated] [--runs 3] [--mb 100] [--settings word3:binary,char5:binary] [--seed 1]
  *   [--against OTHER/src/core/simhash/fingerprinter.ts]`
  *
  * Fingerprinting throughput on one core, in process, all texts in memory: times
@@ -9,8 +9,7 @@
  * text (every kernel Documentation file from linux-doc and the pinned npm packages' prose files,
  * as the real-text quality evaluation reads them, without planted copies), then on a deterministic
  * generated corpus. The generated corpus mixes plain-ASCII English-like prose with documents
- * carrying typographic quotes, accented names, some Greek/Cyrillic and some CJK. `--js` measures
- * the JavaScript path (the fallback where WebAssembly is unavailable) instead of the WebAssembly kernel.
+ * carrying typographic quotes, accented names, some Greek/Cyrillic and some CJK.
  * `--against` also times another version's fingerprinter, pass for pass in turn with this one, and
  * prints how much faster this one is (checksums show whether both gave the same fingerprints).
  */
@@ -118,7 +117,6 @@ type Corpus = { name: string; docs: string[]; files: { name: string; bytes: Uint
 function parseArgs(args: string[]): {
   mb: number;
   seed: number;
-  js: boolean;
   runs: number;
   corpora: string[];
   settings: SimHashSettings[];
@@ -127,12 +125,11 @@ function parseArgs(args: string[]): {
 } | null {
   const o = benchOptions(
     args,
-    { mb: { type: 'string' }, seed: { type: 'string' }, settings: { type: 'string' }, runs: { type: 'string' }, corpus: { type: 'string' }, against: { type: 'string' }, js: { type: 'boolean' } },
-    'usage: npm run bench -- fingerprint [--mb 100] [--seed 1] [--settings word3:binary,...] [--runs 3] [--corpus real,generated] [--against DIR] [--js]',
+    { mb: { type: 'string' }, seed: { type: 'string' }, settings: { type: 'string' }, runs: { type: 'string' }, corpus: { type: 'string' }, against: { type: 'string' } },
+    'usage: npm run bench -- fingerprint [--mb 100] [--seed 1] [--settings word3:binary,...] [--runs 3] [--corpus real,generated] [--against DIR]',
   );
   if (!o) return null;
   const mb = numberOption(o.mb, 100, 'mb');
-  const js = o.js === true;
   const seed = numberOption(o.seed, 1, 'seed');
   const runs = numberOption(o.runs, 3, 'runs');
   const corpora = o.corpus ?? 'real,generated';
@@ -148,7 +145,7 @@ function parseArgs(args: string[]): {
     if (!features || !w) throw new Error(`bad settings: ${label} (expected e.g. word3:binary or word1:tf:stop)`);
     return { features, weights: w, stopWords: stop === 'stop' };
   });
-  return { mb, seed, js, runs, corpora: corpora.split(','), settings, labels, against };
+  return { mb, seed, runs, corpora: corpora.split(','), settings, labels, against };
 }
 
 const utf8Length = (docs: string[]) => docs.reduce((sum, d) => sum + Buffer.byteLength(d, 'utf8'), 0);
@@ -258,7 +255,7 @@ async function timeFromBytes(fp: Fingerprinter, files: Corpus['files'], runs: nu
 export async function main(args: string[]): Promise<void> {
   const parsed = parseArgs(args);
   if (!parsed) return;
-  const { mb, seed, js, runs, corpora, settings, labels, against: againstPath } = parsed;
+  const { mb, seed, runs, corpora, settings, labels, against: againstPath } = parsed;
   // --against FILE: another checkout's fingerprinter.ts (e.g. from `git worktree add /tmp/old COMMIT`), timed in turn with this one.
   const against = againstPath
     ? ((await import(pathToFileURL(resolve(againstPath)).href)) as { createFingerprinter: typeof createFingerprinter }).createFingerprinter
@@ -283,7 +280,7 @@ export async function main(args: string[]): Promise<void> {
     console.log(corpus.describe);
     const { docs, bytes } = corpus;
     for (let s = 0; s < settings.length; s++) {
-      let options: FingerprinterOptions = { kernel: js ? 'js' : 'auto' };
+      let options: FingerprinterOptions = {};
       let dfSeconds = 0;
       if (settings[s].weights === 'tfidf') {
         // TF-IDF needs corpus document frequencies first: a separate pass, timed separately.
@@ -299,7 +296,7 @@ export async function main(args: string[]): Promise<void> {
       const results = timePasses(fps, docs, runs);
       const extra = dfSeconds ? `  (+ document-frequency pass ${(bytes / 1e6 / dfSeconds).toFixed(1)} MB/s)` : '';
       results.forEach((p, k) => {
-        const label = `${k === 0 ? '' : 'against '}${labels[s]} ${fps[k].kernel}`;
+        const label = `${k === 0 ? '' : 'against '}${labels[s]}`;
         const ratio = k === 0 ? '' : `  this code: ${(p.seconds / results[0].seconds).toFixed(2)}x as fast (fastest passes ${(p.bestSeconds / results[0].bestSeconds).toFixed(2)}x)`;
         console.log(
           `  ${label.padEnd(19)} ${(bytes / 1e6 / p.seconds).toFixed(1).padStart(7)} MB/s ` +

@@ -253,19 +253,6 @@ export function noContents(): File {
   return missingContents;
 }
 
-/** The empty group table over n documents. */
-export function emptyGroupTable(n: number): GroupTable {
-  return {
-    count: 0,
-    groupOf: new Int32Array(n).fill(-1),
-    offsets: new Int32Array(1),
-    members: new Int32Array(0),
-    reference: new Int32Array(0),
-    jaccardToReference: new Float32Array(0),
-    distanceToReference: new Uint8Array(0),
-  };
-}
-
 /** The empty scored pair list. */
 export function emptyScoredPairs(): ScoredPairs {
   return { a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), jaccard: new Float32Array(0), count: 0 };

@@ -32,11 +32,6 @@ export function configureStorage(options: { name?: string; events?: StorageEvent
   if (options.events !== undefined) events = options.events;
 }
 
-/** The name of the database the repositories use. */
-export function corpusDbName(): string {
-  return databaseName;
-}
-
 /**
  * Opens (and creates or upgrades) a corpus database. Throws a StorageError: 'newer-version' when the
  * stored version is above DB_VERSION, 'corrupt' when a store is missing, 'unavailable' without

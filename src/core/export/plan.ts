@@ -7,7 +7,7 @@ import type { DuplicateRelation } from '../groups/duplicate-relation.ts';
 import { UNKNOWN_DISTANCE } from '../groups/group-table.ts';
 import { roleName, type KeepDecision, type KeepDocs, type KeepReason, type KeepRole } from '../keep/keep-rules.ts';
 import Papa from 'papaparse';
-import { xxh64Bytes } from '../simhash/xxh64.ts';
+import { xxh64Bytes } from '../simhash/fingerprint-kernel.ts';
 import { CSV_BOM, formatJaccard, toCsv, unescapeCsvCell } from './csv.ts';
 import { toHex } from '../simhash/fingerprint64.ts';
 
@@ -51,7 +51,7 @@ export interface PlanDocs extends KeepDocs {
 
 /**
  * The hash of a file's bytes that the plan records and `simsift apply` (and the app's move) re-computes
- * before it acts: XXH64 (seed 0, core's xxh64.ts) of the raw bytes, 16 lowercase hex digits. The content
+ * before it acts: XXH64 (seed 0, the fingerprint kernel's) of the raw bytes, 16 lowercase hex digits. The content
  * hash is of the normalized text, blind to a case-only edit; this one sees any changed byte.
  */
 export function bytesHash(bytes: Uint8Array): string {

@@ -13,7 +13,7 @@ import {
 import { createReference } from './reference-fingerprint.ts';
 
 // Real text (kernel Documentation, npm package docs) fingerprinted by the kernel before the speed
-// work: the fingerprinter must still give exactly these, with the WebAssembly kernel and in JavaScript.
+// work: the fingerprinter must still give exactly these.
 const golden = JSON.parse(readFileSync(new URL('../../../fixtures/real-text/golden.json', import.meta.url), 'utf8')) as GoldenFile;
 
 let sources: ReturnType<typeof goldenSources>;
@@ -33,16 +33,14 @@ describe('fingerprints of real text equal the recorded ones', () => {
     expect(matched.length).toBeGreaterThan(50);
   });
 
-  for (const kernel of ['auto', 'js'] as const) {
-    it(`${kernel === 'auto' ? 'WebAssembly kernel' : 'JavaScript'}: every setting, every matched file`, () => {
-      const fps = golden.settings.map((label) => createFingerprinter(parseGoldenSettings(label), { kernel }));
-      const word3 = createFingerprinter(DEFAULT_SETTINGS, { kernel });
-      for (const { entry, text } of matched) {
-        expect(fps.map((fp) => printOf(fp, text)), entry.path).toEqual(entry.prints);
-        expect(featureSetDigest(word3.featureSet(text)), entry.path).toBe(entry.featureSet);
-      }
-    }, 60_000);
-  }
+  it('every setting, every matched file', () => {
+    const fps = golden.settings.map((label) => createFingerprinter(parseGoldenSettings(label)));
+    const word3 = createFingerprinter(DEFAULT_SETTINGS);
+    for (const { entry, text } of matched) {
+      expect(fps.map((fp) => printOf(fp, text)), entry.path).toEqual(entry.prints);
+      expect(featureSetDigest(word3.featureSet(text)), entry.path).toBe(entry.featureSet);
+    }
+  }, 60_000);
 
   it('agrees with the string-level reference on the real files that are not pure ASCII', async () => {
     const reference = await createReference();

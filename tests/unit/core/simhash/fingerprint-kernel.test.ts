@@ -1,24 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import xxhash from 'xxhash-wasm';
+import { mulberry32Unit as rng } from '../../../fixtures/mulberry32.ts';
 import {
-  createXxh64Kernel,
+  createFingerprintKernel,
   FOLD_ABORT,
   FOLD_SEP,
   FOLD_SOLO,
   FOLD_SS,
   FOLD_WORD,
-  xxh64KernelBytes,
-} from '../../../../src/core/simhash/xxh64-wasm.ts';
+  fingerprintKernelBytes,
+  xxh64Bytes,
+} from '../../../../src/core/simhash/fingerprint-kernel.ts';
 
-describe('xxh64 WebAssembly kernel', () => {
+describe('the fingerprint WebAssembly kernel', () => {
   it('is a valid module', () => {
-    expect(WebAssembly.validate(xxh64KernelBytes() as Uint8Array<ArrayBuffer>)).toBe(true);
+    expect(WebAssembly.validate(fingerprintKernelBytes())).toBe(true);
   });
 
   it('hashes many ranges in one call, equal to xxhash-wasm h64, at any offset and length', async () => {
     const { h64Raw } = await xxhash();
-    const kernel = createXxh64Kernel()!;
-    expect(kernel).not.toBeNull();
+    const kernel = createFingerprintKernel();
     kernel.memory.grow(1);
     const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
@@ -42,7 +43,7 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('tallies the bits of hashes into 64 counters, skipping repeats within a document when deduping', () => {
-    const kernel = createXxh64Kernel()!;
+    const kernel = createFingerprintKernel();
     kernel.memory.grow(2);
     const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
@@ -88,7 +89,7 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
-    const kernel = createXxh64Kernel()!;
+    const kernel = createFingerprintKernel();
     kernel.memory.grow(1);
     const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
@@ -110,7 +111,7 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('tokenizes and folds text with non-ASCII code points in place, and says what it needs', () => {
-    const kernel = createXxh64Kernel()!;
+    const kernel = createFingerprintKernel();
     kernel.memory.grow(8);
     const mem = new Uint8Array(kernel.memory.buffer);
     const dv = new DataView(kernel.memory.buffer);
@@ -145,8 +146,39 @@ describe('xxh64 WebAssembly kernel', () => {
   });
 
   it('gives every fingerprinter its own memory', () => {
-    const a = createXxh64Kernel()!;
-    const b = createXxh64Kernel()!;
+    const a = createFingerprintKernel();
+    const b = createFingerprintKernel();
     expect(a.memory).not.toBe(b.memory);
   });
+});
+
+describe('xxh64Bytes (the kernel hashing one whole array, for the plan bytes hashes)', () => {
+  const h = (bytes: Uint8Array) => {
+    const [hi, lo] = xxh64Bytes(bytes);
+    return (BigInt(hi) << 32n) | BigInt(lo);
+  };
+
+  it('matches the published XXH64 test vectors (seed 0)', () => {
+    const utf8 = (s: string) => new TextEncoder().encode(s);
+    expect(h(utf8(''))).toBe(0xef46db3751d8e999n);
+    expect(h(utf8('a'))).toBe(0xd24ec4f1a98c6e5bn);
+    expect(h(utf8('abc'))).toBe(0x44bc2cf5ad770999n);
+    expect(h(utf8('Nobody inspects the spammish repetition'))).toBe(0xfbcea83c8a378bf1n);
+  });
+
+  it('equals xxhash-wasm h64Raw on every length 0..300 and on inputs larger than the memory it had', async () => {
+    const { h64Raw } = await xxhash();
+    const next = rng(1);
+    for (const len of [...Array.from({ length: 301 }, (_, i) => i), 70_000, 3_000_001]) {
+      const bytes = new Uint8Array(len);
+      for (let i = 0; i < len; i++) bytes[i] = Math.floor(next() * 256);
+      expect(h(bytes), `length ${len}`).toBe(h64Raw(bytes));
+    }
+  });
+});
+
+it('the kernel module stays under 4 KB, which any browser compiles synchronously on its main thread', () => {
+  // The pair view and the corpus build fingerprinters on the main thread; older Chromium refused
+  // synchronous compiles over 4 KB there, and there is no JavaScript fallback.
+  expect(fingerprintKernelBytes().length).toBeLessThan(4096);
 });
