@@ -376,7 +376,14 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
       throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
     }
-    const cacheUse = args.cache === undefined ? null : await openCache(args.cache, args.dir, args.settings, args.containment);
+    // The threads start (and compile their modules) while this thread walks, stats and reads the cache.
+    const threads = args.threads ?? defaultThreads();
+    workers = createNodeScanWorkers(threads);
+    workers.ingest.warm();
+    workers.index.warm();
+    // The cache is read while the folder is walked; awaited once the stats are taken.
+    const cacheRead = args.cache === undefined ? Promise.resolve(null) : openCache(args.cache, args.dir, args.settings, args.containment);
+    cacheRead.catch(() => {});
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     if (args.bundle !== undefined) bundleOutput = await openOutput(args.bundle);
@@ -398,6 +405,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const excluded: Array<[string, string]> = [];
     const { kept, identity } = statListed(args, paths, listed, excluded);
+    const cacheUse = await cacheRead;
     // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
     // for permission here (a read would only say NotReadableError).
     const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
@@ -420,8 +428,6 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const k = args.k ?? defaultK(scanned.length);
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
 
-    const threads = args.threads ?? defaultThreads();
-    workers = createNodeScanWorkers(threads);
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, containmentThreshold: args.containment, grouping: args.grouping });
     let cacheOutcome: CacheOutcome | null = null;
     const before = cached && cacheUse?.cache ? await restoreCache(workers, new AbortController().signal, cacheUse.cache, cached.unchanged, fileOf) : null;

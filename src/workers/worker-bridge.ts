@@ -19,6 +19,8 @@ export interface WorkerBridge<Api> {
   terminate(reason?: unknown): void;
   /** Number of calls in flight. */
   readonly pending: number;
+  /** Starts the worker now (if not running), so its start-up overlaps the caller's own work. */
+  warm(): void;
 }
 
 /** An `AbortError` DOMException, the reason used when no other is given. */
@@ -67,6 +69,9 @@ export function createWorkerBridge<Api>(spawn: () => SpawnedWorker): WorkerBridg
       return rejectors.size;
     },
     terminate,
+    warm() {
+      api ??= start();
+    },
     call<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R> {
       if (signal?.aborted) return Promise.reject(signal.reason ?? abortError());
       const remote = api ?? start();

@@ -14,6 +14,8 @@ export interface WorkerPool<Api> {
   broadcast<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R[]>;
   /** Terminates every worker and rejects pending calls; later calls start fresh workers. */
   terminate(reason?: unknown): void;
+  /** Starts every worker now (see WorkerBridge.warm). */
+  warm(): void;
 }
 
 /** The most workers of one kind: the one thread-count rule of the app and the CLI (cli/cli-options.ts). */
@@ -50,6 +52,9 @@ export function createWorkerPool<Api>(spawn: () => SpawnedWorker, size = default
     },
     terminate(reason) {
       for (const bridge of bridges) bridge.terminate(reason);
+    },
+    warm() {
+      for (const bridge of bridges) bridge.warm();
     },
   };
 }
