@@ -319,7 +319,8 @@ function describePhases(started: number, sessionFrom: number, writingFrom: numbe
     ...(sums.has('finish') ? [`merging with the cache ${s(sums.get('finish'))}`] : []),
     `writing the outputs ${s(end - writingFrom)}`,
   ];
-  return `phases (wall clock, s; the merge's search, verification and grouping are within it): ${parts.join(', ')}`;
+  const within = sums.has('finish') ? "; the merge's search, verification and grouping are within it" : '';
+  return `phases (wall clock, s${within}): ${parts.join(', ')}`;
 }
 
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
