@@ -137,17 +137,33 @@ export async function quickCheck(
   /** Told how many files will be asked (once), then how many have been (the page's progress line). */
   onChecked?: (done: number, total: number) => void,
 ): Promise<QuickCheckSplit | { toRead: CollectedFiles; stats: FileStats | null; unchanged: 0 }> {
-  const at = !listing.modified && handleToken === null && isUnchanged ? savedAt(listing, isUnchanged) : [];
-  const total = listing.modified ? 0 : handleToken === null ? at.length : isUnchanged ? listing.paths.length : 0;
-  const told = total > 0 && onChecked ? (done: number) => onChecked(done, total) : undefined;
-  told?.(0);
-  const stats = listing.modified
-    ? { sizes: new Float64Array(listing.paths.length).fill(-1), modified: listing.modified }
-    : handleToken === null
-      ? await statFiles(listing.files, at, signal, told)
-      : isUnchanged
-        ? await statHandlePaths(workers, handleToken, listing.paths, signal, told)
-        : null;
+  const stats = await askStats(listing, workers, handleToken, isUnchanged, signal, onChecked);
   if (!stats || !isUnchanged) return { toRead: listing, stats, unchanged: 0 };
   return splitUnchanged(listing, stats, isUnchanged);
+}
+
+/**
+ * The listing's sizes and times: given by the listing, asked of the saved files' Files (the folder
+ * input: only those a saved record could stand for), or of every path through the workers' handles
+ * (only when something is saved to compare with). `onChecked` is told the count asked, then progress.
+ */
+async function askStats(
+  listing: CollectedFiles,
+  workers: ScanWorkers,
+  handleToken: string | null,
+  isUnchanged: UnchangedTest | null,
+  signal: AbortSignal,
+  onChecked?: (done: number, total: number) => void,
+): Promise<FileStats | null> {
+  if (listing.modified) return { sizes: new Float64Array(listing.paths.length).fill(-1), modified: listing.modified };
+  const tell = (total: number) => {
+    const told = total > 0 && onChecked ? (done: number) => onChecked(done, total) : undefined;
+    told?.(0);
+    return told;
+  };
+  if (handleToken === null) {
+    const at = isUnchanged ? savedAt(listing, isUnchanged) : [];
+    return statFiles(listing.files, at, signal, tell(at.length));
+  }
+  return isUnchanged ? statHandlePaths(workers, handleToken, listing.paths, signal, tell(listing.paths.length)) : null;
 }
