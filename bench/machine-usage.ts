@@ -47,7 +47,11 @@ function kindOf(pid: number): string {
 function browserTree(root: number): Proc[] {
   const all = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).map(readProc).filter((p): p is Proc => p !== null);
   const children = new Map<number, Proc[]>();
-  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  for (const p of all) {
+    const siblings = children.get(p.ppid);
+    if (siblings) siblings.push(p);
+    else children.set(p.ppid, [p]);
+  }
   const out: Proc[] = [];
   const walk = (pid: number) => {
     for (const c of children.get(pid) ?? []) {
