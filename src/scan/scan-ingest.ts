@@ -39,6 +39,8 @@ export interface ScanMeter {
   filesListedOnly: number;
   /** Listed files the person's exclusions left out (never read). */
   filesExcluded: number;
+  /** Listed files the quick check found unchanged (not read). */
+  filesUnchanged: number;
   bytesDone: number;
   filesRead: number;
   bytesRead: number;
@@ -60,6 +62,7 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
     filesTotal: 0,
     filesListedOnly: 0,
     filesExcluded: 0,
+    filesUnchanged: 0,
     bytesDone: 0,
     filesRead: 0,
     bytesRead: 0,
@@ -83,6 +86,7 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
         filesTotal: m.filesTotal,
         filesListedOnly: m.filesListedOnly,
         filesExcluded: m.filesExcluded,
+        filesUnchanged: m.filesUnchanged,
         bytesDone: bytes,
         bytesTotal,
         bytesTotalKnown,

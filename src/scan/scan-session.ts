@@ -174,6 +174,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     m.filesTotal = collected.files.length;
     m.filesListedOnly = collected.hidden.length + unreadable.length;
     m.filesExcluded = excluded;
+    m.filesUnchanged = check.unchanged;
     // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
     if (kAuto) {
       k = defaultK(m.filesTotal + (s.hooks.corpusSize?.() ?? 0));

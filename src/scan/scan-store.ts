@@ -29,6 +29,8 @@ export interface ScanProgress {
   filesListedOnly: number;
   /** Listed files the person's exclusions left out: never read, not documents (as files not in the folder). */
   filesExcluded: number;
+  /** Listed files the quick check found unchanged since they were saved: not read, the saved corpus stands for them. */
+  filesUnchanged: number;
   bytesDone: number;
   /** Exact once every file has been read (`bytesTotalKnown`); extrapolated from the files read until then. */
   bytesTotal: number;

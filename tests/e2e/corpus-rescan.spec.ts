@@ -46,6 +46,8 @@ test('a folder chosen again reads only what changed, says so, and keeps the time
     await expect(saved.panel.getByRole('status')).toContainText(
       `5 files unchanged (same size and modification time: not read); 1 read again, contents unchanged; 1 changed: ${at('f-lighthouse-edited.txt')}.`,
     );
+    // The results line counts the whole folder, as the summary does (it said "Scanned 2 files").
+    await expect(page.getByRole('region', { name: 'Scan progress' }).getByRole('status')).toContainText(/Scanned 7 files in \d+ s \(2 read, [\d.]+ [kK]?B; 5 unchanged since saved, not read\)\./);
     await page.screenshot({ path: test.info().outputPath('after-choose-again.png'), fullPage: true });
 
     // A fresh scan of the same folder in a new profile exports the same bytes.

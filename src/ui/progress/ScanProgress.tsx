@@ -12,13 +12,15 @@ export interface ScanProgressProps {
 
 /**
  * "Scanned 18 files in 3 s (15 read, 2.1 MB; 3 hidden, listed as skipped)." The files this scan dealt
- * with, as the Summary counts them (compared + skipped) when the result is this scan's alone; the files
- * the exclusions left out are named apart (they are not documents).
+ * with, as the Summary counts them (compared + skipped) when the result is this scan's alone; files the
+ * quick check found unchanged are among them (a folder chosen again is the whole folder, not the few
+ * files read); the files the exclusions left out are named apart (they are not documents).
  */
 export function doneLine(p: Progress): string {
-  const scanned = p.filesTotal + p.filesListedOnly;
+  const scanned = p.filesTotal + p.filesListedOnly + p.filesUnchanged;
   const time = formatSeconds(p.elapsedMs / 1000);
-  const read = `${p.filesTotal.toLocaleString('en')} read, ${formatBytes(p.bytesTotal)}`;
+  const unchanged = p.filesUnchanged > 0 ? `; ${p.filesUnchanged.toLocaleString('en')} unchanged since saved, not read` : '';
+  const read = `${p.filesTotal.toLocaleString('en')} read, ${formatBytes(p.bytesTotal)}${unchanged}`;
   const unread = p.filesListedOnly > 0 ? `; ${p.filesListedOnly.toLocaleString('en')} hidden or unreadable, listed as skipped` : '';
   const excluded = p.filesExcluded > 0 ? `; ${p.filesExcluded.toLocaleString('en')} left out by your exclusions, not read` : '';
   return `Scanned ${scanned.toLocaleString('en')} file${scanned === 1 ? '' : 's'} in ${time} (${read}${unread}${excluded}).`;

@@ -8,6 +8,7 @@ const base: ScanProgress = {
   filesTotal: 100,
   filesListedOnly: 0,
   filesExcluded: 0,
+  filesUnchanged: 0,
   bytesDone: 5e6,
   bytesTotal: 50e6,
   bytesTotalKnown: false,
