@@ -18,6 +18,15 @@ import { specialKind } from './walk-files.ts';
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
 export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'flags' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;
 
+/** Each path's stat (`statPaths`): size, times and inode by position; a path that could not be statted has its error code in `failed`. */
+export interface PathStats {
+  size: Float64Array;
+  mtimeMs: Float64Array;
+  ctimeMs: Float64Array;
+  ino: Float64Array;
+  failed: [index: number, code: string][];
+}
+
 /** The 32-bit per-file arrays of PathBatchResult (status is 8-bit). */
 const WORD_FIELDS = ['hi', 'lo', 'words', 'hashHi', 'hashLo'] as const;
 
@@ -77,6 +86,27 @@ export const nodeIngestApi = {
   /** Gets ready for `settings` before the first batch (WebAssembly compiled, fingerprinter made): a thread starts while the main thread walks. */
   async warmUp(settings: SimHashSettings): Promise<void> {
     await ingestApi.ingestBatch([{ name: 'warm-up.txt', bytes: new TextEncoder().encode('warm up the fingerprinter') }], settings);
+  },
+
+  /**
+   * The stat of `base + path` for each of `paths` (the scan's listing, split over the threads: 100,000
+   * synchronous stats on the main thread were a tenth of a cached second scan).
+   */
+  statPaths(base: string, paths: string[]): PathStats {
+    const n = paths.length;
+    const out: PathStats = { size: new Float64Array(n), mtimeMs: new Float64Array(n), ctimeMs: new Float64Array(n), ino: new Float64Array(n), failed: [] };
+    for (let i = 0; i < n; i++) {
+      try {
+        const info = statSync(fsPath(base + paths[i]));
+        out.size[i] = info.size;
+        out.mtimeMs[i] = info.mtimeMs;
+        out.ctimeMs[i] = info.ctimeMs;
+        out.ino[i] = info.ino;
+      } catch (error) {
+        out.failed.push([i, errorCode(error)]);
+      }
+    }
+    return transfer(out, [out.size.buffer, out.mtimeMs.buffer, out.ctimeMs.buffer, out.ino.buffer]);
   },
 
   ingestPaths(paths: string[], settings: SimHashSettings): Promise<PathBatchResult> {

@@ -4,11 +4,11 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
-import { DocStatus, MAX_DOCUMENT_BYTES, docStatusOfName, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
+import { DocStatus, docStatusOfName, skipMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
 import { CONTAINMENT_DEFAULT_SETTING, DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
@@ -18,12 +18,13 @@ import { createScanSession } from '../scan/scan-session.ts';
 import { PHASE_PREFIX } from '../scan/phase-timing.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
-import { exclusionMatcher, parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
+import { parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
+import { statListing } from './stat-listing.ts';
 import { cacheHooks, cacheOfResult, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import { writeScanCache, type FileIdentity } from './scan-cache.ts';
 import { writeBundle } from './bundle-output.ts';
@@ -263,39 +264,6 @@ function describeChaining(result: ScanResult): string {
 }
 
 /**
- * Each listed file's stat (synchronous: 100,000 awaited stats cost seconds of promise round trips): files
- * excluded by the rules or over the size limit are set apart, the rest are `kept` with their identity
- * (size, times, inode: the keep rules' newest/oldest and the cache's quick check).
- */
-function statListed(args: ScanArgs, paths: readonly string[], listed: SkippedFile[], excluded: Array<[string, string]>): { kept: string[]; identity: Map<string, FileIdentity> } {
-  const kept: string[] = [];
-  const identity = new Map<string, FileIdentity>();
-  const excludedBy = exclusionMatcher(args.exclusions);
-  const base = resolve(args.dir) + sep;
-  for (const path of paths) {
-    try {
-      // Listed paths are normalized relative paths: joined by hand (path.join normalizes again, 100,000 times).
-      const info = statSync(fsPath(base + path));
-      const rule = excludedBy(path, info.size);
-      if (rule !== null) {
-        excluded.push([path, rule]);
-        continue;
-      }
-      // A file this large is not compared (and was never opened: a sparse 4 GiB file costs nothing).
-      if (info.size > MAX_DOCUMENT_BYTES) {
-        listed.push({ docId: -1, path, size: info.size, reason: 'too-large', message: tooLargeMessage(info.size) });
-        continue;
-      }
-      identity.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
-      kept.push(path);
-    } catch (error) {
-      listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
-    }
-  }
-  return { kept, identity };
-}
-
-/**
  * Where the scan's time went, from the session's phase measures (scan/phase-timing.ts; a phase that
  * runs twice, as the search does when a cache's corpus is merged, is summed) and this command's own
  * steps: "phases (wall clock, s; ...): walking, stat and the cache 0.41, reading with fingerprinting alongside 12.10, ...".
@@ -405,7 +373,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     const excluded: Array<[string, string]> = [];
-    const { kept, identity } = statListed(args, paths, listed, excluded);
+    const { kept, identity } = await statListing(workers, args.dir, args.exclusions, paths, listed, excluded);
     const cacheUse = await cacheRead;
     // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
     // for permission here (a read would only say NotReadableError).
