@@ -89,8 +89,8 @@ export const nodeIngestApi = {
   },
 
   /**
-   * The stat of `base + path` for each of `paths` (the scan's listing, split over the threads: 100,000
-   * synchronous stats on the main thread were a tenth of a cached second scan).
+   * The stat of `base + path` for each of `paths`: the scan's listing, split over the threads, so a
+   * cached second scan does not wait on one thread's synchronous stats.
    */
   statPaths(base: string, paths: string[]): PathStats {
     const n = paths.length;

@@ -345,7 +345,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
       throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
     }
-    // The threads start (and compile their modules) while this thread walks, stats and reads the cache.
+    // The threads start (and compile their modules) while this thread walks and reads the cache; they take the stats.
     const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
     workers.ingest.warm();
