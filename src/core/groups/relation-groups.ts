@@ -1,6 +1,5 @@
 /** Turns the relation's class graph into the groups a person sees: the reference rule, then largest first. */
-import { GroupTableBuilder, UNKNOWN_DISTANCE, type GroupTable } from './group-table.ts';
-import type { DuplicateRelation } from './duplicate-relation.ts';
+import { GroupTableBuilder, UNKNOWN_DISTANCE, type GroupTable, type ScoredPairs } from './group-table.ts';
 
 
 /**
@@ -12,10 +11,16 @@ function referenceKey(degree: number, copies: number, length: number): number {
   return Math.min(degree, 2 ** 20 - 1) * 2 ** 33 + Math.min(copies, 127) * 2 ** 26 + Math.min(length, 2 ** 26 - 1);
 }
 
-type ClassGraph = Pick<
-  DuplicateRelation,
-  'classOf' | 'classOffsets' | 'classMembers' | 'graphOffsets' | 'graphNeighbour' | 'graphEdge' | 'verified'
->;
+/** The class graph groups are made of (a DuplicateRelation is one; declared here so this module does not import it). */
+interface ClassGraph {
+  classOf: Int32Array;
+  classOffsets: Int32Array;
+  classMembers: Int32Array;
+  verified: ScoredPairs;
+  graphOffsets: Int32Array;
+  graphNeighbour: Int32Array;
+  graphEdge: Int32Array;
+}
 
 /** Sorts a finished builder's groups largest first (ties: lower reference id first). */
 function largestFirst(table: GroupTable, identical: Uint8Array, n: number): { groups: GroupTable; identical: Uint8Array } {
