@@ -7,7 +7,7 @@
  * lose a pair the others show.
  */
 import type { GroupTable, ScoredPairs } from './group-table.ts';
-import { componentGroups, referenceGroupsOfClasses } from './relation-groups.ts';
+import { componentGroups, referenceGroupsOfClasses, type ClassGraph } from './relation-groups.ts';
 
 /** What the relation is built from: the scan's exact classes and its verified pairs of representatives. */
 export interface RelationInput {
@@ -29,19 +29,8 @@ export interface RelationInput {
 }
 
 /** The relation in typed arrays: exact classes, the class graph of verified pairs, groups. */
-export interface DuplicateRelation {
+export interface DuplicateRelation extends ClassGraph {
   count: number;
-  /** Per document: its exact class, or -1 when it is in no pair at all. */
-  classOf: Int32Array;
-  /** Class c's documents are `classMembers[classOffsets[c] .. classOffsets[c + 1])`, ascending ids (the head is the lowest). */
-  classOffsets: Int32Array;
-  classMembers: Int32Array;
-  /** The verified pairs of representatives the class graph's edges point into. */
-  verified: ScoredPairs;
-  /** Class adjacency (CSR over classes): neighbour classes and the verified pair of each edge. */
-  graphOffsets: Int32Array;
-  graphNeighbour: Int32Array;
-  graphEdge: Int32Array;
   /**
    * Groups over documents: a reference and every document identical or near-identical to it, largest
    * group first. With 'reference' grouping each document's primary group is `groups.groupOf`; a document

@@ -11,12 +11,16 @@ function referenceKey(degree: number, copies: number, length: number): number {
   return Math.min(degree, 2 ** 20 - 1) * 2 ** 33 + Math.min(copies, 127) * 2 ** 26 + Math.min(length, 2 ** 26 - 1);
 }
 
-/** The class graph groups are made of (a DuplicateRelation is one; declared here so this module does not import it). */
-interface ClassGraph {
+/** The exact classes and the class graph of verified pairs that groups are made of (a DuplicateRelation is one). */
+export interface ClassGraph {
+  /** Per document: its exact class, or -1 when it is in no pair at all. */
   classOf: Int32Array;
+  /** Class c's documents are `classMembers[classOffsets[c] .. classOffsets[c + 1])`, ascending ids (the head is the lowest). */
   classOffsets: Int32Array;
   classMembers: Int32Array;
+  /** The verified pairs of representatives the class graph's edges point into. */
   verified: ScoredPairs;
+  /** Class adjacency (CSR over classes): neighbour classes and the verified pair of each edge. */
   graphOffsets: Int32Array;
   graphNeighbour: Int32Array;
   graphEdge: Int32Array;
