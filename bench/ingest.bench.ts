@@ -414,17 +414,18 @@ function printTrace(buffer: Buffer, label = '', detail = true): void {
 function printMachineTable(t: {
   files: number;
   bytes: number;
-  app: { seconds: number; cpu: number; peaks: Map<string, number> };
-  read: { seconds: number; cpu: number; peaks: Map<string, number> };
+  app: { seconds: number; cpu: number; byKind: Map<string, number>; peaks: Map<string, number> };
+  read: { seconds: number; cpu: number; byKind: Map<string, number>; peaks: Map<string, number> };
   fingerprint: { seconds: number; cpu: number };
 }): void {
   const cores = availableParallelism();
   const limit = Math.max(t.read.seconds, (t.read.cpu + t.fingerprint.cpu) / cores);
   const gb = (b: number | undefined) => `${((b ?? 0) / 1e9).toFixed(2)} GB`;
   const peaks = (p: Map<string, number>) => [...p].sort((a, b) => b[1] - a[1]).map(([kind, bytes]) => `${kind} ${gb(bytes)}`).join(', ');
+  const split = (p: Map<string, number>) => [...p].filter(([, cpu]) => Math.abs(cpu) >= 0.05).sort((a, b) => b[1] - a[1]).map(([kind, cpu]) => `${kind} ${cpu.toFixed(1)}`).join(', ');
   console.log(`  machine (#38; CPU = user + system of every browser process, sampled from /proc every 250 ms; ${cores} cores):`);
-  console.log(`    app scan:          ${t.app.seconds.toFixed(2)} s wall, ${t.app.cpu.toFixed(1)} CPU-s; peak RSS ${peaks(t.app.peaks)}`);
-  console.log(`    blank-page read:   ${t.read.seconds.toFixed(2)} s wall, ${t.read.cpu.toFixed(1)} CPU-s; peak RSS ${peaks(t.read.peaks)}`);
+  console.log(`    app scan:          ${t.app.seconds.toFixed(2)} s wall, ${t.app.cpu.toFixed(1)} CPU-s (${split(t.app.byKind)}); peak RSS ${peaks(t.app.peaks)}`);
+  console.log(`    blank-page read:   ${t.read.seconds.toFixed(2)} s wall, ${t.read.cpu.toFixed(1)} CPU-s (${split(t.read.byKind)}); peak RSS ${peaks(t.read.peaks)}`);
   console.log(`    simsift fingerprint: ${t.fingerprint.seconds.toFixed(2)} s wall, ${t.fingerprint.cpu.toFixed(1)} CPU-s`);
   console.log(`    limit = max(read wall, (read CPU + fingerprint CPU) / cores) = ${limit.toFixed(2)} s; app / limit ${(t.app.seconds / limit).toFixed(2)}x (target <= 1.15x)`);
   console.log(`    app CPU / (read CPU + fingerprint CPU) ${(t.app.cpu / (t.read.cpu + t.fingerprint.cpu)).toFixed(2)}x (target <= 1.15x); renderer peak / text ${((t.app.peaks.get('renderer') ?? 0) / t.bytes).toFixed(2)}x (target <= 0.5x)`);
@@ -627,8 +628,8 @@ export async function main(args: string[]): Promise<void> {
       printMachineTable({
         files: corpus.files,
         bytes: corpus.bytes,
-        app: { seconds, cpu: usage.cpuBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), peaks: usage.peaks() },
-        read: { seconds: base.seconds, cpu: usage.cpuBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), peaks: basePeaks! },
+        app: { seconds, cpu: usage.cpuBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), byKind: usage.cpuByKindBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), peaks: usage.peaks() },
+        read: { seconds: base.seconds, cpu: usage.cpuBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), byKind: usage.cpuByKindBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), peaks: basePeaks! },
         fingerprint: fingerprintCost,
       });
     }

@@ -1,7 +1,9 @@
 /**
  * What the browser costs the machine (#38's table): CPU seconds (user + system) of every process the
- * bench started (Chromium's browser, renderers, GPU and utility processes, those that exited included:
- * a process's reaped children count in its cutime/cstime), and resident memory per process kind, read
+ * bench started (Chromium's browser, renderers, GPU and utility processes), summed from each process's
+ * own utime + stime between samples (a reaped child's time also lands in its parent's cutime: counting
+ * that would count a closed page's renderer again in whatever runs when it is reaped; a process loses
+ * at most its last 250 ms when it exits), and resident memory per process kind, read
  * from /proc every 250 ms. Times are epoch milliseconds, so a page's `performance.timeOrigin + t` maps
  * onto them.
  */
@@ -14,7 +16,7 @@ const PAGE_BYTES = 4096;
 interface Proc {
   pid: number;
   ppid: number;
-  /** utime + stime + cutime + cstime, in seconds. */
+  /** utime + stime, in seconds (its own threads; not its reaped children). */
   cpu: number;
   rssBytes: number;
 }
@@ -24,7 +26,7 @@ function readProc(pid: number): Proc | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // After "pid (comm) ": state [0], ppid [1], utime [11], stime [12], cutime [13], cstime [14], rss pages [21].
-    const cpu = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICKS_PER_SECOND;
+    const cpu = (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
     return { pid, ppid: Number(f[1]), cpu, rssBytes: Number(f[21]) * PAGE_BYTES };
   } catch {
     return null; // exited between the listing and the read
@@ -66,24 +68,32 @@ function browserTree(root: number): Proc[] {
 interface Sample {
   at: number;
   cpu: number;
+  /** The same CPU split by process kind (browser, renderer, gpu-process, utility...). */
+  byKind: Map<string, number>;
 }
 
 /** Samples the browser processes under this one until `stop()`. */
 export function watchBrowserUsage(intervalMs = 250) {
   const samples: Sample[] = [];
   const peakByKind = new Map<string, number>();
-  // A process that exits is folded into its parent's cutime/cstime only when reaped: never count down.
-  let floor = 0;
+  // Running sums of every process's CPU since the watch began, from per-process deltas.
+  let total = 0;
+  const totalByKind = new Map<string, number>();
+  const lastCpu = new Map<number, number>();
   const sample = () => {
     const tree = browserTree(process.pid);
     const byKind = new Map<string, number>();
     for (const p of tree) {
       const kind = kindOf(p.pid);
       byKind.set(kind, (byKind.get(kind) ?? 0) + p.rssBytes);
+      // A pid first seen counts from 0 only when it started after the watch (the first sample sets the base).
+      const delta = p.cpu - (lastCpu.get(p.pid) ?? (samples.length === 0 ? p.cpu : 0));
+      lastCpu.set(p.pid, p.cpu);
+      total += delta;
+      totalByKind.set(kind, (totalByKind.get(kind) ?? 0) + delta);
     }
     for (const [kind, bytes] of byKind) peakByKind.set(kind, Math.max(peakByKind.get(kind) ?? 0, bytes));
-    floor = Math.max(floor, tree.reduce((n, p) => n + p.cpu, 0));
-    samples.push({ at: performance.timeOrigin + performance.now(), cpu: floor });
+    samples.push({ at: performance.timeOrigin + performance.now(), cpu: total, byKind: new Map(totalByKind) });
   };
   sample();
   const timer = setInterval(sample, intervalMs);
@@ -92,12 +102,25 @@ export function watchBrowserUsage(intervalMs = 250) {
     cpuBetween(fromEpochMs: number, toEpochMs: number): number {
       return cpuAt(samples, toEpochMs) - cpuAt(samples, fromEpochMs);
     },
+    /** The same split by process kind (a kind whose processes exited and were reaped moves to its parent's). */
+    cpuByKindBetween(fromEpochMs: number, toEpochMs: number): Map<string, number> {
+      const a = sampleAt(samples, fromEpochMs);
+      const b = sampleAt(samples, toEpochMs);
+      const out = new Map<string, number>();
+      for (const [kind, cpu] of b.byKind) out.set(kind, cpu - (a.byKind.get(kind) ?? 0));
+      return out;
+    },
     /** Peak resident bytes per process kind since the last reset. */
     peaks: () => new Map(peakByKind),
     resetPeaks: () => peakByKind.clear(),
     sampleNow: sample,
     stop: () => clearInterval(timer),
   };
+}
+
+/** The first sample at or after `at` (the last when none). */
+function sampleAt(samples: readonly Sample[], at: number): Sample {
+  return samples.find((s) => s.at >= at) ?? samples.at(-1)!;
 }
 
 function cpuAt(samples: readonly Sample[], at: number): number {
