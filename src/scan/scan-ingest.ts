@@ -52,6 +52,8 @@ export interface ScanMeter {
   setPhase(next: ScanPhase): void;
   /** The quick check asked `done` of `total` saved files their size and time (one ask each: 100,000 take a while, so the page counts them). */
   checked(done: number, total: number): void;
+  /** The listing and quick check are over: `excluded` files left out by exclusions, `unchanged` not read. */
+  leftOut(excluded: number, unchanged: number): void;
 }
 
 /** A meter for the scan started at `t0`; it publishes only while `isCurrent()`. */
@@ -104,6 +106,12 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
       m.filesTotal = total;
       m.filesDone = done;
       if (m.phase !== 'checking') m.setPhase('checking');
+    },
+    leftOut(excluded, unchanged) {
+      // The quick check's own counts (files asked) give way to the scan's: none done yet.
+      m.filesDone = 0;
+      m.filesExcluded = excluded;
+      m.filesUnchanged = unchanged;
     },
   };
   return m;

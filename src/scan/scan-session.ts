@@ -118,7 +118,7 @@ async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHa
   const { listing, excluded } = await leaveOutExcluded(s.workers, listed, exclusions, handleToken, signal);
   const tCheck = performance.now();
   const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal, m.checked);
-  Object.assign(m, { filesDone: 0, filesExcluded: excluded, filesUnchanged: check.unchanged });
+  m.leftOut(excluded, check.unchanged);
   recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });
   recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
   return { listing, unreadable, handleToken, check, exclusions };
