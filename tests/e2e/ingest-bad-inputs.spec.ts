@@ -86,7 +86,7 @@ test('a folder of bad inputs: each skipped file listed with a clear reason, host
       await expect(skipped.getByText(path, { exact: true })).toHaveCount(0);
     }
     // 15 files read and 3 hidden ones listed: 18 scanned = 10 compared + 8 skipped, the same figures everywhere.
-    await expect(app.progressStatus).toContainText(/Scanned 18 files in \d+ s \(15 read, [\d.]+ MB; 3 hidden or unreadable, listed as skipped\)\./);
+    await expect(app.progressStatus).toContainText(/Scanned 18 files in \d+ s \(15 read, [\d.]+ MB; 3 hidden or unreadable, not read\)\./);
     await expect(page.getByRole('region', { name: 'Summary' })).toContainText('18 files scanned = 10 compared + 8 skipped.');
     // The damaged UTF-8 file was compared, and the notes say what was done to it.
     const notes = page.getByRole('region', { name: 'Notes (1)' });

@@ -11,7 +11,7 @@ export interface ScanProgressProps {
 }
 
 /**
- * "Scanned 18 files in 3 s (15 read, 2.1 MB; 3 hidden, listed as skipped)." The files this scan dealt
+ * "Scanned 18 files in 3 s (15 read, 2.1 MB; 3 hidden or unreadable, not read)." The files this scan dealt
  * with, as the Summary counts them (compared + skipped) when the result is this scan's alone; files the
  * quick check found unchanged are among them (a folder chosen again is the whole folder, not the few
  * files read); the files the exclusions left out are named apart (they are not documents).
@@ -21,7 +21,7 @@ export function doneLine(p: Progress): string {
   const time = formatSeconds(p.elapsedMs / 1000);
   const unchanged = p.filesUnchanged > 0 ? `; ${p.filesUnchanged.toLocaleString('en')} unchanged since saved, not read` : '';
   const read = `${p.filesTotal.toLocaleString('en')} read, ${formatBytes(p.bytesTotal)}${unchanged}`;
-  const unread = p.filesListedOnly > 0 ? `; ${p.filesListedOnly.toLocaleString('en')} hidden or unreadable, listed as skipped` : '';
+  const unread = p.filesListedOnly > 0 ? `; ${p.filesListedOnly.toLocaleString('en')} hidden or unreadable, not read` : '';
   const excluded = p.filesExcluded > 0 ? `; ${p.filesExcluded.toLocaleString('en')} left out by your exclusions, not read` : '';
   return `Scanned ${scanned.toLocaleString('en')} file${scanned === 1 ? '' : 's'} in ${time} (${read}${unread}${excluded}).`;
 }

@@ -25,17 +25,17 @@ describe('file counts', () => {
   it('the progress line and the summary say the same numbers, with labels that say what they count', () => {
     // 41 files read and 2 hidden: 43 scanned, as the summary counts them (32 compared + 11 skipped).
     const progress = { phase: 'grouping' as const, filesDone: 41, filesTotal: 41, filesListedOnly: 2, filesExcluded: 0, filesUnchanged: 0, bytesDone: 2e6, bytesTotal: 2e6, bytesTotalKnown: true, bytesPerSecond: 0, secondsLeft: null, elapsedMs: 3000 };
-    expect(doneLine(progress)).toBe('Scanned 43 files in 3 s (41 read, 2.0 MB; 2 hidden or unreadable, listed as skipped).');
+    expect(doneLine(progress)).toBe('Scanned 43 files in 3 s (41 read, 2.0 MB; 2 hidden or unreadable, not read).');
     expect(doneLine({ ...progress, filesListedOnly: 0, filesTotal: 43 })).toBe('Scanned 43 files in 3 s (43 read, 2.0 MB).');
     // One file: "1 file", not "1 files".
     expect(doneLine({ ...progress, filesListedOnly: 0, filesTotal: 1 })).toMatch(/^Scanned 1 file in /);
     // A folder chosen again is the whole folder, as the summary counts it: the one changed file read, the rest unchanged
     // (it said "Scanned 4 files" of a second scan of 8,848 files, seen in Chromium).
     expect(doneLine({ ...progress, filesTotal: 1, filesUnchanged: 8_844, bytesTotal: 87e3 })).toBe(
-      'Scanned 8,847 files in 3 s (1 read, 87 KB; 8,844 unchanged since saved, not read; 2 hidden or unreadable, listed as skipped).',
+      'Scanned 8,847 files in 3 s (1 read, 87 KB; 8,844 unchanged since saved, not read; 2 hidden or unreadable, not read).',
     );
     // Files the exclusions left out are named apart: never read, not documents, not counted as scanned.
-    expect(doneLine({ ...progress, filesExcluded: 3 })).toBe('Scanned 43 files in 3 s (41 read, 2.0 MB; 2 hidden or unreadable, listed as skipped; 3 left out by your exclusions, not read).');
+    expect(doneLine({ ...progress, filesExcluded: 3 })).toBe('Scanned 43 files in 3 s (41 read, 2.0 MB; 2 hidden or unreadable, not read; 3 left out by your exclusions, not read).');
     const html = renderToStaticMarkup(
       createElement(Summary, { filesScanned: 43, compared: 32, skipped: 11, exactGroups: 1, nearGroups: 2, pairs: 3, identicalPairs: 1, settings: DEFAULT_SCAN_SETTINGS }),
     );
