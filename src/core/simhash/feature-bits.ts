@@ -157,41 +157,67 @@ export function tableFeatures(e: Engine, count: number): number {
   return distinct;
 }
 
-/** Radix sort scratch: a second key buffer and the byte counts, grown on demand. */
-let radixScratch = new Uint32Array(1024);
-const radixCounts = new Int32Array(256);
+/** Radix sort scratch: two key buffers and the four digits' counts, grown on demand. */
+let radixKeys = new Uint32Array(1024);
+let radixSwap = new Uint32Array(1024);
+const radixCounts = new Int32Array(1024);
+
+/** Documents up to this many features sort in the kept scratch (4 MB each); a larger one gets its own. */
+const RADIX_SCRATCH_MAX = 1 << 20;
 
 /**
- * The low halves hashes[2f] for f < count, sorted ascending (with repeats): an LSD radix sort by
- * bytes, which beats TypedArray#sort on these short arrays of uniformly spread keys.
+ * The low halves hashes[2f] for f < count, sorted ascending (with repeats), in a buffer that is reused
+ * by the next call (copy out what you keep): an LSD radix sort by bytes, all four digits counted in one
+ * pass, which beats TypedArray#sort on these short arrays of uniformly spread keys.
  */
 export function sortLowHalves(hashes: Uint32Array, count: number): Uint32Array {
-  let a = new Uint32Array(count);
-  for (let f = 0; f < count; f++) a[f] = hashes[2 * f];
-  if (count < 64) return a.sort();
-  // The scratch is kept for documents up to 2^20 features (4 MB); a larger one gets its own.
-  if (radixScratch.length < count && count <= 1 << 20) radixScratch = new Uint32Array(Math.min(1 << 20, Math.max(count, 2 * radixScratch.length)));
-  let b = radixScratch.length >= count ? radixScratch : new Uint32Array(count);
+  if (radixKeys.length < count) {
+    const size = count <= RADIX_SCRATCH_MAX ? Math.min(RADIX_SCRATCH_MAX, Math.max(count, 2 * radixKeys.length)) : count;
+    const keys = new Uint32Array(size);
+    const swap = new Uint32Array(size);
+    if (size > RADIX_SCRATCH_MAX) return sortInto(hashes, count, keys, swap);
+    radixKeys = keys;
+    radixSwap = swap;
+  }
+  return sortInto(hashes, count, radixKeys, radixSwap);
+}
+
+function sortInto(hashes: Uint32Array, count: number, keys: Uint32Array, swap: Uint32Array): Uint32Array {
+  let a = keys;
+  let b = swap;
+  if (count < 64) {
+    for (let f = 0; f < count; f++) a[f] = hashes[2 * f];
+    return a.subarray(0, count).sort();
+  }
   const counts = radixCounts;
-  for (let shift = 0; shift < 32; shift += 8) {
-    counts.fill(0);
-    for (let i = 0; i < count; i++) counts[(a[i] >>> shift) & 0xff]++;
+  counts.fill(0);
+  for (let f = 0; f < count; f++) {
+    const x = hashes[2 * f];
+    a[f] = x;
+    counts[x & 0xff]++;
+    counts[256 + ((x >>> 8) & 0xff)]++;
+    counts[512 + ((x >>> 16) & 0xff)]++;
+    counts[768 + (x >>> 24)]++;
+  }
+  for (let d = 0; d < 4; d++) {
+    const base = d << 8;
+    const shift = d << 3;
     let at = 0;
-    for (let v = 0; v < 256; v++) {
+    for (let v = base; v < base + 256; v++) {
       const c = counts[v];
       counts[v] = at;
       at += c;
     }
     for (let i = 0; i < count; i++) {
       const x = a[i];
-      b[counts[(x >>> shift) & 0xff]++] = x;
+      b[counts[base + ((x >>> shift) & 0xff)]++] = x;
     }
     const t = a;
     a = b;
     b = t;
   }
-  // After four passes the sorted keys are back in the array first filled.
-  return a;
+  // After four passes the sorted keys are back in the first buffer.
+  return a.subarray(0, count);
 }
 
 /** The last fingerprint's halves, [hi, lo] (set by `signBits`; no array per document). */
@@ -260,9 +286,10 @@ export function createTfidfSums(df: DocumentFrequencyTable): (e: Engine, distinc
 /** The feature set from the `count` hashes in e.hashes: their distinct low halves, sorted. */
 export function distinctLowHalves(e: Engine, count: number): Uint32Array {
   // Sorting all the low halves and keeping each once gives the distinct ones, without a table.
-  const out = sortLowHalves(e.hashes, count);
+  const sorted = sortLowHalves(e.hashes, count);
   // Two distinct 64-bit hashes may share their low half: keep each key once.
   let m = 0;
-  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i];
-  return m === out.length ? out : out.slice(0, m);
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i];
+  // The one allocation per document: the set it keeps, at its exact size.
+  return sorted.slice(0, m);
 }
