@@ -355,6 +355,17 @@ export function passagesNeeded(samples: number, threshold: number): number {
   return Math.max(1, Math.ceil(samples * Math.max((2 * threshold) / 3, threshold - 4 * spread) - 1e-9));
 }
 
+/**
+ * |A ∩ B| of two sets of `sizeA` and `sizeB` features whose exact Jaccard (|A ∩ B| / |A ∪ B| in float64,
+ * as verification measures it) is `jaccard`, or -1 when the sizes are unknown (0) or no count gives that
+ * Jaccard back exactly: a pair the near-duplicate stage measured needs no second look for containment.
+ */
+export function commonFromJaccard(jaccard: number, sizeA: number, sizeB: number): number {
+  if (!(jaccard >= 0 && jaccard <= 1) || sizeA === 0 || sizeB === 0) return -1;
+  const common = Math.round((jaccard * (sizeA + sizeB)) / (1 + jaccard));
+  return common <= Math.min(sizeA, sizeB) && common / (sizeA + sizeB - common) === jaccard ? common : -1;
+}
+
 /** `n` contained pairs, zeroed. */
 export function emptyPairs(n = 0): ContainedPairs {
   return { inner: new Uint32Array(n), outer: new Uint32Array(n), containment: new Float32Array(n), jaccard: new Float32Array(n), count: n };
