@@ -2,7 +2,8 @@
  * Page side of bench/storage-quota-check.ts: fills the real IndexedDB in batches with contents until
  * the (CDP-lowered) quota is hit, then reports what the storage layer threw and what was kept.
  */
-import { addBatch, getDocuments, loadCorpus } from '../src/storage/corpus-repository.ts';
+import { addBatch, loadCorpus } from '../src/storage/corpus-repository.ts';
+import { getDocuments } from '../src/storage/corpus-reads.ts';
 import type { NewDocument } from '../src/storage/corpus-repository.ts';
 import { closeCorpusDb, deleteCorpusDatabase } from '../src/storage/database.ts';
 import { isStorageError } from '../src/storage/storage-error.ts';

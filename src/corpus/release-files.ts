@@ -4,7 +4,7 @@
  * its browser process: held to the end, 100,000 of them were released when the page went, and starved
  * the reload that followed for 20-30 s; let go here, they are released while the person reviews.
  */
-import { getAllContentBatches } from '../storage/corpus-repository.ts';
+import { getAllContentBatches } from '../storage/corpus-reads.ts';
 import { forEachContent } from '../storage/content-batches.ts';
 import { NO_ID, type CorpusPart } from './merge-corpus.ts';
 

@@ -4,7 +4,8 @@
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { getAllContentBatches, type LoadedCorpus } from '../storage/corpus-repository.ts';
+import { type LoadedCorpus } from '../storage/corpus-repository.ts';
+import { getAllContentBatches } from '../storage/corpus-reads.ts';
 import { forEachContent } from '../storage/content-batches.ts';
 import { SMALL_SET_WORDS } from '../workers/ingest-protocol.ts';
 import { DocStatus } from '../core/documents/document-status.ts';

@@ -118,10 +118,10 @@ async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHa
   const { listing, excluded } = await leaveOutExcluded(s.workers, listed, exclusions, handleToken, signal);
   const tCheck = performance.now();
   const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal, m.checked);
-  m.filesDone = 0;
+  Object.assign(m, { filesDone: 0, filesExcluded: excluded, filesUnchanged: check.unchanged });
   recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });
   recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
-  return { listing, unreadable, handleToken, check, exclusions, excluded };
+  return { listing, unreadable, handleToken, check, exclusions };
 }
 
 /** Cancels the running scan (hard: its workers are terminated); the store says 'cancelled' at once. */
@@ -167,14 +167,12 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
   try {
     // Listing: the file list (walking dropped folders), hidden files left out.
     m.setPhase('listing');
-    const { listing, unreadable, handleToken, check, exclusions, excluded } = await listAndCheck(s, source, settings, signal, t0, m);
+    const { listing, unreadable, handleToken, check, exclusions } = await listAndCheck(s, source, settings, signal, t0, m);
     const collected = check.toRead;
     s.lastCollected = listing;
     skipped.push(...collected.hidden, ...unreadable);
     m.filesTotal = collected.files.length;
     m.filesListedOnly = collected.hidden.length + unreadable.length;
-    m.filesExcluded = excluded;
-    m.filesUnchanged = check.unchanged;
     // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
     if (kAuto) {
       k = defaultK(m.filesTotal + (s.hooks.corpusSize?.() ?? 0));

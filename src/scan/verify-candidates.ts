@@ -8,6 +8,7 @@ import { transfer } from 'comlink';
 import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { sizesAllow } from '../core/groups/jaccard.ts';
 import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
+import { localityOrder } from '../core/groups/pair-locality.ts';
 import type { ChainJob, IngestItem, KeptSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
@@ -115,7 +116,8 @@ export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], re
  * scan-session.ts) or, without one, from reading its file again. When both documents' sets are kept,
  * their sizes (`encodedSetSize`) are known first: a pair they show cannot reach `threshold`
  * (`sizesAllow`) is marked SIZE_REJECTED instead, with nothing sent or merged. Pairs are cut into
- * chunks in (a, b) order, so a document's near neighbours mostly share its chunk. `docsRead` counts
+ * chunks along the candidate graph (`localityOrder`), so a document's neighbours mostly share its
+ * chunk and its set is sent and decoded once or twice, not once per neighbour. `docsRead` counts
  * the files read again; `sizeRejected` the pairs the bound decided.
  */
 export async function verifyCandidates(
@@ -177,6 +179,9 @@ export async function verifyCandidates(
     }
     return i;
   };
+  // First the pairs to measure: the size bound and readability decide the others.
+  const todo = new Uint32Array(pairs.count);
+  let toMeasure = 0;
   for (let p = 0; p < pairs.count; p++) {
     if (isMeasured(jaccard[p])) continue;
     // The size bound first, from the kept sets' key counts: exact, so no pair that could reach the threshold is lost.
@@ -189,7 +194,12 @@ export async function verifyCandidates(
     }
     jaccard[p] = Number.NaN; // a pair the bound rejected at a higher threshold is measured now
     // Left unknown (NaN: not accepted, not remembered) rather than measured against nothing.
-    if (!contentsReadable(docs, pairs.a[p]) || !contentsReadable(docs, pairs.b[p])) continue;
+    if (contentsReadable(docs, pairs.a[p]) && contentsReadable(docs, pairs.b[p])) todo[toMeasure++] = p;
+  }
+  // Chunks follow the candidate graph, so a document's set goes to few chunks (pair-locality.ts).
+  const order = localityOrder(docs.count, pairs.a, pairs.b, todo.subarray(0, toMeasure));
+  for (let t = 0; t < order.length; t++) {
+    const p = order[t];
     la.push(localOf(pairs.a[p]));
     lb.push(localOf(pairs.b[p]));
     index.push(p);

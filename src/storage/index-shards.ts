@@ -7,7 +7,7 @@ import { hamming } from '../core/simhash/fingerprint64.ts';
 import { blockLayout, extractKey, extractKeys } from '../core/index/block-layout.ts';
 import type { PermutedIndex, PermutedTable } from '../core/index/permuted-index.ts';
 import type { LoadedCorpus } from './corpus-repository.ts';
-import { getDocuments } from './corpus-repository.ts';
+import { getDocuments } from './corpus-reads.ts';
 import { chooseShardBits, readShardsForKeys, readTableSet, writeTableSet } from './permuted-shards.ts';
 import type { TableEntries } from './permuted-shards.ts';
 import { StorageError } from './storage-error.ts';

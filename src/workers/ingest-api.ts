@@ -14,7 +14,8 @@ import { createWorkerExtractor } from './extraction-worker.ts';
 import type { SpawnedWorker } from './worker-bridge.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
-import { intersectionSize, jaccardSorted } from '../core/groups/jaccard.ts';
+import { intersectionSize } from '../core/groups/jaccard.ts';
+import { chunkJaccards } from '../core/groups/set-jaccard.ts';
 import { samplePassages } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet, encodeFeatureSet } from '../core/groups/feature-set-codec.ts';
 import { detectChaining } from '../core/groups/components.ts';
@@ -168,14 +169,15 @@ async function openPaths(token: string, paths: readonly string[], limits: Ingest
  * Each item's feature set (null when unreadable or not text): decoded from `kept` (sets kept from
  * fingerprinting) where it has one, else read and decoded from the item's bytes or file, a few at a time.
  */
-async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits, kept?: KeptSets): Promise<Array<Uint32Array | null>> {
+async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits, kept?: KeptSets, decodeKept = true): Promise<Array<Uint32Array | null>> {
   const xx = await getXxhash();
   const maker = setMakerFor(settings);
   const sets: Array<Uint32Array | null> = new Array(items.length);
   const known = new Uint8Array(items.length);
   if (kept) {
     for (let i = 0; i < kept.docs.length; i++) {
-      sets[kept.docs[i]] = decodeFeatureSet(kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]));
+      // Left undefined when the caller decodes them itself (chunkJaccards, in the kernel's memory).
+      if (decodeKept) sets[kept.docs[i]] = decodeFeatureSet(kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]));
       known[kept.docs[i]] = 1;
     }
   }
@@ -307,12 +309,12 @@ export const ingestApi = {
 
   /**
    * Exact verification of candidate pairs: each item's feature set (the documents in `pairs`, local
-   * indexes) comes from `kept` or from reading the item once; returns each pair's exact Jaccard (float64).
+   * indexes) comes from `kept` (decoded once, in the kernel) or from reading the item once; returns
+   * each pair's exact Jaccard (float64, as core jaccardSorted).
    */
   async verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Float64Array> {
-    const sets = await featureSetsOf(items, settings, limits, kept);
-    const jaccard = new Float64Array(pairs.count);
-    for (let p = 0; p < pairs.count; p++) jaccard[p] = jaccardSorted(sets[pairs.a[p]] ?? NO_FEATURES, sets[pairs.b[p]] ?? NO_FEATURES);
+    const read = await featureSetsOf(items, settings, limits, kept, false);
+    const jaccard = chunkJaccards(items.length, kept, read, pairs);
     return transfer(jaccard, [jaccard.buffer]);
   },
 

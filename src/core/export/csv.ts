@@ -4,7 +4,8 @@
  * the app's "Export CSV" and `simsift scan`.
  */
 import { similarityEstimate } from '../simhash/fingerprint64.ts';
-import { neighboursOf, walkRelationPairs, type DuplicateRelation } from '../groups/duplicate-relation.ts';
+import { neighboursOf, type DuplicateRelation } from '../groups/duplicate-relation.ts';
+import { walkRelationPairs } from '../groups/relation-pairs.ts';
 import type { ContainedRelation } from '../groups/contained-pairs.ts';
 
 /** Header of the pairs CSV. */

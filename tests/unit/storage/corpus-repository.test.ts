@@ -1,17 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  CHUNK_CAPACITY,
-  addBatch,
-  clearCorpus,
-  compactChunks,
-  findDocumentsByContentHash,
-  findStoredPaths,
-  getContent,
-  getCorpusSummary,
-  getDocuments,
-  listDocuments,
-  loadCorpus,
-} from '../../../src/storage/corpus-repository.ts';
+import { CHUNK_CAPACITY, addBatch, clearCorpus, compactChunks, getCorpusSummary, loadCorpus } from '../../../src/storage/corpus-repository.ts';
+import { findDocumentsByContentHash, findStoredPaths, getContent, getDocuments, listDocuments } from '../../../src/storage/corpus-reads.ts';
 import type { NewDocument } from '../../../src/storage/corpus-repository.ts';
 import { removeDocuments } from '../../../src/storage/corpus-repository.ts';
 import { getCorpusDb } from '../../../src/storage/database.ts';

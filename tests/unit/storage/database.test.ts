@@ -7,13 +7,8 @@ import {
   deleteCorpusDatabase,
   getCorpusDb,
 } from '../../../src/storage/database.ts';
-import {
-  findDocumentsByContentHash,
-  findStoredPaths,
-  getContent,
-  getDocuments,
-  loadCorpus,
-} from '../../../src/storage/corpus-repository.ts';
+import { loadCorpus } from '../../../src/storage/corpus-repository.ts';
+import { findDocumentsByContentHash, findStoredPaths, getContent, getDocuments } from '../../../src/storage/corpus-reads.ts';
 import { halvesToKey } from '../../../src/storage/key-codec.ts';
 import { DB_VERSION, migrate } from '../../../src/storage/schema.ts';
 import type { ContentRecordV2, CorpusDB, DocumentRecordV1 } from '../../../src/storage/schema.ts';

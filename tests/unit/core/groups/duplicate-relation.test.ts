@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildDuplicateRelation, forEachRelationPair, neighboursOf, type RelationInput } from '../../../../src/core/groups/duplicate-relation.ts';
+import { buildDuplicateRelation, neighboursOf, type RelationInput } from '../../../../src/core/groups/duplicate-relation.ts';
+import { forEachRelationPair } from '../../../../src/core/groups/relation-pairs.ts';
 import { relationCsvChunks } from '../../../../src/core/export/csv.ts';
 import type { ScoredPairs } from '../../../../src/core/groups/group-table.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';

@@ -1,0 +1,83 @@
+// Exact verification's inner loops (AssemblyScript, compiled to src/core/groups/set-jaccard-wasm.ts by
+// bin/build-kernels.js): decoding a Rice-coded feature set (core/groups/feature-set-codec.ts) and the
+// exact Jaccard of pairs of sorted, duplicate-free u32 sets by a branchless merge (a data-dependent
+// branch per step mispredicts about half the time on hashed keys).
+
+/**
+ * Decodes the encoded set at `src` (word 0 the key count n, word 1 the Rice parameter L, then the bit
+ * stream: the codec's layout) into n u32 keys at `dst`; returns n. Reads no word past the stream.
+ */
+export function decodeSet(src: usize, dst: usize): u32 {
+  const n = load<u32>(src);
+  const L = load<u32>(src, 4);
+  const mask: u32 = L == 0 ? 0 : <u32>((<u64>1 << <u64>L) - 1);
+  let w = src + 8;
+  let bit: u32 = 0;
+  let previous: u32 = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    // Unary quotient: the zeros up to the next one.
+    let q: u32 = 0;
+    while (true) {
+      const rest = load<u32>(w) >>> bit;
+      if (rest != 0) {
+        const zeros = ctz<u32>(rest);
+        q += zeros;
+        bit += zeros + 1;
+        break;
+      }
+      q += 32 - bit;
+      bit = 0;
+      w += 4;
+    }
+    if (bit == 32) {
+      bit = 0;
+      w += 4;
+    }
+    let r: u32 = 0;
+    if (L > 0) {
+      const room: u32 = 32 - bit;
+      r = load<u32>(w) >>> bit;
+      if (L < room) {
+        r &= mask;
+        bit += L;
+      } else {
+        w += 4;
+        bit = L - room;
+        if (bit > 0) r |= (load<u32>(w) & ((<u32>1 << bit) - 1)) << room;
+      }
+    }
+    // The gap q * 2^L + r is below 2^32 (keys are u32 and ascending).
+    previous += (q << L) + r;
+    store<u32>(dst + (<usize>i << 2), previous);
+  }
+  return n;
+}
+
+/**
+ * For each pair p of `count`: set a[p] and set b[p] (u32 indexes into `offsets`, whose entries s and
+ * s + 1 bound set s among the u32 keys at `keys`), writes |A ∩ B| / |A ∪ B| as an f64 to out[p], 0
+ * when either set is empty (as core jaccardSorted).
+ */
+export function jaccardPairs(keys: usize, offsets: usize, a: usize, b: usize, count: i32, out: usize): void {
+  for (let p: i32 = 0; p < count; p++) {
+    const sa = <usize>load<u32>(a + (<usize>p << 2)) << 2;
+    const sb = <usize>load<u32>(b + (<usize>p << 2)) << 2;
+    let i = keys + (<usize>load<u32>(offsets + sa) << 2);
+    const ie = keys + (<usize>load<u32>(offsets + sa, 4) << 2);
+    let j = keys + (<usize>load<u32>(offsets + sb) << 2);
+    const je = keys + (<usize>load<u32>(offsets + sb, 4) << 2);
+    const na = <u32>((ie - i) >> 2);
+    const nb = <u32>((je - j) >> 2);
+    let common: u32 = 0;
+    if (na > 0 && nb > 0) {
+      while (i < ie && j < je) {
+        const x = load<u32>(i);
+        const y = load<u32>(j);
+        common += <u32>(x == y);
+        i += select<usize>(4, 0, x <= y);
+        j += select<usize>(4, 0, y <= x);
+      }
+      store<f64>(out + (<usize>p << 3), <f64>common / <f64>(na + nb - common));
+    } else store<f64>(out + (<usize>p << 3), 0);
+  }
+}

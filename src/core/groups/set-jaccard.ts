@@ -1,0 +1,85 @@
+/**
+ * Owns exact Jaccard of a verification chunk's pairs in the WebAssembly kernel (kernels/set-jaccard.ts,
+ * compiled by bin/build-kernels.js): the chunk's encoded sets are decoded once each into the kernel's
+ * memory, then every pair is measured there by a branchless merge. Same values as `jaccardSorted`.
+ */
+import { WASM_BASE64 } from './set-jaccard-wasm.ts';
+
+interface SetJaccardExports {
+  memory: WebAssembly.Memory;
+  decodeSet(src: number, dst: number): number;
+  jaccardPairs(keys: number, offsets: number, a: number, b: number, count: number, out: number): void;
+}
+
+/** A chunk's sets: encoded ones (feature-set-codec.ts) packed as set `docs[i]` = words[offsets[i] .. offsets[i + 1]). */
+export interface EncodedSets {
+  docs: Uint32Array;
+  offsets: Uint32Array;
+  words: Uint32Array;
+}
+
+/** Pairs of set indexes. */
+export interface SetPairs {
+  a: Uint32Array;
+  b: Uint32Array;
+  count: number;
+}
+
+let compiled: WebAssembly.Module | undefined;
+let kernel: SetJaccardExports | undefined;
+
+function instance(): SetJaccardExports {
+  if (!kernel) {
+    const text = atob(WASM_BASE64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    // Compiled once per thread, synchronously (a few hundred bytes: allowed on any thread).
+    compiled ??= new WebAssembly.Module(bytes);
+    kernel = new WebAssembly.Instance(compiled, {}).exports as unknown as SetJaccardExports;
+  }
+  return kernel;
+}
+
+/** Where the regions start: the kernel keeps no data of its own, but a page stays free below. */
+const BASE = 65536;
+
+/**
+ * The exact Jaccard of each pair over `count` sets: set s is the encoded set of `encoded` naming it,
+ * else `decoded[s]` (sorted, duplicate-free keys), else empty (an unreadable document: Jaccard 0).
+ * Each encoded set is decoded once however many pairs it is in; no allocation per pair.
+ */
+export function chunkJaccards(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs): Float64Array {
+  const k = instance();
+  const keyOffsets = new Uint32Array(count + 1);
+  const fromEncoded = new Int32Array(count).fill(-1);
+  if (encoded) for (let i = 0; i < encoded.docs.length; i++) fromEncoded[encoded.docs[i]] = i;
+  for (let s = 0; s < count; s++) {
+    const e = fromEncoded[s];
+    // An encoded set's word 0 is its key count.
+    keyOffsets[s + 1] = keyOffsets[s] + (e >= 0 ? encoded!.words[encoded!.offsets[e]] : (decoded[s]?.length ?? 0));
+  }
+  const words = encoded?.words.length ?? 0;
+  const encodedAt = BASE;
+  const keysAt = encodedAt + 4 * words;
+  const offsetsAt = keysAt + 4 * keyOffsets[count];
+  const aAt = offsetsAt + 4 * (count + 1);
+  const bAt = aAt + 4 * pairs.count;
+  // f64 results 8-byte aligned.
+  const outAt = (bAt + 4 * pairs.count + 7) & ~7;
+  const end = outAt + 8 * pairs.count;
+  const have = k.memory.buffer.byteLength;
+  if (end > have) k.memory.grow(Math.ceil((end - have) / 65536));
+  const buffer = k.memory.buffer;
+  if (encoded) new Uint32Array(buffer, encodedAt, words).set(encoded.words);
+  new Uint32Array(buffer, offsetsAt, count + 1).set(keyOffsets);
+  new Uint32Array(buffer, aAt, pairs.count).set(pairs.a.subarray(0, pairs.count));
+  new Uint32Array(buffer, bAt, pairs.count).set(pairs.b.subarray(0, pairs.count));
+  const keys = new Uint32Array(buffer, keysAt, keyOffsets[count]);
+  for (let s = 0; s < count; s++) {
+    const e = fromEncoded[s];
+    if (e >= 0) k.decodeSet(encodedAt + 4 * encoded!.offsets[e], keysAt + 4 * keyOffsets[s]);
+    else if (decoded[s]) keys.set(decoded[s]!, keyOffsets[s]);
+  }
+  k.jaccardPairs(keysAt, offsetsAt, aAt, bAt, pairs.count, outAt);
+  return new Float64Array(buffer, outAt, pairs.count).slice();
+}

@@ -1,0 +1,62 @@
+// The verification kernel (core/groups/set-jaccard.ts over kernels/set-jaccard.ts) gives exactly what
+// decodeFeatureSet + jaccardSorted give, on encoded and decoded sets mixed, empty and missing ones included.
+import { describe, expect, it } from 'vitest';
+import { chunkJaccards, type EncodedSets } from '../../../../src/core/groups/set-jaccard.ts';
+import { encodeFeatureSet } from '../../../../src/core/groups/feature-set-codec.ts';
+import { jaccardSorted } from '../../../../src/core/groups/jaccard.ts';
+import { mulberry32Unit } from '../../../fixtures/mulberry32.ts';
+
+/** n distinct keys from [0, span), sorted, sharing about `shared` of them with `base` when given. */
+function randomSet(n: number, next: () => number, span: number, base?: Uint32Array, shared = 0): Uint32Array {
+  const keys = new Set<number>();
+  if (base) for (const key of base) if (keys.size < n && next() < shared) keys.add(key);
+  while (keys.size < n) keys.add(Math.floor(next() * span));
+  return Uint32Array.from(keys).sort();
+}
+
+function pack(sets: Uint32Array[], which: number[]): EncodedSets {
+  const encoded = which.map((s) => encodeFeatureSet(sets[s]));
+  const offsets = new Uint32Array(which.length + 1);
+  encoded.forEach((e, i) => (offsets[i + 1] = offsets[i] + e.length));
+  const words = new Uint32Array(offsets[which.length]);
+  encoded.forEach((e, i) => words.set(e, offsets[i]));
+  return { docs: Uint32Array.from(which), offsets, words };
+}
+
+describe('chunkJaccards', () => {
+  it('equals jaccardSorted on every pair of random near-duplicate sets, encoded or not', () => {
+    const next = mulberry32Unit(38);
+    for (const span of [2 ** 32, 2 ** 20, 5000]) {
+      const sets: Uint32Array[] = [];
+      for (let s = 0; s < 40; s++) {
+        const n = [0, 1, 2, 31, 32, 33, 500, 1400, 3000][s % 9];
+        const base = s > 0 && s % 3 !== 0 ? sets[s - 1] : undefined;
+        sets.push(randomSet(Math.min(n, span), next, span, base, [0.99, 0.9, 0.5][s % 3]));
+      }
+      sets.push(Uint32Array.from([0, 1, 2, 2 ** 31, 2 ** 32 - 2, 2 ** 32 - 1]), Uint32Array.from([0, 2 ** 32 - 1]));
+      const count = sets.length + 1; // the last set is missing (unreadable)
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < count; i++) for (let j = 0; j < count; j++) if (i !== j) (a.push(i), b.push(j));
+      const pairs = { a: Uint32Array.from(a), b: Uint32Array.from(b), count: a.length };
+      const encodedSome = sets.map((_, s) => s).filter((s) => s % 4 !== 1);
+      const decoded = sets.map((set, s) => (s % 4 === 1 ? set : undefined));
+      const got = chunkJaccards(count, pack(sets, encodedSome), decoded, pairs);
+      const none = new Uint32Array(0);
+      const want = Float64Array.from(a, (x, p) => jaccardSorted(sets[x] ?? none, sets[b[p]] ?? none));
+      expect(got).toEqual(want);
+      // All decoded (no encoded sets at all) gives the same.
+      expect(chunkJaccards(count, undefined, sets, pairs)).toEqual(want);
+    }
+  });
+
+  it('reuses its memory across chunks of different sizes', () => {
+    const next = mulberry32Unit(7);
+    for (const n of [3000, 10, 20_000, 1]) {
+      const x = randomSet(n, next, 2 ** 32);
+      const y = randomSet(n, next, 2 ** 32, x, 0.8);
+      const pairs = { a: Uint32Array.of(0, 1, 0), b: Uint32Array.of(1, 0, 0), count: 3 };
+      expect([...chunkJaccards(2, pack([x, y], [0, 1]), [], pairs)]).toEqual([jaccardSorted(x, y), jaccardSorted(y, x), jaccardSorted(x, x)]);
+    }
+  });
+});
