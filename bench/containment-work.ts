@@ -11,7 +11,7 @@ import { ingestApi } from '../src/workers/ingest-api.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
 import { containmentCandidates, ContainedBuffer, DEFAULT_CONTAINMENT } from '../src/core/groups/contained-pairs.ts';
 import { decodeFeatureSet } from '../src/core/groups/feature-set-codec.ts';
-import { intersectionSize } from '../src/core/groups/jaccard.ts';
+import { intersectionSize } from '../src/core/simhash/simhash.ts';
 import { concatSets } from '../src/scan/near-duplicate-search.ts';
 import type { PackedSets } from '../src/workers/ingest-protocol.ts';
 

@@ -14,7 +14,7 @@ import { createWorkerExtractor } from './extraction-worker.ts';
 import type { SpawnedWorker } from './worker-bridge.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
-import { intersectionSize } from '../core/groups/jaccard.ts';
+import { intersectionSize } from '../core/simhash/simhash.ts';
 import { chunkJaccards } from '../core/groups/set-jaccard.ts';
 import { samplePassages } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet, encodeFeatureSet } from '../core/groups/feature-set-codec.ts';

@@ -8,7 +8,7 @@
  * share enough sampled passages are verified by the exact containment |A ∩ B| / |A| of the feature
  * sets the Jaccard uses.
  */
-import { intersectionSize } from './jaccard.ts';
+import { intersectionSize } from '../simhash/simhash.ts';
 
 /** How the contained pairs are found; `DEFAULT_CONTAINMENT` holds the defaults. */
 export interface ContainmentOptions {
