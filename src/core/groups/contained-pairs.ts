@@ -51,13 +51,15 @@ export interface ContainedRelation extends ContainedPairs {
 
 /**
  * What the search did, counted (not timed): distinct passages indexed, (passage, document) postings,
- * postings walked by the prefix loops, pairs whose sample lists were merged, candidates left to verify.
+ * postings walked by the prefix loops, pairs whose sample lists were merged (and the list entries those
+ * merges stepped over), candidates left to verify.
  */
 export interface ContainmentStats {
   passages: number;
   postings: number;
   walked: number;
   compared: number;
+  merged: number;
   candidates: number;
 }
 
@@ -80,13 +82,53 @@ export interface ContainmentCandidates {
 
 /** The passage fingerprints of a sorted feature set: its keys whose low `sampleBits` bits are zero, in order. */
 export function samplePassages(set: Uint32Array, sampleBits: number = DEFAULT_CONTAINMENT.sampleBits): Uint32Array {
-  const mask = (1 << sampleBits) - 1;
-  let c = 0;
-  for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) c++;
-  const out = new Uint32Array(c);
-  c = 0;
-  for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) out[c++] = set[i];
-  return out;
+  const one = new PassageCollector(sampleBits, set.length);
+  one.add(0, set);
+  return one.packed().keys;
+}
+
+/**
+ * Collects documents' passages (`samplePassages`) straight into one packed `PassageSamples`, as the ingest
+ * workers fingerprint: one pass over each feature set and no array per document (a count pass, a fill
+ * pass and a copy per document before).
+ */
+export class PassageCollector {
+  private docs: number[] = [];
+  private offsets: number[] = [0];
+  private keys: Uint32Array;
+  private count = 0;
+
+  constructor(
+    private readonly sampleBits: number = DEFAULT_CONTAINMENT.sampleBits,
+    room = 4096,
+  ) {
+    this.keys = new Uint32Array(Math.max(1, room));
+  }
+
+  /** Adds document `doc`'s passages (docs added in ascending order); `set` sorted, duplicate-free. */
+  add(doc: number, set: Uint32Array): void {
+    if (this.keys.length < this.count + set.length) {
+      const grown = new Uint32Array(Math.max(2 * this.keys.length, this.count + set.length));
+      grown.set(this.keys.subarray(0, this.count));
+      this.keys = grown;
+    }
+    const mask = (1 << this.sampleBits) - 1;
+    const keys = this.keys;
+    let c = this.count;
+    // Every key written, kept only when sampled: no branch on a hash bit.
+    for (let i = 0; i < set.length; i++) {
+      keys[c] = set[i];
+      c += +((set[i] & mask) === 0);
+    }
+    this.count = c;
+    this.docs.push(doc);
+    this.offsets.push(c);
+  }
+
+  /** The passages collected, packed. */
+  packed(): PassageSamples {
+    return { docs: Uint32Array.from(this.docs), offsets: Uint32Array.from(this.offsets), keys: this.keys.slice(0, this.count) };
+  }
 }
 
 /**
@@ -104,19 +146,10 @@ export function findContainedPairs(
   eligible: (doc: number) => boolean = () => true,
 ): { pairs: ContainedPairs; stats: ContainmentStats } {
   const n = sets.length;
-  const docs: number[] = [];
-  const parts: Uint32Array[] = [];
-  for (let d = 0; d < n; d++) {
-    if (!eligible(d) || sets[d].length === 0) continue;
-    docs.push(d);
-    parts.push(samplePassages(sets[d], options.sampleBits));
-  }
-  const offsets = new Uint32Array(docs.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
-  const keys = new Uint32Array(offsets[docs.length]);
-  parts.forEach((p, i) => keys.set(p, offsets[i]));
+  const passages = new PassageCollector(options.sampleBits);
+  for (let d = 0; d < n; d++) if (eligible(d) && sets[d].length > 0) passages.add(d, sets[d]);
   const sizes = Uint32Array.from(sets, (set) => set.length);
-  const { candidates, stats } = containmentCandidates(n, { docs: Uint32Array.from(docs), offsets, keys }, options, sizes);
+  const { candidates, stats } = containmentCandidates(n, passages.packed(), options, sizes);
   const found = new ContainedBuffer();
   for (let i = 0; i < candidates.count; i++) {
     const a = candidates.inner[i];
@@ -144,7 +177,7 @@ export function containmentCandidates(
   options: ContainmentOptions = DEFAULT_CONTAINMENT,
   sizes?: Uint32Array,
 ): { candidates: ContainmentCandidates; stats: ContainmentStats } {
-  const stats: ContainmentStats = { passages: 0, postings: 0, walked: 0, compared: 0, candidates: 0 };
+  const stats: ContainmentStats = { passages: 0, postings: 0, walked: 0, compared: 0, merged: 0, candidates: 0 };
   const out = new CandidateBuffer();
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   const sampleCount = new Uint32Array(n);
@@ -188,7 +221,7 @@ export function containmentCandidates(
       seen[b] = 0;
       stats.compared++;
       // Passages held by one document are in no run: A's shared ones must hold all `needed`.
-      if (!sharesAtLeast(docRuns, from, from + own, runsOfDoc[b], runsOfDoc[b + 1], needed)) continue;
+      if (!sharesAtLeast(docRuns, from, from + own, runsOfDoc[b], runsOfDoc[b + 1], needed, stats)) continue;
       stats.candidates++;
       out.push(a, b);
     }
@@ -313,22 +346,30 @@ function sortPostings(keys: Uint32Array, docOf: Uint32Array): void {
  * Whether the ascending lists `list[aFrom..aTo)` and `list[bFrom..bTo)` share at least `needed` values: a
  * merge that stops as soon as the answer is known (enough shared, or too many of the first list's missed).
  */
-function sharesAtLeast(list: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number): boolean {
+function sharesAtLeast(list: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
   let a = aFrom;
   let b = bFrom;
   let shared = 0;
   let missable = aTo - aFrom - needed;
+  let answer: boolean | undefined;
   while (a < aTo && b < bTo) {
     if (list[a] === list[b]) {
-      if (++shared >= needed) return true;
       a++;
       b++;
+      if (++shared >= needed) {
+        answer = true;
+        break;
+      }
     } else if (list[a] < list[b]) {
-      if (--missable < 0) return false;
       a++;
+      if (--missable < 0) {
+        answer = false;
+        break;
+      }
     } else b++;
   }
-  return shared >= needed;
+  stats.merged += a - aFrom + b - bFrom;
+  return answer ?? shared >= needed;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonFromJaccard, ContainedBuffer, containmentSizesAllow, DEFAULT_CONTAINMENT, findContainedPairs, passagesNeeded, samplePassages } from '../../../../src/core/groups/contained-pairs.ts';
+import { commonFromJaccard, ContainedBuffer, containmentSizesAllow, DEFAULT_CONTAINMENT, findContainedPairs, PassageCollector, passagesNeeded, samplePassages } from '../../../../src/core/groups/contained-pairs.ts';
 import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
@@ -226,6 +226,28 @@ describe('commonFromJaccard', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('PassageCollector', () => {
+  it('packs each document’s sampled keys (low sampleBits zero), in order, however its room grows', () => {
+    const random = mulberry32(3904);
+    for (const bits of [0, 3, 5]) {
+      const collector = new PassageCollector(bits, 1);
+      const want: number[][] = [];
+      const docs: number[] = [];
+      for (let d = 0; d < 60; d += 1 + (random() % 3)) {
+        const set = sorted(Array.from({ length: [0, 1, 7, 300, 5000][d % 5] }, () => random()));
+        collector.add(d, set);
+        docs.push(d);
+        want.push(Array.from(set).filter((k) => (k & ((1 << bits) - 1)) === 0));
+      }
+      const packed = collector.packed();
+      expect(Array.from(packed.docs)).toEqual(docs);
+      expect(docs.map((_, i) => Array.from(packed.keys.subarray(packed.offsets[i], packed.offsets[i + 1])))).toEqual(want);
+      expect(packed.keys.length).toBe(packed.offsets[docs.length]);
+    }
+    expect(Array.from(samplePassages(Uint32Array.of(0, 3, 8, 9, 16, 0xfffffff8)))).toEqual([0, 8, 16, 0xfffffff8]);
   });
 });
 
