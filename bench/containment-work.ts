@@ -1,9 +1,10 @@
 /**
  * Counts (never times) the work the containment search adds to a scan of a folder: passages per
  * document, postings, postings walked, sample lists merged, candidates, exact checks (feature-set
- * decodes and the features intersected), and the bytes each stage holds. The ingest API and the
- * candidate stage are the scan's own (in this process). Usage:
- *   npx tsx bench/containment-work.ts DIR [--limit N]
+ * decodes and the features intersected), and the bytes each stage holds. The ingest API, the candidate
+ * stage, the counts taken from the near-duplicate stage's Jaccards and the measuring order are the
+ * scan's own (in this process). Usage:
+ *   npx tsx bench/containment-work.ts DIR [--limit N] [--k K]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,13 +12,19 @@ import { ingestApi } from '../src/workers/ingest-api.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
 import { containmentCandidates, ContainedBuffer, DEFAULT_CONTAINMENT } from '../src/core/groups/contained-pairs.ts';
 import { decodeFeatureSet } from '../src/core/groups/feature-set-codec.ts';
-import { intersectionSize } from '../src/core/groups/jaccard.ts';
+import { chunkContainmentCounts } from '../src/core/groups/set-jaccard.ts';
+import { jaccardSorted, sizesAllow } from '../src/core/groups/jaccard.ts';
+import { searchCandidates } from '../src/workers/index-api.ts';
+import { knownCounts, measuringOrder, noKnownContainment } from '../src/scan/containment-counts.ts';
 import { concatSets } from '../src/scan/near-duplicate-search.ts';
 import type { PackedSets } from '../src/workers/ingest-protocol.ts';
 
 const dir = process.argv[2]!;
 const limitAt = process.argv.indexOf('--limit');
 const limit = limitAt > 0 ? Number(process.argv[limitAt + 1]) : Infinity;
+const kAt = process.argv.indexOf('--k');
+// The k simsift scan takes by default at 20,000 files.
+const k = kAt > 0 ? Number(process.argv[kAt + 1]) : 16;
 
 function walk(d: string, out: string[]): string[] {
   for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
@@ -30,6 +37,8 @@ function walk(d: string, out: string[]): string[] {
 const paths = walk(dir, []);
 const passageParts: PackedSets[] = [];
 const kept: Uint32Array[] = new Array(paths.length);
+const hi = new Uint32Array(paths.length);
+const lo = new Uint32Array(paths.length);
 let textBytes = 0;
 let keptBytes = 0;
 for (let from = 0; from < paths.length; from += 256) {
@@ -37,6 +46,8 @@ for (let from = 0; from < paths.length; from += 256) {
   const items = batch.map((p) => ({ name: p, bytes: new Uint8Array(readFileSync(p)) }));
   items.forEach((i) => (textBytes += i.bytes.byteLength));
   const r = await ingestApi.ingestBatch(items, DEFAULT_SETTINGS, { keepSets: true, passages: true });
+  hi.set(r.hi, from);
+  lo.set(r.lo, from);
   const p = r.passages!;
   passageParts.push({ docs: p.docs.map((i) => i + from), offsets: p.offsets, keys: p.keys });
   const k = r.kept!;
@@ -51,59 +62,101 @@ const sizes = new Uint32Array(n);
 let features = 0;
 for (let d = 0; d < n; d++) if (kept[d]) features += sizes[d] = decodeFeatureSet(kept[d]!).length;
 const keys = passages.keys.length;
-const { candidates, stats } = containmentCandidates(n, passages, DEFAULT_CONTAINMENT);
+const passageBytes = 4 * keys + 8 * passages.docs.length;
+const { candidates, stats } = containmentCandidates(n, passages, DEFAULT_CONTAINMENT, sizes);
 
-// The measuring stage as contained-search.ts chunks it (256 documents or 20,000 pairs a chunk): each
-// chunk decodes every document it names once.
+// The near-duplicate stage's exact Jaccards (what verification measures: fingerprint candidates within k
+// whose sizes allow the threshold); the containment stage takes those pairs' counts from them.
+const reps = Uint32Array.from({ length: n }, (_, d) => d);
+const near = searchCandidates({ reps, hi, lo, k }).candidates;
+const ja: number[] = [];
+const jb: number[] = [];
+const jj: number[] = [];
+for (let p = 0; p < near.count; p++) {
+  const a = Math.min(near.a[p]!, near.b[p]!);
+  const b = Math.max(near.a[p]!, near.b[p]!);
+  if (!kept[a] || !kept[b] || !sizesAllow(sizes[a]!, sizes[b]!, DEFAULT_CONTAINMENT.jaccardThreshold)) continue;
+  ja.push(a);
+  jb.push(b);
+  jj.push(jaccardSorted(decodeFeatureSet(kept[a]!), decodeFeatureSet(kept[b]!)));
+}
+const byPair = Array.from(ja.keys()).sort((x, y) => ja[x]! - ja[y]! || jb[x]! - jb[y]!);
+const jaccards = { a: Uint32Array.from(byPair, (i) => ja[i]!), b: Uint32Array.from(byPair, (i) => jb[i]!), jaccard: Float64Array.from(byPair, (i) => jj[i]!), count: byPair.length };
+const counts = new Float64Array(3 * candidates.count);
+knownCounts(candidates, noKnownContainment(), jaccards, sizes, counts);
+const todo: number[] = [];
+for (let p = 0; p < candidates.count; p++) if (counts[3 * p + 1] === 0) todo.push(p);
+const fromJaccards = candidates.count - todo.length;
+
+// The measuring stage as contained-search.ts runs it: chunks of 256 documents or 20,000 pairs in
+// measuringOrder, each measured as the ingest workers do (chunkContainmentCounts: every set the chunk
+// names decoded once, in the kernel's memory).
 let decodes = 0;
+let decodedKeys = 0;
 let intersected = 0;
 // Encoded feature sets each chunk copies to a worker: all chunks at once, or the largest few in flight.
 let chunkBytes = 0;
 let largestChunk = 0;
+let notContained = 0;
+let notContainedFeatures = 0;
 let nearDuplicates = 0;
 let nearFeatures = 0;
-const found = new ContainedBuffer();
-const local = new Set<number>();
-let pairsInChunk = 0;
-const close = () => {
-  decodes += local.size;
-  let bytes = 0;
-  for (const d of local) bytes += kept[d]!.byteLength;
-  chunkBytes += bytes;
-  largestChunk = Math.max(largestChunk, bytes);
-  local.clear();
-  pairsInChunk = 0;
-};
-for (let p = 0; p < candidates.count; p++) {
-  const a = candidates.inner[p]!;
-  const b = candidates.outer[p]!;
-  if (local.size >= 256 || pairsInChunk >= 20_000) close();
-  local.add(a);
-  local.add(b);
-  pairsInChunk++;
-  const A = decodeFeatureSet(kept[a]!);
-  const B = decodeFeatureSet(kept[b]!);
-  intersected += A.length + B.length;
-  const common = intersectionSize(A, B);
-  const jaccard = common / (A.length + B.length - common);
-  if (jaccard >= DEFAULT_CONTAINMENT.jaccardThreshold - 1e-9) {
-    nearDuplicates++;
-    nearFeatures += A.length + B.length;
+const order = measuringOrder(candidates, todo, n);
+for (let from = 0; from < order.length; ) {
+  const local = new Map<number, number>();
+  const ids: number[] = [];
+  const la: number[] = [];
+  const lb: number[] = [];
+  const index: number[] = [];
+  const localOf = (d: number) => {
+    let i = local.get(d);
+    if (i === undefined) local.set(d, (i = ids.push(d) - 1));
+    return i;
+  };
+  for (; from < order.length && ids.length < 256 && index.length < 20_000; from++) {
+    const p = order[from]!;
+    la.push(localOf(candidates.inner[p]!));
+    lb.push(localOf(candidates.outer[p]!));
+    index.push(p);
   }
-  found.judge(a, b, common, A.length, B.length, DEFAULT_CONTAINMENT);
+  const offsets = new Uint32Array(ids.length + 1);
+  ids.forEach((d, i) => (offsets[i + 1] = offsets[i]! + kept[d]!.length));
+  const words = new Uint32Array(offsets[ids.length]!);
+  ids.forEach((d, i) => words.set(kept[d]!, offsets[i]));
+  decodes += ids.length;
+  for (const d of ids) decodedKeys += sizes[d]!;
+  chunkBytes += words.byteLength;
+  largestChunk = Math.max(largestChunk, words.byteLength);
+  const measured = chunkContainmentCounts(ids.length, { docs: Uint32Array.from(ids.keys()), offsets, words }, [], { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length });
+  index.forEach((p, i) => {
+    const [common, sizeA, sizeB] = measured.subarray(3 * i, 3 * i + 3) as unknown as [number, number, number];
+    counts.set([common, sizeA, sizeB], 3 * p);
+    intersected += sizeA + sizeB;
+    if (common / Math.min(sizeA, sizeB) < DEFAULT_CONTAINMENT.threshold - 1e-9) {
+      notContained++;
+      notContainedFeatures += sizeA + sizeB;
+    }
+    if (common / (sizeA + sizeB - common) >= DEFAULT_CONTAINMENT.jaccardThreshold - 1e-9) {
+      nearDuplicates++;
+      nearFeatures += sizeA + sizeB;
+    }
+  });
 }
-close();
+const found = new ContainedBuffer();
+for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p]!, candidates.outer[p]!, counts[3 * p]!, counts[3 * p + 1]!, counts[3 * p + 2]!, DEFAULT_CONTAINMENT);
 const pairs = found.pairs();
 const mb = (x: number) => `${(x / 1e6).toFixed(1)} MB`;
 console.log(
   [
     `documents ${n}, text ${mb(textBytes)}, distinct features ${features} (${(features / n).toFixed(0)} a document)`,
     `kept feature sets (Rice-coded, no containment needed) ${mb(keptBytes)}`,
-    `passages: ${keys} keys (${(keys / n).toFixed(1)} a document, ${((100 * keys) / features).toFixed(1)}% of features), ${mb(4 * keys + 8 * passages.docs.length)} packed`,
-    `candidate stage: ${stats.passages} distinct passages, ${stats.postings} postings, walked ${stats.walked}, sample lists merged ${stats.compared}, candidates ${stats.candidates}`,
-    `candidate stage arrays (entries f64, runBounds, docOf, docRuns): about ${mb(8 * stats.postings + 8 * stats.postings + 4 * stats.postings + 4 * stats.postings)} at most`,
-    `exact checks: ${candidates.count} pairs, ${decodes} feature-set decodes in chunks, ${intersected} features intersected; contained ${pairs.count}`,
+    `passages: ${keys} keys (${(keys / n).toFixed(1)} a document, ${((100 * keys) / features).toFixed(1)}% of features), ${mb(passageBytes)} packed; collected in one pass over the ${features} features into the batch's packed keys (two passes and an array a document before)`,
+    `candidate stage: ${stats.passages} distinct passages, ${stats.postings} postings, walked ${stats.walked}, sample lists merged ${stats.compared} (${stats.merged} entries stepped), candidates ${stats.candidates}`,
+    `counts from the near-duplicate stage's Jaccards (k ${k}: ${jaccards.count} measured there): ${fromJaccards} candidates`,
+    `exact checks: ${todo.length} pairs, ${decodes} feature-set decodes in chunks, ${intersected} features intersected; contained ${pairs.count}`,
     `  encoded sets copied to the workers: ${mb(chunkBytes)} over all chunks, the largest chunk ${mb(largestChunk)}`,
+    `  keys decoded ${decodedKeys}, in the kernel's memory (measureContainment decoded them into fresh arrays, ${mb(4 * decodedKeys)}, before)`,
+    `  of them not contained: ${notContained} pairs, ${notContainedFeatures} features intersected`,
     `  of them near-duplicates (Jaccard >= ${DEFAULT_CONTAINMENT.jaccardThreshold}, never contained): ${nearDuplicates} pairs, ${nearFeatures} features intersected`,
   ].join('\n'),
 );

@@ -11,7 +11,8 @@ import { hamming } from '../core/simhash/fingerprint64.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
+import type { SearchCorpus } from './search-corpus.ts';
+import { keptSetSizes, knownCounts, measuringOrder, noKnownContainment, remember } from './containment-counts.ts';
 import { contentsReadable, loadChunk } from './verify-candidates.ts';
 
 /** A relation without contained pairs. */
@@ -33,13 +34,20 @@ function representativePassages(corpus: SearchCorpus, passages: PackedSets): Pac
   const keep = new Uint32Array(passages.docs.length);
   let n = 0;
   let keys = 0;
+  let same = true;
   for (let i = 0; i < passages.docs.length; i++) {
     const r = representative[passages.docs[i]];
-    if (r < 0 || docs.status[r] !== DocStatus.ok || taken[r]) continue;
+    if (r < 0 || docs.status[r] !== DocStatus.ok || taken[r]) {
+      same = false;
+      continue;
+    }
     taken[r] = 1;
+    same &&= r === passages.docs[i];
     keep[n++] = i;
     keys += passages.offsets[i + 1] - passages.offsets[i];
   }
+  // Every document its own text's representative (a first scan): nothing to copy.
+  if (same) return passages;
   const out: PackedSets = { docs: new Uint32Array(n), offsets: new Uint32Array(n + 1), keys: new Uint32Array(keys) };
   for (let j = 0; j < n; j++) {
     const i = keep[j];
@@ -82,21 +90,6 @@ export function passagesWithCopies(passages: PackedSets, representative: Int32Ar
   return out;
 }
 
-/**
- * Per candidate, the index of its counts in `known`, or -1: a merge of two (a, b)-sorted lists.
- */
-function lookUp(candidates: ContainmentCandidates, known: KnownContainment): Int32Array {
-  const at = new Int32Array(candidates.count).fill(-1);
-  let k = 0;
-  for (let p = 0; p < candidates.count; p++) {
-    const a = candidates.inner[p];
-    const b = candidates.outer[p];
-    while (k < known.count && (known.a[k] < a || (known.a[k] === a && known.b[k] < b))) k++;
-    if (k < known.count && known.a[k] === a && known.b[k] === b) at[p] = k;
-  }
-  return at;
-}
-
 /** Measures the candidates `todo` (indexes) in the ingest workers: their counts, in `counts` (3 a pair; -1s stay where nothing could be read). */
 async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array): Promise<void> {
   // A bounded number of chunks at a time (as verification's): each holds its documents' feature sets,
@@ -133,30 +126,6 @@ async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: Search
   await Promise.all(inFlight);
 }
 
-/** `known` with the counts of `candidates` added (those measured: sizes above 0), still sorted by (a, b). */
-function remember(known: KnownContainment, candidates: ContainmentCandidates, at: Int32Array, counts: Float64Array): KnownContainment {
-  const fresh: number[] = [];
-  for (let p = 0; p < candidates.count; p++) if (at[p] < 0 && counts[3 * p + 1] > 0) fresh.push(p);
-  if (fresh.length === 0) return known;
-  const n = known.count + fresh.length;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  // Entries below known.count are old ones, the rest the fresh candidates.
-  const aOf = (i: number) => (i < known.count ? known.a[i] : candidates.inner[fresh[i - known.count]]);
-  const bOf = (i: number) => (i < known.count ? known.b[i] : candidates.outer[fresh[i - known.count]]);
-  order.sort((x, y) => aOf(x) - aOf(y) || bOf(x) - bOf(y));
-  const out: KnownContainment = { a: new Uint32Array(n), b: new Uint32Array(n), common: new Uint32Array(n), sizeA: new Uint32Array(n), sizeB: new Uint32Array(n), count: n };
-  order.forEach((i, r) => {
-    out.a[r] = aOf(i);
-    out.b[r] = bOf(i);
-    const p = i < known.count ? -1 : fresh[i - known.count];
-    out.common[r] = p < 0 ? known.common[i] : counts[3 * p];
-    out.sizeA[r] = p < 0 ? known.sizeA[i] : counts[3 * p + 1];
-    out.sizeB[r] = p < 0 ? known.sizeB[i] : counts[3 * p + 2];
-  });
-  return out;
-}
-
 /**
  * The contained pairs of `corpus` at `threshold` (0: none), leaving pairs at or above the
  * near-duplicate threshold `jaccardThreshold` to the near-duplicate relation. Needs the corpus'
@@ -167,19 +136,17 @@ export async function searchContained(workers: ScanWorkers, signal: AbortSignal,
   if (!(threshold > 0) || !corpus.passages || corpus.passages.docs.length < 2) return noContained();
   const passages = representativePassages(corpus, corpus.passages);
   const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
-  const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options }));
-  const known = corpus.containment ?? { a: new Uint32Array(0), b: new Uint32Array(0), common: new Uint32Array(0), sizeA: new Uint32Array(0), sizeB: new Uint32Array(0), count: 0 };
-  const at = lookUp(candidates, known);
+  const sizes = keptSetSizes(corpus);
+  const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
+  const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
+  const at = knownCounts(candidates, known, corpus.known, sizes, counts);
   const todo: number[] = [];
   for (let p = 0; p < candidates.count; p++) {
-    if (at[p] >= 0) {
-      counts[3 * p] = known.common[at[p]];
-      counts[3 * p + 1] = known.sizeA[at[p]];
-      counts[3 * p + 2] = known.sizeB[at[p]];
-    } else if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
+    if (counts[3 * p + 1] > 0) continue;
+    if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
   }
-  await measure(workers, signal, corpus, candidates, todo, counts);
+  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts);
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);

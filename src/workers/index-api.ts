@@ -254,10 +254,11 @@ export const indexApi = {
 
   /**
    * The containment search's candidates (core/groups/contained-pairs.ts) over `n` documents' sampled
-   * passages: pairs whose passages say one may lie in the other, sorted by (inner, outer).
+   * passages: pairs whose passages say one may lie in the other, sorted by (inner, outer); `sizes`: the
+   * documents' feature-set sizes where known (0 elsewhere).
    */
-  containmentCandidates(input: { n: number; passages: PassageSamples; options: ContainmentOptions }): ContainmentCandidates {
-    const { candidates } = containmentCandidates(input.n, input.passages, input.options);
+  containmentCandidates(input: { n: number; passages: PassageSamples; options: ContainmentOptions; sizes?: Uint32Array }): ContainmentCandidates {
+    const { candidates } = containmentCandidates(input.n, input.passages, input.options, input.sizes);
     return transfer(candidates, [candidates.inner.buffer, candidates.outer.buffer] as ArrayBuffer[]);
   },
 };

@@ -14,9 +14,8 @@ import { createWorkerExtractor } from './extraction-worker.ts';
 import type { SpawnedWorker } from './worker-bridge.ts';
 import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
-import { intersectionSize } from '../core/groups/jaccard.ts';
-import { chunkJaccards } from '../core/groups/set-jaccard.ts';
-import { samplePassages } from '../core/groups/contained-pairs.ts';
+import { chunkContainmentCounts, chunkJaccards } from '../core/groups/set-jaccard.ts';
+import { PassageCollector } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet, encodeFeatureSet } from '../core/groups/feature-set-codec.ts';
 import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
@@ -323,15 +322,9 @@ export const ingestApi = {
    * |A ∩ B|, |A| and |B| of their feature sets (from `kept` or read here), three numbers a pair.
    */
   async measureContainment(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Uint32Array> {
-    const sets = await featureSetsOf(items, settings, limits, kept);
-    const counts = new Uint32Array(3 * pairs.count);
-    for (let p = 0; p < pairs.count; p++) {
-      const a = sets[pairs.a[p]] ?? NO_FEATURES;
-      const b = sets[pairs.b[p]] ?? NO_FEATURES;
-      counts[3 * p] = intersectionSize(a, b);
-      counts[3 * p + 1] = a.length;
-      counts[3 * p + 2] = b.length;
-    }
+    // As verifyPairs: kept sets decoded once each in the kernel's memory, not into fresh arrays.
+    const read = await featureSetsOf(items, settings, limits, kept, false);
+    const counts = chunkContainmentCounts(items.length, kept, read, pairs);
     return transfer(counts, [counts.buffer]);
   },
 
@@ -463,7 +456,7 @@ async function ingestItemsWith(
   for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
   const smallSets: Array<[number, Uint32Array]> = [];
   const keptSets: Array<[number, Uint32Array]> = [];
-  const passageSets: Array<[number, Uint32Array]> = [];
+  const passages = options.passages ? new PassageCollector() : null;
   for (let i = 0; i < n; i++) {
     const pending = reads[i];
     reads[i] = undefined;
@@ -501,7 +494,7 @@ async function ingestItemsWith(
       const set = small ? r.set : null;
       // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
       if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(r.set!)]);
-      if (options.passages && r.status === 'ok') passageSets.push([i, samplePassages(r.set!)]);
+      if (passages && r.status === 'ok') passages.add(i, r.set!);
       print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
       out.fingerprinted++;
       if (!options.claims) {
@@ -530,8 +523,8 @@ async function ingestItemsWith(
     out.kept = { docs: packed.docs, offsets: packed.offsets, words: packed.keys };
     buffers.push(packed.docs.buffer as ArrayBuffer, packed.offsets.buffer as ArrayBuffer, packed.keys.buffer as ArrayBuffer);
   }
-  if (options.passages) {
-    out.passages = packSets(passageSets);
+  if (passages) {
+    out.passages = passages.packed();
     buffers.push(out.passages.docs.buffer as ArrayBuffer, out.passages.offsets.buffer as ArrayBuffer, out.passages.keys.buffer as ArrayBuffer);
   }
   const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, out.sizes, out.status, out.flags, out.hi, out.lo, out.words, out.hashHi, out.hashLo];

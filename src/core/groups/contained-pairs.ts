@@ -8,7 +8,7 @@
  * share enough sampled passages are verified by the exact containment |A ∩ B| / |A| of the feature
  * sets the Jaccard uses.
  */
-import { intersectionSize } from './jaccard.ts';
+import { intersectionSize } from '../simhash/simhash.ts';
 
 /** How the contained pairs are found; `DEFAULT_CONTAINMENT` holds the defaults. */
 export interface ContainmentOptions {
@@ -51,13 +51,15 @@ export interface ContainedRelation extends ContainedPairs {
 
 /**
  * What the search did, counted (not timed): distinct passages indexed, (passage, document) postings,
- * postings walked by the prefix loops, pairs whose sample lists were merged, candidates left to verify.
+ * postings walked by the prefix loops, pairs whose sample lists were merged (and the list entries those
+ * merges stepped over), candidates left to verify.
  */
 export interface ContainmentStats {
   passages: number;
   postings: number;
   walked: number;
   compared: number;
+  merged: number;
   candidates: number;
 }
 
@@ -80,13 +82,53 @@ export interface ContainmentCandidates {
 
 /** The passage fingerprints of a sorted feature set: its keys whose low `sampleBits` bits are zero, in order. */
 export function samplePassages(set: Uint32Array, sampleBits: number = DEFAULT_CONTAINMENT.sampleBits): Uint32Array {
-  const mask = (1 << sampleBits) - 1;
-  let c = 0;
-  for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) c++;
-  const out = new Uint32Array(c);
-  c = 0;
-  for (let i = 0; i < set.length; i++) if ((set[i] & mask) === 0) out[c++] = set[i];
-  return out;
+  const one = new PassageCollector(sampleBits, set.length);
+  one.add(0, set);
+  return one.packed().keys;
+}
+
+/**
+ * Collects documents' passages (`samplePassages`) straight into one packed `PassageSamples`, as the ingest
+ * workers fingerprint: one pass over each feature set and no array per document (a count pass, a fill
+ * pass and a copy per document before).
+ */
+export class PassageCollector {
+  private docs: number[] = [];
+  private offsets: number[] = [0];
+  private keys: Uint32Array;
+  private count = 0;
+
+  constructor(
+    private readonly sampleBits: number = DEFAULT_CONTAINMENT.sampleBits,
+    room = 4096,
+  ) {
+    this.keys = new Uint32Array(Math.max(1, room));
+  }
+
+  /** Adds document `doc`'s passages (docs added in ascending order); `set` sorted, duplicate-free. */
+  add(doc: number, set: Uint32Array): void {
+    if (this.keys.length < this.count + set.length) {
+      const grown = new Uint32Array(Math.max(2 * this.keys.length, this.count + set.length));
+      grown.set(this.keys.subarray(0, this.count));
+      this.keys = grown;
+    }
+    const mask = (1 << this.sampleBits) - 1;
+    const keys = this.keys;
+    let c = this.count;
+    // Every key written, kept only when sampled: no branch on a hash bit.
+    for (let i = 0; i < set.length; i++) {
+      keys[c] = set[i];
+      c += +((set[i] & mask) === 0);
+    }
+    this.count = c;
+    this.docs.push(doc);
+    this.offsets.push(c);
+  }
+
+  /** The passages collected, packed. */
+  packed(): PassageSamples {
+    return { docs: Uint32Array.from(this.docs), offsets: Uint32Array.from(this.offsets), keys: this.keys.slice(0, this.count) };
+  }
 }
 
 /**
@@ -104,18 +146,10 @@ export function findContainedPairs(
   eligible: (doc: number) => boolean = () => true,
 ): { pairs: ContainedPairs; stats: ContainmentStats } {
   const n = sets.length;
-  const docs: number[] = [];
-  const parts: Uint32Array[] = [];
-  for (let d = 0; d < n; d++) {
-    if (!eligible(d) || sets[d].length === 0) continue;
-    docs.push(d);
-    parts.push(samplePassages(sets[d], options.sampleBits));
-  }
-  const offsets = new Uint32Array(docs.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
-  const keys = new Uint32Array(offsets[docs.length]);
-  parts.forEach((p, i) => keys.set(p, offsets[i]));
-  const { candidates, stats } = containmentCandidates(n, { docs: Uint32Array.from(docs), offsets, keys }, options);
+  const passages = new PassageCollector(options.sampleBits);
+  for (let d = 0; d < n; d++) if (eligible(d) && sets[d].length > 0) passages.add(d, sets[d]);
+  const sizes = Uint32Array.from(sets, (set) => set.length);
+  const { candidates, stats } = containmentCandidates(n, passages.packed(), options, sizes);
   const found = new ContainedBuffer();
   for (let i = 0; i < candidates.count; i++) {
     const a = candidates.inner[i];
@@ -127,63 +161,35 @@ export function findContainedPairs(
 
 /**
  * The candidate half of the search: pairs of documents among `0..n-1` whose sampled passages say one
- * may lie in the other (A shares `passagesNeeded` of its passages with B, counted exactly
- * over both sample lists), each unordered pair once, with A the one with fewer passages (on equal
- * counts the lower id), sorted by (A, B). No passage is too common to count (a licence inside hundreds
- * of files is contained in each): instead A looks only at its rarest passages, as many as it can miss
- * plus one (prefix filtering: a B sharing `needed` of A's s passages shares one of any s - needed + 1
- * of them), so common passages are walked only by documents made of little else. Typed arrays
- * throughout; nothing allocated per pair.
+ * may lie in the other (A shares `passagesNeeded` of its passages with B, counted exactly), each
+ * unordered pair once, with A the smaller (`innerFirst`), sorted by (A, B). No passage is too common to
+ * count (a licence inside hundreds of files is contained in each): instead A looks only at its rarest
+ * passages, as many as it can miss plus one (prefix filtering: a B sharing `needed` of A's s passages
+ * shares one of any s - needed + 1 of them), so common passages are walked only by documents made of
+ * little else. `sizes[d]`, when given and above 0, is d's exact feature-set size: it orders the pair as
+ * the exact check will, and drops pairs whose sizes cannot be contained (`containmentSizesAllow`).
+ * `passages.keys` is the search's scratch space and is left reordered (the index worker's own copy:
+ * every fresh large array costs its page faults, about 50 ms for 14 MB on the bench machine).
  */
 export function containmentCandidates(
   n: number,
   passages: PassageSamples,
   options: ContainmentOptions = DEFAULT_CONTAINMENT,
+  sizes?: Uint32Array,
 ): { candidates: ContainmentCandidates; stats: ContainmentStats } {
-  const stats: ContainmentStats = { passages: 0, postings: 0, walked: 0, compared: 0, candidates: 0 };
+  const stats: ContainmentStats = { passages: 0, postings: 0, walked: 0, compared: 0, merged: 0, candidates: 0 };
   const out = new CandidateBuffer();
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
-  // Every (passage, document) as one float: key * 2^21 + doc sorts by key, then document.
-  if (n > 1 << 21) throw new RangeError('containment search takes at most 2^21 documents');
   const sampleCount = new Uint32Array(n);
-  const packedAt = new Int32Array(n).fill(-1);
-  const total = passages.offsets[passages.docs.length];
-  stats.postings = total;
-  const entries = new Float64Array(total);
-  let at = 0;
-  for (let i = 0; i < passages.docs.length; i++) {
-    const d = passages.docs[i];
-    packedAt[d] = i;
-    sampleCount[d] = passages.offsets[i + 1] - passages.offsets[i];
-    for (let j = passages.offsets[i]; j < passages.offsets[i + 1]; j++) entries[at++] = passages.keys[j] * 2097152 + d;
-  }
-  entries.sort();
-
-  // Posting lists: runs of one key shared by two documents or more; a document's runs through a CSR.
-  const runBounds = new Uint32Array(2 * total);
-  let runs = 0;
-  for (let i = 0; i < total; ) {
-    const key = Math.floor(entries[i] / 2097152);
-    let j = i + 1;
-    while (j < total && Math.floor(entries[j] / 2097152) === key) j++;
-    stats.passages++;
-    if (j - i > 1) {
-      runBounds[2 * runs] = i;
-      runBounds[2 * runs + 1] = j;
-      runs++;
-    }
-    i = j;
-  }
-  const docOf = new Uint32Array(total);
-  for (let i = 0; i < total; i++) docOf[i] = entries[i] % 2097152;
-  const runsOfDoc = new Uint32Array(n + 1);
-  for (let r = 0; r < runs; r++) for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) runsOfDoc[docOf[i] + 1]++;
-  for (let d = 0; d < n; d++) runsOfDoc[d + 1] += runsOfDoc[d];
-  const fill = runsOfDoc.slice(0, n);
-  const docRuns = new Uint32Array(runsOfDoc[n]);
-  for (let r = 0; r < runs; r++) for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) docRuns[fill[docOf[i]]++] = r;
-  const runLength = (r: number) => runBounds[2 * r + 1] - runBounds[2 * r];
-  const byRarity = (x: number, y: number) => runLength(x) - runLength(y) || x - y;
+  for (let i = 0; i < passages.docs.length; i++) sampleCount[passages.docs[i]] = passages.offsets[i + 1] - passages.offsets[i];
+  const { runStart, docOf, runOfRank, runsOfDoc, docRuns } = sharedPassages(n, passages, stats);
+  // A comes before B when it is the inner one: the smaller set, by exact sizes when both are known.
+  const innerFirst = (a: number, b: number) => {
+    const sa = sizes ? sizes[a] : 0;
+    const sb = sizes ? sizes[b] : 0;
+    if (sa > 0 && sb > 0) return sa < sb || (sa === sb && a < b);
+    return sampleCount[a] < sampleCount[b] || (sampleCount[a] === sampleCount[b] && a < b);
+  };
 
   const seen = new Uint8Array(n);
   const touched = new Uint32Array(n);
@@ -191,21 +197,20 @@ export function containmentCandidates(
     const samples = sampleCount[a];
     if (samples < options.minPassages) continue;
     const needed = passagesNeeded(samples, options.threshold);
-    const own = docRuns.subarray(runsOfDoc[a], runsOfDoc[a + 1]);
+    const from = runsOfDoc[a];
+    const own = runsOfDoc[a + 1] - from;
     // Passages in no other document are the rarest of all and share nothing: they use up the prefix first.
-    const prefix = samples - needed + 1 - (samples - own.length);
+    const prefix = own - needed + 1;
     if (prefix <= 0) continue;
-    own.sort(byRarity);
+    const sizeA = sizes ? sizes[a] : 0;
     let touchedCount = 0;
-    for (let k = 0; k < Math.min(prefix, own.length); k++) {
-      const r = own[k];
-      stats.walked += runLength(r);
-      for (let i = runBounds[2 * r]; i < runBounds[2 * r + 1]; i++) {
+    for (let k = from; k < from + prefix; k++) {
+      const r = runOfRank[docRuns[k]];
+      stats.walked += runStart[r + 1] - runStart[r];
+      for (let i = runStart[r]; i < runStart[r + 1]; i++) {
         const b = docOf[i];
-        if (b === a || seen[b]) continue;
-        // A has the fewer passages: a contained A shares about `threshold` of its own.
-        const samplesB = sampleCount[b];
-        if (samplesB < samples || (samplesB === samples && b < a)) continue;
+        if (b === a || seen[b] || !innerFirst(a, b)) continue;
+        if (sizeA > 0 && sizes![b] > 0 && !containmentSizesAllow(sizeA, sizes![b], options)) continue;
         seen[b] = 1;
         touched[touchedCount++] = b;
       }
@@ -215,12 +220,168 @@ export function containmentCandidates(
       const b = touched[t];
       seen[b] = 0;
       stats.compared++;
-      if (sharedKeys(passages, packedAt[a], packedAt[b]) < needed) continue;
+      // Passages held by one document are in no run: A's shared ones must hold all `needed`.
+      if (!sharesAtLeast(docRuns, from, from + own, runsOfDoc[b], runsOfDoc[b + 1], needed, stats)) continue;
       stats.candidates++;
       out.push(a, b);
     }
   }
   return { candidates: out.candidates(), stats };
+}
+
+/**
+ * Passages held by two documents or more (runs), and each document's runs. Run r's documents are
+ * `docOf[runStart[r]..runStart[r + 1])`; runs are ranked rarest first (fewest documents, then passage
+ * order), `runOfRank[rank]` is the run; document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`,
+ * ascending: its rarest passages first, and a sorted list two documents' shared passages are merged from.
+ */
+interface SharedPassages {
+  runStart: Uint32Array;
+  docOf: Uint32Array;
+  runOfRank: Uint32Array;
+  runsOfDoc: Uint32Array;
+  docRuns: Uint32Array;
+}
+
+/** Builds `SharedPassages`; reorders `passages.keys` and reuses its memory for `docRuns`. */
+function sharedPassages(n: number, passages: PassageSamples, stats: ContainmentStats): SharedPassages {
+  const { docs, offsets } = passages;
+  const keys = passages.keys.subarray(offsets[0], offsets[docs.length]);
+  const total = keys.length;
+  stats.postings = total;
+  const docOf = new Uint32Array(total);
+  for (let i = 0; i < docs.length; i++) docOf.fill(docs[i], offsets[i] - offsets[0], offsets[i + 1] - offsets[0]);
+  sortPostings(keys, docOf);
+  // Runs of two documents or more, packed to the front of docOf in place (a run never moves right).
+  let runs = 0;
+  for (let i = 0; i < total; ) {
+    let j = i + 1;
+    while (j < total && keys[j] === keys[i]) j++;
+    stats.passages++;
+    if (j - i > 1) runs++;
+    i = j;
+  }
+  const runStart = new Uint32Array(runs + 1);
+  let longest = 0;
+  let kept = 0;
+  for (let i = 0, r = 0; i < total; ) {
+    let j = i + 1;
+    while (j < total && keys[j] === keys[i]) j++;
+    if (j - i > 1) {
+      runStart[r++] = kept;
+      docOf.copyWithin(kept, i, j);
+      kept += j - i;
+      longest = Math.max(longest, j - i);
+    }
+    i = j;
+  }
+  runStart[runs] = kept;
+  // Ranks: runs by length, a counting sort (stable, so passage order breaks ties).
+  const byLength = new Uint32Array(longest + 2);
+  for (let r = 0; r < runs; r++) byLength[runStart[r + 1] - runStart[r] + 1]++;
+  for (let l = 0; l <= longest; l++) byLength[l + 1] += byLength[l];
+  const runOfRank = new Uint32Array(runs);
+  for (let r = 0; r < runs; r++) runOfRank[byLength[runStart[r + 1] - runStart[r]]++] = r;
+  // Each document's ranks, filled rank by rank so every list comes out ascending; in the keys' memory.
+  const runsOfDoc = new Uint32Array(n + 1);
+  for (let i = 0; i < kept; i++) runsOfDoc[docOf[i] + 1]++;
+  for (let d = 0; d < n; d++) runsOfDoc[d + 1] += runsOfDoc[d];
+  const fill = runsOfDoc.slice(0, n);
+  const docRuns = keys.subarray(0, kept);
+  for (let rank = 0; rank < runs; rank++) {
+    const r = runOfRank[rank];
+    for (let i = runStart[r]; i < runStart[r + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
+  }
+  return { runStart, docOf: docOf.subarray(0, kept), runOfRank, runsOfDoc, docRuns };
+}
+
+/**
+ * Sorts the postings (keys[i], docOf[i]) by key, then document, in place: an in-place radix pass on the
+ * key's top 11 bits, then each bucket as floats (the key's other 21 bits and the document, 53 bits at
+ * most) through the typed array's own numeric sort.
+ */
+function sortPostings(keys: Uint32Array, docOf: Uint32Array): void {
+  const start = new Uint32Array(2049);
+  for (let i = 0; i < keys.length; i++) start[(keys[i] >>> 21) + 1]++;
+  for (let t = 0; t < 2048; t++) start[t + 1] += start[t];
+  const next = start.slice(0, 2048);
+  for (let t = 0; t < 2048; t++) {
+    // Cycle leader: carry the posting at the bucket's cursor to its own bucket until one belongs here.
+    while (next[t] < start[t + 1]) {
+      let key = keys[next[t]];
+      let doc = docOf[next[t]];
+      let u = key >>> 21;
+      while (u !== t) {
+        const at = next[u]++;
+        const k = keys[at];
+        const d = docOf[at];
+        keys[at] = key;
+        docOf[at] = doc;
+        key = k;
+        doc = d;
+        u = key >>> 21;
+      }
+      keys[next[t]] = key;
+      docOf[next[t]++] = doc;
+    }
+  }
+  let scratch = new Float64Array(1024);
+  for (let t = 0; t < 2048; t++) {
+    const from = start[t];
+    const length = start[t + 1] - from;
+    if (length < 2) continue;
+    if (scratch.length < length) scratch = new Float64Array(2 * length);
+    const part = scratch.subarray(0, length);
+    for (let i = 0; i < length; i++) part[i] = (keys[from + i] & 0x1fffff) * 4294967296 + docOf[from + i];
+    part.sort();
+    for (let i = 0; i < length; i++) {
+      const low = Math.floor(part[i] / 4294967296);
+      keys[from + i] = ((t << 21) | low) >>> 0;
+      docOf[from + i] = part[i] - low * 4294967296;
+    }
+  }
+}
+
+/**
+ * Whether the ascending lists `list[aFrom..aTo)` and `list[bFrom..bTo)` share at least `needed` values: a
+ * merge that stops as soon as the answer is known (enough shared, or too many of the first list's missed).
+ */
+function sharesAtLeast(list: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
+  let a = aFrom;
+  let b = bFrom;
+  let shared = 0;
+  let missable = aTo - aFrom - needed;
+  let answer: boolean | undefined;
+  while (a < aTo && b < bTo) {
+    if (list[a] === list[b]) {
+      a++;
+      b++;
+      if (++shared >= needed) {
+        answer = true;
+        break;
+      }
+    } else if (list[a] < list[b]) {
+      a++;
+      if (--missable < 0) {
+        answer = false;
+        break;
+      }
+    } else b++;
+  }
+  stats.merged += a - aFrom + b - bFrom;
+  return answer ?? shared >= needed;
+}
+
+/**
+ * Whether a set of `inner` features can lie in one of `outer` (inner <= outer) as the exact check
+ * (`ContainedBuffer.judge`) decides: at the least common count reaching the threshold, the Jaccard must
+ * still be below the near-duplicate threshold. The count is taken one lower than exact, so float rounding
+ * never drops a pair the check would keep. Sizes of 0 (unknown) allow every pair.
+ */
+export function containmentSizesAllow(inner: number, outer: number, options: Pick<ContainmentOptions, 'threshold' | 'jaccardThreshold'>): boolean {
+  if (inner === 0 || outer === 0) return true;
+  const least = Math.max(0, Math.floor(inner * options.threshold) - 1);
+  return least / (inner + outer - least) < options.jaccardThreshold - 1e-9;
 }
 
 /**
@@ -235,10 +396,15 @@ export function passagesNeeded(samples: number, threshold: number): number {
   return Math.max(1, Math.ceil(samples * Math.max((2 * threshold) / 3, threshold - 4 * spread) - 1e-9));
 }
 
-/** How many keys the packed documents at `i` and `j` share (a merge of their sorted keys, nothing allocated). */
-function sharedKeys(passages: PassageSamples, i: number, j: number): number {
-  const { keys, offsets } = passages;
-  return intersectionSize(keys, keys, offsets[i], offsets[i + 1], offsets[j], offsets[j + 1]);
+/**
+ * |A ∩ B| of two sets of `sizeA` and `sizeB` features whose exact Jaccard (|A ∩ B| / |A ∪ B| in float64,
+ * as verification measures it) is `jaccard`, or -1 when the sizes are unknown (0) or no count gives that
+ * Jaccard back exactly: a pair the near-duplicate stage measured needs no second look for containment.
+ */
+export function commonFromJaccard(jaccard: number, sizeA: number, sizeB: number): number {
+  if (!(jaccard >= 0 && jaccard <= 1) || sizeA === 0 || sizeB === 0) return -1;
+  const common = Math.round((jaccard * (sizeA + sizeB)) / (1 + jaccard));
+  return common <= Math.min(sizeA, sizeB) && common / (sizeA + sizeB - common) === jaccard ? common : -1;
 }
 
 /** `n` contained pairs, zeroed. */

@@ -1,5 +1,5 @@
 /** Exact Jaccard similarity and containment of two feature sets given as sorted, duplicate-free Uint32Arrays. */
-import { jaccard } from '../simhash/simhash.ts';
+import { intersectionSize, jaccard } from '../simhash/simhash.ts';
 
 /** Returns a document's feature set: sorted, duplicate-free hashes (may re-tokenize its text). */
 export type FeatureSetSource = (doc: number) => Uint32Array;
@@ -24,22 +24,6 @@ export function sizesAllow(sizeA: number, sizeB: number, threshold: number): boo
   if (threshold <= 0) return true;
   // 0 / 0 is NaN: two empty sets (J = 0 here) are rejected.
   return sizeA <= sizeB ? sizeA / sizeB >= threshold : sizeB / sizeA >= threshold;
-}
-
-/** |A ∩ B| of two sorted, duplicate-free sets (a linear merge); or of the ranges [aFrom, aTo) and [bFrom, bTo) of them, with no view made. */
-export function intersectionSize(a: Uint32Array, b: Uint32Array, aFrom = 0, aTo = a.length, bFrom = 0, bTo = b.length): number {
-  let i = aFrom;
-  let j = bFrom;
-  let shared = 0;
-  while (i < aTo && j < bTo) {
-    if (a[i] === b[j]) {
-      shared++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return shared;
 }
 
 /**

@@ -4,6 +4,7 @@
  * memory, then every pair is measured there by a branchless merge. Same values as `jaccardSorted`.
  */
 import { WASM_BASE64 } from './set-jaccard-wasm.ts';
+import { commonFromJaccard } from './contained-pairs.ts';
 
 interface SetJaccardExports {
   memory: WebAssembly.Memory;
@@ -82,4 +83,30 @@ export function chunkJaccards(count: number, encoded: EncodedSets | undefined, d
   }
   k.jaccardPairs(keysAt, offsetsAt, aAt, bAt, pairs.count, outAt);
   return new Float64Array(buffer, outAt, pairs.count).slice();
+}
+
+/**
+ * Containment's exact counts of a chunk's pairs (three a pair: |A ∩ B|, |A|, |B|; an empty or missing
+ * set counts 0), from the same kernel: its Jaccard gives |A ∩ B| back exactly with both sizes
+ * (`commonFromJaccard`), so the sets are decoded in its memory, never into fresh arrays here.
+ */
+export function chunkContainmentCounts(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs): Uint32Array {
+  const sizes = new Uint32Array(count);
+  const fromEncoded = new Int32Array(count).fill(-1);
+  if (encoded) for (let i = 0; i < encoded.docs.length; i++) fromEncoded[encoded.docs[i]] = i;
+  // An encoded set's word 0 is its key count.
+  for (let s = 0; s < count; s++) sizes[s] = fromEncoded[s] >= 0 ? encoded!.words[encoded!.offsets[fromEncoded[s]]] : (decoded[s]?.length ?? 0);
+  const jaccard = chunkJaccards(count, encoded, decoded, pairs);
+  const counts = new Uint32Array(3 * pairs.count);
+  for (let p = 0; p < pairs.count; p++) {
+    const sizeA = sizes[pairs.a[p]];
+    const sizeB = sizes[pairs.b[p]];
+    const common = sizeA > 0 && sizeB > 0 ? commonFromJaccard(jaccard[p], sizeA, sizeB) : 0;
+    // Exact for any sizes a document has (tests: every count); a failure would be a kernel fault.
+    if (common < 0) throw new Error(`containment count not recoverable from Jaccard ${jaccard[p]} of ${sizeA} and ${sizeB} features`);
+    counts[3 * p] = common;
+    counts[3 * p + 1] = sizeA;
+    counts[3 * p + 2] = sizeB;
+  }
+  return counts;
 }

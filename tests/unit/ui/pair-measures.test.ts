@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareLengths } from '../../../src/ui/bit-diff/pair-measures.ts';
-import { containmentSorted, intersectionSize, jaccardSorted } from '../../../src/core/groups/jaccard.ts';
+import { containmentSorted, jaccardSorted } from '../../../src/core/groups/jaccard.ts';
+import { intersectionSize } from '../../../src/core/simhash/simhash.ts';
 
 describe('containment', () => {
   it('is the shared share of the smaller set: 1 when one set lies inside the other', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTAINMENT, findContainedPairs, passagesNeeded } from '../../../../src/core/groups/contained-pairs.ts';
-import { intersectionSize } from '../../../../src/core/groups/jaccard.ts';
+import { commonFromJaccard, ContainedBuffer, containmentSizesAllow, DEFAULT_CONTAINMENT, findContainedPairs, PassageCollector, passagesNeeded, samplePassages } from '../../../../src/core/groups/contained-pairs.ts';
+import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 const sorted = (keys: Iterable<number>) => Uint32Array.from(new Set(keys)).sort();
@@ -23,9 +23,11 @@ function corpus(seed: number): Uint32Array[] {
   return sets;
 }
 
+/** The definition, pair by pair: A (the smaller set, on equal sizes the lower id, with `minPassages` passages) in B. */
 function bruteForce(sets: Uint32Array[], threshold: number, jaccardThreshold: number): string[] {
   const out: string[] = [];
   for (let a = 0; a < sets.length; a++) {
+    if (samplePassages(sets[a]).length < DEFAULT_CONTAINMENT.minPassages) continue;
     for (let b = 0; b < sets.length; b++) {
       const sa = sets[a].length;
       const sb = sets[b].length;
@@ -89,6 +91,163 @@ describe('findContainedPairs', () => {
     const whole = sorted([...part, ...Array.from({ length: 600 }, (_, i) => (i + 9000) * 7919 * 8)]);
     const others = Array.from({ length: 50 }, (_, o) => sorted([...common, ...Array.from({ length: 700 }, (_, i) => (i + 20000 + o * 1000) * 7919 * 8)]));
     expect(found([part, whole, ...others])).toEqual(['0>1']);
+  });
+});
+
+/** Whether a key is one of the passages the search samples (DEFAULT_CONTAINMENT.sampleBits). */
+const sampled = (k: number) => (k & ((1 << DEFAULT_CONTAINMENT.sampleBits) - 1)) === 0;
+
+/**
+ * A random corpus whose contained pairs the passage sample is sure to propose, so the search must equal
+ * the definition exactly: an edited excerpt changes only keys outside the sample (its containment
+ * anywhere around T while every passage of it is in its whole) or one passage (which every sample size
+ * allows); wholes with an appendix; excerpts whose Jaccard is around the near-duplicate threshold (the
+ * size rule's edge); copies of a whole's size with a few keys changed (never contained); unrelated sets.
+ */
+function controlledCorpus(random: () => number): Uint32Array[] {
+  const fresh = (inSample: boolean) => {
+    for (;;) {
+      const k = random();
+      if (sampled(k) === inSample) return k;
+    }
+  };
+  const sets: Uint32Array[] = [];
+  for (let w = 0; w < 12; w++) {
+    const whole = Array.from(sorted(Array.from({ length: 150 + (random() % 1100) }, () => random())));
+    sets.push(Uint32Array.from(whole));
+    const slice = (share: number) => {
+      const length = Math.max(1, Math.floor(whole.length * share));
+      const start = random() % (whole.length - length + 1);
+      return whole.slice(start, start + length);
+    };
+    sets.push(sorted(slice(0.3 + (random() % 660) / 1000)));
+    sets.push(sorted(slice(0.75 + (random() % 100) / 1000)));
+    // Edited: one excerpt of any share, and one of nearly the whole at containment about T (its
+    // Jaccard then about the near-duplicate threshold: where the size rule is tightest).
+    for (const [share, most] of [[0.3 + (random() % 700) / 1000, 160], [0.95 + (random() % 50) / 1000, 70 + (random() % 50)]]) {
+      const edited = slice(share);
+      const changes = Math.floor((edited.length * (random() % most)) / 1000);
+      for (let c = 0; c < changes; c++) {
+        const at = random() % edited.length;
+        if (!sampled(edited[at])) edited[at] = fresh(false);
+      }
+      sets.push(sorted(edited));
+    }
+    const onePassage = slice(0.4 + (random() % 500) / 1000);
+    const at = onePassage.findIndex(sampled);
+    if (at >= 0) onePassage[at] = fresh(true);
+    sets.push(sorted(onePassage));
+    sets.push(sorted([...whole, ...Array.from({ length: 1 + (random() % whole.length) }, () => random())]));
+    const sibling = whole.slice();
+    for (let c = 0; c < whole.length / 20; c++) sibling[random() % whole.length] = random();
+    sets.push(sorted(sibling));
+  }
+  for (let u = 0; u < 6; u++) sets.push(sorted(Array.from({ length: 20 + (random() % 800) }, () => random())));
+  return sets;
+}
+
+const CONTAINED_SEED = Number(process.env.SIMSIFT_CONTAINED_SEED ?? Date.now() % 2 ** 31);
+
+describe('findContainedPairs against the definition', () => {
+  it(`equals a brute-force exact computation on small random corpora (seed ${CONTAINED_SEED}; SIMSIFT_CONTAINED_SEED to repeat)`, () => {
+    console.log(`contained-pairs: seed ${CONTAINED_SEED}`);
+    const random = mulberry32(CONTAINED_SEED);
+    let total = 0;
+    for (let c = 0; c < 12; c++) {
+      const sets = controlledCorpus(random);
+      const truth = bruteForce(sets, DEFAULT_CONTAINMENT.threshold, DEFAULT_CONTAINMENT.jaccardThreshold);
+      expect(found(sets), `seed ${CONTAINED_SEED}, corpus ${c}`).toEqual(truth);
+      total += truth.length;
+    }
+    expect(total).toBeGreaterThan(100);
+  });
+});
+
+describe('containmentSizesAllow', () => {
+  it('drops a pair by its sizes only when no count |A ∩ B| could pass the exact check, and drops pairs of equal large sizes', () => {
+    const wrong: string[] = [];
+    let dropped = 0;
+    const buffer = new ContainedBuffer();
+    for (const [threshold, jaccardThreshold] of [[0.9, 0.8], [0.5, 0.8], [0.7, 0.5], [0.95, 0.9], [0.8, 0.8], [0.99, 0.95]]) {
+      const options = { threshold, jaccardThreshold };
+      for (let inner = 1; inner <= 150; inner++) {
+        for (let outer = inner; outer <= 320; outer++) {
+          if (containmentSizesAllow(inner, outer, options)) continue;
+          dropped++;
+          // Counts below T |A| fail the containment test; the check passes none of the others either.
+          for (let common = inner; common >= 0 && common / inner >= threshold - 1e-6; common--) {
+            if (buffer.judge(0, 1, common, inner, outer, options)) wrong.push(`${common} of ${inner} in ${outer} at ${threshold}/${jaccardThreshold}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(dropped).toBeGreaterThan(500);
+    expect(containmentSizesAllow(1000, 1000, DEFAULT_CONTAINMENT)).toBe(false); // 900 shared is a Jaccard of 0.82
+    expect(containmentSizesAllow(900, 1000, DEFAULT_CONTAINMENT)).toBe(true);
+    expect(containmentSizesAllow(0, 1000, DEFAULT_CONTAINMENT)).toBe(true); // a size unknown: no opinion
+  });
+});
+
+describe('commonFromJaccard', () => {
+  it('gives |A ∩ B| back from a Jaccard measured as verification measures it, for every count', () => {
+    const random = mulberry32(3901);
+    const wrong: string[] = [];
+    for (let t = 0; t < 3000; t++) {
+      const sizeA = 1 + (t < 1500 ? random() % 80 : random() % 300_000);
+      const sizeB = 1 + (t < 1500 ? random() % 80 : random() % 300_000);
+      const most = Math.min(sizeA, sizeB);
+      for (const common of t < 1500 ? Array.from({ length: most + 1 }, (_, c) => c) : [0, most, random() % (most + 1)]) {
+        const jaccard = common / (sizeA + sizeB - common);
+        if (commonFromJaccard(jaccard, sizeA, sizeB) !== common) wrong.push(`${common} of ${sizeA}, ${sizeB}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('accepts a Jaccard only when its count gives it back exactly: never a wrong count', () => {
+    expect(commonFromJaccard(0.5, 0, 10)).toBe(-1); // a size unknown
+    expect(commonFromJaccard(Number.NaN, 10, 10)).toBe(-1); // not measured
+    expect(commonFromJaccard(1.5, 10, 10)).toBe(-1);
+    expect(commonFromJaccard(0.5 + 2 ** -40, 10, 20)).toBe(-1); // 10 shared gives 0.5, not this
+    expect(commonFromJaccard(1, 10, 20)).toBe(-1); // sets of different sizes are never identical
+    const random = mulberry32(3902);
+    const wrong: string[] = [];
+    for (let t = 0; t < 20_000; t++) {
+      const sizeA = 1 + (random() % 100_000);
+      const sizeB = 1 + (random() % 100_000);
+      const common = random() % (Math.min(sizeA, sizeB) + 1);
+      const exact = common / (sizeA + sizeB - common);
+      // A Jaccard kept as a float32, or paired with sizes off by one: the count comes back, or nothing.
+      for (const [jaccard, a, b] of [[Math.fround(exact), sizeA, sizeB], [exact, sizeA + 1, sizeB], [exact, sizeA, sizeB - 1]]) {
+        const back = commonFromJaccard(jaccard, a, b);
+        if (back >= 0 && back / (a + b - back) !== jaccard) wrong.push(`${jaccard} of ${a}, ${b}: ${back}`);
+        if (back >= 0 && a === sizeA && b === sizeB && back !== common) wrong.push(`${jaccard} of ${a}, ${b}: ${back} not ${common}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('PassageCollector', () => {
+  it('packs each document’s sampled keys (low sampleBits zero), in order, however its room grows', () => {
+    const random = mulberry32(3904);
+    for (const bits of [0, 3, 5]) {
+      const collector = new PassageCollector(bits, 1);
+      const want: number[][] = [];
+      const docs: number[] = [];
+      for (let d = 0; d < 60; d += 1 + (random() % 3)) {
+        const set = sorted(Array.from({ length: [0, 1, 7, 300, 5000][d % 5] }, () => random()));
+        collector.add(d, set);
+        docs.push(d);
+        want.push(Array.from(set).filter((k) => (k & ((1 << bits) - 1)) === 0));
+      }
+      const packed = collector.packed();
+      expect(Array.from(packed.docs)).toEqual(docs);
+      expect(docs.map((_, i) => Array.from(packed.keys.subarray(packed.offsets[i], packed.offsets[i + 1])))).toEqual(want);
+      expect(packed.keys.length).toBe(packed.offsets[docs.length]);
+    }
+    expect(Array.from(samplePassages(Uint32Array.of(0, 3, 8, 9, 16, 0xfffffff8)))).toEqual([0, 8, 16, 0xfffffff8]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jaccardSorted, sizesAllow } from '../../../../src/core/groups/jaccard.ts';
 import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
+import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 const set = (...v: number[]) => Uint32Array.from(v);
 
@@ -9,6 +10,18 @@ describe('jaccard', () => {
     expect(intersectionSize(set(1, 3, 5, 7), set(2, 3, 4, 7, 9))).toBe(2);
     expect(intersectionSize(set(), set(1))).toBe(0);
     expect(intersectionSize(set(0xffffffff), set(0xffffffff))).toBe(1);
+  });
+
+  it('counts the intersection as a set would, on random sets sharing keys (verification and containment use this one merge)', () => {
+    const random = mulberry32(39);
+    for (let t = 0; t < 200; t++) {
+      const pool = Array.from({ length: 1 + (random() % 400) }, () => (t % 2 ? random() : random() % 600));
+      const pick = () => Uint32Array.from(new Set(pool.filter(() => random() % 3 > 0))).sort();
+      const a = pick();
+      const b = pick();
+      const inB = new Set(b);
+      expect(intersectionSize(a, b)).toBe(a.filter((k) => inB.has(k)).length);
+    }
   });
 
   it('gives |A ∩ B| / |A ∪ B|', () => {

@@ -1,7 +1,8 @@
 // The verification kernel (core/groups/set-jaccard.ts over kernels/set-jaccard.ts) gives exactly what
 // decodeFeatureSet + jaccardSorted give, on encoded and decoded sets mixed, empty and missing ones included.
 import { describe, expect, it } from 'vitest';
-import { chunkJaccards, type EncodedSets } from '../../../../src/core/groups/set-jaccard.ts';
+import { chunkContainmentCounts, chunkJaccards, type EncodedSets } from '../../../../src/core/groups/set-jaccard.ts';
+import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
 import { encodeFeatureSet } from '../../../../src/core/groups/feature-set-codec.ts';
 import { jaccardSorted } from '../../../../src/core/groups/jaccard.ts';
 import { mulberry32Unit } from '../../../fixtures/mulberry32.ts';
@@ -57,6 +58,31 @@ describe('chunkJaccards', () => {
       const y = randomSet(n, next, 2 ** 32, x, 0.8);
       const pairs = { a: Uint32Array.of(0, 1, 0), b: Uint32Array.of(1, 0, 0), count: 3 };
       expect([...chunkJaccards(2, pack([x, y], [0, 1]), [], pairs)]).toEqual([jaccardSorted(x, y), jaccardSorted(y, x), jaccardSorted(x, x)]);
+    }
+  });
+});
+
+describe('chunkContainmentCounts', () => {
+  it('gives |A ∩ B|, |A| and |B| of every pair as a merge counts them, encoded or decoded, empty and missing sets counting 0', () => {
+    const next = mulberry32Unit(39);
+    for (const span of [2 ** 32, 2 ** 16, 3000]) {
+      const sets: Uint32Array[] = [];
+      for (let s = 0; s < 40; s++) {
+        const n = [0, 1, 5, 40, 300, 1400, 3000, 9000][s % 8];
+        // Excerpts and wholes: a set made mostly of the previous one's keys.
+        const base = s > 0 && s % 3 !== 0 ? sets[s - 1] : undefined;
+        sets.push(randomSet(Math.min(n, span), next, span, base, [1, 0.95, 0.6][s % 3]));
+      }
+      const count = sets.length + 1; // the last set is missing (unreadable)
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < count; i++) for (let j = 0; j < count; j++) if (i !== j) (a.push(i), b.push(j));
+      const pairs = { a: Uint32Array.from(a), b: Uint32Array.from(b), count: a.length };
+      const none = new Uint32Array(0);
+      const want = Uint32Array.from(a.flatMap((x, p) => [sets[x] ?? none, sets[b[p]] ?? none]).flatMap((_, i, all) => (i % 2 ? [] : [intersectionSize(all[i], all[i + 1]), all[i].length, all[i + 1].length])));
+      const encodedSome = sets.map((_, s) => s).filter((s) => s % 4 !== 1);
+      expect(chunkContainmentCounts(count, pack(sets, encodedSome), sets.map((set, s) => (s % 4 === 1 ? set : undefined)), pairs)).toEqual(want);
+      expect(chunkContainmentCounts(count, undefined, sets, pairs)).toEqual(want);
     }
   });
 });

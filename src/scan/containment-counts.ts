@@ -1,0 +1,113 @@
+/**
+ * Owns what the containment stage knows before it measures (contained-search.ts): the exact counts
+ * |A ∩ B|, |A|, |B| of candidate pairs, from counts measured before (`KnownContainment`), from the
+ * near-duplicate stage's exact Jaccards (with both feature-set sizes a Jaccard gives |A ∩ B| back),
+ * and the order the rest is measured in.
+ */
+import type { ContainmentCandidates } from '../core/groups/contained-pairs.ts';
+import { commonFromJaccard } from '../core/groups/contained-pairs.ts';
+import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
+import type { KnownPairs } from '../workers/index-api.ts';
+import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
+
+/** No counts known. */
+export function noKnownContainment(): KnownContainment {
+  return { a: new Uint32Array(0), b: new Uint32Array(0), common: new Uint32Array(0), sizeA: new Uint32Array(0), sizeB: new Uint32Array(0), count: 0 };
+}
+
+/** Per doc, the size of its feature set kept from fingerprinting (0: none kept, size unknown). */
+export function keptSetSizes(corpus: SearchCorpus): Uint32Array {
+  const sizes = new Uint32Array(corpus.docs.count);
+  const kept = corpus.keptSets;
+  if (kept) for (let d = 0; d < sizes.length; d++) sizes[d] = kept[d] ? encodedSetSize(kept[d]!) : 0;
+  return sizes;
+}
+
+/** The index of pair (a, b) in a list sorted by (a, b), or -1 (a binary search). */
+function indexOfPair(listA: Uint32Array, listB: Uint32Array, count: number, a: number, b: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (listA[mid] < a || (listA[mid] === a && listB[mid] < b)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < count && listA[lo] === a && listB[lo] === b ? lo : -1;
+}
+
+/**
+ * Fills `counts` (three a candidate: |A ∩ B|, |A|, |B|; zeros stay where nothing is known) from what is known, and returns
+ * per candidate the index of its entry in `known`, or -1 (a pair not remembered yet). A candidate the
+ * near-duplicate stage measured (`jaccards`, a < b) gets its count from the Jaccard and `sizes`.
+ */
+export function knownCounts(candidates: ContainmentCandidates, known: KnownContainment, jaccards: KnownPairs, sizes: Uint32Array, counts: Float64Array): Int32Array {
+  const at = new Int32Array(candidates.count).fill(-1);
+  for (let p = 0; p < candidates.count; p++) {
+    const a = candidates.inner[p];
+    const b = candidates.outer[p];
+    const k = indexOfPair(known.a, known.b, known.count, a, b);
+    if (k >= 0) {
+      at[p] = k;
+      counts[3 * p] = known.common[k];
+      counts[3 * p + 1] = known.sizeA[k];
+      counts[3 * p + 2] = known.sizeB[k];
+      continue;
+    }
+    const j = indexOfPair(jaccards.a, jaccards.b, jaccards.count, Math.min(a, b), Math.max(a, b));
+    const common = j < 0 ? -1 : commonFromJaccard(jaccards.jaccard[j], sizes[a], sizes[b]);
+    if (common < 0) continue;
+    counts[3 * p] = common;
+    counts[3 * p + 1] = sizes[a];
+    counts[3 * p + 2] = sizes[b];
+  }
+  return at;
+}
+
+/**
+ * The candidates `todo` in the order to measure them: by connected component of the pairs, so the
+ * documents of one family of excerpts and wholes fall in the same measuring chunks (each chunk decodes
+ * every set it names once; in candidate order, 70,538 decodes of 20,000 sets on the 20,000-file bench).
+ */
+export function measuringOrder(candidates: ContainmentCandidates, todo: readonly number[], n: number): number[] {
+  const parent = new Int32Array(n);
+  for (let d = 0; d < n; d++) parent[d] = d;
+  const root = (d: number) => {
+    while (parent[d] !== d) d = parent[d] = parent[parent[d]];
+    return d;
+  };
+  for (const p of todo) {
+    const x = root(candidates.inner[p]);
+    const y = root(candidates.outer[p]);
+    // The lower root wins, so a component is named by its lowest document whatever the pairs' order.
+    if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
+  }
+  const component = new Float64Array(todo.length);
+  // Sorted by component, then by position in todo (which is (inner, outer) order): one float a pair.
+  todo.forEach((p, i) => (component[i] = root(candidates.inner[p]) * 2 ** 32 + i));
+  component.sort();
+  return Array.from(component, (x) => todo[x % 2 ** 32]);
+}
+
+/** `known` with the counts of `candidates` added (those measured: sizes above 0), still sorted by (a, b). */
+export function remember(known: KnownContainment, candidates: ContainmentCandidates, at: Int32Array, counts: Float64Array): KnownContainment {
+  const fresh: number[] = [];
+  for (let p = 0; p < candidates.count; p++) if (at[p] < 0 && counts[3 * p + 1] > 0) fresh.push(p);
+  if (fresh.length === 0) return known;
+  const n = known.count + fresh.length;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // Entries below known.count are old ones, the rest the fresh candidates.
+  const aOf = (i: number) => (i < known.count ? known.a[i] : candidates.inner[fresh[i - known.count]]);
+  const bOf = (i: number) => (i < known.count ? known.b[i] : candidates.outer[fresh[i - known.count]]);
+  order.sort((x, y) => aOf(x) - aOf(y) || bOf(x) - bOf(y));
+  const out: KnownContainment = { a: new Uint32Array(n), b: new Uint32Array(n), common: new Uint32Array(n), sizeA: new Uint32Array(n), sizeB: new Uint32Array(n), count: n };
+  order.forEach((i, r) => {
+    out.a[r] = aOf(i);
+    out.b[r] = bOf(i);
+    const p = i < known.count ? -1 : fresh[i - known.count];
+    out.common[r] = p < 0 ? known.common[i] : counts[3 * p];
+    out.sizeA[r] = p < 0 ? known.sizeA[i] : counts[3 * p + 1];
+    out.sizeB[r] = p < 0 ? known.sizeB[i] : counts[3 * p + 2];
+  });
+  return out;
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { knownCounts, measuringOrder, noKnownContainment, remember } from '../../../src/scan/containment-counts.ts';
+import type { ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
+import { mulberry32 } from '../../fixtures/mulberry32.ts';
+
+/** Candidates from (inner, outer) pairs, sorted as the candidate stage gives them. */
+function candidatesOf(pairs: [number, number][]): ContainmentCandidates {
+  const sorted = pairs.slice().sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  return { inner: Uint32Array.from(sorted, (p) => p[0]), outer: Uint32Array.from(sorted, (p) => p[1]), count: sorted.length };
+}
+
+/** Feature-set decodes of measuring `order` in chunks of at most `docs` documents (each chunk decodes the sets it names once). */
+function decodes(candidates: ContainmentCandidates, order: readonly number[], docs: number): number {
+  let total = 0;
+  let chunk = new Set<number>();
+  for (const p of order) {
+    if (chunk.size >= docs) {
+      total += chunk.size;
+      chunk = new Set();
+    }
+    chunk.add(candidates.inner[p]).add(candidates.outer[p]);
+  }
+  return total + chunk.size;
+}
+
+describe('measuringOrder', () => {
+  it('orders the pairs to measure by connected component (lowest document first), each in candidate order', () => {
+    const random = mulberry32(3903);
+    for (let t = 0; t < 50; t++) {
+      const n = 20 + (random() % 200);
+      const pairs: [number, number][] = Array.from({ length: random() % 300 }, () => [random() % n, random() % n]);
+      const candidates = candidatesOf(pairs.filter(([a, b]) => a !== b));
+      const todo = Array.from({ length: candidates.count }, (_, p) => p).filter(() => random() % 4 > 0);
+      const order = measuringOrder(candidates, todo, n);
+      expect(order.slice().sort((x, y) => x - y)).toEqual(todo);
+      // The components of the pairs in todo, by a plain flood fill.
+      const component = new Int32Array(n).fill(-1);
+      const neighbours = Array.from({ length: n }, () => [] as number[]);
+      for (const p of todo) {
+        neighbours[candidates.inner[p]].push(candidates.outer[p]);
+        neighbours[candidates.outer[p]].push(candidates.inner[p]);
+      }
+      for (let d = 0; d < n; d++) {
+        if (component[d] >= 0) continue;
+        const stack = [d];
+        component[d] = d;
+        while (stack.length) for (const e of neighbours[stack.pop()!]) if (component[e] < 0) stack.push(e), (component[e] = d);
+      }
+      const expected = todo.slice().sort((x, y) => component[candidates.inner[x]] - component[candidates.inner[y]] || x - y);
+      expect(order).toEqual(expected);
+    }
+  });
+
+  it('decodes each family of excerpts and wholes in few chunks, where candidate order mixes them', () => {
+    // 100 families of 10 documents whose ids interleave (family f holds f, f + 100, ...): in (inner, outer)
+    // order a chunk of 64 documents holds pieces of many families, and every set comes back in many chunks.
+    const pairs: [number, number][] = [];
+    for (let f = 0; f < 100; f++) for (let i = 0; i < 10; i++) for (let j = i + 1; j < 10; j++) pairs.push([f + 100 * i, f + 100 * j]);
+    const candidates = candidatesOf(pairs);
+    const todo = Array.from({ length: candidates.count }, (_, p) => p);
+    const inOrder = decodes(candidates, todo, 64);
+    const byComponent = decodes(candidates, measuringOrder(candidates, todo, 1000), 64);
+    expect(byComponent).toBeLessThan(1100); // each set once, but where a chunk ends inside a family
+    expect(inOrder).toBeGreaterThan(3 * byComponent);
+  });
+});
+
+describe('knownCounts', () => {
+  it('takes counts measured before, then counts from the near-duplicate stage’s Jaccards where both sizes are known, and leaves the rest', () => {
+    // Pairs (inner, outer): (0, 1) measured before; (2, 3) and (3, 4) had their Jaccard measured (a < b);
+    // (5, 6) nothing known; (4, 7) a Jaccard but an unknown size.
+    const candidates = candidatesOf([[0, 1], [2, 3], [4, 3], [5, 6], [4, 7]]);
+    const known = remember(noKnownContainment(), candidatesOf([[0, 1]]), Int32Array.of(-1), Float64Array.of(9, 10, 30));
+    const sizes = Uint32Array.of(10, 30, 40, 50, 45, 5, 6, 0);
+    const jaccards = { a: Uint32Array.of(2, 3, 4), b: Uint32Array.of(3, 4, 7), jaccard: Float64Array.of(36 / 54, 44 / 51, 0.5), count: 3 };
+    const counts = new Float64Array(3 * candidates.count);
+    const at = knownCounts(candidates, known, jaccards, sizes, counts);
+    expect(Array.from(at)).toEqual([0, -1, -1, -1, -1]);
+    expect(Array.from(counts)).toEqual([9, 10, 30, 36, 40, 50, 44, 45, 50, 0, 0, 0, 0, 0, 0]);
+    // Remembered: the counts known now, each pair once.
+    const after = remember(known, candidates, at, counts);
+    expect([Array.from(after.a), Array.from(after.b), Array.from(after.common)]).toEqual([[0, 2, 4], [1, 3, 3], [9, 36, 44]]);
+  });
+});
