@@ -18,6 +18,11 @@ export interface ScanWorkers {
    * every file it compares (up to MAX_DOCUMENT_BYTES) on its main thread.
    */
   readLimit: number;
+  /**
+   * The parts the candidate search is split into once reading is done (scan/split-search.ts): by
+   * default one on the index worker and one on each ingest worker; 1 keeps it on the index worker.
+   */
+  searchParts?: number;
 }
 
 /** The browser's main-thread read limit (see ScanWorkers.readLimit). */
