@@ -2,13 +2,19 @@
  * The scan's candidate search split by tables over the index worker and the ingest workers
  * (scan/split-search.ts, workers/table-search.ts): on seeded fingerprints with planted near pairs and
  * duplicates it finds exactly the single-thread search's candidates, in the same order, for 1..4
- * parts, with queries and known Jaccards too; the ingest workers do take ranges; and the pair limit
- * holds for the parts' sum (one shared counter) or per part (its share) where memory is not shared.
+ * parts, with queries and known Jaccards too; the ingest workers do take ranges; the pair limit
+ * holds for the parts' sum (one shared counter) or per part (its share) where memory is not shared;
+ * and a whole scan verifies the same pairs (near, exact copies, rejected by size) with 1 part as
+ * with several.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PairLimitError, allPairs } from '../../../src/core/index/all-pairs.ts';
 import { blockLayout, chooseBlocks } from '../../../src/core/index/block-layout.ts';
 import { concatPairLists, sortPairs } from '../../../src/core/index/pair-list.ts';
+import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { createScanSession } from '../../../src/scan/scan-session.ts';
+import { createScanStore } from '../../../src/scan/scan-store.ts';
+import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { searchCandidatesSplit } from '../../../src/scan/split-search.ts';
 import { indexApi, searchCandidates, type CandidateSearchInput, type IndexApi, type KnownPairs } from '../../../src/workers/index-api.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
@@ -19,6 +25,8 @@ import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
 import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 import { plantedSet } from '../core/index/test-fingerprints.ts';
+import { mulberry32 } from '../../fixtures/mulberry32.ts';
+import { inFolder } from './in-thread-workers.ts';
 
 /** Which worker searched which tables. */
 type Range = { worker: 'index' | 'ingest'; first: number; end: number };
@@ -144,5 +152,70 @@ describe('the candidate search split by tables over the scan workers', { timeout
       const bound = 3 * Math.floor((total - 1) / 3);
       await expect(searchTableRanges(run, 3, fp.hi, fp.lo, k, blocks, bound)).rejects.toBeInstanceOf(PairLimitError);
     });
+  });
+});
+
+/**
+ * A seeded folder: texts of pseudo-words, each with a near copy (a few words changed), a copy cut to a
+ * share of its words (some are candidates the size bound rejects) and, for some, exact copies elsewhere.
+ */
+function seededFolder(seed: number, texts: number): File[] {
+  const rnd = mulberry32(seed);
+  const vocab = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}${(rnd() % 1000).toString(36)}`);
+  const files: File[] = [];
+  for (let t = 0; t < texts; t++) {
+    const words = Array.from({ length: 150 + (rnd() % 400) }, () => vocab[Math.floor(((rnd() % 3000) * (rnd() % 3000)) / 3000)]);
+    files.push(inFolder(`c/t${t}.txt`, words.join(' ')));
+    const near = words.slice();
+    for (let e = 0; e < 1 + (rnd() % 6); e++) near[rnd() % near.length] = vocab[rnd() % vocab.length];
+    files.push(inFolder(`c/near/t${t}.txt`, near.join(' ')));
+    const share = [0.95, 0.85, 0.78, 0.7, 0.6][t % 5];
+    files.push(inFolder(`c/cut/t${t}.txt`, words.slice(0, Math.ceil(words.length * share)).join(' ')));
+    if (t % 7 === 0) files.push(inFolder(`c/copy/t${t}.txt`, words.join(' ')));
+  }
+  return files;
+}
+
+/** The verified pairs with each member named by the first doc of its exact class (which copy was fingerprinted depends on timing). */
+function canonicalPairs(r: ScanResult): string[] {
+  const first = new Map<number, number>();
+  for (let d = 0; d < r.docs.count; d++) if (r.representative[d] >= 0 && !first.has(r.representative[d])) first.set(r.representative[d], d);
+  const name = (d: number) => first.get(r.representative[d]) ?? d;
+  const v = r.verified;
+  return Array.from({ length: v.count }, (_, p) => {
+    const [a, b] = [name(v.a[p]), name(v.b[p])].sort((x, y) => x - y);
+    return `${a}-${b}:${v.distance[p]}:${v.jaccard[p]}`;
+  }).sort();
+}
+
+describe("a scan's verified pairs with the search in 1 part and in several", { timeout: 120_000 }, () => {
+  it('are the same: near pairs, exact copies, pairs rejected by size, candidates and the CSV', async () => {
+    const files = seededFolder(3838, 240);
+    const scan = async (parts: number) => {
+      const ranges: Range[] = [];
+      const workers = { ...recordingWorkers(ranges), searchParts: parts };
+      const store = createScanStore({ k: 16, kAuto: false, similarityThreshold: 0.8 });
+      await createScanSession(store, workers).start({ kind: 'file-list', files });
+      const r = store.getSnapshot().result!;
+      return { r, ranges, csv: [...relationCsvChunks(r.relation, r.docs.paths)].join('') };
+    };
+    const one = await scan(1);
+    const v = one.r.verification;
+    console.log(`${files.length} files: ${one.r.exactGroups.count} exact groups, ${v.candidates} candidates, ${v.sizeRejected} rejected by size, ${one.r.verified.count} verified, with 1, 3 and 4 search parts`);
+    expect(one.ranges).toEqual([]);
+    expect(one.r.exactGroups.count).toBeGreaterThan(10);
+    expect(v.sizeRejected).toBeGreaterThan(10);
+    expect(one.r.verified.count).toBeGreaterThan(200);
+    expect(v.candidates).toBeGreaterThan(v.sizeRejected + one.r.verified.count);
+    for (const parts of [3, 4]) {
+      const split = await scan(parts);
+      expect(split.ranges.filter((x) => x.worker === 'ingest')).toHaveLength(parts - 1);
+      const w = split.r.verification;
+      expect([w.candidates, w.measured, w.sizeRejected, w.joinPairs]).toEqual([v.candidates, v.measured, v.sizeRejected, v.joinPairs]);
+      expect(split.r.histogram).toEqual(one.r.histogram);
+      expect(canonicalPairs(split.r)).toEqual(canonicalPairs(one.r));
+      expect(split.r.exactGroups.count).toBe(one.r.exactGroups.count);
+      expect(split.csv).toBe(one.csv);
+    }
   });
 });
