@@ -6,14 +6,21 @@
  * pairs, so the candidates are the same, in the same order, whatever the number of parts.
  */
 import { transfer } from 'comlink';
-import { MAX_BLOCKS, chooseBlocks, queryPairsCheaper } from '../core/index/block-layout.ts';
+import { MAX_BLOCKS, chooseBlocks, queryPairsCheaper, searchNanoseconds } from '../core/index/block-layout.ts';
 import type { CandidateSearchInput, CandidateSearchResult, DuplicateSearchInput, DuplicateSearchResult } from '../workers/index-api.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { searchTableRanges } from '../workers/table-search.ts';
 
-/** The parts a scan's search is split into: `workers.searchParts`, else the index worker and every ingest worker. */
-export function searchParts(workers: ScanWorkers): number {
-  return Math.max(1, Math.floor(workers.searchParts ?? workers.ingest.size + 1));
+/** Expected one-core search time (ns) from which the search is split by default: below it, the messages cost more than they save. */
+const SPLIT_FROM_NS = 20e6;
+
+/**
+ * The parts a search of n fingerprints within k is split into: `workers.searchParts`, else the index
+ * worker and every ingest worker once the search is expected to take over 20 ms on one core.
+ */
+export function searchParts(workers: ScanWorkers, n: number, k: number): number {
+  const parts = workers.searchParts ?? (searchNanoseconds(n, k) >= SPLIT_FROM_NS ? workers.ingest.size + 1 : 1);
+  return Math.max(1, Math.floor(parts));
 }
 
 /**
@@ -27,7 +34,7 @@ export async function searchCandidatesSplit(
   workers: ScanWorkers,
   signal: AbortSignal,
   input: CandidateSearchInput,
-  parts = searchParts(workers),
+  parts = searchParts(workers, input.reps.length, input.k),
 ): Promise<CandidateSearchResult> {
   const { reps, hi, lo, k, queries } = input;
   const n = reps.length;

@@ -20,7 +20,8 @@ export interface ScanWorkers {
   readLimit: number;
   /**
    * The parts the candidate search is split into once reading is done (scan/split-search.ts): by
-   * default one on the index worker and one on each ingest worker; 1 keeps it on the index worker.
+   * default one on the index worker and one on each ingest worker when the search is expected to take
+   * over 20 ms on one core, else 1 (the index worker alone).
    */
   searchParts?: number;
 }
