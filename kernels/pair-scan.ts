@@ -60,3 +60,44 @@ export function scanRuns(
   resumeRow = row;
   return found;
 }
+
+/**
+ * Splits records [from, to) at `records` into `local` (from record 0) by a digit of their last key
+ * block, a stable counting sort over `buckets` buckets, and writes each bucket's end (a u32 record
+ * number) at `ends`: all-pairs' split of a large prefix group, so that each bucket is then scanned
+ * as a run. The block's value is ((hi >>> rH) & mH) << loLen | ((lo >>> rL) & mL), hi being the
+ * fingerprint's high half (word `hiWord` of a record, lo the other), and the digit is that value
+ * >>> digitShift (shift counts mod 32, as in JavaScript). Whole records are copied.
+ */
+export function splitGroup(
+  records: usize, from: i32, to: i32, local: usize, ends: usize, buckets: i32,
+  hiWord: i32, rH: u32, mH: u32, loLen: u32, rL: u32, mL: u32, digitShift: u32,
+): void {
+  const hiAt: usize = <usize>hiWord << 2;
+  const loAt: usize = 4 - hiAt;
+  const first = records + (<usize>from << 4);
+  const last = records + (<usize>to << 4);
+  // ends[v + 1] counts bucket v; after the prefix sums ends[v] is where bucket v starts.
+  memory.fill(ends, 0, (<usize>buckets + 1) << 2);
+  for (let p = first; p < last; p += 16) {
+    const v = ((((load<u32>(p + hiAt) >> rH) & mH) << loLen) | ((load<u32>(p + loAt) >> rL) & mL)) >> digitShift;
+    const at = ends + ((<usize>v + 1) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  let sum: u32 = 0;
+  for (let v: i32 = 0; v <= buckets; v++) {
+    const at = ends + (<usize>v << 2);
+    sum += load<u32>(at);
+    store<u32>(at, sum);
+  }
+  for (let p = first; p < last; p += 16) {
+    const v = ((((load<u32>(p + hiAt) >> rH) & mH) << loLen) | ((load<u32>(p + loAt) >> rL) & mL)) >> digitShift;
+    const at = ends + (<usize>v << 2);
+    const q = load<u32>(at);
+    store<u32>(at, q + 1);
+    const dst = local + (<usize>q << 4);
+    store<u64>(dst, load<u64>(p));
+    store<u64>(dst, load<u64>(p, 8), 8);
+  }
+  // ends[v] is now the end of bucket v.
+}

@@ -1,16 +1,17 @@
 /**
  * Threaded all-pairs for Node (the CLI and the benchmark): the app's worker pool over worker threads
  * running the pairs API (workers/pairs-api.ts), each taking a consecutive range of tables, with the
- * fingerprints in one SharedArrayBuffer. The result is the single-thread `allPairs` result, pair for
- * pair in the same order.
+ * fingerprints in one SharedArrayBuffer (workers/table-search.ts). The result is the single-thread
+ * `allPairs` result, pair for pair in the same order.
  */
 import type { Remote } from 'comlink';
-import { PairLimitError, allPairsBruteForce, allPairsForTables, splitTables } from '../core/index/all-pairs.ts';
-import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
-import { concatPairLists, type PairList } from '../core/index/pair-list.ts';
+import { allPairsBruteForce } from '../core/index/all-pairs.ts';
+import { MAX_BLOCKS, chooseBlocks } from '../core/index/block-layout.ts';
+import { concatPairLists, createPairList, type PairList } from '../core/index/pair-list.ts';
 import type { PairsApi } from '../workers/pairs-api.ts';
 import type { SpawnedWorker } from '../workers/worker-bridge.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
+import { searchTableRanges } from '../workers/table-search.ts';
 import { spawnThread } from './node-worker.ts';
 
 /** A started pool of pair-search threads. */
@@ -60,51 +61,18 @@ export function startPairsPool(size: number, spawn: () => SpawnedWorker = spawnP
       const n = hi.length;
       if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k, limit === undefined ? undefined : { limit });
       const m = blocks ?? chooseBlocks(n, k);
-      const layout = blockLayout(k, m);
-      if (n < 2) return allPairsForTables(hi, lo, layout, 0, layout.tables.length);
-      // One counter for all threads, so the limit bounds their sum (and so the memory the pairs take).
-      const shared = limit === undefined ? undefined : { limit, shared: new Int32Array(new SharedArrayBuffer(4)) };
+      if (n < 2) return createPairList();
       await ready;
-      const fingerprints = toShared(hi, lo);
-      const bounds = splitTables(layout.tables.length, count);
-      const seconds: number[] = [];
-      const parts: Promise<PairList>[] = [];
       // Submitted together, the ranges go one to each worker (the pool picks the least busy).
-      for (let p = 0; p + 1 < bounds.length; p++) {
-        const request = { hi: fingerprints.hi, lo: fingerprints.lo, k, blocks: m, firstTable: bounds[p], endTable: bounds[p + 1], limit: shared };
-        parts.push(
-          pool.run(signal, (api: Remote<PairsApi>) => api.pairsForTables(request)).then(
-            ({ seconds: s, ...pairs }) => {
-              seconds[p] = s;
-              return pairs;
-            },
-            (error: unknown) => {
-              // comlink carries a thrown error's name and message, not its class.
-              throw shared && error instanceof Error && error.name === 'PairLimitError' ? new PairLimitError(shared.limit) : error;
-            },
-          ),
-        );
-      }
-      lastThreadSeconds = seconds;
-      return concatPairLists(await Promise.all(parts));
+      const found = await searchTableRanges((request) => pool.run(signal, (api: Remote<PairsApi>) => api.pairsForTables(request)), count, hi, lo, k, m, limit);
+      lastThreadSeconds = found.seconds;
+      return concatPairLists(found.parts);
     },
     close() {
       pool.terminate();
       return Promise.resolve();
     },
   };
-}
-
-/** The fingerprints in one SharedArrayBuffer (hi then lo), copied once unless they already are. */
-function toShared(hi: Uint32Array, lo: Uint32Array): { hi: Uint32Array; lo: Uint32Array } {
-  if (hi.buffer instanceof SharedArrayBuffer && lo.buffer instanceof SharedArrayBuffer) return { hi, lo };
-  const n = hi.length;
-  const buffer = new SharedArrayBuffer(8 * n);
-  const sHi = new Uint32Array(buffer, 0, n);
-  const sLo = new Uint32Array(buffer, 4 * n, n);
-  sHi.set(hi);
-  sLo.set(lo);
-  return { hi: sHi, lo: sLo };
 }
 
 /** One-shot threaded all-pairs: starts `threads` threads, runs, stops them. */

@@ -1,8 +1,9 @@
 /**
  * Owns THE near-duplicate stage, after fingerprinting, that every path runs once (scan, cancelled
- * scan, restore, merge, regroup): exact classes and candidate pairs within k (index worker), exact
- * Jaccard of every candidate not measured before (verify-candidates.ts), the short-document join
- * and grouping (index worker), and chaining checks of components.
+ * scan, restore, merge, regroup): exact classes (index worker) and candidate pairs within k (every
+ * worker, split by tables: split-search.ts), exact Jaccard of every candidate not measured before
+ * (verify-candidates.ts), the short-document join and grouping (index worker), and chaining checks
+ * of components.
  */
 import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { PairList } from '../core/index/pair-list.ts';
@@ -17,6 +18,7 @@ import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from '.
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
 import { noContained, searchContained } from './contained-search.ts';
+import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 
 /** The near-duplicate fields of a ScanResult. */
@@ -51,7 +53,7 @@ export function concatSets(parts: readonly PackedSets[]): PackedSets {
   return out;
 }
 
-/** Candidate pairs within k over the corpus' representatives (index worker), with cached Jaccards attached. */
+/** Candidate pairs within k over the corpus' representatives (on every worker: split-search.ts), with cached Jaccards attached. */
 export async function searchCandidates(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, k: number): Promise<Candidates> {
   const { reps, docs } = corpus;
   const hi = new Uint32Array(reps.length);
@@ -60,7 +62,7 @@ export async function searchCandidates(workers: ScanWorkers, signal: AbortSignal
     hi[r] = docs.hi[reps[r]];
     lo[r] = docs.lo[reps[r]];
   }
-  const found = await workers.index.call(signal, (api) => api.searchCandidates({ reps, hi, lo, k, known: corpus.known }));
+  const found = await searchCandidatesSplit(workers, signal, { reps, hi, lo, k, known: corpus.known });
   return { k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
 }
 
@@ -183,8 +185,8 @@ export interface SearchOptions {
 export type FoundCandidates = Omit<DocsSearch, 'near' | 'groupingMs'>;
 
 /**
- * The first half of `searchDocs`: exact grouping and the candidate search in the index worker, and
- * the search corpus behind them. A caller that only needs the saved pairs back at their positions (the
+ * The first half of `searchDocs`: exact grouping in the index worker, the candidate search on every
+ * worker (split-search.ts), and the search corpus behind them. A caller that only needs the saved pairs back at their positions (the
  * CLI cache's restore, merged right after) stops here.
  */
 export async function findCandidates(
@@ -199,23 +201,24 @@ export async function findCandidates(
   const { external } = options;
   const searchK = options.searchK ?? options.k;
   const known0 = options.known ?? emptyKnown();
-  const found = await workers.index.call(signal, (api) =>
-    api.findDuplicates({
-      // Structured-cloned, not transferred: the caller's columns stay as they are.
-      status: docs.status,
-      hi: docs.hi,
-      lo: docs.lo,
-      words: docs.words,
-      hashHi: docs.hashHi,
-      hashLo: docs.hashLo,
-      k: searchK,
-      ...(options.known ? { known: options.known } : {}),
-      ...(external ? { external } : {}),
-      ...(options.queries ? { queries: options.queries } : {}),
-    }),
-  );
+  const input = {
+    // Structured-cloned, not transferred: the caller's columns stay as they are.
+    status: docs.status,
+    hi: docs.hi,
+    lo: docs.lo,
+    words: docs.words,
+    hashHi: docs.hashHi,
+    hashLo: docs.hashLo,
+    k: searchK,
+    ...(options.known ? { known: options.known } : {}),
+    ...(options.queries ? { queries: options.queries } : {}),
+  };
+  // Pairs found outside replace the search (the index worker maps them); the search runs on every worker.
+  const found = external
+    ? await workers.index.call(signal, (api) => api.findDuplicates({ ...input, external }))
+    : await findDuplicatesSplit(workers, signal, input);
   const t1 = performance.now();
-  // The index worker's own clock: exact grouping, then the candidate search (the rest is messaging).
+  // Exact grouping on the index worker's clock; the candidate search's wall time (split-search.ts) ends at t1.
   recordPhase('exact-grouping', t0, t0 + found.exactMs, { exactGroups: found.exactGroups.count, distinct: found.reps.length });
   recordPhase('search', t1 - found.pairsMs, t1, { k: searchK, candidates: found.candidates.count });
   const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
@@ -244,11 +247,11 @@ export async function findCandidates(
 
 /**
  * THE near-duplicate stage, the one every path runs (a scan, a cancelled scan's finished part, a
- * restore, a merge into the saved corpus): exact grouping and the candidate search in the index
- * worker over the docs fingerprinted so far (any status other than ok takes no part), then
+ * restore, a merge into the saved corpus): exact grouping (index worker) and the candidate search
+ * (every worker) over the docs fingerprinted so far (any status other than ok takes no part), then
  * verification and grouping (`decideNearDuplicates`). With `options.external` (pairs of doc ids found
  * outside, e.g. by DuckDB or Spark) those pairs are the candidates instead of the search's. `known`:
- * Jaccards measured before (never measured again). `searchK`: the radius the index worker searches
+ * Jaccards measured before (never measured again). `searchK`: the radius the search covers
  * (default k; a restore from saved pairs searches 0 and takes the saved pairs as its candidates
  * through `candidates`, which may replace the found candidates and the known Jaccards).
  * `onPhase` hears 'grouping' when verification starts.

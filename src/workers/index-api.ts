@@ -5,12 +5,13 @@
  */
 import { transfer } from 'comlink';
 import { allPairs, queryPairs } from '../core/index/all-pairs.ts';
-import { searchNanoseconds } from '../core/index/block-layout.ts';
+import { queryPairsCheaper } from '../core/index/block-layout.ts';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
-import { sortPairs, type PairList } from '../core/index/pair-list.ts';
+import { concatPairLists, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { candidatesFromPairs, type ExternalCandidates } from '../core/index/external-pairs.ts';
 import { groupExact, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
 import { type PackedSets } from './ingest-protocol.ts';
+import { pairsApi } from './pairs-api.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
 import { mergeDocumentFrequencies, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
@@ -69,6 +70,15 @@ export interface DuplicateSearchResult {
   mismatched?: ExternalCandidates['mismatched'];
 }
 
+/**
+ * Exact duplicates alone (`groupExactDuplicates`): a DuplicateSearchResult without the search, plus the
+ * representatives' fingerprints (`repHi[r]`, `repLo[r]` of `reps[r]`) for a search run elsewhere.
+ */
+export type ExactDuplicates = Pick<DuplicateSearchResult, 'status' | 'hi' | 'lo' | 'words' | 'representative' | 'exactGroups' | 'reps' | 'exactMs'> & {
+  repHi: Uint32Array;
+  repLo: Uint32Array;
+};
+
 /** Pairs whose exact Jaccard is already known (a < b doc ids, sorted by a then b). */
 export interface KnownPairs {
   a: Uint32Array;
@@ -87,6 +97,12 @@ export interface CandidateSearchInput {
   known?: KnownPairs;
   /** Per doc id (not per rep): see DuplicateSearchInput.queries. */
   queries?: Uint8Array;
+  /**
+   * The tables' pairs (rep indexes), when the caller searched them in table ranges on several workers
+   * (scan/split-search.ts): in table order they concatenate to `allPairs`' result at `blocks`, so only
+   * the sort (and the queries' filter) is left to do here.
+   */
+  found?: PairList[];
 }
 
 export interface CandidateSearchResult {
@@ -156,6 +172,47 @@ function groupExactOk(grouped: ExactGrouping, status: Uint8Array): ExactGrouping
   return { representative, distinct, groups: { start: Uint32Array.from(start), members: Uint32Array.from(members), count: start.length - 1 } };
 }
 
+/**
+ * Exact grouping (see `findDuplicates`): resolves every `copy` to its original's status, fingerprint and
+ * words (in the input arrays), groups the fingerprinted docs by content hash and gathers the
+ * representatives' fingerprints.
+ */
+function exactDuplicates(input: Omit<DuplicateSearchInput, 'external' | 'known' | 'queries'>): ExactDuplicates {
+  const t0 = performance.now();
+  const { status, hi, lo, words } = input;
+  const n = status.length;
+  // Fingerprinted docs (ok, too short) are preferred representatives; copies take their results.
+  const include = new Uint8Array(n);
+  for (let i = 0; i < n; i++) include[i] = status[i] === OK || status[i] === TOO_SHORT ? 2 : status[i] === COPY ? 1 : 0;
+  const grouped = groupExact(input.hashHi, input.hashLo, include);
+  for (let i = 0; i < n; i++) {
+    if (status[i] !== COPY) continue;
+    const rep = grouped.representative[i];
+    // A copy whose original never finished (a cancelled scan) stays a copy.
+    if (rep === i || status[rep] === COPY) continue;
+    status[i] = status[rep];
+    hi[i] = hi[rep];
+    lo[i] = lo[rep];
+    words[i] = words[rep];
+  }
+  // Exact groups and distinct texts count fingerprinted (ok) docs only.
+  const exact = groupExactOk(grouped, status);
+  const reps = exact.distinct;
+  const repHi = new Uint32Array(reps.length);
+  const repLo = new Uint32Array(reps.length);
+  for (let r = 0; r < reps.length; r++) {
+    repHi[r] = hi[reps[r]];
+    repLo[r] = lo[reps[r]];
+  }
+  return { status, hi, lo, words, representative: exact.representative, exactGroups: exact.groups, reps, repHi, repLo, exactMs: performance.now() - t0 };
+}
+
+/** The buffers of an exact grouping's arrays (the docs' columns included), to transfer them. */
+function exactBuffers(exact: Omit<ExactDuplicates, 'repHi' | 'repLo'>): ArrayBuffer[] {
+  const { status, hi, lo, words, representative, exactGroups, reps } = exact;
+  return [status.buffer, hi.buffer, lo.buffer, words.buffer, representative.buffer, exactGroups.start.buffer, exactGroups.members.buffer, reps.buffer] as ArrayBuffer[];
+}
+
 /** The index worker's API object (exposed as-is by `index.worker.ts`). */
 export const indexApi = {
   /**
@@ -163,64 +220,34 @@ export const indexApi = {
    * `onPhase` (a comlink proxy, optional) hears 'indexing'.
    */
   async findDuplicates(input: DuplicateSearchInput, onPhase?: (phase: 'indexing') => void): Promise<DuplicateSearchResult> {
-    const t0 = performance.now();
-    const { status, hi, lo, words } = input;
-    const n = status.length;
-    // Fingerprinted docs (ok, too short) are preferred representatives; copies take their results.
-    const include = new Uint8Array(n);
-    for (let i = 0; i < n; i++) include[i] = status[i] === OK || status[i] === TOO_SHORT ? 2 : status[i] === COPY ? 1 : 0;
-    const grouped = groupExact(input.hashHi, input.hashLo, include);
-    for (let i = 0; i < n; i++) {
-      if (status[i] !== COPY) continue;
-      const rep = grouped.representative[i];
-      // A copy whose original never finished (a cancelled scan) stays a copy.
-      if (rep === i || status[rep] === COPY) continue;
-      status[i] = status[rep];
-      hi[i] = hi[rep];
-      lo[i] = lo[rep];
-      words[i] = words[rep];
-    }
-    // Exact groups and distinct texts count fingerprinted (ok) docs only.
-    const exact = groupExactOk(grouped, status);
-    const reps = exact.distinct;
-    const repHi = new Uint32Array(reps.length);
-    const repLo = new Uint32Array(reps.length);
-    for (let r = 0; r < reps.length; r++) {
-      repHi[r] = hi[reps[r]];
-      repLo[r] = lo[reps[r]];
-    }
+    const { repHi, repLo, ...exact } = exactDuplicates(input);
+    const { reps, hi, lo } = exact;
     void onPhase?.('indexing');
     const t1 = performance.now();
     const external = input.external ? candidatesFromPairs(input.external, exact.representative, hi, lo) : null;
     const found = external
       ? withKnown(external.candidates, input.k, input.known)
       : searchCandidates({ reps, hi: repHi, lo: repLo, k: input.k, blocks: input.blocks, known: input.known, ...(input.queries ? { queries: input.queries } : {}) });
-    const t2 = performance.now();
     const result: DuplicateSearchResult = {
-      status,
-      hi,
-      lo,
-      words,
-      representative: exact.representative,
-      exactGroups: exact.groups,
-      reps,
+      ...exact,
       ...found,
-      exactMs: t1 - t0,
-      pairsMs: t2 - t1,
+      pairsMs: performance.now() - t1,
       ...(external ? { mismatched: external.mismatched } : {}),
     };
-    return transfer(result, [
-      status.buffer,
-      hi.buffer,
-      lo.buffer,
-      words.buffer,
-      result.representative.buffer,
-      result.exactGroups.start.buffer,
-      result.exactGroups.members.buffer,
-      reps.buffer,
-      ...candidateBuffers(found),
-    ]);
+    return transfer(result, [...exactBuffers(exact), ...candidateBuffers(found)]);
   },
+
+  /**
+   * `findDuplicates` without the search: exact groups and the representatives with their
+   * fingerprints, for a candidate search split over several workers (scan/split-search.ts).
+   */
+  groupExactDuplicates(input: Omit<DuplicateSearchInput, 'external' | 'known' | 'queries'>): ExactDuplicates {
+    const exact = exactDuplicates(input);
+    return transfer(exact, [...exactBuffers(exact), exact.repHi.buffer, exact.repLo.buffer] as ArrayBuffer[]);
+  },
+
+  /** Pairs of a range of the tables (pairs-api.ts): this worker's part of a search split by tables. */
+  pairsForTables: pairsApi.pairsForTables,
 
   /** Sums the ingest workers' document-frequency tables (TF-IDF first pass). */
   mergeFrequencies(parts: DocumentFrequencies[]): DocumentFrequencies {
@@ -297,22 +324,19 @@ export function searchCandidates(input: CandidateSearchInput): CandidateSearchRe
   return withKnown(candidates, k, input.known);
 }
 
-/** Nanoseconds per fingerprint comparison of `queryPairs` (a popcount of two XORs), for choosing it over the tables. */
-const QUERY_CHECK_NS = 2;
-
 /**
  * Pairs of representatives within k (rep indexes, sorted): all of them, or with `queries` those with a
  * query member, each query compared with every representative when that costs less than the tables'
- * search of all pairs (then filtered).
+ * search of all pairs (then filtered). With `found`, the tables were searched by the caller.
  */
 function searchReps(input: CandidateSearchInput): PairList {
-  const { reps, k, queries } = input;
-  const all = () => sortPairs(allPairs(input.hi, input.lo, k, input.blocks ? { blocks: input.blocks } : {}));
+  const { reps, k, queries, found: parts } = input;
+  const all = () => sortPairs(parts ? concatPairLists(parts) : allPairs(input.hi, input.lo, k, input.blocks ? { blocks: input.blocks } : {}));
   if (!queries) return all();
   const isQuery = new Uint8Array(reps.length);
   let q = 0;
   for (let r = 0; r < reps.length; r++) if (queries[reps[r]]) (isQuery[r] = 1), q++;
-  if (q * reps.length * QUERY_CHECK_NS < searchNanoseconds(reps.length, k)) return queryPairs(input.hi, input.lo, isQuery, k);
+  if (!parts && queryPairsCheaper(q, reps.length, k)) return queryPairs(input.hi, input.lo, isQuery, k);
   const found = all();
   let kept = 0;
   for (let p = 0; p < found.count; p++) {

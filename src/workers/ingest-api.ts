@@ -37,6 +37,7 @@ import {
 } from './ingest-protocol.ts';
 import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
+import { pairsApi } from './pairs-api.ts';
 import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
 
 /** Why a file has no text (`flags`: its format, when it is a document that could not be read). */
@@ -380,6 +381,12 @@ export const ingestApi = {
   setDocumentFrequencies(df: DocumentFrequencies, token: string): void {
     frequencies = { token, df };
   },
+
+  /**
+   * Pairs of a range of the tables (pairs-api.ts): this worker's part of the scan's candidate search,
+   * split by tables over every worker once reading is done (scan/split-search.ts).
+   */
+  pairsForTables: pairsApi.pairsForTables,
 };
 
 /**

@@ -18,6 +18,12 @@ export interface ScanWorkers {
    * every file it compares (up to MAX_DOCUMENT_BYTES) on its main thread.
    */
   readLimit: number;
+  /**
+   * The parts the candidate search is split into once reading is done (scan/split-search.ts): by
+   * default one on the index worker and one on each ingest worker when the search is expected to take
+   * over 20 ms on one core, else 1 (the index worker alone).
+   */
+  searchParts?: number;
 }
 
 /** The browser's main-thread read limit (see ScanWorkers.readLimit). */

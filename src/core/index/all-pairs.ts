@@ -233,7 +233,7 @@ function prefixRunPairs(
 ): PairList {
   const first = layout.tables[t0];
   const { key, arena } = scratch;
-  const { grouped, ends: offsets, local, localEnds: counts } = arena;
+  const { grouped, ends: offsets, local } = arena;
   const firstLast = 31 - Math.clz32(first.keyMask);
   const prefixBits = first.bits - layout.size[firstLast];
   const groupBits = Math.min(prefixBits, MAX_GROUP_BITS);
@@ -248,8 +248,8 @@ function prefixRunPairs(
   const swap = lowHalfFirst(layout, prefixMask(first.keyMask));
   const firstHalf = swap ? lo : hi;
   const secondHalf = swap ? hi : lo;
+  // The word of a record holding the fingerprint's high half (the kernel's split reads the block from it).
   const hiWord = swap ? 1 : 0;
-  const loWord = 1 - hiWord;
   for (let i = 0; i < n; i++) {
     const p = offsets[key[i] >>> shift]++ << 2;
     grouped[p] = firstHalf[i];
@@ -281,26 +281,12 @@ function prefixRunPairs(
       const count = end - begin;
       if (count > SMALL_GROUP) {
         if (smallFrom < g) out = scanRuns(scratch, arena.groupedAt, grouped, arena.endsAt, smallFrom, g, smallBegin, layout, table, keyHi, keyLo, swap, out);
-        // Digit: the block's leading bits, about log2(count) of them, so sub-groups are tiny.
+        // Digit: the block's leading bits, about log2(count) of them, so sub-groups are tiny. The
+        // kernel sorts the group into `local` (in its memory, so no record crosses into JavaScript).
         const digitBits = Math.min(size, 32 - Math.clz32(count), MAX_GROUP_BITS);
-        const digitShift = size - digitBits;
         const buckets = 1 << digitBits;
-        counts.fill(0, 0, buckets + 1);
-        const from = begin << 2;
-        const to = end << 2;
-        for (let q = from; q < to; q += 4) {
-          const v = ((((grouped[q + hiWord] >>> rH) & mH) << loLen) | ((grouped[q + loWord] >>> rL) & mL)) >>> digitShift;
-          counts[v + 1]++;
-        }
-        for (let v = 1; v <= buckets; v++) counts[v] += counts[v - 1];
-        for (let q = from; q < to; q += 4) {
-          const v = ((((grouped[q + hiWord] >>> rH) & mH) << loLen) | ((grouped[q + loWord] >>> rL) & mL)) >>> digitShift;
-          const p = counts[v]++ << 2;
-          local[p] = grouped[q];
-          local[p + 1] = grouped[q + 1];
-          local[p + 2] = grouped[q + 2];
-        }
-        // counts[v] is now the end of bucket v.
+        arena.kernel.splitGroup(arena.groupedAt, begin, end, arena.localAt, arena.localEndsAt, buckets, hiWord, rH, mH, loLen, rL, mL, size - digitBits);
+        // localEnds[v] is now the end of bucket v.
         out = scanRuns(scratch, arena.localAt, local, arena.localEndsAt, 0, buckets, 0, layout, table, keyHi, keyLo, swap, out);
         smallFrom = g + 1;
         smallBegin = end;

@@ -250,6 +250,17 @@ export function searchNanoseconds(n: number, k: number): number {
   return estimateCost(Math.max(n, 2), k, chooseBlocks(n, k));
 }
 
+/** Nanoseconds per fingerprint comparison of `queryPairs` (a popcount of two XORs), for choosing it over the tables. */
+const QUERY_CHECK_NS = 2;
+
+/**
+ * True when comparing each of `queries` fingerprints with all n (`queryPairs`) costs less than the
+ * tables' search of all pairs: a few documents new to a large corpus whose other pairs were decided.
+ */
+export function queryPairsCheaper(queries: number, n: number, k: number): boolean {
+  return queries * n * QUERY_CHECK_NS < searchNanoseconds(n, k);
+}
+
 function allPairsChecks(n: number): number {
   return (n * (n - 1)) / 2;
 }

@@ -1,8 +1,8 @@
 /**
  * The all-pairs search's WebAssembly kernel (kernels/pair-scan.ts, compiled from AssemblyScript by
  * bin/build-kernels.js) and the memory it works in: the grouped records, the run ends and the found
- * pairs all live in the kernel's memory, so a table's runs are scanned with no copy and no allocation
- * per pair. One instance per search (per thread), grown to the corpus it searches.
+ * pairs all live in the kernel's memory, so a table's runs are scanned (and large groups split) with
+ * no copy out and no allocation per pair. One instance per search (per thread), grown to the corpus it searches.
  */
 import { WASM_BASE64 } from './pair-scan-wasm.ts';
 
@@ -14,6 +14,10 @@ interface PairScanExports {
   ): number;
   nextRun(): number;
   nextRow(): number;
+  splitGroup(
+    records: number, from: number, to: number, local: number, ends: number, buckets: number,
+    hiWord: number, rH: number, mH: number, loLen: number, rL: number, mL: number, digitShift: number,
+  ): void;
 }
 
 /** The kernel's memory laid out for one search, with typed-array views over each region. */
