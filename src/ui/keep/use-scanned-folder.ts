@@ -4,7 +4,7 @@
  * and adopted; and whether the page may change it now.
  */
 import { useEffect, useState } from 'react';
-import { getFolderHandle, putFolderHandles } from '../../storage/folder-handles.ts';
+import { keepFolderHandle, keptFolderHandle } from '../../corpus/kept-folders.ts';
 
 type Permissioned = FileSystemDirectoryHandle & {
   queryPermission?: (d: { mode: 'readwrite' }) => Promise<PermissionState>;
@@ -35,11 +35,9 @@ export function useScannedFolder(folderName: string, scanRoot: FileSystemDirecto
     // The handle kept with the corpus (a folder read through a handle before this page's load).
     if (scanRoot) return;
     let live = true;
-    getFolderHandle(folderName)
-      .then((handle) => {
-        if (live && handle) setOther((now) => (now?.for === scanned ? now : { for: scanned, handle, source: 'kept' }));
-      })
-      .catch(() => undefined);
+    void keptFolderHandle(folderName).then((handle) => {
+      if (live && handle) setOther((now) => (now?.for === scanned ? now : { for: scanned, handle, source: 'kept' }));
+    });
     return () => {
       live = false;
     };
@@ -62,7 +60,7 @@ export function useScannedFolder(folderName: string, scanRoot: FileSystemDirecto
       setOther({ for: scanned, handle: picked, source: 'picked' });
       setAllowed({ handle: picked, granted: true });
       // Kept with the corpus: after a reload the page asks for permission again instead of for the folder.
-      void putFolderHandles([picked]).catch(() => undefined);
+      keepFolderHandle(picked);
     },
     async requestAccess() {
       if (!root) return false;
