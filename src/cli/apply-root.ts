@@ -1,12 +1,15 @@
 /**
  * Whether a plan's paths fit the root `simsift apply` was given (or the plan records): when none of them
  * is there, the root is wrong (the scanned folder itself instead of the folder holding it, or the other
- * way round), and one message naming a folder that fits beats a "missing" line for every row.
+ * way round), and one message naming a folder that fits beats a "missing" line for every row. Also the
+ * root and quarantine as real paths, neither inside the other.
  */
-import { lstat, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { PlanRow } from '../core/export/plan.ts';
 import { pathParts } from '../core/export/plan-paths.ts';
+import { errorCode, UsageError } from './cli-common.ts';
+import { isWithin, realPathOf } from './apply-paths.ts';
 import { escapeName, fsPath } from './terminal-names.ts';
 
 /** How many plan paths are tried under each candidate folder: enough to tell, few enough for a big folder. */
@@ -44,4 +47,22 @@ export async function rootMisfit(root: string, rows: readonly PlanRow[]): Promis
   }
   const none = `none of the plan's ${paths.length} paths (such as ${escapeName(paths[0]!.join('/'))}) is under ${escapeName(root)}`;
   return best ? `${none}; ${best.n === Math.min(SAMPLE, paths.length) ? 'they are' : 'some are'} under ${escapeName(best.folder)}: give --root ${escapeName(best.folder)}` : `${none}, nor under its parent or its subfolders: give --root DIR, the folder its paths are relative to`;
+}
+
+/** The root and quarantine as real paths, refused when either holds the other. */
+export async function places(rootDir: string, intoDir: string): Promise<{ root: string; into: string }> {
+  let root: string;
+  try {
+    root = await realPathOf(resolve(rootDir));
+    if (!(await stat(root)).isDirectory()) throw new UsageError(`the root ${JSON.stringify(rootDir)} is not a folder`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read the root ${JSON.stringify(rootDir)} (${errorCode(error)})`);
+  }
+  const into = await realPathOf(resolve(intoDir));
+  const intoInfo = await stat(into).catch(() => null);
+  if (intoInfo && !intoInfo.isDirectory()) throw new UsageError(`the quarantine ${JSON.stringify(intoDir)} is not a folder; give a folder (made when missing)`);
+  if (isWithin(into, root)) throw new UsageError(`the quarantine folder ${JSON.stringify(intoDir)} lies inside the folder being cleaned (${root}): a later scan would count its copies; choose a folder outside it`);
+  if (isWithin(root, into)) throw new UsageError('the quarantine folder cannot hold the folder being cleaned');
+  return { root, into };
 }

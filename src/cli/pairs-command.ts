@@ -11,17 +11,12 @@ import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/
 import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { processIo, TooManyPairsError, UsageError, reportFailure, write, type CliIo } from './cli-common.ts';
 import { defaultThreads, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
-import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
-import { escapeName } from './terminal-names.ts';
+import { openOutput, parquetOutput, textOutput, type PairOutput, type PairPaths } from './pairs-output.ts';
 import { isParquet, readHead, readRecordedSettings } from './fingerprint-input.ts';
 import { readFingerprintFile } from './read-input.ts';
-import { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
-import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { SIMSIFT_VERSION } from '../core/version.ts';
 import { startPairsPool, type PairsPool } from './pairs-threads.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
 import { namedRegularFile, type NamedFile } from './input-files.ts';
-
 
 const USAGE =
   'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--format text|parquet] [--paths]';
@@ -95,7 +90,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     // searched; then FILE is checked (a regular file, by its real path: DuckDB is given nothing else).
     await refuseOutputsOverInputs([args.file], [['--out', args.out]]);
     const outFile = args.out !== undefined ? await openOutput(args.out) : null;
-    output = args.format === 'parquet' ? parquetOutput(outFile!, args) : textOutput(outFile, io.stdout);
+    output = args.format === 'parquet' ? parquetOutput(outFile!, args.k) : textOutput(outFile, io.stdout);
     const file = await namedRegularFile(args.file);
     if (args.engine === 'duckdb') return await runDuckdb(args, file, output, io);
 
@@ -244,82 +239,6 @@ function checkedPaths(paths: string[] | undefined, args: PairsArgs): string[] | 
   return paths;
 }
 
-/**
- * Opens --out now (atomic-file.ts: a temporary file beside it, renamed over it when complete), so a bad
- * path fails before any work and an earlier file at that path stays until the new one is whole.
- */
-async function openOutput(path: string): Promise<AtomicFile> {
-  try {
-    return await openAtomicFile(path);
-  } catch (error) {
-    throw new UsageError(`cannot write --out ${outputError(JSON.stringify(path), error).message.replace(/^cannot write /, '')}`);
-  }
-}
-
-/** Where the pairs go, in (i, j) order, a list at a time: text lines, or the Parquet pairs file. */
-interface PairOutput {
-  /** The fingerprints' settings, for the Parquet file's metadata (known once the input is opened). */
-  settings: SimHashSettings | undefined;
-  write(pairs: PairList, paths?: PairPaths): Promise<void>;
-  /** Everything written (the Parquet footer) and the file committed, or stdout flushed. */
-  finish(): Promise<void>;
-  /** After a failure: removes the unfinished file (nothing after `finish`). */
-  close(): Promise<void>;
-}
-
-/** Text lines to the --out file (committed by `finish`) or to stdout. */
-function textOutput(file: AtomicFile | null, stdout: NodeJS.WritableStream): PairOutput {
-  return {
-    settings: undefined,
-    write: (pairs, paths) => writePairs(pairs, (text) => (file ? file.write(text) : writeStream(stdout, text)), paths),
-    finish: () => (file ? file.commit() : flushStream(stdout)),
-    close: async () => file?.abort(),
-  };
-}
-
-/** Pairs per Parquet row group (DuckDB hands out 2,048 at a time: too small a group to read back fast). */
-const PARQUET_ROW_GROUP = 65_536;
-
-/**
- * The Parquet pairs file, written by the core writer from the pairs as they come, whichever engine
- * found them: one schema and one metadata writer for both, the same bytes from either engine, and
- * the pairs never all in memory at once when DuckDB streams them.
- */
-function parquetOutput(file: AtomicFile, args: PairsArgs): PairOutput {
-  let writer: ReturnType<typeof createPairsParquetWriter> | null = null;
-  const batch = { i: new Uint32Array(PARQUET_ROW_GROUP), j: new Uint32Array(PARQUET_ROW_GROUP), distance: new Uint8Array(PARQUET_ROW_GROUP), pathA: [] as string[], pathB: [] as string[], count: 0 };
-  const output: PairOutput = {
-    settings: undefined,
-    async write(pairs, paths) {
-      // Opened at the first pairs: by then the input, and its recorded settings, have been read.
-      writer ??= createPairsParquetWriter({ k: args.k, settings: output.settings, version: SIMSIFT_VERSION }, (chunk) => file.writeSync(chunk));
-      for (let p = 0; p < pairs.count; p++) {
-        const r = batch.count++;
-        batch.i[r] = pairs.a[p];
-        batch.j[r] = pairs.b[p];
-        batch.distance[r] = pairs.distance[p];
-        batch.pathA.push(paths!.a(p));
-        batch.pathB.push(paths!.b(p));
-        if (batch.count === PARQUET_ROW_GROUP) flush();
-      }
-    },
-    async finish() {
-      if (!writer) await output.write({ a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), count: 0 });
-      flush();
-      writer!.finish();
-      await file.commit();
-    },
-    close: () => file.abort(),
-  };
-  const flush = () => {
-    writer!.write(batch);
-    batch.count = 0;
-    batch.pathA = [];
-    batch.pathB = [];
-  };
-  return output;
-}
-
 /** `simsift pairs`'s options (cli-options.ts reads them). */
 const PAIRS_OPTIONS = {
   k: { type: 'string' },
@@ -377,39 +296,4 @@ function parsePairsArgs(argv: string[]): PairsArgs | 'help' {
 function parseInteger(value: string, name: string): number {
   if (!/^-?\d{1,6}$/.test(value)) throw new UsageError(`${name} must be an integer (got ${JSON.stringify(value)})`);
   return Number(value);
-}
-
-/** The two paths of pair i (by its position in the list being written). */
-interface PairPaths {
-  a(i: number): string;
-  b(i: number): string;
-}
-
-/**
- * Writes `i j distance` lines in chunks of many pairs, each awaited (a file, or stdout drained). A
- * reader that goes away (EPIPE, e.g. `| head`) rejects with BrokenPipeError, which ends the command
- * quietly; any other write error rejects with a one-line OutputError.
- */
-async function writePairs(pairs: PairList, write: (text: string) => Promise<void>, paths?: PairPaths): Promise<void> {
-  const CHUNK = 32768;
-  for (let start = 0; start < pairs.count; start += CHUNK) {
-    const end = Math.min(pairs.count, start + CHUNK);
-    let text = '';
-    if (paths) {
-      for (let i = start; i < end; i++) {
-        text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\t${escapePath(paths.a(i))}\t${escapePath(paths.b(i))}\n`;
-      }
-    } else {
-      for (let i = start; i < end; i++) text += `${pairs.a[i]} ${pairs.b[i]} ${pairs.distance[i]}\n`;
-    }
-    await write(text);
-  }
-}
-
-/**
- * A path as one tab-separated field, safe on a terminal: backslash, tab, newline and CR escaped, and
- * every other control, bidirectional control and invalid byte too (terminal-names.ts `escapeName`).
- */
-export function escapePath(path: string): string {
-  return escapeName(path);
 }

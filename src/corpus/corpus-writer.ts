@@ -13,7 +13,7 @@ import { NO_ID, sameContents } from './merge-corpus.ts';
 import { successorsOf } from './corpus-removal.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
-import type { TableEntries } from '../storage/permuted-shards.ts';
+import type { TableEntries } from '../storage/shard-runs.ts';
 import type { ContentBatch } from '../storage/content-batches.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
 

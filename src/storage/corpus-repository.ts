@@ -8,7 +8,7 @@ import { chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocume
 import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
 import { idsByRecord, indexOfSorted, keyBytesToHalves } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction } from './permuted-shards.ts';
-import type { TableEntries } from './permuted-shards.ts';
+import type { TableEntries } from './shard-runs.ts';
 import { CHUNK_CAPACITY, STORE_NAMES } from './schema.ts';
 import type { CorpusMetaRecord } from './schema.ts';
 import type { CorpusChunkRecord } from './corpus-columns.ts';

@@ -9,7 +9,7 @@ import type { PermutedIndex, PermutedTable } from '../core/index/permuted-index.
 import type { LoadedCorpus } from './corpus-repository.ts';
 import { getDocuments } from './corpus-reads.ts';
 import { chooseShardBits, readShardsForKeys, readTableSet, writeTableSet } from './permuted-shards.ts';
-import type { TableEntries } from './permuted-shards.ts';
+import type { TableEntries } from './shard-runs.ts';
 import { StorageError } from './storage-error.ts';
 import { indexOfSorted } from './key-codec.ts';
 

@@ -28,7 +28,6 @@ export interface DistanceHistogramProps {
 /** Bars of pair counts by distance, the threshold marked, a slider and number field for k. */
 export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0, similarity, threshold, maxThreshold, onThresholdChange }: DistanceHistogramProps) {
   const [scale, setScale] = useState<'linear' | 'log'>('log');
-  const id = useId();
   // Show distances up to the searched range (at least a few columns past k so the cut is visible).
   const shown = Math.min(counts.length, Math.max(maxThreshold, threshold) + 1);
   const heights = useMemo(() => barHeights(counts.subarray(0, shown), scale), [counts, shown, scale]);
@@ -41,23 +40,6 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
   const scaled = (n: number) => (max === 0 ? 0 : scale === 'log' ? Math.log1p(n) / Math.log1p(max) : n / max);
   const ticks = yTicks(max, scale);
   const within = pairsWithin(counts, threshold);
-  // The number box keeps what was typed; only a valid k is applied (a typed 64 is refused and said so,
-  // never clamped to the largest k). It follows k when k changes elsewhere (the slider, settings).
-  const [typed, setTyped] = useState(String(threshold));
-  const [typedFor, setTypedFor] = useState(threshold);
-  if (typedFor !== threshold) {
-    setTypedFor(threshold);
-    setTyped(String(threshold));
-  }
-  const parsed = parseK(typed, maxThreshold);
-  const type = (text: string) => {
-    setTyped(text);
-    const k = parseK(text, maxThreshold);
-    if (k.ok && k.k !== threshold) onThresholdChange(k.k);
-  };
-  const slide = (value: number) => {
-    if (Number.isInteger(value) && value >= 0 && value <= maxThreshold) onThresholdChange(value);
-  };
 
   const bars = [];
   const axis = [];
@@ -107,34 +89,7 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
         {axis}
       </div>
       <div className="ss-hist-controls">
-        <label htmlFor={`${id}-k`}>Threshold k</label>
-        <input
-          id={`${id}-k`}
-          type="range"
-          min={0}
-          max={maxThreshold}
-          step={1}
-          value={threshold}
-          onChange={(e) => slide(e.currentTarget.valueAsNumber)}
-          aria-valuetext={`k = ${threshold}`}
-        />
-        <input
-          className="ss-input ss-num"
-          style={{ width: '4.5em' }}
-          type="number"
-          min={0}
-          max={maxThreshold}
-          value={typed}
-          aria-label="Threshold k (number)"
-          aria-invalid={parsed.ok ? undefined : true}
-          aria-describedby={parsed.ok ? undefined : `${id}-k-error`}
-          onChange={(e) => type(e.currentTarget.value)}
-        />
-        {!parsed.ok && (
-          <span id={`${id}-k-error`} className="ss-settings-error" role="alert">
-            {parsed.error} k stays {threshold}.
-          </span>
-        )}
+        <ThresholdControl threshold={threshold} maxThreshold={maxThreshold} onThresholdChange={onThresholdChange} />
         <span className="ss-muted" role="status">
           {within.toLocaleString()} candidate {within === 1 ? 'pair' : 'pairs'} of distinct texts within k = {threshold}{' '}
           (similarity estimate ≥ {similarityEstimate(threshold).toFixed(3)}), each checked by exact Jaccard
@@ -147,5 +102,61 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
         </label>
       </div>
     </section>
+  );
+}
+
+/**
+ * The threshold k's slider and number box. The box keeps what was typed; only a valid k is applied (a
+ * typed 64 is refused and said so, never clamped to the largest k). It follows k when k changes
+ * elsewhere (the slider, settings).
+ */
+function ThresholdControl({ threshold, maxThreshold, onThresholdChange }: Pick<DistanceHistogramProps, 'threshold' | 'maxThreshold' | 'onThresholdChange'>) {
+  const id = useId();
+  const [typed, setTyped] = useState(String(threshold));
+  const [typedFor, setTypedFor] = useState(threshold);
+  if (typedFor !== threshold) {
+    setTypedFor(threshold);
+    setTyped(String(threshold));
+  }
+  const parsed = parseK(typed, maxThreshold);
+  const type = (text: string) => {
+    setTyped(text);
+    const k = parseK(text, maxThreshold);
+    if (k.ok && k.k !== threshold) onThresholdChange(k.k);
+  };
+  const slide = (value: number) => {
+    if (Number.isInteger(value) && value >= 0 && value <= maxThreshold) onThresholdChange(value);
+  };
+  return (
+    <>
+      <label htmlFor={`${id}-k`}>Threshold k</label>
+      <input
+        id={`${id}-k`}
+        type="range"
+        min={0}
+        max={maxThreshold}
+        step={1}
+        value={threshold}
+        onChange={(e) => slide(e.currentTarget.valueAsNumber)}
+        aria-valuetext={`k = ${threshold}`}
+      />
+      <input
+        className="ss-input ss-num"
+        style={{ width: '4.5em' }}
+        type="number"
+        min={0}
+        max={maxThreshold}
+        value={typed}
+        aria-label="Threshold k (number)"
+        aria-invalid={parsed.ok ? undefined : true}
+        aria-describedby={parsed.ok ? undefined : `${id}-k-error`}
+        onChange={(e) => type(e.currentTarget.value)}
+      />
+      {!parsed.ok && (
+        <span id={`${id}-k-error`} className="ss-settings-error" role="alert">
+          {parsed.error} k stays {threshold}.
+        </span>
+      )}
+    </>
   );
 }

@@ -13,7 +13,7 @@ import { PathName } from '../shared/PathName.tsx';
 import { displayName } from '../shared/display-name.ts';
 import { formatSize } from '../shared/format-size.ts';
 import { REASON_LABELS } from './keep-labels.ts';
-import type { KeepMarksSnapshot, KeepMarksStore } from './use-keep-marks.ts';
+import type { KeepMarksSnapshot, KeepMarksStore } from '../../corpus/keep-marks-store.ts';
 
 export interface KeepGroupListProps {
   /** The groups listed (indexes into the relation's groups), in order. */

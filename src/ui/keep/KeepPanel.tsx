@@ -19,14 +19,15 @@ import {
 } from '../../core/keep/keep-marks.ts';
 import { planRootOf, planRows, type PlanDocs, type PlanRelation } from '../../core/export/plan.ts';
 import type { KeepDecision } from '../../core/keep/keep-rules.ts';
-import { getFolderRoots } from '../../storage/folder-roots.ts';
+import { keptFolderRoots } from '../../corpus/kept-folders.ts';
 import type { ScanDocs } from '../../scan/scan-result.ts';
 import { formatSize } from '../shared/format-size.ts';
 import { KeepRulesEditor } from './KeepRulesEditor.tsx';
 import { useKeepRules } from './use-keep-rules.ts';
 import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
 import { hashMemberBytes } from './plan-bytes.ts';
-import { useKeepMarks, type KeepMarksStore } from './use-keep-marks.ts';
+import type { KeepMarksStore } from '../../corpus/keep-marks-store.ts';
+import { useKeepMarks } from './use-keep-marks.ts';
 import { KeepFilters } from './KeepFilters.tsx';
 import { KeepExclusions } from './KeepExclusions.tsx';
 import { QuarantineMove } from './QuarantineMove.tsx';
@@ -88,7 +89,7 @@ export function KeepPanel({ relation, docs: scanned, onSave, buildPlan, readTime
     const { groups: g, classOf, graphOffsets, graphNeighbour, graphEdge, verified } = relation;
     const planDocs: PlanDocs = { paths: docs.paths, sizes: docs.sizes, hashHi: docs.hashHi, hashLo: docs.hashLo, bytesHashes, ...(docs.modified ? { modified: docs.modified } : {}) };
     // The folder's root where a CLI result opened beside it was made (the CLI's plan records it); else none.
-    const root = planRootOf(await getFolderRoots().catch(() => ({})), docs.paths);
+    const root = planRootOf(await keptFolderRoots(), docs.paths);
     const plan = await buildPlan({ groups: g, classOf, graphOffsets, graphNeighbour, graphEdge, verified }, planDocs, decision, ext, root);
     const name = onSave(plan.blob, 'simsift-plan', ext);
     setPlanName(name);

@@ -6,16 +6,12 @@
  * files move there through quarantine-move.ts's checks, and Undo puts them back. A browser without a
  * folder picker is told so, with the exact `simsift apply` command.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PlanRow } from '../../core/export/plan.ts';
-import { getFolderHandle, putFolderHandles } from '../../storage/folder-handles.ts';
 import { formatSize } from '../shared/format-size.ts';
+import { useScannedFolder } from './use-scanned-folder.ts';
 import { checkPlaces, moveToQuarantine, notTheScannedFolder, openUnder, undoQuarantine, type AppUndoEntry, type TextHash } from './quarantine-move.ts';
 
-type Permissioned = FileSystemDirectoryHandle & {
-  queryPermission?: (d: { mode: 'readwrite' }) => Promise<PermissionState>;
-  requestPermission?: (d: { mode: 'readwrite' }) => Promise<PermissionState>;
-};
 type Picker = (options: { mode: 'readwrite'; id?: string }) => Promise<FileSystemDirectoryHandle>;
 
 export interface QuarantineMoveProps {
@@ -40,52 +36,14 @@ const pickerOf = () => (window as Window & { showDirectoryPicker?: Picker }).sho
 /** The scan's own pipeline, loaded only when needed (it holds the document extractors). */
 const textHash: TextHash = async (path, bytes) => (await import('../../workers/content-hash.ts')).contentHashOf(path, bytes);
 
-/** Where the folder to act on comes from, for what the panel says. */
-type Source = 'scan' | 'kept' | 'picked';
-
 export function QuarantineMove({ folderName, scanRoot, scanned, planRows, planName, marked }: QuarantineMoveProps) {
   const [status, setStatus] = useState('');
   const [problems, setProblems] = useState<Array<{ path: string; why: string }>>([]);
   const [done, setDone] = useState<{ moved: AppUndoEntry[]; quarantine: FileSystemDirectoryHandle; root: FileSystemDirectoryHandle } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [other, setOther] = useState<{ for: object; handle: FileSystemDirectoryHandle; source: Source } | null>(null);
-  const [allowed, setAllowed] = useState<{ handle: FileSystemDirectoryHandle; granted: boolean } | null>(null);
-  const root = scanRoot ?? (other?.for === scanned ? other.handle : null);
-  const source: Source = scanRoot ? 'scan' : (other?.source ?? 'kept');
-  useEffect(() => {
-    // The handle kept with the corpus (a folder read through a handle before this page's load).
-    if (scanRoot) return;
-    let live = true;
-    getFolderHandle(folderName)
-      .then((handle) => {
-        if (live && handle) setOther((now) => (now?.for === scanned ? now : { for: scanned, handle, source: 'kept' }));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [folderName, scanRoot, scanned]);
-  useEffect(() => {
-    // Asking is free; only a request (on a click) may show the browser's prompt.
-    if (!root) return;
-    let live = true;
-    const query = (root as Permissioned).queryPermission?.({ mode: 'readwrite' }) ?? Promise.resolve<PermissionState>('prompt');
-    query.then((state) => live && setAllowed({ handle: root, granted: state === 'granted' })).catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [root]);
-  if (!pickerOf()) {
-    return (
-      <p className="ss-muted keep-panel__apply">
-        This browser cannot let a page move files (it has no folder picker with write access; Chromium-based browsers have one). To move the files
-        marked for removal into a quarantine folder, export the plan, then run, in the folder that holds <bdi>{folderName}</bdi>:{' '}
-        <code>simsift apply {planName ?? 'simsift-plan-….json'} --root . --into ../quarantine --dry-run</code> (<code>simsift</code> as the README installs
-        it; the quarantine outside this folder), then without <code>--dry-run</code>. It moves only files whose bytes still match the plan, deletes
-        nothing, and writes an undo log (<code>simsift apply --undo LOG</code> puts everything back).
-      </p>
-    );
-  }
+  const folder = useScannedFolder(folderName, scanRoot, scanned);
+  const { root, source, granted } = folder;
+  if (!pickerOf()) return <ApplyCommandNote folderName={folderName} planName={planName} />;
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
     try {
@@ -106,19 +64,15 @@ export function QuarantineMove({ folderName, scanRoot, scanned, planRows, planNa
         setStatus(refused);
         return;
       }
-      setOther({ for: scanned, handle: picked, source: 'picked' });
-      setAllowed({ handle: picked, granted: true });
-      // Kept with the corpus: after a reload the page asks for permission again instead of for the folder.
-      void putFolderHandles([picked]).catch(() => undefined);
+      folder.adopt(picked);
       setStatus(`${picked.name} is the folder that was scanned: its marked files are there as the scan read them.`);
     });
   const allow = () =>
     run(async () => {
       if (!root) return;
-      // On the click: the browser asks the person (a request without a user gesture is refused).
-      const state = await ((root as Permissioned).requestPermission?.({ mode: 'readwrite' }) ?? Promise.resolve<PermissionState>('granted'));
-      setAllowed({ handle: root, granted: state === 'granted' });
-      setStatus(state === 'granted' ? '' : `SimSift was not allowed to change ${root.name}: nothing moved.`);
+      // On the click: the browser asks the person.
+      const granted = await folder.requestAccess();
+      setStatus(granted ? '' : `SimSift was not allowed to change ${root.name}: nothing moved.`);
     });
   const move = () =>
     run(async () => {
@@ -149,7 +103,6 @@ export function QuarantineMove({ folderName, scanRoot, scanned, planRows, planNa
       setDone(result.refused.length > 0 ? done : null);
       setStatus(`Put back ${count(result.back, 'file', 'files')} of ${done.moved.length}; ${count(result.refused.length, 'file', 'files')} not.`);
     });
-  const granted = root !== null && allowed?.handle === root && allowed.granted;
   return (
     <div className="keep-move" role="group" aria-label="Move to quarantine">
       <p className="ss-muted">
@@ -200,5 +153,18 @@ export function QuarantineMove({ folderName, scanRoot, scanned, planRows, planNa
         </ul>
       )}
     </div>
+  );
+}
+
+/** What a browser without a writable folder picker is told: the `simsift apply` command that does the same. */
+function ApplyCommandNote({ folderName, planName }: { folderName: string; planName: string | null }) {
+  return (
+    <p className="ss-muted keep-panel__apply">
+      This browser cannot let a page move files (it has no folder picker with write access; Chromium-based browsers have one). To move the files
+      marked for removal into a quarantine folder, export the plan, then run, in the folder that holds <bdi>{folderName}</bdi>:{' '}
+      <code>simsift apply {planName ?? 'simsift-plan-….json'} --root . --into ../quarantine --dry-run</code> (<code>simsift</code> as the README installs
+      it; the quarantine outside this folder), then without <code>--dry-run</code>. It moves only files whose bytes still match the plan, deletes
+      nothing, and writes an undo log (<code>simsift apply --undo LOG</code> puts everything back).
+    </p>
   );
 }

@@ -64,6 +64,14 @@ function FractionField({ label, value, invalid, describedBy, onChange }: { label
   );
 }
 
+/** What each part of the form is given: the draft, its errors, and how to change it. */
+interface FieldsetProps {
+  id: string;
+  draft: SettingsDraft;
+  errors: Partial<Record<keyof SettingsDraft, string>>;
+  set: (patch: Partial<SettingsDraft>) => void;
+}
+
 /** A form that edits ScanSettings and emits them on "Apply". */
 export function SettingsPanel({ value, onApply, disabled = false }: SettingsPanelProps) {
   const id = useId();
@@ -80,7 +88,6 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
   const errors = parsed.ok ? {} : parsed.errors;
   const set = (patch: Partial<SettingsDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const refingerprint = parsed.ok && changesFingerprints(value, parsed.settings);
-  const kNumber = Number(draft.k);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -91,137 +98,9 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
     <form className="ss-panel ss-settings" aria-label="Settings" onSubmit={submit} noValidate>
       <h2 className="ss-panel-title">Settings</h2>
       <div className="ss-settings-body">
-        <fieldset>
-          <legend>Features</legend>
-          {FEATURES.map((f) => (
-            <label key={f.kind} className="ss-settings-choice">
-              <input
-                type="radio"
-                name={`${id}-kind`}
-                checked={draft.kind === f.kind}
-                onChange={() => set({ kind: f.kind, n: String(DEFAULT_N[f.kind]) })}
-              />
-              <span>{f.label}</span>
-              <small>{f.help}</small>
-            </label>
-          ))}
-          {draft.kind !== 'word' && (
-            <div className="ss-settings-row">
-              <label className="ss-field">
-                {draft.kind === 'char-ngram' ? 'Characters per n-gram (n)' : 'Words per shingle (n)'}
-                <input
-                  className="ss-input"
-                  type="number"
-                  min={draft.kind === 'char-ngram' ? 1 : 2}
-                  max={16}
-                  value={draft.n}
-                  aria-invalid={errors.n ? true : undefined}
-                  aria-describedby={errors.n ? `${id}-n-error` : undefined}
-                  onChange={(e) => set({ n: e.currentTarget.value })}
-                />
-              </label>
-              {errors.n && (
-                <span id={`${id}-n-error`} className="ss-settings-help" role="alert">
-                  {errors.n}
-                </span>
-              )}
-            </div>
-          )}
-          <label className="ss-settings-choice">
-            <input type="checkbox" checked={draft.stopWords} onChange={(e) => set({ stopWords: e.currentTarget.checked })} />
-            <span>Remove English stop words</span>
-            <small>Drops words such as “the” and “of” before building features.</small>
-          </label>
-        </fieldset>
-        <fieldset>
-          <legend>Weights</legend>
-          {WEIGHTS.map((w) => (
-            <label key={w.value} className="ss-settings-choice">
-              <input
-                type="radio"
-                name={`${id}-weights`}
-                checked={draft.weights === w.value}
-                onChange={() => set({ weights: w.value })}
-              />
-              <span>{w.label}</span>
-              <small>{w.help}</small>
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>Matching</legend>
-          <div className="ss-settings-row">
-            <label className="ss-field">
-              Threshold k (bits)
-              <input
-                className="ss-input"
-                type="number"
-                min={0}
-                max={MAX_K}
-                value={draft.k}
-                aria-invalid={errors.k ? true : undefined}
-                aria-describedby={errors.k ? `${id}-k-error` : undefined}
-                onChange={(e) => set({ k: e.currentTarget.value })}
-              />
-            </label>
-            <FractionField label="Similarity threshold" value={draft.similarityThreshold} invalid={!!errors.similarityThreshold} onChange={(v) => set({ similarityThreshold: v })} />
-            <FractionField
-              label="Contained documents (0: off)"
-              value={draft.containmentThreshold}
-              invalid={!!errors.containmentThreshold}
-              describedBy={`${id}-containment-help`}
-              onChange={(v) => set({ containmentThreshold: v })}
-            />
-          </div>
-          <div className="ss-settings-row" role="radiogroup" aria-label="Grouping">
-            <label className="ss-settings-choice">
-              <input
-                type="radio"
-                name={`${id}-grouping`}
-                checked={draft.grouping === 'reference'}
-                onChange={() => set({ grouping: 'reference' })}
-              />
-              <span>Around a reference</span>
-              <small>Every member is a near-duplicate of its group’s reference document.</small>
-            </label>
-            <label className="ss-settings-choice">
-              <input
-                type="radio"
-                name={`${id}-grouping`}
-                checked={draft.grouping === 'components'}
-                onChange={() => set({ grouping: 'components' })}
-              />
-              <span>Connected components</span>
-              <small>Links chains of near-duplicates (A~B, B~C) into one group, even when A and C differ more.</small>
-            </label>
-          </div>
-          <p className="ss-settings-help">
-            Fingerprints that differ in at most k of 64 bits are candidates
-            {errors.k ? '.' : ` (estimated similarity ${similarityEstimate(kNumber).toFixed(3)} or more).`} Each candidate
-            is then checked exactly: it counts as a near-duplicate when the Jaccard similarity of the two feature sets
-            (shared features ÷ all features) reaches the similarity threshold. A larger k finds looser rewrites but
-            checks more candidates.
-          </p>
-          {errors.k && (
-            <p id={`${id}-k-error`} className="ss-settings-help ss-settings-error" role="alert">
-              {errors.k} Nothing changes until it is valid: k stays {value.k}.
-            </p>
-          )}
-          {errors.similarityThreshold && (
-            <p className="ss-settings-help ss-settings-error" role="alert">
-              {errors.similarityThreshold}
-            </p>
-          )}
-          <p id={`${id}-containment-help`} className="ss-settings-help">
-            A document is listed as contained in another (an excerpt in its whole) when this share of its features lies in
-            the other’s and the two are not near-duplicates. Changing it regroups without fingerprinting again.
-          </p>
-          {errors.containmentThreshold && (
-            <p className="ss-settings-help ss-settings-error" role="alert">
-              {errors.containmentThreshold}
-            </p>
-          )}
-        </fieldset>
+        <FeaturesFieldset id={id} draft={draft} errors={errors} set={set} />
+        <WeightsFieldset id={id} draft={draft} errors={errors} set={set} />
+        <MatchingFieldset id={id} draft={draft} errors={errors} set={set} kept={value.k} />
       </div>
       {refingerprint && (
         <p className="ss-settings-help">Changing features or weights fingerprints every document again.</p>
@@ -235,5 +114,154 @@ export function SettingsPanel({ value, onApply, disabled = false }: SettingsPane
         </button>
       </div>
     </form>
+  );
+}
+
+/** The features: their kind, n, and stop words. */
+function FeaturesFieldset({ id, draft, errors, set }: FieldsetProps) {
+  return (
+    <fieldset>
+      <legend>Features</legend>
+      {FEATURES.map((f) => (
+        <label key={f.kind} className="ss-settings-choice">
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={draft.kind === f.kind}
+            onChange={() => set({ kind: f.kind, n: String(DEFAULT_N[f.kind]) })}
+          />
+          <span>{f.label}</span>
+          <small>{f.help}</small>
+        </label>
+      ))}
+      {draft.kind !== 'word' && (
+        <div className="ss-settings-row">
+          <label className="ss-field">
+            {draft.kind === 'char-ngram' ? 'Characters per n-gram (n)' : 'Words per shingle (n)'}
+            <input
+              className="ss-input"
+              type="number"
+              min={draft.kind === 'char-ngram' ? 1 : 2}
+              max={16}
+              value={draft.n}
+              aria-invalid={errors.n ? true : undefined}
+              aria-describedby={errors.n ? `${id}-n-error` : undefined}
+              onChange={(e) => set({ n: e.currentTarget.value })}
+            />
+          </label>
+          {errors.n && (
+            <span id={`${id}-n-error`} className="ss-settings-help" role="alert">
+              {errors.n}
+            </span>
+          )}
+        </div>
+      )}
+      <label className="ss-settings-choice">
+        <input type="checkbox" checked={draft.stopWords} onChange={(e) => set({ stopWords: e.currentTarget.checked })} />
+        <span>Remove English stop words</span>
+        <small>Drops words such as “the” and “of” before building features.</small>
+      </label>
+    </fieldset>
+  );
+}
+
+/** How features are weighted. */
+function WeightsFieldset({ id, draft, set }: FieldsetProps) {
+  return (
+    <fieldset>
+      <legend>Weights</legend>
+      {WEIGHTS.map((w) => (
+        <label key={w.value} className="ss-settings-choice">
+          <input
+            type="radio"
+            name={`${id}-weights`}
+            checked={draft.weights === w.value}
+            onChange={() => set({ weights: w.value })}
+          />
+          <span>{w.label}</span>
+          <small>{w.help}</small>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** k, the similarity and containment thresholds, and the grouping; `kept` is the k in effect. */
+function MatchingFieldset({ id, draft, errors, set, kept }: FieldsetProps & { kept: number }) {
+  return (
+    <fieldset>
+      <legend>Matching</legend>
+      <div className="ss-settings-row">
+        <label className="ss-field">
+          Threshold k (bits)
+          <input
+            className="ss-input"
+            type="number"
+            min={0}
+            max={MAX_K}
+            value={draft.k}
+            aria-invalid={errors.k ? true : undefined}
+            aria-describedby={errors.k ? `${id}-k-error` : undefined}
+            onChange={(e) => set({ k: e.currentTarget.value })}
+          />
+        </label>
+        <FractionField label="Similarity threshold" value={draft.similarityThreshold} invalid={!!errors.similarityThreshold} onChange={(v) => set({ similarityThreshold: v })} />
+        <FractionField
+          label="Contained documents (0: off)"
+          value={draft.containmentThreshold}
+          invalid={!!errors.containmentThreshold}
+          describedBy={`${id}-containment-help`}
+          onChange={(v) => set({ containmentThreshold: v })}
+        />
+      </div>
+      <div className="ss-settings-row" role="radiogroup" aria-label="Grouping">
+        <label className="ss-settings-choice">
+          <input
+            type="radio"
+            name={`${id}-grouping`}
+            checked={draft.grouping === 'reference'}
+            onChange={() => set({ grouping: 'reference' })}
+          />
+          <span>Around a reference</span>
+          <small>Every member is a near-duplicate of its group’s reference document.</small>
+        </label>
+        <label className="ss-settings-choice">
+          <input
+            type="radio"
+            name={`${id}-grouping`}
+            checked={draft.grouping === 'components'}
+            onChange={() => set({ grouping: 'components' })}
+          />
+          <span>Connected components</span>
+          <small>Links chains of near-duplicates (A~B, B~C) into one group, even when A and C differ more.</small>
+        </label>
+      </div>
+      <p className="ss-settings-help">
+        Fingerprints that differ in at most k of 64 bits are candidates
+        {errors.k ? '.' : ` (estimated similarity ${similarityEstimate(Number(draft.k)).toFixed(3)} or more).`} Each candidate
+        is then checked exactly: it counts as a near-duplicate when the Jaccard similarity of the two feature sets
+        (shared features ÷ all features) reaches the similarity threshold. A larger k finds looser rewrites but
+        checks more candidates.
+      </p>
+      {errors.k && (
+        <p id={`${id}-k-error`} className="ss-settings-help ss-settings-error" role="alert">
+          {errors.k} Nothing changes until it is valid: k stays {kept}.
+        </p>
+      )}
+      {errors.similarityThreshold && (
+        <p className="ss-settings-help ss-settings-error" role="alert">
+          {errors.similarityThreshold}
+        </p>
+      )}
+      <p id={`${id}-containment-help`} className="ss-settings-help">
+        A document is listed as contained in another (an excerpt in its whole) when this share of its features lies in
+        the other’s and the two are not near-duplicates. Changing it regroups without fingerprinting again.
+      </p>
+      {errors.containmentThreshold && (
+        <p className="ss-settings-help ss-settings-error" role="alert">
+          {errors.containmentThreshold}
+        </p>
+      )}
+    </fieldset>
   );
 }

@@ -1,36 +1,79 @@
 /**
- * The scan and the saved corpus stay readable (#27): no file under src/scan or src/corpus over 400
- * lines, no function there over 120 (the saved corpus was one 647-line closure with 16 `let`s).
+ * The code stays readable (#27, #40): no file under src/ over 400 lines, no function over 120 (the saved
+ * corpus was one 647-line closure with 16 `let`s; components were 200-line render functions). The few
+ * exceptions are named below, each with its reason, and an exception that no longer exceeds fails too.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
-const files = ['scan', 'corpus'].flatMap((dir) => readdirSync(join(SRC, dir)).filter((f) => f.endsWith('.ts')).map((f) => `${dir}/${f}`));
 
-describe('the size of the scan and saved-corpus modules', () => {
+/** Files other engineers are changing today: measured again once their change lands. */
+const BEING_CHANGED = new Set([
+  'cli/scan-command.ts', // being changed, #38/#39
+  'core/index/all-pairs.ts', // being changed, #38/#39
+  'workers/ingest-api.ts', // being changed, #38/#39
+  'workers/index-api.ts', // being changed, #38/#39
+  'cli/pairs-threads.ts', // being changed, #38/#39
+  'core/groups/contained-pairs.ts', // being changed, #38/#39
+  'scan/contained-search.ts', // being changed, #38/#39
+]);
+
+/** Functions over 120 lines that are not split yet, by file and name (each must still exceed: remove it once split). */
+const LONG_FUNCTIONS_NOT_YET_SPLIT = new Set([
+  'app/ResultsWorkspace.tsx:ResultsWorkspace', // not split yet (#40): the workspace's state and its layout in one function
+  'ui/corpus/CorpusPanel.tsx:CorpusPanel', // not split yet (#40)
+  'ui/groups/GroupList.tsx:GroupList', // not split yet (#40)
+  'ui/pair-view/PairView.tsx:PairView', // not split yet (#40)
+]);
+
+function listSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return listSources(full);
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [relative(SRC, full)] : [];
+  });
+}
+
+const files = listSources(SRC).filter((f) => !BEING_CHANGED.has(f));
+
+/** Every function (declaration, method, arrow, expression) over 120 lines, as `file:name (n lines)`. */
+function longFunctions(file: string): Array<{ key: string; at: string }> {
+  const source = ts.createSourceFile(file, readFileSync(join(SRC, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const long: Array<{ key: string; at: string }> = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+      if (last - first + 1 > 120) long.push({ key: `${file}:${name}`, at: `${file}:${first + 1} ${name} (${last - first + 1} lines)` });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return long;
+}
+
+describe('the size of the modules in src/', () => {
+  it('reads the whole tree', () => {
+    expect(files.length).toBeGreaterThan(200);
+    expect(files).toContain('corpus/corpus-persistence.ts');
+    expect(files).toContain('app/ResultsWorkspace.tsx');
+  });
+
   it('no file over 400 lines', () => {
     const long = files.map((f) => [f, readFileSync(join(SRC, f), 'utf8').split('\n').length] as const).filter(([, n]) => n > 400);
     expect(long).toEqual([]);
   });
 
-  it('no function over 120 lines', () => {
-    const long: string[] = [];
-    for (const f of files) {
-      const source = ts.createSourceFile(f, readFileSync(join(SRC, f), 'utf8'), ts.ScriptTarget.Latest, true);
-      const visit = (node: ts.Node) => {
-        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-          const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
-          const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-          if (last - first + 1 > 120) long.push(`${f}:${first + 1} (${last - first + 1} lines)`);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-    }
-    expect(long).toEqual([]);
+  it('no function over 120 lines, but the named ones not split yet', () => {
+    const all = files.flatMap(longFunctions);
+    expect(all.filter((l) => !LONG_FUNCTIONS_NOT_YET_SPLIT.has(l.key)).map((l) => l.at)).toEqual([]);
+    // An exception that is split no longer needs its entry.
+    const still = new Set(all.map((l) => l.key));
+    expect([...LONG_FUNCTIONS_NOT_YET_SPLIT].filter((key) => !still.has(key))).toEqual([]);
   });
 });

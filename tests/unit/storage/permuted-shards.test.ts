@@ -15,10 +15,10 @@ import {
   readShardsForKeys,
   readTableLayout,
   readTableSet,
-  shardOf,
   writeTableSet,
 } from '../../../src/storage/permuted-shards.ts';
-import type { TableEntries } from '../../../src/storage/permuted-shards.ts';
+import { shardOf } from '../../../src/storage/shard-runs.ts';
+import type { TableEntries } from '../../../src/storage/shard-runs.ts';
 import { useFreshDatabase } from './storage-test-db.ts';
 
 useFreshDatabase();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createKeepMarksStore } from '../../../../src/ui/keep/use-keep-marks.ts';
-import { getSavedMarks } from '../../../../src/storage/keep-marks.ts';
-import { useFreshDatabase } from '../../storage/storage-test-db.ts';
+import { createKeepMarksStore } from '../../../src/corpus/keep-marks-store.ts';
+import { getSavedMarks } from '../../../src/storage/keep-marks.ts';
+import { useFreshDatabase } from '../storage/storage-test-db.ts';
 
 useFreshDatabase();
 
