@@ -17,6 +17,7 @@ import { jaccardSorted, sizesAllow } from '../src/core/groups/jaccard.ts';
 import { searchCandidates } from '../src/workers/index-api.ts';
 import { knownCounts, measuringOrder, noKnownContainment } from '../src/scan/containment-counts.ts';
 import { concatSets } from '../src/scan/near-duplicate-search.ts';
+import { containmentChunk } from '../src/scan/contained-search.ts';
 import type { PackedSets } from '../src/workers/ingest-protocol.ts';
 
 const dir = process.argv[2]!;
@@ -103,22 +104,8 @@ let nearDuplicates = 0;
 let nearFeatures = 0;
 const order = measuringOrder(candidates, todo, n);
 for (let from = 0; from < order.length; ) {
-  const local = new Map<number, number>();
-  const ids: number[] = [];
-  const la: number[] = [];
-  const lb: number[] = [];
-  const index: number[] = [];
-  const localOf = (d: number) => {
-    let i = local.get(d);
-    if (i === undefined) local.set(d, (i = ids.push(d) - 1));
-    return i;
-  };
-  for (; from < order.length && ids.length < 256 && index.length < 20_000; from++) {
-    const p = order[from]!;
-    la.push(localOf(candidates.inner[p]!));
-    lb.push(localOf(candidates.outer[p]!));
-    index.push(p);
-  }
+  const { ids, pairs, index, next } = containmentChunk(candidates, order, from);
+  from = next;
   const offsets = new Uint32Array(ids.length + 1);
   ids.forEach((d, i) => (offsets[i + 1] = offsets[i]! + kept[d]!.length));
   const words = new Uint32Array(offsets[ids.length]!);
@@ -127,7 +114,7 @@ for (let from = 0; from < order.length; ) {
   for (const d of ids) decodedKeys += sizes[d]!;
   chunkBytes += words.byteLength;
   largestChunk = Math.max(largestChunk, words.byteLength);
-  const measured = chunkContainmentCounts(ids.length, { docs: Uint32Array.from(ids.keys()), offsets, words }, [], { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length });
+  const measured = chunkContainmentCounts(ids.length, { docs: Uint32Array.from(ids.keys()), offsets, words }, [], pairs);
   index.forEach((p, i) => {
     const [common, sizeA, sizeB] = measured.subarray(3 * i, 3 * i + 3) as unknown as [number, number, number];
     counts.set([common, sizeA, sizeB], 3 * p);

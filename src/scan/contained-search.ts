@@ -90,6 +90,31 @@ export function passagesWithCopies(passages: PackedSets, representative: Int32Ar
   return out;
 }
 
+/**
+ * The chunk of candidates `todo` (indexes) starting at `from`: up to CHUNK_DOCS documents (`ids`, their
+ * sets sent once) and CHUNK_PAIRS pairs (`pairs` in local ids; `index` their candidate indexes).
+ */
+export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayLike<number>, from: number): { ids: number[]; pairs: { a: Uint32Array; b: Uint32Array; count: number }; index: number[]; next: number } {
+  const local = new Map<number, number>();
+  const ids: number[] = [];
+  const la: number[] = [];
+  const lb: number[] = [];
+  const index: number[] = [];
+  const localOf = (d: number) => {
+    let i = local.get(d);
+    if (i === undefined) local.set(d, (i = ids.push(d) - 1));
+    return i;
+  };
+  let at = from;
+  for (; at < todo.length && ids.length < CHUNK_DOCS && index.length < CHUNK_PAIRS; at++) {
+    const p = todo[at];
+    la.push(localOf(candidates.inner[p]));
+    lb.push(localOf(candidates.outer[p]));
+    index.push(p);
+  }
+  return { ids, pairs: { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length }, index, next: at };
+}
+
 /** Measures the candidates `todo` (indexes) in the ingest workers: their counts, in `counts` (3 a pair; -1s stay where nothing could be read). */
 async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array): Promise<void> {
   // A bounded number of chunks at a time (as verification's): each holds its documents' feature sets,
@@ -97,23 +122,8 @@ async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: Search
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = workers.ingest.size * 2;
   for (let from = 0; from < todo.length; ) {
-    const local = new Map<number, number>();
-    const ids: number[] = [];
-    const la: number[] = [];
-    const lb: number[] = [];
-    const index: number[] = [];
-    const localOf = (d: number) => {
-      let i = local.get(d);
-      if (i === undefined) local.set(d, (i = ids.push(d) - 1));
-      return i;
-    };
-    for (; from < todo.length && ids.length < CHUNK_DOCS && index.length < CHUNK_PAIRS; from++) {
-      const p = todo[from];
-      la.push(localOf(candidates.inner[p]));
-      lb.push(localOf(candidates.outer[p]));
-      index.push(p);
-    }
-    const pairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
+    const { ids, pairs, index, next } = containmentChunk(candidates, todo, from);
+    from = next;
     while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
     signal.throwIfAborted();
     const task = loadChunk(corpus, ids, workers.readLimit)
