@@ -16,6 +16,7 @@ import type { CorpusChangeReason } from '../storage/tab-coordination.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { ScanSession, ScanSource } from '../scan/scan-session.ts';
 import type { ScanStore } from '../scan/scan-store.ts';
+import type { ScanDocs } from '../scan/scan-result.ts';
 import type { CheckResult } from './check-against-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
 import type { BatchWriter } from './corpus-writer.ts';
@@ -93,8 +94,8 @@ export interface CorpusContext {
   stopTimes: () => void;
   /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
   pendingSaves: number;
-  /** The running scan's writer, and whether it rebuilds the corpus (other fingerprint settings). */
-  writing: { writer: BatchWriter; rebuild: boolean } | null;
+  /** The running scan's writer, whether it rebuilds the corpus (other fingerprint settings), and the scan's documents. */
+  writing: { writer: BatchWriter; rebuild: boolean; docs: ScanDocs } | null;
   /** The files a full storage kept out of the corpus (for resumeStopped), as the source to scan them again. */
   notSaved: ScanSource | null;
   /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */

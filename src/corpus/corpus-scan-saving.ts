@@ -196,8 +196,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
         if (c.writing === w) c.writing = null;
         const tSaving = performance.now();
         // The new files' times are asked last (file-times.ts); the next scan stops that (see onStart).
-        const times = new AbortController();
-        c.stopTimes = () => times.abort();
+        const times = stoppableTimes(c);
         c.saving = w.writer
           .settled()
           .then(() => w.writer.close(closingState(c, w.writer)))
@@ -208,9 +207,9 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
           // merged result no longer describes storage, so it is not saved but loaded again.
           .then(() => (c.missedChange ? undefined : saveVerified(c, merged)))
           .then(() => (c.missedChange ? undefined : keepTables(c, merged, w.writer.failed || w.writer.tablesMissed)))
-          .then(() => (c.missedChange ? undefined : saveFileTimes(merged, w.writer.lostIds, times.signal)))
+          .then(() => (c.missedChange ? undefined : saveFileTimes(merged.result.docs, merged.storageIds, w.writer.lostIds, times)))
           // Asked their times, the Files are let go where the contents were kept (release-files.ts).
-          .then(() => (c.missedChange || times.signal.aborted || !c.snapshot.keepContents ? false : readKeptCopies(merged)))
+          .then(() => (c.missedChange || times.aborted || !c.snapshot.keepContents ? false : readKeptCopies(merged)))
           // Every document reads its kept copy: the session's listing (for a rescan) lets go of its Files too.
           .then((moved) => void (moved && c.session?.forgetListing()))
           .catch(() => undefined)
@@ -237,10 +236,35 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
       const w = c.writing;
       if (!w) return;
       c.writing = null;
-      const ended = w.writer.failed ? closingState(c, w.writer) : state === 'cancelled' ? 'cancelled' : 'failed';
-      c.track(w.writer.close(ended, message).then(() => c.notify('added')).then(() => catchUp(c)).then(c.refreshUsage));
+      c.track(closeEnded(c, w, state, message));
     },
   };
+}
+
+/**
+ * Closes the writer of a scan that ended without its result. The new files it saved were to be asked
+ * their times once the results showed, which they never do: asked now (unless a new scan has started),
+ * else a resume, which reads only the files not saved yet, would leave them without one. The next scan
+ * stops it, as after a finished scan.
+ */
+function closeEnded(c: CorpusContext, w: NonNullable<CorpusContext['writing']>, state: 'cancelled' | 'error', message: string | undefined): Promise<void> {
+  const ended = w.writer.failed ? closingState(c, w.writer) : state === 'cancelled' ? 'cancelled' : 'failed';
+  const times = stoppableTimes(c);
+  const askTimes = !w.writer.failed && c.scanStore.getSnapshot().state !== 'scanning';
+  return w.writer
+    .close(ended, message)
+    .then(() => (askTimes && !c.missedChange ? saveFileTimes(w.docs, w.writer.storageIdOf, w.writer.lostIds, times) : undefined))
+    .catch(() => undefined)
+    .then(() => c.notify('added'))
+    .then(() => catchUp(c))
+    .then(c.refreshUsage);
+}
+
+/** A new stop for asking the last scan's files their times (`c.stopTimes`, which the next scan calls). */
+function stoppableTimes(c: CorpusContext): AbortSignal {
+  const times = new AbortController();
+  c.stopTimes = () => times.abort();
+  return times.signal;
 }
 
 /** How a finished writer's scan ended: 'storage-full' makes the next load say the corpus is partial. */
@@ -334,7 +358,7 @@ async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal,
         }
       },
     });
-    c.writing = { writer, rebuild };
+    c.writing = { writer, rebuild, docs };
     c.update({ interrupted: null, error: null, storageFull: null });
     c.notSaved = null;
     void requestPersistentStorage().catch(() => null);

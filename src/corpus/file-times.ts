@@ -7,21 +7,21 @@
  */
 import { retimeDocuments } from '../storage/corpus-repository.ts';
 import { statFiles } from '../scan/quick-check.ts';
-import { NO_ID, type CorpusPart } from './merge-corpus.ts';
+import type { ScanDocs } from '../scan/scan-result.ts';
+import { NO_ID } from './merge-corpus.ts';
 
 /**
- * Asks the times of `part`'s documents that are Files the page holds (named: the stand-ins of
- * handle-read and not-kept documents are nameless; a File asked before answers from its snapshot, with
- * no IPC) and stored (`lost`: ids whose batch never committed); sets those that differ in the part's
- * docs and stores them. Aborted by `signal` (a new scan), nothing
+ * Asks the times of `docs` that are Files the page holds (named: the stand-ins of handle-read and
+ * not-kept documents are nameless; a File asked before answers from its snapshot, with no IPC) and
+ * stored (`storageIds`; `lost`: ids whose batch never committed); sets those that differ in `docs`
+ * and stores them. Aborted by `signal` (a new scan), nothing
  * is set: those documents keep no time, and the next quick check reads them again.
  */
-export async function saveFileTimes(part: CorpusPart, lost: ReadonlySet<number>, signal: AbortSignal): Promise<void> {
-  const docs = part.result.docs;
+export async function saveFileTimes(docs: ScanDocs, storageIds: Uint32Array, lost: ReadonlySet<number>, signal: AbortSignal): Promise<void> {
   const at: number[] = [];
   for (let d = 0; d < docs.count; d++) {
     const file = docs.files[d];
-    const id = part.storageIds[d]!;
+    const id = storageIds[d]!;
     if (file instanceof File && file.name !== '' && id !== NO_ID && !lost.has(id)) at.push(d);
   }
   if (at.length === 0) return;
@@ -31,7 +31,7 @@ export async function saveFileTimes(part: CorpusPart, lost: ReadonlySet<number>,
   for (const d of at) {
     if (!(modified[d]! > 0) || modified[d] === docs.modified[d]) continue;
     docs.modified[d] = modified[d]!;
-    times.set(part.storageIds[d]!, modified[d]!);
+    times.set(storageIds[d]!, modified[d]!);
   }
   await retimeDocuments(times);
 }

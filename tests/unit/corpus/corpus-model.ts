@@ -184,9 +184,8 @@ function scanWorkers(): ScanWorkers {
   };
 }
 
-/** Opens a tab on the current database (restoring what it holds) and waits until it is quiet. */
-export async function openTab(): Promise<Tab> {
-  const workers = scanWorkers();
+/** Opens a tab on the current database (restoring what it holds) and waits until it is quiet; `workers`: the real APIs unless given. */
+export async function openTab(workers: ScanWorkers = scanWorkers()): Promise<Tab> {
   const store = createScanStore();
   const persistence = createCorpusPersistence(store, workers);
   const session = createScanSession(store, workers, persistence.hooks);
@@ -198,9 +197,9 @@ export async function openTab(): Promise<Tab> {
 
 /**
  * For a test file: a fresh database (named `name`) before each test and every tab it opened closed after
- * it. Returns how to open a tab.
+ * it. Returns how to open a tab (on `workers` when given).
  */
-export function tabsPerTest(name: string): () => Promise<Tab> {
+export function tabsPerTest(name: string): (workers?: ScanWorkers) => Promise<Tab> {
   const opened: Tab[] = [];
   beforeEach(() => {
     globalThis.indexedDB = new IDBFactory();
@@ -210,8 +209,8 @@ export function tabsPerTest(name: string): () => Promise<Tab> {
     for (const t of opened.splice(0)) t.persistence.close();
     closeCorpusDb();
   });
-  return async () => {
-    const t = await openTab();
+  return async (workers?: ScanWorkers) => {
+    const t = await openTab(workers);
     opened.push(t);
     return t;
   };
