@@ -1,10 +1,8 @@
 /** The saved-corpus panel: document count, storage used, keep-contents, check files, re-read, clear, resume, reset. */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { CorpusPersistence } from '../../corpus/corpus-persistence.ts';
-import { formatStorageBytes, interruptedMessage } from './format-storage.ts';
 import { useCorpusPersistence } from './use-corpus-persistence.ts';
-import { displayName } from '../shared/display-name.ts';
-import { PathName } from '../shared/PathName.tsx';
+import { CheckResults, CorpusActions, CorpusAlerts, CorpusFacts, InterruptedScan } from './CorpusPanelParts.tsx';
 import { OpenCliResult } from './OpenCliResult.tsx';
 
 export interface CorpusPanelProps {
@@ -15,133 +13,13 @@ export interface CorpusPanelProps {
 export function CorpusPanel({ persistence }: CorpusPanelProps) {
   const s = useCorpusPersistence(persistence);
   const [confirming, setConfirming] = useState(false);
-  const resumeInput = useRef<HTMLInputElement>(null);
-  const folderProps = { webkitdirectory: '', directory: '' } as Record<string, string>;
-  const resetOffered = s.error && (s.error.kind === 'corrupt' || s.error.kind === 'newer-version' || s.error.kind === 'other' || s.error.kind === 'failed' || s.error.kind === 'upgrade-failed');
   return (
     <section className="corpus-panel" aria-label="Saved corpus" aria-busy={s.saving}>
       <h2>Saved corpus</h2>
-      {s.status === 'restoring' && (
-        <p role="status">
-          Restoring the saved corpus
-          {s.restore
-            ? `: ${s.restore.phase} (${Math.round((s.restore.nowMs - s.restore.phaseStartedMs) / 1000)} s in this step, ${Math.round((s.restore.nowMs - s.restore.startedMs) / 1000)} s in all)…`
-            : '…'}
-        </p>
-      )}
-      {s.status === 'off' && <p>This browser does not let SimSift save data: nothing is kept after a reload.</p>}
-      {s.status !== 'off' && (
-        <p aria-label="Saved documents">
-          {s.documentCount.toLocaleString('en')} document{s.documentCount === 1 ? '' : 's'} saved in this browser
-        </p>
-      )}
-      {s.status !== 'off' && s.saving && (
-        <p className="corpus-panel__saving">saving…</p>
-      )}
-      {s.usage && (
-        <p aria-label="Storage used">
-          {s.usage.corpus !== null && (
-            <>
-              <span aria-label="Corpus storage">corpus {formatStorageBytes(s.usage.corpus)}</span>
-              {s.usage.app ? ` + app for offline use ${formatStorageBytes(s.usage.app)}` : ''}:{' '}
-            </>
-          )}
-          {formatStorageBytes(s.usage.usage)} of {formatStorageBytes(s.usage.quota)} used
-          {s.usage.corpus === null ? ' (the corpus and the app’s offline copy)' : ''}
-          {s.usage.persisted ? ' (persistent)' : ''}
-        </p>
-      )}
-      {s.index && (
-        <p aria-label="Index in use">
-          {s.index.kind === 'tables'
-            ? `index: permuted tables, ${s.index.tableCount} tables (k ≤ ${s.index.k})`
-            : 'index: linear scan (k too large for tables to pay)'}
-        </p>
-      )}
-      {s.unmeasured > 0 && (
-        <p aria-label="Pairs not measured">
-          {s.unmeasured.toLocaleString('en')} possible pair{s.unmeasured === 1 ? '' : 's'} between new files and saved documents could not be
-          measured: the saved files' contents are not kept. Scan those files again to measure them.
-        </p>
-      )}
-      {s.error && (
-        <div role="alert" className="corpus-panel__error">
-          <p>{s.error.message}</p>
-          {s.error.kind === 'quota' && s.storageFull?.canResume && (
-            <button type="button" onClick={() => void persistence.resumeStopped()}>
-              Resume
-            </button>
-          )}
-          {resetOffered && (
-            <button type="button" onClick={() => void persistence.resetLocalData()}>
-              Reset local data
-            </button>
-          )}
-        </div>
-      )}
-      {s.notice && (
-        <p role="status" className="corpus-panel__notice">
-          {s.notice}{' '}
-          <button type="button" onClick={() => persistence.dismissNotice()}>
-            Dismiss
-          </button>
-        </p>
-      )}
-      {s.interrupted && (
-        <div role="group" aria-label="Interrupted scan" className="corpus-panel__interrupted">
-          <p>{interruptedMessage(s.interrupted.committed, s.interrupted.total, s.interrupted.storageFull, s.interrupted.cancelled)}</p>
-          <button type="button" onClick={() => resumeInput.current?.click()}>
-            Resume
-          </button>
-          <input
-            ref={resumeInput}
-            type="file"
-            multiple
-            hidden
-            aria-label="Choose the folder to resume"
-            {...folderProps}
-            onChange={(e) => {
-              const files = e.currentTarget.files ? Array.from(e.currentTarget.files) : [];
-              e.currentTarget.value = '';
-              if (files.length > 0) void persistence.resume(files);
-            }}
-          />
-          <button type="button" onClick={() => void persistence.keepInterrupted()}>
-            Keep what is there
-          </button>
-        </div>
-      )}
-      <div className="corpus-panel__actions">
-        <label>
-          <input type="checkbox" checked={s.keepContents} onChange={(e) => void persistence.setKeepContents(e.currentTarget.checked)} /> Keep file
-          contents (the pair view works after a reload)
-        </label>
-        <label className="corpus-panel__check">
-          Check files against the corpus
-          <input
-            type="file"
-            multiple
-            disabled={s.documentCount === 0 || s.checking}
-            onChange={(e) => {
-              const files = e.currentTarget.files ? Array.from(e.currentTarget.files) : [];
-              e.currentTarget.value = '';
-              if (files.length > 0) void persistence.check(files);
-            }}
-          />
-        </label>
-        <button
-          type="button"
-          disabled={s.documentCount === 0 || s.rereadAll}
-          aria-pressed={s.rereadAll}
-          title="Choosing a folder again reads only files whose size or modification time changed. This makes the next choose read every file (for an edit that kept both)."
-          onClick={() => persistence.rereadAll()}
-        >
-          Re-read every file
-        </button>
-        <button type="button" disabled={s.documentCount === 0} onClick={() => setConfirming(true)}>
-          Clear corpus
-        </button>
-      </div>
+      <CorpusFacts s={s} />
+      <CorpusAlerts s={s} persistence={persistence} />
+      <InterruptedScan s={s} persistence={persistence} />
+      <CorpusActions s={s} persistence={persistence} onClear={() => setConfirming(true)} />
       <OpenCliResult persistence={persistence} />
       {confirming && (
         <div role="dialog" aria-modal="true" aria-labelledby="clear-corpus-title" className="corpus-panel__dialog">
@@ -177,32 +55,7 @@ export function CorpusPanel({ persistence }: CorpusPanelProps) {
         </div>
       )}
       {s.checking && <p role="status">Checking…</p>}
-      {s.checks && (
-        <section aria-label="Check results">
-          <h3>Check results</h3>
-          <ul>
-            {s.checks.map((c, i) => (
-              <li key={i}>
-                <strong>
-                  <PathName path={c.name} />
-                </strong>
-                :{' '}
-                {c.problem
-                  ? c.problem
-                  : c.exact.length === 0 && c.near.length === 0
-                    ? 'no duplicate in the corpus'
-                    : [
-                        ...c.exact.map((p) => `exact copy of ${displayName(p)}`),
-                        ...c.near.map(
-                          (n) => `near-duplicate of ${displayName(n.path)} (distance ${n.distance}${n.jaccard === null ? ', not verified: contents not kept' : `, Jaccard ${n.jaccard.toFixed(2)}`})`,
-                        ),
-                      ].join('; ')}{' '}
-                <small>({c.ms.toFixed(0)} ms)</small>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {s.checks && <CheckResults checks={s.checks} />}
     </section>
   );
 }

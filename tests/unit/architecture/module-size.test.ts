@@ -25,7 +25,6 @@ const BEING_CHANGED = new Set([
 /** Functions over 120 lines that are not split yet, by file and name (each must still exceed: remove it once split). */
 const LONG_FUNCTIONS_NOT_YET_SPLIT = new Set([
   'app/ResultsWorkspace.tsx:ResultsWorkspace', // not split yet (#40): the workspace's state and its layout in one function
-  'ui/corpus/CorpusPanel.tsx:CorpusPanel', // not split yet (#40)
 ]);
 
 function listSources(dir: string): string[] {
