@@ -17,8 +17,8 @@ export const DB_NAME = 'simsift-corpus';
 
 /**
  * Schema version. v1 kept one record per document (plus thin corpus chunks); v2 keeps every document
- * field in the column chunks only: measured in Chromium, 100,000 per-document records took 14.7 s to
- * write and 27 MB, the same documents as chunks 0.6 s and 4 MB (bench/restore.bench.ts). v3 keeps file
+ * field in the column chunks only (per-document records were over 20 times slower to write and 7 times
+ * larger: bench/restore.bench.ts, figures in the README). v3 keeps file
  * contents as one record per ingest batch (`content-batches`) instead of one Blob per document
  * (`contents`): Chromium writes a file per stored Blob.
  */

@@ -9,8 +9,8 @@ import type { ExtractionSkip } from '../text/documents/extraction.ts';
 
 /**
  * The largest file SimSift fingerprints. A document is always compared whole (a fingerprint of a
- * part would call two files that differ past the part identical); fingerprinting 54 MB of text took
- * about 0.55 GB and 134 MB about 2.7 GB in Node, so larger files are skipped with a message instead.
+ * part would call two files that differ past the part identical), and memory grows faster than the
+ * text past this size (README, "How it works"), so larger files are skipped with a message instead.
  */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 

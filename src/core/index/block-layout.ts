@@ -231,9 +231,8 @@ export function ownsPair(table: TableKey, agree: number): boolean {
  * one pass over the documents (key, count, scatter or in-cache split: ~20 ns each) plus the
  * candidates inside the groups (the key's leading <= 16 bits), ~0.6 ns each in the WebAssembly
  * kernel (one XOR, mask test and i64.popcnt, whether the key bits or the distance reject it).
- * Calibrated on 100,000 fingerprints at k = 16 (m = 17, 18, 19 measured 18, 17 and 23 CPU-seconds
- * at load 15, the model's 3.2, 3.9 and 4.8 s in the same order; the JavaScript scan before the
- * kernel cost 2-2.6 ns a check and 81 s there).
+ * Calibrated with `npm run bench -- pairs` on 100,000 fingerprints at k = 16: it must order the
+ * layouts as measured, not predict their seconds (README, "What *k* costs").
  */
 export function estimateCost(n: number, k: number, blocks: number): number {
   const tables = binomial(blocks, k);

@@ -119,8 +119,7 @@ export const MAX_DEFAULT_K = 16;
 export const MIN_DEFAULT_K = 8;
 /**
  * What a scan costs per document besides the search, in nanoseconds of one core: reading,
- * fingerprinting and verifying (`simsift scan` on 9,120 real files took 7.7-9.1 s on one thread,
- * about 1 ms a file; the app takes longer).
+ * fingerprinting and verifying (about 1 ms a file for `simsift scan` on real text; the app takes longer).
  */
 export const SCAN_NS_PER_DOCUMENT = 1e6;
 /** The share of the scan's time the search may take at the default k. */
