@@ -18,7 +18,7 @@ export const DB_NAME = 'simsift-corpus';
 /**
  * Schema version. v1 kept one record per document (plus thin corpus chunks); v2 keeps every document
  * field in the column chunks only (per-document records were over 20 times slower to write and 7 times
- * larger: bench/restore.bench.ts, figures in the README). v3 keeps file
+ * larger when v2 was made, with bench/restore.bench.ts). v3 keeps file
  * contents as one record per ingest batch (`content-batches`) instead of one Blob per document
  * (`contents`): Chromium writes a file per stored Blob.
  */
