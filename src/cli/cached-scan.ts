@@ -7,7 +7,7 @@
 import { realpath } from 'node:fs/promises';
 import { FINGERPRINT_RULE } from '../core/simhash/fingerprint-rule.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { DocStatus } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus } from '../core/documents/document-status.ts';
 import { DOC_FLAG_HAS_CONTENT_HASH, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import { noContents, type ScanResult } from '../scan/scan-result.ts';
@@ -75,14 +75,14 @@ export function cachePositions(cache: ScanCache): Map<string, number> {
   return at;
 }
 
-/** Which of the folder's files the cache stands for (`unchanged`) and which must be read (`read`, in the given order). */
-export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ReadonlyMap<string, FileIdentity>, at = cachePositions(cache)): { unchanged: Set<string>; read: string[] } {
-  const unchanged = new Set<string>();
+/** Which of the folder's files the cache stands for (`unchanged`: their cache positions) and which must be read (`read`, in the given order). */
+export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ReadonlyMap<string, FileIdentity>, at = cachePositions(cache)): { unchanged: number[]; read: string[] } {
+  const unchanged: number[] = [];
   const read: string[] = [];
   for (const path of paths) {
     const p = at.get(path);
     const now = identity.get(path);
-    if (p !== undefined && now !== undefined && sameFile(cache, p, now)) unchanged.add(path);
+    if (p !== undefined && now !== undefined && sameFile(cache, p, now)) unchanged.push(p);
     else read.push(path);
   }
   return { unchanged, read };
@@ -115,14 +115,23 @@ function setSizesAtPositions(sizes: Uint32Array, storageIds: Uint32Array): Uint3
 }
 
 /**
- * Gives the restored documents the quick check kept (`unchanged`) their files on disk (`fileOf`), so a
- * pair that needs one's exact Jaccard reads that one file, then reads the short documents' feature sets
- * for the short-document join.
+ * Gives the restored documents the quick check kept (`unchanged`: cache positions) their files on disk
+ * (`fileOf`), so a pair that needs one's exact Jaccard reads that one file, then reads the short
+ * documents' feature sets for the short-document join.
  */
-export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, before: SavedCorpusPart, unchanged: ReadonlySet<string>, fileOf: (path: string) => Blob): Promise<void> {
+export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, before: SavedCorpusPart, unchanged: readonly number[], fileOf: (path: string) => Blob): Promise<void> {
   // One array behind the result and the search corpus (findCandidates spreads the docs, not their files).
   const docs = before.result.docs;
-  for (let p = 0; p < docs.count; p++) if (unchanged.has(docs.paths[p]!)) docs.files[p] = fileOf(docs.paths[p]!);
+  // A cache position is its document's stored id: the restored position holding it (the same unless the path order moved it).
+  const ids = before.storageIds;
+  let moved = false;
+  for (let p = 0; p < ids.length && !moved; p++) moved = ids[p] !== p;
+  const positionOf = moved ? new Int32Array(ids.length) : null;
+  if (positionOf) ids.forEach((id, p) => (positionOf[id] = p));
+  for (const q of unchanged) {
+    const p = positionOf ? positionOf[q]! : q;
+    docs.files[p] = fileOf(docs.paths[p]!);
+  }
   await loadSmallSets(workers, signal, before.search!);
 }
 
@@ -179,22 +188,30 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   const setSizes = new Uint32Array(n);
   for (let d = 0; d < n; d++) {
     if (docs.status[d] === DocStatus.pending) return null;
-    // The app's own mapping of a scanned document to a stored one (status, skip reason, copies).
-    const stored = storedDocumentOf(docs, d, d)!;
     const now = identity.get(docs.paths[d]!);
     corpus.ids[d] = d;
-    if (stored.status === 'ok') {
-      corpus.hi[d] = stored.hi;
-      corpus.lo[d] = stored.lo;
-    }
     corpus.hashHi[d] = docs.hashHi[d]!;
     corpus.hashLo[d] = docs.hashLo[d]!;
-    corpus.flags[d] =
-      (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
+    const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
+    if (docs.status[d] === DocStatus.ok && !(docs.flags[d]! & DocFlag.invalidUtf8)) {
+      // storedDocumentOf's mapping of a plain fingerprinted document, without a record per document.
+      corpus.hi[d] = docs.hi[d]!;
+      corpus.lo[d] = docs.lo[d]!;
+      corpus.flags[d] = hashed ? DOC_FLAG_HAS_CONTENT_HASH : 0;
+    } else {
+      // The app's own mapping of a scanned document to a stored one (status, skip reason, copies).
+      const stored = storedDocumentOf(docs, d, d)!;
+      if (stored.status === 'ok') {
+        corpus.hi[d] = stored.hi;
+        corpus.lo[d] = stored.lo;
+      }
+      corpus.flags[d] =
+        (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
+      if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
+    }
     corpus.sizes[d] = docs.sizes[d]!;
     corpus.lastModified![d] = now?.mtimeMs ?? 0;
     corpus.words[d] = docs.words[d]!;
-    if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
     ctimeMs[d] = now?.ctimeMs ?? 0;
     ino[d] = now?.ino ?? 0;
     if (search) setSizes[d] = Math.max(0, knownSetSize(search, d));

@@ -397,7 +397,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // The folder's documents: those the cache stands for and those read now.
     const scanned = kept.filter((path) => identity.has(path));
     // Files as the app holds them: Blobs backed by the files on disk, opened when the scan reads them.
-    const fileOf = (path: string) => diskFile(join(args.dir, path), identity.get(path)!);
+    // Listed paths are normalized relative paths: DIR's prefix joined by hand (as path.join would, 100,000 times).
+    const prefix = join(args.dir, '_').slice(0, -1);
+    const fileOf = (path: string) => diskFile(prefix + path, identity.get(path)!);
     const collected = inPathOrder({ files: toRead.map(fileOf), paths: toRead, hidden: [] });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
     const k = args.k ?? defaultK(scanned.length);
@@ -411,7 +413,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     let shown: SearchCorpus | null = null;
     const hooks: ScanHooks =
       before && cached
-        ? cacheHooks(workers, before, cached.unchanged.size, new Set(scanned), (outcome, corpus) => ((cacheOutcome = outcome), (shown = corpus)))
+        ? cacheHooks(workers, before, cached.unchanged.length, new Set(scanned), (outcome, corpus) => ((cacheOutcome = outcome), (shown = corpus)))
         : args.cache !== undefined
           ? { finish: async (own) => ((shown = own.corpus), own) }
           : {};

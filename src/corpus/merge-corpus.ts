@@ -103,6 +103,8 @@ function knownPairsOf(part: SavedCorpusPart, at: Int32Array): KnownPairs {
   const v = part.result.verified;
   const known = part.search?.known;
   const fromCache = known ? mappedPairs(known.a, known.b, known.jaccard, known.count, at) : emptyKnown();
+  // Restored from saved pairs (the CLI's cache), the cache is the verified pairs: the first list would win every tie.
+  if (known && known.a === v.a && known.b === v.b && known.count === v.count) return fromCache;
   return mergeKnown(fromCache, mappedPairs(v.a, v.b, v.jaccard, v.count, at));
 }
 
@@ -143,6 +145,8 @@ function mergeKnown(x: KnownPairs, y: KnownPairs): KnownPairs {
     out.jaccard[n] = src.jaccard[p]!;
     out.count++;
   }
+  // Without repeats (the usual case: the two lists know different pairs) the columns are whole: no copy.
+  if (out.count === cap) return out;
   return { a: out.a.slice(0, out.count), b: out.b.slice(0, out.count), jaccard: out.jaccard.slice(0, out.count), count: out.count };
 }
 
