@@ -251,7 +251,6 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     const counts = (err: string) => /(\d+) candidates? rejected by feature-set sizes, (\d+) files? read again/.exec(err)!.slice(1).map(Number);
     const [rejected, read] = counts(cached.err);
     const [freshRejected] = counts(fresh.err);
-    console.log(cached.err, fresh.err);
     // The fresh scan kept every set: what its bound rejected among t0's pairs, the cached scan rejects from the saved sizes.
     expect(rejected).toBeGreaterThan(0);
     expect(freshRejected).toBeGreaterThanOrEqual(rejected);
