@@ -23,40 +23,22 @@ import { storedTableSearch } from './stored-tables.ts';
 import type { Base, CorpusContext } from './corpus-context.ts';
 import { runRestore } from './corpus-loading.ts';
 
-/**
- * Rescans the files of `files` not saved yet (after an interrupted scan), and those saved without a
- * modification time (a tab closed before the scan asked them theirs: their contents may have changed
- * since, so each is read once and saved with its time); the marker is closed.
- */
+/** Rescans the files of `files` not saved yet (after an interrupted scan); the marker is closed. */
 export async function resume(c: CorpusContext, files: File[]): Promise<void> {
   await c.restoring;
   await c.guarded(async () => {
     const paths = files.map((f) => f.webkitRelativePath || f.name);
     const stored = await findStoredPaths(paths);
-    const untimed = savedWithoutTime(c.base);
-    const notSaved = paths.filter((p) => !stored.has(p)).length;
-    const missing = files.filter((_, i) => !stored.has(paths[i]!) || untimed.has(paths[i]!));
+    const missing = files.filter((_, i) => !stored.has(paths[i]!));
     const marker = c.snapshot.interrupted;
     if (marker) await withWriterLock(() => endScanSession(marker.id, 'interrupted'), { wait: true });
-    const timeless = missing.length - notSaved;
-    c.scanNotice =
-      `Resuming: ${notSaved.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet` +
-      (timeless > 0 ? `; ${timeless.toLocaleString('en')} saved without their modification time are read again.` : '.');
+    c.scanNotice = `Resuming: ${missing.length.toLocaleString('en')} of ${files.length.toLocaleString('en')} files were not saved yet.`;
     c.update({ interrupted: null, notice: c.scanNotice });
     // A folder's scan resumed syncs to the whole folder: its saved files gone from it leave, as they
     // would have at the end of the scan that was interrupted.
     if (marker?.sync) void c.session?.start({ kind: 'file-list', files: missing, sync: true, folderPaths: paths });
     else if (missing.length > 0) void c.session?.start({ kind: 'file-list', files: missing });
   });
-}
-
-/** Paths of the corpus on show saved without a modification time (0: unknown). */
-function savedWithoutTime(base: Base | null): Set<string> {
-  const out = new Set<string>();
-  const docs = base?.result.docs;
-  if (!docs) return out;
-  for (let d = 0; d < docs.count; d++) if (!((docs.modified?.[d] ?? 0) > 0)) out.add(docs.paths[d]!);
-  return out;
 }
 
 /** Scans again the files a full storage kept out (after space was freed). */
