@@ -7,7 +7,7 @@
 import { realpath } from 'node:fs/promises';
 import { FINGERPRINT_RULE } from '../core/simhash/fingerprint-rule.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { DocStatus } from '../core/documents/document-status.ts';
+import { DocFlag, DocStatus } from '../core/documents/document-status.ts';
 import { DOC_FLAG_HAS_CONTENT_HASH, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import { noContents, type ScanResult } from '../scan/scan-result.ts';
@@ -16,6 +16,8 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
 import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
 import { concatSets, findCandidates } from '../scan/near-duplicate-search.ts';
+import { knownSetSize } from '../scan/verify-candidates.ts';
+import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { restoredPositions, storedDocumentOf } from '../corpus/stored-documents.ts';
 import { passagesAtPositions } from '../corpus/saved-passages.ts';
 import { CacheProblem, readScanCache, type FileIdentity, type ScanCache } from './scan-cache.ts';
@@ -66,16 +68,21 @@ function sameFile(cache: ScanCache, p: number, now: FileIdentity): boolean {
   );
 }
 
-/** Which of the folder's files the cache stands for (`unchanged`) and which must be read (`read`, in the given order). */
-export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ReadonlyMap<string, FileIdentity>): { unchanged: Set<string>; read: string[] } {
+/** The cache's positions by path (made while the threads take the stats, for `quickCheck`). */
+export function cachePositions(cache: ScanCache): Map<string, number> {
   const at = new Map<string, number>();
   cache.corpus.paths.forEach((path, p) => at.set(path, p));
-  const unchanged = new Set<string>();
+  return at;
+}
+
+/** Which of the folder's files the cache stands for (`unchanged`: their cache positions) and which must be read (`read`, in the given order). */
+export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ReadonlyMap<string, FileIdentity>, at = cachePositions(cache)): { unchanged: number[]; read: string[] } {
+  const unchanged: number[] = [];
   const read: string[] = [];
   for (const path of paths) {
     const p = at.get(path);
     const now = identity.get(path);
-    if (p !== undefined && now !== undefined && sameFile(cache, p, now)) unchanged.add(path);
+    if (p !== undefined && now !== undefined && sameFile(cache, p, now)) unchanged.push(p);
     else read.push(path);
   }
   return { unchanged, read };
@@ -84,22 +91,48 @@ export function quickCheck(cache: ScanCache, paths: readonly string[], identity:
 /**
  * The cached corpus as the saved corpus a scan merges into: its documents at their positions, exact
  * classes, and verified pairs as decided (no search, no grouping: the merge groups the whole folder
- * once), then the short documents' feature sets read for the short-document join. `fileOf(path)` gives
- * an unchanged file's Blob; the others get the empty stand-in and are replaced or dropped by the merge.
+ * once). Needs no stat of the folder, so it runs while the threads take them; every document is the
+ * empty stand-in until `lendUnchanged` gives the files the quick check kept their Blobs.
  */
-export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, cache: ScanCache, unchanged: ReadonlySet<string>, fileOf: (path: string) => Blob): Promise<SavedCorpusPart> {
-  const files = cache.corpus.paths.map((path) => (unchanged.has(path) ? fileOf(path) : noContents()));
+export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, cache: ScanCache): Promise<SavedCorpusPart> {
+  const files = new Array<Blob>(cache.corpus.count).fill(noContents());
   const { pairs } = cache;
   const options = { settings: cache.settings, k: pairs.k, similarityThreshold: pairs.threshold, grouping: pairs.grouping === 'components' ? 'components' as const : 'reference' as const };
   const { docs, storageIds, skipped, notes, pinned } = restoredPositions(cache.corpus, { files }, [], pairs.pinned);
   const found = await findCandidates(workers, signal, docs, cache.settings, concatSets([]), fromSavedPairs(pairs, storageIds, { ...options, pinned }));
-  await loadSmallSets(workers, signal, found.corpus);
   if (cache.passages) found.corpus.passages = passagesAtPositions(cache.passages, storageIds);
+  if (cache.setSizes) found.corpus.setSizes = setSizesAtPositions(cache.setSizes, storageIds);
   // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
   const c = found.candidates;
   const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: Float32Array.from(c.jaccard), count: c.pairs.count };
   const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes };
   return { result, storageIds, search: found.corpus };
+}
+
+/** The cache's feature-set sizes (by stored id) at restored positions. */
+function setSizesAtPositions(sizes: Uint32Array, storageIds: Uint32Array): Uint32Array {
+  return Uint32Array.from(storageIds, (id) => sizes[id] ?? 0);
+}
+
+/**
+ * Gives the restored documents the quick check kept (`unchanged`: cache positions) their files on disk
+ * (`fileOf`), so a pair that needs one's exact Jaccard reads that one file, then reads the short
+ * documents' feature sets for the short-document join.
+ */
+export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, before: SavedCorpusPart, unchanged: readonly number[], fileOf: (path: string) => Blob): Promise<void> {
+  // One array behind the result and the search corpus (findCandidates spreads the docs, not their files).
+  const docs = before.result.docs;
+  // A cache position is its document's stored id: the restored position holding it (the same unless the path order moved it).
+  const ids = before.storageIds;
+  let moved = false;
+  for (let p = 0; p < ids.length && !moved; p++) moved = ids[p] !== p;
+  const positionOf = moved ? new Int32Array(ids.length) : null;
+  if (positionOf) ids.forEach((id, p) => (positionOf[id] = p));
+  for (const q of unchanged) {
+    const p = positionOf ? positionOf[q]! : q;
+    docs.files[p] = fileOf(docs.paths[p]!);
+  }
+  await loadSmallSets(workers, signal, before.search!);
 }
 
 /** What the merge did, for the summary line. */
@@ -110,7 +143,7 @@ export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' 
  * are in it without being scanned), and the scan's own result is merged into the cached corpus, the
  * folder's listing (`listed`) deciding which cached files left.
  */
-export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: ReadonlySet<string>, done: (outcome: CacheOutcome) => void): ScanHooks {
+export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: ReadonlySet<string>, done: (outcome: CacheOutcome, search: SearchCorpus) => void): ScanHooks {
   return {
     corpusSize: () => notRead,
     async finish(own: ShownCorpus, signal: AbortSignal): Promise<ShownCorpus> {
@@ -120,7 +153,7 @@ export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRea
       const r = own.result;
       const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
       const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { roots: new Set(), listed, whole: true });
-      done({ unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead });
+      done({ unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead }, outcome.grouped.corpus);
       return outcome.grouped;
     },
   };
@@ -128,9 +161,9 @@ export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRea
 
 /**
  * The cache of a finished scan: its documents in path order (position = stored id), each file's
- * identity, and its verified pairs. Null when a document never finished (the scan was not whole).
+ * identity, its verified pairs, and the feature-set sizes its search corpus (`search`) knows. Null when a document never finished (the scan was not whole).
  */
-export function cacheOfResult(dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>): ScanCache | null {
+export function cacheOfResult(dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>, search: SearchCorpus | null): ScanCache | null {
   const docs = result.docs;
   const n = docs.count;
   const corpus: LoadedCorpus = {
@@ -152,28 +185,38 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   };
   const ctimeMs = new Float64Array(n);
   const ino = new Float64Array(n);
+  const setSizes = new Uint32Array(n);
   for (let d = 0; d < n; d++) {
     if (docs.status[d] === DocStatus.pending) return null;
-    // The app's own mapping of a scanned document to a stored one (status, skip reason, copies).
-    const stored = storedDocumentOf(docs, d, d)!;
     const now = identity.get(docs.paths[d]!);
     corpus.ids[d] = d;
-    if (stored.status === 'ok') {
-      corpus.hi[d] = stored.hi;
-      corpus.lo[d] = stored.lo;
-    }
     corpus.hashHi[d] = docs.hashHi[d]!;
     corpus.hashLo[d] = docs.hashLo[d]!;
-    corpus.flags[d] =
-      (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
+    const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
+    if (docs.status[d] === DocStatus.ok && !(docs.flags[d]! & DocFlag.invalidUtf8)) {
+      // storedDocumentOf's mapping of a plain fingerprinted document, without a record per document.
+      corpus.hi[d] = docs.hi[d]!;
+      corpus.lo[d] = docs.lo[d]!;
+      corpus.flags[d] = hashed ? DOC_FLAG_HAS_CONTENT_HASH : 0;
+    } else {
+      // The app's own mapping of a scanned document to a stored one (status, skip reason, copies).
+      const stored = storedDocumentOf(docs, d, d)!;
+      if (stored.status === 'ok') {
+        corpus.hi[d] = stored.hi;
+        corpus.lo[d] = stored.lo;
+      }
+      corpus.flags[d] =
+        (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
+      if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
+    }
     corpus.sizes[d] = docs.sizes[d]!;
     corpus.lastModified![d] = now?.mtimeMs ?? 0;
     corpus.words[d] = docs.words[d]!;
-    if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
     ctimeMs[d] = now?.ctimeMs ?? 0;
     ino[d] = now?.ino ?? 0;
+    if (search) setSizes[d] = Math.max(0, knownSetSize(search, d));
   }
   // Positions are the stored ids here, so the passages are kept as they are.
   const passages = result.passages ?? null;
-  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages };
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages, setSizes };
 }

@@ -21,7 +21,6 @@ export interface ListedStat {
  */
 class DiskFile {
   readonly type = '';
-  readonly name: string;
   /** Makes the object uncloneable (see the class comment). */
   readonly notPostable = () => undefined;
 
@@ -30,8 +29,11 @@ class DiskFile {
     private readonly listed: ListedStat,
     private readonly start = 0,
     private readonly end = listed.size,
-  ) {
-    this.name = basename(path);
+  ) {}
+
+  /** Asked rarely: a scan holds one per unchanged file of a cached folder (100,000 basenames for nothing). */
+  get name(): string {
+    return basename(this.path);
   }
 
   get size(): number {

@@ -1,6 +1,6 @@
 /**
  * The file behind `simsift scan --cache FILE`: a scanned folder's documents (the columns the app's saved
- * corpus keeps: fingerprint, content hash, size, words, status) with each file's stat identity (size,
+ * corpus keeps: fingerprint, content hash, size, words, status, feature-set size) with each file's stat identity (size,
  * mtime, ctime, inode) and the verified pairs, so the next scan of the folder reads only what changed.
  * One binary file, written whole or not at all, checked by a SHA-256 of its body when read back.
  */
@@ -14,7 +14,7 @@ import { writeAtomicFile } from './atomic-file.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 /** What `stat` says of a file, compared field by field by the quick check (fclones' rule, plus ctime). */
 export interface FileIdentity {
@@ -40,6 +40,11 @@ export interface ScanCache {
   pairs: VerifiedPairs;
   /** Sampled passages of the fingerprinted documents (by position) for the containment search; null: made with containment off. */
   passages: PackedSets | null;
+  /**
+   * Per document: its feature set's size (0: not known), so verification's size bound decides a pair
+   * with an unchanged document without reading it again (verify-candidates.ts knownSetSize).
+   */
+  setSizes: Uint32Array;
 }
 
 /** The JSON head of the file: everything but the columns, and each column's byte length. */
@@ -57,7 +62,7 @@ interface Head {
   columns: Record<ColumnName, number>;
 }
 
-const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys'] as const;
+const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys'] as const;
 type ColumnName = (typeof COLUMNS)[number];
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -82,6 +87,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     ctimeMs: bytesOf(cache.ctimeMs),
     ino: bytesOf(cache.ino),
     words: bytesOf(c.words),
+    setSizes: bytesOf(cache.setSizes),
     paths,
     pairA: bytesOf(p.a),
     pairB: bytesOf(p.b),
@@ -165,6 +171,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const ctimeMs = take('ctimeMs', f64, 8, n);
   const ino = take('ino', f64, 8, n);
   const words = take('words', u32, 4, n);
+  const setSizes = take('setSizes', u32, 4, n);
   const pathText = take('paths', (b) => Buffer.from(b).toString('utf16le'), 0, n);
   const a = take('pairA', u32, 4, m);
   const b = take('pairB', u32, 4, m);
@@ -211,5 +218,6 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
       pinned: Uint32Array.from(head.pairs.pinned ?? []),
     },
     passages: head.passages ? { docs: passageDocs, offsets: passageOffsets, keys: passageKeys } : null,
+    setSizes,
   };
 }

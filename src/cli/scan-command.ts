@@ -25,7 +25,9 @@ import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } f
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { statListing } from './stat-listing.ts';
-import { cacheHooks, cacheOfResult, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
+import { cacheHooks, cacheOfResult, cachePositions, lendUnchanged, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
+import type { SearchCorpus } from '../scan/search-corpus.ts';
+import type { ScanHooks } from '../scan/scan-hooks.ts';
 import { writeScanCache, type FileIdentity } from './scan-cache.ts';
 import { writeBundle } from './bundle-output.ts';
 import { diskFile } from './disk-file.ts';
@@ -268,7 +270,7 @@ function describeChaining(result: ScanResult): string {
  * runs twice, as the search does when a cache's corpus is merged, is summed) and this command's own
  * steps: "phases (wall clock, s; ...): walking, stat and the cache 0.41, reading with fingerprinting alongside 12.10, ...".
  */
-function describePhases(started: number, sessionFrom: number, writingFrom: number, end: number): string {
+function describePhases(started: number, sessionFrom: number, writingFrom: number, end: number, merged: boolean): string {
   const sums = new Map<string, number>();
   for (const e of performance.getEntriesByType('measure')) {
     if (!e.name.startsWith(PHASE_PREFIX) || e.startTime < started) continue;
@@ -284,10 +286,10 @@ function describePhases(started: number, sessionFrom: number, writingFrom: numbe
     `search ${s(sums.get('search'))}`,
     `verification ${s(sums.get('verification'))}`,
     `grouping ${s(sums.get('grouping'))}`,
-    ...(sums.has('finish') ? [`merging with the cache ${s(sums.get('finish'))}`] : []),
+    ...(merged ? [`merging with the cache ${s(sums.get('finish'))}`] : []),
     `writing the outputs ${s(end - writingFrom)}`,
   ];
-  const within = sums.has('finish') ? "; the merge's search, verification and grouping are within it" : '';
+  const within = merged ? "; the merge's search, verification and grouping are within it" : '';
   return `phases (wall clock, s${within}): ${parts.join(', ')}`;
 }
 
@@ -350,9 +352,13 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     workers = createNodeScanWorkers(threads);
     workers.ingest.warm();
     workers.index.warm();
-    // The cache is read while the folder is walked; awaited once the stats are taken.
+    // The cache is read while the folder is walked, and restored while the threads take the stats
+    // (cached-scan.ts restoreCache needs none); both awaited once the stats are taken.
     const cacheRead = args.cache === undefined ? Promise.resolve(null) : openCache(args.cache, args.dir, args.settings, args.containment);
-    cacheRead.catch(() => {});
+    const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers!, new AbortController().signal, use.cache) : null));
+    restoring.catch(() => {});
+    const cacheIndex = cacheRead.then((use) => (use?.cache && !args.reread ? cachePositions(use.cache) : undefined));
+    cacheIndex.catch(() => {});
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     if (args.bundle !== undefined) bundleOutput = await openOutput(args.bundle);
@@ -377,7 +383,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const cacheUse = await cacheRead;
     // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
     // for permission here (a read would only say NotReadableError).
-    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
+    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity, await cacheIndex) : null;
     const toRead = (cached ? cached.read : kept).filter((path) => {
       try {
         accessSync(fsPath(join(args.dir, path)), constants.R_OK);
@@ -391,7 +397,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // The folder's documents: those the cache stands for and those read now.
     const scanned = kept.filter((path) => identity.has(path));
     // Files as the app holds them: Blobs backed by the files on disk, opened when the scan reads them.
-    const fileOf = (path: string) => diskFile(join(args.dir, path), identity.get(path)!);
+    // Listed paths are normalized relative paths: DIR's prefix joined by hand (as path.join would, 100,000 times).
+    const prefix = join(args.dir, '_').slice(0, -1);
+    const fileOf = (path: string) => diskFile(prefix + path, identity.get(path)!);
     const collected = inPathOrder({ files: toRead.map(fileOf), paths: toRead, hidden: [] });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
     const k = args.k ?? defaultK(scanned.length);
@@ -399,8 +407,16 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, containmentThreshold: args.containment, grouping: args.grouping });
     let cacheOutcome: CacheOutcome | null = null;
-    const before = cached && cacheUse?.cache ? await restoreCache(workers, new AbortController().signal, cacheUse.cache, cached.unchanged, fileOf) : null;
-    const hooks = before && cached ? cacheHooks(workers, before, cached.unchanged.size, new Set(scanned), (outcome) => (cacheOutcome = outcome)) : {};
+    const before = cached ? await restoring : null;
+    if (before && cached) await lendUnchanged(workers, new AbortController().signal, before, cached.unchanged, fileOf);
+    // The search corpus behind the result: the cache keeps the feature-set sizes it knows.
+    let shown: SearchCorpus | null = null;
+    const hooks: ScanHooks =
+      before && cached
+        ? cacheHooks(workers, before, cached.unchanged.length, new Set(scanned), (outcome, corpus) => ((cacheOutcome = outcome), (shown = corpus)))
+        : args.cache !== undefined
+          ? { finish: async (own) => ((shown = own.corpus), own) }
+          : {};
     const session = createScanSession(store, workers, hooks);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
     const sessionFrom = performance.now();
@@ -427,7 +443,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await writeCsv(result, output, io);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
-    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, cacheUse!, cacheOutcome, args.reread);
+    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, shown, cacheUse!, cacheOutcome, args.reread);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {
@@ -435,7 +451,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const v = result.verification;
     const seconds = (performance.now() - started) / 1000;
-    const phases = describePhases(started, sessionFrom, writingFrom, performance.now());
+    const phases = describePhases(started, sessionFrom, writingFrom, performance.now(), cacheOutcome !== null);
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
@@ -471,8 +487,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
  * Writes the scan's cache (cached-scan.ts) and returns the summary's line about it: what the cache
  * spared, or why it could not be used.
  */
-async function keepCache(file: string, dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>, use: CacheUse, outcome: CacheOutcome | null, reread: boolean): Promise<string> {
-  const cache = cacheOfResult(await realpath(dir), startedMs, result, identity);
+async function keepCache(file: string, dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>, search: SearchCorpus | null, use: CacheUse, outcome: CacheOutcome | null, reread: boolean): Promise<string> {
+  const cache = cacheOfResult(await realpath(dir), startedMs, result, identity, search);
   if (cache) await writeScanCache(file, cache);
   const saved = cache ? `wrote ${escapeName(file)}` : `${escapeName(file)} not written (the scan did not finish every file)`;
   if (outcome) {

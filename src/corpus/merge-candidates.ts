@@ -21,9 +21,11 @@ export function mergedCandidates(found: DuplicateSearchResult, before: SavedPart
   const c = found.candidates;
   const v = before.result.verified;
   // The saved verified pairs at merged positions, between documents that still stand for their text.
-  const sa: number[] = [];
-  const sb: number[] = [];
-  const sp: number[] = [];
+  // Typed columns (number arrays grown pair by pair cost a tenth of a second at 200,000 pairs).
+  const sa = new Uint32Array(v.count);
+  const sb = new Uint32Array(v.count);
+  const sp = new Uint32Array(v.count);
+  let m = 0;
   for (let p = 0; p < v.count; p++) {
     const x = savedTo[v.a[p]!]!;
     const y = savedTo[v.b[p]!]!;
@@ -31,13 +33,14 @@ export function mergedCandidates(found: DuplicateSearchResult, before: SavedPart
     const a = Math.min(x, y);
     const b = Math.max(x, y);
     if (found.representative[a] !== a || found.representative[b] !== b) continue;
-    sa.push(a);
-    sb.push(b);
-    sp.push(p);
+    sa[m] = a;
+    sb[m] = b;
+    sp[m++] = p;
   }
-  const savedOrder = sa.map((_, i) => i);
-  if (!isSortedPairs(sa, sb)) savedOrder.sort((i, j) => sa[i]! - sa[j]! || sb[i]! - sb[j]!);
-  const a = new Uint32Array(c.count + sa.length);
+  const savedOrder = new Uint32Array(m);
+  for (let i = 0; i < m; i++) savedOrder[i] = i;
+  if (!isSortedPairs(sa, sb, m)) savedOrder.sort((i, j) => sa[i]! - sa[j]! || sb[i]! - sb[j]! || i - j);
+  const a = new Uint32Array(c.count + m);
   const b = new Uint32Array(a.length);
   const distance = new Uint8Array(a.length);
   const jaccard = new Float64Array(a.length);
@@ -99,8 +102,8 @@ export function carriedHistogram(before: SavedPart, savedTo: Int32Array, found: 
   return histogram;
 }
 
-/** Whether pairs (a[i], b[i]) are sorted by (a, b). */
-function isSortedPairs(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 1; i < a.length; i++) if (a[i - 1]! > a[i]! || (a[i - 1] === a[i] && b[i - 1]! > b[i]!)) return false;
+/** Whether the first `n` pairs (a[i], b[i]) are sorted by (a, b). */
+function isSortedPairs(a: Uint32Array, b: Uint32Array, n: number): boolean {
+  for (let i = 1; i < n; i++) if (a[i - 1]! > a[i]! || (a[i - 1] === a[i] && b[i - 1]! > b[i]!)) return false;
   return true;
 }

@@ -103,6 +103,8 @@ function knownPairsOf(part: SavedCorpusPart, at: Int32Array): KnownPairs {
   const v = part.result.verified;
   const known = part.search?.known;
   const fromCache = known ? mappedPairs(known.a, known.b, known.jaccard, known.count, at) : emptyKnown();
+  // Restored from saved pairs (the CLI's cache), the cache is the verified pairs: the first list would win every tie.
+  if (known && known.a === v.a && known.b === v.b && known.count === v.count) return fromCache;
   return mergeKnown(fromCache, mappedPairs(v.a, v.b, v.jaccard, v.count, at));
 }
 
@@ -143,6 +145,8 @@ function mergeKnown(x: KnownPairs, y: KnownPairs): KnownPairs {
     out.jaccard[n] = src.jaccard[p]!;
     out.count++;
   }
+  // Without repeats (the usual case: the two lists know different pairs) the columns are whole: no copy.
+  if (out.count === cap) return out;
   return { a: out.a.slice(0, out.count), b: out.b.slice(0, out.count), jaccard: out.jaccard.slice(0, out.count), count: out.count };
 }
 
@@ -263,13 +267,21 @@ function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Arra
   if (own.search?.passages) mapSets(passagesWithCopies(own.search.passages, own.result.representative), ownPassagesTo, passages);
   passages.sort((x, y) => x.docs[0]! - y.docs[0]!);
   const keptSets: Array<Uint32Array | undefined> = new Array(count);
+  // Feature-set sizes saved without the sets (the CLI's cache): verification's size bound reads them.
+  let setSizes: Uint32Array | undefined;
   const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);
   for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
     const sets = search?.keptSets;
-    if (!sets || setKey(search.settings) !== setKey(settings)) continue;
-    for (let d = 0; d < to.length; d++) if (to[d]! >= 0 && sets[d]) keptSets[to[d]!] = sets[d];
+    const sizes = search?.setSizes;
+    if (!search || setKey(search.settings) !== setKey(settings)) continue;
+    if (sizes) setSizes ??= new Uint32Array(count);
+    for (let d = 0; d < to.length; d++) {
+      if (to[d]! < 0) continue;
+      if (sets?.[d]) keptSets[to[d]!] = sets[d];
+      if (sizes) setSizes![to[d]!] = sizes[d]!;
+    }
   }
-  return { parts, keptSets, passages: concatSets(passages) };
+  return { parts, keptSets, passages: concatSets(passages), ...(setSizes ? { setSizes } : {}) };
 }
 
 /**
@@ -343,7 +355,7 @@ export async function mergeCorpus(
   }
   const known = mergeKnown(knownPairsOf(before, savedTo), knownPairsOf(own, ownTo));
 
-  const { parts, keptSets, passages } = mergedSets(before, own, savedTo, ownTo, sameOwn, docs.count, options.settings);
+  const { parts, keptSets, passages, setSizes } = mergedSets(before, own, savedTo, ownTo, sameOwn, docs.count, options.settings);
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
@@ -360,6 +372,7 @@ export async function mergeCorpus(
     pinned,
     known,
     keptSets,
+    ...(setSizes ? { setSizes } : {}),
     passages,
     candidates: (search) => {
       const candidates = mergedCandidates(search, before, savedTo, wasSaved, decided, options.k);

@@ -167,29 +167,33 @@ export interface GroupedCorpus {
 /** A result's verified pairs by stored id (pairs with an unsaved member are left out), with its grouping parameters. */
 export function verifiedByStorageId(result: ScanResult, storageIds: Uint32Array, missing: number): VerifiedPairs {
   const v = result.verified;
-  const a: number[] = [];
-  const b: number[] = [];
-  const d: number[] = [];
-  const j: number[] = [];
+  // Typed columns, counted then filled (number arrays grown pair by pair cost a tenth of a second at 200,000 pairs).
+  let count = 0;
+  for (let p = 0; p < v.count; p++) if (storageIds[v.a[p]!] !== missing && storageIds[v.b[p]!] !== missing) count++;
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  const distance = new Uint8Array(count);
+  const jaccard = new Float32Array(count);
+  let n = 0;
   for (let p = 0; p < v.count; p++) {
     const ia = storageIds[v.a[p]!]!;
     const ib = storageIds[v.b[p]!]!;
     if (ia === missing || ib === missing) continue;
-    a.push(Math.min(ia, ib));
-    b.push(Math.max(ia, ib));
-    d.push(v.distance[p]!);
-    j.push(v.jaccard[p]!);
+    a[n] = Math.min(ia, ib);
+    b[n] = Math.max(ia, ib);
+    distance[n] = v.distance[p]!;
+    jaccard[n++] = v.jaccard[p]!;
   }
   return {
     k: result.k,
     threshold: result.similarityThreshold,
     grouping: result.grouping,
-    a: Uint32Array.from(a),
-    b: Uint32Array.from(b),
-    distance: Uint8Array.from(d),
-    jaccard: Float32Array.from(j),
+    a,
+    b,
+    distance,
+    jaccard,
     histogram: result.histogram.slice(),
-    count: a.length,
+    count,
     pinned: Uint32Array.from(result.pinned.filter((p) => storageIds[p] !== undefined && storageIds[p] !== missing), (p) => storageIds[p]!),
     containment: result.containmentThreshold ?? 0,
     ...(result.passages ? { passages: passagesByStorageId(result.passages, result.representative, storageIds, missing) } : {}),

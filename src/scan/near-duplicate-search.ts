@@ -167,6 +167,8 @@ export interface SearchOptions {
   grouping: Grouping;
   pinned?: readonly number[];
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
+  setSizes?: Uint32Array;
   /**
    * Sampled passages (doc ids) for the containment search; `containmentThreshold` (0: off) decides it.
    * Absent when none were collected: an empty set would tell a saved copy (the CLI's cache) there were none.
@@ -232,6 +234,7 @@ export async function findCandidates(
     smallSets,
     known: chosen.known,
     ...(options.keptSets ? { keptSets: options.keptSets } : {}),
+    ...(options.setSizes ? { setSizes: options.setSizes } : {}),
     ...(options.passages ? { passages: options.passages } : {}),
   };
   return {

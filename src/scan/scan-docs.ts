@@ -6,15 +6,22 @@ import { rangesAt, type ScanDocs } from './scan-result.ts';
 
 /** The columns of `docs` at `keep`, in that order. */
 export function gatherDocs(docs: ScanDocs, keep: readonly number[]): ScanDocs {
+  const n = keep.length;
   const pick = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, make: new (n: number) => T): T => {
-    const out = new make(keep.length);
-    keep.forEach((p, i) => (out[i] = x[p]!));
+    const out = new make(n);
+    for (let i = 0; i < n; i++) out[i] = x[keep[i]!]!;
     return out;
   };
+  const paths = new Array<string>(n);
+  const files = new Array<Blob>(n);
+  for (let i = 0; i < n; i++) {
+    paths[i] = docs.paths[keep[i]!]!;
+    files[i] = docs.files[keep[i]!]!;
+  }
   return {
-    count: keep.length,
-    paths: keep.map((p) => docs.paths[p]!),
-    files: keep.map((p) => docs.files[p]!),
+    count: n,
+    paths,
+    files,
     ...(docs.ranges ? { ranges: rangesAt(docs, keep) } : {}),
     sizes: pick(docs.sizes, Float64Array),
     ...(docs.modified ? { modified: pick(docs.modified, Float64Array) } : {}),
@@ -67,6 +74,20 @@ function catRanges(a: ScanDocs, b: ScanDocs): Float64Array {
  * reload or a resume gives the same references and group numbers as one uninterrupted scan.
  */
 export function pathOrder(paths: readonly string[]): number[] {
+  const n = paths.length;
+  // Corpora come sorted, or as two sorted runs (the saved documents, then a scan's, in a merge): a
+  // linear merge gives what the sort gives (ties by index) without 1.7 million string comparisons at 100,000.
+  let split = 1;
+  while (split < n && paths[split - 1]! <= paths[split]!) split++;
+  let end = split + 1;
+  while (end < n && paths[end - 1]! <= paths[end]!) end++;
+  if (end >= n) {
+    const order = new Array<number>(n);
+    let i = 0;
+    let j = split;
+    for (let w = 0; w < n; w++) order[w] = j >= n || (i < split && paths[i]! <= paths[j]!) ? i++ : j++;
+    return order;
+  }
   const order = paths.map((_, i) => i);
   order.sort((x, y) => (paths[x]! < paths[y]! ? -1 : paths[x]! > paths[y]! ? 1 : x - y));
   return order;

@@ -26,6 +26,11 @@ export interface SearchCorpus {
    * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
    */
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  /**
+   * Per doc: its feature set's size where known without the set (0: unknown), as a saved corpus keeps it
+   * (the CLI's cache): verification's size bound then decides a pair without reading that document.
+   */
+  setSizes?: Uint32Array;
   /** Sampled passages of fingerprinted documents (doc ids, ascending), for the containment search (contained-search.ts). */
   passages?: PackedSets;
   /** Exact containment counts measured so far for this corpus (contained-search.ts). */

@@ -110,11 +110,19 @@ export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], re
   return { items, buffers, kept, read: toRead.length };
 }
 
+/** A document's feature-set size when known without reading it (its kept set, or a saved size), else -1. */
+export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'setSizes'>, d: number): number {
+  const set = corpus.keptSets?.[d];
+  if (set) return encodedSetSize(set);
+  const saved = corpus.setSizes?.[d] ?? 0;
+  return saved > 0 ? saved : -1;
+}
+
 /**
  * Measures the exact Jaccard of every candidate not measured yet, in the ingest workers. A document's
  * feature set comes from `corpus.keptSets` (kept from fingerprinting, within the scan's budget, see
- * scan-session.ts) or, without one, from reading its file again. When both documents' sets are kept,
- * their sizes (`encodedSetSize`) are known first: a pair they show cannot reach `threshold`
+ * scan-session.ts) or, without one, from reading its file again. When both documents' set sizes are known
+ * (kept sets, or sizes a saved corpus kept: `knownSetSize`): a pair they show cannot reach `threshold`
  * (`sizesAllow`) is marked SIZE_REJECTED instead, with nothing sent or merged. Pairs are cut into
  * chunks along the candidate graph (`localityOrder`), so a document's neighbours mostly share its
  * chunk and its set is sent and decoded once or twice, not once per neighbour. `docsRead` counts
@@ -139,7 +147,6 @@ export async function verifyCandidates(
   let measured = 0;
   let docsRead = 0;
   let sizeRejected = 0;
-  const kept = corpus.keptSets;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
   const maxInFlight = workers.ingest.size * 2;
@@ -184,10 +191,10 @@ export async function verifyCandidates(
   let toMeasure = 0;
   for (let p = 0; p < pairs.count; p++) {
     if (isMeasured(jaccard[p])) continue;
-    // The size bound first, from the kept sets' key counts: exact, so no pair that could reach the threshold is lost.
-    const setA = kept?.[pairs.a[p]];
-    const setB = kept?.[pairs.b[p]];
-    if (setA && setB && !sizesAllow(encodedSetSize(setA), encodedSetSize(setB), threshold)) {
+    // The size bound first, from the kept sets' key counts (or sizes saved without the sets): exact, so no pair that could reach the threshold is lost.
+    const sizeA = knownSetSize(corpus, pairs.a[p]);
+    const sizeB = knownSetSize(corpus, pairs.b[p]);
+    if (sizeA >= 0 && sizeB >= 0 && !sizesAllow(sizeA, sizeB, threshold)) {
       jaccard[p] = SIZE_REJECTED;
       sizeRejected++;
       continue;

@@ -119,11 +119,15 @@ export function patternProblem(pattern: string): string | null {
 export function exclusionMatcher(exclusions: Exclusions): (path: string, size?: number) => string | null {
   const globs = exclusions.patterns.filter((p) => p.trim() !== '').map((p) => ({ p, matches: globMatcher(p.trim().replace(/^\/+/, '')) }));
   const exts = new Set(exclusions.extensions.map((e) => e.trim().replace(/^\./, '').toLowerCase()).filter((e) => e !== ''));
+  // No rule: nothing to cut or lower-case per path (a scan asks for each of its 100,000 files).
+  if (globs.length === 0 && exts.size === 0 && exclusions.minSize === null && exclusions.maxSize === null) return () => null;
   return (path, size) => {
     for (const { p, matches } of globs) if (matches(path)) return `pattern ${p}`;
-    const name = path.slice(path.lastIndexOf('/') + 1);
-    const dot = name.lastIndexOf('.');
-    if (dot > 0 && exts.has(name.slice(dot + 1).toLowerCase())) return `extension .${name.slice(dot + 1).toLowerCase()}`;
+    if (exts.size > 0) {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      const dot = name.lastIndexOf('.');
+      if (dot > 0 && exts.has(name.slice(dot + 1).toLowerCase())) return `extension .${name.slice(dot + 1).toLowerCase()}`;
+    }
     if (size !== undefined && exclusions.minSize !== null && size < exclusions.minSize) return `smaller than ${exclusions.minSize} bytes`;
     if (size !== undefined && exclusions.maxSize !== null && size > exclusions.maxSize) return `larger than ${exclusions.maxSize} bytes`;
     return null;

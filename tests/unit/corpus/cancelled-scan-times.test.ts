@@ -8,42 +8,9 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { closeCorpusDb } from '../../../src/storage/database.ts';
-import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
-import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
-import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
-import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
-import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
-import { channelSpawner } from '../workers/comlink-channel.ts';
-import { edited, exportsOf, filesOf, freshExportsOf, settled, TEXTS, type Disk, tabsPerTest } from './corpus-model.ts';
+import { edited, exportsOf, filesOf, freshExportsOf, settled, TEXTS, type Disk, tabsPerTest, workersHoldingFirstSearch } from './corpus-model.ts';
 
 const tab = tabsPerTest('cancelled-scan-times');
-
-/**
- * The real scan workers, except that the index worker's first search (split or not) waits forever:
- * every file is read and handed to the writer, and the scan is still running. Later searches run.
- */
-function workersHoldingFirstSearch(): { workers: ScanWorkers; searching: Promise<void> } {
-  let reached!: () => void;
-  const searching = new Promise<void>((resolve) => (reached = resolve));
-  let held = false;
-  const hold =
-    <A extends unknown[], R>(real: (...args: A) => R) =>
-    (...args: A): R | Promise<never> => {
-      if (held) return real(...args);
-      held = true;
-      reached();
-      return new Promise<never>(() => undefined);
-    };
-  const api = { ...indexApi, findDuplicates: hold(indexApi.findDuplicates), groupExactDuplicates: hold(indexApi.groupExactDuplicates) };
-  return {
-    workers: {
-      ingest: createWorkerPool<IngestApi>(channelSpawner(ingestApi).spawn, 2),
-      index: createWorkerBridge<IndexApi>(channelSpawner(api).spawn),
-      readLimit: BROWSER_READ_LIMIT,
-    },
-    searching,
-  };
-}
 
 describe('a scan cancelled after its batches were saved', () => {
   it('keeps the saved files their times: on show, after a reload, and once resumed (equal to a fresh scan)', async () => {

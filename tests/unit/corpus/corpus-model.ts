@@ -184,6 +184,33 @@ function scanWorkers(): ScanWorkers {
   };
 }
 
+/**
+ * The real scan workers, except that the index worker's first search (split or not) waits forever:
+ * every file is read and handed to the writer, and the scan is still running. Later searches run.
+ */
+export function workersHoldingFirstSearch(): { workers: ScanWorkers; searching: Promise<void> } {
+  let reached!: () => void;
+  const searching = new Promise<void>((resolve) => (reached = resolve));
+  let held = false;
+  const hold =
+    <A extends unknown[], R>(real: (...args: A) => R) =>
+    (...args: A): R | Promise<never> => {
+      if (held) return real(...args);
+      held = true;
+      reached();
+      return new Promise<never>(() => undefined);
+    };
+  const api = { ...indexApi, findDuplicates: hold(indexApi.findDuplicates), groupExactDuplicates: hold(indexApi.groupExactDuplicates) };
+  return {
+    workers: {
+      ingest: createWorkerPool<IngestApi>(channelSpawner(ingestApi).spawn, 2),
+      index: createWorkerBridge<IndexApi>(channelSpawner(api).spawn),
+      readLimit: BROWSER_READ_LIMIT,
+    },
+    searching,
+  };
+}
+
 /** Opens a tab on the current database (restoring what it holds) and waits until it is quiet; `workers`: the real APIs unless given. */
 export async function openTab(workers: ScanWorkers = scanWorkers()): Promise<Tab> {
   const store = createScanStore();
