@@ -182,7 +182,7 @@ export function containmentCandidates(
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   const sampleCount = new Uint32Array(n);
   for (let i = 0; i < passages.docs.length; i++) sampleCount[passages.docs[i]] = passages.offsets[i + 1] - passages.offsets[i];
-  const { runStart, docOf, runOfRank, runsOfDoc, docRuns } = sharedPassages(n, passages, stats);
+  const { runStart, docOf, runsOfDoc, docRuns } = sharedPassages(n, passages, stats);
   // A comes before B when it is the inner one: the smaller set, by exact sizes when both are known.
   const innerFirst = (a: number, b: number) => {
     const sa = sizes ? sizes[a] : 0;
@@ -205,7 +205,7 @@ export function containmentCandidates(
     const sizeA = sizes ? sizes[a] : 0;
     let touchedCount = 0;
     for (let k = from; k < from + prefix; k++) {
-      const r = runOfRank[docRuns[k]];
+      const r = docRuns[k];
       stats.walked += runStart[r + 1] - runStart[r];
       for (let i = runStart[r]; i < runStart[r + 1]; i++) {
         const b = docOf[i];
@@ -230,15 +230,15 @@ export function containmentCandidates(
 }
 
 /**
- * Passages held by two documents or more (runs), and each document's runs. Run r's documents are
- * `docOf[runStart[r]..runStart[r + 1])`; runs are ranked rarest first (fewest documents, then passage
- * order), `runOfRank[rank]` is the run; document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`,
- * ascending: its rarest passages first, and a sorted list two documents' shared passages are merged from.
+ * Passages held by two documents or more (runs), laid out rarest first: run r (a rank: fewest
+ * documents first, then passage order) holds the documents `docOf[runStart[r]..runStart[r + 1])`;
+ * document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`, ascending: its rarest passages
+ * first, and a sorted list two documents' shared passages are merged from. Rank order is storage
+ * order, so the prefix walks, which visit mostly the rarest runs, read the front of the arrays.
  */
 interface SharedPassages {
   runStart: Uint32Array;
   docOf: Uint32Array;
-  runOfRank: Uint32Array;
   runsOfDoc: Uint32Array;
   docRuns: Uint32Array;
 }
@@ -249,97 +249,103 @@ function sharedPassages(n: number, passages: PassageSamples, stats: ContainmentS
   const keys = passages.keys.subarray(offsets[0], offsets[docs.length]);
   const total = keys.length;
   stats.postings = total;
-  const docOf = new Uint32Array(total);
-  for (let i = 0; i < docs.length; i++) docOf.fill(docs[i], offsets[i] - offsets[0], offsets[i + 1] - offsets[0]);
-  sortPostings(keys, docOf);
-  // Runs of two documents or more, packed to the front of docOf in place (a run never moves right).
+  const postingDoc = new Uint32Array(total);
+  for (let i = 0; i < docs.length; i++) postingDoc.fill(docs[i], offsets[i] - offsets[0], offsets[i + 1] - offsets[0]);
+  const scratchDocs = new Uint32Array(total);
+  const sorted = sortPostings(keys, postingDoc, new Uint32Array(total), scratchDocs);
+  const sortedKeys = sorted.keys;
+  const sortedDocs = sorted.docs;
+  // Runs of two documents or more, in passage order: where each starts in the sorted postings, and its length.
   let runs = 0;
+  let longest = 0;
   for (let i = 0; i < total; ) {
     let j = i + 1;
-    while (j < total && keys[j] === keys[i]) j++;
+    while (j < total && sortedKeys[j] === sortedKeys[i]) j++;
     stats.passages++;
     if (j - i > 1) runs++;
+    longest = Math.max(longest, j - i);
     i = j;
   }
-  const runStart = new Uint32Array(runs + 1);
-  let longest = 0;
+  const runAt = new Uint32Array(runs);
+  const byLength = new Uint32Array(longest + 2);
   let kept = 0;
   for (let i = 0, r = 0; i < total; ) {
     let j = i + 1;
-    while (j < total && keys[j] === keys[i]) j++;
+    while (j < total && sortedKeys[j] === sortedKeys[i]) j++;
     if (j - i > 1) {
-      runStart[r++] = kept;
-      docOf.copyWithin(kept, i, j);
+      runAt[r++] = i;
+      byLength[j - i + 1]++;
       kept += j - i;
-      longest = Math.max(longest, j - i);
     }
     i = j;
   }
-  runStart[runs] = kept;
   // Ranks: runs by length, a counting sort (stable, so passage order breaks ties).
-  const byLength = new Uint32Array(longest + 2);
-  for (let r = 0; r < runs; r++) byLength[runStart[r + 1] - runStart[r] + 1]++;
   for (let l = 0; l <= longest; l++) byLength[l + 1] += byLength[l];
   const runOfRank = new Uint32Array(runs);
-  for (let r = 0; r < runs; r++) runOfRank[byLength[runStart[r + 1] - runStart[r]]++] = r;
-  // Each document's ranks, filled rank by rank so every list comes out ascending; in the keys' memory.
+  for (let r = 0; r < runs; r++) {
+    const at = runAt[r];
+    let j = at + 1;
+    while (j < total && sortedKeys[j] === sortedKeys[at]) j++;
+    runOfRank[byLength[j - at]++] = r;
+  }
+  // The runs' documents copied out in rank order; then each document's ranks, filled rank by rank so
+  // every list comes out ascending, in the keys' memory (the sorted keys are not needed past here).
+  // In the documents' array the sort left free (every fresh large array costs its page faults).
+  const docOf = (sortedDocs === postingDoc ? scratchDocs : postingDoc).subarray(0, kept);
+  const runStart = new Uint32Array(runs + 1);
   const runsOfDoc = new Uint32Array(n + 1);
-  for (let i = 0; i < kept; i++) runsOfDoc[docOf[i] + 1]++;
+  for (let rank = 0, c = 0; rank < runs; rank++) {
+    const at = runAt[runOfRank[rank]];
+    runStart[rank] = c;
+    for (let i = at; i < total && (i === at || sortedKeys[i] === sortedKeys[at]); i++) {
+      docOf[c++] = sortedDocs[i];
+      runsOfDoc[sortedDocs[i] + 1]++;
+    }
+  }
+  runStart[runs] = kept;
   for (let d = 0; d < n; d++) runsOfDoc[d + 1] += runsOfDoc[d];
   const fill = runsOfDoc.slice(0, n);
   const docRuns = keys.subarray(0, kept);
-  for (let rank = 0; rank < runs; rank++) {
-    const r = runOfRank[rank];
-    for (let i = runStart[r]; i < runStart[r + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
-  }
-  return { runStart, docOf: docOf.subarray(0, kept), runOfRank, runsOfDoc, docRuns };
+  for (let rank = 0; rank < runs; rank++) for (let i = runStart[rank]; i < runStart[rank + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
+  return { runStart, docOf, runsOfDoc, docRuns };
 }
 
 /**
- * Sorts the postings (keys[i], docOf[i]) by key, then document, in place: an in-place radix pass on the
- * key's top 11 bits, then each bucket as floats (the key's other 21 bits and the document, 53 bits at
- * most) through the typed array's own numeric sort.
+ * Sorts the postings (keys[i], docs[i]) by key, then document: a stable least-significant-digit radix
+ * sort on the key (at most 15 bits a pass, skipping the low bits no key sets: sampling zeroes them, so
+ * two passes), which keeps the documents ascending within a key because the postings come in document
+ * order. Returns the pair holding the result: the given arrays or the scratch ones (as long).
  */
-function sortPostings(keys: Uint32Array, docOf: Uint32Array): void {
-  const start = new Uint32Array(2049);
-  for (let i = 0; i < keys.length; i++) start[(keys[i] >>> 21) + 1]++;
-  for (let t = 0; t < 2048; t++) start[t + 1] += start[t];
-  const next = start.slice(0, 2048);
-  for (let t = 0; t < 2048; t++) {
-    // Cycle leader: carry the posting at the bucket's cursor to its own bucket until one belongs here.
-    while (next[t] < start[t + 1]) {
-      let key = keys[next[t]];
-      let doc = docOf[next[t]];
-      let u = key >>> 21;
-      while (u !== t) {
-        const at = next[u]++;
-        const k = keys[at];
-        const d = docOf[at];
-        keys[at] = key;
-        docOf[at] = doc;
-        key = k;
-        doc = d;
-        u = key >>> 21;
-      }
-      keys[next[t]] = key;
-      docOf[next[t]++] = doc;
+function sortPostings(keys: Uint32Array, docs: Uint32Array, scratchKeys: Uint32Array, scratchDocs: Uint32Array): { keys: Uint32Array; docs: Uint32Array } {
+  const total = keys.length;
+  let any = 0;
+  for (let i = 0; i < total; i++) any |= keys[i];
+  if (any === 0) return { keys, docs };
+  const low = 31 - Math.clz32(any & -any);
+  const width = 32 - low;
+  const passes = Math.ceil(width / 15);
+  const digit = Math.ceil(width / passes);
+  let fromKeys = keys;
+  let fromDocs = docs;
+  let toKeys = scratchKeys;
+  let toDocs = scratchDocs;
+  const start = new Uint32Array((1 << digit) + 1);
+  for (let pass = 0; pass < passes; pass++) {
+    const shift = low + pass * digit;
+    const mask = (1 << digit) - 1;
+    start.fill(0);
+    for (let i = 0; i < total; i++) start[((fromKeys[i] >>> shift) & mask) + 1]++;
+    for (let t = 0; t < mask + 1; t++) start[t + 1] += start[t];
+    for (let i = 0; i < total; i++) {
+      const key = fromKeys[i];
+      const at = start[(key >>> shift) & mask]++;
+      toKeys[at] = key;
+      toDocs[at] = fromDocs[i];
     }
+    [fromKeys, toKeys] = [toKeys, fromKeys];
+    [fromDocs, toDocs] = [toDocs, fromDocs];
   }
-  let scratch = new Float64Array(1024);
-  for (let t = 0; t < 2048; t++) {
-    const from = start[t];
-    const length = start[t + 1] - from;
-    if (length < 2) continue;
-    if (scratch.length < length) scratch = new Float64Array(2 * length);
-    const part = scratch.subarray(0, length);
-    for (let i = 0; i < length; i++) part[i] = (keys[from + i] & 0x1fffff) * 4294967296 + docOf[from + i];
-    part.sort();
-    for (let i = 0; i < length; i++) {
-      const low = Math.floor(part[i] / 4294967296);
-      keys[from + i] = ((t << 21) | low) >>> 0;
-      docOf[from + i] = part[i] - low * 4294967296;
-    }
-  }
+  return { keys: fromKeys, docs: fromDocs };
 }
 
 /**
