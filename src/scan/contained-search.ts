@@ -115,8 +115,11 @@ export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayL
   return { ids, pairs: { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length }, index, next: at };
 }
 
-/** Measures the candidates `todo` (indexes) in the ingest workers: their counts, in `counts` (3 a pair; -1s stay where nothing could be read). */
-async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array): Promise<void> {
+/**
+ * Measures the candidates `todo` (indexes) in the ingest workers at `threshold`: their counts, in
+ * `counts` (3 a pair; -1s stay where nothing could be read; below the threshold, `COUNT_BELOW` | a bound).
+ */
+async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array, threshold: number): Promise<void> {
   // A bounded number of chunks at a time (as verification's): each holds its documents' feature sets,
   // and all of a large scan's at once were the whole corpus's sets copied again (twice the peak memory).
   const inFlight = new Set<Promise<void>>();
@@ -127,7 +130,7 @@ async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: Search
     while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
     signal.throwIfAborted();
     const task = loadChunk(corpus, ids, workers.readLimit)
-      .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, corpus.settings, undefined, loaded.kept)))
+      .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, threshold, corpus.settings, undefined, loaded.kept)))
       .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p)));
     // A failed chunk rejects the race and the search with it; it leaves the set either way.
     const tracked = task.finally(() => inFlight.delete(tracked));
@@ -140,7 +143,8 @@ async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: Search
  * The contained pairs of `corpus` at `threshold` (0: none), leaving pairs at or above the
  * near-duplicate threshold `jaccardThreshold` to the near-duplicate relation. Needs the corpus'
  * sampled passages (`corpus.passages`); documents without them take no part. Remembers every count it
- * measures in `corpus.containment`.
+ * measures in `corpus.containment`: exact ones at or above `threshold`, and below it the bound the
+ * measuring stopped at (`COUNT_BELOW`), measured again only by a regroup whose threshold it could reach.
  */
 export async function searchContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, threshold: number, jaccardThreshold: number): Promise<ContainedRelation> {
   if (!(threshold > 0) || !corpus.passages || corpus.passages.docs.length < 2) return noContained();
@@ -150,13 +154,13 @@ export async function searchContained(workers: ScanWorkers, signal: AbortSignal,
   const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
   const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
-  const at = knownCounts(candidates, known, corpus.known, sizes, counts);
+  const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold);
   const todo: number[] = [];
   for (let p = 0; p < candidates.count; p++) {
     if (counts[3 * p + 1] > 0) continue;
     if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
   }
-  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts);
+  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts, threshold);
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);

@@ -319,13 +319,14 @@ export const ingestApi = {
   },
 
   /**
-   * Exact counts for containment (core/groups/contained-pairs.ts): per pair (a, b) of the items,
-   * |A ∩ B|, |A| and |B| of their feature sets (from `kept` or read here), three numbers a pair.
+   * Counts for containment at `threshold` (core/groups/contained-pairs.ts): per pair (a, b) of the
+   * items, |A ∩ B| (exact when the containment reaches the threshold, else `COUNT_BELOW` | a bound),
+   * |A| and |B| of their feature sets (from `kept` or read here), three numbers a pair.
    */
-  async measureContainment(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Uint32Array> {
+  async measureContainment(items: IngestItem[], pairs: LocalPairs, threshold: number, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Uint32Array> {
     // As verifyPairs: kept sets decoded once each in the kernel's memory, not into fresh arrays.
     const read = await featureSetsOf(items, settings, limits, kept, false);
-    const counts = chunkContainmentCounts(items.length, kept, read, pairs);
+    const counts = chunkContainmentCounts(items.length, kept, read, pairs, threshold);
     return transfer(counts, [counts.buffer]);
   },
 

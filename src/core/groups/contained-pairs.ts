@@ -8,7 +8,7 @@
  * share enough sampled passages are verified by the exact containment |A ∩ B| / |A| of the feature
  * sets the Jaccard uses.
  */
-import { intersectionSize } from '../simhash/simhash.ts';
+import { COUNT_BELOW, intersectionAtLeast } from '../simhash/simhash.ts';
 
 /** How the contained pairs are found; `DEFAULT_CONTAINMENT` holds the defaults. */
 export interface ContainmentOptions {
@@ -154,7 +154,8 @@ export function findContainedPairs(
   for (let i = 0; i < candidates.count; i++) {
     const a = candidates.inner[i];
     const b = candidates.outer[i];
-    found.judge(a, b, intersectionSize(sets[a], sets[b]), sets[a].length, sets[b].length, options);
+    const need = neededCommon(options.threshold, Math.min(sets[a].length, sets[b].length));
+    found.judge(a, b, intersectionAtLeast(sets[a], sets[b], need), sets[a].length, sets[b].length, options);
   }
   return { pairs: found.pairs(), stats };
 }
@@ -413,6 +414,26 @@ export function commonFromJaccard(jaccard: number, sizeA: number, sizeB: number)
   return common <= Math.min(sizeA, sizeB) && common / (sizeA + sizeB - common) === jaccard ? common : -1;
 }
 
+/**
+ * The least |A ∩ B| at which a set of `inner` features (the smaller) counts as contained at
+ * `threshold`, by the exact check's own test (`ContainedBuffer.judge`): what a count may stop short of
+ * (`intersectionAtLeast`). 0 when the threshold is off or the set empty (judge refuses those anyway).
+ */
+export function neededCommon(threshold: number, inner: number): number {
+  if (!(threshold > 0) || inner === 0) return 0;
+  const reaches = (c: number) => !(c / inner < threshold - 1e-9);
+  let c = Math.max(0, Math.ceil((threshold - 1e-9) * inner));
+  // Float rounding may put the product a step off the test's own answer.
+  while (c > 0 && reaches(c - 1)) c--;
+  while (!reaches(c)) c++;
+  return c;
+}
+
+/** Whether a measured count is one that stopped early below its threshold (`COUNT_BELOW`), not exact. */
+export function countIsBelow(common: number): boolean {
+  return common >= COUNT_BELOW;
+}
+
 /** `n` contained pairs, zeroed. */
 export function emptyPairs(n = 0): ContainedPairs {
   return { inner: new Uint32Array(n), outer: new Uint32Array(n), containment: new Float32Array(n), jaccard: new Float32Array(n), count: n };
@@ -454,12 +475,15 @@ export class ContainedBuffer {
   private count = 0;
 
   /**
-   * The exact half of the search, given |A ∩ B| and both sizes: adds the pair when it is contained,
+   * The exact half of the search, given |A ∩ B| (or a count stopped early, `COUNT_BELOW`: never
+   * contained; the caller measures again one whose bound could reach this threshold) and both sizes:
+   * adds the pair when it is contained,
    * the smaller set as the inner one (on equal sizes the lower id), its containment at least
    * `threshold` and the Jaccard below `jaccardThreshold`. Returns whether it did. Allocates nothing.
    */
   judge(a: number, b: number, common: number, sizeA: number, sizeB: number, options: Pick<ContainmentOptions, 'threshold' | 'jaccardThreshold'>): boolean {
-    if (sizeA === 0 || sizeB === 0 || options.threshold <= 0) return false;
+    // A count that stopped early is below the threshold it was measured at, and so below this one.
+    if (sizeA === 0 || sizeB === 0 || options.threshold <= 0 || countIsBelow(common)) return false;
     const aInner = sizeA < sizeB || (sizeA === sizeB && a < b);
     const containment = common / (aInner ? sizeA : sizeB);
     if (containment < options.threshold - 1e-9) return false;
