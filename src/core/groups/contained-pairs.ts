@@ -351,32 +351,28 @@ function sortPostings(keys: Uint32Array, docs: Uint32Array, scratchKeys: Uint32A
 
 /**
  * Whether the ascending lists `list[aFrom..aTo)` and `list[bFrom..bTo)` share at least `needed` values: a
- * merge that stops as soon as the answer is known (enough shared, or too many of the first list's missed).
+ * branchless merge (its comparison is a coin toss a CPU cannot predict) that stops as soon as the answer
+ * is known, checked every 16 steps: enough shared, or too few left in either list to reach `needed`.
+ * Both conditions, once true, stay true, so the steps past them change nothing.
  */
 function sharesAtLeast(list: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
   let a = aFrom;
   let b = bFrom;
   let shared = 0;
-  let missable = aTo - aFrom - needed;
-  let answer: boolean | undefined;
-  while (a < aTo && b < bTo) {
-    if (list[a] === list[b]) {
-      a++;
-      b++;
-      if (++shared >= needed) {
-        answer = true;
-        break;
-      }
-    } else if (list[a] < list[b]) {
-      a++;
-      if (--missable < 0) {
-        answer = false;
-        break;
-      }
-    } else b++;
+  for (;;) {
+    const left = Math.min(aTo - a, bTo - b);
+    if (shared >= needed || shared + left < needed) break;
+    // Neither list runs out within `left` steps: each step takes at most one value of each.
+    for (let s = Math.min(left, 16); s > 0; s--) {
+      const x = list[a];
+      const y = list[b];
+      shared += +(x === y);
+      a += +(x <= y);
+      b += +(y <= x);
+    }
   }
   stats.merged += a - aFrom + b - bFrom;
-  return answer ?? shared >= needed;
+  return shared >= needed;
 }
 
 /**
