@@ -204,14 +204,19 @@ export function containmentCandidates(
     const prefix = own - needed + 1;
     if (prefix <= 0) continue;
     const sizeA = sizes ? sizes[a] : 0;
+    // With both exact sizes known, one comparison does innerFirst's and the size rule's work.
+    const least = sizeA > 0 ? leastOuterSize(sizeA, options) : 0;
     let touchedCount = 0;
     for (let k = from; k < from + prefix; k++) {
       const r = docRuns[k];
       stats.walked += runStart[r + 1] - runStart[r];
       for (let i = runStart[r]; i < runStart[r + 1]; i++) {
         const b = docOf[i];
-        if (b === a || seen[b] || !innerFirst(a, b)) continue;
-        if (sizeA > 0 && sizes![b] > 0 && !containmentSizesAllow(sizeA, sizes![b], options)) continue;
+        if (b === a || seen[b]) continue;
+        const sizeB = sizes ? sizes[b] : 0;
+        if (sizeA > 0 && sizeB > 0) {
+          if (sizeB < least || (sizeB === sizeA && b < a)) continue;
+        } else if (!innerFirst(a, b)) continue;
         seen[b] = 1;
         touched[touchedCount++] = b;
       }
@@ -385,6 +390,24 @@ export function containmentSizesAllow(inner: number, outer: number, options: Pic
   if (inner === 0 || outer === 0) return true;
   const least = Math.max(0, Math.floor(inner * options.threshold) - 1);
   return least / (inner + outer - least) < options.jaccardThreshold - 1e-9;
+}
+
+/**
+ * The least size of a set that a set of `inner` features (known sizes) may be found inside: at least
+ * `inner` itself (on equal sizes the lower id is the inner one) and allowed by `containmentSizesAllow`,
+ * which, for a fixed inner size, once true stays true as the outer one grows. Infinity when none is.
+ */
+export function leastOuterSize(inner: number, options: Pick<ContainmentOptions, 'threshold' | 'jaccardThreshold'>): number {
+  const allows = (outer: number) => containmentSizesAllow(inner, outer, options);
+  const limit = options.jaccardThreshold - 1e-9;
+  // A Jaccard below 0 or so: no sizes allow a pair.
+  if (!(limit > 0)) return Infinity;
+  // Solved for the outer size from containmentSizesAllow's inequality, then set right where float rounding is off.
+  const least = Math.max(0, Math.floor(inner * options.threshold) - 1);
+  let outer = Math.max(inner, Math.floor(least / limit - inner + least) + 1);
+  while (outer > inner && allows(outer - 1)) outer--;
+  while (!allows(outer)) outer++;
+  return outer;
 }
 
 /**
