@@ -33,6 +33,7 @@ import {
   type ChainJob,
   type ChainJobResult,
   type KeptSets,
+  type PackedSets,
   type LocalPairs,
 } from './ingest-protocol.ts';
 import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
@@ -328,6 +329,19 @@ export const ingestApi = {
     const read = await featureSetsOf(items, settings, limits, kept, false);
     const counts = chunkContainmentCounts(items.length, kept, read, pairs, threshold);
     return transfer(counts, [counts.buffer]);
+  },
+
+  /**
+   * The sampled passages (containment search) of the items' feature sets, each from `kept` or from
+   * reading the item once: what fingerprinting collects, for a corpus fingerprinted without them
+   * (containment turned on afterwards). Local indexes; an item that cannot be read has none.
+   */
+  async passagesOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<PackedSets> {
+    const sets = await featureSetsOf(items, settings, limits, kept);
+    const passages = new PassageCollector();
+    sets.forEach((set, i) => set && set.length > 0 && passages.add(i, set));
+    const out = passages.packed();
+    return transfer(out, [out.docs.buffer, out.offsets.buffer, out.keys.buffer] as ArrayBuffer[]);
   },
 
   /**

@@ -289,6 +289,52 @@ describe('scan session: contained documents', () => {
   });
 });
 
+describe('scan session: containment turned on after a scan without it', () => {
+  it('regroups from the feature sets, fingerprinting nothing again, and lists what a scan with it on lists (kept sets or the contents read again)', async () => {
+    const whole = [text(51), text(52), text(53)].join(' ');
+    const files = () => [inFolder('c/whole.txt', whole), inFolder('c/excerpt.txt', text(52)), inFolder('c/longer.txt', `${whole} ${text(54)}`), inFolder('c/other.txt', text(55))];
+    let fingerprinted = 0;
+    let sampled = 0;
+    const counting = {
+      ...ingestApi,
+      ingestBatch(...args: Parameters<IngestApi['ingestBatch']>) {
+        fingerprinted += args[0].length;
+        return ingestApi.ingestBatch(...args);
+      },
+      passagesOf(...args: Parameters<IngestApi['passagesOf']>) {
+        sampled += args[0].length;
+        return ingestApi.passagesOf(...args);
+      },
+    };
+    const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`).sort();
+    const store = createScanStore();
+    const session = createScanSession(store, workers(counting));
+    await session.start({ kind: 'file-list', files: files() });
+    const scanned = store.getSnapshot().result!;
+    expect(scanned.passages).toBeUndefined();
+    expect(fingerprinted).toBe(4);
+    await session.regroup({ containmentThreshold: 0.9 });
+    const regrouped = store.getSnapshot().result!;
+    expect(regrouped.docs).toBe(scanned.docs);
+    expect(fingerprinted).toBe(4); // nothing fingerprinted again
+    expect(sampled).toBe(4);
+    const fresh = createScanStore({ containmentThreshold: 0.9 });
+    await createScanSession(fresh, workers()).start({ kind: 'file-list', files: files() });
+    const want = fresh.getSnapshot().result!;
+    expect(listed(regrouped)).toEqual(['c/excerpt.txt in c/longer.txt', 'c/excerpt.txt in c/whole.txt', 'c/whole.txt in c/longer.txt']);
+    expect(listed(regrouped)).toEqual(listed(want));
+    // The passages it sampled are the ones fingerprinting collects, kept with the result (saved with the corpus).
+    expect(regrouped.passages).toEqual(want.passages);
+    // A corpus with no feature sets kept (a restored one) samples its texts from their contents, read again.
+    const { corpus } = adoptResult(scanned);
+    expect(corpus.keptSets).toBeUndefined();
+    const again = await searchContained(workers(), new AbortController().signal, corpus, 0.9, scanned.similarityThreshold);
+    const named = Array.from({ length: again.count }, (_, i) => `${scanned.docs.paths[again.inner[i]]} in ${scanned.docs.paths[again.outer[i]]}`).sort();
+    expect(named).toEqual(listed(want));
+    expect(corpus.passages).toEqual(want.passages);
+  });
+});
+
 describe('scan session: containment counts that stopped early', () => {
   it('a regroup at a lower threshold measures again the pairs whose count stopped below the higher one, and lists what a fresh scan lists', async () => {
     // Excerpts of a 360-word whole keeping 100%, 80% and 70% of their words (the rest new): at 0.9 only
