@@ -261,7 +261,7 @@ function sharedPassages(n: number, passages: PassageSamples, stats: ContainmentS
   const sorted = sortPostings(keys, postingDoc, new Uint32Array(total), scratchDocs);
   const sortedKeys = sorted.keys;
   const sortedDocs = sorted.docs;
-  // Runs of two documents or more, in passage order: where each starts in the sorted postings, and its length.
+  // Runs of two documents or more, in passage order: where each starts in the sorted postings.
   let runs = 0;
   let longest = 0;
   for (let i = 0; i < total; ) {
@@ -294,9 +294,9 @@ function sharedPassages(n: number, passages: PassageSamples, stats: ContainmentS
     while (j < total && sortedKeys[j] === sortedKeys[at]) j++;
     runOfRank[byLength[j - at]++] = r;
   }
-  // The runs' documents copied out in rank order; then each document's ranks, filled rank by rank so
-  // every list comes out ascending, in the keys' memory (the sorted keys are not needed past here).
-  // In the documents' array the sort left free (every fresh large array costs its page faults).
+  // The runs' documents copied out in rank order, into the documents' array the sort left free (every
+  // fresh large array costs its page faults); then each document's ranks, filled rank by rank so every
+  // list comes out ascending, in the keys' memory (the sorted keys are not needed past here).
   const docOf = (sortedDocs === postingDoc ? scratchDocs : postingDoc).subarray(0, kept);
   const runStart = new Uint32Array(runs + 1);
   const runsOfDoc = new Uint32Array(n + 1);
