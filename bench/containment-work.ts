@@ -1,7 +1,7 @@
 /**
  * Counts (never times) the work the containment search adds to a scan of a folder: passages per
  * document, postings, postings walked, sample lists merged, candidates, exact checks (feature-set
- * decodes and the features intersected), and the bytes each stage holds. The ingest API, the candidate
+ * decodes, the features intersected and the keys the merges pass over), and the bytes each stage holds. The ingest API, the candidate
  * stage, the counts taken from the near-duplicate stage's Jaccards and the measuring order are the
  * scan's own (in this process). Usage:
  *   npx tsx bench/containment-work.ts DIR [--limit N] [--k K]
@@ -10,7 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingestApi } from '../src/workers/ingest-api.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
-import { containmentCandidates, ContainedBuffer, DEFAULT_CONTAINMENT } from '../src/core/groups/contained-pairs.ts';
+import { containmentCandidates, ContainedBuffer, countIsBelow, DEFAULT_CONTAINMENT, neededCommon } from '../src/core/groups/contained-pairs.ts';
+import { intersectionAtLeast } from '../src/core/simhash/simhash.ts';
 import { decodeFeatureSet } from '../src/core/groups/feature-set-codec.ts';
 import { chunkContainmentCounts } from '../src/core/groups/set-jaccard.ts';
 import { jaccardSorted, sizesAllow } from '../src/core/groups/jaccard.ts';
@@ -84,7 +85,7 @@ for (let p = 0; p < near.count; p++) {
 const byPair = Array.from(ja.keys()).sort((x, y) => ja[x]! - ja[y]! || jb[x]! - jb[y]!);
 const jaccards = { a: Uint32Array.from(byPair, (i) => ja[i]!), b: Uint32Array.from(byPair, (i) => jb[i]!), jaccard: Float64Array.from(byPair, (i) => jj[i]!), count: byPair.length };
 const counts = new Float64Array(3 * candidates.count);
-knownCounts(candidates, noKnownContainment(), jaccards, sizes, counts);
+knownCounts(candidates, noKnownContainment(), jaccards, sizes, counts, DEFAULT_CONTAINMENT.threshold);
 const todo: number[] = [];
 for (let p = 0; p < candidates.count; p++) if (counts[3 * p + 1] === 0) todo.push(p);
 const fromJaccards = candidates.count - todo.length;
@@ -102,6 +103,9 @@ let notContained = 0;
 let notContainedFeatures = 0;
 let nearDuplicates = 0;
 let nearFeatures = 0;
+const wholeMerges = { keys: 0 };
+const stoppedMerges = { keys: 0 };
+let stoppedEarly = 0;
 const order = measuringOrder(candidates, todo, n);
 for (let from = 0; from < order.length; ) {
   const { ids, pairs, index, next } = containmentChunk(candidates, order, from);
@@ -114,16 +118,24 @@ for (let from = 0; from < order.length; ) {
   for (const d of ids) decodedKeys += sizes[d]!;
   chunkBytes += words.byteLength;
   largestChunk = Math.max(largestChunk, words.byteLength);
-  const measured = chunkContainmentCounts(ids.length, { docs: Uint32Array.from(ids.keys()), offsets, words }, [], pairs);
+  const measured = chunkContainmentCounts(ids.length, { docs: Uint32Array.from(ids.keys()), offsets, words }, [], pairs, DEFAULT_CONTAINMENT.threshold);
+  // The keys each merge passes over, counted by core's merge (the kernel's twin): a whole merge, and
+  // one that stops as soon as the threshold cannot be reached (what the kernel does).
+  const sets = ids.map((d) => decodeFeatureSet(kept[d]!));
   index.forEach((p, i) => {
     const [common, sizeA, sizeB] = measured.subarray(3 * i, 3 * i + 3) as unknown as [number, number, number];
     counts.set([common, sizeA, sizeB], 3 * p);
     intersected += sizeA + sizeB;
-    if (common / Math.min(sizeA, sizeB) < DEFAULT_CONTAINMENT.threshold - 1e-9) {
+    const x = sets[pairs.a[i]!]!;
+    const y = sets[pairs.b[i]!]!;
+    const exact = intersectionAtLeast(x, y, 0, wholeMerges);
+    intersectionAtLeast(x, y, neededCommon(DEFAULT_CONTAINMENT.threshold, Math.min(sizeA, sizeB)), stoppedMerges);
+    if (countIsBelow(common)) stoppedEarly++;
+    if (exact / Math.min(sizeA, sizeB) < DEFAULT_CONTAINMENT.threshold - 1e-9) {
       notContained++;
       notContainedFeatures += sizeA + sizeB;
     }
-    if (common / (sizeA + sizeB - common) >= DEFAULT_CONTAINMENT.jaccardThreshold - 1e-9) {
+    if (exact / (sizeA + sizeB - exact) >= DEFAULT_CONTAINMENT.jaccardThreshold - 1e-9) {
       nearDuplicates++;
       nearFeatures += sizeA + sizeB;
     }
@@ -141,6 +153,7 @@ console.log(
     `candidate stage: ${stats.passages} distinct passages, ${stats.postings} postings, walked ${stats.walked}, sample lists merged ${stats.compared} (${stats.merged} entries stepped), candidates ${stats.candidates}`,
     `counts from the near-duplicate stage's Jaccards (k ${k}: ${jaccards.count} measured there): ${fromJaccards} candidates`,
     `exact checks: ${todo.length} pairs, ${decodes} feature-set decodes in chunks, ${intersected} features intersected; contained ${pairs.count}`,
+    `  keys the merges pass over: ${wholeMerges.keys} to the end of either set; ${stoppedMerges.keys} stopping as soon as the threshold cannot be reached (${stoppedEarly} pairs "below")`,
     `  encoded sets copied to the workers: ${mb(chunkBytes)} over all chunks, the largest chunk ${mb(largestChunk)}`,
     `  keys decoded ${decodedKeys}, in the kernel's memory (measureContainment decoded them into fresh arrays, ${mb(4 * decodedKeys)}, before)`,
     `  of them not contained: ${notContained} pairs, ${notContainedFeatures} features intersected`,

@@ -81,3 +81,49 @@ export function jaccardPairs(keys: usize, offsets: usize, a: usize, b: usize, co
     } else store<f64>(out + (<usize>p << 3), 0);
   }
 }
+
+/** The flag bit of a containment count that stopped early (core/simhash/simhash.ts `COUNT_BELOW`). */
+const BELOW: u32 = 0x80000000;
+/** Merge steps between two checks of the early stop (core `intersectionAtLeast` uses the same). */
+const BLOCK: usize = 64;
+
+/**
+ * For each pair p of `count` (sets as `jaccardPairs` names them): |A ∩ B| as a u32 at out[p] when it is
+ * at least need[p]; else, as soon as it cannot be (the common keys so far plus the fewer keys either
+ * set has left fall below need[p], checked every BLOCK steps), BELOW | that upper bound. The same values
+ * as core `intersectionAtLeast`.
+ */
+export function containmentPairs(keys: usize, offsets: usize, a: usize, b: usize, need: usize, count: i32, out: usize): void {
+  for (let p: i32 = 0; p < count; p++) {
+    const sa = <usize>load<u32>(a + (<usize>p << 2)) << 2;
+    const sb = <usize>load<u32>(b + (<usize>p << 2)) << 2;
+    let i = keys + (<usize>load<u32>(offsets + sa) << 2);
+    const ie = keys + (<usize>load<u32>(offsets + sa, 4) << 2);
+    let j = keys + (<usize>load<u32>(offsets + sb) << 2);
+    const je = keys + (<usize>load<u32>(offsets + sb, 4) << 2);
+    const needed = load<u32>(need + (<usize>p << 2));
+    let common: u32 = 0;
+    let result: u32 = 0;
+    while (true) {
+      const left = min<usize>(ie - i, je - j) >> 2;
+      if (<usize>common + left < <usize>needed) {
+        result = BELOW | (common + <u32>left);
+        break;
+      }
+      if (left == 0) {
+        result = common;
+        break;
+      }
+      // Neither set runs out within `left` steps: each step takes at most one key of each.
+      const steps = min<usize>(left, BLOCK);
+      for (let s: usize = 0; s < steps; s++) {
+        const x = load<u32>(i);
+        const y = load<u32>(j);
+        common += <u32>(x == y);
+        i += select<usize>(4, 0, x <= y);
+        j += select<usize>(4, 0, y <= x);
+      }
+    }
+    store<u32>(out + (<usize>p << 2), result);
+  }
+}

@@ -115,20 +115,19 @@ export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayL
   return { ids, pairs: { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length }, index, next: at };
 }
 
-/** Measures the candidates `todo` (indexes) in the ingest workers: their counts, in `counts` (3 a pair; -1s stay where nothing could be read). */
-async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array): Promise<void> {
-  // A bounded number of chunks at a time (as verification's): each holds its documents' feature sets,
-  // and all of a large scan's at once were the whole corpus's sets copied again (twice the peak memory).
+/**
+ * Runs `chunk(from)` for the chunks of some work (each returns where the next starts, or `end`, and its
+ * task) a bounded number at a time, as verification's: each holds its documents' feature sets, and all
+ * of a large scan's at once were the whole corpus's sets copied again (twice the peak memory).
+ */
+async function inChunks(workers: ScanWorkers, signal: AbortSignal, end: number, chunk: (from: number) => { next: number; task: Promise<void> }): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = workers.ingest.size * 2;
-  for (let from = 0; from < todo.length; ) {
-    const { ids, pairs, index, next } = containmentChunk(candidates, todo, from);
-    from = next;
+  for (let from = 0; from < end; ) {
     while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
     signal.throwIfAborted();
-    const task = loadChunk(corpus, ids, workers.readLimit)
-      .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, corpus.settings, undefined, loaded.kept)))
-      .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p)));
+    const { next, task } = chunk(from);
+    from = next;
     // A failed chunk rejects the race and the search with it; it leaves the set either way.
     const tracked = task.finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
@@ -137,26 +136,74 @@ async function measure(workers: ScanWorkers, signal: AbortSignal, corpus: Search
 }
 
 /**
+ * Measures the candidates `todo` (indexes) in the ingest workers at `threshold`: their counts, in
+ * `counts` (3 a pair; -1s stay where nothing could be read; below the threshold, `COUNT_BELOW` | a bound).
+ */
+function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array, threshold: number): Promise<void> {
+  return inChunks(workers, signal, todo.length, (from) => {
+    const { ids, pairs, index, next } = containmentChunk(candidates, todo, from);
+    const task = loadChunk(corpus, ids, workers.readLimit)
+      .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, threshold, corpus.settings, undefined, loaded.kept)))
+      .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p)));
+    return { next, task };
+  });
+}
+
+/**
+ * The sampled passages of the corpus' distinct texts, for a corpus fingerprinted without them
+ * (containment turned on afterwards): sampled from each text's feature set in the ingest workers, a
+ * chunk at a time, the set kept from fingerprinting or the contents read again (the copy kept in this
+ * browser, or the file). No fingerprinting, and nothing on the page's thread but the reading. A text
+ * whose contents are not at hand gets none (it takes no part, as in a search over saved passages).
+ */
+async function corpusPassages(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus): Promise<PackedSets> {
+  const texts = Array.from(corpus.reps).filter((d) => corpus.keptSets?.[d] || contentsReadable(corpus.docs, d));
+  const parts: PackedSets[] = [];
+  await inChunks(workers, signal, texts.length, (from) => {
+    const ids = texts.slice(from, from + CHUNK_DOCS);
+    const task = loadChunk(corpus, ids, workers.readLimit)
+      .then((loaded) => workers.ingest.run(signal, (api) => api.passagesOf(transfer(loaded.items, loaded.buffers), corpus.settings, undefined, loaded.kept)))
+      .then((p) => void (parts[from / CHUNK_DOCS] = { ...p, docs: p.docs.map((i) => ids[i]) }));
+    return { next: from + ids.length, task };
+  });
+  // Chunks of ascending texts, in order: the packed passages stay ascending by document.
+  const docs = parts.reduce((n, p) => n + p.docs.length, 0);
+  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(parts.reduce((n, p) => n + p.keys.length, 0)) };
+  let d = 0;
+  for (const p of parts) {
+    out.docs.set(p.docs, d);
+    out.keys.set(p.keys, out.offsets[d]);
+    for (let i = 0; i < p.docs.length; i++) out.offsets[d + i + 1] = out.offsets[d] + p.offsets[i + 1];
+    d += p.docs.length;
+  }
+  return out;
+}
+
+/**
  * The contained pairs of `corpus` at `threshold` (0: none), leaving pairs at or above the
- * near-duplicate threshold `jaccardThreshold` to the near-duplicate relation. Needs the corpus'
- * sampled passages (`corpus.passages`); documents without them take no part. Remembers every count it
- * measures in `corpus.containment`.
+ * near-duplicate threshold `jaccardThreshold` to the near-duplicate relation. Searches the corpus'
+ * sampled passages (`corpus.passages`, computed here when it has none); documents without them take no part. Remembers every count it
+ * measures in `corpus.containment`: exact ones at or above `threshold`, and below it the bound the
+ * measuring stopped at (`COUNT_BELOW`), measured again only by a regroup whose threshold it could reach.
  */
 export async function searchContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, threshold: number, jaccardThreshold: number): Promise<ContainedRelation> {
-  if (!(threshold > 0) || !corpus.passages || corpus.passages.docs.length < 2) return noContained();
+  if (!(threshold > 0)) return noContained();
+  // Turned on over a corpus fingerprinted without it: its passages come from the feature sets, kept for the result.
+  corpus.passages ??= await corpusPassages(workers, signal, corpus);
+  if (corpus.passages.docs.length < 2) return noContained();
   const passages = representativePassages(corpus, corpus.passages);
   const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
   const sizes = keptSetSizes(corpus);
   const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
   const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
-  const at = knownCounts(candidates, known, corpus.known, sizes, counts);
+  const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold);
   const todo: number[] = [];
   for (let p = 0; p < candidates.count; p++) {
     if (counts[3 * p + 1] > 0) continue;
     if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
   }
-  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts);
+  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts, threshold);
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);

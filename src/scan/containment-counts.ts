@@ -5,7 +5,8 @@
  * and the order the rest is measured in.
  */
 import type { ContainmentCandidates } from '../core/groups/contained-pairs.ts';
-import { commonFromJaccard } from '../core/groups/contained-pairs.ts';
+import { commonFromJaccard, countIsBelow, neededCommon } from '../core/groups/contained-pairs.ts';
+import { COUNT_BELOW } from '../core/simhash/simhash.ts';
 import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import type { KnownPairs } from '../workers/index-api.ts';
 import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
@@ -38,9 +39,11 @@ function indexOfPair(listA: Uint32Array, listB: Uint32Array, count: number, a: n
 /**
  * Fills `counts` (three a candidate: |A ∩ B|, |A|, |B|; zeros stay where nothing is known) from what is known, and returns
  * per candidate the index of its entry in `known`, or -1 (a pair not remembered yet). A candidate the
- * near-duplicate stage measured (`jaccards`, a < b) gets its count from the Jaccard and `sizes`.
+ * near-duplicate stage measured (`jaccards`, a < b) gets its count from the Jaccard and `sizes`. A
+ * remembered count that stopped early (`COUNT_BELOW`, measured at a higher threshold) whose bound could
+ * reach `threshold` is left to measure again (its index still returned: `remember` replaces it).
  */
-export function knownCounts(candidates: ContainmentCandidates, known: KnownContainment, jaccards: KnownPairs, sizes: Uint32Array, counts: Float64Array): Int32Array {
+export function knownCounts(candidates: ContainmentCandidates, known: KnownContainment, jaccards: KnownPairs, sizes: Uint32Array, counts: Float64Array, threshold: number): Int32Array {
   const at = new Int32Array(candidates.count).fill(-1);
   for (let p = 0; p < candidates.count; p++) {
     const a = candidates.inner[p];
@@ -48,6 +51,8 @@ export function knownCounts(candidates: ContainmentCandidates, known: KnownConta
     const k = indexOfPair(known.a, known.b, known.count, a, b);
     if (k >= 0) {
       at[p] = k;
+      const common = known.common[k];
+      if (countIsBelow(common) && (common & ~COUNT_BELOW) >= neededCommon(threshold, Math.min(known.sizeA[k], known.sizeB[k]))) continue;
       counts[3 * p] = known.common[k];
       counts[3 * p + 1] = known.sizeA[k];
       counts[3 * p + 2] = known.sizeB[k];
@@ -88,10 +93,16 @@ export function measuringOrder(candidates: ContainmentCandidates, todo: readonly
   return Array.from(component, (x) => todo[x % 2 ** 32]);
 }
 
-/** `known` with the counts of `candidates` added (those measured: sizes above 0), still sorted by (a, b). */
+/**
+ * `known` with the counts of `candidates` added (those measured: sizes above 0), still sorted by (a, b);
+ * a remembered pair measured again (`knownCounts` left it to measure) takes its new count, in place.
+ */
 export function remember(known: KnownContainment, candidates: ContainmentCandidates, at: Int32Array, counts: Float64Array): KnownContainment {
   const fresh: number[] = [];
-  for (let p = 0; p < candidates.count; p++) if (at[p] < 0 && counts[3 * p + 1] > 0) fresh.push(p);
+  for (let p = 0; p < candidates.count; p++) {
+    if (at[p] >= 0 && counts[3 * p + 1] > 0) known.common[at[p]] = counts[3 * p];
+    else if (at[p] < 0 && counts[3 * p + 1] > 0) fresh.push(p);
+  }
   if (fresh.length === 0) return known;
   const n = known.count + fresh.length;
   const order = new Uint32Array(n);

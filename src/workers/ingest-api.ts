@@ -33,6 +33,7 @@ import {
   type ChainJob,
   type ChainJobResult,
   type KeptSets,
+  type PackedSets,
   type LocalPairs,
 } from './ingest-protocol.ts';
 import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
@@ -319,14 +320,28 @@ export const ingestApi = {
   },
 
   /**
-   * Exact counts for containment (core/groups/contained-pairs.ts): per pair (a, b) of the items,
-   * |A ∩ B|, |A| and |B| of their feature sets (from `kept` or read here), three numbers a pair.
+   * Counts for containment at `threshold` (core/groups/contained-pairs.ts): per pair (a, b) of the
+   * items, |A ∩ B| (exact when the containment reaches the threshold, else `COUNT_BELOW` | a bound),
+   * |A| and |B| of their feature sets (from `kept` or read here), three numbers a pair.
    */
-  async measureContainment(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Uint32Array> {
+  async measureContainment(items: IngestItem[], pairs: LocalPairs, threshold: number, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Uint32Array> {
     // As verifyPairs: kept sets decoded once each in the kernel's memory, not into fresh arrays.
     const read = await featureSetsOf(items, settings, limits, kept, false);
-    const counts = chunkContainmentCounts(items.length, kept, read, pairs);
+    const counts = chunkContainmentCounts(items.length, kept, read, pairs, threshold);
     return transfer(counts, [counts.buffer]);
+  },
+
+  /**
+   * The sampled passages (containment search) of the items' feature sets, each from `kept` or from
+   * reading the item once: what fingerprinting collects, for a corpus fingerprinted without them
+   * (containment turned on afterwards). Local indexes; an item that cannot be read has none.
+   */
+  async passagesOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<PackedSets> {
+    const sets = await featureSetsOf(items, settings, limits, kept);
+    const passages = new PassageCollector();
+    sets.forEach((set, i) => set && set.length > 0 && passages.add(i, set));
+    const out = passages.packed();
+    return transfer(out, [out.docs.buffer, out.offsets.buffer, out.keys.buffer] as ArrayBuffer[]);
   },
 
   /**

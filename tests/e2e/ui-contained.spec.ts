@@ -18,7 +18,7 @@ test('an excerpt is listed under its source with its containment, the shared pas
     await app.open();
     await app.chooseFiles(Object.keys(files).map((name) => join(dir, name)));
 
-    // Containment is off by default: turning it on fingerprints again (the passages come from fingerprinting).
+    // Containment is off by default: turning it on regroups (the passages come from the kept feature sets).
     const settings = page.getByRole('form', { name: 'Settings' });
     await settings.getByLabel('Contained documents (0: off)').fill('0.9');
     await settings.getByRole('button', { name: 'Apply settings' }).click();

@@ -8,7 +8,7 @@
  * share enough sampled passages are verified by the exact containment |A ∩ B| / |A| of the feature
  * sets the Jaccard uses.
  */
-import { intersectionSize } from '../simhash/simhash.ts';
+import { COUNT_BELOW, intersectionAtLeast } from '../simhash/simhash.ts';
 
 /** How the contained pairs are found; `DEFAULT_CONTAINMENT` holds the defaults. */
 export interface ContainmentOptions {
@@ -154,7 +154,8 @@ export function findContainedPairs(
   for (let i = 0; i < candidates.count; i++) {
     const a = candidates.inner[i];
     const b = candidates.outer[i];
-    found.judge(a, b, intersectionSize(sets[a], sets[b]), sets[a].length, sets[b].length, options);
+    const need = neededCommon(options.threshold, Math.min(sets[a].length, sets[b].length));
+    found.judge(a, b, intersectionAtLeast(sets[a], sets[b], need), sets[a].length, sets[b].length, options);
   }
   return { pairs: found.pairs(), stats };
 }
@@ -182,7 +183,7 @@ export function containmentCandidates(
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   const sampleCount = new Uint32Array(n);
   for (let i = 0; i < passages.docs.length; i++) sampleCount[passages.docs[i]] = passages.offsets[i + 1] - passages.offsets[i];
-  const { runStart, docOf, runOfRank, runsOfDoc, docRuns } = sharedPassages(n, passages, stats);
+  const { runStart, docOf, runsOfDoc, docRuns } = sharedPassages(n, passages, stats);
   // A comes before B when it is the inner one: the smaller set, by exact sizes when both are known.
   const innerFirst = (a: number, b: number) => {
     const sa = sizes ? sizes[a] : 0;
@@ -203,14 +204,19 @@ export function containmentCandidates(
     const prefix = own - needed + 1;
     if (prefix <= 0) continue;
     const sizeA = sizes ? sizes[a] : 0;
+    // With both exact sizes known, one comparison does innerFirst's and the size rule's work.
+    const least = sizeA > 0 ? leastOuterSize(sizeA, options) : 0;
     let touchedCount = 0;
     for (let k = from; k < from + prefix; k++) {
-      const r = runOfRank[docRuns[k]];
+      const r = docRuns[k];
       stats.walked += runStart[r + 1] - runStart[r];
       for (let i = runStart[r]; i < runStart[r + 1]; i++) {
         const b = docOf[i];
-        if (b === a || seen[b] || !innerFirst(a, b)) continue;
-        if (sizeA > 0 && sizes![b] > 0 && !containmentSizesAllow(sizeA, sizes![b], options)) continue;
+        if (b === a || seen[b]) continue;
+        const sizeB = sizes ? sizes[b] : 0;
+        if (sizeA > 0 && sizeB > 0) {
+          if (sizeB < least || (sizeB === sizeA && b < a)) continue;
+        } else if (!innerFirst(a, b)) continue;
         seen[b] = 1;
         touched[touchedCount++] = b;
       }
@@ -230,15 +236,15 @@ export function containmentCandidates(
 }
 
 /**
- * Passages held by two documents or more (runs), and each document's runs. Run r's documents are
- * `docOf[runStart[r]..runStart[r + 1])`; runs are ranked rarest first (fewest documents, then passage
- * order), `runOfRank[rank]` is the run; document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`,
- * ascending: its rarest passages first, and a sorted list two documents' shared passages are merged from.
+ * Passages held by two documents or more (runs), laid out rarest first: run r (a rank: fewest
+ * documents first, then passage order) holds the documents `docOf[runStart[r]..runStart[r + 1])`;
+ * document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`, ascending: its rarest passages
+ * first, and a sorted list two documents' shared passages are merged from. Rank order is storage
+ * order, so the prefix walks, which visit mostly the rarest runs, read the front of the arrays.
  */
 interface SharedPassages {
   runStart: Uint32Array;
   docOf: Uint32Array;
-  runOfRank: Uint32Array;
   runsOfDoc: Uint32Array;
   docRuns: Uint32Array;
 }
@@ -249,127 +255,129 @@ function sharedPassages(n: number, passages: PassageSamples, stats: ContainmentS
   const keys = passages.keys.subarray(offsets[0], offsets[docs.length]);
   const total = keys.length;
   stats.postings = total;
-  const docOf = new Uint32Array(total);
-  for (let i = 0; i < docs.length; i++) docOf.fill(docs[i], offsets[i] - offsets[0], offsets[i + 1] - offsets[0]);
-  sortPostings(keys, docOf);
-  // Runs of two documents or more, packed to the front of docOf in place (a run never moves right).
+  const postingDoc = new Uint32Array(total);
+  for (let i = 0; i < docs.length; i++) postingDoc.fill(docs[i], offsets[i] - offsets[0], offsets[i + 1] - offsets[0]);
+  const scratchDocs = new Uint32Array(total);
+  const sorted = sortPostings(keys, postingDoc, new Uint32Array(total), scratchDocs);
+  const sortedKeys = sorted.keys;
+  const sortedDocs = sorted.docs;
+  // Runs of two documents or more, in passage order: where each starts in the sorted postings.
   let runs = 0;
+  let longest = 0;
   for (let i = 0; i < total; ) {
     let j = i + 1;
-    while (j < total && keys[j] === keys[i]) j++;
+    while (j < total && sortedKeys[j] === sortedKeys[i]) j++;
     stats.passages++;
     if (j - i > 1) runs++;
+    longest = Math.max(longest, j - i);
     i = j;
   }
-  const runStart = new Uint32Array(runs + 1);
-  let longest = 0;
+  const runAt = new Uint32Array(runs);
+  const byLength = new Uint32Array(longest + 2);
   let kept = 0;
   for (let i = 0, r = 0; i < total; ) {
     let j = i + 1;
-    while (j < total && keys[j] === keys[i]) j++;
+    while (j < total && sortedKeys[j] === sortedKeys[i]) j++;
     if (j - i > 1) {
-      runStart[r++] = kept;
-      docOf.copyWithin(kept, i, j);
+      runAt[r++] = i;
+      byLength[j - i + 1]++;
       kept += j - i;
-      longest = Math.max(longest, j - i);
     }
     i = j;
   }
-  runStart[runs] = kept;
   // Ranks: runs by length, a counting sort (stable, so passage order breaks ties).
-  const byLength = new Uint32Array(longest + 2);
-  for (let r = 0; r < runs; r++) byLength[runStart[r + 1] - runStart[r] + 1]++;
   for (let l = 0; l <= longest; l++) byLength[l + 1] += byLength[l];
   const runOfRank = new Uint32Array(runs);
-  for (let r = 0; r < runs; r++) runOfRank[byLength[runStart[r + 1] - runStart[r]]++] = r;
-  // Each document's ranks, filled rank by rank so every list comes out ascending; in the keys' memory.
+  for (let r = 0; r < runs; r++) {
+    const at = runAt[r];
+    let j = at + 1;
+    while (j < total && sortedKeys[j] === sortedKeys[at]) j++;
+    runOfRank[byLength[j - at]++] = r;
+  }
+  // The runs' documents copied out in rank order, into the documents' array the sort left free (every
+  // fresh large array costs its page faults); then each document's ranks, filled rank by rank so every
+  // list comes out ascending, in the keys' memory (the sorted keys are not needed past here).
+  const docOf = (sortedDocs === postingDoc ? scratchDocs : postingDoc).subarray(0, kept);
+  const runStart = new Uint32Array(runs + 1);
   const runsOfDoc = new Uint32Array(n + 1);
-  for (let i = 0; i < kept; i++) runsOfDoc[docOf[i] + 1]++;
+  for (let rank = 0, c = 0; rank < runs; rank++) {
+    const at = runAt[runOfRank[rank]];
+    runStart[rank] = c;
+    for (let i = at; i < total && (i === at || sortedKeys[i] === sortedKeys[at]); i++) {
+      docOf[c++] = sortedDocs[i];
+      runsOfDoc[sortedDocs[i] + 1]++;
+    }
+  }
+  runStart[runs] = kept;
   for (let d = 0; d < n; d++) runsOfDoc[d + 1] += runsOfDoc[d];
   const fill = runsOfDoc.slice(0, n);
   const docRuns = keys.subarray(0, kept);
-  for (let rank = 0; rank < runs; rank++) {
-    const r = runOfRank[rank];
-    for (let i = runStart[r]; i < runStart[r + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
-  }
-  return { runStart, docOf: docOf.subarray(0, kept), runOfRank, runsOfDoc, docRuns };
+  for (let rank = 0; rank < runs; rank++) for (let i = runStart[rank]; i < runStart[rank + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
+  return { runStart, docOf, runsOfDoc, docRuns };
 }
 
 /**
- * Sorts the postings (keys[i], docOf[i]) by key, then document, in place: an in-place radix pass on the
- * key's top 11 bits, then each bucket as floats (the key's other 21 bits and the document, 53 bits at
- * most) through the typed array's own numeric sort.
+ * Sorts the postings (keys[i], docs[i]) by key, then document: a stable least-significant-digit radix
+ * sort on the key (at most 15 bits a pass, skipping the low bits no key sets: sampling zeroes them, so
+ * two passes), which keeps the documents ascending within a key because the postings come in document
+ * order. Returns the pair holding the result: the given arrays or the scratch ones (as long).
  */
-function sortPostings(keys: Uint32Array, docOf: Uint32Array): void {
-  const start = new Uint32Array(2049);
-  for (let i = 0; i < keys.length; i++) start[(keys[i] >>> 21) + 1]++;
-  for (let t = 0; t < 2048; t++) start[t + 1] += start[t];
-  const next = start.slice(0, 2048);
-  for (let t = 0; t < 2048; t++) {
-    // Cycle leader: carry the posting at the bucket's cursor to its own bucket until one belongs here.
-    while (next[t] < start[t + 1]) {
-      let key = keys[next[t]];
-      let doc = docOf[next[t]];
-      let u = key >>> 21;
-      while (u !== t) {
-        const at = next[u]++;
-        const k = keys[at];
-        const d = docOf[at];
-        keys[at] = key;
-        docOf[at] = doc;
-        key = k;
-        doc = d;
-        u = key >>> 21;
-      }
-      keys[next[t]] = key;
-      docOf[next[t]++] = doc;
+function sortPostings(keys: Uint32Array, docs: Uint32Array, scratchKeys: Uint32Array, scratchDocs: Uint32Array): { keys: Uint32Array; docs: Uint32Array } {
+  const total = keys.length;
+  let any = 0;
+  for (let i = 0; i < total; i++) any |= keys[i];
+  if (any === 0) return { keys, docs };
+  const low = 31 - Math.clz32(any & -any);
+  const width = 32 - low;
+  const passes = Math.ceil(width / 15);
+  const digit = Math.ceil(width / passes);
+  let fromKeys = keys;
+  let fromDocs = docs;
+  let toKeys = scratchKeys;
+  let toDocs = scratchDocs;
+  const start = new Uint32Array((1 << digit) + 1);
+  for (let pass = 0; pass < passes; pass++) {
+    const shift = low + pass * digit;
+    const mask = (1 << digit) - 1;
+    start.fill(0);
+    for (let i = 0; i < total; i++) start[((fromKeys[i] >>> shift) & mask) + 1]++;
+    for (let t = 0; t < mask + 1; t++) start[t + 1] += start[t];
+    for (let i = 0; i < total; i++) {
+      const key = fromKeys[i];
+      const at = start[(key >>> shift) & mask]++;
+      toKeys[at] = key;
+      toDocs[at] = fromDocs[i];
     }
+    [fromKeys, toKeys] = [toKeys, fromKeys];
+    [fromDocs, toDocs] = [toDocs, fromDocs];
   }
-  let scratch = new Float64Array(1024);
-  for (let t = 0; t < 2048; t++) {
-    const from = start[t];
-    const length = start[t + 1] - from;
-    if (length < 2) continue;
-    if (scratch.length < length) scratch = new Float64Array(2 * length);
-    const part = scratch.subarray(0, length);
-    for (let i = 0; i < length; i++) part[i] = (keys[from + i] & 0x1fffff) * 4294967296 + docOf[from + i];
-    part.sort();
-    for (let i = 0; i < length; i++) {
-      const low = Math.floor(part[i] / 4294967296);
-      keys[from + i] = ((t << 21) | low) >>> 0;
-      docOf[from + i] = part[i] - low * 4294967296;
-    }
-  }
+  return { keys: fromKeys, docs: fromDocs };
 }
 
 /**
  * Whether the ascending lists `list[aFrom..aTo)` and `list[bFrom..bTo)` share at least `needed` values: a
- * merge that stops as soon as the answer is known (enough shared, or too many of the first list's missed).
+ * branchless merge (its comparison is a coin toss a CPU cannot predict) that stops as soon as the answer
+ * is known, checked every 16 steps: enough shared, or too few left in either list to reach `needed`.
+ * Both conditions, once true, stay true, so the steps past them change nothing.
  */
 function sharesAtLeast(list: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
   let a = aFrom;
   let b = bFrom;
   let shared = 0;
-  let missable = aTo - aFrom - needed;
-  let answer: boolean | undefined;
-  while (a < aTo && b < bTo) {
-    if (list[a] === list[b]) {
-      a++;
-      b++;
-      if (++shared >= needed) {
-        answer = true;
-        break;
-      }
-    } else if (list[a] < list[b]) {
-      a++;
-      if (--missable < 0) {
-        answer = false;
-        break;
-      }
-    } else b++;
+  for (;;) {
+    const left = Math.min(aTo - a, bTo - b);
+    if (shared >= needed || shared + left < needed) break;
+    // Neither list runs out within `left` steps: each step takes at most one value of each.
+    for (let s = Math.min(left, 16); s > 0; s--) {
+      const x = list[a];
+      const y = list[b];
+      shared += +(x === y);
+      a += +(x <= y);
+      b += +(y <= x);
+    }
   }
   stats.merged += a - aFrom + b - bFrom;
-  return answer ?? shared >= needed;
+  return shared >= needed;
 }
 
 /**
@@ -382,6 +390,24 @@ export function containmentSizesAllow(inner: number, outer: number, options: Pic
   if (inner === 0 || outer === 0) return true;
   const least = Math.max(0, Math.floor(inner * options.threshold) - 1);
   return least / (inner + outer - least) < options.jaccardThreshold - 1e-9;
+}
+
+/**
+ * The least size of a set that a set of `inner` features (known sizes) may be found inside: at least
+ * `inner` itself (on equal sizes the lower id is the inner one) and allowed by `containmentSizesAllow`,
+ * which, for a fixed inner size, once true stays true as the outer one grows. Infinity when none is.
+ */
+export function leastOuterSize(inner: number, options: Pick<ContainmentOptions, 'threshold' | 'jaccardThreshold'>): number {
+  const allows = (outer: number) => containmentSizesAllow(inner, outer, options);
+  const limit = options.jaccardThreshold - 1e-9;
+  // A Jaccard below 0 or so: no sizes allow a pair.
+  if (!(limit > 0)) return Infinity;
+  // Solved for the outer size from containmentSizesAllow's inequality, then set right where float rounding is off.
+  const least = Math.max(0, Math.floor(inner * options.threshold) - 1);
+  let outer = Math.max(inner, Math.floor(least / limit - inner + least) + 1);
+  while (outer > inner && allows(outer - 1)) outer--;
+  while (!allows(outer)) outer++;
+  return outer;
 }
 
 /**
@@ -405,6 +431,26 @@ export function commonFromJaccard(jaccard: number, sizeA: number, sizeB: number)
   if (!(jaccard >= 0 && jaccard <= 1) || sizeA === 0 || sizeB === 0) return -1;
   const common = Math.round((jaccard * (sizeA + sizeB)) / (1 + jaccard));
   return common <= Math.min(sizeA, sizeB) && common / (sizeA + sizeB - common) === jaccard ? common : -1;
+}
+
+/**
+ * The least |A ∩ B| at which a set of `inner` features (the smaller) counts as contained at
+ * `threshold`, by the exact check's own test (`ContainedBuffer.judge`): what a count may stop short of
+ * (`intersectionAtLeast`). 0 when the threshold is off or the set empty (judge refuses those anyway).
+ */
+export function neededCommon(threshold: number, inner: number): number {
+  if (!(threshold > 0) || inner === 0) return 0;
+  const reaches = (c: number) => !(c / inner < threshold - 1e-9);
+  let c = Math.max(0, Math.ceil((threshold - 1e-9) * inner));
+  // Float rounding may put the product a step off the test's own answer.
+  while (c > 0 && reaches(c - 1)) c--;
+  while (!reaches(c)) c++;
+  return c;
+}
+
+/** Whether a measured count is one that stopped early below its threshold (`COUNT_BELOW`), not exact. */
+export function countIsBelow(common: number): boolean {
+  return common >= COUNT_BELOW;
 }
 
 /** `n` contained pairs, zeroed. */
@@ -448,12 +494,15 @@ export class ContainedBuffer {
   private count = 0;
 
   /**
-   * The exact half of the search, given |A ∩ B| and both sizes: adds the pair when it is contained,
+   * The exact half of the search, given |A ∩ B| (or a count stopped early, `COUNT_BELOW`: never
+   * contained; the caller measures again one whose bound could reach this threshold) and both sizes:
+   * adds the pair when it is contained,
    * the smaller set as the inner one (on equal sizes the lower id), its containment at least
    * `threshold` and the Jaccard below `jaccardThreshold`. Returns whether it did. Allocates nothing.
    */
   judge(a: number, b: number, common: number, sizeA: number, sizeB: number, options: Pick<ContainmentOptions, 'threshold' | 'jaccardThreshold'>): boolean {
-    if (sizeA === 0 || sizeB === 0 || options.threshold <= 0) return false;
+    // A count that stopped early is below the threshold it was measured at, and so below this one.
+    if (sizeA === 0 || sizeB === 0 || options.threshold <= 0 || countIsBelow(common)) return false;
     const aInner = sizeA < sizeB || (sizeA === sizeB && a < b);
     const containment = common / (aInner ? sizeA : sizeB);
     if (containment < options.threshold - 1e-9) return false;

@@ -1,15 +1,17 @@
 /**
- * Owns exact Jaccard of a verification chunk's pairs in the WebAssembly kernel (kernels/set-jaccard.ts,
- * compiled by bin/build-kernels.js): the chunk's encoded sets are decoded once each into the kernel's
- * memory, then every pair is measured there by a branchless merge. Same values as `jaccardSorted`.
+ * Owns exact Jaccard of a verification chunk's pairs, and containment's counts of a chunk's pairs, in
+ * the WebAssembly kernel (kernels/set-jaccard.ts, compiled by bin/build-kernels.js): the chunk's
+ * encoded sets are decoded once each into the kernel's memory, then every pair is measured there by a
+ * branchless merge. Same values as `jaccardSorted` and `intersectionAtLeast`.
  */
 import { WASM_BASE64 } from './set-jaccard-wasm.ts';
-import { commonFromJaccard } from './contained-pairs.ts';
+import { neededCommon } from './contained-pairs.ts';
 
 interface SetJaccardExports {
   memory: WebAssembly.Memory;
   decodeSet(src: number, dst: number): number;
   jaccardPairs(keys: number, offsets: number, a: number, b: number, count: number, out: number): void;
+  containmentPairs(keys: number, offsets: number, a: number, b: number, need: number, count: number, out: number): void;
 }
 
 /** A chunk's sets: encoded ones (feature-set-codec.ts) packed as set `docs[i]` = words[offsets[i] .. offsets[i + 1]). */
@@ -45,11 +47,11 @@ function instance(): SetJaccardExports {
 const BASE = 65536;
 
 /**
- * The exact Jaccard of each pair over `count` sets: set s is the encoded set of `encoded` naming it,
- * else `decoded[s]` (sorted, duplicate-free keys), else empty (an unreadable document: Jaccard 0).
- * Each encoded set is decoded once however many pairs it is in; no allocation per pair.
+ * Decodes a chunk's sets into the kernel's memory (set s: the encoded set of `encoded` naming it, else
+ * `decoded[s]`, else empty), each once however many pairs it is in, with the pairs after them and room
+ * for `outBytes` of results: the addresses the kernel's pair loops take, and each set's size.
  */
-export function chunkJaccards(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs): Float64Array {
+function loadChunk(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs, outBytes: number): { k: SetJaccardExports; keysAt: number; offsetsAt: number; aAt: number; bAt: number; outAt: number; sizes: Uint32Array } {
   const k = instance();
   const keyOffsets = new Uint32Array(count + 1);
   const fromEncoded = new Int32Array(count).fill(-1);
@@ -67,7 +69,7 @@ export function chunkJaccards(count: number, encoded: EncodedSets | undefined, d
   const bAt = aAt + 4 * pairs.count;
   // f64 results 8-byte aligned.
   const outAt = (bAt + 4 * pairs.count + 7) & ~7;
-  const end = outAt + 8 * pairs.count;
+  const end = outAt + outBytes;
   const have = k.memory.buffer.byteLength;
   if (end > have) k.memory.grow(Math.ceil((end - have) / 65536));
   const buffer = k.memory.buffer;
@@ -81,30 +83,42 @@ export function chunkJaccards(count: number, encoded: EncodedSets | undefined, d
     if (e >= 0) k.decodeSet(encodedAt + 4 * encoded!.offsets[e], keysAt + 4 * keyOffsets[s]);
     else if (decoded[s]) keys.set(decoded[s]!, keyOffsets[s]);
   }
-  k.jaccardPairs(keysAt, offsetsAt, aAt, bAt, pairs.count, outAt);
-  return new Float64Array(buffer, outAt, pairs.count).slice();
+  const sizes = new Uint32Array(count);
+  for (let s = 0; s < count; s++) sizes[s] = keyOffsets[s + 1] - keyOffsets[s];
+  return { k, keysAt, offsetsAt, aAt, bAt, outAt, sizes };
 }
 
 /**
- * Containment's exact counts of a chunk's pairs (three a pair: |A ∩ B|, |A|, |B|; an empty or missing
- * set counts 0), from the same kernel: its Jaccard gives |A ∩ B| back exactly with both sizes
- * (`commonFromJaccard`), so the sets are decoded in its memory, never into fresh arrays here.
+ * The exact Jaccard of each pair over `count` sets: set s is the encoded set of `encoded` naming it,
+ * else `decoded[s]` (sorted, duplicate-free keys), else empty (an unreadable document: Jaccard 0).
+ * Each encoded set is decoded once however many pairs it is in; no allocation per pair.
  */
-export function chunkContainmentCounts(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs): Uint32Array {
-  const sizes = new Uint32Array(count);
-  const fromEncoded = new Int32Array(count).fill(-1);
-  if (encoded) for (let i = 0; i < encoded.docs.length; i++) fromEncoded[encoded.docs[i]] = i;
-  // An encoded set's word 0 is its key count.
-  for (let s = 0; s < count; s++) sizes[s] = fromEncoded[s] >= 0 ? encoded!.words[encoded!.offsets[fromEncoded[s]]] : (decoded[s]?.length ?? 0);
-  const jaccard = chunkJaccards(count, encoded, decoded, pairs);
-  const counts = new Uint32Array(3 * pairs.count);
-  for (let p = 0; p < pairs.count; p++) {
+export function chunkJaccards(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs): Float64Array {
+  const { k, keysAt, offsetsAt, aAt, bAt, outAt } = loadChunk(count, encoded, decoded, pairs, 8 * pairs.count);
+  k.jaccardPairs(keysAt, offsetsAt, aAt, bAt, pairs.count, outAt);
+  return new Float64Array(k.memory.buffer, outAt, pairs.count).slice();
+}
+
+/**
+ * Containment's counts of a chunk's pairs at `threshold` (three a pair: |A ∩ B|, |A|, |B|; an empty or
+ * missing set counts 0), from the same kernel, sets decoded in its memory: |A ∩ B| is exact when the
+ * smaller set's containment reaches the threshold, else the merge stops as soon as it cannot and gives
+ * `COUNT_BELOW | an upper bound` (core `intersectionAtLeast`; threshold 0: every count exact).
+ */
+export function chunkContainmentCounts(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs, threshold: number): Uint32Array {
+  const n = pairs.count;
+  const { k, keysAt, offsetsAt, aAt, bAt, outAt, sizes } = loadChunk(count, encoded, decoded, pairs, 8 * n);
+  // The counts asked for go after the results (4 bytes each of the 8 reserved a pair).
+  const needAt = outAt + 4 * n;
+  const need = new Uint32Array(k.memory.buffer, needAt, n);
+  for (let p = 0; p < n; p++) need[p] = neededCommon(threshold, Math.min(sizes[pairs.a[p]], sizes[pairs.b[p]]));
+  k.containmentPairs(keysAt, offsetsAt, aAt, bAt, needAt, n, outAt);
+  const common = new Uint32Array(k.memory.buffer, outAt, n);
+  const counts = new Uint32Array(3 * n);
+  for (let p = 0; p < n; p++) {
     const sizeA = sizes[pairs.a[p]];
     const sizeB = sizes[pairs.b[p]];
-    const common = sizeA > 0 && sizeB > 0 ? commonFromJaccard(jaccard[p], sizeA, sizeB) : 0;
-    // Exact for any sizes a document has (tests: every count); a failure would be a kernel fault.
-    if (common < 0) throw new Error(`containment count not recoverable from Jaccard ${jaccard[p]} of ${sizeA} and ${sizeB} features`);
-    counts[3 * p] = common;
+    counts[3 * p] = sizeA > 0 && sizeB > 0 ? common[p] : 0;
     counts[3 * p + 1] = sizeA;
     counts[3 * p + 2] = sizeB;
   }

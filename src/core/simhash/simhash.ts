@@ -65,6 +65,43 @@ export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
 }
 
 /**
+ * The flag bit of a count `intersectionAtLeast` stopped early: |A ∩ B| is below the count asked for,
+ * and the value without this bit is an upper bound of it (still below).
+ */
+export const COUNT_BELOW = 0x80000000;
+/** Merge steps between two checks of the early stop (the kernel's, kernels/set-jaccard.ts, is the same). */
+const BELOW_CHECK_STEPS = 64;
+
+/**
+ * |A ∩ B| of two sorted, duplicate-free uint32 sets when it is at least `need`; otherwise
+ * `COUNT_BELOW | bound`, bound < need an upper bound of it, returned as soon as the common keys so far
+ * plus the fewer keys either set has left fall below `need` (checked every 64 steps of the branchless
+ * merge): a containment check stops there, since only pairs at or above its threshold need the exact
+ * count. The WebAssembly kernel's `containmentPairs` gives the same values (tests say so). `work`,
+ * when given, counts the keys the merge passed over (bench/containment-work.ts).
+ */
+export function intersectionAtLeast(a: Uint32Array, b: Uint32Array, need: number, work?: { keys: number }): number {
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  for (;;) {
+    const left = Math.min(a.length - i, b.length - j);
+    const below = common + left < need;
+    if ((below || left === 0) && work) work.keys += i + j;
+    if (below) return (COUNT_BELOW | (common + left)) >>> 0;
+    if (left === 0) return common;
+    // Neither set runs out within `left` steps: each step takes at most one key of each.
+    for (let s = Math.min(left, BELOW_CHECK_STEPS); s > 0; s--) {
+      const x = a[i]!;
+      const y = b[j]!;
+      common += +(x === y);
+      i += +(x <= y);
+      j += +(y <= x);
+    }
+  }
+}
+
+/**
  * Exact Jaccard similarity |A ∩ B| / |A ∪ B| of two feature sets given as sorted arrays of distinct
  * uint32 keys (as `Fingerprinter.featureSet` returns). Two empty sets count as identical (1).
  */

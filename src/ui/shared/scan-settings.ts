@@ -143,12 +143,12 @@ export function describeSettings(s: ScanSettings): string {
 }
 
 /**
- * True when applying `b` over `a` means fingerprinting again: other fingerprints, or containment turned
- * on over a scan that ran without it (the passages it needs are collected while fingerprinting).
+ * True when applying `b` over `a` means fingerprinting again: other fingerprints. Containment turned on
+ * over a scan that ran without it regroups: its passages are sampled from the feature sets (kept, or
+ * the contents read again) in the workers (scan/contained-search.ts).
  */
 export function changesFingerprints(a: ScanSettings, b: ScanSettings): boolean {
   return (
-    (a.containmentThreshold <= 0 && b.containmentThreshold > 0) ||
     a.simhash.features.kind !== b.simhash.features.kind ||
     a.simhash.features.n !== b.simhash.features.n ||
     a.simhash.weights !== b.simhash.weights ||

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { knownCounts, measuringOrder, noKnownContainment, remember } from '../../../src/scan/containment-counts.ts';
-import type { ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
+import { ContainedBuffer, type ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
+import { COUNT_BELOW } from '../../../src/core/simhash/simhash.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
 
 /** Candidates from (inner, outer) pairs, sorted as the candidate stage gives them. */
@@ -74,11 +75,37 @@ describe('knownCounts', () => {
     const sizes = Uint32Array.of(10, 30, 40, 50, 45, 5, 6, 0);
     const jaccards = { a: Uint32Array.of(2, 3, 4), b: Uint32Array.of(3, 4, 7), jaccard: Float64Array.of(36 / 54, 44 / 51, 0.5), count: 3 };
     const counts = new Float64Array(3 * candidates.count);
-    const at = knownCounts(candidates, known, jaccards, sizes, counts);
+    const at = knownCounts(candidates, known, jaccards, sizes, counts, 0.9);
     expect(Array.from(at)).toEqual([0, -1, -1, -1, -1]);
     expect(Array.from(counts)).toEqual([9, 10, 30, 36, 40, 50, 44, 45, 50, 0, 0, 0, 0, 0, 0]);
     // Remembered: the counts known now, each pair once.
     const after = remember(known, candidates, at, counts);
     expect([Array.from(after.a), Array.from(after.b), Array.from(after.common)]).toEqual([[0, 2, 4], [1, 3, 3], [9, 36, 44]]);
+  });
+
+  it('keeps a count that stopped early below a higher threshold, and measures it again at a threshold its bound could reach', () => {
+    // (0, 1) measured at T = 0.9 (9 of 10 needed): it stopped at a bound of 7.
+    const candidates = candidatesOf([[0, 1]]);
+    const known = remember(noKnownContainment(), candidates, Int32Array.of(-1), Float64Array.of((COUNT_BELOW | 7) >>> 0, 10, 30));
+    const none = { a: new Uint32Array(0), b: new Uint32Array(0), jaccard: new Float64Array(0), count: 0 };
+    const sizes = Uint32Array.of(10, 30);
+    for (const threshold of [0.9, 0.95, 0.75]) {
+      const counts = new Float64Array(3);
+      expect(Array.from(knownCounts(candidates, known, none, sizes, counts, threshold))).toEqual([0]);
+      // Still below (7 < 8 needed at 0.75): nothing to measure, and the exact check refuses it.
+      expect(Array.from(counts)).toEqual([(COUNT_BELOW | 7) >>> 0, 10, 30]);
+      expect(new ContainedBuffer().judge(0, 1, counts[0], 10, 30, { threshold, jaccardThreshold: 0.8 })).toBe(false);
+    }
+    // At 0.7 (7 needed) the bound could be reached: measured again, and the new count replaces it.
+    const counts = new Float64Array(3);
+    const at = knownCounts(candidates, known, none, sizes, counts, 0.7);
+    expect(Array.from(at)).toEqual([0]);
+    expect(Array.from(counts)).toEqual([0, 0, 0]);
+    counts.set([7, 10, 30]);
+    const after = remember(known, candidates, at, counts);
+    expect([after.count, Array.from(after.common)]).toEqual([1, [7]]);
+    const again = new Float64Array(3);
+    knownCounts(candidates, after, none, sizes, again, 0.7);
+    expect(Array.from(again)).toEqual([7, 10, 30]);
   });
 });

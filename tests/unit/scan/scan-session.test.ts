@@ -5,6 +5,8 @@ import { searchContained } from '../../../src/scan/contained-search.ts';
 import { adoptResult } from '../../../src/scan/search-corpus.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
+import { COUNT_BELOW } from '../../../src/core/simhash/simhash.ts';
+import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import type { ScanHooks } from '../../../src/scan/scan-hooks.ts';
 import { inFolder, inThreadWorkers as workers } from './in-thread-workers.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
@@ -284,6 +286,93 @@ describe('scan session: contained documents', () => {
     expect(listed(again)).toEqual(listed(r));
     expect(again.docs).toBe(r.docs); // nothing fingerprinted again
     expect(measured).toBe(afterScan); // every count was known: no file read, nothing measured
+  });
+});
+
+describe('scan session: containment turned on after a scan without it', () => {
+  it('regroups from the feature sets, fingerprinting nothing again, and lists what a scan with it on lists (kept sets or the contents read again)', async () => {
+    const whole = [text(51), text(52), text(53)].join(' ');
+    const files = () => [inFolder('c/whole.txt', whole), inFolder('c/excerpt.txt', text(52)), inFolder('c/longer.txt', `${whole} ${text(54)}`), inFolder('c/other.txt', text(55))];
+    let fingerprinted = 0;
+    let sampled = 0;
+    const counting = {
+      ...ingestApi,
+      ingestBatch(...args: Parameters<IngestApi['ingestBatch']>) {
+        fingerprinted += args[0].length;
+        return ingestApi.ingestBatch(...args);
+      },
+      passagesOf(...args: Parameters<IngestApi['passagesOf']>) {
+        sampled += args[0].length;
+        return ingestApi.passagesOf(...args);
+      },
+    };
+    const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`).sort();
+    const store = createScanStore();
+    const session = createScanSession(store, workers(counting));
+    await session.start({ kind: 'file-list', files: files() });
+    const scanned = store.getSnapshot().result!;
+    expect(scanned.passages).toBeUndefined();
+    expect(fingerprinted).toBe(4);
+    await session.regroup({ containmentThreshold: 0.9 });
+    const regrouped = store.getSnapshot().result!;
+    expect(regrouped.docs).toBe(scanned.docs);
+    expect(fingerprinted).toBe(4); // nothing fingerprinted again
+    expect(sampled).toBe(4);
+    const fresh = createScanStore({ containmentThreshold: 0.9 });
+    await createScanSession(fresh, workers()).start({ kind: 'file-list', files: files() });
+    const want = fresh.getSnapshot().result!;
+    expect(listed(regrouped)).toEqual(['c/excerpt.txt in c/longer.txt', 'c/excerpt.txt in c/whole.txt', 'c/whole.txt in c/longer.txt']);
+    expect(listed(regrouped)).toEqual(listed(want));
+    // The passages it sampled are the ones fingerprinting collects, kept with the result (saved with the corpus).
+    expect(regrouped.passages).toEqual(want.passages);
+    // A corpus with no feature sets kept (a restored one) samples its texts from their contents, read again.
+    const { corpus } = adoptResult(scanned);
+    expect(corpus.keptSets).toBeUndefined();
+    const again = await searchContained(workers(), new AbortController().signal, corpus, 0.9, scanned.similarityThreshold);
+    const named = Array.from({ length: again.count }, (_, i) => `${scanned.docs.paths[again.inner[i]]} in ${scanned.docs.paths[again.outer[i]]}`).sort();
+    expect(named).toEqual(listed(want));
+    expect(corpus.passages).toEqual(want.passages);
+  });
+});
+
+describe('scan session: containment counts that stopped early', () => {
+  it('a regroup at a lower threshold measures again the pairs whose count stopped below the higher one, and lists what a fresh scan lists', async () => {
+    // Excerpts of a 360-word whole keeping 100%, 80% and 70% of their words (the rest new): at 0.9 only
+    // the first is contained; the others are candidates whose measuring stops early.
+    const words = [text(41), text(42), text(43)].join(' ').split(' ');
+    const part = words.slice(100, 250);
+    const mixed = (kept: number, seed: number) => [...part.slice(0, Math.round(kept * part.length)), ...text(seed).split(' ').slice(0, part.length - Math.round(kept * part.length))].join(' ');
+    const files = () => [inFolder('z/whole.txt', words.join(' ')), inFolder('z/all.txt', part.join(' ')), inFolder('z/most.txt', mixed(0.8, 44)), inFolder('z/some.txt', mixed(0.7, 45)), inFolder('z/other.txt', text(46))];
+    let below = 0;
+    let measured = 0;
+    const counting = {
+      ...ingestApi,
+      async measureContainment(...args: Parameters<IngestApi['measureContainment']>) {
+        const counts = await ingestApi.measureContainment(...args);
+        measured += args[1].count;
+        for (let p = 0; p < args[1].count; p++) below += +(counts[3 * p] >= COUNT_BELOW);
+        return counts;
+      },
+    };
+    const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`).sort();
+    const store = createScanStore({ containmentThreshold: 0.9 });
+    const session = createScanSession(store, workers(counting));
+    await session.start({ kind: 'file-list', files: files() });
+    expect(listed(store.getSnapshot().result!)).toEqual(['z/all.txt in z/whole.txt']);
+    expect(below).toBeGreaterThanOrEqual(1);
+    const afterScan = measured;
+    await session.regroup({ containmentThreshold: 0.6 });
+    const regrouped = listed(store.getSnapshot().result!);
+    expect(measured).toBeGreaterThan(afterScan);
+    const fresh = createScanStore({ containmentThreshold: 0.6 });
+    await createScanSession(fresh, workers()).start({ kind: 'file-list', files: files() });
+    expect(regrouped).toEqual(listed(fresh.getSnapshot().result!));
+    expect(regrouped).toEqual(expect.arrayContaining(['z/most.txt in z/whole.txt', 'z/some.txt in z/whole.txt']));
+    // Back at 0.9: every count known (exact, or below with a bound under 0.9's count), nothing measured.
+    const before = measured;
+    await session.regroup({ containmentThreshold: 0.9 });
+    expect(listed(store.getSnapshot().result!)).toEqual(['z/all.txt in z/whole.txt']);
+    expect(measured).toBe(before);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonFromJaccard, ContainedBuffer, containmentSizesAllow, DEFAULT_CONTAINMENT, findContainedPairs, PassageCollector, passagesNeeded, samplePassages } from '../../../../src/core/groups/contained-pairs.ts';
+import { commonFromJaccard, ContainedBuffer, containmentSizesAllow, DEFAULT_CONTAINMENT, findContainedPairs, leastOuterSize, PassageCollector, passagesNeeded, samplePassages } from '../../../../src/core/groups/contained-pairs.ts';
 import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
@@ -186,6 +186,24 @@ describe('containmentSizesAllow', () => {
     expect(containmentSizesAllow(1000, 1000, DEFAULT_CONTAINMENT)).toBe(false); // 900 shared is a Jaccard of 0.82
     expect(containmentSizesAllow(900, 1000, DEFAULT_CONTAINMENT)).toBe(true);
     expect(containmentSizesAllow(0, 1000, DEFAULT_CONTAINMENT)).toBe(true); // a size unknown: no opinion
+  });
+});
+
+describe('leastOuterSize', () => {
+  it('is where containmentSizesAllow turns true for good, from the inner size up (the candidate walk’s one comparison)', () => {
+    const wrong: string[] = [];
+    for (const [threshold, jaccardThreshold] of [[0.9, 0.8], [0.5, 0.8], [0.7, 0.5], [0.95, 0.9], [0.8, 0.8], [0.99, 0.95], [0.3, 0.99], [1, 0.8], [0.9, 0]]) {
+      const options = { threshold, jaccardThreshold };
+      for (const inner of [1, 2, 3, 7, 10, 99, 100, 101, 1379, 5000, 123457]) {
+        const least = leastOuterSize(inner, options);
+        for (let outer = inner; outer <= Math.min(inner * 4 + 50, 2 * inner + 2000); outer++) {
+          if ((outer >= least) !== containmentSizesAllow(inner, outer, options)) wrong.push(`${inner} in ${outer} at ${threshold}/${jaccardThreshold}: least ${least}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(leastOuterSize(1000, DEFAULT_CONTAINMENT)).toBeGreaterThan(1000); // equal large sizes never
+    expect(leastOuterSize(10, { threshold: 0.9, jaccardThreshold: 0 })).toBe(Infinity);
   });
 });
 

@@ -1,8 +1,10 @@
 // The verification kernel (core/groups/set-jaccard.ts over kernels/set-jaccard.ts) gives exactly what
-// decodeFeatureSet + jaccardSorted give, on encoded and decoded sets mixed, empty and missing ones included.
+// decodeFeatureSet + jaccardSorted give, on encoded and decoded sets mixed, empty and missing ones included;
+// containment's counts stop early exactly when the containment is below the threshold.
 import { describe, expect, it } from 'vitest';
 import { chunkContainmentCounts, chunkJaccards, type EncodedSets } from '../../../../src/core/groups/set-jaccard.ts';
-import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
+import { COUNT_BELOW, intersectionAtLeast, intersectionSize } from '../../../../src/core/simhash/simhash.ts';
+import { ContainedBuffer, countIsBelow, neededCommon } from '../../../../src/core/groups/contained-pairs.ts';
 import { encodeFeatureSet } from '../../../../src/core/groups/feature-set-codec.ts';
 import { jaccardSorted } from '../../../../src/core/groups/jaccard.ts';
 import { mulberry32Unit } from '../../../fixtures/mulberry32.ts';
@@ -81,8 +83,78 @@ describe('chunkContainmentCounts', () => {
       const none = new Uint32Array(0);
       const want = Uint32Array.from(a.flatMap((x, p) => [sets[x] ?? none, sets[b[p]] ?? none]).flatMap((_, i, all) => (i % 2 ? [] : [intersectionSize(all[i], all[i + 1]), all[i].length, all[i + 1].length])));
       const encodedSome = sets.map((_, s) => s).filter((s) => s % 4 !== 1);
-      expect(chunkContainmentCounts(count, pack(sets, encodedSome), sets.map((set, s) => (s % 4 === 1 ? set : undefined)), pairs)).toEqual(want);
-      expect(chunkContainmentCounts(count, undefined, sets, pairs)).toEqual(want);
+      // Threshold 0: no count stops early.
+      expect(chunkContainmentCounts(count, pack(sets, encodedSome), sets.map((set, s) => (s % 4 === 1 ? set : undefined)), pairs, 0)).toEqual(want);
+      expect(chunkContainmentCounts(count, undefined, sets, pairs, 0)).toEqual(want);
     }
+  });
+});
+
+describe('containment early stop (intersectionAtLeast, the kernel’s containmentPairs)', () => {
+  it('on random set pairs: the exact |A ∩ B| at or above T, "below" (an upper bound under T\'s count) exactly when the containment is below T', () => {
+    const next = mulberry32Unit(3939);
+    let below = 0;
+    let exactAbove = 0;
+    for (const span of [2 ** 32, 2 ** 14, 700]) {
+      const sets: Uint32Array[] = [];
+      for (let s = 0; s < 36; s++) {
+        const n = [0, 1, 3, 63, 64, 65, 200, 1400, 4000][s % 9];
+        // Excerpts and wholes around every threshold: a set sharing a given part of the previous one's keys.
+        const base = s > 0 && s % 4 !== 0 ? sets[s - 1] : undefined;
+        sets.push(randomSet(Math.min(n, span), next, span, base, [1, 0.97, 0.91, 0.9, 0.86, 0.6, 0.3][s % 7]));
+      }
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < sets.length; i++) for (let j = 0; j < sets.length; j++) if (i !== j) (a.push(i), b.push(j));
+      const pairs = { a: Uint32Array.from(a), b: Uint32Array.from(b), count: a.length };
+      const encodedSome = sets.map((_, s) => s).filter((s) => s % 3 !== 1);
+      const decoded = sets.map((set, s) => (s % 3 === 1 ? set : undefined));
+      for (const threshold of [0.9, 0.5, 1, 0.3 + 0.7 * next(), 0.3 + 0.7 * next()]) {
+        const kernel = chunkContainmentCounts(sets.length, pack(sets, encodedSome), decoded, pairs, threshold);
+        for (let p = 0; p < pairs.count; p++) {
+          const x = sets[a[p]];
+          const y = sets[b[p]];
+          const inner = Math.min(x.length, y.length);
+          const exact = intersectionSize(x, y);
+          // T at the pair's own containment, and a hair above it: the boundary both ways.
+          const own = inner > 0 ? exact / inner : 1;
+          for (const t of [threshold, own, Math.min(1, own + 1e-6)]) {
+            const need = neededCommon(t, inner);
+            const got = intersectionAtLeast(x, y, need);
+            const isBelow = inner > 0 && exact / inner < t - 1e-9;
+            expect(countIsBelow(got)).toBe(isBelow);
+            if (isBelow) {
+              below++;
+              const bound = got & ~COUNT_BELOW;
+              expect(bound).toBeGreaterThanOrEqual(exact);
+              expect(bound).toBeLessThan(need);
+            } else {
+              exactAbove++;
+              expect(got).toBe(exact);
+            }
+            // The exact check decides alike on the count that stopped early and on the exact one.
+            const options = { threshold: t, jaccardThreshold: 0.8 };
+            expect(new ContainedBuffer().judge(a[p], b[p], got, x.length, y.length, options)).toBe(new ContainedBuffer().judge(a[p], b[p], exact, x.length, y.length, options));
+          }
+          // The kernel gives what core's merge gives, stopping at the same bound.
+          const got = intersectionAtLeast(x, y, neededCommon(threshold, inner));
+          expect([kernel[3 * p], kernel[3 * p + 1], kernel[3 * p + 2]]).toEqual([inner > 0 ? got : 0, x.length, y.length]);
+        }
+      }
+    }
+    // Both answers were tried many times over.
+    expect(below).toBeGreaterThan(5000);
+    expect(exactAbove).toBeGreaterThan(3000);
+  });
+
+  it('stops a merge early: a pair far below the threshold passes over fewer keys than a whole merge', () => {
+    const next = mulberry32Unit(40);
+    const x = randomSet(4000, next, 2 ** 32);
+    const y = randomSet(8000, next, 2 ** 32, x, 0.3);
+    const whole = { keys: 0 };
+    const stopped = { keys: 0 };
+    expect(intersectionAtLeast(x, y, 0, whole)).toBe(intersectionSize(x, y));
+    expect(countIsBelow(intersectionAtLeast(x, y, neededCommon(0.9, x.length), stopped))).toBe(true);
+    expect(stopped.keys).toBeLessThan(whole.keys / 4);
   });
 });
