@@ -62,7 +62,7 @@ describe('simsift scan on hostile input', () => {
     expect(r.err).toMatch(/skipped huger\.bin: Too large \(4096\.0 MB\)/);
     expect(r.err).toMatch(/2 too large/);
     expect(rows(await readFile(out, 'utf8'))).toEqual(['1,a.txt,b.txt,0,1.0000,1.0000']);
-  }, 30_000);
+  }, 120_000);
 
   it('stops a PDF whose content stream inflates past the 128 MB budget; no temporary file is left', async () => {
     const d = await folder((d) => writeFile(join(d, 'bomb.pdf'), pdfBomb(300 * 1024 * 1024)));
@@ -90,7 +90,7 @@ describe('simsift scan on hostile input', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/skipped spine\.epub: Stopped at a safety limit \(.*more than 128 MB/);
     expect(rows(r.out)).toEqual(['1,a.txt,b.txt,0,1.0000,1.0000']);
-  }, 30_000);
+  }, 120_000);
 
   it('excludes by a glob without backtracking blow-ups on long names', async () => {
     // Before, `*-*-*-*-*-*.log` as a regular expression backtracked through every way to place five
@@ -130,5 +130,5 @@ describe('simsift pairs --engine duckdb on hostile names', () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toBe('0 1 0\n');
     }
-  }, 30_000);
+  }, 120_000);
 });
