@@ -16,7 +16,8 @@ import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerp
 import { createDocumentFrequencyCounter, type DocumentFrequencies, type DocumentFrequencyCounter } from '../core/simhash/document-frequencies.ts';
 import { chunkContainmentCounts, chunkJaccards } from '../core/groups/set-jaccard.ts';
 import { PassageCollector } from '../core/groups/contained-pairs.ts';
-import { decodeFeatureSet, encodeFeatureSet } from '../core/groups/feature-set-codec.ts';
+import { decodeFeatureSet } from '../core/groups/feature-set-codec.ts';
+import { batchColumns, KeptSetArena } from './batch-arena.ts';
 import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
 import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
@@ -78,6 +79,9 @@ export function useExtractionWorker(spawn: () => SpawnedWorker): void {
 // The normalized text of the file being fingerprinted; reused from file to file.
 const normalized = createUtf8Buffer();
 let normalizedInUse = false;
+// The encoded feature sets of the batch being fingerprinted; reused from batch to batch.
+const keptArena = new KeptSetArena();
+let keptArenaInUse = false;
 function getXxhash(): Promise<XXHashAPI> {
   xxhashPromise ??= xxhash();
   return xxhashPromise;
@@ -420,10 +424,14 @@ async function ingestItems(
   // The worker's buffer, unless another batch holds it: decoding awaits (a document's extraction), so two batches may interleave.
   const buffer = normalizedInUse ? createUtf8Buffer() : normalized;
   normalizedInUse ||= buffer === normalized;
+  // The kept-set arena likewise: a batch that interleaves with one holding it gets its own.
+  const arena = options.keepSets ? (keptArenaInUse ? new KeptSetArena() : keptArena) : null;
+  keptArenaInUse ||= arena === keptArena;
   try {
-    return await ingestItemsWith(items, options, onProgress, limits, xx, fp, buffer);
+    return await ingestItemsWith(items, options, onProgress, limits, xx, fp, buffer, arena);
   } finally {
     if (buffer === normalized) normalizedInUse = false;
+    if (arena === keptArena) keptArenaInUse = false;
   }
 }
 
@@ -436,18 +444,17 @@ async function ingestItemsWith(
   xx: XXHashAPI,
   fp: Fingerprinter,
   buffer: Utf8Buffer,
+  arena: KeptSetArena | null,
 ): Promise<{ out: IngestBatchResult; buffers: ArrayBuffer[] }> {
   const n = items.length;
+  const columns = batchColumns(n);
+  for (let i = 0; i < n; i++) {
+    columns.sizes[i] = itemSize(items[i]);
+    columns.modified[i] = itemModified(items[i]);
+  }
+  arena?.reset();
   const out: IngestBatchResult = {
-    sizes: Float64Array.from(items, itemSize),
-    modified: Float64Array.from(items, itemModified),
-    status: new Uint8Array(n),
-    flags: new Uint8Array(n),
-    hi: new Uint32Array(n),
-    lo: new Uint32Array(n),
-    words: new Uint32Array(n),
-    hashHi: new Uint32Array(n),
-    hashLo: new Uint32Array(n),
+    ...columns,
     skipped: [],
     notes: [],
     sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
@@ -477,7 +484,6 @@ async function ingestItemsWith(
   };
   for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
   const smallSets: Array<[number, Uint32Array]> = [];
-  const keptSets: Array<[number, Uint32Array]> = [];
   const passages = options.passages ? new PassageCollector() : null;
   for (let i = 0; i < n; i++) {
     const pending = reads[i];
@@ -511,11 +517,12 @@ async function ingestItemsWith(
     if (!print) {
       // The feature set comes from the fingerprint's own tokens and hashes: for verification when
       // sets are kept, and for the short-document join when the text is small.
-      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets || options.passages ? Infinity : SMALL_SET_WORDS);
+      // The set is a view of the fingerprinter's scratch: encoded or sampled at once, copied only when small.
+      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets || options.passages ? Infinity : SMALL_SET_WORDS, true);
       const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
-      const set = small ? r.set : null;
+      const set = small ? r.set!.slice() : null;
       // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
-      if (options.keepSets && r.status === 'ok') keptSets.push([i, encodeFeatureSet(r.set!)]);
+      if (arena && r.status === 'ok') arena.add(i, r.set!);
       if (passages && r.status === 'ok') passages.add(i, r.set!);
       print = { status: r.status === 'ok' ? DocStatus.ok : DocStatus.tooShort, hi: r.hi >>> 0, lo: r.lo >>> 0, words: r.words, set };
       out.fingerprinted++;
@@ -540,16 +547,21 @@ async function ingestItemsWith(
   }
   out.sets = packSets(smallSets);
   const buffers: ArrayBuffer[] = out.contents ? [out.contents.offsets.buffer as ArrayBuffer] : [];
-  if (options.keepSets) {
-    const packed = packSets(keptSets);
-    out.kept = { docs: packed.docs, offsets: packed.offsets, words: packed.keys };
-    buffers.push(packed.docs.buffer as ArrayBuffer, packed.offsets.buffer as ArrayBuffer, packed.keys.buffer as ArrayBuffer);
+  if (arena) {
+    out.kept = arena.packed();
+    buffers.push(out.kept.docs.buffer as ArrayBuffer, out.kept.offsets.buffer as ArrayBuffer, out.kept.words.buffer as ArrayBuffer);
   }
   if (passages) {
     out.passages = passages.packed();
     buffers.push(out.passages.docs.buffer as ArrayBuffer, out.passages.offsets.buffer as ArrayBuffer, out.passages.keys.buffer as ArrayBuffer);
   }
-  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, out.sizes, out.status, out.flags, out.hi, out.lo, out.words, out.hashHi, out.hashLo];
+  // The items' bytes came in one buffer of the page's (batch-feeder.ts): it goes back to be read into again.
+  const input = options.returnInput ? items[0]?.bytes?.buffer : undefined;
+  if (input instanceof ArrayBuffer && items.every((item) => !item.bytes || item.bytes.buffer === input)) {
+    out.input = input;
+    buffers.push(input);
+  }
+  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, columns.sizes];
   return { out, buffers: [...buffers, ...arrays.map((array) => array.buffer as ArrayBuffer)] };
 }
 

@@ -81,6 +81,8 @@ export interface IngestBatchResult {
    * document fingerprinted here, for the containment search (`docs` are batch indexes).
    */
   passages?: PackedSets;
+  /** With `returnInput`: the buffer the items' bytes were views of, transferred back to be reused. */
+  input?: ArrayBuffer;
 }
 
 /**
@@ -114,6 +116,8 @@ export interface IngestBatchOptions {
   keepSets?: boolean;
   /** Return the sampled passages of each document fingerprinted (`IngestBatchResult.passages`): containment is searched. */
   passages?: boolean;
+  /** The items' bytes are views of one buffer the page reads into again: send it back (`IngestBatchResult.input`). */
+  returnInput?: boolean;
 }
 
 /** Tunables of the ingest worker; tests shrink them. */

@@ -16,17 +16,36 @@ function riceParameter(n: number, max: number): number {
   return mean < 2 ? 0 : Math.min(31, Math.floor(Math.log2(mean)));
 }
 
-/** Encodes a sorted, duplicate-free set of uint32 keys (see the file comment); `decodeFeatureSet` gives it back. */
-export function encodeFeatureSet(keys: Uint32Array): Uint32Array {
+/** The most words `encodeFeatureSet` of `keys` (sorted, duplicate-free) can take: room to encode it into. */
+export function encodedWordsBound(keys: Uint32Array): number {
   const n = keys.length;
-  if (n === 0) return new Uint32Array(2);
+  if (n === 0) return 2;
   const L = riceParameter(n, keys[n - 1]);
   // Bits: n * (L + 1) for the ones and low bits, plus the zeros, which sum to at most max >>> L.
   const bits = n * (L + 1) + Math.floor(keys[n - 1] / 2 ** L) + 1;
-  const out = new Uint32Array(2 + Math.ceil(bits / 32));
-  out[0] = n;
-  out[1] = L;
-  let w = 2;
+  return 2 + Math.ceil(bits / 32);
+}
+
+/** Encodes a sorted, duplicate-free set of uint32 keys (see the file comment); `decodeFeatureSet` gives it back. */
+export function encodeFeatureSet(keys: Uint32Array): Uint32Array {
+  const out = new Uint32Array(encodedWordsBound(keys));
+  const w = encodeFeatureSetInto(keys, out, 0);
+  return w === out.length ? out : out.slice(0, w);
+}
+
+/**
+ * `encodeFeatureSet` written into `out` from word `at` (room: `encodedWordsBound(keys)` words; every
+ * word of the code is written, so `out` need not be zero): returns the index after its last word. Lets
+ * a worker encode a batch's sets into one reused arena instead of two fresh arrays per document.
+ */
+export function encodeFeatureSetInto(keys: Uint32Array, out: Uint32Array, at: number): number {
+  const n = keys.length;
+  out[at] = n;
+  out[at + 1] = 0;
+  if (n === 0) return at + 2;
+  const L = riceParameter(n, keys[n - 1]);
+  out[at + 1] = L;
+  let w = at + 2;
   let bit = 0;
   let word = 0;
   let previous = 0;
@@ -34,7 +53,7 @@ export function encodeFeatureSet(keys: Uint32Array): Uint32Array {
   for (let i = 0; i < n; i++) {
     const gap = keys[i] - previous;
     previous = keys[i];
-    // Unary quotient: q zeros (already zero in the fresh array), then a one.
+    // Unary quotient: q zeros (each finished word is written whole, zeros included), then a one.
     let q = Math.floor(gap / 2 ** L);
     while (q >= 32 - bit) {
       q -= 32 - bit;
@@ -64,7 +83,7 @@ export function encodeFeatureSet(keys: Uint32Array): Uint32Array {
     }
   }
   if (bit > 0) out[w++] = word;
-  return w === out.length ? out : out.slice(0, w);
+  return w;
 }
 
 /** How many keys an encoded set holds. */

@@ -283,13 +283,16 @@ export function createTfidfSums(df: DocumentFrequencyTable): (e: Engine, distinc
   };
 }
 
-/** The feature set from the `count` hashes in e.hashes: their distinct low halves, sorted. */
-export function distinctLowHalves(e: Engine, count: number): Uint32Array {
+/**
+ * The feature set from the `count` hashes in e.hashes: their distinct low halves, sorted. With
+ * `scratch`, a view of the sort's scratch, valid until the next sort (no allocation per document).
+ */
+export function distinctLowHalves(e: Engine, count: number, scratch = false): Uint32Array {
   // Sorting all the low halves and keeping each once gives the distinct ones, without a table.
   const sorted = sortLowHalves(e.hashes, count);
   // Two distinct 64-bit hashes may share their low half: keep each key once.
   let m = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i];
-  // The one allocation per document: the set it keeps, at its exact size.
-  return sorted.slice(0, m);
+  // The one allocation per document (unless the caller only reads it at once): the set at its exact size.
+  return scratch ? sorted.subarray(0, m) : sorted.slice(0, m);
 }

@@ -79,9 +79,10 @@ export type Fingerprinter = {
   /**
    * `fingerprintNormalized`, and also `featureSetNormalized` when the document has fewer than
    * `setBelowWords` words (else `set` is null): from the same tokens and feature hashes, one pass
-   * instead of two (the features do not depend on the weights).
+   * instead of two (the features do not depend on the weights). With `scratch`, the set is a view
+   * valid only until this fingerprinter's next call (the caller copies what it keeps).
    */
-  fingerprintNormalizedWithSet(utf8: Uint8Array, ascii: boolean, setBelowWords: number): FingerprintResult & { set: Uint32Array | null };
+  fingerprintNormalizedWithSet(utf8: Uint8Array, ascii: boolean, setBelowWords: number, scratch?: boolean): FingerprintResult & { set: Uint32Array | null };
 };
 
 /**
@@ -162,11 +163,11 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
     featureSet: (text) => featureSetPrepared(prepare(text)),
     fingerprintNormalized: (utf8, ascii) => fingerprintPrepared(prepareNormalized(utf8, ascii)),
     featureSetNormalized: (utf8, ascii) => featureSetPrepared(prepareNormalized(utf8, ascii)),
-    fingerprintNormalizedWithSet(utf8, ascii, setBelowWords) {
+    fingerprintNormalizedWithSet(utf8, ascii, setBelowWords, scratch = false) {
       const count = prepareNormalized(utf8, ascii);
       const print = fingerprintHashed(count);
       // Every weighting left the features' hashes in e.hashes.
-      const set = print.words < setBelowWords ? (count === 0 ? new Uint32Array(0) : distinctLowHalves(e, count)) : null;
+      const set = print.words < setBelowWords ? (count === 0 ? new Uint32Array(0) : distinctLowHalves(e, count, scratch)) : null;
       release();
       return { ...print, set };
     },
