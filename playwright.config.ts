@@ -10,9 +10,7 @@ const port = Number(process.env.SIMSIFT_E2E_PORT ?? 4173);
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
-  // CI runs two spec files at once (each in its own browser; no test shares state with another file):
-  // the suite waits on the browser much of the time. Locally one, so it runs beside other work.
-  workers: process.env.CI ? 2 : 1,
+  workers: 1,
   retries: 0,
   timeout: 60_000,
   reporter: process.env.CI ? 'line' : 'list',
