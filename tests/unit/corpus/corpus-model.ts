@@ -245,16 +245,35 @@ export function tabsPerTest(name: string): (workers?: ScanWorkers) => Promise<Ta
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves at the tab's next change (scan store or saved corpus), or after `ms` at the latest. */
+function nextChange(tab: Tab, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      offStore();
+      offCorpus();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const offStore = tab.store.subscribe(done);
+    const offCorpus = tab.persistence.subscribe(done);
+  });
+}
+
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
 /** Waits until nothing runs behind the page (scans, restores, writes behind the shown result). */
 export async function settled(tab: Tab): Promise<void> {
   let quiet = 0;
-  for (let i = 0; i < 4000; i++) {
+  for (let i = 0; i < 20000; i++) {
     const s = tab.persistence.getSnapshot();
     const busy = s.saving || s.status === 'restoring' || s.status === 'starting' || tab.store.getSnapshot().state === 'scanning' || tab.store.getSnapshot().regrouping;
     // Quiet for a few turns in a row: a catch-up (another tab's change) starts a turn after a write ends.
+    // Busy: woken by the change that ends it (polling with timers left the test idle half its time).
     quiet = busy ? 0 : quiet + 1;
     if (quiet >= 3) return;
-    await pause(2);
+    if (busy) await nextChange(tab, 50);
+    else await turn();
   }
   throw new Error('the saved corpus never settled');
 }
