@@ -69,7 +69,7 @@ test('after Cancel and a reload, the partial corpus says so and offers Resume', 
   test.setTimeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'simsift-cancel-reload-'));
   try {
-    generateCorpus(join(dir, 'corpus'), { files: 2000, totalBytes: 100e6, nearEvery: 0, exactEvery: 0, perFolder: 500, seed: 3 });
+    generateCorpus(join(dir, 'corpus'), { files: 2000, totalBytes: 30e6, nearEvery: 0, exactEvery: 0, perFolder: 500, seed: 3 });
     const app = new PersistencePage(page);
     await page.goto('/');
     await app.chooseFolder(join(dir, 'corpus'));

@@ -19,7 +19,7 @@ test('a tab that clears the corpus while another scans leaves no result over an 
   const dir = mkdtempSync(join(tmpdir(), 'simsift-tabs-clear-'));
   try {
     writeCorpusFolder(join(dir, 'small'));
-    generateCorpus(join(dir, 'big'), { files: 1500, totalBytes: 60e6, nearEvery: 10, exactEvery: 0, perFolder: 500, seed: 12 });
+    generateCorpus(join(dir, 'big'), { files: 1500, totalBytes: 30e6, nearEvery: 10, exactEvery: 0, perFolder: 500, seed: 12 });
     const scanning = new PersistencePage(await context.newPage());
     const clearing = new PersistencePage(await context.newPage());
     await scanning.page.goto('/');
@@ -58,7 +58,7 @@ test('a scan resumed after a reload exports the same bytes as the same folder sc
   test.setTimeout(240_000);
   const dir = mkdtempSync(join(tmpdir(), 'simsift-resume-bytes-'));
   try {
-    generateCorpus(join(dir, 'corpus'), { files: 1500, totalBytes: 60e6, nearEvery: 5, exactEvery: 3, perFolder: 300, seed: 14 });
+    generateCorpus(join(dir, 'corpus'), { files: 1500, totalBytes: 20e6, nearEvery: 5, exactEvery: 3, perFolder: 300, seed: 14 });
     const whole = await browser.newContext();
     const first = new PersistencePage(await whole.newPage());
     await first.page.goto('/');

@@ -8,7 +8,7 @@ import { IngestPage } from './ingest-page.ts';
 test('cancel stops a scan, keeps what finished, and a new scan can start right away', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-cancel-'));
   try {
-    generateCorpus(join(dir, 'big'), { files: 3000, totalBytes: 150e6, nearEvery: 0, exactEvery: 0, perFolder: 500, seed: 3 });
+    generateCorpus(join(dir, 'big'), { files: 3000, totalBytes: 45e6, nearEvery: 0, exactEvery: 0, perFolder: 500, seed: 3 });
     generateCorpus(join(dir, 'small'), { files: 5, totalBytes: 5000, nearEvery: 0, exactEvery: 0, perFolder: 5, seed: 4 });
     const app = new IngestPage(page);
     await app.open();

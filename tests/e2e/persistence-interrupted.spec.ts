@@ -27,8 +27,8 @@ function committedSoFar(page: Page): Promise<number> {
 test('a scan cut off by a reload is offered for resuming, and resuming scans only the missing files', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'simsift-persist-resume-'));
   try {
-    const files = 3000;
-    generateCorpus(join(dir, 'corpus'), { files, totalBytes: 240e6, nearEvery: 0, exactEvery: 0, perFolder: 250, seed: 21 });
+    const files = 1500;
+    generateCorpus(join(dir, 'corpus'), { files, totalBytes: 20e6, nearEvery: 0, exactEvery: 0, perFolder: 250, seed: 21 });
     const app = new PersistencePage(page);
     await page.goto('/');
     await app.chooseFolder(join(dir, 'corpus'));
@@ -37,16 +37,16 @@ test('a scan cut off by a reload is offered for resuming, and resuming scans onl
     await page.reload(); // the tab goes away mid-scan
 
     const question = page.getByRole('group', { name: 'Interrupted scan' });
-    await expect(question).toContainText(/The last scan was interrupted — [\d,]+ of 3,000 files saved\. Resume\?/, { timeout: 30_000 });
+    await expect(question).toContainText(/The last scan was interrupted — [\d,]+ of 1,500 files saved\. Resume\?/, { timeout: 30_000 });
     const saved = Number((await app.savedDocuments.innerText()).split(' ')[0]!.replaceAll(',', ''));
     expect(saved).toBeGreaterThan(0);
     expect(saved).toBeLessThan(files);
 
     await question.getByLabel('Choose the folder to resume').setInputFiles(join(dir, 'corpus'));
-    await expect(page.getByRole('status').filter({ hasText: 'Resuming' })).toContainText(`${(files - saved).toLocaleString('en')} of 3,000 files were not saved yet`);
+    await expect(page.getByRole('status').filter({ hasText: 'Resuming' })).toContainText(`${(files - saved).toLocaleString('en')} of 1,500 files were not saved yet`);
     await app.waitForState('done');
-    await expect(app.savedDocuments).toHaveText('3,000 documents saved in this browser');
-    expect(await app.stat('Files scanned')).toBe('3,000');
+    await expect(app.savedDocuments).toHaveText('1,500 documents saved in this browser');
+    expect(await app.stat('Files scanned')).toBe('1,500');
     await expect(question).toBeHidden();
   } finally {
     rmSync(dir, { recursive: true, force: true });
