@@ -19,7 +19,7 @@ import { searchCandidates } from '../src/workers/index-api.ts';
 import { knownCounts, measuringOrder, noKnownContainment } from '../src/scan/containment-counts.ts';
 import { concatSets } from '../src/scan/near-duplicate-search.ts';
 import { containmentChunk } from '../src/scan/contained-search.ts';
-import type { PackedSets } from '../src/workers/ingest-protocol.ts';
+import type { PackedSets } from '../src/core/groups/packed-sets.ts';
 
 const dir = process.argv[2]!;
 const limitAt = process.argv.indexOf('--limit');

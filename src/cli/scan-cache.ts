@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
 import { writeAtomicFile } from './atomic-file.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */

@@ -6,8 +6,6 @@
  * free of storage: it computes the merged result, the caller saves it.
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { KnownPairs } from '../workers/index-api.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { concatSets, emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
 import { passagesWithCopies } from '../scan/contained-search.ts';
@@ -16,6 +14,8 @@ import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
+import type { KnownPairs } from '../core/index/pair-list.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;

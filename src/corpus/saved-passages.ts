@@ -4,7 +4,7 @@
  * a cached scan, searches contained documents without reading any file.
  */
 import { passagesWithCopies } from '../scan/contained-search.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /**
  * `passages` (by position) by stored id, every exact copy given its text's passages (whichever copy a

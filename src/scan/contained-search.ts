@@ -9,11 +9,11 @@ import { transfer } from 'comlink';
 import { ContainedBuffer, DEFAULT_CONTAINMENT, emptyPairs, nameByFirstCopy, type ContainedRelation, type ContainmentCandidates } from '../core/groups/contained-pairs.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { SearchCorpus } from './search-corpus.ts';
 import { keptSetSizes, knownCounts, measuringOrder, noKnownContainment, remember } from './containment-counts.ts';
 import { contentsReadable, loadChunk } from './verify-candidates.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** A relation without contained pairs. */
 export function noContained(): ContainedRelation {

@@ -8,8 +8,8 @@ import type { ContainmentCandidates } from '../core/groups/contained-pairs.ts';
 import { commonFromJaccard, countIsBelow, neededCommon } from '../core/groups/contained-pairs.ts';
 import { COUNT_BELOW } from '../core/simhash/simhash.ts';
 import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
-import type { KnownPairs } from '../workers/index-api.ts';
 import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
+import type { KnownPairs } from '../core/index/pair-list.ts';
 
 /** No counts known. */
 export function noKnownContainment(): KnownContainment {

@@ -9,8 +9,7 @@ import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { DuplicateSearchResult, KnownPairs } from '../workers/index-api.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
+import type { DuplicateSearchResult } from '../workers/index-api.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
@@ -20,6 +19,8 @@ import { recordPhase } from './phase-timing.ts';
 import { noContained, searchContained } from './contained-search.ts';
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
+import type { KnownPairs } from '../core/index/pair-list.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<

@@ -4,7 +4,7 @@
  * the workers read, with each batch's results scattered into the scan's document columns.
  */
 import { proxy, transfer } from 'comlink';
-import type { IngestBatchResult, PackedSets } from '../workers/ingest-protocol.ts';
+import type { IngestBatchResult } from '../workers/ingest-protocol.ts';
 import { DocStatus, skipMessage, tooLargeMessage } from '../core/documents/document-status.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { canShareMemory, createClaimBuffer } from '../workers/claimed-hashes.ts';
@@ -16,6 +16,7 @@ import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
 import type { ScanHooks } from './scan-hooks.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
 const BATCH_BYTES = 4 * 1024 * 1024;

@@ -19,7 +19,6 @@ import {
 } from './near-duplicate-search.ts';
 import { adoptResult, type Candidates, type SearchCorpus, type ShownSearch } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanSnapshot, ScanStore } from './scan-store.ts';
@@ -30,6 +29,7 @@ import { allocateDocs, createScanMeter, ingestAll, type IngestOutput, type ScanM
 import { quickCheck } from './quick-check.ts';
 import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
 import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 

@@ -4,10 +4,10 @@
  */
 import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { KnownPairs } from '../workers/index-api.ts';
-import type { PackedSets } from '../workers/ingest-protocol.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanDocs, ScanResult } from './scan-result.ts';
+import type { KnownPairs } from '../core/index/pair-list.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {

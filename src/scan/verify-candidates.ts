@@ -9,12 +9,13 @@ import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { sizesAllow } from '../core/groups/jaccard.ts';
 import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import { localityOrder } from '../core/groups/pair-locality.ts';
-import type { ChainJob, IngestItem, KeptSets } from '../workers/ingest-protocol.ts';
+import type { ChainJob, IngestItem } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { docBlob, noContents, type ScanDocs, type ScanResult } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
+import type { KeptSets } from '../core/groups/packed-sets.ts';
 
 /** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
 const CHUNK_DOCS = 256;

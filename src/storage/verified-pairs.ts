@@ -5,7 +5,7 @@
 import { readTransaction, writeTransaction } from './database.ts';
 import type { VerifiedPairsRecord } from './schema.ts';
 import { StorageError } from './storage-error.ts';
-import type { PassageSamples as PackedSets } from '../core/groups/contained-pairs.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** Verified pairs by stored document id (a < b), with their exact Jaccard and the threshold used. */
 export interface VerifiedPairs {

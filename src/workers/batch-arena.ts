@@ -6,7 +6,8 @@
  * for. What leaves the worker is an exact copy (it is transferred, so it cannot be the arena itself).
  */
 import { encodedWordsBound, encodeFeatureSetInto } from '../core/groups/feature-set-codec.ts';
-import type { IngestBatchResult, KeptSets } from './ingest-protocol.ts';
+import type { IngestBatchResult } from './ingest-protocol.ts';
+import type { KeptSets } from '../core/groups/packed-sets.ts';
 
 /** Encoded feature sets of one batch at a time, in memory reused from batch to batch. */
 export class KeptSetArena {

@@ -10,7 +10,6 @@ import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts'
 import { concatPairLists, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { candidatesFromPairs, type ExternalCandidates } from '../core/index/external-pairs.ts';
 import { groupExact, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
-import { type PackedSets } from './ingest-protocol.ts';
 import { pairsApi } from './pairs-api.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
@@ -20,6 +19,8 @@ import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents
 import { buildDuplicateRelation, type DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import { sortScoredPairs, type GroupTable, type ScoredPairs } from '../core/groups/group-table.ts';
 import { containmentCandidates, type ContainmentCandidates, type ContainmentOptions, type PassageSamples } from '../core/groups/contained-pairs.ts';
+import type { PackedSets } from '../core/groups/packed-sets.ts';
+import type { KnownPairs } from '../core/index/pair-list.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {
@@ -78,14 +79,6 @@ export type ExactDuplicates = Pick<DuplicateSearchResult, 'status' | 'hi' | 'lo'
   repHi: Uint32Array;
   repLo: Uint32Array;
 };
-
-/** Pairs whose exact Jaccard is already known (a < b doc ids, sorted by a then b). */
-export interface KnownPairs {
-  a: Uint32Array;
-  b: Uint32Array;
-  jaccard: Float64Array;
-  count: number;
-}
 
 /** A candidate search over representatives whose fingerprints are given (`hi[r]`, `lo[r]` of `reps[r]`). */
 export interface CandidateSearchInput {

@@ -22,25 +22,12 @@ import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
 import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import {
-  DEFAULT_INGEST_LIMITS,
-  type HandleBatchResult,
-  type BatchSkip,
-  type IngestBatchOptions,
-  type IngestBatchResult,
-  type IngestItem,
-  type IngestLimits,
-  SMALL_SET_WORDS,
-  type ChainJob,
-  type ChainJobResult,
-  type KeptSets,
-  type PackedSets,
-  type LocalPairs,
-} from './ingest-protocol.ts';
+import { DEFAULT_INGEST_LIMITS, type HandleBatchResult, type BatchSkip, type IngestBatchOptions, type IngestBatchResult, type IngestItem, type IngestLimits, SMALL_SET_WORDS, type ChainJob, type ChainJobResult, type LocalPairs } from './ingest-protocol.ts';
 import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 import { pairsApi } from './pairs-api.ts';
 import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
+import type { KeptSets, PackedSets } from '../core/groups/packed-sets.ts';
 
 /** Why a file has no text (`flags`: its format, when it is a document that could not be read). */
 type NoText = { ok: false; status: number; skip: BatchSkip['reason']; message: string; flags?: number };

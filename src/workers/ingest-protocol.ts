@@ -4,6 +4,7 @@
  * means lives in core/documents/document-status.ts.
  */
 import { MAX_DOCUMENT_BYTES, type SkipReason } from '../core/documents/document-status.ts';
+import type { KeptSets, PackedSets } from '../core/groups/packed-sets.ts';
 
 /** Something done to a file that was read (not skipped) that the person should know: shown in the Skipped/notes panel. */
 export interface BatchNote {
@@ -145,25 +146,6 @@ export const DEFAULT_INGEST_LIMITS: IngestLimits = {
  * longer ones the short-document join may pair with them at a threshold down to 0.25.
  */
 export const SMALL_SET_WORDS = 200;
-
-/** Sorted feature sets packed in one array: set i (of `docs[i]`) is `keys[offsets[i] .. offsets[i + 1])`. */
-export interface PackedSets {
-  /** Batch indexes in a batch result; doc ids once the session has mapped them. */
-  docs: Uint32Array;
-  offsets: Uint32Array;
-  keys: Uint32Array;
-}
-
-/**
- * Encoded feature sets (core/groups/feature-set-codec.ts) packed in one array: set i (of `docs[i]`) is
- * `words[offsets[i] .. offsets[i + 1])`. In a batch result `docs` are batch indexes; in a verification
- * or chaining job, local item indexes (those items are not read).
- */
-export interface KeptSets {
-  docs: Uint32Array;
-  offsets: Uint32Array;
-  words: Uint32Array;
-}
 
 /** Candidate pairs over a verification chunk's items (local indexes into the chunk's items). */
 export interface LocalPairs {

@@ -9,6 +9,7 @@
  * sets the Jaccard uses.
  */
 import { COUNT_BELOW, intersectionAtLeast } from '../simhash/simhash.ts';
+import type { PackedSets } from './packed-sets.ts';
 
 /** How the contained pairs are found; `DEFAULT_CONTAINMENT` holds the defaults. */
 export interface ContainmentOptions {
@@ -64,14 +65,10 @@ export interface ContainmentStats {
 }
 
 /**
- * Sampled passages of some documents, packed (the shape of the ingest workers' PackedSets): document
+ * Sampled passages of some documents, packed: document
  * `docs[i]` (ascending) has the sorted keys `keys[offsets[i]..offsets[i + 1])`.
  */
-export interface PassageSamples {
-  docs: Uint32Array;
-  offsets: Uint32Array;
-  keys: Uint32Array;
-}
+export type PassageSamples = PackedSets;
 
 /** Pairs to measure: `inner[i]` has no more sampled passages than `outer[i]` (the exact sizes decide later). */
 export interface ContainmentCandidates {

@@ -11,6 +11,14 @@ export interface PairList {
   count: number;
 }
 
+/** Pairs whose exact Jaccard is already known (a < b doc ids, sorted by a then b). */
+export interface KnownPairs {
+  a: Uint32Array;
+  b: Uint32Array;
+  jaccard: Float64Array;
+  count: number;
+}
+
 /** An empty pair list with room for `capacity` pairs. */
 export function createPairList(capacity = 1024): PairList {
   const c = Math.max(16, capacity | 0);

@@ -16,7 +16,7 @@ import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { searchCandidatesSplit } from '../../../src/scan/split-search.ts';
-import { indexApi, searchCandidates, type CandidateSearchInput, type IndexApi, type KnownPairs } from '../../../src/workers/index-api.ts';
+import { indexApi, searchCandidates, type CandidateSearchInput, type IndexApi } from '../../../src/workers/index-api.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { pairsApi, type TableRangeRequest } from '../../../src/workers/pairs-api.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
@@ -27,6 +27,7 @@ import { channelSpawner } from '../workers/comlink-channel.ts';
 import { plantedSet } from '../core/index/test-fingerprints.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
 import { inFolder } from './in-thread-workers.ts';
+import type { KnownPairs } from '../../../src/core/index/pair-list.ts';
 
 /** Which worker searched which tables. */
 type Range = { worker: 'index' | 'ingest'; first: number; end: number };
