@@ -179,6 +179,37 @@ async function corpusPassages(workers: ScanWorkers, signal: AbortSignal, corpus:
   return out;
 }
 
+/** The containment stage's first half, started (`startContained`): its candidates, searched in the index worker. */
+export interface ContainedStart {
+  threshold: number;
+  jaccardThreshold: number;
+  /** Null: nothing to search (off, or under two texts with passages). */
+  found: Promise<{ candidates: ContainmentCandidates; sizes: Uint32Array } | null>;
+}
+
+/**
+ * Starts the containment stage's candidate search (the index worker's passage index, which needs no
+ * near-duplicate result), so it runs while the ingest workers verify near-duplicates: it ran alone
+ * after grouping, one thread busy of the machine's. `finishContained` measures what it finds.
+ */
+export function startContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, threshold: number, jaccardThreshold: number): ContainedStart {
+  const search = async () => {
+    if (!(threshold > 0)) return null;
+    // Turned on over a corpus fingerprinted without it: its passages come from the feature sets, kept for the result.
+    corpus.passages ??= await corpusPassages(workers, signal, corpus);
+    if (corpus.passages.docs.length < 2) return null;
+    const passages = representativePassages(corpus, corpus.passages);
+    const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
+    const sizes = keptSetSizes(corpus);
+    const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
+    return { candidates, sizes };
+  };
+  const found = search();
+  // Awaited by finishContained; a failure while the caller awaits something else is not unhandled.
+  found.catch(() => {});
+  return { threshold, jaccardThreshold, found };
+}
+
 /**
  * The contained pairs of `corpus` at `threshold` (0: none), leaving pairs at or above the
  * near-duplicate threshold `jaccardThreshold` to the near-duplicate relation. Searches the corpus'
@@ -187,14 +218,19 @@ async function corpusPassages(workers: ScanWorkers, signal: AbortSignal, corpus:
  * measuring stopped at (`COUNT_BELOW`), measured again only by a regroup whose threshold it could reach.
  */
 export async function searchContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, threshold: number, jaccardThreshold: number): Promise<ContainedRelation> {
-  if (!(threshold > 0)) return noContained();
-  // Turned on over a corpus fingerprinted without it: its passages come from the feature sets, kept for the result.
-  corpus.passages ??= await corpusPassages(workers, signal, corpus);
-  if (corpus.passages.docs.length < 2) return noContained();
-  const passages = representativePassages(corpus, corpus.passages);
+  return finishContained(workers, signal, corpus, startContained(workers, signal, corpus, threshold, jaccardThreshold));
+}
+
+/**
+ * The second half of `searchContained`, after `startContained`: counts known from before and from the
+ * near-duplicate stage's Jaccards (so after verification), the rest measured in the ingest workers.
+ */
+export async function finishContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, start: ContainedStart): Promise<ContainedRelation> {
+  const { threshold, jaccardThreshold } = start;
+  const search = await start.found;
+  if (!search) return noContained();
+  const { candidates, sizes } = search;
   const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
-  const sizes = keptSetSizes(corpus);
-  const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
   const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
   const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold);

@@ -17,7 +17,7 @@ import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type V
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
-import { noContained, searchContained } from './contained-search.ts';
+import { finishContained, noContained, startContained } from './contained-search.ts';
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 
@@ -82,6 +82,9 @@ export async function decideNearDuplicates(
   const t0 = performance.now();
   let unknown = 0;
   for (let p = 0; p < candidates.pairs.count; p++) if (!isMeasured(candidates.jaccard[p])) unknown++;
+  // The containment candidates need no near-duplicate result: the index worker finds them while the ingest workers verify.
+  const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
+  const containment = startContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
   const { measured, docsRead, sizeRejected } = await verifyCandidates(workers, signal, corpus, candidates, options.similarityThreshold);
   rememberJaccards(corpus, candidates);
   const t1 = performance.now();
@@ -90,7 +93,7 @@ export async function decideNearDuplicates(
   const n = docs.count;
   const hasFingerprint = new Uint8Array(n);
   for (let r = 0; r < corpus.reps.length; r++) hasFingerprint[corpus.reps[r]] = 1;
-  const grouped = await workers.index.call(signal, (api) =>
+  const grouping = workers.index.call(signal, (api) =>
     api.groupNearDuplicates({
       n,
       candidates: candidates.pairs,
@@ -106,10 +109,13 @@ export async function decideNearDuplicates(
       pinned: options.pinned ? [...options.pinned] : [],
     }),
   );
+  // Measured in the ingest workers while the index worker groups (it does once it has the candidates).
+  const containing = finishContained(workers, signal, corpus, containment);
+  containing.catch(() => {});
+  const grouped = await grouping;
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
-  const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
-  const contained = await searchContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
+  const contained = await containing;
   const t2 = performance.now();
   recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, sizeRejected, docsRead });
   recordPhase('grouping', t1, t2, { verified: verified.count, groups: groups.count });
