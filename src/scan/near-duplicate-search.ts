@@ -32,27 +32,6 @@ export function emptyKnown(): KnownPairs {
   return { a: new Uint32Array(0), b: new Uint32Array(0), jaccard: new Float64Array(0), count: 0 };
 }
 
-/** Packs per-batch small sets (batch indexes already mapped to doc ids) into one. */
-export function concatSets(parts: readonly PackedSets[]): PackedSets {
-  let docs = 0;
-  let keys = 0;
-  for (const p of parts) {
-    docs += p.docs.length;
-    keys += p.keys.length;
-  }
-  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(keys) };
-  let d = 0;
-  let k = 0;
-  for (const p of parts) {
-    out.docs.set(p.docs, d);
-    for (let i = 0; i < p.docs.length; i++) out.offsets[d + i + 1] = k + p.offsets[i + 1];
-    out.keys.set(p.keys, k);
-    d += p.docs.length;
-    k += p.keys.length;
-  }
-  return out;
-}
-
 /** Candidate pairs within k over the corpus' representatives (on every worker: split-search.ts), with cached Jaccards attached. */
 export async function searchCandidates(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, k: number): Promise<Candidates> {
   const { reps, docs } = corpus;
