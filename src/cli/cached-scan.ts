@@ -15,7 +15,8 @@ import type { ShownCorpus, ScanHooks } from '../scan/scan-hooks.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
 import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
-import { concatSets, findCandidates } from '../scan/near-duplicate-search.ts';
+import { findCandidates } from '../scan/near-duplicate-search.ts';
+import { concatSets } from '../scan/packed-sets.ts';
 import { knownSetSize } from '../scan/verify-candidates.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { restoredPositions, storedDocumentOf } from '../corpus/stored-documents.ts';
@@ -24,7 +25,8 @@ import { CacheProblem, readScanCache, type FileIdentity, type ScanCache } from '
 import { describeSettings } from './cli-common.ts';
 
 /** The cache as this scan can use it, or why it cannot (then every file is read and the cache rewritten). */
-export type CacheUse = { cache: ScanCache; problem: null } | { cache: null; problem: string | null };
+/** An opened cache (`note`: what it lacks and the scan does instead), or why there is none to use. */
+export type CacheUse = { cache: ScanCache; problem: null; note?: string } | { cache: null; problem: string | null };
 
 /** Reads `file` and checks that it describes `dir` scanned with `settings` by this version's fingerprint rule. */
 export async function openCache(file: string, dir: string, settings: SimHashSettings, containment: number): Promise<CacheUse> {
@@ -42,8 +44,9 @@ export async function openCache(file: string, dir: string, settings: SimHashSett
   if (describeSettings(cache.settings) !== describeSettings(settings)) {
     return { cache: null, problem: `it was made with ${describeSettings(cache.settings)}, this scan uses ${describeSettings(settings)}` };
   }
-  // Containment starts from every document's sampled passages: a cache made with it off has none.
-  if (containment > 0 && cache.passages === null) return { cache: null, problem: 'it was made with --containment 0, this scan searches contained documents' };
+  // Containment starts from every document's sampled passages: a cache made with it off has none, so
+  // its unchanged files are read again for them (sampled from the feature sets, not fingerprinted).
+  if (containment > 0 && cache.passages === null) return { cache, problem: null, note: 'made with --containment 0: its unchanged files read again for their passages (not fingerprinted)' };
   return { cache, problem: null };
 }
 

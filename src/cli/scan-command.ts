@@ -496,7 +496,7 @@ async function keepCache(file: string, dir: string, startedMs: number, result: S
     const read = unchanged + updated + added.length;
     return (
       `simsift scan: cache: ${plural(notRead, 'file')} not read (unchanged since the last scan); ${read} read: ${updated} changed, ` +
-      `${added.length} new, ${unchanged} with the same contents; ${missing.paths.length} gone; ${saved}\n`
+      `${added.length} new, ${unchanged} with the same contents; ${missing.paths.length} gone; ${use.cache && use.note ? `${use.note}; ` : ''}${saved}\n`
     );
   }
   const why = reread ? 'every file read (--reread)' : use.problem !== null ? `not used: ${terminalText(use.problem)}; every file read` : 'none yet; every file read';

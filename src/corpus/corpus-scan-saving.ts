@@ -81,17 +81,16 @@ function storageFull(c: CorpusContext, inCorpus: Uint8Array | null, docs: ScanDo
 /**
  * The quick check against the corpus on show: a path saved (and stored) with this size and a known
  * modification time equal to the file's is not read again. Never with other fingerprint settings (the
- * saved fingerprints would not stand for the file), containment searched over a corpus without passages, TF-IDF weights (a document's fingerprint depends on
+ * saved fingerprints would not stand for the file), TF-IDF weights (a document's fingerprint depends on
  * the whole corpus), or after "Re-read every file".
  */
 function unchangedTest(c: CorpusContext, settings: SimHashSettings): UnchangedTest | null {
   const base = c.base;
   if (!base || base.result.docs.count === 0 || c.snapshot.rereadAll || settings.weights === 'tfidf' || c.snapshot.status !== 'ready') return null;
   const saved = c.savedSettings;
+  // A corpus saved without passages (containment off) still stands for its files: the containment
+  // stage samples the saved texts' passages from their kept contents or files (contained-search.ts).
   if (!saved || settingsChange(saved, { ...saved, fingerprint: settings }) === 'fingerprints') return null;
-  // Contained documents are searched from passages collected while fingerprinting: a corpus saved
-  // without them cannot stand for a file in such a scan.
-  if (c.scanStore.getSnapshot().containmentThreshold > 0 && !base.search?.passages) return null;
   const docs = base.result.docs;
   const at = positionsByPath(docs);
   return {

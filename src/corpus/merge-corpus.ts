@@ -7,7 +7,8 @@
  */
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { concatSets, emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
+import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
+import { concatSets } from '../scan/packed-sets.ts';
 import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';

@@ -14,6 +14,7 @@ import type { SearchCorpus } from './search-corpus.ts';
 import { keptSetSizes, knownCounts, measuringOrder, noKnownContainment, remember } from './containment-counts.ts';
 import { contentsReadable, loadChunk } from './verify-candidates.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
+import { concatSets, mergePackedByDoc } from './packed-sets.ts';
 
 /** A relation without contained pairs. */
 export function noContained(): ContainedRelation {
@@ -150,14 +151,24 @@ function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus
 }
 
 /**
- * The sampled passages of the corpus' distinct texts, for a corpus fingerprinted without them
- * (containment turned on afterwards): sampled from each text's feature set in the ingest workers, a
- * chunk at a time, the set kept from fingerprinting or the contents read again (the copy kept in this
- * browser, or the file). No fingerprinting, and nothing on the page's thread but the reading. A text
- * whose contents are not at hand gets none (it takes no part, as in a search over saved passages).
+ * The corpus' distinct texts without sampled passages that can get them: each text's set kept from
+ * fingerprinting, or its contents at hand. All of them in a corpus fingerprinted without containment;
+ * in a merge, the saved documents of a corpus saved without it (a scan now reads only the changed files).
  */
-async function corpusPassages(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus): Promise<PackedSets> {
-  const texts = Array.from(corpus.reps).filter((d) => corpus.keptSets?.[d] || contentsReadable(corpus.docs, d));
+export function textsWithoutPassages(corpus: SearchCorpus): number[] {
+  const has = new Uint8Array(corpus.docs.count);
+  const p = corpus.passages;
+  if (p) for (let i = 0; i < p.docs.length; i++) if (corpus.representative[p.docs[i]] >= 0) has[corpus.representative[p.docs[i]]] = 1;
+  return Array.from(corpus.reps).filter((d) => !has[d] && (corpus.keptSets?.[d] || contentsReadable(corpus.docs, d)));
+}
+
+/**
+ * The sampled passages of the texts `texts` (ascending doc ids): sampled from each text's feature set
+ * in the ingest workers, a chunk at a time, the set kept from fingerprinting or the contents read
+ * again (the copy kept in this browser, or the file). No fingerprinting, and nothing on the page's
+ * thread but the reading.
+ */
+async function passagesOfTexts(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, texts: readonly number[]): Promise<PackedSets> {
   const parts: PackedSets[] = [];
   await inChunks(workers, signal, texts.length, (from) => {
     const ids = texts.slice(from, from + CHUNK_DOCS);
@@ -166,17 +177,51 @@ async function corpusPassages(workers: ScanWorkers, signal: AbortSignal, corpus:
       .then((p) => void (parts[from / CHUNK_DOCS] = { ...p, docs: p.docs.map((i) => ids[i]) }));
     return { next: from + ids.length, task };
   });
-  // Chunks of ascending texts, in order: the packed passages stay ascending by document.
-  const docs = parts.reduce((n, p) => n + p.docs.length, 0);
-  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(parts.reduce((n, p) => n + p.keys.length, 0)) };
-  let d = 0;
-  for (const p of parts) {
-    out.docs.set(p.docs, d);
-    out.keys.set(p.keys, out.offsets[d]);
-    for (let i = 0; i < p.docs.length; i++) out.offsets[d + i + 1] = out.offsets[d] + p.offsets[i + 1];
-    d += p.docs.length;
-  }
-  return out;
+  return concatSets(parts);
+}
+
+/**
+ * The corpus' passages with those of the texts that have none sampled (`textsWithoutPassages`): the
+ * whole corpus when containment is turned on after a scan without it, the saved part of a merge into a
+ * corpus saved without it. A text whose contents are not at hand gets none (it takes no part).
+ */
+async function completePassages(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus): Promise<PackedSets> {
+  const texts = textsWithoutPassages(corpus);
+  const have = corpus.passages;
+  if (texts.length === 0 && have) return have;
+  const sampled = await passagesOfTexts(workers, signal, corpus, texts);
+  return have ? mergePackedByDoc(have, sampled) : sampled;
+}
+
+/** The containment stage's first half, started (`startContained`): its candidates, searched in the index worker. */
+export interface ContainedStart {
+  threshold: number;
+  jaccardThreshold: number;
+  /** Null: nothing to search (off, or under two texts with passages). */
+  found: Promise<{ candidates: ContainmentCandidates; sizes: Uint32Array } | null>;
+}
+
+/**
+ * Starts the containment stage's candidate search (the index worker's passage index, which needs no
+ * near-duplicate result), so it runs while the ingest workers verify near-duplicates: it ran alone
+ * after grouping, one thread busy of the machine's. `finishContained` measures what it finds.
+ */
+export function startContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, threshold: number, jaccardThreshold: number): ContainedStart {
+  const search = async () => {
+    if (!(threshold > 0)) return null;
+    // Texts fingerprinted without containment get their passages from their feature sets, kept for the result.
+    corpus.passages = await completePassages(workers, signal, corpus);
+    if (corpus.passages.docs.length < 2) return null;
+    const passages = representativePassages(corpus, corpus.passages);
+    const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
+    const sizes = keptSetSizes(corpus);
+    const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
+    return { candidates, sizes };
+  };
+  const found = search();
+  // Awaited by finishContained; a failure while the caller awaits something else is not unhandled.
+  found.catch(() => {});
+  return { threshold, jaccardThreshold, found };
 }
 
 /**
@@ -187,14 +232,19 @@ async function corpusPassages(workers: ScanWorkers, signal: AbortSignal, corpus:
  * measuring stopped at (`COUNT_BELOW`), measured again only by a regroup whose threshold it could reach.
  */
 export async function searchContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, threshold: number, jaccardThreshold: number): Promise<ContainedRelation> {
-  if (!(threshold > 0)) return noContained();
-  // Turned on over a corpus fingerprinted without it: its passages come from the feature sets, kept for the result.
-  corpus.passages ??= await corpusPassages(workers, signal, corpus);
-  if (corpus.passages.docs.length < 2) return noContained();
-  const passages = representativePassages(corpus, corpus.passages);
+  return finishContained(workers, signal, corpus, startContained(workers, signal, corpus, threshold, jaccardThreshold));
+}
+
+/**
+ * The second half of `searchContained`, after `startContained`: counts known from before and from the
+ * near-duplicate stage's Jaccards (so after verification), the rest measured in the ingest workers.
+ */
+export async function finishContained(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, start: ContainedStart): Promise<ContainedRelation> {
+  const { threshold, jaccardThreshold } = start;
+  const search = await start.found;
+  if (!search) return noContained();
+  const { candidates, sizes } = search;
   const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
-  const sizes = keptSetSizes(corpus);
-  const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
   const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
   const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold);

@@ -16,7 +16,7 @@ import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type V
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
-import { noContained, searchContained } from './contained-search.ts';
+import { finishContained, noContained, startContained } from './contained-search.ts';
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
@@ -31,27 +31,6 @@ export type NearDuplicateFields = Pick<
 /** An empty Jaccard cache. */
 export function emptyKnown(): KnownPairs {
   return { a: new Uint32Array(0), b: new Uint32Array(0), jaccard: new Float64Array(0), count: 0 };
-}
-
-/** Packs per-batch small sets (batch indexes already mapped to doc ids) into one. */
-export function concatSets(parts: readonly PackedSets[]): PackedSets {
-  let docs = 0;
-  let keys = 0;
-  for (const p of parts) {
-    docs += p.docs.length;
-    keys += p.keys.length;
-  }
-  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(keys) };
-  let d = 0;
-  let k = 0;
-  for (const p of parts) {
-    out.docs.set(p.docs, d);
-    for (let i = 0; i < p.docs.length; i++) out.offsets[d + i + 1] = k + p.offsets[i + 1];
-    out.keys.set(p.keys, k);
-    d += p.docs.length;
-    k += p.keys.length;
-  }
-  return out;
 }
 
 /** Candidate pairs within k over the corpus' representatives (on every worker: split-search.ts), with cached Jaccards attached. */
@@ -83,6 +62,9 @@ export async function decideNearDuplicates(
   const t0 = performance.now();
   let unknown = 0;
   for (let p = 0; p < candidates.pairs.count; p++) if (!isMeasured(candidates.jaccard[p])) unknown++;
+  // The containment candidates need no near-duplicate result: the index worker finds them while the ingest workers verify.
+  const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
+  const containment = startContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
   const { measured, docsRead, sizeRejected } = await verifyCandidates(workers, signal, corpus, candidates, options.similarityThreshold);
   rememberJaccards(corpus, candidates);
   const t1 = performance.now();
@@ -91,7 +73,7 @@ export async function decideNearDuplicates(
   const n = docs.count;
   const hasFingerprint = new Uint8Array(n);
   for (let r = 0; r < corpus.reps.length; r++) hasFingerprint[corpus.reps[r]] = 1;
-  const grouped = await workers.index.call(signal, (api) =>
+  const grouping = workers.index.call(signal, (api) =>
     api.groupNearDuplicates({
       n,
       candidates: candidates.pairs,
@@ -107,10 +89,13 @@ export async function decideNearDuplicates(
       pinned: options.pinned ? [...options.pinned] : [],
     }),
   );
+  // Measured in the ingest workers while the index worker groups (it does once it has the candidates).
+  const containing = finishContained(workers, signal, corpus, containment);
+  containing.catch(() => {});
+  const grouped = await grouping;
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
-  const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
-  const contained = await searchContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
+  const contained = await containing;
   const t2 = performance.now();
   recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, sizeRejected, docsRead });
   recordPhase('grouping', t1, t2, { verified: verified.count, groups: groups.count });

@@ -10,8 +10,8 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
 import { collectSource, rescanSource, type ScanSource } from './scan-source.ts';
 import { emptyGroups, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { concatSets } from './packed-sets.ts';
 import {
-  concatSets,
   decideNearDuplicates,
   noNearDuplicates,
   searchCandidates,

@@ -3,11 +3,12 @@
  * contained in it with their containment. A contained pair is never a group (an excerpt is not a
  * copy), so it is listed here, beside the groups; a row opens the pair.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { ContainedPairs } from '../../core/groups/contained-pairs.ts';
 import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
+import { byContainer, CONTAINED_ROWS_STEP, shownContainers, type Container } from './contained-rows.ts';
 
 export interface ContainedListProps {
   /** The contained pairs: `inner[i]` lies in `outer[i]` at `containment[i]`. */
@@ -20,29 +21,17 @@ export interface ContainedListProps {
   onOpenPair: (inner: number, outer: number) => void;
 }
 
-/** Containers shown at most; the CSV has every pair. */
-const MAX_CONTAINERS = 500;
 const PATH_CHARS = 72;
-
-/** Pair indexes grouped by container: containers in path order, each one's contained documents in path order. */
-export function byContainer(contained: ContainedPairs, paths: readonly string[]): { outer: number; pairs: number[] }[] {
-  const groups = new Map<number, number[]>();
-  for (let i = 0; i < contained.count; i++) {
-    const list = groups.get(contained.outer[i]);
-    if (list) list.push(i);
-    else groups.set(contained.outer[i], [i]);
-  }
-  const byPath = (x: number, y: number) => (paths[x] < paths[y] ? -1 : paths[x] > paths[y] ? 1 : x - y);
-  return [...groups.entries()]
-    .sort(([x], [y]) => byPath(x, y))
-    .map(([outer, pairs]) => ({ outer, pairs: pairs.sort((x, y) => byPath(contained.inner[x], contained.inner[y])) }));
-}
 
 /** The contained documents, listed under their containers. */
 export function ContainedList({ contained, paths, selected, onOpenPair }: ContainedListProps) {
   const containers = useMemo(() => byContainer(contained, paths), [contained, paths]);
+  // A bounded number of rows at a time: rendering every pair of a large result held the page.
+  const [more, setMore] = useState<{ of: readonly Container[]; budget: number }>({ of: containers, budget: CONTAINED_ROWS_STEP });
+  // A new result starts again from the first rows.
+  const budget = more.of === containers ? more.budget : CONTAINED_ROWS_STEP;
+  const { shown, hiddenPairs } = useMemo(() => shownContainers(containers, budget), [containers, budget]);
   if (contained.count === 0) return null;
-  const shown = containers.slice(0, MAX_CONTAINERS);
   return (
     <section className="ss-panel ss-contained" aria-label="Contained documents">
       <h2 className="ss-panel-title" style={{ margin: 0 }}>
@@ -53,11 +42,11 @@ export function ContainedList({ contained, paths, selected, onOpenPair }: Contai
         {containers.length.toLocaleString('en')} other{containers.length === 1 ? '' : 's'} (excerpts, or documents with more appended)
       </p>
       <ul className="ss-contained-list">
-        {shown.map(({ outer, pairs }) => (
-          <li key={outer} aria-label={`${displayName(paths[outer])} contains ${pairs.length} document${pairs.length === 1 ? '' : 's'}`}>
+        {shown.map(({ outer, pairs, total }) => (
+          <li key={outer} aria-label={`${displayName(paths[outer])} contains ${total} document${total === 1 ? '' : 's'}`}>
             <div className="ss-contained-container">
               <PathName path={paths[outer]} maxChars={PATH_CHARS} />
-              <span className="ss-tag ss-tag-near">contains {pairs.length.toLocaleString('en')}</span>
+              <span className="ss-tag ss-tag-near">contains {total.toLocaleString('en')}</span>
             </div>
             <ul>
               {pairs.map((i) => {
@@ -83,9 +72,12 @@ export function ContainedList({ contained, paths, selected, onOpenPair }: Contai
           </li>
         ))}
       </ul>
-      {containers.length > shown.length && (
+      {hiddenPairs > 0 && (
         <p className="ss-muted">
-          {(containers.length - shown.length).toLocaleString('en')} more containers: Export CSV lists every contained pair.
+          {hiddenPairs.toLocaleString('en')} more contained {hiddenPairs === 1 ? 'document' : 'documents'} not shown (Export CSV lists every contained pair).{' '}
+          <button type="button" className="ss-button" onClick={() => setMore({ of: containers, budget: budget + CONTAINED_ROWS_STEP })}>
+            Show {Math.min(hiddenPairs, CONTAINED_ROWS_STEP).toLocaleString('en')} more
+          </button>
         </p>
       )}
     </section>

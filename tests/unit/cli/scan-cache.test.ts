@@ -228,12 +228,19 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     expect(rows.some((r) => /^,doc-\d+\.txt,appended-\d+\.txt,.*,contained,1\.0000$/.test(r))).toBe(true);
   });
 
-  it('is not used by a scan with --containment when made without it (it holds no passages), and says so', async () => {
+  it('made without --containment, serves a scan with it: the unchanged files read again only for their passages, and says so (before: not used, every file fingerprinted)', async () => {
     const { root, dir, cache } = await textsFolder();
     await scan(dir, join(root, 'a.csv'), ['--cache', cache, '--containment', '0']);
+    const words = TEXTS[0]!.split(/\s+/);
+    writeFileSync(join(dir, 'excerpt.txt'), words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '));
     const on = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
-    expect(on.err).toMatch(/cache: not used: it was made with --containment 0, this scan searches contained documents/);
+    expect(on.err).toMatch(new RegExp(`cache: ${TEXTS.length} files not read \\(unchanged since the last scan\\); 1 read: 0 changed, 1 new.*made with --containment 0: its unchanged files read again for their passages \\(not fingerprinted\\)`));
+    expect(on.csv.toString()).toMatch(/^,excerpt\.txt,t0\.txt,.*,contained,/m);
     expect(on.csv.equals((await scan(dir, join(root, 'c.csv'), [])).csv)).toBe(true);
+    // The cache it wrote holds every text's passages: the next scan needs no file read again.
+    const next = await scan(dir, join(root, 'd.csv'), ['--cache', cache]);
+    expect(next.err).not.toMatch(/read again for their passages/);
+    expect(next.csv.equals(on.csv)).toBe(true);
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -75,6 +75,24 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
     expect(Array.from({ length: c.count }, (_, i) => `${merged.docs.paths[c.inner[i]]} in ${merged.docs.paths[c.outer[i]]}`)).toEqual(['g/part.txt in g/whole.txt']);
   });
 
+  it('finds a new excerpt inside a saved document of a corpus saved without containment, the saved files not scanned again (their passages from their feature sets)', async () => {
+    const saved = new Map([['h/whole.txt', TEXTS[5]!], ['h/part.txt', excerptOf(TEXTS[6]!)], ['h/other.txt', TEXTS[6]!]]);
+    const before = await scan(saved, 0, 0);
+    expect(before.corpus.passages).toBeUndefined();
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    // Only the new file is read: the saved ones stand as they were saved.
+    const read = new Map([['h/new-excerpt.txt', excerptOf(TEXTS[5]!)]]);
+    const own = await scan(read, saved.size);
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
+    const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
+    const c = merged.contained!;
+    expect(Array.from({ length: c.count }, (_, i) => `${merged.docs.paths[c.inner[i]]} in ${merged.docs.paths[c.outer[i]]}`).sort()).toEqual(['h/new-excerpt.txt in h/whole.txt', 'h/part.txt in h/other.txt']);
+    expect(csvOf(merged)).toBe(csvOf((await scan(new Map([...saved, ...read]))).result));
+    // Every text's passages are kept with the result, for the next merge.
+    expect(merged.passages?.docs.length).toBe(4);
+  });
+
   it('ends with the pairs and the candidate histogram of a fresh scan, over 12 seeded changes', async () => {
     for (let seed = 1; seed <= 12; seed++) {
       const rand = mulberry32Unit(seed);

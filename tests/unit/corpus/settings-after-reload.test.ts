@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { closeCorpusDb } from '../../../src/storage/database.ts';
 import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
-import { edited, exportsOf, fileOf, freshExportsOf, settled, TEXTS, tabsPerTest } from './corpus-model.ts';
+import { edited, exportsOf, fileOf, filesOf, freshExportsOf, settled, TEXTS, tabsPerTest, type Disk } from './corpus-model.ts';
 
 const tab = tabsPerTest('settings-after-reload');
 
@@ -79,5 +79,26 @@ describe('Contained documents and the saved corpus', () => {
     const restored = t.store.getSnapshot().result!;
     expect(restored.containmentThreshold).toBe(0.9);
     expect(listed(restored)).toEqual(['f/part-t0.txt in f/t0.txt']);
+  });
+
+  it('a new scan with them on over a corpus saved without them reads only the new file, and finds the new excerpt inside a saved document (the saved ones sampled from their kept contents)', async () => {
+    const words = TEXTS[0]!.split(' ');
+    const disk: Disk = new Map();
+    TEXTS.forEach((text, i) => disk.set(`f/t${i}.txt`, [text, 1_700_000_000_000 + i * 1000]));
+    let t = await tab();
+    await t.session.start({ kind: 'file-list', files: filesOf(disk, []), sync: true });
+    await settled(t);
+    t.persistence.close();
+    closeCorpusDb();
+    t = await tab();
+    await settled(t);
+    t.store.update({ containmentThreshold: 0.9 });
+    disk.set('f/part-t0.txt', [words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '), 1_700_000_300_000]);
+    const reads: string[] = [];
+    await t.session.start({ kind: 'file-list', files: filesOf(disk, reads), sync: true });
+    await settled(t);
+    expect(reads).toEqual(['f/part-t0.txt']);
+    const r = t.store.getSnapshot().result!;
+    expect(Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`)).toEqual(['f/part-t0.txt in f/t0.txt']);
   });
 });
