@@ -17,9 +17,8 @@ import { chunkContainmentCounts } from '../src/core/groups/set-jaccard.ts';
 import { jaccardSorted, sizesAllow } from '../src/core/groups/jaccard.ts';
 import { searchCandidates } from '../src/workers/index-api.ts';
 import { knownCounts, measuringOrder, noKnownContainment } from '../src/scan/containment-counts.ts';
-import { concatSets } from '../src/scan/packed-sets.ts';
+import { concatSets, type PackedSets } from '../src/core/groups/packed-sets.ts';
 import { containmentChunk } from '../src/scan/contained-search.ts';
-import type { PackedSets } from '../src/core/groups/packed-sets.ts';
 
 const dir = process.argv[2]!;
 const limitAt = process.argv.indexOf('--limit');

@@ -16,7 +16,7 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
 import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
 import { findCandidates } from '../scan/near-duplicate-search.ts';
-import { concatSets } from '../scan/packed-sets.ts';
+import { concatSets } from '../core/groups/packed-sets.ts';
 import { knownSetSize } from '../scan/verify-candidates.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { restoredPositions, storedDocumentOf } from '../corpus/stored-documents.ts';

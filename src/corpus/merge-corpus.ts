@@ -8,7 +8,7 @@
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
-import { concatSets } from '../scan/packed-sets.ts';
+import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
 import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
@@ -16,7 +16,6 @@ import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** The storage id of a document that is not saved. */
 export const NO_ID = 0xffffffff;

@@ -13,7 +13,7 @@ import { restoredPositions } from './stored-documents.ts';
 import type { IngestItem } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
-import { concatSets } from '../scan/packed-sets.ts';
+import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
 import type { DocsSearch, SearchOptions } from '../scan/near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
@@ -21,7 +21,6 @@ import { StorageError } from '../storage/storage-error.ts';
 import { readUpTo } from '../scan/read-file-bytes.ts';
 import { passagesAtPositions, passagesByStorageId } from './saved-passages.ts';
 import { docFile, noContents, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
-import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */

@@ -13,8 +13,7 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { SearchCorpus } from './search-corpus.ts';
 import { keptSetSizes, knownCounts, measuringOrder, noKnownContainment, remember } from './containment-counts.ts';
 import { contentsReadable, loadChunk } from './verify-candidates.ts';
-import type { PackedSets } from '../core/groups/packed-sets.ts';
-import { concatSets, mergePackedByDoc } from './packed-sets.ts';
+import { concatSets, mergePackedByDoc, type PackedSets } from '../core/groups/packed-sets.ts';
 
 /** A relation without contained pairs. */
 export function noContained(): ContainedRelation {

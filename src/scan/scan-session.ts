@@ -10,7 +10,7 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
 import { collectSource, rescanSource, type ScanSource } from './scan-source.ts';
 import { emptyGroups, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
-import { concatSets } from './packed-sets.ts';
+import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
 import {
   decideNearDuplicates,
   noNearDuplicates,
@@ -29,7 +29,6 @@ import { allocateDocs, createScanMeter, ingestAll, type IngestOutput, type ScanM
 import { quickCheck } from './quick-check.ts';
 import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
 import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
-import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Feature sets packed in one array each, as they cross threads and are kept: plain sorted keys
- * (`PackedSets`) or encoded with core/groups/feature-set-codec.ts (`KeptSets`).
+ * (`PackedSets`) or encoded with core/groups/feature-set-codec.ts (`KeptSets`), and joining packed sets.
  */
 
 /** Sorted feature sets packed in one array: set i (of `docs[i]`) is `keys[offsets[i] .. offsets[i + 1])`. */
@@ -20,4 +20,42 @@ export interface KeptSets {
   docs: Uint32Array;
   offsets: Uint32Array;
   words: Uint32Array;
+}
+
+/** Packs per-batch small sets (batch indexes already mapped to doc ids) into one. */
+export function concatSets(parts: readonly PackedSets[]): PackedSets {
+  let docs = 0;
+  let keys = 0;
+  for (const p of parts) {
+    docs += p.docs.length;
+    keys += p.keys.length;
+  }
+  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(keys) };
+  let d = 0;
+  let k = 0;
+  for (const p of parts) {
+    out.docs.set(p.docs, d);
+    for (let i = 0; i < p.docs.length; i++) out.offsets[d + i + 1] = k + p.offsets[i + 1];
+    out.keys.set(p.keys, k);
+    d += p.docs.length;
+    k += p.keys.length;
+  }
+  return out;
+}
+
+/** Two packed sets of disjoint documents, each ascending, as one ascending by document. */
+export function mergePackedByDoc(x: PackedSets, y: PackedSets): PackedSets {
+  const n = x.docs.length + y.docs.length;
+  const out: PackedSets = { docs: new Uint32Array(n), offsets: new Uint32Array(n + 1), keys: new Uint32Array(x.keys.length + y.keys.length) };
+  let i = 0;
+  let j = 0;
+  for (let o = 0; o < n; o++) {
+    const fromX = j >= y.docs.length || (i < x.docs.length && x.docs[i] < y.docs[j]);
+    const src = fromX ? x : y;
+    const at = fromX ? i++ : j++;
+    out.docs[o] = src.docs[at];
+    out.keys.set(src.keys.subarray(src.offsets[at], src.offsets[at + 1]), out.offsets[o]);
+    out.offsets[o + 1] = out.offsets[o] + src.offsets[at + 1] - src.offsets[at];
+  }
+  return out;
 }
