@@ -157,7 +157,7 @@ function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus
  * whose contents are not at hand gets none (it takes no part, as in a search over saved passages).
  */
 async function corpusPassages(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus): Promise<PackedSets> {
-  const texts = Array.from(corpus.reps).filter((d) => corpus.keptSets?.[d] || contentsReadable(corpus.docs, d));
+  const texts = Array.from(corpus.reps).filter((d) => corpus.keptSets?.has(d) || contentsReadable(corpus.docs, d));
   const parts: PackedSets[] = [];
   await inChunks(workers, signal, texts.length, (from) => {
     const ids = texts.slice(from, from + CHUNK_DOCS);

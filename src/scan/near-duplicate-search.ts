@@ -20,6 +20,7 @@ import { recordPhase } from './phase-timing.ts';
 import { noContained, searchContained } from './contained-search.ts';
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
+import type { KeptSetStore } from './kept-sets.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
@@ -166,7 +167,7 @@ export interface SearchOptions {
   similarityThreshold: number;
   grouping: Grouping;
   pinned?: readonly number[];
-  keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  keptSets?: KeptSetStore;
   /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
   setSizes?: Uint32Array;
   /**
