@@ -21,6 +21,7 @@ import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
+import type { KeptSetStore } from './kept-sets.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
@@ -152,7 +153,7 @@ export interface SearchOptions {
   similarityThreshold: number;
   grouping: Grouping;
   pinned?: readonly number[];
-  keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  keptSets?: KeptSetStore;
   /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
   setSizes?: Uint32Array;
   /**
