@@ -109,6 +109,17 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   return { result, storageIds, search: found.corpus };
 }
 
+/**
+ * Document d's feature-set size, or -1: an exact copy keeps no set of its own, but its text (hence its
+ * set) is its representative's, so it takes that size and is not read again when it comes to stand for
+ * its text (its original edited or gone).
+ */
+function setSizeOf(search: SearchCorpus, representative: Int32Array, d: number): number {
+  const own = knownSetSize(search, d);
+  const r = representative[d] ?? -1;
+  return own >= 0 || r < 0 || r === d ? own : knownSetSize(search, r);
+}
+
 /** The cache's feature-set sizes (by stored id) at restored positions. */
 function setSizesAtPositions(sizes: Uint32Array, storageIds: Uint32Array): Uint32Array {
   return Uint32Array.from(storageIds, (id) => sizes[id] ?? 0);
@@ -214,7 +225,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
     corpus.words[d] = docs.words[d]!;
     ctimeMs[d] = now?.ctimeMs ?? 0;
     ino[d] = now?.ino ?? 0;
-    if (search) setSizes[d] = Math.max(0, knownSetSize(search, d));
+    if (search) setSizes[d] = Math.max(0, setSizeOf(search, result.representative, d));
   }
   // Positions are the stored ids here, so the passages are kept as they are.
   const passages = result.passages ?? null;
