@@ -14,7 +14,7 @@ import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
-import { savedGroupsAt } from './merge-regroup.ts';
+import { savedGroupsAt, type SavedGrouped } from './merge-regroup.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 
@@ -30,7 +30,7 @@ export interface CorpusPart {
 }
 
 /** What the merge reads of the saved corpus's result: its documents and decided pairs, and its groups where kept (the untouched ones stand). */
-export type SavedResult = Pick<ScanResult, 'docs' | 'representative' | 'verified' | 'histogram' | 'k' | 'similarityThreshold' | 'pinned' | 'skipped' | 'notes'> & Partial<Pick<ScanResult, 'grouping'>> & { relation?: Pick<ScanResult['relation'], 'groups' | 'identical'> };
+export type SavedResult = Pick<ScanResult, 'docs' | 'representative' | 'verified' | 'histogram' | 'k' | 'similarityThreshold' | 'pinned' | 'skipped' | 'notes'> & SavedGrouped;
 
 /** The saved corpus a merge joins: a part on show, or one restored without grouping (the CLI cache's). */
 export type SavedCorpusPart = Omit<CorpusPart, 'result'> & { result: SavedResult };

@@ -5,7 +5,10 @@
  */
 import { previousGroupsAt, type PreviousGroups } from '../core/groups/relation-splice.ts';
 import type { GroupingOptions } from './restore-corpus.ts';
-import type { SavedCorpusPart } from './merge-corpus.ts';
+import type { ScanResult } from '../scan/scan-result.ts';
+
+/** What of the saved corpus's result the splice reads (merge-corpus.ts SavedResult has it). */
+export type SavedGrouped = Pick<ScanResult, 'representative' | 'verified'> & Partial<Pick<ScanResult, 'grouping'>> & { relation?: Pick<ScanResult['relation'], 'groups' | 'identical'> };
 
 /**
  * The saved groups a merge may keep, or undefined when every component must be grouped again: the
@@ -13,7 +16,7 @@ import type { SavedCorpusPart } from './merge-corpus.ts';
  * another way or has no groups, or the person's references were chosen anew. `ownTo`: each new
  * document's merged position (-1: left out, the saved one stands for it).
  */
-export function savedGroupsAt(before: SavedCorpusPart, savedTo: Int32Array, ownTo: Int32Array, count: number, options: GroupingOptions, carried: boolean): PreviousGroups | undefined {
+export function savedGroupsAt(before: { result: SavedGrouped }, savedTo: Int32Array, ownTo: Int32Array, count: number, options: GroupingOptions, carried: boolean): PreviousGroups | undefined {
   const { relation, grouping } = before.result;
   if (!carried || !relation || grouping !== options.grouping || options.pinned !== undefined) return undefined;
   const touched = new Uint8Array(count);
