@@ -108,8 +108,31 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
   const c = found.candidates;
   const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: Float32Array.from(c.jaccard), count: c.pairs.count };
-  const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes };
+  const relation = groupsAtPositions(cache.groups, storageIds);
+  const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes, grouping: options.grouping, ...(relation ? { relation } : {}) };
   return { result, storageIds, search: found.corpus };
+}
+
+/** The cache's groups (by stored id) at restored positions; null when a member was not restored (the merge then groups everything). */
+function groupsAtPositions(saved: ScanCache['groups'], storageIds: Uint32Array): SavedResult['relation'] | null {
+  const positionOf = new Int32Array(saved.table.groupOf.length).fill(-1);
+  storageIds.forEach((id, p) => (positionOf[id] = p));
+  const t = saved.table;
+  const members = Int32Array.from(t.members, (id) => positionOf[id]!);
+  if (members.some((p) => p < 0)) return null;
+  const groupOf = Int32Array.from(storageIds, (id) => t.groupOf[id] ?? -1);
+  return { groups: { ...t, members, groupOf, reference: Int32Array.from(t.reference, (id) => positionOf[id]!) }, identical: saved.identical };
+}
+
+/**
+ * Document d's feature-set size, or -1: an exact copy keeps no set of its own, but its text (hence its
+ * set) is its representative's, so it takes that size and is not read again when it comes to stand for
+ * its text (its original edited or gone).
+ */
+function setSizeOf(search: SearchCorpus, representative: Int32Array, d: number): number {
+  const own = knownSetSize(search, d);
+  const r = representative[d] ?? -1;
+  return own >= 0 || r < 0 || r === d ? own : knownSetSize(search, r);
 }
 
 /** The cache's feature-set sizes (by stored id) at restored positions. */
@@ -217,9 +240,10 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
     corpus.words[d] = docs.words[d]!;
     ctimeMs[d] = now?.ctimeMs ?? 0;
     ino[d] = now?.ino ?? 0;
-    if (search) setSizes[d] = Math.max(0, knownSetSize(search, d));
+    if (search) setSizes[d] = Math.max(0, setSizeOf(search, result.representative, d));
   }
   // Positions are the stored ids here, so the passages are kept as they are.
   const passages = result.passages ?? null;
-  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages, setSizes };
+  const groups = { table: result.relation.groups, identical: result.relation.identical };
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages, setSizes, groups };
 }

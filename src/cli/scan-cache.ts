@@ -9,12 +9,13 @@ import { readFile } from 'node:fs/promises';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
+import type { GroupTable } from '../core/groups/group-table.ts';
 import { writeAtomicFile } from './atomic-file.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 /** What `stat` says of a file, compared field by field by the quick check (fclones' rule, plus ctime). */
 export interface FileIdentity {
@@ -45,6 +46,8 @@ export interface ScanCache {
    * with an unchanged document without reading it again (verify-candidates.ts knownSetSize).
    */
   setSizes: Uint32Array;
+  /** The relation's groups by position, so the next scan groups again only the components its changes touch. */
+  groups: { table: GroupTable; identical: Uint8Array };
 }
 
 /** The JSON head of the file: everything but the columns, and each column's byte length. */
@@ -59,10 +62,12 @@ interface Head {
   pairs: { k: number; threshold: number; grouping: string; count: number; pinned: number[] };
   /** Documents with sampled passages, and their keys; absent: no passages kept. */
   passages?: { docs: number; keys: number };
+  /** Groups and member slots of the saved groups. */
+  groups: { count: number; slots: number };
   columns: Record<ColumnName, number>;
 }
 
-const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys'] as const;
+const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys', 'groupOffsets', 'groupMembers', 'groupJaccard', 'groupDistance', 'groupIdentical', 'groupOf'] as const;
 type ColumnName = (typeof COLUMNS)[number];
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -75,6 +80,7 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
   const c = cache.corpus;
   const p = cache.pairs;
+  const g = cache.groups.table;
   const paths = Buffer.from(c.paths.join('\0'), 'utf16le');
   const columns: Record<ColumnName, Uint8Array> = {
     hi: bytesOf(c.hi),
@@ -97,6 +103,12 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     passageDocs: bytesOf(cache.passages?.docs ?? new Uint32Array(0)),
     passageOffsets: bytesOf(cache.passages?.offsets ?? new Uint32Array(0)),
     passageKeys: bytesOf(cache.passages?.keys ?? new Uint32Array(0)),
+    groupOffsets: bytesOf(g.offsets),
+    groupMembers: bytesOf(g.members),
+    groupJaccard: bytesOf(g.jaccardToReference),
+    groupDistance: g.distanceToReference,
+    groupIdentical: cache.groups.identical,
+    groupOf: bytesOf(g.groupOf),
   };
   const head: Head = {
     version: CACHE_VERSION,
@@ -108,6 +120,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     skipReasons: [...c.skipReasons],
     pairs: { k: p.k, threshold: p.threshold, grouping: p.grouping, count: p.count, pinned: [...(p.pinned ?? [])] },
     ...(cache.passages ? { passages: { docs: cache.passages.docs.length, keys: cache.passages.keys.length } } : {}),
+    groups: { count: g.count, slots: g.members.length },
     columns: Object.fromEntries(COLUMNS.map((name) => [name, columns[name].byteLength])) as Record<ColumnName, number>,
   };
   const headBytes = Buffer.from(JSON.stringify(head), 'utf8');
@@ -147,7 +160,8 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     throw damaged('head');
   }
   if (head.version !== CACHE_VERSION) throw new CacheProblem(`it was written by another version of SimSift (cache version ${String(head.version)})`);
-  // Each column copied out at its own offset: typed arrays need aligned buffers.
+  // Each column copied out at its own offset: typed arrays need aligned buffers, and a view into the
+  // file's one buffer would carry (and, transferred to a thread, detach) the whole file with it.
   const take = <T>(name: ColumnName, make: (buffer: ArrayBuffer) => T, width: number, count: number): T => {
     const length = head.columns?.[name];
     if (!Number.isInteger(length) || at + length > body.byteLength || (width > 0 && length !== width * count)) throw damaged(name);
@@ -161,11 +175,12 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   if (!Number.isInteger(n) || n < 0 || !Number.isInteger(m) || m < 0) throw damaged('counts');
   const u32 = (b: ArrayBuffer) => new Uint32Array(b);
   const f64 = (b: ArrayBuffer) => new Float64Array(b);
+  const u8 = (b: ArrayBuffer) => new Uint8Array(b);
   const hi = take('hi', u32, 4, n);
   const lo = take('lo', u32, 4, n);
   const hashHi = take('hashHi', u32, 4, n);
   const hashLo = take('hashLo', u32, 4, n);
-  const flags = take('flags', (b) => new Uint8Array(b), 1, n);
+  const flags = take('flags', u8, 1, n);
   const sizes = take('sizes', f64, 8, n);
   const lastModified = take('lastModified', f64, 8, n);
   const ctimeMs = take('ctimeMs', f64, 8, n);
@@ -175,7 +190,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const pathText = take('paths', (b) => Buffer.from(b).toString('utf16le'), 0, n);
   const a = take('pairA', u32, 4, m);
   const b = take('pairB', u32, 4, m);
-  const distance = take('pairDistance', (x) => new Uint8Array(x), 1, m);
+  const distance = take('pairDistance', u8, 1, m);
   const jaccard = take('pairJaccard', (x) => new Float32Array(x), 4, m);
   const histogram = take('histogram', u32, 0, 0);
   const pd = head.passages?.docs ?? 0;
@@ -184,6 +199,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const passageDocs = take('passageDocs', u32, 4, pd);
   const passageOffsets = take('passageOffsets', u32, 4, head.passages ? pd + 1 : 0);
   const passageKeys = take('passageKeys', u32, 4, pk);
+  const groups = takeGroups(head, n, take);
   if (at !== body.byteLength) throw damaged('length');
   for (let i = 0; i < pd; i++) if (!(passageDocs[i]! < n && passageOffsets[i]! <= passageOffsets[i + 1]! && passageOffsets[i + 1]! <= pk)) throw damaged('passages');
   const paths = n === 0 ? [] : pathText.split('\0');
@@ -219,5 +235,29 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     },
     passages: head.passages ? { docs: passageDocs, offsets: passageOffsets, keys: passageKeys } : null,
     setSizes,
+    groups,
   };
+}
+
+/** The saved groups' columns, checked: offsets rise within the slots, members and primary groups in range. */
+function takeGroups(head: Head, n: number, take: <T>(name: ColumnName, make: (buffer: ArrayBuffer) => T, width: number, count: number) => T): ScanCache['groups'] {
+  const count = head.groups?.count;
+  const slots = head.groups?.slots;
+  const damaged = () => new CacheProblem('it is damaged (groups)');
+  if (!Number.isInteger(count) || count < 0 || !Number.isInteger(slots) || slots < 0) throw damaged();
+  const offsets = take('groupOffsets', (b) => new Int32Array(b), 4, count + 1);
+  const members = take('groupMembers', (b) => new Int32Array(b), 4, slots);
+  const jaccardToReference = take('groupJaccard', (b) => new Float32Array(b), 4, slots);
+  const distanceToReference = take('groupDistance', (b) => new Uint8Array(b), 1, slots);
+  const identical = take('groupIdentical', (b) => new Uint8Array(b), 1, slots);
+  const groupOf = take('groupOf', (b) => new Int32Array(b), 4, n);
+  if (offsets[0] !== 0 || offsets[count] !== slots) throw damaged();
+  const reference = new Int32Array(count);
+  for (let g = 0; g < count; g++) {
+    if (!(offsets[g]! < offsets[g + 1]!)) throw damaged();
+    reference[g] = members[offsets[g]!]!;
+  }
+  for (let s = 0; s < slots; s++) if (!(members[s]! >= 0 && members[s]! < n)) throw damaged();
+  for (let d = 0; d < n; d++) if (!(groupOf[d]! >= -1 && groupOf[d]! < count)) throw damaged();
+  return { table: { count, groupOf, offsets, members, reference, jaccardToReference, distanceToReference }, identical };
 }

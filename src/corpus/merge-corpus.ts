@@ -14,6 +14,7 @@ import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { KeptSetStore } from '../scan/kept-sets.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
+import { savedGroupsAt, type SavedGrouped } from './merge-regroup.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
@@ -29,8 +30,8 @@ export interface CorpusPart {
   search: SearchCorpus | null;
 }
 
-/** What the merge reads of the saved corpus's result: its documents and decided pairs, never its groups. */
-export type SavedResult = Pick<ScanResult, 'docs' | 'representative' | 'verified' | 'histogram' | 'k' | 'similarityThreshold' | 'pinned' | 'skipped' | 'notes'>;
+/** What the merge reads of the saved corpus's result: its documents and decided pairs, and its groups where kept (the untouched ones stand). */
+export type SavedResult = Pick<ScanResult, 'docs' | 'representative' | 'verified' | 'histogram' | 'k' | 'similarityThreshold' | 'pinned' | 'skipped' | 'notes'> & SavedGrouped;
 
 /** The saved corpus a merge joins: a part on show, or one restored without grouping (the CLI cache's). */
 export type SavedCorpusPart = Omit<CorpusPart, 'result'> & { result: SavedResult };
@@ -375,6 +376,7 @@ export async function mergeCorpus(
     keptSets,
     ...(setSizes ? { setSizes } : {}),
     passages,
+    previous: savedGroupsAt(before, savedTo, ownTo, docs.count, options, carry),
     candidates: (search) => {
       const candidates = mergedCandidates(search, before, savedTo, wasSaved, decided, options.k);
       return { candidates: carry ? { ...candidates, histogram: carriedHistogram(before, savedTo, search, options.k) } : candidates, known };
@@ -394,6 +396,5 @@ export async function mergeCorpus(
     partial: false,
     timings: { ...own.result.timings, indexingMs: found.indexingMs, groupingMs: found.groupingMs, totalMs: own.result.timings.totalMs + (performance.now() - t0) },
   };
-  const corpus = found.corpus;
-  return { merged: { result, storageIds, search: corpus }, grouped: { result, corpus, candidates }, unmeasured, unchanged, updated, changed: changed.sort(), added: added.sort(), missing };
+  return { merged: { result, storageIds, search: found.corpus }, grouped: { result, corpus: found.corpus, candidates }, unmeasured, unchanged, updated, changed: changed.sort(), added: added.sort(), missing };
 }

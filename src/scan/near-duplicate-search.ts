@@ -12,6 +12,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { DuplicateSearchResult } from '../workers/index-api.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
+import type { PreviousGroups } from '../core/groups/relation-splice.ts';
 import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
@@ -56,7 +57,7 @@ export async function decideNearDuplicates(
   signal: AbortSignal,
   corpus: SearchCorpus,
   candidates: Candidates,
-  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; containmentThreshold?: number },
+  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; containmentThreshold?: number; previous?: PreviousGroups },
   onGrouping?: () => void,
 ): Promise<NearDuplicateFields> {
   const { docs } = corpus;
@@ -88,6 +89,7 @@ export async function decideNearDuplicates(
       smallSets: corpus.smallSets,
       representative: corpus.representative,
       pinned: options.pinned ? [...options.pinned] : [],
+      ...(options.previous ? { previous: options.previous } : {}),
     }),
   );
   // Measured in the ingest workers while the index worker groups (it does once it has the candidates).
@@ -168,6 +170,8 @@ export interface SearchOptions {
   /** Per doc: 1 when its pairs must be searched; absent, every pair (see DuplicateSearchInput.queries). */
   queries?: Uint8Array;
   candidates?: (found: DuplicateSearchResult, known: KnownPairs) => { candidates: Candidates; known: KnownPairs };
+  /** A merge's saved groups at these positions and the documents it touched (see GroupingInput.previous). */
+  previous?: PreviousGroups;
 }
 
 /** The stage's first half: exact groups and candidates, nothing verified or grouped yet. */

@@ -18,6 +18,7 @@ import { SHORT_DOCUMENT_WORDS } from '../core/quality/defaults.ts';
 import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents.ts';
 import { buildDuplicateRelation, type DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import { sortScoredPairs, type GroupTable, type ScoredPairs } from '../core/groups/group-table.ts';
+import type { PreviousGroups } from '../core/groups/relation-splice.ts';
 import { containmentCandidates, type ContainmentCandidates, type ContainmentOptions, type PassageSamples } from '../core/groups/contained-pairs.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
@@ -125,6 +126,8 @@ export interface GroupingInput {
   representative: Int32Array;
   /** Documents a person marked as references (see buildDuplicateRelation). */
   pinned?: number[];
+  /** A merge's saved groups and touched documents: only the touched components are grouped again. */
+  previous?: PreviousGroups;
 }
 
 export interface GroupingResult {
@@ -419,6 +422,7 @@ export function groupNearDuplicates(input: GroupingInput): GroupingResult {
     lengths: words,
     grouping: input.grouping,
     pinned: input.pinned,
+    ...(input.previous ? { previous: input.previous } : {}),
   });
   const groups = relation.groups;
   // A component is a clique when every pair of its exact classes is a verified pair (copies are

@@ -8,6 +8,7 @@
  */
 import type { GroupTable, ScoredPairs } from './group-table.ts';
 import { componentGroups, referenceGroupsOfClasses, type ClassGraph } from './relation-groups.ts';
+import { spliceGroups, type PreviousGroups } from './relation-splice.ts';
 
 /** What the relation is built from: the scan's exact classes and its verified pairs of representatives. */
 export interface RelationInput {
@@ -26,6 +27,11 @@ export interface RelationInput {
   grouping?: 'reference' | 'components';
   /** Documents a person marked as references: chosen before any other (in this order). */
   pinned?: readonly number[];
+  /**
+   * The groups a saved corpus had, at these positions, and the documents a change touched: only the
+   * touched components are grouped again (relation-splice.ts); the groups are the same either way.
+   */
+  previous?: PreviousGroups;
 }
 
 /** The relation in typed arrays: exact classes, the class graph of verified pairs, groups. */
@@ -131,8 +137,10 @@ export function buildDuplicateRelation(input: RelationInput): DuplicateRelation 
   for (let p = 0; p < verified.count; p++) pairCount += classSize(classOf[verified.a[p]]) * classSize(classOf[verified.b[p]]);
 
   const relation = { classOf, classOffsets, classMembers, graphOffsets, graphNeighbour, graphEdge, verified };
-  const built =
-    input.grouping === 'components'
+  const grouping = input.grouping ?? 'reference';
+  const built = input.previous
+    ? spliceGroups(n, classes, relation, input.lengths, grouping, input.pinned ?? [], input.previous)
+    : grouping === 'components'
       ? componentGroups(n, classes, relation, input.lengths)
       : referenceGroupsOfClasses(n, classes, relation, input.lengths, input.pinned ?? []);
   const { groups, identical } = built;

@@ -36,6 +36,27 @@ function packGroups(lists: Uint32Array[], total: number): GroupList {
 }
 
 /**
+ * Sorts ascending `ids` by (hash, id) in place: four stable counting passes over 16-bit digits, low
+ * first. A comparison sort through a callback cost most of a cached rescan's exact grouping of
+ * 100,000 documents, done twice per scan.
+ */
+function sortByHash(ids: Uint32Array, hashHi: Uint32Array, hashLo: Uint32Array): void {
+  const m = ids.length;
+  if (m < 2) return;
+  const count = new Uint32Array(65537);
+  let from: Uint32Array = ids;
+  let to: Uint32Array = new Uint32Array(m);
+  for (const [half, shift] of [[hashLo, 0], [hashLo, 16], [hashHi, 0], [hashHi, 16]] as const) {
+    count.fill(0);
+    for (let i = 0; i < m; i++) count[((half[from[i]] >>> shift) & 0xffff) + 1]++;
+    for (let b = 0; b < 65536; b++) count[b + 1] += count[b];
+    for (let i = 0; i < m; i++) to[count[(half[from[i]] >>> shift) & 0xffff]++] = from[i];
+    [from, to] = [to, from];
+  }
+  // Four passes: the sorted order is back in `ids`.
+}
+
+/**
  * Groups docs by their 64-bit content hash (given as halves). `include[i]`: 0 leaves doc i out,
  * 1 includes it, 2 includes it as a preferred representative (the lowest preferred doc id of a
  * group stands for it; the lowest doc id when none is preferred).
@@ -47,7 +68,7 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
   for (let i = 0; i < n; i++) if (include[i]) m++;
   const ids = new Uint32Array(m);
   for (let i = 0, j = 0; i < n; i++) if (include[i]) ids[j++] = i;
-  ids.sort((x, y) => hashHi[x] - hashHi[y] || hashLo[x] - hashLo[y] || x - y);
+  sortByHash(ids, hashHi, hashLo);
   const distinct = new Uint32Array(m);
   let distinctCount = 0;
   const lists: Uint32Array[] = [];

@@ -265,6 +265,25 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     rmSync(root, { recursive: true, force: true });
   });
 
+  it('gives an exact copy its text\'s saved feature-set size, so a copy that comes to stand for its text is not read again (before: it had none and was read)', async () => {
+    const { root, dir, cache } = await textsFolder();
+    // t0 with a copy after it (in path order, so t0 stands for their text), and t0 with a third more words: near by fingerprint, too far apart in size.
+    writeFileSync(join(dir, 'u0-copy.txt'), TEXTS[0]!);
+    const words = TEXTS[3]!.split(/\s+/);
+    writeFileSync(join(dir, 'longer.txt'), `${TEXTS[0]}\n${words.slice(0, Math.floor(TEXTS[0]!.split(/\s+/).length / 3)).join(' ')}`);
+    await pastRacyWindow();
+    await scan(dir, join(root, 'a.csv'), ['--cache', cache]);
+    // The original leaves: its copy stands for the text and is searched like a new file, against the edited longer one.
+    rmSync(join(dir, 't0.txt'));
+    writeFileSync(join(dir, 'longer.txt'), `${readFileSync(join(dir, 'longer.txt'), 'utf8')} again`);
+    const cached = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
+    expect(cached.csv.equals((await scan(dir, join(root, 'c.csv'), [])).csv)).toBe(true);
+    const [rejected, read] = /(\d+) candidates? rejected by feature-set sizes, (\d+) files? read again/.exec(cached.err)!.slice(1).map(Number);
+    expect(read).toBe(0);
+    expect(rejected).toBeGreaterThan(0);
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('reads only the changed files and says why a cache is not used', async () => {
     const { root, dir, cache } = await textsFolder();
     const first = await scan(dir, join(root, 'a.csv'), ['--cache', cache]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupExact, type GroupList } from '../../../../src/core/groups/exact-groups.ts';
+import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 function unpack(g: GroupList): number[][] {
   return Array.from({ length: g.count }, (_, i) => Array.from(g.members.subarray(g.start[i], g.start[i + 1])));
@@ -28,5 +29,32 @@ describe('groupExact', () => {
   it('handles hashes above 2^31 (unsigned comparison)', () => {
     const g = groupExact(Uint32Array.from([0xffffffff, 1, 0xffffffff]), Uint32Array.from([0x80000000, 0, 0x80000000]), Uint8Array.from([1, 1, 1]));
     expect(unpack(g.groups)).toEqual([[0, 2]]);
+  });
+
+  it('orders by (hash, id) as a comparison sort does, on random hashes with many repeats (radix passes over every digit)', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const next = mulberry32(seed);
+      const n = 1 + (next() % 3000);
+      // Few distinct hashes whose 16-bit digits come from three values: hashes equal in some digits and
+      // not in others, so a pass that is missing or wrong splits a group.
+      const digit = () => [0, 1, 0xffff][next() % 3]!;
+      const pool = Array.from({ length: 1 + (next() % 50) }, () => [((digit() << 16) | digit()) >>> 0, ((digit() << 16) | digit()) >>> 0] as const);
+      const pick = Array.from({ length: n }, () => pool[next() % pool.length]!);
+      const hashHi = Uint32Array.from(pick, (h) => h[0]);
+      const hashLo = Uint32Array.from(pick, (h) => h[1]);
+      const include = Uint8Array.from({ length: n }, () => next() % 4);
+      const ids = Array.from({ length: n }, (_, i) => i).filter((i) => include[i]);
+      ids.sort((x, y) => hashHi[x]! - hashHi[y]! || hashLo[x]! - hashLo[y]! || x - y);
+      const lists: number[][] = [];
+      for (let s = 0; s < ids.length; ) {
+        let e = s + 1;
+        while (e < ids.length && hashHi[ids[e]!] === hashHi[ids[s]!] && hashLo[ids[e]!] === hashLo[ids[s]!]) e++;
+        if (e - s > 1) lists.push(ids.slice(s, e));
+        s = e;
+      }
+      lists.sort((x, y) => y.length - x.length || x[0]! - y[0]!);
+      const g = groupExact(hashHi, hashLo, include);
+      expect(unpack(g.groups), `seed ${seed}`).toEqual(lists);
+    }
   });
 });
