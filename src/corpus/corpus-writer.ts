@@ -9,7 +9,8 @@ import { beginScanSession, endScanSession, markStorageFull } from '../storage/sc
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from '../scan/scan-result.ts';
 import { storedDocumentOf } from './stored-documents.ts';
-import { NO_ID, sameContents } from './merge-corpus.ts';
+import { sameContents } from './merge-corpus.ts';
+import { NO_ID } from '../storage/schema.ts';
 import { successorsOf } from './corpus-removal.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { permutedEntries } from '../storage/index-shards.ts';

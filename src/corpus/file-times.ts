@@ -8,7 +8,7 @@
 import { retimeDocuments } from '../storage/corpus-repository.ts';
 import { statFiles } from '../scan/quick-check.ts';
 import type { ScanDocs } from '../scan/scan-result.ts';
-import { NO_ID } from './merge-corpus.ts';
+import { NO_ID } from '../storage/schema.ts';
 
 /**
  * Asks the times of `docs` that are Files the page holds (named: the stand-ins of handle-read and

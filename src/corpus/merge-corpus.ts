@@ -18,9 +18,7 @@ import { savedGroupsAt, type SavedGrouped } from './merge-regroup.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-
-/** The storage id of a document that is not saved. */
-export const NO_ID = 0xffffffff;
+import { NO_ID } from '../storage/schema.ts';
 
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
