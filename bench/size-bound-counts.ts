@@ -63,7 +63,7 @@ try {
   const { corpus, candidates } = scanned;
   const signal = new AbortController().signal;
   const paths = scanned.result.docs.paths;
-  const kept = corpus.keptSets?.kept ?? 0;
+  const kept = corpus.keptSets?.filter((s) => s !== undefined).length ?? 0;
   // Every candidate's exact Jaccard, without the bound (no kept sets: each pair measured from its files).
   const { keptSets: _, ...bare } = corpus;
   const exact = { ...candidates, jaccard: new Float64Array(candidates.pairs.count).fill(Number.NaN) };

@@ -11,7 +11,6 @@ import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
 import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
 import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
-import { KeptSetStore } from '../scan/kept-sets.ts';
 import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
 import { savedGroupsAt, type SavedGrouped } from './merge-regroup.ts';
@@ -266,7 +265,7 @@ function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Arra
   if (before.search?.passages) mapSets(passagesWithCopies(before.search.passages, before.result.representative), savedPassagesTo, passages);
   if (own.search?.passages) mapSets(passagesWithCopies(own.search.passages, own.result.representative), ownPassagesTo, passages);
   passages.sort((x, y) => x.docs[0]! - y.docs[0]!);
-  const keptParts: Array<[KeptSetStore, ArrayLike<number>]> = [];
+  const keptSets: Array<Uint32Array | undefined> = new Array(count);
   // Feature-set sizes saved without the sets (the CLI's cache): verification's size bound reads them.
   let setSizes: Uint32Array | undefined;
   const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);
@@ -275,13 +274,13 @@ function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Arra
     const sizes = search?.setSizes;
     if (!search || setKey(search.settings) !== setKey(settings)) continue;
     if (sizes) setSizes ??= new Uint32Array(count);
-    if (sets) keptParts.push([sets, to]);
     for (let d = 0; d < to.length; d++) {
       if (to[d]! < 0) continue;
+      if (sets?.[d]) keptSets[to[d]!] = sets[d];
       if (sizes) setSizes![to[d]!] = sizes[d]!;
     }
   }
-  return { parts, keptSets: KeptSetStore.merged(count, keptParts), passages: concatSets(passages), ...(setSizes ? { setSizes } : {}) };
+  return { parts, keptSets, passages: concatSets(passages), ...(setSizes ? { setSizes } : {}) };
 }
 
 /**

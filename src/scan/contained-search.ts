@@ -158,7 +158,7 @@ export function textsWithoutPassages(corpus: SearchCorpus): number[] {
   const has = new Uint8Array(corpus.docs.count);
   const p = corpus.passages;
   if (p) for (let i = 0; i < p.docs.length; i++) if (corpus.representative[p.docs[i]] >= 0) has[corpus.representative[p.docs[i]]] = 1;
-  return Array.from(corpus.reps).filter((d) => !has[d] && (corpus.keptSets?.has(d) || contentsReadable(corpus.docs, d)));
+  return Array.from(corpus.reps).filter((d) => !has[d] && (corpus.keptSets?.[d] || contentsReadable(corpus.docs, d)));
 }
 
 /**

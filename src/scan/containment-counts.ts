@@ -7,8 +7,9 @@
 import type { ContainmentCandidates } from '../core/groups/contained-pairs.ts';
 import { commonFromJaccard, countIsBelow, neededCommon } from '../core/groups/contained-pairs.ts';
 import { COUNT_BELOW } from '../core/simhash/simhash.ts';
-import type { KnownPairs } from '../core/index/pair-list.ts';
+import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
+import type { KnownPairs } from '../core/index/pair-list.ts';
 
 /** No counts known. */
 export function noKnownContainment(): KnownContainment {
@@ -19,7 +20,7 @@ export function noKnownContainment(): KnownContainment {
 export function keptSetSizes(corpus: SearchCorpus): Uint32Array {
   const sizes = new Uint32Array(corpus.docs.count);
   const kept = corpus.keptSets;
-  if (kept) for (let d = 0; d < sizes.length; d++) sizes[d] = kept.size(d);
+  if (kept) for (let d = 0; d < sizes.length; d++) sizes[d] = kept[d] ? encodedSetSize(kept[d]!) : 0;
   return sizes;
 }
 

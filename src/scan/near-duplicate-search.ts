@@ -22,7 +22,6 @@ import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
-import type { KeptSetStore } from './kept-sets.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
@@ -155,7 +154,7 @@ export interface SearchOptions {
   similarityThreshold: number;
   grouping: Grouping;
   pinned?: readonly number[];
-  keptSets?: KeptSetStore;
+  keptSets?: ReadonlyArray<Uint32Array | undefined>;
   /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
   setSizes?: Uint32Array;
   /**

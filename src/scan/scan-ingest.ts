@@ -13,9 +13,8 @@ import type { CollectedFiles } from './collect-files.ts';
 import { estimateRate } from './progress-meter.ts';
 import { docFile, type DocNote, type ScanDocs, type SkippedFile } from './scan-result.ts';
 import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
-import { BatchBufferPool, feedFiles } from './batch-feeder.ts';
+import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
-import type { KeptSetStore } from './kept-sets.ts';
 import type { ScanHooks } from './scan-hooks.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 
@@ -25,9 +24,8 @@ const BATCH_FILES = 256;
 /** Concurrent main-thread reads: enough to hide the per-file latency of the browser's blob reads. */
 const READ_CONCURRENCY = 32;
 /**
- * How much a scan may spend on keeping feature sets from fingerprinting (in Blobs in the browser,
- * kept-sets.ts; in memory in the CLI), so that verifying a candidate pair needs no second read of its
- * files (see verify-candidates.ts `verifyCandidates`).
+ * How much memory a scan may spend on keeping feature sets from fingerprinting, so that verifying a
+ * candidate pair needs no second read of its files (see verify-candidates.ts `verifyCandidates`).
  * A set costs about 2.9 bytes per distinct feature (Rice-coded, core/groups/feature-set-codec.ts):
  * about 4.4 kB for a 10 kB English document with word 3-shingles, 0.4 bytes per byte of text, so
  * 1 GB of such text fits. Once the budget is spent, later documents are read again if they are candidates.
@@ -168,8 +166,9 @@ function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult
 /** What fingerprinting kept for the search: small documents' sets and the feature sets within the budget. */
 export interface IngestOutput {
   smallSets: PackedSets[];
-  /** The encoded feature sets from fingerprinting, per doc (see KEPT_SETS_BUDGET_BYTES). */
-  keptSets: KeptSetStore;
+  /** Per doc: its encoded feature set from fingerprinting (see KEPT_SETS_BUDGET_BYTES). */
+  keptSets: Array<Uint32Array | undefined>;
+  keptBytes: number;
   /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched. */
   passages: PackedSets[];
 }
@@ -201,7 +200,6 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
   // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
   const claims = canShareMemory() ? createClaimBuffer(m.filesTotal) : undefined;
   const keepBytes = hooks.keepsBytes?.() ?? false;
-  const keptInBlob = workers.keptSetsInBlobs === true;
   const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
     m.filesRead++;
     scanDocs.sizes[d] = size;
@@ -215,8 +213,11 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
   /** Takes in one batch's result (doc ids `ids`, in batch order). */
   const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
     storeBatch(scanDocs, ids, result, skipped, notes);
-    const kept = result.keptBlob ?? result.kept;
-    if (kept) out.keptSets.add(ids, kept);
+    if (result.kept) {
+      const { docs: at, offsets, words } = result.kept;
+      for (let i = 0; i < at.length; i++) out.keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
+      out.keptBytes += words.byteLength;
+    }
     // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
     for (const sets of [result.sets, result.passages]) {
       if (!sets || sets.docs.length === 0) continue;
@@ -232,9 +233,9 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
     await feedIdBatches(
       m.filesTotal,
       async (ids) => {
-        const keepSets = out.keptSets.bytes < KEPT_SETS_BUDGET_BYTES;
+        const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
         const paths = ids.map((d) => scanDocs.paths[d]);
-        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, keptInBlob, passages }));
+        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, passages }));
         received(ids, result);
         let bytes = 0;
         for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
@@ -246,8 +247,6 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       onSent,
     );
   } else {
-    // One buffer per batch in flight, and the one being filled.
-    const pool = new BatchBufferPool(maxInFlight + 1);
     await feedFiles(
       scanDocs.files,
       scanDocs.paths,
@@ -257,10 +256,8 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
           const key = ids[0];
           const onProgress = large ? proxy((read: number) => void m.inflightBytes.set(key, read)) : undefined;
           // Decided when the batch is sent: batches in flight may take the budget a little past its end.
-          const keepSets = out.keptSets.bytes < KEPT_SETS_BUDGET_BYTES;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, keptInBlob, passages, returnInput: !large }, onProgress));
-          // The worker is done with the batch's bytes: the next batch is read into the same buffer.
-          pool.give(result.input);
+          const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, passages }, onProgress));
           m.inflightBytes.delete(key);
           received(ids, result);
           m.bytesDone += large ? result.sizes[0] : bytes;
@@ -284,7 +281,6 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
         batchBytes: BATCH_BYTES,
         batchFiles: BATCH_FILES,
         readConcurrency: READ_CONCURRENCY,
-        pool,
         ...(modified ? { modified } : {}),
         // Kept contents (a rescan of a restored corpus): each document is its range of a stored batch.
         ...(scanDocs.ranges ? { fileAt: (d: number) => docFile(scanDocs, d) } : {}),

@@ -28,7 +28,6 @@ import { recordPhase } from './phase-timing.ts';
 import { allocateDocs, createScanMeter, ingestAll, type IngestOutput, type ScanMeter } from './scan-ingest.ts';
 import { quickCheck } from './quick-check.ts';
 import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
-import { KeptSetStore } from './kept-sets.ts';
 import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
 
 export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
@@ -144,7 +143,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
   let k = chosenK;
   const m = createScanMeter(s.store, t0, isCurrent);
   /** What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search). */
-  const ingested: IngestOutput = { smallSets: [], keptSets: new KeptSetStore(0), passages: [] };
+  const ingested: IngestOutput = { smallSets: [], keptSets: [], keptBytes: 0, passages: [] };
   const timer = setInterval(m.publish, PROGRESS_INTERVAL_MS);
 
   let docs: ScanDocs | null = null;
@@ -180,7 +179,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     }
     const scanDocs = allocateDocs(collected);
     docs = scanDocs;
-    ingested.keptSets = new KeptSetStore(scanDocs.count);
+    ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
     if (check.stats) scanDocs.modified!.set(check.stats.modified);
     const folderPaths = (source.kind === 'file-list' && source.folderPaths && pathsNotExcluded(source.folderPaths, exclusions)) || (check.unchanged > 0 ? listing.paths : null);
     const sync = 'sync' in source && source.sync === true && (folderPaths ?? true);
@@ -202,7 +201,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     signal.throwIfAborted();
     timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
     recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
-    const kept = { keptSets: ingested.keptSets.kept, keptSetBytes: ingested.keptSets.bytes };
+    const kept = { keptSets: ingested.keptSets.reduce((n) => n + 1, 0), keptSetBytes: ingested.keptBytes };
     recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs, kept);
 
     // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
@@ -213,7 +212,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     const external = source.kind === 'collected' ? source.pairs : undefined;
     const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}), external };
     const found = await searchDocs(s.workers, signal, docs, settings, sets, options, () => m.setPhase('grouping'));
-    ingested.keptSets = new KeptSetStore(0);
+    ingested.keptSets = [];
     signal.throwIfAborted();
     const tEnd = performance.now();
     timings.indexingMs = found.indexingMs;
@@ -280,7 +279,7 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
 }
 
 /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
-async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: KeptSetStore, passages: PackedSets | undefined): Promise<void> {
+async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>, passages: PackedSets | undefined): Promise<void> {
   const controller = new AbortController();
   s.afterCancel = controller;
   try {

@@ -8,7 +8,6 @@ import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanDocs, ScanResult } from './scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
-import type { KeptSetStore } from './kept-sets.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -23,10 +22,10 @@ export interface SearchCorpus {
   /** Exact Jaccards measured so far for this corpus (sorted by (a, b)); grows with every regroup. */
   known: KnownPairs;
   /**
-   * The feature sets kept from fingerprinting (kept-sets.ts); a document without one (over the scan's
-   * budget, a restored corpus) is read again when verification needs its set.
+   * Per doc: its feature set kept from fingerprinting, encoded (core/groups/feature-set-codec.ts), or
+   * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
    */
-  keptSets?: KeptSetStore;
+  keptSets?: ReadonlyArray<Uint32Array | undefined>;
   /**
    * Per doc: its feature set's size where known without the set (0: unknown), as a saved corpus keeps it
    * (the CLI's cache): verification's size bound then decides a pair without reading that document.

@@ -7,6 +7,7 @@
 import { transfer } from 'comlink';
 import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { sizesAllow } from '../core/groups/jaccard.ts';
+import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import { localityOrder } from '../core/groups/pair-locality.ts';
 import type { ChainJob, IngestItem } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
@@ -59,20 +60,35 @@ export interface LoadedChunk {
 
 /**
  * Prepares the documents `ids` for a job in an ingest worker: a document with a kept feature set is
- * sent as that set (read back from its Blob into one packed array, kept-sets.ts); the others' files
- * are read here, asynchronously, and sent as bytes. Why not post the Files:
+ * sent as that set (copied into one packed array: posting a view would copy its whole batch buffer);
+ * the others' files are read here, asynchronously, and sent as bytes. Why not post the Files:
  * structured-cloning a File from a folder input fetches its metadata with a synchronous IPC, measured
  * 0.1 ms per file when idle and 0.3 ms under load (a 256-file chunk made 100-230 ms tasks in the
  * ingest bench); `readUpTo` (file.stream()) never blocks.
  */
 export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit: number): Promise<LoadedChunk> {
   const { docs, keptSets } = corpus;
-  const items: IngestItem[] = ids.map((d) => ({ name: docs.paths[d] }));
+  const items: IngestItem[] = new Array(ids.length);
   const toRead: number[] = [];
-  for (let i = 0; i < ids.length; i++) if (!keptSets?.has(ids[i])) toRead.push(i);
-  // The kept sets are read back while the other files are read.
-  const keptRead = keptSets ? keptSets.load(ids) : Promise.resolve<KeptSets>({ docs: new Uint32Array(0), offsets: new Uint32Array(1), words: new Uint32Array(0) });
-  const buffers: ArrayBuffer[] = [];
+  const keptLocal: number[] = [];
+  let words = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const set = keptSets?.[ids[i]];
+    items[i] = { name: docs.paths[ids[i]] };
+    if (set) {
+      keptLocal.push(i);
+      words += set.length;
+    } else toRead.push(i);
+  }
+  const kept: KeptSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
+  let at = 0;
+  keptLocal.forEach((i, s) => {
+    const set = keptSets![ids[i]]!;
+    kept.words.set(set, at);
+    at += set.length;
+    kept.offsets[s + 1] = at;
+  });
+  const buffers = [kept.docs.buffer, kept.offsets.buffer, kept.words.buffer] as ArrayBuffer[];
   let next = 0;
   const lane = async () => {
     while (next < toRead.length) {
@@ -92,14 +108,13 @@ export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], re
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, lane));
-  const kept = await keptRead;
-  buffers.push(kept.docs.buffer as ArrayBuffer, kept.offsets.buffer as ArrayBuffer, kept.words.buffer as ArrayBuffer);
   return { items, buffers, kept, read: toRead.length };
 }
 
 /** A document's feature-set size when known without reading it (its kept set, or a saved size), else -1. */
 export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'setSizes'>, d: number): number {
-  if (corpus.keptSets?.has(d)) return corpus.keptSets.size(d);
+  const set = corpus.keptSets?.[d];
+  if (set) return encodedSetSize(set);
   const saved = corpus.setSizes?.[d] ?? 0;
   return saved > 0 ? saved : -1;
 }
@@ -167,7 +182,8 @@ export async function verifyCandidates(
       local.set(d, i);
       ids.push(d);
       // A kept set is about a third of its text (the chunk's bytes bound a worker's memory either way).
-      bytes += corpus.keptSets?.has(d) ? corpus.keptSets.byteLength(d) : docs.sizes[d];
+      const set = corpus.keptSets?.[d];
+      bytes += set ? set.byteLength : docs.sizes[d];
     }
     return i;
   };

@@ -5,8 +5,8 @@
  * per column made the kernel fault in and zero new pages for every batch, which this machine pays dearly
  * for. What leaves the worker is an exact copy (it is transferred, so it cannot be the arena itself).
  */
-import { encodedSetSize, encodedWordsBound, encodeFeatureSetInto } from '../core/groups/feature-set-codec.ts';
-import type { IngestBatchResult, KeptSetsBlob } from './ingest-protocol.ts';
+import { encodedWordsBound, encodeFeatureSetInto } from '../core/groups/feature-set-codec.ts';
+import type { IngestBatchResult } from './ingest-protocol.ts';
 import type { KeptSets } from '../core/groups/packed-sets.ts';
 
 /** Encoded feature sets of one batch at a time, in memory reused from batch to batch. */
@@ -39,19 +39,6 @@ export class KeptSetArena {
   packed(): KeptSets {
     const n = this.count;
     return { docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n + 1), words: this.words.slice(0, this.offsets[n]) };
-  }
-
-
-  /**
-   * The batch's sets in one Blob (copied there: Chromium keeps a Blob's bytes in the browser process),
-   * with each set's offset and size (its first word, which the Blob cannot give without a read).
-   */
-  inBlob(): KeptSetsBlob {
-    const n = this.count;
-    const sizes = new Uint32Array(n);
-    for (let i = 0; i < n; i++) sizes[i] = encodedSetSize(this.words.subarray(this.offsets[i], this.offsets[i + 1]));
-    const blob = new Blob([this.words.subarray(0, this.offsets[n])]);
-    return { docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n + 1), sizes, blob };
   }
 }
 

@@ -534,10 +534,7 @@ async function ingestItemsWith(
   }
   out.sets = packSets(smallSets);
   const buffers: ArrayBuffer[] = out.contents ? [out.contents.offsets.buffer as ArrayBuffer] : [];
-  if (arena && options.keptInBlob) {
-    out.keptBlob = arena.inBlob();
-    buffers.push(out.keptBlob.docs.buffer as ArrayBuffer, out.keptBlob.offsets.buffer as ArrayBuffer, out.keptBlob.sizes.buffer as ArrayBuffer);
-  } else if (arena) {
+  if (arena) {
     out.kept = arena.packed();
     buffers.push(out.kept.docs.buffer as ArrayBuffer, out.kept.offsets.buffer as ArrayBuffer, out.kept.words.buffer as ArrayBuffer);
   }

@@ -77,8 +77,6 @@ export interface IngestBatchResult {
    * (core/groups/feature-set-codec.ts), so verification needs no second read (`docs` are batch indexes).
    */
   kept?: KeptSets;
-  /** With `keepSets` and `keptInBlob`: the same sets in one Blob instead of `kept`. */
-  keptBlob?: KeptSetsBlob;
   /**
    * With `passages`: the sampled passages (core/groups/contained-pairs.ts samplePassages) of every
    * document fingerprinted here, for the containment search (`docs` are batch indexes).
@@ -117,8 +115,6 @@ export interface IngestBatchOptions {
   keepBytes?: boolean;
   /** Return the encoded feature set of each document fingerprinted (`IngestBatchResult.kept`). */
   keepSets?: boolean;
-  /** With `keepSets`: return the sets in a Blob (`IngestBatchResult.keptBlob`), not in page memory. */
-  keptInBlob?: boolean;
   /** Return the sampled passages of each document fingerprinted (`IngestBatchResult.passages`): containment is searched. */
   passages?: boolean;
   /** The items' bytes are views of one buffer the page reads into again: send it back (`IngestBatchResult.input`). */
@@ -150,15 +146,6 @@ export const DEFAULT_INGEST_LIMITS: IngestLimits = {
  * longer ones the short-document join may pair with them at a threshold down to 0.25.
  */
 export const SMALL_SET_WORDS = 200;
-
-/** `KeptSets` whose words are in a Blob (set i is words `[offsets[i], offsets[i + 1])`, in the platform's byte order), with each set's size. */
-export interface KeptSetsBlob {
-  docs: Uint32Array;
-  offsets: Uint32Array;
-  /** Each set's size (distinct keys: `encodedSetSize`). */
-  sizes: Uint32Array;
-  blob: Blob;
-}
 
 /** Candidate pairs over a verification chunk's items (local indexes into the chunk's items). */
 export interface LocalPairs {

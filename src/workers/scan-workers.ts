@@ -19,12 +19,6 @@ export interface ScanWorkers {
    */
   readLimit: number;
   /**
-   * Whether the ingest workers put the feature sets kept for verification in Blobs (scan/kept-sets.ts):
-   * in a browser a Blob's bytes live outside the page's process; in Node they would stay in the process
-   * (and cost a copy), so the CLI keeps the sets in memory.
-   */
-  keptSetsInBlobs?: boolean;
-  /**
    * The parts the candidate search is split into once reading is done (scan/split-search.ts): by
    * default one on the index worker and one on each ingest worker when the search is expected to take
    * over 20 ms on one core, else 1 (the index worker alone).
@@ -46,6 +40,5 @@ export function createScanWorkers(poolSize = defaultPoolSize()): ScanWorkers {
       () => new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'simsift-index' }),
     ),
     readLimit: BROWSER_READ_LIMIT,
-    keptSetsInBlobs: true,
   };
 }

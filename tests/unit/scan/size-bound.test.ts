@@ -17,7 +17,6 @@ import type { Candidates, SearchCorpus } from '../../../src/scan/search-corpus.t
 import type { Grouping } from '../../../src/scan/scan-result.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
 import { inFolder, inThreadWorkers } from './in-thread-workers.ts';
-import { KeptSetStore } from '../../../src/scan/kept-sets.ts';
 
 const K = 16;
 const THRESHOLDS = [0.3, 0.5, 0.55, 0.7, 0.8, 0.9, 0.95];
@@ -79,33 +78,7 @@ describe('the size bound before exact Jaccard, on real text', () => {
       kind: 'file-list',
       files,
     });
-    expect(own.corpus.keptSets?.kept).toBeGreaterThan(0);
-  }, 120_000);
-
-  it('gives the same Jaccards, pairs and CSV bytes with the kept sets read back from Blobs as from memory', async () => {
-    // The scan's kept sets, moved into one Blob per 100 documents as ingest workers make them (keptInBlob).
-    const inMemory = own.corpus.keptSets!;
-    const inBlobs = new KeptSetStore(inMemory.count);
-    for (let from = 0; from < inMemory.count; from += 100) {
-      const ids = Array.from({ length: Math.min(100, inMemory.count - from) }, (_, i) => from + i);
-      const { docs, offsets, words } = await inMemory.load(ids);
-      inBlobs.add(ids, { docs, offsets, sizes: Uint32Array.from(docs, (i) => inMemory.size(ids[i]!)), blob: new Blob([words as Uint32Array<ArrayBuffer>]) });
-    }
-    expect(inBlobs.kept).toBe(inMemory.kept);
-    const paths = own.result.docs.paths;
-    for (const t of [0.5, 0.9]) {
-      const fromBlobs = unmeasured(own.candidates);
-      const fromMemory = unmeasured(own.candidates);
-      const a = await decideNearDuplicates(workers(), signal, { ...own.corpus, keptSets: inBlobs, known: emptyKnown() }, fromBlobs, { similarityThreshold: t, grouping: 'reference' });
-      const b = await decideNearDuplicates(workers(), signal, { ...own.corpus, known: emptyKnown() }, fromMemory, { similarityThreshold: t, grouping: 'reference' });
-      // (The work counts, not the times.)
-      const counts = (v: object) => Object.entries(v).filter(([key]) => !key.endsWith('Ms'));
-      expect(counts(a.verification)).toEqual(counts(b.verification));
-      expect(a.verification.docsRead).toBe(0);
-      expect(Array.from(fromBlobs.jaccard)).toEqual(Array.from(fromMemory.jaccard));
-      expect(pairsOf(a.verified)).toEqual(pairsOf(b.verified));
-      expect(csvOf(a, paths)).toBe(csvOf(b, paths));
-    }
+    expect(own.corpus.keptSets?.some((s) => s !== undefined)).toBe(true);
   }, 120_000);
 
   it('gives the same pairs and CSV bytes with the bound as without it, at every threshold', async () => {

@@ -250,20 +250,6 @@ describe('ingestApi: feature sets for verification', () => {
     expect((await batch([file(long)], DEFAULT_SETTINGS)).kept).toBeUndefined();
   });
 
-  it('with keptInBlob returns the same kept sets in one Blob, with their sizes, and no words in memory', async () => {
-    const texts = [PROSE, long, 'one', long.replace('word9', 'nine')];
-    const files = () => texts.map((t, i) => file(t, `f${i}.txt`));
-    const inMemory = (await batch(files(), DEFAULT_SETTINGS, { keepSets: true, claims: createClaimBuffer(8) })).kept!;
-    const r = await batch(files(), DEFAULT_SETTINGS, { keepSets: true, keptInBlob: true, claims: createClaimBuffer(8) });
-    expect(r.kept).toBeUndefined();
-    const inBlob = r.keptBlob!;
-    expect(Array.from(inBlob.docs)).toEqual(Array.from(inMemory.docs));
-    expect(Array.from(inBlob.offsets)).toEqual(Array.from(inMemory.offsets));
-    expect(Array.from(new Uint32Array(await inBlob.blob.arrayBuffer()))).toEqual(Array.from(inMemory.words));
-    const fp = createFingerprinter(DEFAULT_SETTINGS);
-    expect(Array.from(inBlob.sizes)).toEqual(Array.from(inBlob.docs, (d) => fp.featureSet(texts[d]).length));
-  });
-
   it('verifyPairs measures from kept sets exactly what it measures by reading the files', async () => {
     const edited = long.replace('word150', 'changed').replace('word7', 'other');
     const texts = [long, edited, PROSE];
