@@ -18,7 +18,6 @@ import type { TableEntries } from '../storage/shard-runs.ts';
 import type { ContentBatch } from '../storage/content-batches.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
 
-export { NO_ID };
 /** How long a write waits for the writer lock held by a moment's write (a restore, another tab's small write). */
 export const LOCK_WAIT_MS = 3000;
 
