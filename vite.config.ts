@@ -55,6 +55,7 @@ export default defineConfig({
   build: { target: 'es2022' },
   test: {
     include: ['tests/unit/**/*.test.ts'],
+    globalSetup: ['tests/unit/global-setup.ts'],
     environment: 'node',
     // No unit test is a timed test (speed is checked by benches): on a loaded 2-core machine a
     // test that takes 6 s instead of 2 must not fail for it. Vitest's default is 5 s.

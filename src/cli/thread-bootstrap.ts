@@ -3,7 +3,7 @@
  * bundle (dist-cli/, see bin/build-cli.js) or from the TypeScript sources through tsx.
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -12,6 +12,20 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * while a source module's URL ends in `.ts`.
  */
 const BUNDLED = import.meta.url.endsWith('.mjs');
+
+/**
+ * From the sources, the prebuilt bundle's folder when it was built from exactly these sources
+ * (bin/build-cli.js's freshBuild): its threads start without tsx's loader, which costs each thread
+ * about as much as a small scan. `SIMSIFT_FROM_SOURCE` keeps the threads on the sources too.
+ */
+const BUILT_THREADS: string | null = BUNDLED || process.env.SIMSIFT_FROM_SOURCE ? null : await freshBuildFolder();
+
+async function freshBuildFolder(): Promise<string | null> {
+  // A URL esbuild does not follow: the bundle never imports the build script.
+  const script = new URL('../../bin/build-cli.js', import.meta.url);
+  const { freshBuild } = (await import(script.href)) as { freshBuild: () => string | null };
+  return freshBuild();
+}
 
 /**
  * The source of a worker thread's bootstrap (for `new Worker(source, { eval: true })`) that runs the
@@ -27,9 +41,14 @@ function tsWorkerSource(entry: URL): string {
 
 /**
  * Starts a worker thread running the module `entry` (`new URL('./x.thread.ts', import.meta.url)`):
- * in the bundle, the bundled `x.thread.mjs` beside it, with no loader; from the sources, through tsx.
+ * in the bundle, the bundled `x.thread.mjs` beside it, with no loader; from the sources, the current
+ * bundle's when it is fresh, else through tsx.
  */
 export function startThread(entry: URL, options: WorkerOptions = {}): Worker {
   if (BUNDLED) return new Worker(new URL(entry.href.replace(/\.ts$/, '.mjs')), options);
+  // The bundle holds the thread entries of this folder only (a test's own thread runs through tsx).
+  if (BUILT_THREADS !== null && new URL('.', entry).href === new URL('.', import.meta.url).href) {
+    return new Worker(join(BUILT_THREADS, basename(entry.pathname).replace(/\.ts$/, '.mjs')), options);
+  }
   return new Worker(tsWorkerSource(entry), { ...options, eval: true });
 }
