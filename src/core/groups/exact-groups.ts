@@ -43,6 +43,11 @@ function packGroups(lists: Uint32Array[], total: number): GroupList {
 function sortByHash(ids: Uint32Array, hashHi: Uint32Array, hashLo: Uint32Array): void {
   const m = ids.length;
   if (m < 2) return;
+  // Each counting pass walks 65,536 buckets: a small scan (or a merge of a few files) sorts faster by comparison.
+  if (m < 1024) {
+    ids.sort((a, b) => hashHi[a] - hashHi[b] || hashLo[a] - hashLo[b] || a - b);
+    return;
+  }
   const count = new Uint32Array(65537);
   let from: Uint32Array = ids;
   let to: Uint32Array = new Uint32Array(m);

@@ -184,9 +184,9 @@ describe('splitting tables across workers', () => {
 });
 
 describe('sortPairs', () => {
-  it('orders by (a, b) and keeps each pair with its distance', () => {
+  // Short lists sort by comparison, long ones by radix passes: both sides of the switch.
+  it.each([2, 700, 1023, 1024, 5000])('orders %i pairs by (a, b) and keeps each pair with its distance', (n) => {
     const rnd = mulberry32(5);
-    const n = 5000;
     const list = { a: new Uint32Array(n), b: new Uint32Array(n), distance: new Uint8Array(n), count: n };
     for (let i = 0; i < n; i++) {
       const x = rnd() % 200000;
