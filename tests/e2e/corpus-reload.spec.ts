@@ -7,6 +7,7 @@ import { writeCorpusFolder } from '../fixtures/corpus-folder.ts';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
 import { ResultsPage } from './results-page.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
+import { cancelOnceFilesDone } from './ingest-page.ts';
 
 async function exportCsv(page: Page, button = 'Export CSV'): Promise<string> {
   // Chromium offers a save picker, which headless Chromium cancels: export as a download, as elsewhere.
@@ -74,8 +75,7 @@ test('after Cancel and a reload, the partial corpus says so and offers Resume', 
     await page.goto('/');
     await app.chooseFolder(join(dir, 'corpus'));
     await app.waitForState('scanning');
-    await expect(page.getByText(/\b[1-9][\d,]* of 2,000 files/)).toBeVisible({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await cancelOnceFilesDone(page, '2,000');
     await app.waitForState('cancelled');
     await waitForSaved(page);
     const savedCount = Number((await app.savedDocuments.innerText()).split(' ')[0]!.replaceAll(',', ''));

@@ -126,3 +126,22 @@ export class IngestPage {
     });
   }
 }
+
+/**
+ * Clicks the scan's Cancel from inside the page as soon as some of `total` files are done (`total` as
+ * shown, "2,000"): a Playwright click waits for a stable button, and on a loaded machine a short scan
+ * ended in that wait, leaving nothing to cancel.
+ */
+export async function cancelOnceFilesDone(page: Page, total: string): Promise<void> {
+  await page.waitForFunction(
+    (shown) => {
+      const panel = document.querySelector('section[aria-label="Scan progress"]');
+      const cancel = [...(panel?.querySelectorAll('button') ?? [])].find((b) => b.textContent?.trim() === 'Cancel');
+      if (!cancel || !new RegExp(`\\b[1-9][\\d,]* of ${shown} files`).test(panel!.textContent ?? '')) return false;
+      cancel.click();
+      return true;
+    },
+    total,
+    { polling: 10, timeout: 30_000 },
+  );
+}
