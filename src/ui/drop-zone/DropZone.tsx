@@ -50,7 +50,7 @@ export function DropZone({ onSource }: DropZoneProps) {
         if (drop.entries.length + drop.looseFiles.length > 0) onSource({ kind: 'drop', drop });
       }}
     >
-      <p className="drop-zone__hint">Drop a folder or text files here</p>
+      <p className="drop-zone__hint">Drop a folder or files here</p>
       <div className="drop-zone__buttons">
         <FolderInput label="Choose folder" onSource={onSource} />
         <label className="button">

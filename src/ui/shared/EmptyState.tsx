@@ -19,8 +19,8 @@ export function EmptyState({ children, onTrySample, sampleLoading = false, sampl
     <section className="ss-panel ss-empty" aria-labelledby="ss-empty-title">
       <h2 id="ss-empty-title">Find near-duplicate texts in a folder</h2>
       <p>
-        Drop a folder of text files (notes, articles, code, CSV, Markdown) and SimSift finds the ones that are
-        copies or near-copies of each other, even after a word was changed, a sentence added or a paragraph
+        Drop a folder of texts and documents (notes, articles, code, Markdown, HTML, PDF, Word, OpenDocument,
+        RTF, EPUB) and SimSift finds the ones that are copies or near-copies of each other, even after a word was changed, a sentence added or a paragraph
         moved. It shows them in groups, side by side with the differences marked.
       </p>
       <ol className="ss-empty-steps">
