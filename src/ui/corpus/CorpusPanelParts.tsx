@@ -132,9 +132,10 @@ export function CorpusActions({ s, persistence, onClear }: PartProps & { onClear
         <input type="checkbox" checked={s.keepContents} onChange={(e) => void persistence.setKeepContents(e.currentTarget.checked)} /> Keep file
         contents (the pair view works after a reload)
       </label>
-      <label className="corpus-panel__check">
+      <label className="corpus-panel__file">
         Check files against the corpus
         <input
+          className="visually-hidden"
           type="file"
           multiple
           disabled={s.documentCount === 0 || s.checking}

@@ -61,9 +61,10 @@ export function OpenCliResult({ persistence }: OpenCliResultProps) {
   return (
     <div role="group" aria-label="Open a CLI result" className="corpus-panel__open">
       <div className="corpus-panel__actions">
-        <label title={`A file written by simsift scan DIR --bundle FILE${BUNDLE_EXTENSION}`}>
+        <label className="corpus-panel__file" title={`A file written by simsift scan DIR --bundle FILE${BUNDLE_EXTENSION}`}>
           Open a CLI result
           <input
+            className="visually-hidden"
             type="file"
             accept={BUNDLE_EXTENSION}
             disabled={busy}
