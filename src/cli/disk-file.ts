@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { DiskRef } from '../workers/ingest-protocol.ts';
 import { fsPath } from './terminal-names.ts';
 
 /** The file's stat when it was listed: a read finds it changed (size or time) and fails, as a file-backed Blob does. */
@@ -68,6 +69,11 @@ class DiskFile {
     });
   }
 
+  /** The whole file as an ingest thread reads it (null for a slice). */
+  ref(): DiskRef | null {
+    return this.start === 0 && this.end === this.listed.size ? { path: this.path, size: this.listed.size, mtimeMs: this.listed.mtimeMs } : null;
+  }
+
   slice(from = 0, to = this.size): DiskFile {
     const clamp = (x: number) => Math.max(0, Math.min(this.size, x < 0 ? this.size + x : x));
     return new DiskFile(this.path, this.listed, this.start + clamp(from), this.start + Math.max(clamp(from), clamp(to)));
@@ -85,4 +91,9 @@ class DiskFile {
 /** The file at `path` (as `fsPath` names it) as the Blob the scan reads, checked against `listed` when read. */
 export function diskFile(path: string, listed: ListedStat): File {
   return new DiskFile(path, listed) as unknown as File;
+}
+
+/** The disk file a scan's Blob stands for, for its thread to read (ScanWorkers.diskRef); null for any other Blob. */
+export function diskRefOf(file: Blob): DiskRef | null {
+  return file instanceof DiskFile ? file.ref() : null;
 }

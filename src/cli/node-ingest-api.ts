@@ -9,7 +9,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { ingestApi } from '../workers/ingest-api.ts';
-import { DEFAULT_INGEST_LIMITS, type BatchSkip, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
+import { DEFAULT_INGEST_LIMITS, type BatchSkip, type DiskRef, type IngestBatchOptions, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
 import { transfer } from 'comlink';
 import { errorCode } from './cli-common.ts';
 import { fsPath } from './terminal-names.ts';
@@ -74,9 +74,72 @@ function readPath(path: string, into: Uint8Array, maxBytes: number): { bytes: Ui
   }
 }
 
+/**
+ * Reads `ref` into `into` (its listed size), as the main thread's DiskFile would: a file whose size or
+ * time differs from its listing fails, and a failure gives the same message.
+ */
+function readListed(ref: DiskRef, into: Uint8Array): string | null {
+  let fd: number;
+  try {
+    // Non-blocking: a FIFO put in the file's place is refused by its stat instead of waiting for a writer.
+    fd = openSync(fsPath(ref.path), constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size !== ref.size || info.mtimeMs !== ref.mtimeMs) return 'the file changed since it was listed';
+    let at = 0;
+    while (at < ref.size) {
+      const n = readSync(fd, into, at, ref.size - at, null);
+      if (n === 0) return 'the file changed since it was listed';
+      at += n;
+    }
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Buffers that disk items are read into, reused from batch to batch (fresh memory for every batch cost
+ * a page fault per 4 KB read); one per batch in flight, since a batch's bytes live until it settles.
+ */
+const readBuffers: Uint8Array[] = [];
+
+/** The batch's disk items (`IngestItem.disk`) read into `into`: each gets its bytes, or the error that stopped its read. */
+function readDiskItems(items: IngestItem[], into: Uint8Array): IngestItem[] {
+  let at = 0;
+  return items.map((item) => {
+    const { disk, ...rest } = item;
+    if (!disk) return item;
+    const bytes = into.subarray(at, at + disk.size);
+    at += disk.size;
+    const error = readListed(disk, bytes);
+    return error === null ? { ...rest, bytes } : { ...rest, error };
+  });
+}
+
 /** The CLI thread's API object (exposed by `ingest.thread.ts`). */
 export const nodeIngestApi = {
   ...ingestApi,
+
+  /** The app's `ingestBatch`, after reading the items sent as paths on disk (`IngestItem.disk`) here. */
+  async ingestBatch(items: IngestItem[], settings: SimHashSettings, options?: IngestBatchOptions, onProgress?: (bytesRead: number) => void): Promise<IngestBatchResult> {
+    if (!items.some((item) => item.disk)) return ingestApi.ingestBatch(items, settings, options, onProgress);
+    let total = 0;
+    for (const item of items) if (item.disk) total += item.disk.size;
+    const taken = readBuffers.findIndex((b) => b.byteLength >= total);
+    const buffer = taken >= 0 ? readBuffers.splice(taken, 1)[0] : new Uint8Array(Math.max(total, ARENA_BYTES));
+    try {
+      // The kept contents are copied into a Blob (ingestItems), so the buffer is free once the batch settles.
+      return await ingestApi.ingestBatch(readDiskItems(items, buffer), settings, options, onProgress);
+    } finally {
+      readBuffers.push(buffer);
+    }
+  },
 
   /**
    * `ingestBatch` over the files at `paths` (also their names: HTML is recognized by the name), read

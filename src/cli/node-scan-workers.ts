@@ -6,6 +6,7 @@ import { createWorkerBridge } from '../workers/worker-bridge.ts';
 import { createWorkerPool, type WorkerPool } from '../workers/worker-pool.ts';
 import type { NodeIngestApi } from './node-ingest-api.ts';
 import { spawnThread } from './node-worker.ts';
+import { diskRefOf } from './disk-file.ts';
 
 /** The scan workers, whose ingest threads also read files by path (`ingestPaths`). */
 export type NodeScanWorkers = Omit<ScanWorkers, 'ingest'> & { ingest: WorkerPool<NodeIngestApi> };
@@ -15,8 +16,9 @@ export function createNodeScanWorkers(threads: number): NodeScanWorkers {
   return {
     ingest: createWorkerPool<NodeIngestApi>(() => spawnThread(new URL('./ingest.thread.ts', import.meta.url)), threads),
     index: createWorkerBridge<IndexApi>(() => spawnThread(new URL('./index.thread.ts', import.meta.url))),
-    // Node cannot post a file-backed Blob to a thread: every file the scan compares is read here
-    // (`simsift fingerprint` passes paths instead, and its threads read them: node-ingest-api.ts).
+    // Node cannot post a file-backed Blob to a thread: a file on disk goes as its path and the thread
+    // reads it (node-ingest-api.ts); any other Blob (a kept range) is read here.
     readLimit: MAX_DOCUMENT_BYTES,
+    diskRef: diskRefOf,
   };
 }

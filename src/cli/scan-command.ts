@@ -270,7 +270,7 @@ function describeChaining(result: ScanResult): string {
  * runs twice, as the search does when a cache's corpus is merged, is summed) and this command's own
  * steps: "phases (wall clock, s; ...): walking, stat and the cache 0.41, reading with fingerprinting alongside 12.10, ...".
  */
-function describePhases(started: number, sessionFrom: number, writingFrom: number, end: number, merged: boolean): string {
+function describePhases(started: number, sessionFrom: number, writingFrom: number, end: number, merged: boolean, containment: boolean): string {
   const sums = new Map<string, number>();
   for (const e of performance.getEntriesByType('measure')) {
     if (!e.name.startsWith(PHASE_PREFIX) || e.startTime < started) continue;
@@ -286,6 +286,7 @@ function describePhases(started: number, sessionFrom: number, writingFrom: numbe
     `search ${s(sums.get('search'))}`,
     `verification ${s(sums.get('verification'))}`,
     `grouping ${s(sums.get('grouping'))}`,
+    ...(containment ? [`containment after grouping ${s(sums.get('containment'))} (it runs beside verification and grouping)`] : []),
     ...(merged ? [`merging with the cache ${s(sums.get('finish'))}`] : []),
     `writing the outputs ${s(end - writingFrom)}`,
   ];
@@ -451,7 +452,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const v = result.verification;
     const seconds = (performance.now() - started) / 1000;
-    const phases = describePhases(started, sessionFrom, writingFrom, performance.now(), cacheOutcome !== null);
+    const phases = describePhases(started, sessionFrom, writingFrom, performance.now(), cacheOutcome !== null, args.containment > 0);
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +

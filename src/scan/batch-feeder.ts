@@ -9,10 +9,11 @@
  * on the main thread, 0.13 ms per file when idle and up to 116 ms under load; `file.stream()` (see
  * read-file-bytes.ts) needs no metadata and never blocks. Files over the read limit go to a worker
  * alone, as Files, and the worker reads them; in Node the limit is the document limit, because Node
- * cannot post a file-backed Blob at all.
+ * cannot post a file-backed Blob at all, so the CLI's files go as their paths (FeedOptions.diskRef) and
+ * its threads read them.
  */
 import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
-import type { IngestItem } from '../workers/ingest-protocol.ts';
+import type { DiskRef, IngestItem } from '../workers/ingest-protocol.ts';
 import { readUpTo } from './read-file-bytes.ts';
 
 /** One batch for a worker: doc ids and their items (bytes, or one large File), with the buffers to transfer. */
@@ -49,6 +50,8 @@ export interface FeedOptions {
   readConcurrency?: number;
   /** File `d` when it is not `files[d]` itself (a range of a stored batch, sliced only when read). */
   fileAt?: (d: number) => Blob;
+  /** A file the workers read themselves (ScanWorkers.diskRef): sent as its path, never read here. */
+  diskRef?: (file: Blob) => DiskRef | null;
   /** Each file's modification time (0: not asked; a new file's is asked once the results show, see corpus/file-times.ts): sent with its bytes. */
   modified?: { [d: number]: number; readonly length: number };
 }
@@ -87,6 +90,20 @@ export async function feedFiles(
     while (next < files.length && failure === null) {
       const d = next++;
       const file = options.fileAt ? options.fileAt(d) : files[d];
+      const disk = options.diskRef?.(file) ?? null;
+      if (disk) {
+        signal.throwIfAborted();
+        if (disk.size > MAX_DOCUMENT_BYTES) sink.tooLarge(d, disk.size);
+        else {
+          sink.read?.(d, disk.size);
+          open.ids.push(d);
+          open.items.push({ name: paths[d], disk, ...(options.modified ? { lastModified: options.modified[d] } : {}) });
+          open.bytes += disk.size;
+          if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();
+        }
+        while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+        continue;
+      }
       const read = await readUpTo(file, readLimit);
       signal.throwIfAborted();
       if (read.kind === 'error') {

@@ -276,6 +276,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       },
       {
         readLimit: workers.readLimit,
+        ...(workers.diskRef ? { diskRef: workers.diskRef } : {}),
         maxInFlight,
         signal,
         batchBytes: BATCH_BYTES,

@@ -20,6 +20,13 @@ export interface BatchSkip {
   message: string;
 }
 
+/** A whole file on disk as listed (its stat when walked): a read that finds another size or time fails. */
+export interface DiskRef {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
 /**
  * One file of a batch: its name (HTML is recognized by it) and either its bytes (read on the main
  * thread and transferred) or the File itself (large files, which the worker reads). In verification
@@ -28,6 +35,8 @@ export interface BatchSkip {
 export interface IngestItem {
   name: string;
   bytes?: Uint8Array;
+  /** The CLI: a file on disk its thread reads (node-ingest-api.ts), so the main thread reads nothing. */
+  disk?: DiskRef;
   file?: Blob;
   /** Why the file could not be opened (read through a directory handle): it is reported unreadable. */
   error?: string;

@@ -3,6 +3,7 @@
  * Worker APIs are imported as types only, so no worker code lands in the main bundle.
  */
 import type { IngestApi } from './ingest-api.ts';
+import type { DiskRef } from './ingest-protocol.ts';
 import type { IndexApi } from './index-api.ts';
 import { createWorkerBridge, type WorkerBridge } from './worker-bridge.ts';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool.ts';
@@ -18,6 +19,11 @@ export interface ScanWorkers {
    * every file it compares (up to MAX_DOCUMENT_BYTES) on its main thread.
    */
   readLimit: number;
+  /**
+   * The CLI: a file the ingest threads can read themselves (a whole file on disk), sent as its path
+   * instead of its bytes; null for a file the main thread reads.
+   */
+  diskRef?: (file: Blob) => DiskRef | null;
   /**
    * The parts the candidate search is split into once reading is done (scan/split-search.ts): by
    * default one on the index worker and one on each ingest worker when the search is expected to take

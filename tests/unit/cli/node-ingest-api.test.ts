@@ -90,3 +90,27 @@ describe('nodeIngestApi.ingestPaths', () => {
     }
   });
 });
+
+describe('nodeIngestApi.ingestBatch with files sent as paths (IngestItem.disk)', () => {
+  it('reads them in the thread: what their bytes give; a file changed or gone since its listing is unreadable', async () => {
+    const { stat } = await import('node:fs/promises');
+    const contents = [prose(11), prose(12), '', prose(13), prose(14)];
+    const names = ['p.txt', 'q.txt', 'r.txt', 's.txt', 't.txt'].map((n) => join(dir, n));
+    await Promise.all(names.map((n, i) => writeFile(n, contents[i])));
+    const listed = await Promise.all(names.map(async (n) => ({ path: n, size: (await stat(n)).size, mtimeMs: (await stat(n)).mtimeMs })));
+    await writeFile(names[3], prose(15)); // changed after its listing
+    await rm(names[4]); // gone
+    const items = names.map((name, i) => ({ name, disk: listed[i] }));
+    const r = await nodeIngestApi.ingestBatch(items, DEFAULT_SETTINGS);
+    // A second batch reuses the thread's read buffer: still the bytes of its own files.
+    const again = await nodeIngestApi.ingestBatch(items.slice(0, 2).reverse(), DEFAULT_SETTINGS);
+    const expected = await viaIngestBatch(names.slice(0, 3), contents.slice(0, 3));
+    for (const key of ['status', 'hi', 'lo', 'words'] as const) {
+      expect([...r[key]].slice(0, 3), key).toEqual([...expected[key]]);
+      expect([...again[key]], key).toEqual([expected[key][1], expected[key][0]]);
+    }
+    expect([...r.status].slice(3)).toEqual([DocStatus.unreadable, DocStatus.unreadable]);
+    expect(r.skipped.find((s) => s.index === 3)?.message).toContain('the file changed since it was listed');
+    expect(r.skipped.find((s) => s.index === 4)?.message).toContain('ENOENT');
+  });
+});

@@ -407,6 +407,8 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     await writeFile(join(c, 'unrelated.txt'), prose(14, 500).join(' '));
     const r = await simsift(['scan', c, '--containment', '0.9'], dir);
     expect(r.code, r.stderr).toBe(0);
+    // The phases name containment's own share (the wait after grouping) when it is on.
+    expect(r.stderr).toMatch(/phases \(wall clock, s\): .*, grouping \d+\.\d\d, containment after grouping \d+\.\d\d \(it runs beside verification and grouping\), writing/);
     const rows = parseCsv(r.stdout);
     const contained = rows.slice(1).filter((row) => row[6] === 'contained');
     // Excerpt first, then the whole; no group; Jaccard below the near-duplicate threshold; containment 1.
