@@ -9,6 +9,9 @@ import type { Readable } from 'node:stream';
 import type { DiskRef } from '../workers/ingest-protocol.ts';
 import { fsPath } from './terminal-names.ts';
 
+/** Why a read of a listed file failed when its size or time is not the listing's (here and in the ingest threads). */
+export const CHANGED_SINCE_LISTED = 'the file changed since it was listed';
+
 /** The file's stat when it was listed: a read finds it changed (size or time) and fails, as a file-backed Blob does. */
 export interface ListedStat {
   size: number;
@@ -50,7 +53,7 @@ class DiskFile {
         const info = await handle.stat();
         if (info.size !== listed.size || info.mtimeMs !== listed.mtimeMs) {
           await handle.close();
-          controller.error(new Error('the file changed since it was listed'));
+          controller.error(new Error(CHANGED_SINCE_LISTED));
           return;
         }
         if (end <= start) {

@@ -12,6 +12,7 @@ import { ingestApi } from '../workers/ingest-api.ts';
 import { DEFAULT_INGEST_LIMITS, type BatchSkip, type DiskRef, type IngestBatchOptions, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
 import { transfer } from 'comlink';
 import { errorCode } from './cli-common.ts';
+import { CHANGED_SINCE_LISTED } from './disk-file.ts';
 import { fsPath } from './terminal-names.ts';
 import { specialKind } from './walk-files.ts';
 
@@ -88,11 +89,11 @@ function readListed(ref: DiskRef, into: Uint8Array): string | null {
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile() || info.size !== ref.size || info.mtimeMs !== ref.mtimeMs) return 'the file changed since it was listed';
+    if (!info.isFile() || info.size !== ref.size || info.mtimeMs !== ref.mtimeMs) return CHANGED_SINCE_LISTED;
     let at = 0;
     while (at < ref.size) {
       const n = readSync(fd, into, at, ref.size - at, null);
-      if (n === 0) return 'the file changed since it was listed';
+      if (n === 0) return CHANGED_SINCE_LISTED;
       at += n;
     }
     return null;

@@ -15,8 +15,9 @@ export interface ScanWorkers {
   /**
    * Files up to this many bytes are read on the main thread and their bytes transferred; larger ones
    * are posted as Files for a worker to read. The browser reads up to 4 MB itself (see
-   * scan/read-file-bytes.ts for why); Node cannot post a file-backed Blob at all, so the CLI reads
-   * every file it compares (up to MAX_DOCUMENT_BYTES) on its main thread.
+   * scan/read-file-bytes.ts for why); Node cannot post a file-backed Blob at all, so the CLI sends a
+   * file on disk as its path (`diskRef`) and reads any other Blob (up to MAX_DOCUMENT_BYTES) on its
+   * main thread.
    */
   readLimit: number;
   /**
