@@ -21,7 +21,8 @@ import { knownSetSize } from '../scan/verify-candidates.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { restoredPositions, storedDocumentOf } from '../corpus/stored-documents.ts';
 import { passagesAtPositions } from '../corpus/saved-passages.ts';
-import { CacheProblem, readScanCache, type FileIdentity, type ScanCache } from './scan-cache.ts';
+import { CacheProblem, readScanCache, type ScanCache } from './scan-cache.ts';
+import { listingPositions, type ListedIdentities } from './stat-listing.ts';
 import { describeSettings } from './cli-common.ts';
 
 /** The cache as this scan can use it, or why it cannot (then every file is read and the cache rewritten). */
@@ -57,38 +58,38 @@ export async function openCache(file: string, dir: string, settings: SimHashSett
  */
 const RACY_MS = 2000;
 
-/** Whether the file at cache position `p` still has the identity the cache recorded, recorded safely before its scan. */
-function sameFile(cache: ScanCache, p: number, now: FileIdentity): boolean {
+/** Whether the file at cache position `p` still has the identity the cache recorded (listed at `i` of `now`), recorded safely before its scan. */
+function sameFile(cache: ScanCache, p: number, now: ListedIdentities, i: number): boolean {
   const c = cache.corpus;
   const mtime = c.lastModified?.[p] ?? 0;
   return (
-    c.sizes[p] === now.size &&
-    mtime === now.mtimeMs &&
+    c.sizes[p] === now.size[i] &&
+    mtime === now.mtimeMs[i] &&
     mtime !== 0 &&
-    cache.ctimeMs[p] === now.ctimeMs &&
-    cache.ino[p] === now.ino &&
+    cache.ctimeMs[p] === now.ctimeMs[i] &&
+    cache.ino[p] === now.ino[i] &&
     Math.max(mtime, cache.ctimeMs[p]!) < cache.startedMs - RACY_MS
   );
 }
 
-/** The cache's positions by path (made while the threads take the stats, for `quickCheck`). */
-export function cachePositions(cache: ScanCache): Map<string, number> {
-  const at = new Map<string, number>();
-  cache.corpus.paths.forEach((path, p) => at.set(path, p));
-  return at;
-}
-
-/** Which of the folder's files the cache stands for (`unchanged`: their cache positions) and which must be read (`read`, in the given order). */
-export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ReadonlyMap<string, FileIdentity>, at = cachePositions(cache)): { unchanged: number[]; read: string[] } {
+/**
+ * Which of the folder's listed files (`paths`, identities by position) the cache stands for
+ * (`unchanged`: their cache positions; `unchangedAt`: their listing positions) and which must be read
+ * (`read`: listing positions, in order).
+ */
+export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ListedIdentities): { unchanged: number[]; unchangedAt: number[]; read: number[] } {
+  const at = listingPositions(paths, cache.corpus.paths);
   const unchanged: number[] = [];
-  const read: string[] = [];
-  for (const path of paths) {
-    const p = at.get(path);
-    const now = identity.get(path);
-    if (p !== undefined && now !== undefined && sameFile(cache, p, now)) unchanged.push(p);
-    else read.push(path);
+  const unchangedAt: number[] = [];
+  const read: number[] = [];
+  for (let i = 0; i < paths.length; i++) {
+    const p = at[i];
+    if (p >= 0 && sameFile(cache, p, identity, i)) {
+      unchanged.push(p);
+      unchangedAt.push(i);
+    } else read.push(i);
   }
-  return { unchanged, read };
+  return { unchanged, unchangedAt, read };
 }
 
 /**
@@ -142,10 +143,10 @@ function setSizesAtPositions(sizes: Uint32Array, storageIds: Uint32Array): Uint3
 
 /**
  * Gives the restored documents the quick check kept (`unchanged`: cache positions) their files on disk
- * (`fileOf`), so a pair that needs one's exact Jaccard reads that one file, then reads the short
- * documents' feature sets for the short-document join.
+ * (`fileOf(k)`: the file of `unchanged[k]`), so a pair that needs one's exact Jaccard reads that one
+ * file, then reads the short documents' feature sets for the short-document join.
  */
-export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, before: SavedCorpusPart, unchanged: readonly number[], fileOf: (path: string) => Blob): Promise<void> {
+export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, before: SavedCorpusPart, unchanged: readonly number[], fileOf: (k: number) => Blob): Promise<void> {
   // One array behind the result and the search corpus (findCandidates spreads the docs, not their files).
   const docs = before.result.docs;
   // A cache position is its document's stored id: the restored position holding it (the same unless the path order moved it).
@@ -154,9 +155,9 @@ export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, b
   for (let p = 0; p < ids.length && !moved; p++) moved = ids[p] !== p;
   const positionOf = moved ? new Int32Array(ids.length) : null;
   if (positionOf) ids.forEach((id, p) => (positionOf[id] = p));
-  for (const q of unchanged) {
-    const p = positionOf ? positionOf[q]! : q;
-    docs.files[p] = fileOf(docs.paths[p]!);
+  for (let k = 0; k < unchanged.length; k++) {
+    const q = unchanged[k];
+    docs.files[positionOf ? positionOf[q]! : q] = fileOf(k);
   }
   await loadSmallSets(workers, signal, before.search!);
 }
@@ -187,9 +188,10 @@ export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRea
 
 /**
  * The cache of a finished scan: its documents in path order (position = stored id), each file's
- * identity, its verified pairs, and the feature-set sizes its search corpus (`search`) knows. Null when a document never finished (the scan was not whole).
+ * identity (`identity` at `listedAt[d]`, none at -1), its verified pairs, and the feature-set sizes
+ * its search corpus (`search`) knows. Null when a document never finished (the scan was not whole).
  */
-export function cacheOfResult(dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>, search: SearchCorpus | null): ScanCache | null {
+export function cacheOfResult(dir: string, startedMs: number, result: ScanResult, identity: ListedIdentities, listedAt: Int32Array, search: SearchCorpus | null): ScanCache | null {
   const docs = result.docs;
   const n = docs.count;
   const corpus: LoadedCorpus = {
@@ -214,7 +216,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   const setSizes = new Uint32Array(n);
   for (let d = 0; d < n; d++) {
     if (docs.status[d] === DocStatus.pending) return null;
-    const now = identity.get(docs.paths[d]!);
+    const at = listedAt[d];
     corpus.ids[d] = d;
     corpus.hashHi[d] = docs.hashHi[d]!;
     corpus.hashLo[d] = docs.hashLo[d]!;
@@ -236,10 +238,10 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
       if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
     }
     corpus.sizes[d] = docs.sizes[d]!;
-    corpus.lastModified![d] = now?.mtimeMs ?? 0;
+    corpus.lastModified![d] = at < 0 ? 0 : identity.mtimeMs[at];
     corpus.words[d] = docs.words[d]!;
-    ctimeMs[d] = now?.ctimeMs ?? 0;
-    ino[d] = now?.ino ?? 0;
+    ctimeMs[d] = at < 0 ? 0 : identity.ctimeMs[at];
+    ino[d] = at < 0 ? 0 : identity.ino[at];
     if (search) setSizes[d] = Math.max(0, setSizeOf(search, result.representative, d));
   }
   // Positions are the stored ids here, so the passages are kept as they are.

@@ -24,11 +24,11 @@ import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, K
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
-import { statListing } from './stat-listing.ts';
-import { cacheHooks, cacheOfResult, cachePositions, lendUnchanged, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
+import { listingPositions, statListing, type ListedIdentities } from './stat-listing.ts';
+import { cacheHooks, cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
-import { writeScanCache, type FileIdentity } from './scan-cache.ts';
+import { writeScanCache } from './scan-cache.ts';
 import { writeBundle } from './bundle-output.ts';
 import { diskFile } from './disk-file.ts';
 import { isWithin, realPathOf } from './apply-paths.ts';
@@ -356,10 +356,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // The cache is read while the folder is walked, and restored while the threads take the stats
     // (cached-scan.ts restoreCache needs none); both awaited once the stats are taken.
     const cacheRead = args.cache === undefined ? Promise.resolve(null) : openCache(args.cache, args.dir, args.settings, args.containment);
-    const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers!, new AbortController().signal, use.cache) : null));
-    restoring.catch(() => {});
-    const cacheIndex = cacheRead.then((use) => (use?.cache && !args.reread ? cachePositions(use.cache) : undefined));
-    cacheIndex.catch(() => {});
+    cacheRead.catch(() => {});
     if (args.out !== undefined) output = await openOutput(args.out);
     if (args.plan.file !== undefined) planOutput = await openOutput(args.plan.file);
     if (args.bundle !== undefined) bundleOutput = await openOutput(args.bundle);
@@ -380,28 +377,34 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
     }
     const excluded: Array<[string, string]> = [];
-    const { kept, identity } = await statListing(workers, args.dir, args.exclusions, paths, listed, excluded);
+    // The stats go to the threads first: the restore's work on this thread would hold back the walk and the stats.
+    const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded);
+    const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers!, new AbortController().signal, use.cache) : null));
+    restoring.catch(() => {});
+    const { kept, identity } = await stating;
     const cacheUse = await cacheRead;
     // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
     // for permission here (a read would only say NotReadableError).
-    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity, await cacheIndex) : null;
-    const toRead = (cached ? cached.read : kept).filter((path) => {
+    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
+    // Listing positions of the files to read (the others the cache stands for); an unreadable one is set apart.
+    const unreadable = new Uint8Array(kept.length);
+    const toRead = (cached ? cached.read : Array.from(kept.keys())).filter((i) => {
       try {
-        accessSync(fsPath(join(args.dir, path)), constants.R_OK);
+        accessSync(fsPath(join(args.dir, kept[i])), constants.R_OK);
         return true;
       } catch (error) {
-        listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
-        identity.delete(path);
+        listed.push({ docId: -1, path: kept[i], size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
+        unreadable[i] = 1;
         return false;
       }
     });
     // The folder's documents: those the cache stands for and those read now.
-    const scanned = kept.filter((path) => identity.has(path));
+    const scanned = kept.filter((_, i) => unreadable[i] === 0);
     // Files as the app holds them: Blobs backed by the files on disk, opened when the scan reads them.
     // Listed paths are normalized relative paths: DIR's prefix joined by hand (as path.join would, 100,000 times).
     const prefix = join(args.dir, '_').slice(0, -1);
-    const fileOf = (path: string) => diskFile(prefix + path, identity.get(path)!);
-    const collected = inPathOrder({ files: toRead.map(fileOf), paths: toRead, hidden: [] });
+    const fileAt = (i: number) => diskFile(prefix + kept[i], { size: identity.size[i], mtimeMs: identity.mtimeMs[i] });
+    const collected = inPathOrder({ files: toRead.map(fileAt), paths: toRead.map((i) => kept[i]), hidden: [] });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
     const k = args.k ?? defaultK(scanned.length);
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
@@ -409,7 +412,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, containmentThreshold: args.containment, grouping: args.grouping });
     let cacheOutcome: CacheOutcome | null = null;
     const before = cached ? await restoring : null;
-    if (before && cached) await lendUnchanged(workers, new AbortController().signal, before, cached.unchanged, fileOf);
+    if (before && cached) await lendUnchanged(workers, new AbortController().signal, before, cached.unchanged, (k) => fileAt(cached.unchangedAt[k]));
     // The search corpus behind the result: the cache keeps the feature-set sizes it knows.
     let shown: SearchCorpus | null = null;
     const hooks: ScanHooks =
@@ -429,7 +432,9 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const result = snapshot.result;
     // Whole milliseconds, as a browser's File.lastModified gives them: the keep rules' newest and oldest
     // then decide alike here and in the page that opens this scan's bundle (stat gives fractions of a ms).
-    result.docs.modified = Float64Array.from(result.docs.paths, (path) => Math.floor(identity.get(path)?.mtimeMs ?? 0));
+    // Each document's place in the listing (-1: none, or unreadable), for its times.
+    const listedAt = listingPositions(result.docs.paths, kept).map((i) => (i >= 0 && unreadable[i] === 0 ? i : -1));
+    result.docs.modified = Float64Array.from(listedAt, (i) => (i < 0 ? 0 : Math.floor(identity.mtimeMs[i])));
     if (result.externalMismatched && result.externalMismatched.count > 0) {
       const { count, examples } = result.externalMismatched;
       const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
@@ -444,7 +449,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await writeCsv(result, output, io);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
-    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, shown, cacheUse!, cacheOutcome, args.reread);
+    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, listedAt, shown, cacheUse!, cacheOutcome, args.reread);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {
@@ -488,8 +493,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
  * Writes the scan's cache (cached-scan.ts) and returns the summary's line about it: what the cache
  * spared, or why it could not be used.
  */
-async function keepCache(file: string, dir: string, startedMs: number, result: ScanResult, identity: ReadonlyMap<string, FileIdentity>, search: SearchCorpus | null, use: CacheUse, outcome: CacheOutcome | null, reread: boolean): Promise<string> {
-  const cache = cacheOfResult(await realpath(dir), startedMs, result, identity, search);
+async function keepCache(file: string, dir: string, startedMs: number, result: ScanResult, identity: ListedIdentities, listedAt: Int32Array, search: SearchCorpus | null, use: CacheUse, outcome: CacheOutcome | null, reread: boolean): Promise<string> {
+  const cache = cacheOfResult(await realpath(dir), startedMs, result, identity, listedAt, search);
   if (cache) await writeScanCache(file, cache);
   const saved = cache ? `wrote ${escapeName(file)}` : `${escapeName(file)} not written (the scan did not finish every file)`;
   if (outcome) {

@@ -8,12 +8,19 @@ import { MAX_DOCUMENT_BYTES, skipMessage, tooLargeMessage } from '../core/docume
 import { exclusionMatcher, type Exclusions } from '../core/documents/exclusions.ts';
 import type { SkippedFile } from '../scan/scan-result.ts';
 import type { NodeScanWorkers } from './node-scan-workers.ts';
-import type { FileIdentity } from './scan-cache.ts';
 
-/** The listed files a scan goes on with (`kept`, in listing order) and each one's identity. */
+/** The listed files a scan goes on with (`kept`, in listing order) and each one's identity (`identity[i]` is `kept[i]`'s). */
 export interface StatListing {
   kept: string[];
-  identity: Map<string, FileIdentity>;
+  identity: ListedIdentities;
+}
+
+/** Files' identities as columns, by position in a listing. */
+export interface ListedIdentities {
+  size: Float64Array;
+  mtimeMs: Float64Array;
+  ctimeMs: Float64Array;
+  ino: Float64Array;
 }
 
 /**
@@ -36,7 +43,8 @@ export async function statListing(
   for (let at = 0; at < paths.length; at += share) parts.push(paths.slice(at, at + share));
   const stats = await Promise.all(parts.map((part) => workers.ingest.run(undefined, (api) => api.statPaths(base, part))));
   const kept: string[] = [];
-  const identity = new Map<string, FileIdentity>();
+  const n = paths.length;
+  const identity: ListedIdentities = { size: new Float64Array(n), mtimeMs: new Float64Array(n), ctimeMs: new Float64Array(n), ino: new Float64Array(n) };
   const excludedBy = exclusionMatcher(exclusions);
   stats.forEach((s, j) => {
     const part = parts[j];
@@ -52,10 +60,40 @@ export async function statListing(
       if (rule !== null) excluded.push([path, rule]);
       else if (size > MAX_DOCUMENT_BYTES) listed.push({ docId: -1, path, size, reason: 'too-large', message: tooLargeMessage(size) });
       else {
-        identity.set(path, { size, mtimeMs: s.mtimeMs[i], ctimeMs: s.ctimeMs[i], ino: s.ino[i] });
-        kept.push(path);
+        const k = kept.push(path) - 1;
+        identity.size[k] = size;
+        identity.mtimeMs[k] = s.mtimeMs[i];
+        identity.ctimeMs[k] = s.ctimeMs[i];
+        identity.ino[k] = s.ino[i];
       }
     }
   });
-  return { kept, identity };
+  const cut = (column: Float64Array) => column.subarray(0, kept.length);
+  return { kept, identity: { size: cut(identity.size), mtimeMs: cut(identity.mtimeMs), ctimeMs: cut(identity.ctimeMs), ino: cut(identity.ino) } };
+}
+
+/**
+ * For each of `paths`, its position in `listing` (-1 when absent). Both in path order (the walk's and the
+ * scan's), so one pass beside each other; a map when either is not.
+ */
+export function listingPositions(paths: readonly string[], listing: readonly string[]): Int32Array {
+  const at = new Int32Array(paths.length).fill(-1);
+  if (ascending(paths) && ascending(listing)) {
+    let j = 0;
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i];
+      while (j < listing.length && listing[j] < path) j++;
+      if (j < listing.length && listing[j] === path) at[i] = j;
+    }
+    return at;
+  }
+  const positions = new Map<string, number>();
+  listing.forEach((path, j) => positions.set(path, j));
+  for (let i = 0; i < paths.length; i++) at[i] = positions.get(paths[i]) ?? -1;
+  return at;
+}
+
+function ascending(paths: readonly string[]): boolean {
+  for (let i = 1; i < paths.length; i++) if (!(paths[i - 1] < paths[i])) return false;
+  return true;
 }
