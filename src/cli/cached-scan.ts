@@ -22,7 +22,8 @@ import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { restoredPositions, storedDocumentOf } from '../corpus/stored-documents.ts';
 import { passagesAtPositions } from '../corpus/saved-passages.ts';
 import { CacheProblem, readScanCache, type ScanCache } from './scan-cache.ts';
-import { listingPositions, type ListedIdentities } from './stat-listing.ts';
+import type { ListedIdentities } from './stat-listing.ts';
+import { positionsIn, sortedPaths } from '../scan/scan-docs.ts';
 import { describeSettings } from './cli-common.ts';
 
 /** The cache as this scan can use it, or why it cannot (then every file is read and the cache rewritten). */
@@ -78,7 +79,7 @@ function sameFile(cache: ScanCache, p: number, now: ListedIdentities, i: number)
  * (`read`: listing positions, in order).
  */
 export function quickCheck(cache: ScanCache, paths: readonly string[], identity: ListedIdentities): { unchanged: number[]; unchangedAt: number[]; read: number[] } {
-  const at = listingPositions(paths, cache.corpus.paths);
+  const at = positionsIn(paths, cache.corpus.paths);
   const unchanged: number[] = [];
   const unchangedAt: number[] = [];
   const read: number[] = [];
@@ -170,7 +171,7 @@ export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' 
  * are in it without being scanned), and the scan's own result is merged into the cached corpus, the
  * folder's listing (`listed`) deciding which cached files left.
  */
-export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: ReadonlySet<string>, done: (outcome: CacheOutcome, search: SearchCorpus) => void): ScanHooks {
+export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[], done: (outcome: CacheOutcome, search: SearchCorpus) => void): ScanHooks {
   return {
     corpusSize: () => notRead,
     async finish(own: ShownCorpus, signal: AbortSignal): Promise<ShownCorpus> {
@@ -179,7 +180,7 @@ export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRea
       for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
       const r = own.result;
       const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
-      const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { roots: new Set(), listed, whole: true });
+      const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { whole: true, listed: sortedPaths(listed) });
       done({ unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead }, outcome.grouped.corpus);
       return outcome.grouped;
     },

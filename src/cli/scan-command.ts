@@ -24,7 +24,8 @@ import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, K
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
-import { listingPositions, statListing, type ListedIdentities } from './stat-listing.ts';
+import { statListing, type ListedIdentities } from './stat-listing.ts';
+import { positionsIn } from '../scan/scan-docs.ts';
 import { cacheHooks, cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import type { ScanHooks } from '../scan/scan-hooks.ts';
@@ -417,7 +418,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     let shown: SearchCorpus | null = null;
     const hooks: ScanHooks =
       before && cached
-        ? cacheHooks(workers, before, cached.unchanged.length, new Set(scanned), (outcome, corpus) => ((cacheOutcome = outcome), (shown = corpus)))
+        ? cacheHooks(workers, before, cached.unchanged.length, scanned, (outcome, corpus) => ((cacheOutcome = outcome), (shown = corpus)))
         : args.cache !== undefined
           ? { finish: async (own) => ((shown = own.corpus), own) }
           : {};
@@ -433,7 +434,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Whole milliseconds, as a browser's File.lastModified gives them: the keep rules' newest and oldest
     // then decide alike here and in the page that opens this scan's bundle (stat gives fractions of a ms).
     // Each document's place in the listing (-1: none, or unreadable), for its times.
-    const listedAt = listingPositions(result.docs.paths, kept).map((i) => (i >= 0 && unreadable[i] === 0 ? i : -1));
+    const listedAt = positionsIn(result.docs.paths, kept).map((i) => (i >= 0 && unreadable[i] === 0 ? i : -1));
     result.docs.modified = Float64Array.from(listedAt, (i) => (i < 0 ? 0 : Math.floor(identity.mtimeMs[i])));
     if (result.externalMismatched && result.externalMismatched.count > 0) {
       const { count, examples } = result.externalMismatched;

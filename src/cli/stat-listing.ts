@@ -71,29 +71,3 @@ export async function statListing(
   const cut = (column: Float64Array) => column.subarray(0, kept.length);
   return { kept, identity: { size: cut(identity.size), mtimeMs: cut(identity.mtimeMs), ctimeMs: cut(identity.ctimeMs), ino: cut(identity.ino) } };
 }
-
-/**
- * For each of `paths`, its position in `listing` (-1 when absent). Both in path order (the walk's and the
- * scan's), so one pass beside each other; a map when either is not.
- */
-export function listingPositions(paths: readonly string[], listing: readonly string[]): Int32Array {
-  const at = new Int32Array(paths.length).fill(-1);
-  if (ascending(paths) && ascending(listing)) {
-    let j = 0;
-    for (let i = 0; i < paths.length; i++) {
-      const path = paths[i];
-      while (j < listing.length && listing[j] < path) j++;
-      if (j < listing.length && listing[j] === path) at[i] = j;
-    }
-    return at;
-  }
-  const positions = new Map<string, number>();
-  listing.forEach((path, j) => positions.set(path, j));
-  for (let i = 0; i < paths.length; i++) at[i] = positions.get(paths[i]) ?? -1;
-  return at;
-}
-
-function ascending(paths: readonly string[]): boolean {
-  for (let i = 1; i < paths.length; i++) if (!(paths[i - 1] < paths[i])) return false;
-  return true;
-}

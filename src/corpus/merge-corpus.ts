@@ -11,7 +11,7 @@ import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
 import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
 import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
-import { concatDocs, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
+import { concatDocs, gatherDocs, indexInSorted, pathOrder, positionsIn } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
 import { savedGroupsAt, type SavedGrouped } from './merge-regroup.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
@@ -55,8 +55,13 @@ export interface MergeOutcome {
 export interface FolderSync {
   roots: ReadonlySet<string>;
   listed: ReadonlySet<string>;
-  /** The whole corpus is the one folder (the CLI's cache, whose paths are relative to DIR): any path not listed left. */
-  whole?: boolean;
+  whole?: false;
+}
+
+/** The whole corpus is the one folder (the CLI's cache, whose paths are relative to DIR): any path not in `listed` (path order) left. */
+export interface WholeFolderSync {
+  whole: true;
+  listed: readonly string[];
 }
 
 /** The top-level folder of a path ('' for a bare file name, which no folder holds). */
@@ -66,9 +71,9 @@ export function rootOf(path: string): string {
 }
 
 /** Whether `path` was under a chosen folder but is not in its listing now. */
-function isMissing(sync: FolderSync | undefined, path: string): boolean {
+function isMissing(sync: FolderSync | WholeFolderSync | undefined, path: string): boolean {
   if (!sync) return false;
-  if (sync.whole) return !sync.listed.has(path);
+  if (sync.whole) return indexInSorted(sync.listed, path) < 0;
   const root = rootOf(path);
   return root !== '' && sync.roots.has(root) && !sync.listed.has(path);
 }
@@ -178,10 +183,10 @@ interface Partition {
  * with other contents the new one replaces it; with `sync`, saved paths the chosen folder no longer
  * lists leave.
  */
-function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | undefined): Partition {
+function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | WholeFolderSync | undefined): Partition {
   const savedDocs = before.result.docs;
   const ownDocs = own.result.docs;
-  const savedAt = positionsByPath(savedDocs);
+  const savedAt = positionsIn(ownDocs.paths, savedDocs.paths);
   const dropSaved = new Uint8Array(savedDocs.count);
   const keepOwn: number[] = [];
   const sameOwn = new Int32Array(savedDocs.count).fill(-1);
@@ -191,8 +196,8 @@ function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | 
   const added: string[] = [];
   const retimed: [number, number][] = [];
   for (let d = 0; d < ownDocs.count; d++) {
-    const q = savedAt.get(ownDocs.paths[d]!);
-    if (q === undefined) {
+    const q = savedAt[d];
+    if (q < 0) {
       keepOwn.push(d);
       added.push(ownDocs.paths[d]!);
     }
@@ -215,8 +220,9 @@ function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | 
   }
   // A folder chosen again: what it no longer holds leaves the corpus (and is listed to the person).
   const missing: Partition['missing'] = { positions: [], paths: [] };
+  const listedAt = sync?.whole ? positionsIn(savedDocs.paths, sync.listed) : null;
   for (let q = 0; q < savedDocs.count; q++) {
-    if (dropSaved[q] || !isMissing(sync, savedDocs.paths[q]!)) continue;
+    if (dropSaved[q] || !(listedAt ? listedAt[q] < 0 : isMissing(sync, savedDocs.paths[q]!))) continue;
     dropSaved[q] = 1;
     missing.positions.push(q);
     missing.paths.push(savedDocs.paths[q]!);
@@ -297,7 +303,7 @@ export async function mergeCorpus(
   before: SavedCorpusPart,
   own: CorpusPart,
   options: GroupingOptions,
-  sync?: FolderSync,
+  sync?: FolderSync | WholeFolderSync,
 ): Promise<MergeOutcome> {
   const t0 = performance.now();
   const savedDocs = before.result.docs;

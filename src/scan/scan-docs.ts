@@ -98,3 +98,51 @@ export function isIdentity(order: readonly number[]): boolean {
   for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
   return true;
 }
+
+/**
+ * For each of `paths`, its position in `within` (-1 when absent). Both are in path order in a scan
+ * (the walk's listing, a saved corpus, a scan's documents): found by binary search for a few paths and
+ * by one pass beside each other for many, never a map of every path; by a map when either is unsorted.
+ */
+export function positionsIn(paths: readonly string[], within: readonly string[]): Int32Array {
+  const at = new Int32Array(paths.length).fill(-1);
+  if (ascending(paths) && ascending(within)) {
+    if (paths.length * Math.log2(within.length + 2) < within.length) {
+      for (let i = 0; i < paths.length; i++) at[i] = indexInSorted(within, paths[i]);
+      return at;
+    }
+    let j = 0;
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i];
+      while (j < within.length && within[j] < path) j++;
+      if (j < within.length && within[j] === path) at[i] = j;
+    }
+    return at;
+  }
+  const positions = new Map<string, number>();
+  within.forEach((path, j) => positions.set(path, j));
+  for (let i = 0; i < paths.length; i++) at[i] = positions.get(paths[i]) ?? -1;
+  return at;
+}
+
+/** The position of `path` in `sorted` (path order, no repeats), or -1. */
+export function indexInSorted(sorted: readonly string[], path: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < path) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === path ? lo : -1;
+}
+
+/** `paths` in path order: itself when it is (a walk's listing), else a sorted copy. */
+export function sortedPaths(paths: readonly string[]): readonly string[] {
+  return ascending(paths) ? paths : [...paths].sort();
+}
+
+function ascending(paths: readonly string[]): boolean {
+  for (let i = 1; i < paths.length; i++) if (!(paths[i - 1] < paths[i])) return false;
+  return true;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { walkFiles } from '../../../src/cli/walk-files.ts';
-import { listingPositions } from '../../../src/cli/stat-listing.ts';
+import { positionsIn } from '../../../src/scan/scan-docs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'simsift-walk-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -19,12 +19,15 @@ describe('walkFiles', () => {
   });
 });
 
-describe('listingPositions', () => {
+describe('positionsIn', () => {
   it('finds each path in a listing, in one pass when both are sorted and by lookup when not', () => {
     const listing = ['a', 'b/c', 'b/d', 'e'];
-    expect([...listingPositions(['a', 'b/d', 'c', 'e'], listing)]).toEqual([0, 2, -1, 3]);
-    expect([...listingPositions(['e', 'a', 'x', 'b/c'], listing)]).toEqual([3, 0, -1, 1]);
-    expect([...listingPositions(['a', 'e'], ['e', 'a'])]).toEqual([1, 0]);
-    expect([...listingPositions([], listing)]).toEqual([]);
+    expect([...positionsIn(['a', 'b/d', 'c', 'e'], listing)]).toEqual([0, 2, -1, 3]);
+    expect([...positionsIn(['e', 'a', 'x', 'b/c'], listing)]).toEqual([3, 0, -1, 1]);
+    expect([...positionsIn(['a', 'e'], ['e', 'a'])]).toEqual([1, 0]);
+    expect([...positionsIn([], listing)]).toEqual([]);
+    // A few paths in a long listing: by binary search.
+    const long = Array.from({ length: 100 }, (_, i) => `d/${String(i).padStart(3, '0')}`);
+    expect([...positionsIn(['d/000', 'd/042', 'd/0425', 'd/099', 'e'], long)]).toEqual([0, 42, -1, 99, -1]);
   });
 });

@@ -123,7 +123,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
       const own = await scan(read, now.size - read.size);
       const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
       const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: own.result.containmentThreshold };
-      const sync = { roots: new Set<string>(), listed: new Set(now.keys()), whole: true };
+      const sync = { whole: true as const, listed: [...now.keys()].sort() };
       const merged = await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options, sync);
       const fresh = await scan(now);
       expect(csvOf(merged.grouped.result), `seed ${seed}`).toBe(csvOf(fresh.result));
