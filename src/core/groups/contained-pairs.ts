@@ -449,7 +449,10 @@ function sortedPairs(pairs: ContainedPairs): ContainedPairs {
   const { inner, outer } = pairs;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
+  // Pairs judged in candidate order mostly come sorted already: then no comparator runs.
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = inner[i - 1] < inner[i] || (inner[i - 1] === inner[i] && outer[i - 1] <= outer[i]);
+  if (!sorted) order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
   const out = emptyPairs(n);
   for (let r = 0; r < n; r++) {
     const i = order[r];

@@ -122,11 +122,19 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
  * sizes (0) before every known one, then by document.
  */
 export function largestFirst(docs: Uint32Array, sizes?: Uint32Array): Uint32Array {
-  const order = Uint32Array.from(docs.keys());
+  const count = docs.length;
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
   if (!sizes) return order;
-  // Unknown sizes as the largest: a walk stopping at the first document too small never skips one.
-  const size = (i: number) => (sizes[docs[i]] === 0 ? Infinity : sizes[docs[i]]);
-  return order.sort((x, y) => size(y) - size(x) || docs[x] - docs[y]);
+  // Unknown sizes count as the largest: a walk stopping at the first document too small never skips one.
+  const slot = (i: number) => (sizes[docs[i]] === 0 ? 0 : 2 ** 32 - sizes[docs[i]]);
+  if (count > 2 ** 21) return order.sort((x, y) => slot(x) - slot(y) || x - y);
+  // (slot, index) packed in one float, exact below 2^53, and sorted as numbers: no comparator call a pair.
+  const packed = new Float64Array(count);
+  for (let i = 0; i < count; i++) packed[i] = slot(i) * count + i;
+  packed.sort();
+  for (let i = 0; i < count; i++) order[i] = packed[i] % count;
+  return order;
 }
 
 /** A radix digit's most bits: 2^11 buckets' write positions stay in a core's cache as a pass scatters. */

@@ -189,6 +189,24 @@ describe('containmentSizesAllow', () => {
   });
 });
 
+describe('ContainedBuffer', () => {
+  it('gives the judged pairs sorted by (inner, outer), each with its own measures, in whatever order they were judged', () => {
+    const random = mulberry32(3977);
+    for (let t = 0; t < 20; t++) {
+      // Distinct pairs, as candidates are.
+      const byPair = new Map(Array.from({ length: random() % 60 }, () => [random() % 30, 30 + (random() % 30), 90 + (random() % 11)]).map((j) => [`${j[0]} ${j[1]}`, j]));
+      const judged = [...byPair.values()];
+      // Sorted already (the candidate stage's order), or not.
+      if (t % 2) judged.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      const buffer = new ContainedBuffer();
+      for (const [a, b, common] of judged) buffer.judge(a, b, common, 100, 200, DEFAULT_CONTAINMENT);
+      const pairs = buffer.pairs();
+      const got = Array.from({ length: pairs.count }, (_, i) => [pairs.inner[i], pairs.outer[i], Math.round(pairs.containment[i] * 100)]);
+      expect(got, `case ${t}`).toEqual(judged.slice().sort((x, y) => x[0] - y[0] || x[1] - y[1]));
+    }
+  });
+});
+
 describe('leastOuterSize', () => {
   it('is where containmentSizesAllow turns true for good, from the inner size up (the candidate walk’s one comparison)', () => {
     const wrong: string[] = [];
