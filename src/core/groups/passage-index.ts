@@ -7,7 +7,7 @@ import type { PackedSets } from './packed-sets.ts';
 
 /**
  * Passages held by two documents or more (runs), laid out rarest first: run r (a rank: fewest
- * documents first, then passage order) holds the documents `docOf[runStart[r]..runStart[r + 1])`,
+ * documents first, then by the first of them, then passage order) holds the documents `docOf[runStart[r]..runStart[r + 1])`,
  * largest first (`largestFirst`), so a walk looking for documents of some least size stops at the
  * first smaller one; document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`, ascending: its
  * rarest passages first, and a sorted list two documents' shared passages are merged from. Rank order
@@ -79,13 +79,25 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
     }
     i = j;
   }
-  // Ranks: runs by length, a counting sort (stable, so passage order breaks ties); then where each
-  // rank's documents start, with the postings of all shorter runs before it.
+  // Ranks: runs by length, then by their first document (largest-first order), then in passage order:
+  // two stable counting sorts. Runs a family of documents shares then lie side by side, and a walk over
+  // one document's rarest runs reads neighbouring memory, not a place at random for each run.
+  const place = new Uint32Array(n);
+  for (let j = 0; j < order.length; j++) place[docs[order[j]]] = j;
+  const byFirst = new Uint32Array(order.length + 1);
+  for (let r = 0; r < runs; r++) byFirst[place[sortedDocs[runAt[r]]] + 1]++;
+  for (let j = 0; j < order.length; j++) byFirst[j + 1] += byFirst[j];
+  const runsByFirst = new Uint32Array(runs);
+  for (let r = 0; r < runs; r++) runsByFirst[byFirst[place[sortedDocs[runAt[r]]]]++] = r;
+  // Then where each rank's documents start, with the postings of all shorter runs before it.
   for (let l = 0; l <= longest; l++) byLength[l + 1] += byLength[l];
   const rankStart = byLength.slice();
   const runStart = new Uint32Array(runs + 1);
   const rankOf = new Uint32Array(runs);
-  for (let r = 0; r < runs; r++) rankOf[r] = rankStart[runLength[r]]++;
+  for (let t = 0; t < runs; t++) {
+    const r = runsByFirst[t];
+    rankOf[r] = rankStart[runLength[r]]++;
+  }
   // Postings before length l's first run: the runs shorter than l, each as long as it is.
   const postingsBefore = new Float64Array(longest + 2);
   for (let l = 2; l <= longest; l++) postingsBefore[l + 1] = postingsBefore[l] + (byLength[l + 1] - byLength[l]) * l;
