@@ -102,7 +102,8 @@ const sampled = (k: number) => (k & ((1 << DEFAULT_CONTAINMENT.sampleBits) - 1))
  * the definition exactly: an edited excerpt changes only keys outside the sample (its containment
  * anywhere around T while every passage of it is in its whole) or one passage (which every sample size
  * allows); wholes with an appendix; excerpts whose Jaccard is around the near-duplicate threshold (the
- * size rule's edge); copies of a whole's size with a few keys changed (never contained); unrelated sets.
+ * size rule's edge); copies of a whole's size with a few keys outside the sample changed (never contained);
+ * unrelated sets.
  */
 function controlledCorpus(random: () => number): Uint32Array[] {
   const fresh = (inSample: boolean) => {
@@ -138,8 +139,14 @@ function controlledCorpus(random: () => number): Uint32Array[] {
     if (at >= 0) onePassage[at] = fresh(true);
     sets.push(sorted(onePassage));
     sets.push(sorted([...whole, ...Array.from({ length: 1 + (random() % whole.length) }, () => random())]));
+    // Changed outside the sample only, as the edited excerpts: every excerpt of the whole keeps all its
+    // passages in the sibling too, so the pair is proposed and the exact count decides (a changed
+    // passage could take an excerpt's sample below what it needs while its containment stays above T).
     const sibling = whole.slice();
-    for (let c = 0; c < whole.length / 20; c++) sibling[random() % whole.length] = random();
+    for (let c = 0; c < whole.length / 20; c++) {
+      const at = random() % whole.length;
+      if (!sampled(sibling[at])) sibling[at] = fresh(false);
+    }
     sets.push(sorted(sibling));
   }
   for (let u = 0; u < 6; u++) sets.push(sorted(Array.from({ length: 20 + (random() % 800) }, () => random())));
