@@ -250,13 +250,25 @@ export function containmentCandidates(
       // are in rank order, and A's prefix was walked in it, so neither shares anything before the run
       // where B first turned up: the merge starts there, in both.
       const k = firstShared[b];
-      const bFrom = lowerBound(docRuns, runsOfDoc[b], runsOfDoc[b + 1], docRuns[k]);
+      const bFrom = gallop(docRuns, runsOfDoc[b], runsOfDoc[b + 1], docRuns[k]);
       if (!sharesAtLeast(docRuns, k, from + own, bFrom, runsOfDoc[b + 1], needed, stats)) continue;
       stats.candidates++;
       out.push(a, b);
     }
   }
   return { candidates: out.candidates(), stats };
+}
+
+/**
+ * The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none),
+ * found from the front: probes 1, 2, 4... places in, then a binary search between the last two. The
+ * list lies somewhere cold in memory, and the merge that follows reads its front anyway: the probes
+ * stay near it, not halfway along.
+ */
+function gallop(list: Uint32Array, from: number, to: number, value: number): number {
+  let bound = 1;
+  while (from + bound - 1 < to && list[from + bound - 1] < value) bound *= 2;
+  return lowerBound(list, from + (bound >> 1), Math.min(from + bound, to), value);
 }
 
 /** The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none). */
