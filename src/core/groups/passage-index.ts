@@ -31,20 +31,10 @@ export interface SharedPassages {
 export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Array): SharedPassages {
   const { docs, offsets } = passages;
   const total = offsets[docs.length] - offsets[0];
-  // The postings in the order the run lists keep (the sort below is stable).
+  // The postings sorted by passage, each passage's documents in the order the run lists keep.
   const order = largestFirst(docs, sizes);
-  const postingKeys = new Uint32Array(total);
-  const postingDoc = new Uint32Array(total);
-  for (let j = 0, c = 0; j < order.length; j++) {
-    const i = order[j];
-    const length = offsets[i + 1] - offsets[i];
-    postingKeys.set(passages.keys.subarray(offsets[i], offsets[i + 1]), c);
-    postingDoc.fill(docs[i], c, c + length);
-    c += length;
-  }
   const keys = passages.keys.subarray(offsets[0], offsets[docs.length]);
-  const scratchDocs = new Uint32Array(total);
-  const sorted = sortPostings(postingKeys, postingDoc, keys, scratchDocs);
+  const sorted = sortPostings(passages, order, [new Uint32Array(total), new Uint32Array(total), keys, new Uint32Array(total)]);
   const sortedKeys = sorted.keys;
   const sortedDocs = sorted.docs;
   // One pass: distinct passages, runs (two documents or more), their postings and the longest.
@@ -108,7 +98,7 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   runStart[runs] = kept;
   // The runs' documents, read in passage order (the sorted postings front to back) and written to their
   // ranks' places, into the documents' array the sort left free.
-  const docOf = (sortedDocs === postingDoc ? scratchDocs : postingDoc).subarray(0, kept);
+  const docOf = sorted.other.subarray(0, kept);
   const runsOfDoc = new Uint32Array(n + 1);
   for (let r = 0; r < runs; r++) {
     const from = runAt[r];
@@ -153,50 +143,69 @@ export function largestFirst(docs: Uint32Array, sizes?: Uint32Array): Uint32Arra
 const MAX_DIGIT_BITS = 11;
 
 /**
- * Sorts the postings (keys[i], docs[i]) by key, then document: a stable least-significant-digit radix
+ * The postings of `passages` (each document's keys, `docs[i]`'s at `offsets[i]..offsets[i + 1]`), the
+ * documents taken in `order` (indexes of `docs`), sorted by key: a stable least-significant-digit radix
  * sort on the key (digits of at most `MAX_DIGIT_BITS`, skipping the low bits no key sets: sampling zeroes
- * them), which keeps the documents ascending within a key because the postings come in document order.
- * Every digit's counts are taken in one pass. Returns the pair holding the result: the given arrays or
- * the scratch ones (as long).
+ * them), so each key's documents stay in `order`. The first pass reads the documents in place, in
+ * `order`: no copy of the postings before. Every digit's counts are taken in one pass. `scratch` is
+ * (keys, docs, keys, docs), each as long as the postings; the result is one of its pairs, and `other`
+ * the other pair's documents array, free.
  */
-export function sortPostings(keys: Uint32Array, docs: Uint32Array, scratchKeys: Uint32Array, scratchDocs: Uint32Array): { keys: Uint32Array; docs: Uint32Array } {
-  const total = keys.length;
+export function sortPostings(
+  passages: PackedSets,
+  order: Uint32Array,
+  scratch: [Uint32Array, Uint32Array, Uint32Array, Uint32Array],
+): { keys: Uint32Array; docs: Uint32Array; other: Uint32Array } {
+  const { docs, offsets } = passages;
+  const from = offsets[0];
+  const to = offsets[docs.length];
   let any = 0;
-  for (let i = 0; i < total; i++) any |= keys[i];
-  if (any === 0) return { keys, docs };
-  const low = 31 - Math.clz32(any & -any);
-  const width = 32 - Math.clz32(any) - low;
+  for (let i = from; i < to; i++) any |= passages.keys[i];
+  // No key bit set: one pass on bit 0 still lays the postings out in `order`.
+  const low = any === 0 ? 0 : 31 - Math.clz32(any & -any);
+  const width = any === 0 ? 1 : 32 - Math.clz32(any) - low;
   const passes = Math.ceil(width / MAX_DIGIT_BITS);
   const digit = Math.ceil(width / passes);
   const buckets = 1 << digit;
   const mask = buckets - 1;
   const counts = new Uint32Array(passes * buckets);
-  for (let i = 0; i < total; i++) {
-    const key = keys[i] >>> low;
+  for (let i = from; i < to; i++) {
+    const key = passages.keys[i] >>> low;
     for (let pass = 0; pass < passes; pass++) counts[pass * buckets + ((key >>> (pass * digit)) & mask)]++;
   }
-  let fromKeys = keys;
-  let fromDocs = docs;
-  let toKeys = scratchKeys;
-  let toDocs = scratchDocs;
-  for (let pass = 0; pass < passes; pass++) {
-    const shift = low + pass * digit;
-    // Each bucket's first position, in place of its count.
-    const base = pass * buckets;
+  // Each bucket's first position, in place of its count.
+  const starts = (base: number) => {
     let at = 0;
     for (let t = base; t < base + buckets; t++) {
       const c = counts[t];
       counts[t] = at;
       at += c;
     }
-    for (let i = 0; i < total; i++) {
-      const key = fromKeys[i];
-      const to = counts[base + ((key >>> shift) & mask)]++;
-      toKeys[to] = key;
-      toDocs[to] = fromDocs[i];
+  };
+  let [toKeys, toDocs, fromKeys, fromDocs] = scratch;
+  starts(0);
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j];
+    const doc = docs[i];
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) {
+      const key = passages.keys[k];
+      const at = counts[(key >>> low) & mask]++;
+      toKeys[at] = key;
+      toDocs[at] = doc;
     }
+  }
+  for (let pass = 1; pass < passes; pass++) {
     [fromKeys, toKeys] = [toKeys, fromKeys];
     [fromDocs, toDocs] = [toDocs, fromDocs];
+    const shift = low + pass * digit;
+    const base = pass * buckets;
+    starts(base);
+    for (let i = 0; i < to - from; i++) {
+      const key = fromKeys[i];
+      const at = counts[base + ((key >>> shift) & mask)]++;
+      toKeys[at] = key;
+      toDocs[at] = fromDocs[i];
+    }
   }
-  return { keys: fromKeys, docs: fromDocs };
+  return { keys: toKeys, docs: toDocs, other: fromDocs };
 }

@@ -7,7 +7,7 @@ const SEED = Number(process.env.SIMSIFT_PASSAGE_SEED ?? Date.now() % 2 ** 31);
 
 /** Random sampled passages of `n` documents (some with none), drawn from a pool so many are shared, and random sizes (some unknown). */
 function randomPassages(random: () => number, n: number, pool: number, keyBits: number): { passages: PackedSets; sizes: Uint32Array } {
-  const keys = Array.from({ length: pool }, () => ((random() >>> (32 - keyBits)) << 3) >>> 0);
+  const keys = Array.from({ length: pool }, () => (keyBits === 0 ? 0 : ((random() >>> (32 - keyBits)) << 3) >>> 0));
   const docs: number[] = [];
   const offsets = [0];
   const all: number[] = [];
@@ -47,20 +47,28 @@ function model(n: number, passages: PackedSets, sizes?: Uint32Array) {
 }
 
 describe('sortPostings', () => {
-  it(`sorts postings by key, then document, for keys of any width (seed ${SEED}; SIMSIFT_PASSAGE_SEED to repeat)`, () => {
+  it(`sorts the postings by key, each key's documents in the order given, for keys of any width (seed ${SEED}; SIMSIFT_PASSAGE_SEED to repeat)`, () => {
     const random = mulberry32(SEED);
-    for (const bits of [1, 9, 12, 23, 29]) {
-      const total = 3000;
-      const keys = Uint32Array.from({ length: total }, () => ((random() >>> (32 - bits)) << 3) >>> 0);
-      const docs = Uint32Array.from({ length: total }, (_, i) => i >> 4);
-      const expected = Array.from(keys.keys()).sort((x, y) => keys[x] - keys[y] || docs[x] - docs[y]);
-      const sorted = sortPostings(keys.slice(), docs.slice(), new Uint32Array(total), new Uint32Array(total));
-      expect(Array.from(sorted.keys), `seed ${SEED}, ${bits} bits`).toEqual(expected.map((i) => keys[i]));
-      expect(Array.from(sorted.docs), `seed ${SEED}, ${bits} bits`).toEqual(expected.map((i) => docs[i]));
+    const scratch = (total: number) => [0, 1, 2, 3].map(() => new Uint32Array(total)) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+    for (const bits of [0, 1, 9, 12, 23, 29]) {
+      const { passages } = randomPassages(random, 300, 1 + (random() % 400), bits);
+      // A shuffled document order, as largestFirst gives one.
+      const order = Uint32Array.from(passages.docs.keys());
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = random() % (i + 1);
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      const flat = Array.from(order).flatMap((i) => Array.from(passages.keys.subarray(passages.offsets[i], passages.offsets[i + 1]), (key) => [key, passages.docs[i]]));
+      const expected = flat.map((p, at) => [...p, at]).sort((x, y) => x[0] - y[0] || x[2] - y[2]);
+      const sorted = sortPostings(passages, order, scratch(flat.length));
+      expect(Array.from(sorted.keys), `seed ${SEED}, ${bits} bits`).toEqual(expected.map((p) => p[0]));
+      expect(Array.from(sorted.docs), `seed ${SEED}, ${bits} bits`).toEqual(expected.map((p) => p[1]));
+      expect(sorted.other).not.toBe(sorted.docs);
+      expect(sorted.other).not.toBe(sorted.keys);
     }
     // The top bit set: keys are unsigned.
-    const keys = Uint32Array.from([0xfffffff8, 8, 0x80000000, 8, 0]);
-    expect(Array.from(sortPostings(keys, Uint32Array.from([0, 1, 2, 3, 4]), new Uint32Array(5), new Uint32Array(5)).keys)).toEqual([0, 8, 8, 0x80000000, 0xfffffff8]);
+    const passages = { docs: Uint32Array.of(0, 1), offsets: Uint32Array.of(0, 3, 5), keys: Uint32Array.of(0, 8, 0xfffffff8, 8, 0x80000000) };
+    expect(Array.from(sortPostings(passages, Uint32Array.of(1, 0), scratch(5)).keys)).toEqual([0, 8, 8, 0x80000000, 0xfffffff8]);
   });
 });
 
