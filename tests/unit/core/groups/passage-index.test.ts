@@ -51,7 +51,7 @@ describe('sortPostings', () => {
     const random = mulberry32(SEED);
     const scratch = (total: number) => [0, 1, 2, 3].map(() => new Uint32Array(total)) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
     for (const bits of [0, 1, 9, 12, 23, 29]) {
-      const { passages } = randomPassages(random, 300, 1 + (random() % 400), bits);
+      const { passages } = randomPassages(random, 150, 1 + (random() % 200), bits);
       // A shuffled document order, as largestFirst gives one.
       const order = Uint32Array.from(passages.docs.keys());
       for (let i = order.length - 1; i > 0; i--) {
@@ -84,7 +84,7 @@ describe('largestFirst', () => {
 describe('sharedPassages', () => {
   it(`lays out the shared passages rarest first, then by their largest document, each one's documents largest first, and each document's ranks in order (seed ${SEED})`, () => {
     const random = mulberry32(SEED);
-    for (let c = 0; c < 40; c++) {
+    for (let c = 0; c < 30; c++) {
       const n = 1 + (random() % 30);
       const { passages, sizes } = randomPassages(random, n, 1 + (random() % 40), c % 2 ? 29 : 6);
       const withSizes = c % 3 ? sizes : undefined;
