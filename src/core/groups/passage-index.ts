@@ -147,7 +147,7 @@ const MAX_DIGIT_BITS = 11;
  * documents taken in `order` (indexes of `docs`), sorted by key: a stable least-significant-digit radix
  * sort on the key (digits of at most `MAX_DIGIT_BITS`, skipping the low bits no key sets: sampling zeroes
  * them), so each key's documents stay in `order`. The first pass reads the documents in place, in
- * `order`: no copy of the postings before. Every digit's counts are taken in one pass. `scratch` is
+ * `order`: no copy of the postings before. Every digit's counts are taken before the first pass. `scratch` is
  * (keys, docs, keys, docs), each as long as the postings; the result is one of its pairs, and `other`
  * the other pair's documents array, free.
  */
@@ -169,9 +169,11 @@ export function sortPostings(
   const buckets = 1 << digit;
   const mask = buckets - 1;
   const counts = new Uint32Array(passes * buckets);
-  for (let i = from; i < to; i++) {
-    const key = passages.keys[i] >>> low;
-    for (let pass = 0; pass < passes; pass++) counts[pass * buckets + ((key >>> (pass * digit)) & mask)]++;
+  // A tight loop a digit: a loop over the digits inside the loop over the keys compiles to slower code.
+  for (let pass = 0; pass < passes; pass++) {
+    const base = pass * buckets;
+    const shift = low + pass * digit;
+    for (let i = from; i < to; i++) counts[base + ((passages.keys[i] >>> shift) & mask)]++;
   }
   // Each bucket's first position, in place of its count.
   const starts = (base: number) => {
