@@ -139,7 +139,10 @@ export function largestFirst(docs: Uint32Array, sizes?: Uint32Array): Uint32Arra
   return order;
 }
 
-/** A radix digit's most bits: 2^11 buckets' write positions stay in a core's cache as a pass scatters. */
+/**
+ * A radix digit's most bits, so a key has three digits at most: 2^11 buckets' write positions stay in a
+ * core's cache as a pass scatters.
+ */
 const MAX_DIGIT_BITS = 11;
 
 /**
@@ -156,11 +159,12 @@ export function sortPostings(
   order: Uint32Array,
   scratch: [Uint32Array, Uint32Array, Uint32Array, Uint32Array],
 ): { keys: Uint32Array; docs: Uint32Array; other: Uint32Array } {
-  const { docs, offsets } = passages;
+  // Locals, so the hot loops below look up no property.
+  const { docs, offsets, keys } = passages;
   const from = offsets[0];
   const to = offsets[docs.length];
   let any = 0;
-  for (let i = from; i < to; i++) any |= passages.keys[i];
+  for (let i = from; i < to; i++) any |= keys[i];
   // No key bit set: one pass on bit 0 still lays the postings out in `order`.
   const low = any === 0 ? 0 : 31 - Math.clz32(any & -any);
   const width = any === 0 ? 1 : 32 - Math.clz32(any) - low;
@@ -168,12 +172,15 @@ export function sortPostings(
   const digit = Math.ceil(width / passes);
   const buckets = 1 << digit;
   const mask = buckets - 1;
-  const counts = new Uint32Array(passes * buckets);
-  // A tight loop a digit: a loop over the digits inside the loop over the keys compiles to slower code.
-  for (let pass = 0; pass < passes; pass++) {
-    const base = pass * buckets;
-    const shift = low + pass * digit;
-    for (let i = from; i < to; i++) counts[base + ((passages.keys[i] >>> shift) & mask)]++;
+  // Counts of all three digits a key can have (32 bits in digits of at most 11) in one read of the keys,
+  // written out: a loop over the digits inside the loop over the keys compiles to slower code. Digits
+  // past `passes` are counted and never used.
+  const counts = new Uint32Array(3 * buckets);
+  for (let i = from; i < to; i++) {
+    const key = keys[i] >>> low;
+    counts[key & mask]++;
+    counts[buckets + ((key >>> digit) & mask)]++;
+    counts[2 * buckets + ((key >>> (2 * digit)) & mask)]++;
   }
   // Each bucket's first position, in place of its count.
   const starts = (base: number) => {
@@ -190,7 +197,7 @@ export function sortPostings(
     const i = order[j];
     const doc = docs[i];
     for (let k = offsets[i]; k < offsets[i + 1]; k++) {
-      const key = passages.keys[k];
+      const key = keys[k];
       const at = counts[(key >>> low) & mask]++;
       toKeys[at] = key;
       toDocs[at] = doc;
