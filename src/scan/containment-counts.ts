@@ -105,12 +105,20 @@ export function remember(known: KnownContainment, candidates: ContainmentCandida
   }
   if (fresh.length === 0) return known;
   const n = known.count + fresh.length;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
   // Entries below known.count are old ones, the rest the fresh candidates.
   const aOf = (i: number) => (i < known.count ? known.a[i] : candidates.inner[fresh[i - known.count]]);
   const bOf = (i: number) => (i < known.count ? known.b[i] : candidates.outer[fresh[i - known.count]]);
-  order.sort((x, y) => aOf(x) - aOf(y) || bOf(x) - bOf(y));
+  const before = (x: number, y: number) => aOf(x) < aOf(y) || (aOf(x) === aOf(y) && bOf(x) < bOf(y));
+  const order = new Uint32Array(n);
+  let freshSorted = true;
+  for (let j = 1; j < fresh.length && freshSorted; j++) freshSorted = before(known.count + j - 1, known.count + j);
+  if (freshSorted) {
+    // Both lists sorted (candidates come by (inner, outer)) and apart (a fresh pair is not known): one merge.
+    for (let r = 0, i = 0, j = known.count; r < n; r++) order[r] = j === n || (i < known.count && before(i, j)) ? i++ : j++;
+  } else {
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((x, y) => aOf(x) - aOf(y) || bOf(x) - bOf(y));
+  }
   const out: KnownContainment = { a: new Uint32Array(n), b: new Uint32Array(n), common: new Uint32Array(n), sizeA: new Uint32Array(n), sizeB: new Uint32Array(n), count: n };
   order.forEach((i, r) => {
     out.a[r] = aOf(i);

@@ -10,6 +10,7 @@
  */
 import { COUNT_BELOW, intersectionAtLeast } from '../simhash/simhash.ts';
 import type { PackedSets } from './packed-sets.ts';
+import { sharedPassages } from './passage-index.ts';
 
 /** How the contained pairs are found; `DEFAULT_CONTAINMENT` holds the defaults. */
 export interface ContainmentOptions {
@@ -167,7 +168,7 @@ export function findContainedPairs(
  * little else. `sizes[d]`, when given and above 0, is d's exact feature-set size: it orders the pair as
  * the exact check will, and drops pairs whose sizes cannot be contained (`containmentSizesAllow`).
  * `passages.keys` is the search's scratch space and is left reordered (the index worker's own copy:
- * every fresh large array costs its page faults, about 50 ms for 14 MB on the bench machine).
+ * every fresh large array costs its page faults).
  */
 export function containmentCandidates(
   n: number,
@@ -180,7 +181,9 @@ export function containmentCandidates(
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   const sampleCount = new Uint32Array(n);
   for (let i = 0; i < passages.docs.length; i++) sampleCount[passages.docs[i]] = passages.offsets[i + 1] - passages.offsets[i];
-  const { runStart, docOf, runsOfDoc, docRuns } = sharedPassages(n, passages, stats);
+  const { runStart, docOf, runsOfDoc, docRuns, passages: distinct, postings } = sharedPassages(n, passages, sizes);
+  stats.passages = distinct;
+  stats.postings = postings;
   // A comes before B when it is the inner one: the smaller set, by exact sizes when both are known.
   const innerFirst = (a: number, b: number) => {
     const sa = sizes ? sizes[a] : 0;
@@ -191,6 +194,13 @@ export function containmentCandidates(
 
   const seen = new Uint8Array(n);
   const touched = new Uint32Array(n);
+  // Where in A's list each touched B first turned up: the first passage they share (below).
+  const firstShared = new Uint32Array(n);
+  let longestList = 0;
+  for (let d = 0; d < n; d++) longestList = Math.max(longestList, runsOfDoc[d + 1] - runsOfDoc[d]);
+  const runFrom = new Uint32Array(longestList);
+  const runTo = new Uint32Array(longestList);
+  const firstDoc = new Uint32Array(longestList);
   for (let a = 0; a < n; a++) {
     const samples = sampleCount[a];
     if (samples < options.minPassages) continue;
@@ -204,27 +214,44 @@ export function containmentCandidates(
     // With both exact sizes known, one comparison does innerFirst's and the size rule's work.
     const least = sizeA > 0 ? leastOuterSize(sizeA, options) : 0;
     let touchedCount = 0;
+    // Where A's prefix runs lie, and each one's first document (read only to bring it into the cache),
+    // gathered first: the runs lie far apart, and in a loop that does not branch on them the CPU waits
+    // for these loads together, not one after another as the walk below would.
+    for (let k = 0; k < prefix; k++) {
+      const r = docRuns[from + k];
+      runFrom[k] = runStart[r];
+      runTo[k] = runStart[r + 1];
+      firstDoc[k] = docOf[runFrom[k]];
+    }
     for (let k = from; k < from + prefix; k++) {
-      const r = docRuns[k];
-      stats.walked += runStart[r + 1] - runStart[r];
-      for (let i = runStart[r]; i < runStart[r + 1]; i++) {
+      const end = runTo[k - from];
+      let i = runFrom[k - from];
+      for (; i < end; i++) {
         const b = docOf[i];
-        if (b === a || seen[b]) continue;
         const sizeB = sizes ? sizes[b] : 0;
         if (sizeA > 0 && sizeB > 0) {
-          if (sizeB < least || (sizeB === sizeA && b < a)) continue;
+          // A run's documents come largest first: the rest are all too small.
+          if (sizeB < least) break;
+          if (sizeB === sizeA && b < a) continue;
         } else if (!innerFirst(a, b)) continue;
+        if (b === a || seen[b]) continue;
         seen[b] = 1;
+        firstShared[b] = k;
         touched[touchedCount++] = b;
       }
+      stats.walked += i - runFrom[k - from];
     }
     touched.subarray(0, touchedCount).sort();
     for (let t = 0; t < touchedCount; t++) {
       const b = touched[t];
       seen[b] = 0;
       stats.compared++;
-      // Passages held by one document are in no run: A's shared ones must hold all `needed`.
-      if (!sharesAtLeast(docRuns, from, from + own, runsOfDoc[b], runsOfDoc[b + 1], needed, stats)) continue;
+      // Passages held by one document are in no run: A's shared ones must hold all `needed`. Both lists
+      // are in rank order, and A's prefix was walked in it, so neither shares anything before the run
+      // where B first turned up: the merge starts there, in both.
+      const k = firstShared[b];
+      const bFrom = gallop(docRuns, runsOfDoc[b], runsOfDoc[b + 1], docRuns[k]);
+      if (!sharesAtLeast(docRuns, k, from + own, bFrom, runsOfDoc[b + 1], needed, stats)) continue;
       stats.candidates++;
       out.push(a, b);
     }
@@ -233,122 +260,25 @@ export function containmentCandidates(
 }
 
 /**
- * Passages held by two documents or more (runs), laid out rarest first: run r (a rank: fewest
- * documents first, then passage order) holds the documents `docOf[runStart[r]..runStart[r + 1])`;
- * document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`, ascending: its rarest passages
- * first, and a sorted list two documents' shared passages are merged from. Rank order is storage
- * order, so the prefix walks, which visit mostly the rarest runs, read the front of the arrays.
+ * The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none),
+ * found from the front: probes 1, 2, 4... places in, then a binary search between the last two. The
+ * list lies somewhere cold in memory, and the merge that follows reads its front anyway: the probes
+ * stay near it, not halfway along.
  */
-interface SharedPassages {
-  runStart: Uint32Array;
-  docOf: Uint32Array;
-  runsOfDoc: Uint32Array;
-  docRuns: Uint32Array;
+function gallop(list: Uint32Array, from: number, to: number, value: number): number {
+  let bound = 1;
+  while (from + bound - 1 < to && list[from + bound - 1] < value) bound *= 2;
+  return lowerBound(list, from + (bound >> 1), Math.min(from + bound, to), value);
 }
 
-/** Builds `SharedPassages`; reorders `passages.keys` and reuses its memory for `docRuns`. */
-function sharedPassages(n: number, passages: PassageSamples, stats: ContainmentStats): SharedPassages {
-  const { docs, offsets } = passages;
-  const keys = passages.keys.subarray(offsets[0], offsets[docs.length]);
-  const total = keys.length;
-  stats.postings = total;
-  const postingDoc = new Uint32Array(total);
-  for (let i = 0; i < docs.length; i++) postingDoc.fill(docs[i], offsets[i] - offsets[0], offsets[i + 1] - offsets[0]);
-  const scratchDocs = new Uint32Array(total);
-  const sorted = sortPostings(keys, postingDoc, new Uint32Array(total), scratchDocs);
-  const sortedKeys = sorted.keys;
-  const sortedDocs = sorted.docs;
-  // Runs of two documents or more, in passage order: where each starts in the sorted postings.
-  let runs = 0;
-  let longest = 0;
-  for (let i = 0; i < total; ) {
-    let j = i + 1;
-    while (j < total && sortedKeys[j] === sortedKeys[i]) j++;
-    stats.passages++;
-    if (j - i > 1) runs++;
-    longest = Math.max(longest, j - i);
-    i = j;
+/** The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none). */
+function lowerBound(list: Uint32Array, from: number, to: number, value: number): number {
+  while (from < to) {
+    const mid = (from + to) >>> 1;
+    if (list[mid] < value) from = mid + 1;
+    else to = mid;
   }
-  const runAt = new Uint32Array(runs);
-  const byLength = new Uint32Array(longest + 2);
-  let kept = 0;
-  for (let i = 0, r = 0; i < total; ) {
-    let j = i + 1;
-    while (j < total && sortedKeys[j] === sortedKeys[i]) j++;
-    if (j - i > 1) {
-      runAt[r++] = i;
-      byLength[j - i + 1]++;
-      kept += j - i;
-    }
-    i = j;
-  }
-  // Ranks: runs by length, a counting sort (stable, so passage order breaks ties).
-  for (let l = 0; l <= longest; l++) byLength[l + 1] += byLength[l];
-  const runOfRank = new Uint32Array(runs);
-  for (let r = 0; r < runs; r++) {
-    const at = runAt[r];
-    let j = at + 1;
-    while (j < total && sortedKeys[j] === sortedKeys[at]) j++;
-    runOfRank[byLength[j - at]++] = r;
-  }
-  // The runs' documents copied out in rank order, into the documents' array the sort left free (every
-  // fresh large array costs its page faults); then each document's ranks, filled rank by rank so every
-  // list comes out ascending, in the keys' memory (the sorted keys are not needed past here).
-  const docOf = (sortedDocs === postingDoc ? scratchDocs : postingDoc).subarray(0, kept);
-  const runStart = new Uint32Array(runs + 1);
-  const runsOfDoc = new Uint32Array(n + 1);
-  for (let rank = 0, c = 0; rank < runs; rank++) {
-    const at = runAt[runOfRank[rank]];
-    runStart[rank] = c;
-    for (let i = at; i < total && (i === at || sortedKeys[i] === sortedKeys[at]); i++) {
-      docOf[c++] = sortedDocs[i];
-      runsOfDoc[sortedDocs[i] + 1]++;
-    }
-  }
-  runStart[runs] = kept;
-  for (let d = 0; d < n; d++) runsOfDoc[d + 1] += runsOfDoc[d];
-  const fill = runsOfDoc.slice(0, n);
-  const docRuns = keys.subarray(0, kept);
-  for (let rank = 0; rank < runs; rank++) for (let i = runStart[rank]; i < runStart[rank + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
-  return { runStart, docOf, runsOfDoc, docRuns };
-}
-
-/**
- * Sorts the postings (keys[i], docs[i]) by key, then document: a stable least-significant-digit radix
- * sort on the key (at most 15 bits a pass, skipping the low bits no key sets: sampling zeroes them, so
- * two passes), which keeps the documents ascending within a key because the postings come in document
- * order. Returns the pair holding the result: the given arrays or the scratch ones (as long).
- */
-function sortPostings(keys: Uint32Array, docs: Uint32Array, scratchKeys: Uint32Array, scratchDocs: Uint32Array): { keys: Uint32Array; docs: Uint32Array } {
-  const total = keys.length;
-  let any = 0;
-  for (let i = 0; i < total; i++) any |= keys[i];
-  if (any === 0) return { keys, docs };
-  const low = 31 - Math.clz32(any & -any);
-  const width = 32 - low;
-  const passes = Math.ceil(width / 15);
-  const digit = Math.ceil(width / passes);
-  let fromKeys = keys;
-  let fromDocs = docs;
-  let toKeys = scratchKeys;
-  let toDocs = scratchDocs;
-  const start = new Uint32Array((1 << digit) + 1);
-  for (let pass = 0; pass < passes; pass++) {
-    const shift = low + pass * digit;
-    const mask = (1 << digit) - 1;
-    start.fill(0);
-    for (let i = 0; i < total; i++) start[((fromKeys[i] >>> shift) & mask) + 1]++;
-    for (let t = 0; t < mask + 1; t++) start[t + 1] += start[t];
-    for (let i = 0; i < total; i++) {
-      const key = fromKeys[i];
-      const at = start[(key >>> shift) & mask]++;
-      toKeys[at] = key;
-      toDocs[at] = fromDocs[i];
-    }
-    [fromKeys, toKeys] = [toKeys, fromKeys];
-    [fromDocs, toDocs] = [toDocs, fromDocs];
-  }
-  return { keys: fromKeys, docs: fromDocs };
+  return from;
 }
 
 /**
@@ -531,7 +461,10 @@ function sortedPairs(pairs: ContainedPairs): ContainedPairs {
   const { inner, outer } = pairs;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
+  // Pairs judged in candidate order mostly come sorted already: then no comparator runs.
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = inner[i - 1] < inner[i] || (inner[i - 1] === inner[i] && outer[i - 1] <= outer[i]);
+  if (!sorted) order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
   const out = emptyPairs(n);
   for (let r = 0; r < n; r++) {
     const i = order[r];

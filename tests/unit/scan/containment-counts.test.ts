@@ -108,4 +108,36 @@ describe('knownCounts', () => {
     knownCounts(candidates, after, none, sizes, again, 0.7);
     expect(Array.from(again)).toEqual([7, 10, 30]);
   });
+
+  it('remembers counts merged with those known before, sorted by pair, whatever order the candidates come in (seeded)', () => {
+    const random = mulberry32(3941);
+    for (let t = 0; t < 40; t++) {
+      const n = 2 + (random() % 30);
+      const pairs = (count: number) => Array.from({ length: count }, () => [random() % n, random() % n] as [number, number]).filter(([a, b]) => a !== b);
+      const first = candidatesOf(pairs(random() % 40));
+      const distinct = (c: ContainmentCandidates) => new Set(Array.from({ length: c.count }, (_, p) => `${c.inner[p]} ${c.outer[p]}`));
+      const once = [...distinct(first)].map((k) => k.split(' ').map(Number) as [number, number]);
+      const old = candidatesOf(once);
+      const count = (p: number) => [1 + p, 100 + p, 200 + p];
+      const known = remember(noKnownContainment(), old, new Int32Array(old.count).fill(-1), Float64Array.from(Array.from({ length: old.count }, (_, p) => count(p)).flat()));
+      // New candidates: some known before (at: their entry), some not; sorted as the stage gives them, or not.
+      const fresh = [...distinct(candidatesOf(pairs(random() % 40)))].filter((k) => !distinct(old).has(k)).map((k) => k.split(' ').map(Number) as [number, number]);
+      const mixed = [...once.filter(() => random() % 2), ...fresh];
+      const sorted = random() % 3 > 0;
+      const candidates = sorted ? candidatesOf(mixed) : { inner: Uint32Array.from(mixed, (p) => p[0]), outer: Uint32Array.from(mixed, (p) => p[1]), count: mixed.length };
+      const at = Int32Array.from({ length: candidates.count }, (_, p) => once.findIndex(([a, b]) => a === candidates.inner[p] && b === candidates.outer[p]));
+      const known0 = old.count;
+      const counts = Float64Array.from(Array.from({ length: candidates.count }, (_, p) => [1000 + p, 2000 + p, 3000 + p]).flat());
+      const model = new Map<string, number[]>();
+      for (let k = 0; k < known0; k++) model.set(`${known.a[k]} ${known.b[k]}`, [known.common[k], known.sizeA[k], known.sizeB[k]]);
+      for (let p = 0; p < candidates.count; p++) {
+        const key = `${candidates.inner[p]} ${candidates.outer[p]}`;
+        model.set(key, at[p] >= 0 ? [counts[3 * p], ...model.get(key)!.slice(1)] : [counts[3 * p], counts[3 * p + 1], counts[3 * p + 2]]);
+      }
+      const want = [...model].map(([k, v]) => [...k.split(' ').map(Number), ...v]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      const after = remember(known, candidates, at, counts);
+      const got = Array.from({ length: after.count }, (_, r) => [after.a[r], after.b[r], after.common[r], after.sizeA[r], after.sizeB[r]]);
+      expect(got, `case ${t}, sorted ${sorted}`).toEqual(want);
+    }
+  });
 });
