@@ -13,8 +13,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Each kernel: its AssemblyScript source, the generated module, and what the module is for. */
 const KERNELS = [
   { source: 'kernels/pair-scan.ts', out: 'src/core/index/pair-scan-wasm.ts', what: "the all-pairs search's inner loop" },
-  { source: 'kernels/set-jaccard.ts', out: 'src/core/groups/set-jaccard-wasm.ts', what: "exact verification's set decoding and Jaccard merge" },
-  { source: 'kernels/fingerprint.ts', out: 'src/core/simhash/fingerprint-wasm.ts', what: "the fingerprinter's tokenizers, XXH64 and bit counts" },
+  { source: 'kernels/set-jaccard.ts', out: 'src/core/groups/set-jaccard-wasm.ts', what: "the feature-set codec's encoder and decoder and exact verification's Jaccard merge" },
+  { source: 'kernels/fingerprint.ts', out: 'src/core/simhash/fingerprint-wasm.ts', what: "the fingerprinter's tokenizers, XXH64, bit counts and feature sets" },
 ];
 const FLAGS = ['--optimizeLevel', '3', '--shrinkLevel', '0', '--runtime', 'stub', '--noAssert', '--enable', 'simd', '--initialMemory', '1'];
 

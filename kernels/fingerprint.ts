@@ -1,7 +1,8 @@
 // The fingerprinter's kernel (AssemblyScript, compiled to src/core/simhash/fingerprint-wasm.ts by
 // bin/build-kernels.js): in-place tokenizing of ASCII text and of text whose non-ASCII code points
 // fold one by one, code point offsets for char n-grams, XXH64 (seed 0) of many byte ranges in one
-// call with native 64-bit multiplies, and per-document dedupe and bit counting of those hashes.
+// call with native 64-bit multiplies, per-document dedupe and bit counting of those hashes, and the
+// sorted distinct low halves of those hashes (the feature set).
 // src/core/simhash/fingerprint-kernel.ts states each export's contract; its results equal the
 // fingerprinter's JavaScript path (tests/unit/core/simhash/kernel-parity.test.ts).
 //
@@ -101,49 +102,50 @@ export function tally(hashes: usize, count: i32, table: usize, mask: u32, counte
   let total: i32 = 0;
   let pending: i32 = 0;
   let zeroSeen = false;
-  for (let f: i32 = 0; f < count; f++) {
-    const h = load<u64>(hashes + (<usize>f << 3));
-    if (dedupe) {
-      if (h == 0) {
-        if (zeroSeen) continue;
-        zeroSeen = true;
-      } else {
-        let slot = <u32>h & mask;
-        let repeated = false;
-        for (;;) {
-          const at = table + (<usize>slot << 3);
-          const there = load<u64>(at);
-          if (there == 0) {
-            store<u64>(at, h);
-            break;
+  // Flushed in one place, every 255 counted hashes and once after the last (f == count): one
+  // inlined copy of the flushes keeps the module under 4 KB.
+  for (let f: i32 = 0; f <= count; f++) {
+    if (f < count) {
+      const h = load<u64>(hashes + (<usize>f << 3));
+      if (dedupe) {
+        if (h == 0) {
+          if (zeroSeen) continue;
+          zeroSeen = true;
+        } else {
+          let slot = <u32>h & mask;
+          let repeated = false;
+          for (;;) {
+            const at = table + (<usize>slot << 3);
+            const there = load<u64>(at);
+            if (there == 0) {
+              store<u64>(at, h);
+              break;
+            }
+            if (there == h) {
+              repeated = true;
+              break;
+            }
+            slot = (slot + 1) & mask;
           }
-          if (there == h) {
-            repeated = true;
-            break;
-          }
-          slot = (slot + 1) & mask;
+          if (repeated) continue;
         }
-        if (repeated) continue;
       }
+      a0 += h & ONES;
+      a1 += (h >> 1) & ONES;
+      a2 += (h >> 2) & ONES;
+      a3 += (h >> 3) & ONES;
+      a4 += (h >> 4) & ONES;
+      a5 += (h >> 5) & ONES;
+      a6 += (h >> 6) & ONES;
+      a7 += (h >> 7) & ONES;
+      total++;
+      if (++pending < FLUSH_EVERY) continue;
     }
-    a0 += h & ONES;
-    a1 += (h >> 1) & ONES;
-    a2 += (h >> 2) & ONES;
-    a3 += (h >> 3) & ONES;
-    a4 += (h >> 4) & ONES;
-    a5 += (h >> 5) & ONES;
-    a6 += (h >> 6) & ONES;
-    a7 += (h >> 7) & ONES;
-    total++;
-    if (++pending == FLUSH_EVERY) {
-      flush(counters, a0, 0); flush(counters, a1, 1); flush(counters, a2, 2); flush(counters, a3, 3);
-      flush(counters, a4, 4); flush(counters, a5, 5); flush(counters, a6, 6); flush(counters, a7, 7);
-      a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0;
-      pending = 0;
-    }
+    flush(counters, a0, 0); flush(counters, a1, 1); flush(counters, a2, 2); flush(counters, a3, 3);
+    flush(counters, a4, 4); flush(counters, a5, 5); flush(counters, a6, 6); flush(counters, a7, 7);
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0;
+    pending = 0;
   }
-  flush(counters, a0, 0); flush(counters, a1, 1); flush(counters, a2, 2); flush(counters, a3, 3);
-  flush(counters, a4, 4); flush(counters, a5, 5); flush(counters, a6, 6); flush(counters, a7, 7);
   return total;
 }
 
@@ -340,4 +342,51 @@ export function codePoints(len: usize, starts: usize): i32 {
   }
   store<i32>(starts + (<usize>c << 2), <i32>len);
   return c;
+}
+
+/**
+ * The feature set of the `count` u64 hashes at `hashes`: their low halves, sorted ascending without
+ * repeats, as u32 at `keys`; returns how many. The keys are spread evenly, so one counting pass by
+ * their top `bits` bits (1..31; 2^bits u32 counts at `counts`, zeroed here) puts each within its
+ * small bucket of its place, and an insertion sort finishes with few moves; then repeats are dropped.
+ */
+export function sortedSet(hashes: usize, count: i32, keys: usize, counts: usize, bits: i32): i32 {
+  if (count <= 0) return 0;
+  const buckets = <usize>1 << <usize>bits;
+  const shift = <u32>(32 - bits);
+  memory.fill(counts, 0, buckets << 2);
+  for (let f: i32 = 0; f < count; f++) {
+    const at = counts + (<usize>(load<u32>(hashes + (<usize>f << 3)) >> shift) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  let start: u32 = 0;
+  for (let b: usize = 0; b < buckets; b++) {
+    const at = counts + (b << 2);
+    const c = load<u32>(at);
+    store<u32>(at, start);
+    start += c;
+  }
+  for (let f: i32 = 0; f < count; f++) {
+    const x = load<u32>(hashes + (<usize>f << 3));
+    const at = counts + (<usize>(x >> shift) << 2);
+    const p = load<u32>(at);
+    store<u32>(at, p + 1);
+    store<u32>(keys + (<usize>p << 2), x);
+  }
+  for (let i: usize = 1; i < <usize>count; i++) {
+    const x = load<u32>(keys + (i << 2));
+    let j = i;
+    for (; j > 0; j--) {
+      const y = load<u32>(keys + ((j - 1) << 2));
+      if (y <= x) break;
+      store<u32>(keys + (j << 2), y);
+    }
+    store<u32>(keys + (j << 2), x);
+  }
+  let m: usize = 1;
+  for (let i: usize = 1; i < <usize>count; i++) {
+    const x = load<u32>(keys + (i << 2));
+    if (x != load<u32>(keys + ((m - 1) << 2))) store<u32>(keys + (m++ << 2), x);
+  }
+  return <i32>m;
 }

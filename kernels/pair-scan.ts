@@ -1,7 +1,7 @@
 // The all-pairs search's inner loop (AssemblyScript, compiled to src/core/index/pair-scan-wasm.ts by
-// bin/build-kernels.js): every pair of records inside runs of records whose masked bits agree and
-// whose Hamming distance is at most k. One native i64.popcnt per candidate instead of the two SWAR
-// popcounts JavaScript needs over 32-bit halves.
+// bin/build-kernels.js): every pair of records inside runs of records whose masked bits agree, whose
+// Hamming distance is at most k and which no earlier table owns. One native i64.popcnt per candidate
+// instead of the two SWAR popcounts JavaScript needs over 32-bit halves.
 //
 // A record is 16 bytes: the fingerprint as one little-endian u64 (the half compared first in the low
 // word, as all-pairs lays it out), then two u32 words the scan does not read (document, key).
@@ -18,15 +18,41 @@ export function nextRow(): i32 {
   return resumeRow;
 }
 
+/** False when x (two fingerprints XORed) is zero on one of the `count` u64 block masks at `differ`. */
+// @ts-ignore: decorator
+@inline function differsOnAll(x: u64, differ: usize, count: i32): bool {
+  for (let d: i32 = 0; d < count; d++) if ((x & load<u64>(differ + (<usize>d << 3))) == 0) return false;
+  return true;
+}
+
+/** True when x (two fingerprints XORed) is zero on `mask` and has at most `limit` bits set; no branch. */
+// @ts-ignore: decorator
+@inline function near(x: u64, mask: u64, limit: u64): bool {
+  return <bool>(<i32>((x & mask) == 0) & <i32>(popcnt<u64>(x) <= limit));
+}
+
+/** Writes the pair (docA, the record at p's document, the distance popcount(x)) as found pair `found`; returns found + 1. */
+// @ts-ignore: decorator
+@inline function emit(out: usize, found: i32, docA: u32, p: usize, x: u64): i32 {
+  const at = out + <usize>found * 12;
+  store<u32>(at, docA);
+  store<u32>(at, load<u32>(p, 8), 4);
+  store<u32>(at, <u32>popcnt<u64>(x), 8);
+  return found + 1;
+}
+
 /**
  * Scans runs [run, runEnd) of the records at `records`: run r holds the records from the previous
  * run's end (or `row` for the first) to the u32 `ends[r]`. Writes each pair (i, j), i < j, of one run
- * with (fingerprint_i XOR fingerprint_j) & mask == 0 and popcount <= k to `out` as two u32 record
- * numbers. Stops before a row whose pairs might not fit in `capacity` (nextRun/nextRow say where
- * to go on) and returns the number of pairs written.
+ * with (fingerprint_i XOR fingerprint_j) & mask == 0, popcount <= k, and a nonzero XOR on each of the
+ * `differCount` u64 block masks at `differ` (a pair that agrees on one of those blocks belongs to an
+ * earlier table) to `out` as three u32: document i, document j (word 2 of each record), the distance.
+ * Stops before a row whose pairs might not fit in `capacity` (nextRun/nextRow say where to go on)
+ * and returns the number of pairs written.
  */
 export function scanRuns(
-  records: usize, ends: usize, run: i32, runEnd: i32, row: i32, k: i32, maskLow: u32, maskHigh: u32, out: usize, capacity: i32,
+  records: usize, ends: usize, run: i32, runEnd: i32, row: i32, k: i32, maskLow: u32, maskHigh: u32, differ: usize, differCount: i32,
+  out: usize, capacity: i32,
 ): i32 {
   const mask: u64 = (<u64>maskHigh << 32) | <u64>maskLow;
   const limit: u64 = <u64>k;
@@ -40,15 +66,28 @@ export function scanRuns(
         return found;
       }
       const a = load<u64>(records + (<usize>row << 4));
+      const docA = load<u32>(records + (<usize>row << 4), 8);
       let p = records + (<usize>(row + 1) << 4);
       const last = records + (<usize>end << 4);
+      // Four records a step, their distances tested without a branch each: nearly every step has none
+      // within k and then costs one well-predicted branch instead of eight (the key mask and the
+      // must-differ blocks are tested only for those within k).
+      while (p + 48 < last) {
+        const x0 = a ^ load<u64>(p);
+        const x1 = a ^ load<u64>(p, 16);
+        const x2 = a ^ load<u64>(p, 32);
+        const x3 = a ^ load<u64>(p, 48);
+        if (<i32>(popcnt<u64>(x0) <= limit) | <i32>(popcnt<u64>(x1) <= limit) | <i32>(popcnt<u64>(x2) <= limit) | <i32>(popcnt<u64>(x3) <= limit)) {
+          for (let q: usize = 0; q < 64; q += 16) {
+            const x = a ^ load<u64>(p + q);
+            if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, found, docA, p + q, x);
+          }
+        }
+        p += 64;
+      }
       while (p < last) {
         const x = a ^ load<u64>(p);
-        if ((x & mask) == 0 && popcnt<u64>(x) <= limit) {
-          store<u32>(out + (<usize>found << 3), row);
-          store<u32>(out + (<usize>found << 3), <u32>((p - records) >> 4), 4);
-          found++;
-        }
+        if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, found, docA, p, x);
         p += 16;
       }
       row++;

@@ -9,6 +9,7 @@
  * stream, least significant bit first: per key, the gap to the previous key (the first key's gap is
  * the key) as (gap >>> L) zeros and a one, then the gap's low L bits.
  */
+import { encodeSetWords } from './set-jaccard.ts';
 
 /** The Rice parameter for n keys up to `max`: the gaps average about (max + 1) / n. */
 function riceParameter(n: number, max: number): number {
@@ -36,54 +37,19 @@ export function encodeFeatureSet(keys: Uint32Array): Uint32Array {
 /**
  * `encodeFeatureSet` written into `out` from word `at` (room: `encodedWordsBound(keys)` words; every
  * word of the code is written, so `out` need not be zero): returns the index after its last word. Lets
- * a worker encode a batch's sets into one reused arena instead of two fresh arrays per document.
+ * a worker encode a batch's sets into one reused arena instead of two fresh arrays per document. The
+ * bit stream is written by the WebAssembly kernel (set-jaccard.ts), whose decoder reads it back.
  */
 export function encodeFeatureSetInto(keys: Uint32Array, out: Uint32Array, at: number): number {
   const n = keys.length;
-  out[at] = n;
-  out[at + 1] = 0;
-  if (n === 0) return at + 2;
-  const L = riceParameter(n, keys[n - 1]);
-  out[at + 1] = L;
-  let w = at + 2;
-  let bit = 0;
-  let word = 0;
-  let previous = 0;
-  const mask = L === 0 ? 0 : (2 ** L - 1) >>> 0;
-  for (let i = 0; i < n; i++) {
-    const gap = keys[i] - previous;
-    previous = keys[i];
-    // Unary quotient: q zeros (each finished word is written whole, zeros included), then a one.
-    let q = Math.floor(gap / 2 ** L);
-    while (q >= 32 - bit) {
-      q -= 32 - bit;
-      out[w++] = word;
-      word = 0;
-      bit = 0;
-    }
-    bit += q;
-    word |= 1 << bit;
-    bit++;
-    if (bit === 32) {
-      out[w++] = word;
-      word = 0;
-      bit = 0;
-    }
-    if (L > 0) {
-      const r = (gap & mask) >>> 0;
-      const room = 32 - bit;
-      word |= r << bit;
-      if (L < room) bit += L;
-      else {
-        out[w++] = word;
-        // The bits of r that did not fit (none when L === room).
-        word = L === room ? 0 : r >>> room;
-        bit = L - room;
-      }
-    }
+  if (n === 0) {
+    out[at] = 0;
+    out[at + 1] = 0;
+    return at + 2;
   }
-  if (bit > 0) out[w++] = word;
-  return w;
+  const words = encodeSetWords(keys, riceParameter(n, keys[n - 1]), encodedWordsBound(keys));
+  out.set(words, at);
+  return at + words.length;
 }
 
 /** How many keys an encoded set holds. */

@@ -1,14 +1,16 @@
 /**
- * Owns exact Jaccard of a verification chunk's pairs, and containment's counts of a chunk's pairs, in
- * the WebAssembly kernel (kernels/set-jaccard.ts, compiled by bin/build-kernels.js): the chunk's
- * encoded sets are decoded once each into the kernel's memory, then every pair is measured there by a
- * branchless merge. Same values as `jaccardSorted` and `intersectionAtLeast`.
+ * Owns exact Jaccard of a verification chunk's pairs, containment's counts of a chunk's pairs, and the
+ * feature-set codec's encoder, in the WebAssembly kernel (kernels/set-jaccard.ts, compiled by
+ * bin/build-kernels.js): the chunk's encoded sets are decoded once each into the kernel's memory, then
+ * every pair is measured there by a branchless merge. Same values as `jaccardSorted` and
+ * `intersectionAtLeast`.
  */
 import { WASM_BASE64 } from './set-jaccard-wasm.ts';
 import { neededCommon } from './contained-pairs.ts';
 
 interface SetJaccardExports {
   memory: WebAssembly.Memory;
+  encodeSet(keys: number, n: number, L: number, out: number): number;
   decodeSet(src: number, dst: number): number;
   jaccardPairs(keys: number, offsets: number, a: number, b: number, count: number, out: number): void;
   containmentPairs(keys: number, offsets: number, a: number, b: number, need: number, count: number, out: number): void;
@@ -45,6 +47,21 @@ function instance(): SetJaccardExports {
 
 /** Where the regions start: the kernel keeps no data of its own, but a page stays free below. */
 const BASE = 65536;
+
+/**
+ * The codec's words for `keys` (sorted, distinct, at least one) with Rice parameter `L`, which take at
+ * most `boundWords`, written by the kernel: a view of its memory, valid until its next call.
+ */
+export function encodeSetWords(keys: Uint32Array, L: number, boundWords: number): Uint32Array {
+  const k = instance();
+  const outAt = BASE + 4 * keys.length;
+  const end = outAt + 4 * boundWords;
+  const have = k.memory.buffer.byteLength;
+  if (end > have) k.memory.grow(Math.ceil((end - have) / 65536));
+  new Uint32Array(k.memory.buffer, BASE, keys.length).set(keys);
+  const words = k.encodeSet(BASE, keys.length, L, outAt);
+  return new Uint32Array(k.memory.buffer, outAt, words);
+}
 
 /**
  * Decodes a chunk's sets into the kernel's memory (set s: the encoded set of `encoded` naming it, else

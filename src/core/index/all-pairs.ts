@@ -5,7 +5,6 @@
  */
 import {
   MAX_BLOCKS,
-  agreeingBlocks,
   blockLayout,
   chooseBlocks,
   extractKeys,
@@ -209,7 +208,7 @@ function tablePairs(
   // After the scatter, offsets[g] is the end of group g. When the key is wider than the group digit,
   // groups mix keys: the kernel's mask (the whole key) keeps only candidates agreeing on it.
   const [keyHi, keyLo] = keyBits(layout, table);
-  return scanRuns(scratch, arena.groupedAt, grouped, arena.endsAt, 0, groups, 0, layout, table, keyHi, keyLo, swap, out);
+  return scanRuns(scratch, arena.groupedAt, arena.endsAt, 0, groups, 0, layout, table, keyHi, keyLo, swap, out);
 }
 
 /** Groups larger than this are re-sorted on the last key block; smaller ones are compared directly. */
@@ -233,7 +232,7 @@ function prefixRunPairs(
 ): PairList {
   const first = layout.tables[t0];
   const { key, arena } = scratch;
-  const { grouped, ends: offsets, local } = arena;
+  const { grouped, ends: offsets } = arena;
   const firstLast = 31 - Math.clz32(first.keyMask);
   const prefixBits = first.bits - layout.size[firstLast];
   const groupBits = Math.min(prefixBits, MAX_GROUP_BITS);
@@ -280,34 +279,33 @@ function prefixRunPairs(
       const end = offsets[g];
       const count = end - begin;
       if (count > SMALL_GROUP) {
-        if (smallFrom < g) out = scanRuns(scratch, arena.groupedAt, grouped, arena.endsAt, smallFrom, g, smallBegin, layout, table, keyHi, keyLo, swap, out);
+        if (smallFrom < g) out = scanRuns(scratch, arena.groupedAt, arena.endsAt, smallFrom, g, smallBegin, layout, table, keyHi, keyLo, swap, out);
         // Digit: the block's leading bits, about log2(count) of them, so sub-groups are tiny. The
         // kernel sorts the group into `local` (in its memory, so no record crosses into JavaScript).
         const digitBits = Math.min(size, 32 - Math.clz32(count), MAX_GROUP_BITS);
         const buckets = 1 << digitBits;
         arena.kernel.splitGroup(arena.groupedAt, begin, end, arena.localAt, arena.localEndsAt, buckets, hiWord, rH, mH, loLen, rL, mL, size - digitBits);
         // localEnds[v] is now the end of bucket v.
-        out = scanRuns(scratch, arena.localAt, local, arena.localEndsAt, 0, buckets, 0, layout, table, keyHi, keyLo, swap, out);
+        out = scanRuns(scratch, arena.localAt, arena.localEndsAt, 0, buckets, 0, layout, table, keyHi, keyLo, swap, out);
         smallFrom = g + 1;
         smallBegin = end;
       }
       begin = end;
     }
-    if (smallFrom < groups) out = scanRuns(scratch, arena.groupedAt, grouped, arena.endsAt, smallFrom, groups, smallBegin, layout, table, keyHi, keyLo, swap, out);
+    if (smallFrom < groups) out = scanRuns(scratch, arena.groupedAt, arena.endsAt, smallFrom, groups, smallBegin, layout, table, keyHi, keyLo, swap, out);
   }
   return out;
 }
 
 /**
- * Runs the kernel over runs [run, runEnd) of the records at byte `recordsAt` (`records` is their
- * view; run ends at byte `endsAt`; the first run starts at record `row`), and appends the pairs
- * within k that `table` owns: the kernel keeps candidates agreeing on the key bits (keyHi, keyLo)
- * within k; a pair whose agreeing blocks include one `mustDiffer` belongs to an earlier table.
+ * Runs the kernel over runs [run, runEnd) of the records at byte `recordsAt` (run ends at byte
+ * `endsAt`; the first run starts at record `row`), and appends the pairs within k that `table` owns:
+ * the kernel keeps candidates agreeing on the key bits (keyHi, keyLo) within k, and drops a pair that
+ * agrees on a block `mustDiffer` names (an earlier table owns it).
  */
 function scanRuns(
   scratch: Scratch,
   recordsAt: number,
-  records: Uint32Array,
   endsAt: number,
   run: number,
   runEnd: number,
@@ -319,37 +317,34 @@ function scanRuns(
   swap: boolean,
   out: PairList,
 ): PairList {
-  const { kernel, outAt, capacity, out: found } = scratch.arena;
+  const { kernel, outAt, capacity, out: found, differAt, differ } = scratch.arena;
   const k = layout.k;
-  const mustDiffer = table.mustDiffer;
-  // Word 0 of a record (the kernel's low 32 bits) is lo when swapped.
+  // Word 0 of a record (the kernel's low 32 bits) is lo when swapped; the block masks likewise.
   const mask0 = swap ? keyLo : keyHi;
   const mask1 = swap ? keyHi : keyLo;
+  let differCount = 0;
+  for (let j = 0; j < layout.blocks; j++) {
+    if ((table.mustDiffer & (1 << j)) === 0) continue;
+    differ[2 * differCount] = swap ? layout.maskLo[j] : layout.maskHi[j];
+    differ[2 * differCount + 1] = swap ? layout.maskHi[j] : layout.maskLo[j];
+    differCount++;
+  }
   while (run < runEnd) {
-    const count = kernel.scanRuns(recordsAt, endsAt, run, runEnd, row, k, mask0, mask1, outAt, capacity);
+    const count = kernel.scanRuns(recordsAt, endsAt, run, runEnd, row, k, mask0, mask1, differAt, differCount, outAt, capacity);
     run = kernel.nextRun();
     row = kernel.nextRow();
     if (count === 0) continue;
     if (out.count + count > out.a.length) out = ensurePairCapacity(out, out.count + count);
     const { a, b, distance } = out;
-    let c = out.count;
-    for (let p = 0; p < 2 * count; p += 2) {
-      const i = found[p] << 2;
-      const j = found[p + 1] << 2;
-      const x0 = records[i] ^ records[j];
-      const x1 = records[i + 1] ^ records[j + 1];
-      if (mustDiffer !== 0) {
-        const agree = swap ? agreeingBlocks(layout, x1, x0) : agreeingBlocks(layout, x0, x1);
-        if ((agree & mustDiffer) !== 0) continue; // an earlier table owns it
-      }
-      // The scatters are stable, so document order holds inside a run: the first index is smaller.
-      a[c] = records[i + 2];
-      b[c] = records[j + 2];
-      distance[c] = popcount(x0) + popcount(x1);
-      c++;
+    // The scatters are stable, so document order holds inside a run: the first document is smaller.
+    const c = out.count;
+    for (let p = 0; p < count; p++) {
+      a[c + p] = found[3 * p];
+      b[c + p] = found[3 * p + 1];
+      distance[c + p] = found[3 * p + 2];
     }
-    countPairs(scratch, c - out.count);
-    out.count = c;
+    countPairs(scratch, count);
+    out.count = c + count;
   }
   return out;
 }

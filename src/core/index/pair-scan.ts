@@ -10,7 +10,7 @@ interface PairScanExports {
   memory: WebAssembly.Memory;
   scanRuns(
     records: number, ends: number, run: number, runEnd: number, row: number, k: number, maskLow: number, maskHigh: number,
-    out: number, capacity: number,
+    differ: number, differCount: number, out: number, capacity: number,
   ): number;
   nextRun(): number;
   nextRow(): number;
@@ -22,19 +22,21 @@ interface PairScanExports {
 
 /** The kernel's memory laid out for one search, with typed-array views over each region. */
 export interface PairScanArena {
-  /** Byte offsets of the regions (records are 16 bytes, ends 4, found pairs 8). */
+  /** Byte offsets of the regions (records are 16 bytes, ends 4, found pairs 12, block masks 8). */
   readonly groupedAt: number;
   readonly localAt: number;
   readonly endsAt: number;
   readonly localEndsAt: number;
+  readonly differAt: number;
   readonly outAt: number;
   /** Found pairs the out region holds. */
   readonly capacity: number;
-  /** Views (4 words a record; ends; found pairs as row i, row j). */
+  /** Views (4 words a record; ends; the blocks a table's pairs must differ on, as u32 halves; found pairs as document i, document j, distance). */
   readonly grouped: Uint32Array;
   readonly local: Uint32Array;
   readonly ends: Uint32Array;
   readonly localEnds: Uint32Array;
+  readonly differ: Uint32Array;
   readonly out: Uint32Array;
   readonly kernel: PairScanExports;
 }
@@ -47,6 +49,9 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;
 }
+
+/** Most block masks a table's pairs must differ on (block numbers are bits of a 31-bit mask). */
+const MAX_DIFFER = 32;
 
 /** Where the regions start: the kernel's own stack and data stay below (it uses none, but keep a page). */
 const BASE = 65536;
@@ -64,17 +69,19 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   const localAt = groupedAt + 16 * records;
   const endsAt = localAt + 16 * records;
   const localEndsAt = endsAt + 4 * ends;
-  const outAt = localEndsAt + 4 * ends;
-  const bytes = outAt + 8 * capacity;
+  const differAt = localEndsAt + 4 * ends;
+  const outAt = differAt + 8 * MAX_DIFFER;
+  const bytes = outAt + 12 * capacity;
   const have = kernel.memory.buffer.byteLength;
   if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / 65536));
   const buffer = kernel.memory.buffer;
   return {
-    groupedAt, localAt, endsAt, localEndsAt, outAt, capacity, kernel,
+    groupedAt, localAt, endsAt, localEndsAt, differAt, outAt, capacity, kernel,
     grouped: new Uint32Array(buffer, groupedAt, 4 * records),
     local: new Uint32Array(buffer, localAt, 4 * records),
     ends: new Uint32Array(buffer, endsAt, ends),
     localEnds: new Uint32Array(buffer, localEndsAt, ends),
-    out: new Uint32Array(buffer, outAt, 2 * capacity),
+    differ: new Uint32Array(buffer, differAt, 2 * MAX_DIFFER),
+    out: new Uint32Array(buffer, outAt, 3 * capacity),
   };
 }

@@ -157,69 +157,6 @@ export function tableFeatures(e: Engine, count: number): number {
   return distinct;
 }
 
-/** Radix sort scratch: two key buffers and the four digits' counts, grown on demand. */
-let radixKeys = new Uint32Array(1024);
-let radixSwap = new Uint32Array(1024);
-const radixCounts = new Int32Array(1024);
-
-/** Documents up to this many features sort in the kept scratch (4 MB each); a larger one gets its own. */
-const RADIX_SCRATCH_MAX = 1 << 20;
-
-/**
- * The low halves hashes[2f] for f < count, sorted ascending (with repeats), in a buffer that is reused
- * by the next call (copy out what you keep): an LSD radix sort by bytes, all four digits counted in one
- * pass, which beats TypedArray#sort on these short arrays of uniformly spread keys.
- */
-export function sortLowHalves(hashes: Uint32Array, count: number): Uint32Array {
-  if (radixKeys.length < count) {
-    const size = count <= RADIX_SCRATCH_MAX ? Math.min(RADIX_SCRATCH_MAX, Math.max(count, 2 * radixKeys.length)) : count;
-    const keys = new Uint32Array(size);
-    const swap = new Uint32Array(size);
-    if (size > RADIX_SCRATCH_MAX) return sortInto(hashes, count, keys, swap);
-    radixKeys = keys;
-    radixSwap = swap;
-  }
-  return sortInto(hashes, count, radixKeys, radixSwap);
-}
-
-function sortInto(hashes: Uint32Array, count: number, keys: Uint32Array, swap: Uint32Array): Uint32Array {
-  let a = keys;
-  let b = swap;
-  if (count < 64) {
-    for (let f = 0; f < count; f++) a[f] = hashes[2 * f];
-    return a.subarray(0, count).sort();
-  }
-  const counts = radixCounts;
-  counts.fill(0);
-  for (let f = 0; f < count; f++) {
-    const x = hashes[2 * f];
-    a[f] = x;
-    counts[x & 0xff]++;
-    counts[256 + ((x >>> 8) & 0xff)]++;
-    counts[512 + ((x >>> 16) & 0xff)]++;
-    counts[768 + (x >>> 24)]++;
-  }
-  for (let d = 0; d < 4; d++) {
-    const base = d << 8;
-    const shift = d << 3;
-    let at = 0;
-    for (let v = base; v < base + 256; v++) {
-      const c = counts[v];
-      counts[v] = at;
-      at += c;
-    }
-    for (let i = 0; i < count; i++) {
-      const x = a[i];
-      b[counts[base + ((x >>> shift) & 0xff)]++] = x;
-    }
-    const t = a;
-    a = b;
-    b = t;
-  }
-  // After four passes the sorted keys are back in the first buffer.
-  return a.subarray(0, count);
-}
-
 /** The last fingerprint's halves, [hi, lo] (set by `signBits`; no array per document). */
 export const bitsOut = new Uint32Array(2);
 
@@ -283,16 +220,20 @@ export function createTfidfSums(df: DocumentFrequencyTable): (e: Engine, distinc
   };
 }
 
+/** Most bits the kernel buckets a feature set's keys by: 2^16 counts (256 KB) stay in cache. */
+const SET_BUCKET_BITS = 16;
+
 /**
- * The feature set from the `count` hashes in e.hashes: their distinct low halves, sorted. With
- * `scratch`, a view of the sort's scratch, valid until the next sort (no allocation per document).
+ * The feature set from the `count` hashes in e.hashes (count >= 1): their distinct low halves, sorted
+ * by the kernel (two distinct 64-bit hashes may share a low half: each key is kept once). With
+ * `scratch`, a view of the engine's memory valid until its next document (no allocation per document).
  */
 export function distinctLowHalves(e: Engine, count: number, scratch = false): Uint32Array {
-  // Sorting all the low halves and keeping each once gives the distinct ones, without a table.
-  const sorted = sortLowHalves(e.hashes, count);
-  // Two distinct 64-bit hashes may share their low half: keep each key once.
-  let m = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i];
-  // The one allocation per document (unless the caller only reads it at once): the set at its exact size.
-  return scratch ? sorted.subarray(0, m) : sorted.slice(0, m);
+  // The token arrays are free once the features are hashed: the keys go where the starts were, the
+  // bucket counts where the ends were (2^bits <= max(count, 2), and both arrays hold tokCap >= count).
+  const bits = Math.min(SET_BUCKET_BITS, Math.max(1, 31 - Math.clz32(count)));
+  const keysAt = e.starts.byteOffset;
+  const m = e.kernel.sortedSet(e.hashes.byteOffset, count, keysAt, e.ends.byteOffset, bits);
+  const keys = new Uint32Array(e.memory, keysAt, m);
+  return scratch ? keys : keys.slice();
 }

@@ -2,8 +2,9 @@
  * The fingerprinter's WebAssembly kernel (kernels/fingerprint.ts, compiled from AssemblyScript by
  * bin/build-kernels.js into fingerprint-wasm.ts): in-place tokenizing (pure ASCII text, and text
  * whose non-ASCII code points fold one by one), char n-gram bounds, XXH64 (seed 0) of many byte
- * ranges in one call, and per-document dedupe and bit counting of those hashes. The kernel keeps
- * nothing in its memory: the caller lays out every buffer from address 0.
+ * ranges in one call, per-document dedupe and bit counting of those hashes, and their feature set
+ * (sorted distinct low halves). The kernel keeps nothing in its memory: the caller lays out every
+ * buffer from address 0.
  */
 import { WASM_BASE64 } from './fingerprint-wasm.ts';
 
@@ -51,6 +52,12 @@ export type FingerprintKernel = {
    * then len after them; returns the code point count (char n-grams span starts[f] .. starts[f + n]).
    */
   codePoints(len: number, starts: number): number;
+  /**
+   * The feature set of the `count` u64 hashes at `hashes`: their low halves sorted ascending without
+   * repeats, written as u32 to `keys` (room for `count`); returns how many. `counts` is scratch for
+   * 2^bits u32 (bits 1..31): the keys are placed by their top `bits` bits, then insertion-sorted.
+   */
+  sortedSet(hashes: number, count: number, keys: number, counts: number, bits: number): number;
 };
 
 /** Fold-table entry kinds (bits 24..31 of an entry; 0 = block not filled yet); kernels/fingerprint.ts uses the same numbers. */

@@ -39,6 +39,20 @@ describe('feature set codec', () => {
     expect(roundTrip(burst)).toEqual(burst);
   });
 
+  it('writes the same words as ever (the layout both decoders read)', () => {
+    const clustered = Uint32Array.from([0, 1, 2, 1000, 1001, 2 ** 31, 2 ** 31 + 1, 2 ** 32 - 2, 2 ** 32 - 1]);
+    expect(Array.from(encodeFeatureSet(clustered))).toEqual([9, 28, 1610612737, 201326592, 3867148288, 3145731, 788529152, 8388600, 4127195136, 16777215, 0]);
+    // Word count and a hash of the words, from the encoder before it moved into the kernel.
+    const golden = ['1/4294967296: 4 3252074160', '7/4294967296: 9 3254703900', '40/4294967296: 38 3466685660', '40/80: 6 3934255364', '33/33: 5 2893787394', '1500/4294967296: 1077 2016005627'];
+    const got = [[1, 2 ** 32], [7, 2 ** 32], [40, 2 ** 32], [40, 80], [33, 33], [1500, 2 ** 32]].map(([n, span]) => {
+      const words = encodeFeatureSet(randomSet(n, n + span, span));
+      let h = 0;
+      for (const w of words) h = (Math.imul(h, 31) + w) >>> 0;
+      return `${n}/${span}: ${words.length} ${h}`;
+    });
+    expect(got).toEqual(golden);
+  });
+
   it('decodes into a scratch array when it is large enough', () => {
     const keys = randomSet(300, 3);
     const scratch = new Uint32Array(1000);

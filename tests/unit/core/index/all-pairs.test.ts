@@ -4,6 +4,7 @@ import { blockLayout } from '../../../../src/core/index/block-layout.ts';
 import { concatPairLists, sortPairs } from '../../../../src/core/index/pair-list.ts';
 import { bruteForcePairs, flipBits, pairStrings, plantedSet, type Fingerprints } from './test-fingerprints.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
+import { createPairScanArena } from '../../../../src/core/index/pair-scan.ts';
 
 const cases: Array<[k: number, blocks: number]> = [
   [0, 1], [0, 2], [0, 4],
@@ -204,5 +205,25 @@ describe('sortPairs', () => {
       }
     }
     expect(pairStrings(sorted)).toEqual(pairStrings(list));
+  });
+});
+
+describe('the pair-scan kernel', () => {
+  it('writes documents and distances, and drops pairs that agree on a block the table needs them to differ on', () => {
+    const arena = createPairScanArena(4, 4);
+    // One run of four records: fingerprint (word 0 low, word 1 high), document, key.
+    const prints: Array<[number, number]> = [[0, 0], [0x0000000f, 0], [0x000000f0, 0], [0, 0xff000000]];
+    prints.forEach(([w0, w1], r) => arena.grouped.set([w0, w1, 10 + r, 0], 4 * r));
+    arena.ends[0] = 4;
+    // Block masks to differ on: the low byte of word 0.
+    arena.differ.set([0xff, 0]);
+    const scan = (differCount: number) => {
+      const count = arena.kernel.scanRuns(arena.groupedAt, arena.endsAt, 0, 1, 0, 8, 0, 0, arena.differAt, differCount, arena.outAt, arena.capacity);
+      return Array.from({ length: count }, (_, p) => Array.from(arena.out.subarray(3 * p, 3 * p + 3)).join(' '));
+    };
+    // Within 8: (10,11) 4, (10,12) 4, (10,13) 8, (11,12) 8; (11,13) and (12,13) are 12 apart.
+    expect(scan(0)).toEqual(['10 11 4', '10 12 4', '10 13 8', '11 12 8']);
+    // (10,13) agrees on the low byte: an earlier table owns it.
+    expect(scan(1)).toEqual(['10 11 4', '10 12 4', '11 12 8']);
   });
 });

@@ -88,6 +88,28 @@ describe('the fingerprint WebAssembly kernel', () => {
     expect([...counters]).toEqual(bitsOf([0n, 5n]));
   });
 
+  it('gives the sorted distinct low halves of hashes (sortedSet), with any bucket bits, leaving the hashes as they were', () => {
+    const kernel = createFingerprintKernel();
+    kernel.memory.grow(2);
+    const HASHES = 0, KEYS = 40000, COUNTS = 60000, N = 3000;
+    const words = new Uint32Array(kernel.memory.buffer);
+    const next = rng(5);
+    for (const bits of [1, 4, 11]) {
+      for (const span of [2 ** 32, 50, 2 ** 20]) {
+        // Low halves over 2^32, with repeats (50 values), or crowded into the first buckets.
+        for (let i = 0; i < 2 * N; i++) words[HASHES / 4 + i] = Math.floor(next() * span);
+        const hashes = words.slice(0, 2 * N);
+        const low = Uint32Array.from({ length: N }, (_, f) => hashes[2 * f]).sort();
+        const expected = low.filter((x, i) => i === 0 || x !== low[i - 1]);
+        const m = kernel.sortedSet(HASHES, N, KEYS, COUNTS, bits);
+        // Compared as text: a deep equal of long arrays is slow.
+        expect(words.subarray(KEYS / 4, KEYS / 4 + m).join(), `bits ${bits}, span ${span}`).toBe(expected.join());
+        expect(words.subarray(0, 2 * N).join()).toBe(hashes.join());
+      }
+    }
+    expect(kernel.sortedSet(HASHES, 0, KEYS, COUNTS, 1)).toBe(0);
+  });
+
   it('tokenizes ASCII in place: lowercased tokens joined by one space, bounds, and a capacity check', () => {
     const kernel = createFingerprintKernel();
     kernel.memory.grow(1);
