@@ -71,7 +71,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     events: {
       onBlocked: () => c.update({ notice: 'Another SimSift tab keeps the saved corpus open. Close or reload it to continue.' }),
       onVersionChange: () => c.update({ notice: 'Another tab is changing the saved corpus; this tab reconnects when needed.' }),
-      onTerminated: () => c.update({ error: { kind: 'closed', message: 'The browser closed the saved corpus. Reload this page.' } }),
+      onTerminated: () => void c.dispatch({ type: 'failed', off: false, error: { kind: 'closed', message: 'The browser closed the saved corpus. Reload this page.' } }),
     },
   });
   const unsubscribe = followOtherTabs(c);
@@ -99,7 +99,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       c.update({ rereadAll: true, notice: 'The next time you choose the folder, every file is read again, not only the files whose size or modification time changed.' }),
     openBundle: (bundle, folder) =>
       openBundle(c, bundle, folder).catch((error: unknown): OpenOutcome => {
-        c.update({ status: 'ready' });
+        void c.dispatch({ type: 'bundle-refused' });
         return { kind: 'refused', message: `The CLI result could not be stored (${error instanceof Error ? error.message : String(error)}); the saved corpus is as it was.` };
       }),
     answer: (ok) => c.answerPending?.(ok),
