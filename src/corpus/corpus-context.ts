@@ -71,6 +71,7 @@ export interface CorpusContext {
   readonly workers: ScanWorkers;
   readonly channel: ReturnType<typeof createCorpusChannel>;
   snapshot: PersistenceSnapshot;
+  /** The page's scan session, set once by createCorpusPersistence (its saving stage needs this context first). */
   session: ScanSession | null;
   /** The corpus on show (null: none); a scan merges into it, a removal or another tab's change reloads it. */
   base: Base | null;
