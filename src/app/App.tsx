@@ -1,7 +1,6 @@
 /** The application shell: the one place where SimSift's features are put together. */
 import { useCallback, useDeferredValue, useSyncExternalStore, type ReactNode } from 'react';
 import { createScanStore } from '../scan/scan-store.ts';
-import { createScanSession } from '../scan/scan-session.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
 import { createCorpusPersistence } from '../corpus/corpus-persistence.ts';
 import { CorpusPanel } from '../ui/corpus/CorpusPanel.tsx';
@@ -19,10 +18,10 @@ import type { GroupingParams } from './result-groups.ts';
 // One scan session per page: the store is shared state, the workers start on the first scan.
 const scanStore = createScanStore();
 const scanWorkers = createScanWorkers();
-// The saved corpus: batches are committed as the scan goes, and restored (data-scan-state 'done') on load.
+// The saved corpus and its scan session: batches are committed as the scan goes, and restored
+// (data-scan-state 'done') on load.
 const corpusPersistence = createCorpusPersistence(scanStore, scanWorkers);
-const scanSession = createScanSession(scanStore, scanWorkers, corpusPersistence.hooks);
-corpusPersistence.attach(scanSession);
+const scanSession = corpusPersistence.session;
 void corpusPersistence.start();
 
 export function App() {

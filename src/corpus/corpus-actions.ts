@@ -43,11 +43,7 @@ export async function resume(c: CorpusContext, files: File[]): Promise<void> {
 
 /** Scans again the files a full storage kept out (after space was freed). */
 export async function resumeStopped(c: CorpusContext): Promise<void> {
-  const source = c.notSaved;
-  if (!source) return;
-  c.notSaved = null;
-  c.update({ storageFull: null, error: null, status: 'ready' });
-  await c.session?.start(source);
+  await c.dispatch({ type: 'resume-stopped' });
 }
 
 /** Keeps what the interrupted scan saved and forgets its marker. */
@@ -71,7 +67,8 @@ export async function clear(c: CorpusContext): Promise<void> {
     c.base = null;
     c.tables = null;
     c.session?.reset();
-    c.update({ interrupted: null, error: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
+    void c.dispatch({ type: 'cleared' });
+    c.update({ interrupted: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
     c.notify('cleared');
     await c.refreshUsage();
   });
@@ -86,7 +83,8 @@ export async function resetLocalData(c: CorpusContext): Promise<void> {
     c.savedSettings = null;
     c.tables = null;
     c.session?.reset();
-    c.update({ status: 'ready', documentCount: 0, interrupted: null, error: null, checks: null, unmeasured: 0, notice: 'Local data was reset.' });
+    void c.dispatch({ type: 'reset' });
+    c.update({ documentCount: 0, interrupted: null, checks: null, unmeasured: 0, notice: 'Local data was reset.' });
     c.channel.notify('reset', 0);
     await c.refreshUsage();
   } catch (error) {

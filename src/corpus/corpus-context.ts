@@ -8,7 +8,6 @@ import { NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts'
 import { getCorpusSummary } from '../storage/corpus-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
-import type { StorageErrorKind } from '../storage/storage-error.ts';
 import { getStorageUsage } from '../storage/storage-quota.ts';
 import type { StorageUsage } from '../storage/storage-quota.ts';
 import { createCorpusChannel } from '../storage/tab-coordination.ts';
@@ -23,26 +22,19 @@ import type { BatchWriter } from './corpus-writer.ts';
 import type { CorpusPart, FolderSync } from './merge-corpus.ts';
 import type { StoredTables } from './stored-tables.ts';
 import type { UnchangedFiles } from '../scan/quick-check.ts';
+import { createCorpusRunner, panelStatus, writerOf } from './corpus-state.ts';
+import type { CorpusAction, CorpusState, PanelStatus } from './corpus-state.ts';
 
 
-/** What the corpus panel shows. */
-export interface PersistenceSnapshot {
-  /** 'restoring' while the saved corpus loads; 'off' when this browser cannot store anything. */
-  status: 'starting' | 'restoring' | 'ready' | 'off' | 'error';
+/** What the corpus panel shows; its status, error and storage-full fields are the state's (corpus-state.ts). */
+export interface PersistenceSnapshot extends PanelStatus {
   documentCount: number;
   usage: StorageUsage | null;
   keepContents: boolean;
   /** A scan left 'running' by a closed tab, or stopped by a full storage (`storageFull`): how far it got. */
   interrupted: { id: number; label: string; committed: number; total: number; storageFull: boolean; cancelled: boolean; sync: boolean } | null;
-  /**
-   * The last scan stopped because the storage is full: how many of its files are in the corpus, and
-   * whether `resumeStopped` can scan the rest (the files are still at hand in this page).
-   */
-  storageFull: { saved: number; notSaved: number; canResume: boolean } | null;
   /** A passing notice (another tab changed the corpus, a scan was not saved, ...). */
   notice: string | null;
-  /** A storage failure the person must act on; `kind` chooses the action (e.g. reset local data). */
-  error: { kind: StorageErrorKind | 'other'; message: string } | null;
   /** Results of the last "Check files against the corpus". */
   checks: CheckResult[] | null;
   checking: boolean;
@@ -63,6 +55,13 @@ export interface PersistenceSnapshot {
   rereadAll: boolean;
 }
 
+/** A scan's open batch writer, whether it rebuilds the corpus (other fingerprint settings), and the scan's documents. */
+export interface Writing {
+  writer: BatchWriter;
+  rebuild: boolean;
+  docs: ScanDocs;
+}
+
 /** The current corpus in memory: the shown result, each position's storage id (NO_ID if unsaved), its search state. */
 export type Base = CorpusPart;
 
@@ -72,6 +71,7 @@ export interface CorpusContext {
   readonly workers: ScanWorkers;
   readonly channel: ReturnType<typeof createCorpusChannel>;
   snapshot: PersistenceSnapshot;
+  /** The page's scan session, set once by createCorpusPersistence (its saving stage needs this context first). */
   session: ScanSession | null;
   /** The corpus on show (null: none); a scan merges into it, a removal or another tab's change reloads it. */
   base: Base | null;
@@ -94,10 +94,12 @@ export interface CorpusContext {
   stopTimes: () => void;
   /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
   pendingSaves: number;
-  /** The running scan's writer, whether it rebuilds the corpus (other fingerprint settings), and the scan's documents. */
-  writing: { writer: BatchWriter; rebuild: boolean; docs: ScanDocs } | null;
-  /** The files a full storage kept out of the corpus (for resumeStopped), as the source to scan them again. */
-  notSaved: ScanSource | null;
+  /** Where the saved corpus is (corpus-state.ts); moved only by `dispatch`. */
+  readonly state: CorpusState<Writing, ScanSource>;
+  /** The running (or stopped, not yet ended) scan's writer: the state's. */
+  readonly writing: Writing | null;
+  /** The files a full storage kept out of the corpus (for resumeStopped): the state's. */
+  readonly notSaved: ScanSource | null;
   /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
   folderSync: FolderSync | null;
   /** Listed files the running scan's quick check left unread (the saved corpus holds them as they are). */
@@ -109,8 +111,10 @@ export interface CorpusContext {
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
   missedChange: { reason: CorpusChangeReason } | null;
   readonly listeners: Set<() => void>;
-  /** Changes the panel's snapshot and tells its listeners. */
-  update(patch: Partial<PersistenceSnapshot>): void;
+  /** Moves the state (the panel's status fields follow) and starts the scans the transition asks for. */
+  dispatch(action: CorpusAction<Writing, ScanSource>): Promise<void>;
+  /** Changes the panel's snapshot and tells its listeners (the status fields come from `state` only). */
+  update(patch: Partial<Omit<PersistenceSnapshot, keyof PanelStatus>>): void;
   /** Shows a failure: 'off' when this browser stores nothing, else an error the person acts on. */
   fail(error: unknown): void;
   /** Refreshes the storage used and the document count (informative only; never rejects). */
@@ -126,14 +130,12 @@ export interface CorpusContext {
 }
 
 const INITIAL: PersistenceSnapshot = {
-  status: 'starting',
+  ...panelStatus({ kind: 'starting' }),
   documentCount: 0,
   usage: null,
   keepContents: true,
   interrupted: null,
-  storageFull: null,
   notice: null,
-  error: null,
   checks: null,
   checking: false,
   restore: null,
@@ -146,6 +148,11 @@ const INITIAL: PersistenceSnapshot = {
 
 /** A context with nothing loaded yet. */
 export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers): CorpusContext {
+  // The panel's status fields are the state's, written with every change of it and nowhere else.
+  const runner = createCorpusRunner<Writing, ScanSource>((state) => {
+    c.snapshot = { ...c.snapshot, ...panelStatus(state) };
+    for (const l of [...c.listeners]) l();
+  });
   const c: CorpusContext = {
     scanStore,
     workers,
@@ -163,24 +170,34 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     saving: Promise.resolve(),
     stopTimes: () => undefined,
     pendingSaves: 0,
-    writing: null,
-    notSaved: null,
+    get state() {
+      return runner.state;
+    },
+    get writing() {
+      return writerOf(runner.state);
+    },
+    get notSaved() {
+      const s = runner.state;
+      return s.kind === 'storage-full' ? s.rest : null;
+    },
     folderSync: null,
     notRead: null,
     exclusions: NO_EXCLUSIONS,
     restoring: Promise.resolve(),
     missedChange: null,
     listeners: new Set(),
+    async dispatch(action) {
+      for (const write of runner.dispatch(action)) await c.session?.start(write.source);
+    },
     update(patch) {
       c.snapshot = { ...c.snapshot, ...patch };
       for (const l of [...c.listeners]) l();
     },
     fail(error) {
       if (isStorageError(error)) {
-        const off = error.kind === 'unavailable';
-        c.update({ status: off ? 'off' : 'error', error: { kind: error.kind, message: error.userMessage } });
+        void c.dispatch({ type: 'failed', off: error.kind === 'unavailable', error: { kind: error.kind, message: error.userMessage } });
       } else {
-        c.update({ status: 'error', error: { kind: 'other', message: `The saved corpus could not be used: ${String(error)}` } });
+        void c.dispatch({ type: 'failed', off: false, error: { kind: 'other', message: `The saved corpus could not be used: ${String(error)}` } });
       }
     },
     refreshUsage: async () => {

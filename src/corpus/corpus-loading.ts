@@ -91,7 +91,7 @@ export async function restore(c: CorpusContext, carried?: VerifiedPairs): Promis
 }
 
 async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | undefined, t0: number, phase: (p: RestorePhase) => void): Promise<void> {
-  c.update({ status: 'restoring' });
+  void c.dispatch({ type: 'restore-started' });
   const revision = (await getCorpusSummary()).revision;
   phase('loading the corpus');
   c.savedSettings = await getSettings();
@@ -161,7 +161,8 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
     c.baseRevision = revision;
     if (c.scanStore.getSnapshot().state === 'done') c.session?.reset();
   }
-  c.update({ status: 'ready', documentCount: summary.documentCount, error: null });
+  void c.dispatch({ type: 'restored' });
+  c.update({ documentCount: summary.documentCount });
   publishIndex(c);
   void c.refreshUsage();
 }

@@ -1,16 +1,15 @@
 /**
- * The saved-corpus controller: one per page, over the scan store and the workers. It gives the scan
- * session what saving into the corpus the scan calls (corpus-scan-saving.ts), restores the corpus on
- * load (corpus-loading.ts), and is the corpus panel's actions (resume, clear, reset, keep contents,
- * remove, check). It never writes the scan state (the session does) and never asks the person itself:
+ * The saved-corpus controller: one per page, over the scan store and the workers. It owns the page's
+ * scan session, built with saving into the corpus as one of its stages (corpus-scan-saving.ts), restores
+ * the corpus on load (corpus-loading.ts), and is the corpus panel's actions (resume, clear, reset, keep
+ * contents, remove, check). It never writes the scan state (the session does) and never asks the person itself:
  * questions go to the panel through `confirmation`. The panel reads its snapshot through
  * `subscribe`/`getSnapshot`; the state behind it is the one `CorpusContext` (corpus-context.ts), and
  * each panel action is a function of it (corpus-actions.ts).
  */
 import { configureStorage } from '../storage/database.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import type { ScanHooks } from '../scan/scan-hooks.ts';
-import type { ScanSession } from '../scan/scan-session.ts';
+import { createScanSession, type ScanSession } from '../scan/scan-session.ts';
 import type { ScanStore } from '../scan/scan-store.ts';
 import type { CheckResult } from './check-against-corpus.ts';
 import { createCorpusContext } from './corpus-context.ts';
@@ -26,11 +25,10 @@ export type { CheckResult, OpenOutcome, PersistenceSnapshot };
 
 /** The persistence controller the app wires into the scan session and the corpus panel. */
 export interface CorpusPersistence {
-  readonly hooks: ScanHooks;
+  /** The page's scan session: every scan saves into this corpus. */
+  readonly session: ScanSession;
   subscribe(listener: () => void): () => void;
   getSnapshot(): PersistenceSnapshot;
-  /** Gives the controller the session (to cancel on a quota failure, and to resume scans). */
-  attach(session: ScanSession): void;
   /** Restores the saved corpus (call once on load). */
   start(): Promise<void>;
   /** Rescans only the files of `files` not yet saved (after an interrupted scan). */
@@ -64,27 +62,26 @@ export interface CorpusPersistence {
   close(): void;
 }
 
-/** Creates the controller over the scan store and workers; nothing is read until `start`. */
+/** Creates the controller and its scan session over the scan store and workers; nothing is read until `start`. */
 export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorkers): CorpusPersistence {
   const c = createCorpusContext(scanStore, workers);
   configureStorage({
     events: {
       onBlocked: () => c.update({ notice: 'Another SimSift tab keeps the saved corpus open. Close or reload it to continue.' }),
       onVersionChange: () => c.update({ notice: 'Another tab is changing the saved corpus; this tab reconnects when needed.' }),
-      onTerminated: () => c.update({ error: { kind: 'closed', message: 'The browser closed the saved corpus. Reload this page.' } }),
+      onTerminated: () => void c.dispatch({ type: 'failed', off: false, error: { kind: 'closed', message: 'The browser closed the saved corpus. Reload this page.' } }),
     },
   });
   const unsubscribe = followOtherTabs(c);
+  const session = createScanSession(scanStore, workers, createScanSaving(c));
+  c.session = session;
   return {
-    hooks: createScanSaving(c),
+    session,
     subscribe(listener) {
       c.listeners.add(listener);
       return () => c.listeners.delete(listener);
     },
     getSnapshot: () => c.snapshot,
-    attach(s) {
-      c.session = s;
-    },
     start: () => runRestore(c),
     resume: (files) => actions.resume(c, files),
     resumeStopped: () => actions.resumeStopped(c),
@@ -99,7 +96,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
       c.update({ rereadAll: true, notice: 'The next time you choose the folder, every file is read again, not only the files whose size or modification time changed.' }),
     openBundle: (bundle, folder) =>
       openBundle(c, bundle, folder).catch((error: unknown): OpenOutcome => {
-        c.update({ status: 'ready' });
+        void c.dispatch({ type: 'bundle-refused' });
         return { kind: 'refused', message: `The CLI result could not be stored (${error instanceof Error ? error.message : String(error)}); the saved corpus is as it was.` };
       }),
     answer: (ok) => c.answerPending?.(ok),

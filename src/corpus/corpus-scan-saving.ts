@@ -28,6 +28,8 @@ import type { FolderSync, MergeOutcome } from './merge-corpus.ts';
 import { removeFromCorpus } from './corpus-removal.ts';
 import { catchUp, groupingOptions, keepTables, refreshBase, saveVerified } from './corpus-loading.ts';
 import type { Base, CorpusContext } from './corpus-context.ts';
+import { mayWrite } from './corpus-state.ts';
+import type { ScanSource } from '../scan/scan-session.ts';
 
 /** A chosen folder's top-level names and every path its listing holds (documents and listed skips). */
 function folderSyncOf(docs: ScanDocs, listed: readonly SkippedFile[], folderPaths: readonly string[] = []): FolderSync {
@@ -63,9 +65,12 @@ function storageFull(c: CorpusContext, inCorpus: Uint8Array | null, docs: ScanDo
     }
   }
   // Through handles the workers read the paths again; otherwise the Files are scanned again.
-  c.notSaved = docs.roots
-    ? { kind: 'collected', collected: { files: left, paths: leftFilePaths, hidden: [], roots: docs.roots } }
-    : { kind: 'file-list', files: left };
+  const rest: ScanSource | null =
+    left.length === 0
+      ? null
+      : docs.roots
+        ? { kind: 'collected', collected: { files: left, paths: leftFilePaths, hidden: [], roots: docs.roots } }
+        : { kind: 'file-list', files: left };
   const saved = docs.count - left.length;
   // The shown corpus may already hold this scan (the storage filled behind the results): the
   // documents of batches that never committed lose their storage ids there too.
@@ -75,7 +80,7 @@ function storageFull(c: CorpusContext, inCorpus: Uint8Array | null, docs: ScanDo
   const message =
     `Storage is full: ${saved.toLocaleString('en')} file${saved === 1 ? '' : 's'} saved, ${left.length.toLocaleString('en')} not saved. ` +
     (isStorageError(error) ? error.userMessage : '');
-  c.update({ status: 'error', error: { kind: 'quota', message }, storageFull: { saved, notSaved: left.length, canResume: left.length > 0 } });
+  void c.dispatch({ type: 'storage-full', message, saved, notSaved: left.length, rest });
   return message;
 }
 
@@ -139,7 +144,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
       // its new files' times is left (they are asked again, as unsaved, by this scan's quick check).
       c.stopTimes();
       await c.saving;
-      if (c.snapshot.status === 'off' || (c.snapshot.error && c.snapshot.error.kind !== 'quota')) return;
+      if (!mayWrite(c.state)) return;
       const { settings, k } = c.scanStore.getSnapshot();
       const next: CorpusSettings = { fingerprint: settings, k, keepContents: c.snapshot.keepContents };
       // Only other fingerprint settings make the saved corpus unusable; another k only regroups it.
@@ -193,7 +198,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
       const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
       c.base = merged;
       if (w) {
-        if (c.writing === w) c.writing = null;
+        void c.dispatch({ type: 'writer-released', writer: w });
         const tSaving = performance.now();
         // The new files' times are asked last (file-times.ts); the next scan stops that (see onStart).
         const times = stoppableTimes(c);
@@ -235,7 +240,7 @@ export function createScanSaving(c: CorpusContext): ScanHooks {
     onEnd(state, message) {
       const w = c.writing;
       if (!w) return;
-      c.writing = null;
+      void c.dispatch({ type: 'writer-released', writer: w });
       c.track(closeEnded(c, w, state, message));
     },
   };
@@ -270,7 +275,7 @@ function stoppableTimes(c: CorpusContext): AbortSignal {
 /** How a finished writer's scan ended: 'storage-full' makes the next load say the corpus is partial. */
 function closingState(c: CorpusContext, writer: BatchWriter): 'finished' | 'failed' | 'storage-full' {
   if (!writer.failed) return 'finished';
-  return c.snapshot.storageFull ? 'storage-full' : 'failed';
+  return c.state.kind === 'storage-full' ? 'storage-full' : 'failed';
 }
 
 /** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured, and which files left. */
@@ -358,13 +363,13 @@ async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal,
         }
       },
     });
-    c.writing = { writer, rebuild, docs };
-    c.update({ interrupted: null, error: null, storageFull: null });
-    c.notSaved = null;
+    void c.dispatch({ type: 'writer-opened', writer: { writer, rebuild, docs } });
+    c.update({ interrupted: null });
     void requestPersistentStorage().catch(() => null);
   } catch (error) {
     release();
-    c.writing = null;
+    // Opened, then a later step failed: the writer goes with the lock.
+    if (c.writing) void c.dispatch({ type: 'writer-released', writer: c.writing });
     // Not even the scan's marker fits: nothing of it can be saved, so it stops here and says so.
     if (isStorageError(error) && error.kind === 'quota') {
       c.session?.stop(storageFull(c, null, docs, error));

@@ -215,8 +215,7 @@ export function workersHoldingFirstSearch(): { workers: ScanWorkers; searching: 
 export async function openTab(workers: ScanWorkers = scanWorkers()): Promise<Tab> {
   const store = createScanStore();
   const persistence = createCorpusPersistence(store, workers);
-  const session = createScanSession(store, workers, persistence.hooks);
-  persistence.attach(session);
+  const session = persistence.session;
   await persistence.start();
   await settled({ store, persistence, session });
   return { store, persistence, session };

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCorpusPersistence, type CorpusPersistence } from '../../../src/corpus/corpus-persistence.ts';
-import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
+import type { ScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
 import { withWriterLock } from '../../../src/storage/tab-coordination.ts';
@@ -60,8 +60,7 @@ async function openTab(readLimit = BROWSER_READ_LIMIT): Promise<Tab> {
   };
   const store = createScanStore();
   const persistence = createCorpusPersistence(store, workers);
-  const session = createScanSession(store, workers, persistence.hooks);
-  persistence.attach(session);
+  const session = persistence.session;
   await persistence.start();
   return { store, persistence, session, reads };
 }
