@@ -21,8 +21,22 @@ import type { KeptSets } from '../core/groups/packed-sets.ts';
 const CHUNK_DOCS = 256;
 const CHUNK_BYTES = 8 * 1024 * 1024;
 const CHUNK_PAIRS = 20_000;
+/** A small job's chunks hold at least this many documents (a chunk's fixed cost: a post and a worker's turn). */
+const MIN_CHUNK_DOCS = 32;
 /** Components larger than this are not checked for chaining (CHAIN_UNKNOWN): the check reads every member. */
 const MAX_CHAIN_MEMBERS = 64;
+
+/** How many documents the pairs at `order` name. */
+function distinctDocs(count: number, pairs: { a: ArrayLike<number>; b: ArrayLike<number> }, order: ArrayLike<number>): number {
+  const seen = new Uint8Array(count);
+  let distinct = 0;
+  for (let t = 0; t < order.length; t++) {
+    const p = order[t];
+    if (!seen[pairs.a[p]]) (seen[pairs.a[p]] = 1), distinct++;
+    if (!seen[pairs.b[p]]) (seen[pairs.b[p]] = 1), distinct++;
+  }
+  return distinct;
+}
 
 /**
  * A candidate's "Jaccard" when the size bound rejected it (`sizesAllow`): below every threshold, never
@@ -206,12 +220,14 @@ export async function verifyCandidates(
   }
   // Chunks follow the candidate graph, so a document's set goes to few chunks (pair-locality.ts).
   const order = localityOrder(docs.count, pairs.a, pairs.b, todo.subarray(0, toMeasure));
+  // A small job (a cached rescan's few hundred documents) is cut into a chunk per worker, not one chunk for one of them.
+  const chunkDocs = Math.min(CHUNK_DOCS, Math.max(MIN_CHUNK_DOCS, Math.ceil(distinctDocs(docs.count, pairs, order) / workers.ingest.size)));
   for (let t = 0; t < order.length; t++) {
     const p = order[t];
     la.push(localOf(pairs.a[p]));
     lb.push(localOf(pairs.b[p]));
     index.push(p);
-    if (ids.length >= CHUNK_DOCS || bytes >= CHUNK_BYTES || index.length >= CHUNK_PAIRS) {
+    if (ids.length >= chunkDocs || bytes >= CHUNK_BYTES || index.length >= CHUNK_PAIRS) {
       flush();
       while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
       if (failure !== null) throw failure;

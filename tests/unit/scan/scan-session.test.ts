@@ -207,6 +207,21 @@ describe('scan session: verified near-duplicates', () => {
     expect(store.getSnapshot().regrouping).toBe(false);
   });
 
+  it('shares a small verification among the workers: the files of a restored corpus read again in a chunk per worker', async () => {
+    // 48 texts, each three words off the base: every pair is a candidate at k = 64, below 0.8 and above 0.6.
+    const files = Array.from({ length: 48 }, (_, i) => inFolder(`s/${String(i).padStart(2, '0')}.txt`, edited(base, [i, i + 40, i + 80], 'x')));
+    const store = createScanStore({ k: 64 });
+    await createScanSession(store, workers()).start({ kind: 'file-list', files });
+    let chunks = 0;
+    const counting = { ...ingestApi, verifyPairs: (...args: Parameters<IngestApi['verifyPairs']>) => (chunks++, ingestApi.verifyPairs(...args)) };
+    const restored = createScanSession(store, workers(counting));
+    await restored.regroup({ similarityThreshold: 0.6 });
+    const r = store.getSnapshot().result!;
+    expect(r.verification.measured + r.verification.cached).toBe((48 * 47) / 2);
+    expect(r.verification.measured).toBeGreaterThan(500);
+    expect(chunks).toBeGreaterThanOrEqual(2);
+  });
+
   it('regroups a result it did not search itself (a restored corpus), measuring only pairs not verified before', async () => {
     const store = createScanStore({ k: 64 });
     await createScanSession(store, workers()).start({ kind: 'file-list', files: corpus() });
