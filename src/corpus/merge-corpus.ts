@@ -52,17 +52,10 @@ export interface MergeOutcome {
 }
 
 /** A folder chosen again: its top-level names and every path its listing holds (documents and skips). */
-export interface FolderSync {
-  roots: ReadonlySet<string>;
-  listed: ReadonlySet<string>;
-  whole?: false;
-}
+export type FolderSync = { roots: ReadonlySet<string>; listed: ReadonlySet<string>; whole?: false };
 
 /** The whole corpus is the one folder (the CLI's cache, whose paths are relative to DIR): any path not in `listed` (path order) left. */
-export interface WholeFolderSync {
-  whole: true;
-  listed: readonly string[];
-}
+export type WholeFolderSync = { whole: true; listed: readonly string[] };
 
 /** The top-level folder of a path ('' for a bare file name, which no folder holds). */
 export function rootOf(path: string): string {
