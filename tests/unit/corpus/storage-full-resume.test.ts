@@ -12,16 +12,20 @@ import { fileOf, settled, tabsPerTest, TEXTS } from './corpus-model.ts';
 const openTab = tabsPerTest('storage-full-resume');
 afterEach(() => vi.restoreAllMocks());
 
+/** Every document chunk write fails as a full disk does: the scan's marker and settings fit, no batch does. */
+function fillStorage() {
+  const realPut = IDBObjectStore.prototype.put;
+  return vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+    if (this.name === 'corpus-chunks') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    return realPut.call(this, value, key);
+  });
+}
+
 describe('a full storage', () => {
   it('stops the scan with what was saved, and Resume saves the rest', async () => {
     const tab = await openTab();
     const files = TEXTS.map((t, i) => fileOf(`folder/${i}.txt`, t, 1000 + i));
-    // Every document chunk write fails as a full disk does: the scan's marker and settings fit, no batch does.
-    const realPut = IDBObjectStore.prototype.put;
-    const full = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (this.name === 'corpus-chunks') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      return realPut.call(this, value, key);
-    });
+    const full = fillStorage();
     await tab.session.start({ kind: 'file-list', files });
     await settled(tab);
     const stopped = tab.persistence.getSnapshot();
@@ -41,11 +45,7 @@ describe('a full storage', () => {
   it('ends when a new scan opens its writer: the status is ready again, not an error without a message', async () => {
     const tab = await openTab();
     const files = TEXTS.map((t, i) => fileOf(`folder/${i}.txt`, t, 1000 + i));
-    const realPut = IDBObjectStore.prototype.put;
-    const full = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (this.name === 'corpus-chunks') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      return realPut.call(this, value, key);
-    });
+    const full = fillStorage();
     await tab.session.start({ kind: 'file-list', files: files.slice(0, 3) });
     await settled(tab);
     expect(tab.persistence.getSnapshot().storageFull?.canResume).toBe(true);
