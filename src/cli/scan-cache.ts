@@ -17,14 +17,6 @@ const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
 const CACHE_VERSION = 4;
 
-/** What `stat` says of a file, compared field by field by the quick check (fclones' rule, plus ctime). */
-export interface FileIdentity {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-}
-
 /** A scan as the cache keeps it. Document positions are their stored ids (0..count-1, path order). */
 export interface ScanCache {
   /** Real path of the scanned folder. */

@@ -15,7 +15,7 @@ export interface StatListing {
   identity: ListedIdentities;
 }
 
-/** Files' identities as columns, by position in a listing. */
+/** What `stat` says of each listed file (by position), compared field by field by the cache's quick check (fclones' rule, plus ctime). */
 export interface ListedIdentities {
   size: Float64Array;
   mtimeMs: Float64Array;
