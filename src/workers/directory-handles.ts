@@ -32,10 +32,63 @@ export interface HandleListing {
   paths: string[];
   /** Hidden files and folders, and folders that could not be listed (path ends in `/`). */
   skipped: ListedSkip[];
+  /**
+   * Asked for (`stat`): each path's size (-1: it could not be opened) and modification time (0: unknown),
+   * by position in `paths`, from the handle the walk listed it by.
+   */
+  stats?: { sizes: Float64Array; modified: Float64Array };
 }
 
 /** Folders listed at once: each listing is a round trip to the browser process. */
 const LIST_CONCURRENCY = 8;
+/** Files opened at once for their size and time while walking (each `getFile()` is a round trip too). */
+const STAT_IN_FLIGHT = 32;
+
+/**
+ * Opens listed file handles for their size and time, up to STAT_IN_FLIGHT at once, while the walk goes
+ * on: the handle at hand costs one `getFile()`, where opening by path later lists its folder again.
+ */
+function createStatQueue() {
+  const sizes: number[] = [];
+  const modified: number[] = [];
+  const queue: Array<[FileEntryHandle, number]> = [];
+  const lanes = new Set<Promise<void>>();
+  let running = 0;
+  const lane = async () => {
+    running++;
+    try {
+      while (queue.length > 0) {
+        const [handle, at] = queue.pop()!;
+        try {
+          const file = await handle.getFile();
+          sizes[at] = file.size;
+          modified[at] = file.lastModified;
+        } catch {
+          // Gone or locked since it was listed: unknown, as statHandles says.
+          sizes[at] = -1;
+          modified[at] = 0;
+        }
+      }
+    } finally {
+      // In the same turn as the empty-queue check: a handle queued after it starts a lane of its own.
+      running--;
+    }
+  };
+  return {
+    add(handle: FileEntryHandle, at: number) {
+      queue.push([handle, at]);
+      if (running < STAT_IN_FLIGHT) {
+        const started = lane().finally(() => lanes.delete(started));
+        lanes.add(started);
+      }
+    },
+    /** Every size and time, once all are in, in the order `order` gives (positions as `add` was told). */
+    async done(order: readonly number[]) {
+      while (lanes.size > 0) await Promise.all([...lanes]);
+      return { sizes: Float64Array.from(order, (i) => sizes[i]!), modified: Float64Array.from(order, (i) => modified[i]!) };
+    },
+  };
+}
 
 export function describeHandleError(error: unknown): string {
   if (error instanceof DOMException) {
@@ -48,10 +101,16 @@ export function describeHandleError(error: unknown): string {
 
 /**
  * Walks `roots` (each one a file or a folder; a folder's files are `name/relative path`), hidden names
- * left out (a hidden folder is not entered), up to LIST_CONCURRENCY folders listed at a time.
+ * left out (a hidden folder is not entered), up to LIST_CONCURRENCY folders listed at a time. With
+ * `stat`, each file is also asked its size and time as it is listed (a quick check will need them).
  */
-export async function walkHandles(roots: readonly EntryHandle[]): Promise<HandleListing> {
+export async function walkHandles(roots: readonly EntryHandle[], options: { stat?: boolean } = {}): Promise<HandleListing> {
   const paths: string[] = [];
+  const stats = options.stat ? createStatQueue() : null;
+  const listFile = (handle: FileEntryHandle, path: string) => {
+    paths.push(path);
+    stats?.add(handle, paths.length - 1);
+  };
   const hidden = new HiddenLog();
   const unreadable: ListedSkip[] = [];
   let slots = LIST_CONCURRENCY;
@@ -77,7 +136,7 @@ export async function walkHandles(roots: readonly EntryHandle[]): Promise<Handle
           if (child.kind === 'directory') hidden.addFolder(childPath + '/', 0, 0);
           else hidden.check(childPath.split('/'), 0);
         } else if (child.kind === 'directory') folders.push([child, childPath]);
-        else paths.push(childPath);
+        else listFile(child, childPath);
       }
     } catch (error) {
       const why = describeHandleError(error);
@@ -93,11 +152,13 @@ export async function walkHandles(roots: readonly EntryHandle[]): Promise<Handle
       if (root.kind === 'directory') hidden.addFolder(root.name + '/', 0, 0);
       else hidden.check([root.name], 0);
     } else if (root.kind === 'directory') walks.push(visit(root, root.name));
-    else paths.push(root.name);
+    else listFile(root, root.name);
   }
   await Promise.all(walks);
-  paths.sort();
-  return { paths, skipped: [...hidden.list(), ...unreadable] };
+  const skipped = [...hidden.list(), ...unreadable];
+  if (!stats) return { paths: paths.sort(), skipped };
+  const order = Array.from(paths.keys()).sort((x, y) => (paths[x]! < paths[y]! ? -1 : paths[x]! > paths[y]! ? 1 : 0));
+  return { paths: order.map((i) => paths[i]!), skipped, stats: await stats.done(order) };
 }
 
 /**

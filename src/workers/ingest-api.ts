@@ -251,10 +251,12 @@ export const ingestApi = {
 
   /**
    * Walks the handles a person gave (a chosen folder; dropped folders and files) into the scan's
-   * paths, in path order, with the hidden and unreadable entries it left out (directory-handles.ts).
+   * paths, in path order, with the hidden and unreadable entries it left out (directory-handles.ts);
+   * with `stat`, each file's size and time too, asked of the handle as it is listed.
    */
-  listHandles(roots: FileSystemHandle[]): Promise<HandleListing> {
-    return walkHandles(roots as unknown as EntryHandle[]);
+  async listHandles(roots: FileSystemHandle[], stat = false): Promise<HandleListing> {
+    const listing = await walkHandles(roots as unknown as EntryHandle[], { stat });
+    return listing.stats ? transfer(listing, [listing.stats.sizes.buffer, listing.stats.modified.buffer]) : listing;
   },
 
   /** Makes `roots` (named by the scan's `token`) the handles that `ingestHandles` opens paths under. */

@@ -54,6 +54,31 @@ describe('walkHandles', () => {
   });
 });
 
+describe('walkHandles with stat', () => {
+  it('gives each listed path the size and time statHandles gives it, -1 and 0 for a file deleted since it was listed', async () => {
+    const tree = { 'b.txt': 'bee', sub: { 'z.txt': 'zed!', 'gone.txt': 'was here', 'a.txt': 'a' }, 'A.txt': 'capital', '.hidden': 'h' };
+    const probe = { listings: 0, opens: 0, gone: new Set(['gone.txt']) };
+    const roots = [fakeDirectory('notes', tree, 0, probe), fakeFile('loose.txt', 'loose', probe)];
+    const listing = await walkHandles(roots, { stat: true });
+    expect(listing.paths).toEqual(['loose.txt', 'notes/A.txt', 'notes/b.txt', 'notes/sub/a.txt', 'notes/sub/gone.txt', 'notes/sub/z.txt']);
+    // Opened once each, through the handle the walk listed: no folder listed twice.
+    expect([probe.listings, probe.opens]).toEqual([2, 6]);
+    ingestApi.openHandles(roots as unknown as FileSystemHandle[], 'stat-walk');
+    const asked = await ingestApi.statHandles('stat-walk', listing.paths);
+    expect([...listing.stats!.sizes]).toEqual([...asked.sizes]);
+    expect([...listing.stats!.modified]).toEqual([...asked.modified]);
+    expect([...listing.stats!.sizes]).toEqual([5, 7, 3, 1, -1, 4]);
+    expect([...listing.stats!.modified]).toEqual([1005, 1007, 1003, 1001, 0, 1004]);
+  });
+
+  it('takes no stats unless asked', async () => {
+    const probe = { listings: 0, opens: 0 };
+    const listing = await walkHandles([fakeDirectory('notes', { 'a.txt': 'a', sub: { 'b.txt': 'b' } }, 0, probe)]);
+    expect(listing.stats).toBeUndefined();
+    expect(probe.opens).toBe(0);
+  });
+});
+
 describe('createPathOpener', () => {
   it('opens a path the walk gave, and fails with NotFoundError for one that is gone', async () => {
     const roots = [fakeDirectory('notes', { sub: { 'a.txt': 'alpha' } }), fakeFile('loose.txt', 'loose')];
