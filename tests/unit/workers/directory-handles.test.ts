@@ -4,8 +4,8 @@
  * paths, the hidden and unreadable records, and `ingestHandles` reporting a file it cannot open.
  */
 import { describe, expect, it } from 'vitest';
-import { createPathOpener, walkHandles, type DirectoryEntryHandle } from '../../../src/workers/directory-handles.ts';
-import { fakeDirectory, fakeFile } from './fake-handles.ts';
+import { createPathOpener, mergeListings, walkHandles, type DirectoryEntryHandle } from '../../../src/workers/directory-handles.ts';
+import { fakeDirectory, fakeFile, type TreeProbe } from './fake-handles.ts';
 import { ingestApi } from '../../../src/workers/ingest-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
@@ -69,6 +69,28 @@ describe('walkHandles with stat', () => {
     expect([...listing.stats!.modified]).toEqual([...asked.modified]);
     expect([...listing.stats!.sizes]).toEqual([5, 7, 3, 1, -1, 4]);
     expect([...listing.stats!.modified]).toEqual([1005, 1007, 1003, 1001, 0, 1004]);
+  });
+
+  it('walked in shares, merges to the whole walk: paths, stats and skips, each file opened once', async () => {
+    const denied = new DOMException('no access', 'NotAllowedError');
+    const tree = (probe: TreeProbe) => [
+      fakeDirectory('notes', { 'b.txt': 'bee', sub: { 'z.txt': 'zed!', 'a.txt': 'a', gone: 'x' }, '.git': { c: 'c' }, '.env': 'e', 'A.txt': 'capital', locked: denied, more: { 'm.txt': 'mmm' } }, 0, probe),
+      fakeDirectory('two', { 'x.txt': 'xx', y: { 'y.txt': 'yyy' } }, 0, probe),
+      fakeFile('loose.txt', 'loose', probe),
+      fakeDirectory('.hidden-root', { 'h.txt': 'h' }, 0, probe),
+    ];
+    const whole = await walkHandles(tree({ listings: 0, opens: 0 }), { stat: true });
+    for (const count of [2, 3]) {
+      const probe = { listings: 0, opens: 0, gone: new Set(['gone']) };
+      const roots = tree(probe);
+      const shares = await Promise.all(Array.from({ length: count }, (_, index) => walkHandles(roots, { stat: true, share: { index, count } })));
+      const merged = mergeListings(shares);
+      expect(merged.paths).toEqual(whole.paths);
+      expect([...merged.stats!.sizes]).toEqual([...whole.stats!.sizes.map((size, i) => (whole.paths[i] === 'notes/sub/gone' ? -1 : size))]);
+      expect([...merged.stats!.modified]).toEqual([...whole.stats!.modified.map((t, i) => (whole.paths[i] === 'notes/sub/gone' ? 0 : t))]);
+      expect(merged.skipped.map((x) => x.path).sort()).toEqual(whole.skipped.map((x) => x.path).sort());
+      expect(probe.opens).toBe(whole.paths.length);
+    }
   });
 
   it('takes no stats unless asked', async () => {
