@@ -8,6 +8,8 @@ import { ingestApi } from '../../../src/workers/ingest-api.ts';
 import type { EntryHandle } from '../../../src/workers/directory-handles.ts';
 import { fakeDirectory } from '../workers/fake-handles.ts';
 import { inThreadWorkers } from './in-thread-workers.ts';
+import { createScanSession } from '../../../src/scan/scan-session.ts';
+import { createScanStore } from '../../../src/scan/scan-store.ts';
 
 /** A folder-input listing of `n` files, each with its own time, and the saved corpus holding the even ones as they are. */
 function listing(n: number): { collected: CollectedFiles; saved: UnchangedTest } {
@@ -53,10 +55,11 @@ describe('quickCheck through Files the page holds', () => {
 });
 
 /** Real ingest workers (comlink over MessageChannels) whose handles are fake trees, named across the channel by an id. */
-function handleWorkers(roots: Map<string, EntryHandle>): ScanWorkers {
+function handleWorkers(roots: Map<string, EntryHandle>, calls: string[] = []): ScanWorkers {
   const lookup = (ids: FileSystemHandle[]) => (ids as unknown as string[]).map((id) => roots.get(id)!) as unknown as FileSystemHandle[];
   return inThreadWorkers({
     ...ingestApi,
+    statHandles: (token: string, paths: string[]) => (calls.push('statHandles'), ingestApi.statHandles(token, paths)),
     listHandles: (ids: FileSystemHandle[], stat?: boolean, share?: { index: number; count: number }) => ingestApi.listHandles(lookup(ids), stat, share),
     openHandles: (ids: FileSystemHandle[], token: string) => ingestApi.openHandles(lookup(ids), token),
   });
@@ -88,6 +91,22 @@ describe('quickCheck through handles', () => {
     expect([...fromWalk.stats!.sizes]).toEqual([...asked.stats!.sizes]);
     expect([...fromWalk.stats!.modified]).toEqual([...asked.stats!.modified]);
     expect(fromWalk.unchanged).toBe(15);
+    workers.ingest.terminate();
+    workers.index.terminate();
+  });
+
+  it('in a scan session with a saved corpus, takes the walk\'s stats: no worker opens the paths again for them', async () => {
+    const prose = (i: number) => Array.from({ length: 80 }, (_, k) => `w${(i * 7919 + k * 104729) % 100003}`).join(' ');
+    const root = fakeDirectory('notes', { a: { '1.txt': prose(1), '2.txt': prose(2) }, b: { '3.txt': prose(3) } });
+    const calls: string[] = [];
+    const workers = handleWorkers(new Map([['notes', root]]), calls);
+    const store = createScanStore({ k: 6 });
+    const checked: number[] = [];
+    const unchangedTest = (): UnchangedTest => ({ saved: () => true, unchanged: (path, size, modified) => (checked.push(size), path !== 'notes/b/3.txt' && modified === 1_000 + size) });
+    await createScanSession(store, workers, { unchangedTest }).start({ kind: 'handles', handles: ['notes'] as unknown as FileSystemHandle[] });
+    expect(store.getSnapshot().state).toBe('done');
+    expect(calls).toEqual([]);
+    expect(checked.sort()).toEqual([prose(1).length, prose(2).length, prose(3).length].sort());
     workers.ingest.terminate();
     workers.index.terminate();
   });
