@@ -10,6 +10,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Page } from '@playwright/test';
+import { printFloors, type StatFloor } from './stat-floors.ts';
 
 /** Copies the folder `dir` to a fresh temporary parent (same folder name): the parent holds only it. */
 export function copyCorpus(dir: string): string {
@@ -138,7 +139,7 @@ export function cliCsv(root: string, dir: string): Promise<string> {
  * scan's. `dir` is the disk copy (edited, and scanned by the CLI); with `handle` the OPFS copy the app
  * reads gets the same edits, undone afterwards.
  */
-export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number, handle: boolean, statSeconds: number): Promise<void> {
+export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number, handle: boolean, floors: [StatFloor, StatFloor]): Promise<void> {
   const edited = editFiles(dir, n);
   const before = handle ? await editInOpfs(page, edited) : [];
   let again: Awaited<ReturnType<typeof chooseAgain>>;
@@ -151,7 +152,7 @@ export async function timeAgain(page: Page, root: string, dir: string, n: number
   console.log(`  --again ${n}: ${edited.length} files edited ${handle ? 'in the OPFS folder (and its disk copy)' : 'on disk'} (a line appended), the folder chosen again`);
   console.log(`    first scan to groups:    ${firstSeconds.toFixed(2)} s`);
   console.log(`    second scan to groups:   ${again.seconds.toFixed(2)} s   second/first ${(again.seconds / firstSeconds).toFixed(3)}x (target <= 0.1x)`);
-  console.log(`    a blank page asking every file its size and time (${handle ? 'walk + getFile(), 16 in flight' : 'File.size and lastModified'}), the same run: ${statSeconds.toFixed(2)} s; second scan / that ${(again.seconds / statSeconds).toFixed(2)}x`);
+  printFloors(again.seconds, floors[0], floors[1], handle);
   console.log(`    corpus panel says:       ${again.notice}`);
   const [app, cli] = await Promise.all([exportCsv(page), cliCsv(root, dir)]);
   const same = app === cli;

@@ -39,6 +39,7 @@ import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corp
 import { realCorpusOnDisk } from './real-corpus.ts';
 import { benchOptions, numberOption } from './harness.ts';
 import { copyCorpus, removeCopy, timeAgain } from './ingest-again.ts';
+import { folderStatFloor, handleStatFloorInWorkers, type StatFloor } from './stat-floors.ts';
 import { cliFingerprintCost, watchBrowserUsage } from './machine-usage.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,13 +72,13 @@ const BLANK_PAGE = '<!doctype html><title>read baseline</title><input type=file 
  * The baseline: a blank page reads every file's bytes from a folder input, 16 reads in flight,
  * timed from the input's change event to the last byte (`arrayBuffer()`, the plain way).
  */
-async function readBaseline(newPage: () => Promise<Page>, url: string, dir: string, mode: 'read' | 'stat' = 'read'): Promise<{ seconds: number; files: number; bytes: number; deliverSeconds: number; startEpoch: number }> {
+async function readBaseline(newPage: () => Promise<Page>, url: string, dir: string): Promise<{ seconds: number; files: number; bytes: number; deliverSeconds: number; startEpoch: number }> {
   const page = await newPage();
   try {
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.goto(url);
     await page.setContent(BLANK_PAGE);
-    await page.evaluate((mode) => {
+    await page.evaluate(() => {
       const w = window as unknown as { __read: Promise<{ ms: number; files: number; bytes: number }>; __t0: number };
       const input = document.querySelector('input')!;
       w.__read = new Promise((resolve) => {
@@ -87,16 +88,6 @@ async function readBaseline(newPage: () => Promise<Page>, url: string, dir: stri
           const files = input.files!;
           let next = 0;
           let bytes = 0;
-          if (mode === 'stat') {
-            // What a quick check cannot avoid: each File asked its size and time, nothing read.
-            let times = 0;
-            for (const file of files) {
-              bytes += file.size;
-              times += file.lastModified;
-            }
-            resolve({ ms: performance.now() - t0, files: files.length, bytes: times > 0 ? bytes : -1 });
-            return;
-          }
           const lane = async () => {
             while (next < files.length) {
               const read = await files[next++].arrayBuffer();
@@ -106,7 +97,7 @@ async function readBaseline(newPage: () => Promise<Page>, url: string, dir: stri
           void Promise.all(Array.from({ length: 16 }, lane)).then(() => resolve({ ms: performance.now() - t0, files: files.length, bytes }));
         });
       });
-    }, mode);
+    });
     const t0 = performance.now();
     await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
     const deliverSeconds = (performance.now() - t0) / 1000;
@@ -658,9 +649,12 @@ export async function main(args: string[]): Promise<void> {
       console.log(`  the whole profile: ${saved} (opens in Chromium's DevTools, Performance panel)`);
     }
     if (again > 0) {
-      // The browser's own floor for a second scan, in the same run: every file asked its size and time, nothing read.
-      const statBase = source === 'handle' ? await readHandleBaseline(context!, url, opfsFolder, 'stat') : await readBaseline(newPage, url, corpusDir, 'stat');
-      await timeAgain(page, root, corpusDir, again, seconds, source === 'handle', statBase.seconds);
+      // The browser's own floors for a second scan, in the same run: every file asked its size and time,
+      // nothing read, on a blank page's main thread and in workers.
+      const mainFloor: StatFloor =
+        source === 'handle' ? { ...(await readHandleBaseline(context!, url, opfsFolder, 'stat')), workers: 0 } : await folderStatFloor(newPage, url, corpusDir, 'main');
+      const workerFloor = source === 'handle' ? await handleStatFloorInWorkers(context!, url, opfsFolder) : await folderStatFloor(newPage, url, corpusDir, 'workers');
+      await timeAgain(page, root, corpusDir, again, seconds, source === 'handle', [mainFloor, workerFloor]);
     }
     if (o.reload === true) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.

@@ -7,23 +7,30 @@
  */
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles, DropSnapshot } from './collect-files.ts';
-import { createPathOpener, type EntryHandle } from '../workers/directory-handles.ts';
+import { createPathOpener, mergeListings, type EntryHandle } from '../workers/directory-handles.ts';
 import { handleDocuments } from './scan-result.ts';
+import type { ListedStats } from './quick-check.ts';
 
 /**
  * Lists `roots` in an ingest worker (hidden names left out, folders that cannot be listed reported):
  * the paths in path order, every file standing as the scan's `handleDocuments` File (the page opens a
- * document again by its path only when a view needs it).
+ * document again by its path only when a view needs it). With `stat` (a quick check will follow), each
+ * file's size and time as the walk found it (ListedStats), every worker walking a share of the folder.
  */
-export async function collectFromHandles(workers: ScanWorkers, roots: FileSystemHandle[], signal: AbortSignal): Promise<CollectedFiles> {
-  const listing = await workers.ingest.run(signal, (api) => api.listHandles(roots));
+export async function collectFromHandles(workers: ScanWorkers, roots: FileSystemHandle[], signal: AbortSignal, stat = false): Promise<{ collected: CollectedFiles; stats: ListedStats | null }> {
+  const count = workers.ingest.size;
+  const listing =
+    stat && count > 1
+      ? mergeListings(await workers.ingest.broadcast(signal, (api, index) => api.listHandles(roots, true, { index, count })))
+      : await workers.ingest.run(signal, (api) => api.listHandles(roots, stat));
   const placeholder = handleDocuments(createPathOpener(roots as unknown as EntryHandle[]));
-  return {
+  const collected: CollectedFiles = {
     files: new Array<File>(listing.paths.length).fill(placeholder),
     paths: listing.paths,
     hidden: listing.skipped.map((skip) => ({ docId: -1, ...skip })),
     roots,
   };
+  return { collected, stats: listing.stats ? { paths: listing.paths, stats: listing.stats } : null };
 }
 
 /** A drop's handles when every dropped item gave one (null: read the drop through its entries). */

@@ -13,6 +13,15 @@ export interface FileStats {
   modified: Float64Array;
 }
 
+/**
+ * Sizes and times a handle walk took as it listed the files (walkHandles `stat`), by position in
+ * `paths`: the quick check takes them instead of opening every path again in the workers.
+ */
+export interface ListedStats {
+  paths: readonly string[];
+  stats: FileStats;
+}
+
 /** The saved corpus's side of the quick check. */
 export interface UnchangedTest {
   /** Whether `path` is saved at all (only such files are asked for their size and time before reading). */
@@ -136,16 +145,36 @@ export async function quickCheck(
   signal: AbortSignal,
   /** Told how many files will be asked (once), then how many have been (the page's progress line). */
   onChecked?: (done: number, total: number) => void,
+  /** Through handles: the stats the walk took (null: the workers open every path for them). */
+  listed: ListedStats | null = null,
 ): Promise<QuickCheckSplit | { toRead: CollectedFiles; stats: FileStats | null; unchanged: 0 }> {
-  const stats = await askStats(listing, workers, handleToken, isUnchanged, signal, onChecked);
+  const stats = await askStats(listing, workers, handleToken, isUnchanged, signal, onChecked, listed);
   if (!stats || !isUnchanged) return { toRead: listing, stats, unchanged: 0 };
   return splitUnchanged(listing, stats, isUnchanged);
 }
 
 /**
+ * The stats `listed` holds for each of `paths` (a subsequence of its paths, both in path order: the
+ * listing after exclusions), or null if one is missing there.
+ */
+export function statsAlong(paths: readonly string[], listed: ListedStats): FileStats | null {
+  const sizes = new Float64Array(paths.length);
+  const modified = new Float64Array(paths.length);
+  let q = 0;
+  for (let d = 0; d < paths.length; d++) {
+    while (q < listed.paths.length && listed.paths[q] !== paths[d]) q++;
+    if (q === listed.paths.length) return null;
+    sizes[d] = listed.stats.sizes[q]!;
+    modified[d] = listed.stats.modified[q]!;
+  }
+  return { sizes, modified };
+}
+
+/**
  * The listing's sizes and times: given by the listing, asked of the saved files' Files (the folder
  * input: only those a saved record could stand for), or of every path through the workers' handles
- * (only when something is saved to compare with). `onChecked` is told the count asked, then progress.
+ * (only when something is saved to compare with; taken from `listed` when the walk took them).
+ * `onChecked` is told the count asked, then progress.
  */
 async function askStats(
   listing: CollectedFiles,
@@ -153,7 +182,8 @@ async function askStats(
   handleToken: string | null,
   isUnchanged: UnchangedTest | null,
   signal: AbortSignal,
-  onChecked?: (done: number, total: number) => void,
+  onChecked: ((done: number, total: number) => void) | undefined,
+  listed: ListedStats | null,
 ): Promise<FileStats | null> {
   if (listing.modified) return { sizes: new Float64Array(listing.paths.length).fill(-1), modified: listing.modified };
   const tell = (total: number) => {
@@ -165,5 +195,11 @@ async function askStats(
     const at = isUnchanged ? savedAt(listing, isUnchanged) : [];
     return statFiles(listing.files, at, signal, tell(at.length));
   }
-  return isUnchanged ? statHandlePaths(workers, handleToken, listing.paths, signal, tell(listing.paths.length)) : null;
+  if (!isUnchanged) return null;
+  const known = listed && statsAlong(listing.paths, listed);
+  if (known) {
+    tell(listing.paths.length)?.(listing.paths.length);
+    return known;
+  }
+  return statHandlePaths(workers, handleToken, listing.paths, signal, tell(listing.paths.length));
 }

@@ -109,14 +109,16 @@ interface SessionState {
  * and time are left out of what is read.
  */
 async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHashSettings, signal: AbortSignal, t0: number, m: ScanMeter) {
-  const { collected: listed, unreadable } = await collectSource(s.workers, source, signal);
+  // Through handles the walk takes each file's size and time when a quick check will follow.
+  const wantStats = () => s.hooks.unchangedTest?.(settings) != null;
+  const { collected: listed, unreadable, stats: listedStats } = await collectSource(s.workers, source, signal, wantStats);
   signal.throwIfAborted();
   const handleToken = listed.roots ? await openHandlesInWorkers(s.workers, listed.roots, signal) : null;
   // A listing already chosen (a rescan of the corpus's own files, the CLI) is taken as it is.
   const exclusions = source.kind === 'collected' ? NO_EXCLUSIONS : ((await s.hooks.exclusions?.()) ?? NO_EXCLUSIONS);
   const { listing, excluded } = await leaveOutExcluded(s.workers, listed, exclusions, handleToken, signal);
   const tCheck = performance.now();
-  const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal, m.checked);
+  const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal, m.checked, listedStats);
   m.leftOut(excluded, check.unchanged);
   recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });
   recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });

@@ -7,6 +7,7 @@ import { collectFromHandles, dropHandles } from './handle-source.ts';
 import { isHandleDocument, noContents, type ScanResult, type SkippedFile } from './scan-result.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { PairList } from '../core/index/pair-list.ts';
+import type { ListedStats } from './quick-check.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
@@ -27,23 +28,31 @@ export function errorMessage(error: unknown): string {
   return String(error);
 }
 
-/** The scan's file list from its source (walking dropped folders), hidden files left out; folders a drop could not read, as skips. */
-export async function collectSource(workers: ScanWorkers, source: ScanSource, signal: AbortSignal): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[] }> {
+/**
+ * The scan's file list from its source (walking dropped folders), hidden files left out; folders a drop
+ * could not read, as skips. Through handles, when `wantStats()` says a quick check will follow, each
+ * file's size and time too, taken by the walk (`stats`; null otherwise: the quick check asks later).
+ */
+export async function collectSource(
+  workers: ScanWorkers,
+  source: ScanSource,
+  signal: AbortSignal,
+  wantStats: () => boolean = () => false,
+): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[]; stats: ListedStats | null }> {
   const unreadable: SkippedFile[] = [];
   const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
+  if (handles) return { ...(await collectFromHandles(workers, handles, signal, wantStats())), unreadable };
   const collected =
     source.kind === 'collected'
       ? source.collected
       : source.kind === 'file-list'
         ? await collectFromFileList(source.files, signal)
-        : handles
-          ? await collectFromHandles(workers, handles, signal)
-          : source.kind === 'drop'
-            ? await collectFromDrop(source.drop, signal, (path, error) =>
-                unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
-              )
-            : { files: [], paths: [], hidden: [] };
-  return { collected, unreadable };
+        : source.kind === 'drop'
+          ? await collectFromDrop(source.drop, signal, (path, error) =>
+              unreadable.push({ docId: -1, path, size: 0, reason: 'unreadable', message: `Could not be read (${errorMessage(error)}).` }),
+            )
+          : { files: [], paths: [], hidden: [] };
+  return { collected, unreadable, stats: null };
 }
 
 

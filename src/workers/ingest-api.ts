@@ -26,7 +26,7 @@ import { DEFAULT_INGEST_LIMITS, type HandleBatchResult, type BatchSkip, type Ing
 import { DocFlag, DocStatus, EXTRACTION_STATUS, formatFlags, invalidUtf8Message, skipMessage, tooLargeMessage, tooShortMessage } from '../core/documents/document-status.ts';
 import { claimHash } from './claimed-hashes.ts';
 import { pairsApi } from './pairs-api.ts';
-import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing } from './directory-handles.ts';
+import { createPathOpener, describeHandleError, walkHandles, type EntryHandle, type HandleListing, type WalkOptions } from './directory-handles.ts';
 import type { KeptSets, PackedSets } from '../core/groups/packed-sets.ts';
 
 /** Why a file has no text (`flags`: its format, when it is a document that could not be read). */
@@ -251,10 +251,13 @@ export const ingestApi = {
 
   /**
    * Walks the handles a person gave (a chosen folder; dropped folders and files) into the scan's
-   * paths, in path order, with the hidden and unreadable entries it left out (directory-handles.ts).
+   * paths, in path order, with the hidden and unreadable entries it left out (directory-handles.ts);
+   * with `stat`, each file's size and time too, asked of the handle as it is listed; with `share`,
+   * only that share of the walk (the workers walk a folder together: mergeListings).
    */
-  listHandles(roots: FileSystemHandle[]): Promise<HandleListing> {
-    return walkHandles(roots as unknown as EntryHandle[]);
+  async listHandles(roots: FileSystemHandle[], stat = false, share?: WalkOptions['share']): Promise<HandleListing> {
+    const listing = await walkHandles(roots as unknown as EntryHandle[], { stat, share });
+    return listing.stats ? transfer(listing, [listing.stats.sizes.buffer, listing.stats.modified.buffer]) : listing;
   },
 
   /** Makes `roots` (named by the scan's `token`) the handles that `ingestHandles` opens paths under. */

@@ -10,8 +10,8 @@ export interface WorkerPool<Api> {
   readonly size: number;
   /** Runs `fn` on the least busy worker; rejects on abort (which terminates the whole pool). */
   run<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R>;
-  /** Runs `fn` once on every worker of the pool (per-worker state: TF-IDF counts and frequencies). */
-  broadcast<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>) => Promise<R>): Promise<R[]>;
+  /** Runs `fn` once on every worker of the pool (per-worker state: TF-IDF counts and frequencies; `index`: which worker, 0 to size - 1). */
+  broadcast<R>(signal: AbortSignal | undefined, fn: (api: Remote<Api>, index: number) => Promise<R>): Promise<R[]>;
   /** Terminates every worker and rejects pending calls; later calls start fresh workers. */
   terminate(reason?: unknown): void;
   /** Starts every worker now (see WorkerBridge.warm). */
@@ -48,7 +48,7 @@ export function createWorkerPool<Api>(spawn: () => SpawnedWorker, size = default
       return best.call(signal, fn);
     },
     broadcast(signal, fn) {
-      return Promise.all(bridges.map((bridge) => bridge.call(signal, fn)));
+      return Promise.all(bridges.map((bridge, index) => bridge.call(signal, (api) => fn(api, index))));
     },
     terminate(reason) {
       for (const bridge of bridges) bridge.terminate(reason);

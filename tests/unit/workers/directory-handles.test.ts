@@ -4,8 +4,8 @@
  * paths, the hidden and unreadable records, and `ingestHandles` reporting a file it cannot open.
  */
 import { describe, expect, it } from 'vitest';
-import { createPathOpener, walkHandles, type DirectoryEntryHandle } from '../../../src/workers/directory-handles.ts';
-import { fakeDirectory, fakeFile } from './fake-handles.ts';
+import { createPathOpener, mergeListings, walkHandles, type DirectoryEntryHandle } from '../../../src/workers/directory-handles.ts';
+import { fakeDirectory, fakeFile, type TreeProbe } from './fake-handles.ts';
 import { ingestApi } from '../../../src/workers/ingest-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
@@ -51,6 +51,53 @@ describe('walkHandles', () => {
     expect(byPath.get('locked/')).toEqual({ path: 'locked/', size: 0, reason: 'unreadable', message: 'Could not be read (permission denied).' });
     expect(byPath.get('half/')!.reason).toBe('unreadable');
     expect(byPath.get('half/')!.message).toBe('Could not be read (file not found; the 1 entries listed before that are scanned).');
+  });
+});
+
+describe('walkHandles with stat', () => {
+  it('gives each listed path the size and time statHandles gives it, -1 and 0 for a file deleted since it was listed', async () => {
+    const tree = { 'b.txt': 'bee', sub: { 'z.txt': 'zed!', 'gone.txt': 'was here', 'a.txt': 'a' }, 'A.txt': 'capital', '.hidden': 'h' };
+    const probe = { listings: 0, opens: 0, gone: new Set(['gone.txt']) };
+    const roots = [fakeDirectory('notes', tree, 0, probe), fakeFile('loose.txt', 'loose', probe)];
+    const listing = await walkHandles(roots, { stat: true });
+    expect(listing.paths).toEqual(['loose.txt', 'notes/A.txt', 'notes/b.txt', 'notes/sub/a.txt', 'notes/sub/gone.txt', 'notes/sub/z.txt']);
+    // Opened once each, through the handle the walk listed: no folder listed twice.
+    expect([probe.listings, probe.opens]).toEqual([2, 6]);
+    ingestApi.openHandles(roots as unknown as FileSystemHandle[], 'stat-walk');
+    const asked = await ingestApi.statHandles('stat-walk', listing.paths);
+    expect([...listing.stats!.sizes]).toEqual([...asked.sizes]);
+    expect([...listing.stats!.modified]).toEqual([...asked.modified]);
+    expect([...listing.stats!.sizes]).toEqual([5, 7, 3, 1, -1, 4]);
+    expect([...listing.stats!.modified]).toEqual([1005, 1007, 1003, 1001, 0, 1004]);
+  });
+
+  it('walked in shares, merges to the whole walk: paths, stats and skips, each file opened once', async () => {
+    const denied = new DOMException('no access', 'NotAllowedError');
+    const tree = (probe: TreeProbe) => [
+      fakeDirectory('notes', { 'b.txt': 'bee', sub: { 'z.txt': 'zed!', 'a.txt': 'a', gone: 'x' }, '.git': { c: 'c' }, '.env': 'e', 'A.txt': 'capital', locked: denied, more: { 'm.txt': 'mmm' } }, 0, probe),
+      fakeDirectory('two', { 'x.txt': 'xx', y: { 'y.txt': 'yyy' } }, 0, probe),
+      fakeFile('loose.txt', 'loose', probe),
+      fakeDirectory('.hidden-root', { 'h.txt': 'h' }, 0, probe),
+    ];
+    const whole = await walkHandles(tree({ listings: 0, opens: 0 }), { stat: true });
+    for (const count of [2, 3]) {
+      const probe = { listings: 0, opens: 0, gone: new Set(['gone']) };
+      const roots = tree(probe);
+      const shares = await Promise.all(Array.from({ length: count }, (_, index) => walkHandles(roots, { stat: true, share: { index, count } })));
+      const merged = mergeListings(shares);
+      expect(merged.paths).toEqual(whole.paths);
+      expect([...merged.stats!.sizes]).toEqual([...whole.stats!.sizes.map((size, i) => (whole.paths[i] === 'notes/sub/gone' ? -1 : size))]);
+      expect([...merged.stats!.modified]).toEqual([...whole.stats!.modified.map((t, i) => (whole.paths[i] === 'notes/sub/gone' ? 0 : t))]);
+      expect(merged.skipped.map((x) => x.path).sort()).toEqual(whole.skipped.map((x) => x.path).sort());
+      expect(probe.opens).toBe(whole.paths.length);
+    }
+  });
+
+  it('takes no stats unless asked', async () => {
+    const probe = { listings: 0, opens: 0 };
+    const listing = await walkHandles([fakeDirectory('notes', { 'a.txt': 'a', sub: { 'b.txt': 'b' } }, 0, probe)]);
+    expect(listing.stats).toBeUndefined();
+    expect(probe.opens).toBe(0);
   });
 });
 
