@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { closeCorpusDb } from '../../../src/storage/database.ts';
+import { closeCorpusDb, writeTransaction } from '../../../src/storage/database.ts';
 import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { edited, exportsOf, fileOf, filesOf, freshExportsOf, settled, TEXTS, tabsPerTest, type Disk } from './corpus-model.ts';
@@ -64,6 +64,7 @@ describe('Contained documents and the saved corpus', () => {
     const files = () => [...folder(), fileOf('f/part-t0.txt', words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '), 1_700_000_300_000)];
     const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`);
     let t = await tab();
+    t.store.update({ containmentThreshold: 0 });
     await t.session.start({ kind: 'file-list', files: files(), sync: true });
     await settled(t);
     expect(listed(t.store.getSnapshot().result!)).toEqual([]);
@@ -86,12 +87,14 @@ describe('Contained documents and the saved corpus', () => {
     const disk: Disk = new Map();
     TEXTS.forEach((text, i) => disk.set(`f/t${i}.txt`, [text, 1_700_000_000_000 + i * 1000]));
     let t = await tab();
+    t.store.update({ containmentThreshold: 0 });
     await t.session.start({ kind: 'file-list', files: filesOf(disk, []), sync: true });
     await settled(t);
     t.persistence.close();
     closeCorpusDb();
     t = await tab();
     await settled(t);
+    expect(t.store.getSnapshot().containmentThreshold).toBe(0);
     t.store.update({ containmentThreshold: 0.9 });
     disk.set('f/part-t0.txt', [words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '), 1_700_000_300_000]);
     const reads: string[] = [];
@@ -100,5 +103,33 @@ describe('Contained documents and the saved corpus', () => {
     expect(reads).toEqual(['f/part-t0.txt']);
     const r = t.store.getSnapshot().result!;
     expect(Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`)).toEqual(['f/part-t0.txt in f/t0.txt']);
+  });
+
+  it('a corpus whose saved view stored no setting (saved before containment) gets the default, 0.9: its reload lists the contained documents from the kept contents', async () => {
+    const words = TEXTS[0]!.split(' ');
+    const disk: Disk = new Map();
+    TEXTS.forEach((text, i) => disk.set(`f/t${i}.txt`, [text, 1_700_000_000_000 + i * 1000]));
+    disk.set('f/part-t0.txt', [words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '), 1_700_000_300_000]);
+    let t = await tab();
+    t.store.update({ containmentThreshold: 0 });
+    await t.session.start({ kind: 'file-list', files: filesOf(disk, []), sync: true });
+    await settled(t);
+    t.persistence.close();
+    closeCorpusDb();
+    // As an older SimSift saved it: no setting and no passages in the saved view.
+    await writeTransaction(['meta'], async (tx) => {
+      const record = await tx.objectStore('meta').get('verified');
+      if (record?.key !== 'verified') throw new Error('no saved view');
+      const { containment, passageDocs, passageOffsets, passageKeys, ...older } = record;
+      expect([containment, passageDocs, passageOffsets, passageKeys]).toEqual([0, undefined, undefined, undefined]);
+      await tx.objectStore('meta').put(older);
+    });
+    closeCorpusDb();
+    t = await tab();
+    await settled(t);
+    const restored = t.store.getSnapshot().result!;
+    expect(t.store.getSnapshot().containmentThreshold).toBe(0.9);
+    expect(restored.containmentThreshold).toBe(0.9);
+    expect(Array.from({ length: restored.contained?.count ?? 0 }, (_, i) => `${restored.docs.paths[restored.contained!.inner[i]]} in ${restored.docs.paths[restored.contained!.outer[i]]}`)).toEqual(['f/part-t0.txt in f/t0.txt']);
   });
 });
