@@ -279,6 +279,9 @@ function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Arra
       if (sizes) setSizes![to[d]!] = sizes[d]!;
     }
   }
+  // A saved document read again unchanged takes the set the scan kept (else containment reads it again).
+  const ownSets = own.search && setKey(own.search.settings) === setKey(settings) ? own.search.keptSets : undefined;
+  if (ownSets) sameOwn.forEach((d, q) => void (d >= 0 && savedTo[q]! >= 0 && ownSets[d] && (keptSets[savedTo[q]!] ??= ownSets[d])));
   return { parts, keptSets, passages: concatSets(passages), ...(setSizes ? { setSizes } : {}) };
 }
 

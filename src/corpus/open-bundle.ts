@@ -70,7 +70,8 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
     () =>
       replaceCorpus({
         documents: documentsOf(bundle, match.prefix),
-        pairs: { k: bundle.k, threshold: bundle.threshold, grouping: bundle.grouping, ...bundle.pairs, pinned: new Uint32Array() },
+        // A bundle carries no passages: contained documents off, not every file read again to sample them (Settings turns them on).
+        pairs: { k: bundle.k, threshold: bundle.threshold, grouping: bundle.grouping, ...bundle.pairs, pinned: new Uint32Array(), containment: 0 },
         settings: { fingerprint: bundle.settings, k: bundle.k, keepContents: c.snapshot.keepContents, rule: bundle.rule },
         exclusions: bundle.exclusions,
       }),

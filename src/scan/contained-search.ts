@@ -11,7 +11,7 @@ import { hamming } from '../core/simhash/fingerprint64.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { SearchCorpus } from './search-corpus.ts';
-import { keptSetSizes, knownCounts, measuringOrder, noKnownContainment, remember } from './containment-counts.ts';
+import { keptSetSizes, knownCounts, measuringOrder, NEAR_DUPLICATE, noKnownContainment, remember } from './containment-counts.ts';
 import { contentsReadable, loadChunk } from './verify-candidates.ts';
 import { concatSets, mergePackedByDoc, type PackedSets } from '../core/groups/packed-sets.ts';
 
@@ -246,10 +246,10 @@ export async function finishContained(workers: ScanWorkers, signal: AbortSignal,
   const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
   const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
-  const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold);
+  const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold, jaccardThreshold);
   const todo: number[] = [];
   for (let p = 0; p < candidates.count; p++) {
-    if (counts[3 * p + 1] > 0) continue;
+    if (counts[3 * p + 1] > 0 || at[p] === NEAR_DUPLICATE) continue;
     if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
   }
   await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts, threshold);

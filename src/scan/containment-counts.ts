@@ -36,14 +36,19 @@ function indexOfPair(listA: Uint32Array, listB: Uint32Array, count: number, a: n
   return lo < count && listA[lo] === a && listB[lo] === b ? lo : -1;
 }
 
+/** `knownCounts`' mark of a candidate whose exact Jaccard reaches the near-duplicate threshold: never contained, nothing to measure. */
+export const NEAR_DUPLICATE = -2;
+
 /**
  * Fills `counts` (three a candidate: |A ∩ B|, |A|, |B|; zeros stay where nothing is known) from what is known, and returns
  * per candidate the index of its entry in `known`, or -1 (a pair not remembered yet). A candidate the
- * near-duplicate stage measured (`jaccards`, a < b) gets its count from the Jaccard and `sizes`. A
+ * near-duplicate stage measured (`jaccards`, a < b) gets its count from the Jaccard and `sizes`; when a size
+ * is unknown (a saved corpus after a reload) and the Jaccard reaches `jaccardThreshold`, it is marked
+ * `NEAR_DUPLICATE` (its files are not read for a count the relation would refuse). A
  * remembered count that stopped early (`COUNT_BELOW`, measured at a higher threshold) whose bound could
  * reach `threshold` is left to measure again (its index still returned: `remember` replaces it).
  */
-export function knownCounts(candidates: ContainmentCandidates, known: KnownContainment, jaccards: KnownPairs, sizes: Uint32Array, counts: Float64Array, threshold: number): Int32Array {
+export function knownCounts(candidates: ContainmentCandidates, known: KnownContainment, jaccards: KnownPairs, sizes: Uint32Array, counts: Float64Array, threshold: number, jaccardThreshold = Infinity): Int32Array {
   const at = new Int32Array(candidates.count).fill(-1);
   for (let p = 0; p < candidates.count; p++) {
     const a = candidates.inner[p];
@@ -60,7 +65,11 @@ export function knownCounts(candidates: ContainmentCandidates, known: KnownConta
     }
     const j = indexOfPair(jaccards.a, jaccards.b, jaccards.count, Math.min(a, b), Math.max(a, b));
     const common = j < 0 ? -1 : commonFromJaccard(jaccards.jaccard[j], sizes[a], sizes[b]);
-    if (common < 0) continue;
+    if (common < 0) {
+      // As ContainedBuffer.judge refuses it.
+      if (j >= 0 && jaccards.jaccard[j] >= jaccardThreshold - 1e-9) at[p] = NEAR_DUPLICATE;
+      continue;
+    }
     counts[3 * p] = common;
     counts[3 * p + 1] = sizes[a];
     counts[3 * p + 2] = sizes[b];

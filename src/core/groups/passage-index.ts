@@ -37,38 +37,31 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   const sorted = sortPostings(passages, order, [new Uint32Array(total), new Uint32Array(total), keys, new Uint32Array(total)]);
   const sortedKeys = sorted.keys;
   const sortedDocs = sorted.docs;
-  // One pass: distinct passages, runs (two documents or more), their postings and the longest.
+  // One pass: distinct passages, and each run's (two documents or more) start in the sorted postings and
+  // length, in passage order, in the sort's free keys array (at most total / 2 runs); the postings kept.
+  const half = total >>> 1;
+  const runAt = sorted.free.subarray(0, half);
+  const runLength = sorted.free.subarray(half, 2 * half);
   let distinct = 0;
   let runs = 0;
   let kept = 0;
-  let longest = 0;
   for (let i = 0; i < total; ) {
     const key = sortedKeys[i];
     let j = i + 1;
     while (j < total && sortedKeys[j] === key) j++;
     distinct++;
     if (j - i > 1) {
-      runs++;
+      runAt[runs] = i;
+      runLength[runs++] = j - i;
       kept += j - i;
-      if (j - i > longest) longest = j - i;
     }
     i = j;
   }
-  // Each run's start in the sorted postings and its length, in passage order; a count per length.
-  const runAt = new Uint32Array(runs);
-  const runLength = new Uint32Array(runs);
+  // A count per length.
+  let longest = 0;
+  for (let r = 0; r < runs; r++) if (runLength[r] > longest) longest = runLength[r];
   const byLength = new Uint32Array(longest + 2);
-  for (let i = 0, r = 0; i < total; ) {
-    const key = sortedKeys[i];
-    let j = i + 1;
-    while (j < total && sortedKeys[j] === key) j++;
-    if (j - i > 1) {
-      runAt[r] = i;
-      runLength[r++] = j - i;
-      byLength[j - i + 1]++;
-    }
-    i = j;
-  }
+  for (let r = 0; r < runs; r++) byLength[runLength[r] + 1]++;
   // Ranks: runs by length, then by their first document (largest-first order), then in passage order:
   // two stable counting sorts. Runs a family of documents shares then lie side by side, and a walk over
   // one document's rarest runs reads neighbouring memory, not a place at random for each run.
@@ -151,14 +144,14 @@ const MAX_DIGIT_BITS = 11;
  * sort on the key (digits of at most `MAX_DIGIT_BITS`, skipping the low bits no key sets: sampling zeroes
  * them), so each key's documents stay in `order`. The first pass reads the documents in place, in
  * `order`: no copy of the postings before. Every digit's counts are taken before the first pass. `scratch` is
- * (keys, docs, keys, docs), each as long as the postings; the result is one of its pairs, and `other`
- * the other pair's documents array, free.
+ * (keys, docs, keys, docs), each as long as the postings; the result is one of its pairs, and `other` and
+ * `free` the other pair's documents and keys arrays, free.
  */
 export function sortPostings(
   passages: PackedSets,
   order: Uint32Array,
   scratch: [Uint32Array, Uint32Array, Uint32Array, Uint32Array],
-): { keys: Uint32Array; docs: Uint32Array; other: Uint32Array } {
+): { keys: Uint32Array; docs: Uint32Array; other: Uint32Array; free: Uint32Array } {
   // Locals, so the hot loops below look up no property.
   const { docs, offsets, keys } = passages;
   const from = offsets[0];
@@ -216,5 +209,5 @@ export function sortPostings(
       toDocs[at] = fromDocs[i];
     }
   }
-  return { keys: toKeys, docs: toDocs, other: fromDocs };
+  return { keys: toKeys, docs: toDocs, other: fromDocs, free: fromKeys };
 }

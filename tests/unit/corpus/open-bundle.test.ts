@@ -73,6 +73,8 @@ describe('opening a CLI result beside its folder', () => {
     const reads: string[] = [];
     expect(await open(t, bundle, filesOf(disk, reads), true)).toEqual({ kind: 'opened' });
     expect(reads).toEqual([]);
+    // The bundle carries no passages: contained documents off rather than every file read to sample them.
+    expect(t.store.getSnapshot().containmentThreshold).toBe(0);
     expect(t.persistence.getSnapshot().notice).toBe(`${disk.size} files unchanged (same size and modification time: not read).`);
     const expected = await freshExportsOf(filesOf(disk, []));
     expect(exportsOf(t.store.getSnapshot().result)).toBe(expected);

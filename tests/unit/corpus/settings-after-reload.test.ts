@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { closeCorpusDb } from '../../../src/storage/database.ts';
+import { closeCorpusDb, writeTransaction } from '../../../src/storage/database.ts';
 import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { edited, exportsOf, fileOf, filesOf, freshExportsOf, settled, TEXTS, tabsPerTest, type Disk } from './corpus-model.ts';
@@ -58,12 +58,38 @@ describe('Apply settings after a reload', () => {
   });
 });
 
+/** The contained pairs a result lists, as "inner in outer". */
+const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`);
+
+/** The middle half of TEXTS[0]'s words: an excerpt of f/t0.txt. */
+function excerptOfT0(): string {
+  const words = TEXTS[0]!.split(' ');
+  return words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' ');
+}
+
+/** The texts as f/t<i>.txt, and the excerpt of f/t0.txt when `withExcerpt`. */
+function textsDisk(withExcerpt: boolean): Disk {
+  const disk: Disk = new Map();
+  TEXTS.forEach((text, i) => disk.set(`f/t${i}.txt`, [text, 1_700_000_000_000 + i * 1000]));
+  if (withExcerpt) disk.set('f/part-t0.txt', [excerptOfT0(), 1_700_000_300_000]);
+  return disk;
+}
+
+/** Scans `disk` with containment off in a new tab, saves it and closes the page. */
+async function savedWithoutContainment(disk: Disk): Promise<void> {
+  const t = await tab();
+  t.store.update({ containmentThreshold: 0 });
+  await t.session.start({ kind: 'file-list', files: filesOf(disk, []), sync: true });
+  await settled(t);
+  t.persistence.close();
+  closeCorpusDb();
+}
+
 describe('Contained documents and the saved corpus', () => {
   it('turned on over a corpus saved without them, reads the files again and finds them; a reload keeps the setting and the pairs', async () => {
-    const words = TEXTS[0]!.split(' ');
-    const files = () => [...folder(), fileOf('f/part-t0.txt', words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '), 1_700_000_300_000)];
-    const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`);
+    const files = () => [...folder(), fileOf('f/part-t0.txt', excerptOfT0(), 1_700_000_300_000)];
     let t = await tab();
+    t.store.update({ containmentThreshold: 0 });
     await t.session.start({ kind: 'file-list', files: files(), sync: true });
     await settled(t);
     expect(listed(t.store.getSnapshot().result!)).toEqual([]);
@@ -82,23 +108,37 @@ describe('Contained documents and the saved corpus', () => {
   });
 
   it('a new scan with them on over a corpus saved without them reads only the new file, and finds the new excerpt inside a saved document (the saved ones sampled from their kept contents)', async () => {
-    const words = TEXTS[0]!.split(' ');
-    const disk: Disk = new Map();
-    TEXTS.forEach((text, i) => disk.set(`f/t${i}.txt`, [text, 1_700_000_000_000 + i * 1000]));
-    let t = await tab();
-    await t.session.start({ kind: 'file-list', files: filesOf(disk, []), sync: true });
+    const disk = textsDisk(false);
+    await savedWithoutContainment(disk);
+    const t = await tab();
     await settled(t);
-    t.persistence.close();
-    closeCorpusDb();
-    t = await tab();
-    await settled(t);
+    // A setting stored (0, the default of an older SimSift included) is kept.
+    expect(t.store.getSnapshot().containmentThreshold).toBe(0);
     t.store.update({ containmentThreshold: 0.9 });
-    disk.set('f/part-t0.txt', [words.slice(Math.floor(words.length / 4), Math.floor((3 * words.length) / 4)).join(' '), 1_700_000_300_000]);
+    disk.set('f/part-t0.txt', [excerptOfT0(), 1_700_000_300_000]);
     const reads: string[] = [];
     await t.session.start({ kind: 'file-list', files: filesOf(disk, reads), sync: true });
     await settled(t);
     expect(reads).toEqual(['f/part-t0.txt']);
-    const r = t.store.getSnapshot().result!;
-    expect(Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`)).toEqual(['f/part-t0.txt in f/t0.txt']);
+    expect(listed(t.store.getSnapshot().result!)).toEqual(['f/part-t0.txt in f/t0.txt']);
+  });
+
+  it('a corpus whose saved view stored no setting (saved before containment) gets the default, 0.9: its reload lists the contained documents from the kept contents', async () => {
+    await savedWithoutContainment(textsDisk(true));
+    // As an older SimSift saved it: no setting and no passages in the saved view.
+    await writeTransaction(['meta'], async (tx) => {
+      const record = await tx.objectStore('meta').get('verified');
+      if (record?.key !== 'verified') throw new Error('no saved view');
+      const { containment, passageDocs, passageOffsets, passageKeys, ...older } = record;
+      expect([containment, passageDocs, passageOffsets, passageKeys]).toEqual([0, undefined, undefined, undefined]);
+      await tx.objectStore('meta').put(older);
+    });
+    closeCorpusDb();
+    const t = await tab();
+    await settled(t);
+    const restored = t.store.getSnapshot().result!;
+    expect(t.store.getSnapshot().containmentThreshold).toBe(0.9);
+    expect(restored.containmentThreshold).toBe(0.9);
+    expect(listed(restored)).toEqual(['f/part-t0.txt in f/t0.txt']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownCounts, measuringOrder, noKnownContainment, remember } from '../../../src/scan/containment-counts.ts';
+import { knownCounts, measuringOrder, NEAR_DUPLICATE, noKnownContainment, remember } from '../../../src/scan/containment-counts.ts';
 import { ContainedBuffer, type ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
 import { COUNT_BELOW } from '../../../src/core/simhash/simhash.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
@@ -81,6 +81,19 @@ describe('knownCounts', () => {
     // Remembered: the counts known now, each pair once.
     const after = remember(known, candidates, at, counts);
     expect([Array.from(after.a), Array.from(after.b), Array.from(after.common)]).toEqual([[0, 2, 4], [1, 3, 3], [9, 36, 44]]);
+  });
+
+  it('marks a pair whose Jaccard reaches the near-duplicate threshold with a size unknown: never contained, so never measured', () => {
+    // (0, 1) Jaccard 0.85 and (2, 3) 0.8 exactly: near-duplicates at 0.8; (4, 5) 0.5 could be contained. No sizes (a reload).
+    const candidates = candidatesOf([[0, 1], [2, 3], [4, 5]]);
+    const jaccards = { a: Uint32Array.of(0, 2, 4), b: Uint32Array.of(1, 3, 5), jaccard: Float64Array.of(0.85, Math.fround(0.8), 0.5), count: 3 };
+    const counts = new Float64Array(9);
+    const at = knownCounts(candidates, noKnownContainment(), jaccards, new Uint32Array(6), counts, 0.9, 0.8);
+    expect(Array.from(at)).toEqual([NEAR_DUPLICATE, NEAR_DUPLICATE, -1]);
+    expect(Array.from(counts)).toEqual(new Array(9).fill(0));
+    expect(remember(noKnownContainment(), candidates, at, counts).count).toBe(0);
+    // At a higher near-duplicate threshold (a regroup) they could be contained: left to measure.
+    expect(Array.from(knownCounts(candidates, noKnownContainment(), jaccards, new Uint32Array(6), counts, 0.9, 0.9))).toEqual([-1, -1, -1]);
   });
 
   it('keeps a count that stopped early below a higher threshold, and measures it again at a threshold its bound could reach', () => {

@@ -322,7 +322,7 @@ describe('scan session: containment turned on after a scan without it', () => {
       },
     };
     const listed = (r: ScanResult) => Array.from({ length: r.contained?.count ?? 0 }, (_, i) => `${r.docs.paths[r.contained!.inner[i]]} in ${r.docs.paths[r.contained!.outer[i]]}`).sort();
-    const store = createScanStore();
+    const store = createScanStore({ containmentThreshold: 0 });
     const session = createScanSession(store, workers(counting));
     await session.start({ kind: 'file-list', files: files() });
     const scanned = store.getSnapshot().result!;

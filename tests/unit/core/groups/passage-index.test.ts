@@ -65,6 +65,7 @@ describe('sortPostings', () => {
       expect(Array.from(sorted.docs), `seed ${SEED}, ${bits} bits`).toEqual(expected.map((p) => p[1]));
       expect(sorted.other).not.toBe(sorted.docs);
       expect(sorted.other).not.toBe(sorted.keys);
+      expect(new Set([sorted.keys, sorted.docs, sorted.other, sorted.free]).size).toBe(4);
     }
     // The top bit set: keys are unsigned.
     const passages = { docs: Uint32Array.of(0, 1), offsets: Uint32Array.of(0, 3, 5), keys: Uint32Array.of(0, 8, 0xfffffff8, 8, 0x80000000) };
