@@ -4,7 +4,6 @@
  * result). The scan's saving (corpus-scan-saving.ts), loading (corpus-loading.ts) and the person's
  * actions (corpus-persistence.ts) all work on one `CorpusContext`; nothing else holds corpus state.
  */
-import { NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
 import { getCorpusSummary } from '../storage/corpus-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
@@ -19,9 +18,8 @@ import type { ScanDocs } from '../scan/scan-result.ts';
 import type { CheckResult } from './check-against-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
 import type { BatchWriter } from './corpus-writer.ts';
-import type { CorpusPart, FolderSync } from './merge-corpus.ts';
+import type { CorpusPart } from './merge-corpus.ts';
 import type { StoredTables } from './stored-tables.ts';
-import type { UnchangedFiles } from '../scan/quick-check.ts';
 import { createCorpusRunner, panelStatus, writerOf } from './corpus-state.ts';
 import type { CorpusAction, CorpusState, PanelStatus } from './corpus-state.ts';
 
@@ -100,12 +98,6 @@ export interface CorpusContext {
   readonly writing: Writing | null;
   /** The files a full storage kept out of the corpus (for resumeStopped): the state's. */
   readonly notSaved: ScanSource | null;
-  /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
-  folderSync: FolderSync | null;
-  /** Listed files the running scan's quick check left unread (the saved corpus holds them as they are). */
-  notRead: UnchangedFiles | null;
-  /** The exclusions the running scan left files out by (so the files they took out of the corpus are named as such). */
-  exclusions: Exclusions;
   /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
   restoring: Promise<void>;
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
@@ -180,9 +172,6 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
       const s = runner.state;
       return s.kind === 'storage-full' ? s.rest : null;
     },
-    folderSync: null,
-    notRead: null,
-    exclusions: NO_EXCLUSIONS,
     restoring: Promise.resolve(),
     missedChange: null,
     listeners: new Set(),

@@ -9,7 +9,7 @@ import { putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
-import { exclusionMatcher, NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
+import { exclusionMatcher, NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
 import { getKeepExclusions } from '../storage/keep-marks.ts';
 import { forgetFolderHandles, putFolderHandles } from '../storage/folder-handles.ts';
 import type { ScanStage, ScanStart, ShownCorpus } from '../scan/scan-run.ts';
@@ -139,13 +139,13 @@ export function createScanSaving(c: CorpusContext): ScanStage {
     try {
       await scan.list();
       // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
-      const exclusions = scan.source.kind === 'collected' ? NO_EXCLUSIONS : (c.exclusions = await getKeepExclusions().catch(() => NO_EXCLUSIONS));
+      const exclusions = scan.source.kind === 'collected' ? NO_EXCLUSIONS : await getKeepExclusions().catch(() => NO_EXCLUSIONS);
       await scan.check(exclusions, unchangedTest(c, scan.settings));
-      await startSaving(c, scan.begin(c.base?.result.docs.count ?? 0), scan.signal);
+      const plan = await startSaving(c, scan.begin(c.base?.result.docs.count ?? 0), exclusions, scan.signal);
       for await (const batch of scan.read(c.writing !== null && c.snapshot.keepContents)) {
         c.writing?.writer.write(batch.docs, batch.ids, batch.contents, c.snapshot.keepContents, c.tables);
       }
-      return await finishSaving(c, await scan.search(), scan.signal);
+      return await finishSaving(c, await scan.search(), plan, scan.signal);
     } catch (error) {
       endSaving(c, isAbortError(error) || scan.signal.aborted ? 'cancelled' : 'error', errorMessage(error));
       throw error;
@@ -153,12 +153,18 @@ export function createScanSaving(c: CorpusContext): ScanStage {
   };
 }
 
+/** What one scan's saving carries from its start to its end: the folder the corpus follows, the files left unread, the exclusions used. */
+interface ScanPlan {
+  sync: FolderSync | null;
+  notRead: UnchangedFiles | null;
+  exclusions: Exclusions;
+}
+
 /** Before the first batch: the folder the corpus follows, the settings question, the writer lock and the batch writer. */
-async function startSaving(c: CorpusContext, start: ScanStart, signal: AbortSignal): Promise<void> {
+async function startSaving(c: CorpusContext, start: ScanStart, exclusions: Exclusions, signal: AbortSignal): Promise<ScanPlan> {
   const { docs, listed, sync, notRead } = start;
-  c.folderSync = sync ? folderSyncOf(docs, listed, sync === true ? [] : sync) : null;
-  keepFolderHandles(docs, c.folderSync);
-  c.notRead = notRead ?? null;
+  const plan: ScanPlan = { sync: sync ? folderSyncOf(docs, listed, sync === true ? [] : sync) : null, notRead: notRead ?? null, exclusions };
+  keepFolderHandles(docs, plan.sync);
   // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
   if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
   c.scanNotice = null;
@@ -166,7 +172,7 @@ async function startSaving(c: CorpusContext, start: ScanStart, signal: AbortSign
   // its new files' times is left (they are asked again, as unsaved, by this scan's quick check).
   c.stopTimes();
   await c.saving;
-  if (!mayWrite(c.state)) return;
+  if (!mayWrite(c.state)) return plan;
   const { settings, k } = c.scanStore.getSnapshot();
   const next: CorpusSettings = { fingerprint: settings, k, keepContents: c.snapshot.keepContents };
   // Only other fingerprint settings make the saved corpus unusable; another k only regroups it.
@@ -194,11 +200,12 @@ async function startSaving(c: CorpusContext, start: ScanStart, signal: AbortSign
     }
     rebuild = true;
   }
-  await openWriter(c, docs, signal, listed, next, change === 'fingerprints' && c.savedSettings !== null, rebuild);
+  await openWriter(c, docs, signal, listed, next, change === 'fingerprints' && c.savedSettings !== null, rebuild, plan.sync !== null);
+  return plan;
 }
 
 /** After the search: the merge with the corpus on show, then (behind the results) the writer's last commits, removals, pairs, tables and times. */
-async function finishSaving(c: CorpusContext, own: ShownCorpus, signal: AbortSignal): Promise<ShownCorpus> {
+async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: ScanPlan, signal: AbortSignal): Promise<ShownCorpus> {
   const w = c.writing;
   // Storage ids are given as batches arrive (each batch's write), so the result can show before the batches
   // still queued have committed: with kept contents those writes end well after the scan (100,000
@@ -207,12 +214,11 @@ async function finishSaving(c: CorpusContext, own: ShownCorpus, signal: AbortSig
   const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(own.result.docs.count).fill(NO_ID);
   const before = w?.rebuild ? null : c.base;
   const ownPart = { result: own.result, storageIds, search: own.corpus };
-  const sync = c.folderSync ?? undefined;
-  c.folderSync = null;
+  const sync = plan.sync ?? undefined;
   // "Re-read every file" was for this scan of the folder: the next one checks sizes and times again.
   if (sync && c.snapshot.rereadAll) c.update({ rereadAll: false });
-  if (before && c.notRead) lendUnchangedFiles(before, c.notRead);
-  const outcome = before ? await mergeInto(c, before, ownPart, signal, sync) : null;
+  if (before && plan.notRead) lendUnchangedFiles(before, plan.notRead);
+  const outcome = before ? await mergeInto(c, before, ownPart, signal, plan) : null;
   const merged = outcome?.merged ?? ownPart;
   // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
   const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
@@ -292,14 +298,14 @@ function closingState(c: CorpusContext, writer: BatchWriter): 'finished' | 'fail
 }
 
 /** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured, and which files left. */
-async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: AbortSignal, sync?: FolderSync): Promise<MergeOutcome> {
+async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: AbortSignal, plan: ScanPlan): Promise<MergeOutcome> {
+  const sync = plan.sync ?? undefined;
   const outcome = await mergeCorpus(c.workers, signal, before, own, groupingOptions(own.result), sync);
   c.update({ unmeasured: outcome.unmeasured });
   const n = (x: number) => x.toLocaleString('en');
   const parts = [];
   const files = (x: number) => `${n(x)} file${x === 1 ? '' : 's'}`;
-  const notRead = c.notRead?.paths.length ?? 0;
-  c.notRead = null;
+  const notRead = plan.notRead?.paths.length ?? 0;
   if (notRead > 0) parts.push(`${files(notRead)} unchanged (same size and modification time: not read)`);
   if (outcome.unchanged > 0) parts.push(`${notRead > 0 ? n(outcome.unchanged) : files(outcome.unchanged)} read again, contents unchanged`);
   const named = (paths: readonly string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? ` and ${n(paths.length - 10)} more` : ''}`;
@@ -315,7 +321,7 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
   }
   for (const p of outcome.missing.paths) c.leftPaths.add(p);
   // A file the exclusions now match left as a file not in the folder does, but it is still there: said so.
-  const excludedBy = exclusionMatcher(c.exclusions);
+  const excludedBy = exclusionMatcher(plan.exclusions);
   const excluded = outcome.missing.paths.filter((p) => excludedBy(p) !== null);
   const gone = excluded.length === 0 ? outcome.missing.paths : outcome.missing.paths.filter((p) => excludedBy(p) === null);
   if (gone.length > 0) {
@@ -331,7 +337,7 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
  * another tab wrote meanwhile, and opens the scan's batch writer. `clearSaved`: fingerprints saved with
  * other settings are cleared first; `rebuild`: the corpus is rebuilt from this scan alone.
  */
-async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal, listed: readonly SkippedFile[], next: CorpusSettings, clearSaved: boolean, rebuild: boolean): Promise<void> {
+async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal, listed: readonly SkippedFile[], next: CorpusSettings, clearSaved: boolean, rebuild: boolean, sync: boolean): Promise<void> {
   const k = next.k;
   let release = await tryLock(LOCK_WAIT_MS);
   if (!release) {
@@ -362,7 +368,7 @@ async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal,
       label,
       total: docs.count,
       notSaved: listed.map((s) => [s.path, s.reason, s.message]),
-      sync: c.folderSync !== null,
+      sync,
       k,
       // The panel's count follows the commits (it said "0 documents saved" through a whole scan).
       onCommitted: (summary) => c.update({ documentCount: summary.documentCount }),
