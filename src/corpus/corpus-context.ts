@@ -84,14 +84,10 @@ export interface CorpusContext {
   leftPaths: Set<string>;
   /** The notice that belongs to the scan about to start (a resume's); any other passing notice ends when a scan starts. */
   scanNotice: string | null;
-  /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
-  answerPending: ((ok: boolean) => void) | null;
   /** The last scan's writes that finish behind its results (see finish); never rejects. */
   saving: Promise<void>;
   /** Stops asking the last scan's new files their times (file-times.ts): a new scan starts. */
   stopTimes: () => void;
-  /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
-  pendingSaves: number;
   /** Where the saved corpus is (corpus-state.ts); moved only by `dispatch`. */
   readonly state: CorpusState<Writing, ScanSource>;
   /** The running (or stopped, not yet ended) scan's writer: the state's. */
@@ -115,6 +111,8 @@ export interface CorpusContext {
   notify(reason: CorpusChangeReason): void;
   /** Asks the person (the panel shows `confirmation`); false when `signal` aborts first. */
   ask(confirmation: NonNullable<PersistenceSnapshot['confirmation']>, signal: AbortSignal): Promise<boolean>;
+  /** Answers the pending question, if any (the panel's buttons). */
+  answer(ok: boolean): void;
   /** Counts a write that finishes behind the shown result (`saving` in the snapshot). */
   track(write: Promise<unknown>): void;
   /** Runs `task`, showing its failure instead of rejecting. */
@@ -145,6 +143,10 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     c.snapshot = { ...c.snapshot, ...panelStatus(state) };
     for (const l of [...c.listeners]) l();
   });
+  /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
+  let answerPending: ((ok: boolean) => void) | null = null;
+  /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
+  let pendingSaves = 0;
   const c: CorpusContext = {
     scanStore,
     workers,
@@ -158,10 +160,8 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     baseRevision: -1,
     leftPaths: new Set(),
     scanNotice: null,
-    answerPending: null,
     saving: Promise.resolve(),
     stopTimes: () => undefined,
-    pendingSaves: 0,
     get state() {
       return runner.state;
     },
@@ -205,24 +205,25 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     ask: (confirmation, signal) =>
       new Promise((resolve) => {
         const done = (ok: boolean) => {
-          c.answerPending = null;
+          answerPending = null;
           signal.removeEventListener('abort', onAbort);
           c.update({ confirmation: null });
           resolve(ok);
         };
         const onAbort = () => done(false);
-        c.answerPending = done;
+        answerPending = done;
         signal.addEventListener('abort', onAbort);
         c.update({ confirmation });
       }),
+    answer: (ok) => answerPending?.(ok),
     track(write) {
       // Writes that finish behind the shown result are counted, so the panel can say "Saving…" and a
       // person (or a test) knows when a reload would keep everything.
-      if (c.pendingSaves++ === 0) c.update({ saving: true });
+      if (pendingSaves++ === 0) c.update({ saving: true });
       void write
         .catch(() => undefined)
         .then(() => {
-          if (--c.pendingSaves === 0) c.update({ saving: false });
+          if (--pendingSaves === 0) c.update({ saving: false });
         });
     },
     async guarded(task) {

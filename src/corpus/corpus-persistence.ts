@@ -111,7 +111,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         void c.dispatch({ type: 'bundle-refused' });
         return { kind: 'refused', message: `The CLI result could not be stored (${error instanceof Error ? error.message : String(error)}); the saved corpus is as it was.` };
       }),
-    answer: (ok) => c.answerPending?.(ok),
+    answer: (ok) => c.answer(ok),
     close: () => {
       unsubscribe();
       c.channel.close();
