@@ -14,7 +14,7 @@ import { buildIngestTextCorpus, buildRealCorpus } from './real-corpus.ts';
 import { createScanSession } from '../src/scan/scan-session.ts';
 import { createScanStore } from '../src/scan/scan-store.ts';
 import { decideNearDuplicates, emptyKnown } from '../src/scan/near-duplicate-search.ts';
-import type { ShownCorpus } from '../src/scan/scan-hooks.ts';
+import { plainScan, type ShownCorpus } from '../src/scan/scan-run.ts';
 import { relationCsvChunks } from '../src/core/export/csv.ts';
 import { createWorkerBridge } from '../src/workers/worker-bridge.ts';
 import { createWorkerPool } from '../src/workers/worker-pool.ts';
@@ -55,8 +55,9 @@ try {
   }
   const store = createScanStore();
   let own: ShownCorpus | null = null;
-  await createScanSession(store, workers, {
-    finish: async (o) => (own = { ...o, candidates: { ...o.candidates, jaccard: o.candidates.jaccard.slice() } }),
+  await createScanSession(store, workers, async (scan) => {
+    const o = await plainScan(scan);
+    return (own = { ...o, candidates: { ...o.candidates, jaccard: o.candidates.jaccard.slice() } });
   }).start({ kind: 'file-list', files: list });
   const scanned = own as ShownCorpus | null;
   if (!scanned) throw new Error(store.getSnapshot().error ?? 'the scan gave no result');

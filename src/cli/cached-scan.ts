@@ -11,7 +11,7 @@ import { DocFlag, DocStatus } from '../core/documents/document-status.ts';
 import { DOC_FLAG_HAS_CONTENT_HASH, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import { noContents, type ScanResult } from '../scan/scan-result.ts';
-import type { ShownCorpus, ScanHooks } from '../scan/scan-hooks.ts';
+import { plainScan, type ScanRun, type ShownCorpus } from '../scan/scan-run.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
 import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
@@ -167,24 +167,20 @@ export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, b
 export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' | 'missing'> & { notRead: number };
 
 /**
- * The scan session's hooks for a scan merged into `before`: k follows the whole folder (`notRead` files
- * are in it without being scanned), and the scan's own result is merged into the cached corpus, the
- * folder's listing (`listed`) deciding which cached files left.
+ * A scan merged into the cached corpus `before`: the scan runs whole, k following the whole folder
+ * (`notRead` files are in it without being scanned); its own result is then merged into the cached
+ * corpus, the folder's listing (`listed`) deciding which cached files left. Returns the corpus to show
+ * and what the merge did.
  */
-export function cacheHooks(workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[], done: (outcome: CacheOutcome, search: SearchCorpus) => void): ScanHooks {
-  return {
-    corpusSize: () => notRead,
-    async finish(own: ShownCorpus, signal: AbortSignal): Promise<ShownCorpus> {
-      // Storage ids after the cached ones (never NO_ID: the merge then treats them as saved, as the app's).
-      const storageIds = new Uint32Array(own.result.docs.count);
-      for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
-      const r = own.result;
-      const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
-      const outcome = await mergeCorpus(workers, signal, before, { result: r, storageIds, search: own.corpus }, options, { whole: true, listed: sortedPaths(listed) });
-      done({ unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead }, outcome.grouped.corpus);
-      return outcome.grouped;
-    },
-  };
+export async function scanIntoCache(scan: ScanRun, workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[]): Promise<{ grouped: ShownCorpus; outcome: CacheOutcome }> {
+  const own = await plainScan(scan, notRead);
+  // Storage ids after the cached ones (never NO_ID: the merge then treats them as saved, as the app's).
+  const storageIds = new Uint32Array(own.result.docs.count);
+  for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
+  const r = own.result;
+  const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
+  const outcome = await mergeCorpus(workers, scan.signal, before, { result: r, storageIds, search: own.corpus }, options, { whole: true, listed: sortedPaths(listed) });
+  return { grouped: outcome.grouped, outcome: { unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead } };
 }
 
 /**

@@ -26,9 +26,9 @@ import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers } from './node-scan-workers.ts';
 import { statListing, type ListedIdentities } from './stat-listing.ts';
 import { positionsIn } from '../scan/scan-docs.ts';
-import { cacheHooks, cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
+import { cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, scanIntoCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
-import type { ScanHooks } from '../scan/scan-hooks.ts';
+import { plainScan, type ScanStage } from '../scan/scan-run.ts';
 import { writeScanCache } from './scan-cache.ts';
 import { writeBundle } from './bundle-output.ts';
 import { diskFile } from './disk-file.ts';
@@ -415,13 +415,22 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (before && cached) await lendUnchanged(workers, new AbortController().signal, before, cached.unchanged, (k) => fileAt(cached.unchangedAt[k]));
     // The search corpus behind the result: the cache keeps the feature-set sizes it knows.
     let shown: SearchCorpus | null = null;
-    const hooks: ScanHooks =
+    const stage: ScanStage | null =
       before && cached
-        ? cacheHooks(workers, before, cached.unchanged.length, scanned, (outcome, corpus) => ((cacheOutcome = outcome), (shown = corpus)))
+        ? async (scan) => {
+            const { grouped, outcome } = await scanIntoCache(scan, workers!, before, cached.unchanged.length, scanned);
+            cacheOutcome = outcome;
+            shown = grouped.corpus;
+            return grouped;
+          }
         : args.cache !== undefined
-          ? { finish: async (own) => ((shown = own.corpus), own) }
-          : {};
-    const session = createScanSession(store, workers, hooks);
+          ? async (scan) => {
+              const own = await plainScan(scan);
+              shown = own.corpus;
+              return own;
+            }
+          : null;
+    const session = createScanSession(store, workers, stage);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
     const sessionFrom = performance.now();
     await session.start({ kind: 'collected', collected, ...(pairs ? { pairs } : {}) });

@@ -4,7 +4,6 @@
  * result). The scan's saving (corpus-scan-saving.ts), loading (corpus-loading.ts) and the person's
  * actions (corpus-persistence.ts) all work on one `CorpusContext`; nothing else holds corpus state.
  */
-import { NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
 import { getCorpusSummary } from '../storage/corpus-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
@@ -19,9 +18,8 @@ import type { ScanDocs } from '../scan/scan-result.ts';
 import type { CheckResult } from './check-against-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
 import type { BatchWriter } from './corpus-writer.ts';
-import type { CorpusPart, FolderSync } from './merge-corpus.ts';
+import type { CorpusPart } from './merge-corpus.ts';
 import type { StoredTables } from './stored-tables.ts';
-import type { UnchangedFiles } from '../scan/quick-check.ts';
 import { createCorpusRunner, panelStatus, writerOf } from './corpus-state.ts';
 import type { CorpusAction, CorpusState, PanelStatus } from './corpus-state.ts';
 
@@ -86,26 +84,16 @@ export interface CorpusContext {
   leftPaths: Set<string>;
   /** The notice that belongs to the scan about to start (a resume's); any other passing notice ends when a scan starts. */
   scanNotice: string | null;
-  /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
-  answerPending: ((ok: boolean) => void) | null;
   /** The last scan's writes that finish behind its results (see finish); never rejects. */
   saving: Promise<void>;
   /** Stops asking the last scan's new files their times (file-times.ts): a new scan starts. */
   stopTimes: () => void;
-  /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
-  pendingSaves: number;
   /** Where the saved corpus is (corpus-state.ts); moved only by `dispatch`. */
   readonly state: CorpusState<Writing, ScanSource>;
   /** The running (or stopped, not yet ended) scan's writer: the state's. */
   readonly writing: Writing | null;
   /** The files a full storage kept out of the corpus (for resumeStopped): the state's. */
   readonly notSaved: ScanSource | null;
-  /** The running scan's folder, when the person chose one: the saved corpus follows it (see mergeCorpus). */
-  folderSync: FolderSync | null;
-  /** Listed files the running scan's quick check left unread (the saved corpus holds them as they are). */
-  notRead: UnchangedFiles | null;
-  /** The exclusions the running scan left files out by (so the files they took out of the corpus are named as such). */
-  exclusions: Exclusions;
   /** The restore in flight (resume waits for it, so the resumed files merge into the restored corpus). */
   restoring: Promise<void>;
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
@@ -123,6 +111,8 @@ export interface CorpusContext {
   notify(reason: CorpusChangeReason): void;
   /** Asks the person (the panel shows `confirmation`); false when `signal` aborts first. */
   ask(confirmation: NonNullable<PersistenceSnapshot['confirmation']>, signal: AbortSignal): Promise<boolean>;
+  /** Answers the pending question, if any (the panel's buttons). */
+  answer(ok: boolean): void;
   /** Counts a write that finishes behind the shown result (`saving` in the snapshot). */
   track(write: Promise<unknown>): void;
   /** Runs `task`, showing its failure instead of rejecting. */
@@ -153,6 +143,10 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     c.snapshot = { ...c.snapshot, ...panelStatus(state) };
     for (const l of [...c.listeners]) l();
   });
+  /** The pending question's answer; the panel renders `snapshot.confirmation` and calls `answer`. */
+  let answerPending: ((ok: boolean) => void) | null = null;
+  /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
+  let pendingSaves = 0;
   const c: CorpusContext = {
     scanStore,
     workers,
@@ -166,10 +160,8 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     baseRevision: -1,
     leftPaths: new Set(),
     scanNotice: null,
-    answerPending: null,
     saving: Promise.resolve(),
     stopTimes: () => undefined,
-    pendingSaves: 0,
     get state() {
       return runner.state;
     },
@@ -180,9 +172,6 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
       const s = runner.state;
       return s.kind === 'storage-full' ? s.rest : null;
     },
-    folderSync: null,
-    notRead: null,
-    exclusions: NO_EXCLUSIONS,
     restoring: Promise.resolve(),
     missedChange: null,
     listeners: new Set(),
@@ -216,24 +205,25 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     ask: (confirmation, signal) =>
       new Promise((resolve) => {
         const done = (ok: boolean) => {
-          c.answerPending = null;
+          answerPending = null;
           signal.removeEventListener('abort', onAbort);
           c.update({ confirmation: null });
           resolve(ok);
         };
         const onAbort = () => done(false);
-        c.answerPending = done;
+        answerPending = done;
         signal.addEventListener('abort', onAbort);
         c.update({ confirmation });
       }),
+    answer: (ok) => answerPending?.(ok),
     track(write) {
       // Writes that finish behind the shown result are counted, so the panel can say "Saving…" and a
       // person (or a test) knows when a reload would keep everything.
-      if (c.pendingSaves++ === 0) c.update({ saving: true });
+      if (pendingSaves++ === 0) c.update({ saving: true });
       void write
         .catch(() => undefined)
         .then(() => {
-          if (--c.pendingSaves === 0) c.update({ saving: false });
+          if (--pendingSaves === 0) c.update({ saving: false });
         });
     },
     async guarded(task) {

@@ -12,9 +12,10 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { createScanSession, type ScanSession } from '../scan/scan-session.ts';
 import type { ScanStore } from '../scan/scan-store.ts';
 import type { CheckResult } from './check-against-corpus.ts';
-import { createCorpusContext } from './corpus-context.ts';
+import { createCorpusContext, type Base, type CorpusContext } from './corpus-context.ts';
 import type { PersistenceSnapshot } from './corpus-context.ts';
-import { followOtherTabs, runRestore } from './corpus-loading.ts';
+import { followOtherTabs, keepTables, runRestore, saveVerified } from './corpus-loading.ts';
+import type { ShownCorpus } from '../scan/scan-run.ts';
 import { createScanSaving } from './corpus-scan-saving.ts';
 import * as actions from './corpus-actions.ts';
 import { openBundle, type OpenOutcome } from './open-bundle.ts';
@@ -62,6 +63,15 @@ export interface CorpusPersistence {
   close(): void;
 }
 
+/** The corpus on show was regrouped (same documents, same positions): the next load shows this view. */
+function keepRegrouped(c: CorpusContext, shown: ShownCorpus | null): void {
+  // Coalesced regroups hand their one result to every caller: kept once.
+  if (!shown || !c.base || c.base.result.docs !== shown.result.docs || c.base.result === shown.result) return;
+  const next: Base = { result: shown.result, storageIds: c.base.storageIds, search: shown.corpus };
+  c.base = next;
+  c.track(c.saving.then(() => saveVerified(c, next)).then(() => keepTables(c, next, false)));
+}
+
 /** Creates the controller and its scan session over the scan store and workers; nothing is read until `start`. */
 export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorkers): CorpusPersistence {
   const c = createCorpusContext(scanStore, workers);
@@ -73,7 +83,9 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
     },
   });
   const unsubscribe = followOtherTabs(c);
-  const session = createScanSession(scanStore, workers, createScanSaving(c));
+  const scan = createScanSession(scanStore, workers, createScanSaving(c));
+  // A regroup of the corpus on show is kept, by this controller, once the scan session has done it.
+  const session: ScanSession = { ...scan, regroup: (options) => scan.regroup(options).then((shown) => (keepRegrouped(c, shown), shown)) };
   c.session = session;
   return {
     session,
@@ -99,7 +111,7 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         void c.dispatch({ type: 'bundle-refused' });
         return { kind: 'refused', message: `The CLI result could not be stored (${error instanceof Error ? error.message : String(error)}); the saved corpus is as it was.` };
       }),
-    answer: (ok) => c.answerPending?.(ok),
+    answer: (ok) => c.answer(ok),
     close: () => {
       unsubscribe();
       c.channel.close();

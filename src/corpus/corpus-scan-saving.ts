@@ -1,5 +1,5 @@
 /**
- * Saving a scan into the corpus: what the scan session calls (its ScanHooks) as it runs. Before the
+ * Saving a scan into the corpus: the corpus's stage of every scan (scan-run.ts), calling the scan in order. Before the
  * first batch: the settings question, the writer lock and the batch writer; each batch: its commit;
  * at the end: the merge with the corpus on show, the files a chosen folder no longer holds, the pairs
  * and tables; a full storage stops the scan and keeps the rest for a resume.
@@ -9,10 +9,12 @@ import { putSettings, settingsChange } from '../storage/settings-repository.ts';
 import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
-import { exclusionMatcher, NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
+import { exclusionMatcher, NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
 import { getKeepExclusions } from '../storage/keep-marks.ts';
 import { forgetFolderHandles, putFolderHandles } from '../storage/folder-handles.ts';
-import type { ScanHooks } from '../scan/scan-hooks.ts';
+import type { ScanStage, ScanStart, ShownCorpus } from '../scan/scan-run.ts';
+import { errorMessage } from '../scan/scan-source.ts';
+import { isAbortError } from '../workers/worker-bridge.ts';
 import { noContents, type ScanDocs, type SkippedFile } from '../scan/scan-result.ts';
 import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
@@ -126,124 +128,142 @@ function lendUnchangedFiles(base: Base, left: UnchangedFiles): void {
   });
 }
 
-/** What the scan session calls to save into the corpus (its ScanHooks): the scan calls saving, in its own order. */
-export function createScanSaving(c: CorpusContext): ScanHooks {
-  return {
-    corpusSize: () => c.base?.result.docs.count ?? 0,
-    unchangedTest: (settings) => unchangedTest(c, settings),
-    // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
-    exclusions: async () => (c.exclusions = await getKeepExclusions().catch(() => NO_EXCLUSIONS)),
-    async onStart(docs, signal, listed, sync, notRead) {
-      c.folderSync = sync ? folderSyncOf(docs, listed ?? [], sync === true ? [] : sync) : null;
-      keepFolderHandles(docs, c.folderSync);
-      c.notRead = notRead ?? null;
-      // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
-      if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
-      c.scanNotice = null;
-      // The last scan's writes may still be committing (see finish): this scan writes after them; asking
-      // its new files' times is left (they are asked again, as unsaved, by this scan's quick check).
-      c.stopTimes();
-      await c.saving;
-      if (!mayWrite(c.state)) return;
-      const { settings, k } = c.scanStore.getSnapshot();
-      const next: CorpusSettings = { fingerprint: settings, k, keepContents: c.snapshot.keepContents };
-      // Only other fingerprint settings make the saved corpus unusable; another k only regroups it.
-      const change = settingsChange(c.savedSettings, next);
-      let rebuild = false;
-      if (change === 'fingerprints' && c.base) {
-        // Fingerprints made with other settings cannot be mixed: the saved corpus is rebuilt from this
-        // scan. A rescan of the whole corpus (the settings panel's) loses nothing; anything smaller asks.
-        const kept = c.base.result.docs.count;
-        if (docs.count < kept) {
-          const ok = await c.ask(
-            {
-              message:
-                `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
-                `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
-              confirm: 'Rebuild the saved corpus',
-              cancel: 'Keep the saved corpus',
-            },
-            signal,
-          );
-          if (!ok) {
-            c.session?.cancel();
-            throw new DOMException('The person kept the saved corpus.', 'AbortError');
-          }
-        }
-        rebuild = true;
+/**
+ * The saved corpus's part of every scan: it calls the scan's stages in order and saves between them.
+ * Listing, then the quick check against the corpus on show; before the first batch the settings
+ * question, the writer lock and the batch writer; each batch its commit; at the end the merge with the
+ * corpus on show, the files a chosen folder no longer holds, the pairs and tables.
+ */
+export function createScanSaving(c: CorpusContext): ScanStage {
+  return async (scan) => {
+    try {
+      const unchanged = unchangedTest(c, scan.settings);
+      await scan.list(unchanged !== null);
+      // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
+      const exclusions = scan.source.kind === 'collected' ? NO_EXCLUSIONS : await getKeepExclusions().catch(() => NO_EXCLUSIONS);
+      await scan.check(exclusions, unchanged);
+      const plan = await startSaving(c, scan.begin(c.base?.result.docs.count ?? 0), exclusions, scan.signal);
+      for await (const batch of scan.read(c.writing !== null && c.snapshot.keepContents)) {
+        c.writing?.writer.write(batch.docs, batch.ids, batch.contents, c.snapshot.keepContents, c.tables);
       }
-      await openWriter(c, docs, signal, listed ?? [], next, change === 'fingerprints' && c.savedSettings !== null, rebuild);
-    },
-    keepsBytes: () => c.writing !== null && c.snapshot.keepContents,
-    onBatch(docs, ids, bytes) {
-      c.writing?.writer.write(docs, ids, bytes, c.snapshot.keepContents, c.tables);
-    },
-    async finish(own, signal) {
-      const w = c.writing;
-      // Storage ids are given as batches arrive (onBatch), so the result can show before the batches
-      // still queued have committed: with kept contents those writes end well after the scan (100,000
-      // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
-      // a tab closed meanwhile keeps every committed batch and is offered the resume.
-      const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(own.result.docs.count).fill(NO_ID);
-      const before = w?.rebuild ? null : c.base;
-      const ownPart = { result: own.result, storageIds, search: own.corpus };
-      const sync = c.folderSync ?? undefined;
-      c.folderSync = null;
-      // "Re-read every file" was for this scan of the folder: the next one checks sizes and times again.
-      if (sync && c.snapshot.rereadAll) c.update({ rereadAll: false });
-      if (before && c.notRead) lendUnchangedFiles(before, c.notRead);
-      const outcome = before ? await mergeInto(c, before, ownPart, signal, sync) : null;
-      const merged = outcome?.merged ?? ownPart;
-      // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
-      const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
-      c.base = merged;
-      if (w) {
-        void c.dispatch({ type: 'writer-released', writer: w });
-        const tSaving = performance.now();
-        // The new files' times are asked last (file-times.ts); the next scan stops that (see onStart).
-        const times = stoppableTimes(c);
-        c.saving = w.writer
-          .settled()
-          .then(() => w.writer.close(closingState(c, w.writer)))
-          .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions, w.writer.replacedPositions) : null))
-          .then((removal) => void (removal && removal.rewritten > 0 && (c.tablesStale = true)))
-          .then(() => c.notify('added'))
-          // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
-          // merged result no longer describes storage, so it is not saved but loaded again.
-          .then(() => (c.missedChange ? undefined : saveVerified(c, merged)))
-          .then(() => (c.missedChange ? undefined : keepTables(c, merged, w.writer.failed || w.writer.tablesMissed)))
-          .then(() => (c.missedChange ? undefined : saveFileTimes(merged.result.docs, merged.storageIds, w.writer.lostIds, times)))
-          // Asked their times, the Files are let go where the contents were kept (release-files.ts).
-          .then(() => (c.missedChange || times.aborted || !c.snapshot.keepContents ? false : readKeptCopies(merged)))
-          // Every document reads its kept copy: the session's listing (for a rescan) lets go of its Files too.
-          .then((moved) => void (moved && c.session?.forgetListing()))
-          .catch(() => undefined)
-          .then(() => catchUp(c))
-          // What saving still took once the results were on show (batches committed during the scan are not in it).
-          .then(() => recordPhase('saving-after-results', tSaving, performance.now(), { documents: w.writer.committed }))
-          .then(c.refreshUsage);
-        c.track(c.saving);
-      } else {
-        void c.refreshUsage();
-        // After the session has shown this result (it does so as soon as finish returns).
-        setTimeout(() => void catchUp(c), 0);
-      }
-      return outcome ? outcome.grouped : own;
-    },
-    regrouped(shown) {
-      // The corpus on show regrouped (same documents, same positions): the next load shows this view.
-      if (!c.base || c.base.result.docs !== shown.result.docs) return;
-      const next: Base = { result: shown.result, storageIds: c.base.storageIds, search: shown.corpus };
-      c.base = next;
-      c.track(c.saving.then(() => saveVerified(c, next)).then(() => keepTables(c, next, false)));
-    },
-    onEnd(state, message) {
-      const w = c.writing;
-      if (!w) return;
-      void c.dispatch({ type: 'writer-released', writer: w });
-      c.track(closeEnded(c, w, state, message));
-    },
+      return await finishSaving(c, await scan.search(), plan, scan.signal);
+    } catch (error) {
+      endSaving(c, isAbortError(error) || scan.signal.aborted ? 'cancelled' : 'error', errorMessage(error));
+      throw error;
+    }
   };
+}
+
+/** What one scan's saving carries from its start to its end: the folder the corpus follows, the files left unread, the exclusions used. */
+interface ScanPlan {
+  sync: FolderSync | null;
+  notRead: UnchangedFiles | null;
+  exclusions: Exclusions;
+}
+
+/** Before the first batch: the folder the corpus follows, the settings question, the writer lock and the batch writer. */
+async function startSaving(c: CorpusContext, start: ScanStart, exclusions: Exclusions, signal: AbortSignal): Promise<ScanPlan> {
+  const { docs, listed, sync, notRead } = start;
+  const plan: ScanPlan = { sync: sync ? folderSyncOf(docs, listed, sync === true ? [] : sync) : null, notRead: notRead ?? null, exclusions };
+  keepFolderHandles(docs, plan.sync);
+  // "The saved corpus was cleared", the last sync's summary...: true of the corpus before this scan, not after.
+  if (c.snapshot.notice !== null && c.snapshot.notice !== c.scanNotice) c.update({ notice: null });
+  c.scanNotice = null;
+  // The last scan's writes may still be committing (see finishSaving): this scan writes after them; asking
+  // its new files' times is left (they are asked again, as unsaved, by this scan's quick check).
+  c.stopTimes();
+  await c.saving;
+  if (!mayWrite(c.state)) return plan;
+  const { settings, k } = c.scanStore.getSnapshot();
+  const next: CorpusSettings = { fingerprint: settings, k, keepContents: c.snapshot.keepContents };
+  // Only other fingerprint settings make the saved corpus unusable; another k only regroups it.
+  const change = settingsChange(c.savedSettings, next);
+  let rebuild = false;
+  if (change === 'fingerprints' && c.base) {
+    // Fingerprints made with other settings cannot be mixed: the saved corpus is rebuilt from this
+    // scan. A rescan of the whole corpus (the settings panel's) loses nothing; anything smaller asks.
+    const kept = c.base.result.docs.count;
+    if (docs.count < kept) {
+      const ok = await c.ask(
+        {
+          message:
+            `These settings differ from the ones the saved corpus (${kept.toLocaleString('en')} documents) was made with. ` +
+            `Rebuild the saved corpus from the ${docs.count.toLocaleString('en')} files of this scan? The other saved documents are removed.`,
+          confirm: 'Rebuild the saved corpus',
+          cancel: 'Keep the saved corpus',
+        },
+        signal,
+      );
+      if (!ok) {
+        c.session?.cancel();
+        throw new DOMException('The person kept the saved corpus.', 'AbortError');
+      }
+    }
+    rebuild = true;
+  }
+  await openWriter(c, docs, signal, listed, next, change === 'fingerprints' && c.savedSettings !== null, rebuild, plan.sync !== null);
+  return plan;
+}
+
+/** After the search: the merge with the corpus on show, then (behind the results) the writer's last commits, removals, pairs, tables and times. */
+async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: ScanPlan, signal: AbortSignal): Promise<ShownCorpus> {
+  const w = c.writing;
+  // Storage ids are given as batches arrive (each batch's write), so the result can show before the batches
+  // still queued have committed: with kept contents those writes end well after the scan (100,000
+  // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
+  // a tab closed meanwhile keeps every committed batch and is offered the resume.
+  const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(own.result.docs.count).fill(NO_ID);
+  const before = w?.rebuild ? null : c.base;
+  const ownPart = { result: own.result, storageIds, search: own.corpus };
+  const sync = plan.sync ?? undefined;
+  // "Re-read every file" was for this scan of the folder: the next one checks sizes and times again.
+  if (sync && c.snapshot.rereadAll) c.update({ rereadAll: false });
+  if (before && plan.notRead) lendUnchangedFiles(before, plan.notRead);
+  const outcome = before ? await mergeInto(c, before, ownPart, signal, plan) : null;
+  const merged = outcome?.merged ?? ownPart;
+  // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
+  const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
+  c.base = merged;
+  if (w) {
+    void c.dispatch({ type: 'writer-released', writer: w });
+    const tSaving = performance.now();
+    // The new files' times are asked last (file-times.ts); the next scan stops that (see startSaving).
+    const times = stoppableTimes(c);
+    c.saving = w.writer
+      .settled()
+      .then(() => w.writer.close(closingState(c, w.writer)))
+      .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions, w.writer.replacedPositions) : null))
+      .then((removal) => void (removal && removal.rewritten > 0 && (c.tablesStale = true)))
+      .then(() => c.notify('added'))
+      // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
+      // merged result no longer describes storage, so it is not saved but loaded again.
+      .then(() => (c.missedChange ? undefined : saveVerified(c, merged)))
+      .then(() => (c.missedChange ? undefined : keepTables(c, merged, w.writer.failed || w.writer.tablesMissed)))
+      .then(() => (c.missedChange ? undefined : saveFileTimes(merged.result.docs, merged.storageIds, w.writer.lostIds, times)))
+      // Asked their times, the Files are let go where the contents were kept (release-files.ts).
+      .then(() => (c.missedChange || times.aborted || !c.snapshot.keepContents ? false : readKeptCopies(merged)))
+      // Every document reads its kept copy: the session's listing (for a rescan) lets go of its Files too.
+      .then((moved) => void (moved && c.session?.forgetListing()))
+      .catch(() => undefined)
+      .then(() => catchUp(c))
+      // What saving still took once the results were on show (batches committed during the scan are not in it).
+      .then(() => recordPhase('saving-after-results', tSaving, performance.now(), { documents: w.writer.committed }))
+      .then(c.refreshUsage);
+    c.track(c.saving);
+  } else {
+    void c.refreshUsage();
+    // After the session has shown this result (it does so as soon as finish returns).
+    setTimeout(() => void catchUp(c), 0);
+  }
+  return outcome ? outcome.grouped : own;
+}
+
+/** The scan ended without a final result (cancelled or failed): its writer closes. */
+function endSaving(c: CorpusContext, state: 'cancelled' | 'error', message: string): void {
+  const w = c.writing;
+  if (!w) return;
+  void c.dispatch({ type: 'writer-released', writer: w });
+  c.track(closeEnded(c, w, state, message));
 }
 
 /**
@@ -279,14 +299,14 @@ function closingState(c: CorpusContext, writer: BatchWriter): 'finished' | 'fail
 }
 
 /** The merge step (merge-corpus.ts) over the shown corpus; the panel hears how many pairs could not be measured, and which files left. */
-async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: AbortSignal, sync?: FolderSync): Promise<MergeOutcome> {
+async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: AbortSignal, plan: ScanPlan): Promise<MergeOutcome> {
+  const sync = plan.sync ?? undefined;
   const outcome = await mergeCorpus(c.workers, signal, before, own, groupingOptions(own.result), sync);
   c.update({ unmeasured: outcome.unmeasured });
   const n = (x: number) => x.toLocaleString('en');
   const parts = [];
   const files = (x: number) => `${n(x)} file${x === 1 ? '' : 's'}`;
-  const notRead = c.notRead?.paths.length ?? 0;
-  c.notRead = null;
+  const notRead = plan.notRead?.paths.length ?? 0;
   if (notRead > 0) parts.push(`${files(notRead)} unchanged (same size and modification time: not read)`);
   if (outcome.unchanged > 0) parts.push(`${notRead > 0 ? n(outcome.unchanged) : files(outcome.unchanged)} read again, contents unchanged`);
   const named = (paths: readonly string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? ` and ${n(paths.length - 10)} more` : ''}`;
@@ -302,7 +322,7 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
   }
   for (const p of outcome.missing.paths) c.leftPaths.add(p);
   // A file the exclusions now match left as a file not in the folder does, but it is still there: said so.
-  const excludedBy = exclusionMatcher(c.exclusions);
+  const excludedBy = exclusionMatcher(plan.exclusions);
   const excluded = outcome.missing.paths.filter((p) => excludedBy(p) !== null);
   const gone = excluded.length === 0 ? outcome.missing.paths : outcome.missing.paths.filter((p) => excludedBy(p) === null);
   if (gone.length > 0) {
@@ -318,7 +338,7 @@ async function mergeInto(c: CorpusContext, before: Base, own: Base, signal: Abor
  * another tab wrote meanwhile, and opens the scan's batch writer. `clearSaved`: fingerprints saved with
  * other settings are cleared first; `rebuild`: the corpus is rebuilt from this scan alone.
  */
-async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal, listed: readonly SkippedFile[], next: CorpusSettings, clearSaved: boolean, rebuild: boolean): Promise<void> {
+async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal, listed: readonly SkippedFile[], next: CorpusSettings, clearSaved: boolean, rebuild: boolean, sync: boolean): Promise<void> {
   const k = next.k;
   let release = await tryLock(LOCK_WAIT_MS);
   if (!release) {
@@ -349,7 +369,7 @@ async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal,
       label,
       total: docs.count,
       notSaved: listed.map((s) => [s.path, s.reason, s.message]),
-      sync: c.folderSync !== null,
+      sync,
       k,
       // The panel's count follows the commits (it said "0 documents saved" through a whole scan).
       onCommitted: (summary) => c.update({ documentCount: summary.documentCount }),

@@ -15,7 +15,7 @@ import { docFile, type DocNote, type ScanDocs, type SkippedFile } from './scan-r
 import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
-import type { ScanHooks } from './scan-hooks.ts';
+import type { BatchContents } from '../workers/ingest-protocol.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 /** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
@@ -173,12 +173,22 @@ export interface IngestOutput {
   passages: PackedSets[];
 }
 
-/** What the feeding works with: the scan's workers, signal, settings, hooks and where its results go. */
+/** One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; `contents`, with `keepBytes`, holds their bytes in one Blob (`ids[j]`'s range is empty when a worker read the File). */
+export interface ScanBatch {
+  docs: ScanDocs;
+  ids: readonly number[];
+  contents?: BatchContents;
+}
+
+/** What the feeding works with: the scan's workers, signal, settings and where its results go. */
 export interface IngestJob {
   workers: ScanWorkers;
   signal: AbortSignal;
   settings: SimHashSettings;
-  hooks: ScanHooks;
+  /** Whether the workers return each batch's bytes in one Blob (the saved corpus keeps contents). */
+  keepBytes: boolean;
+  /** Each finished batch, in the order they finish (skips the page finds itself are a batch of one). */
+  onBatch: (batch: ScanBatch) => void;
   scanDocs: ScanDocs;
   /** The directory handles' token in the workers (null: the page reads the Files). */
   handleToken: string | null;
@@ -195,11 +205,10 @@ export interface IngestJob {
 
 /** Reads and fingerprints every file of the scan in the ingest pool, into `out` as batches arrive (a cancel keeps what came); resolves once every batch is in. */
 export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void> {
-  const { workers, signal, settings, hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent, modified } = job;
+  const { workers, signal, settings, keepBytes, onBatch, scanDocs, handleToken, meter: m, skipped, notes, onSent, modified } = job;
   const passages = job.passages === true;
   // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
   const claims = canShareMemory() ? createClaimBuffer(m.filesTotal) : undefined;
-  const keepBytes = hooks.keepsBytes?.() ?? false;
   const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
     m.filesRead++;
     scanDocs.sizes[d] = size;
@@ -208,7 +217,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
     skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
     m.filesDone++;
     // Skips the page finds itself are part of the corpus too: saved like a batch, so a reload lists them.
-    hooks.onBatch?.(scanDocs, [d]);
+    onBatch({ docs: scanDocs, ids: [d] });
   };
   /** Takes in one batch's result (doc ids `ids`, in batch order). */
   const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
@@ -224,7 +233,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       for (let i = 0; i < sets.docs.length; i++) sets.docs[i] = ids[sets.docs[i]];
       (sets === result.sets ? out.smallSets : out.passages).push(sets);
     }
-    hooks.onBatch?.(scanDocs, ids, result.contents);
+    onBatch(result.contents ? { docs: scanDocs, ids, contents: result.contents } : { docs: scanDocs, ids });
     m.filesDone += ids.length;
   };
   const maxInFlight = workers.ingest.size * 2;

@@ -3,13 +3,12 @@
  * publishes throttled progress and the final `ScanResult` to the scan store, and cancels (hard:
  * workers are terminated) within milliseconds. One session per app; a new scan may start at once.
  */
-import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts';
 import { abortError, isAbortError } from '../workers/worker-bridge.ts';
 import { errorMessage } from './scan-source.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
-import { collectSource, rescanSource, type ScanSource } from './scan-source.ts';
-import { emptyGroups, type DocNote, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { rescanSource, type ScanSource } from './scan-source.ts';
+import { emptyGroups, type Grouping, type ScanResult } from './scan-result.ts';
 import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
 import {
   decideNearDuplicates,
@@ -18,17 +17,11 @@ import {
   searchDocs,
 } from './near-duplicate-search.ts';
 import { adoptResult, type Candidates, type SearchCorpus, type ShownSearch } from './search-corpus.ts';
-import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { defaultK } from '../core/quality/defaults.ts';
 import type { ScanSnapshot, ScanStore } from './scan-store.ts';
-import { openHandlesInWorkers } from './handle-source.ts';
-import type { ScanHooks } from './scan-hooks.ts';
 import { recordPhase } from './phase-timing.ts';
-import { allocateDocs, createScanMeter, ingestAll, type IngestOutput, type ScanMeter } from './scan-ingest.ts';
-import { quickCheck } from './quick-check.ts';
-import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
-import { NO_EXCLUSIONS } from '../core/documents/exclusions.ts';
+import { createScanMeter, type IngestOutput } from './scan-ingest.ts';
+import { createScanRun, plainScan, type RunParts, type ScanStage, type ShownCorpus } from './scan-run.ts';
 
 export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 
@@ -57,9 +50,10 @@ export interface ScanSession {
    * in the index worker, only pairs never measured before are verified, then grouping; the store's
    * `regrouping` is true meanwhile and `result` is replaced at the end. Calls made while one runs are
    * coalesced (the latest options win). Without a result (or during a scan) it only sets the values
-   * the next scan uses. Resolves when the store shows the new groups.
+   * the next scan uses. Resolves when the store shows the new groups, with the last whole result
+   * regrouped and its search state (null: none was), for the owner to keep.
    */
-  regroup(options: RegroupOptions): Promise<void>;
+  regroup(options: RegroupOptions): Promise<ShownCorpus | null>;
   /**
    * Scans the last scan's files again with new fingerprint settings (features, weights, stop words):
    * fingerprints depend on them, so this is a full scan. Without an earlier scan it only stores them.
@@ -90,7 +84,8 @@ const PROGRESS_INTERVAL_MS = 100;
 interface SessionState {
   readonly store: ScanStore;
   readonly workers: ScanWorkers;
-  readonly hooks: ScanHooks;
+  /** The owner's part of every scan (null: a scan nobody saves). */
+  readonly stage: ScanStage | null;
   /** The running scan's controller (null: none runs). */
   current: AbortController | null;
   /** The search state of the result on show (for regroups). */
@@ -99,30 +94,8 @@ interface SessionState {
   lastCollected: CollectedFiles | null;
   /** The search over what a cancelled scan finished (or a regroup), running after the scan; a new scan aborts it. */
   afterCancel: AbortController | null;
-  regroupRunning: Promise<void> | null;
+  regroupRunning: Promise<ShownCorpus | null> | null;
   regroupWanted: boolean;
-}
-
-/**
- * A scan's listing (walking dropped folders; handles handed to every ingest worker, which opens and
- * reads the files itself), then the quick check: files the saved corpus holds at the same path, size
- * and time are left out of what is read.
- */
-async function listAndCheck(s: SessionState, source: ScanSource, settings: SimHashSettings, signal: AbortSignal, t0: number, m: ScanMeter) {
-  // Through handles the walk takes each file's size and time when a quick check will follow.
-  const wantStats = () => s.hooks.unchangedTest?.(settings) != null;
-  const { collected: listed, unreadable, stats: listedStats } = await collectSource(s.workers, source, signal, wantStats);
-  signal.throwIfAborted();
-  const handleToken = listed.roots ? await openHandlesInWorkers(s.workers, listed.roots, signal) : null;
-  // A listing already chosen (a rescan of the corpus's own files, the CLI) is taken as it is.
-  const exclusions = source.kind === 'collected' ? NO_EXCLUSIONS : ((await s.hooks.exclusions?.()) ?? NO_EXCLUSIONS);
-  const { listing, excluded } = await leaveOutExcluded(s.workers, listed, exclusions, handleToken, signal);
-  const tCheck = performance.now();
-  const check = await quickCheck(s.workers, listing, handleToken, s.hooks.unchangedTest?.(settings) ?? null, signal, m.checked, listedStats);
-  m.leftOut(excluded, check.unchanged);
-  recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });
-  recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
-  return { listing, unreadable, handleToken, check, exclusions };
 }
 
 /** Cancels the running scan (hard: its workers are terminated); the store says 'cancelled' at once. */
@@ -141,110 +114,51 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
   const signal = controller.signal;
   const isCurrent = () => s.current === controller;
   const t0 = performance.now();
-  const { k: chosenK, kAuto, settings, similarityThreshold, containmentThreshold, grouping } = s.store.getSnapshot();
-  let k = chosenK;
+  const { k, kAuto, settings, similarityThreshold, containmentThreshold, grouping } = s.store.getSnapshot();
   const m = createScanMeter(s.store, t0, isCurrent);
-  /** What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search). */
-  const ingested: IngestOutput = { smallSets: [], keptSets: [], keptBytes: 0, passages: [] };
   const timer = setInterval(m.publish, PROGRESS_INTERVAL_MS);
-
-  let docs: ScanDocs | null = null;
-  const skipped: SkippedFile[] = [];
-  const notes: DocNote[] = [];
-  const timings = { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 };
+  const p: RunParts = {
+    store: s.store,
+    workers: s.workers,
+    source,
+    settings,
+    signal,
+    meter: m,
+    t0,
+    k,
+    kAuto,
+    similarityThreshold,
+    containmentThreshold,
+    grouping,
+    // What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search).
+    ingested: { smallSets: [], keptSets: [], keptBytes: 0, passages: [] },
+    skipped: [],
+    notes: [],
+    timings: { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 },
+    docs: null,
+    tEnd: 0,
+    listed: (listing) => void (s.lastCollected = listing),
+    saving: s.stage !== null,
+    searched: (own) => void (s.last = own),
+  };
   const partialResult = (): ScanResult | null =>
-    docs && {
+    p.docs && {
       settings,
-      docs,
-      skipped,
-      notes,
-      representative: new Int32Array(docs.count).fill(-1),
+      docs: p.docs,
+      skipped: p.skipped,
+      notes: p.notes,
+      representative: new Int32Array(p.docs.count).fill(-1),
       exactGroups: emptyGroups(),
-      ...noNearDuplicates(docs.count, k, similarityThreshold, grouping),
+      ...noNearDuplicates(p.docs.count, p.k, similarityThreshold, grouping),
       partial: true,
-      timings: { ...timings, totalMs: performance.now() - t0 },
+      timings: { ...p.timings, totalMs: performance.now() - t0 },
     };
 
   try {
-    // Listing: the file list (walking dropped folders), hidden files left out.
-    m.setPhase('listing');
-    const { listing, unreadable, handleToken, check, exclusions } = await listAndCheck(s, source, settings, signal, t0, m);
-    const collected = check.toRead;
-    s.lastCollected = listing;
-    skipped.push(...collected.hidden, ...unreadable);
-    m.filesTotal = collected.files.length;
-    m.filesListedOnly = collected.hidden.length + unreadable.length;
-    // k follows the corpus size (this scan's files and the corpus they join) until the person sets one.
-    if (kAuto) {
-      k = defaultK(m.filesTotal + (s.hooks.corpusSize?.() ?? 0));
-      s.store.update({ k });
-    }
-    const scanDocs = allocateDocs(collected);
-    docs = scanDocs;
-    ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
-    if (check.stats) scanDocs.modified!.set(check.stats.modified);
-    const folderPaths = (source.kind === 'file-list' && source.folderPaths && pathsNotExcluded(source.folderPaths, exclusions)) || (check.unchanged > 0 ? listing.paths : null);
-    const sync = 'sync' in source && source.sync === true && (folderPaths ?? true);
-    if (s.hooks.onStart) await s.hooks.onStart(scanDocs, signal, skipped.slice(), sync, 'left' in check ? check.left : undefined);
-    signal.throwIfAborted();
-    if (settings.weights === 'tfidf') {
-      // TF-IDF needs the corpus' document frequencies before any fingerprint: a first reading pass.
-      await installDocumentFrequencies(s.workers, signal, scanDocs, settings, (bytes) => m.inflightBytes.set(-1, bytes / 2), handleToken);
-      m.inflightBytes.delete(-1);
-      signal.throwIfAborted();
-    }
-    m.fingerprintStart = performance.now();
-    m.setPhase('reading');
-
-    // Once every file is read (or sent to a worker), fingerprinting is what remains.
-    const onSent = () => void ((timings.readingMs = performance.now() - t0), m.setPhase('fingerprinting'));
-    const modified = check.stats?.modified;
-    await ingestAll({ workers: s.workers, signal, settings, hooks: s.hooks, scanDocs, handleToken, meter: m, skipped, notes, onSent, passages: containmentThreshold > 0, ...(modified ? { modified } : {}) }, ingested);
-    signal.throwIfAborted();
-    timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
-    recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
-    const kept = { keptSets: ingested.keptSets.reduce((n) => n + 1, 0), keptSetBytes: ingested.keptBytes };
-    recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs, kept);
-
-    // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
-    const tIndex = performance.now();
-    m.setPhase('indexing');
-    const sets = concatSets(ingested.smallSets);
-    ingested.smallSets = [];
-    const external = source.kind === 'collected' ? source.pairs : undefined;
-    const options = { k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}), external };
-    const found = await searchDocs(s.workers, signal, docs, settings, sets, options, () => m.setPhase('grouping'));
-    ingested.keptSets = [];
-    signal.throwIfAborted();
-    const tEnd = performance.now();
-    timings.indexingMs = found.indexingMs;
-    timings.groupingMs = tEnd - tIndex - found.indexingMs;
-    timings.totalMs = tEnd - t0;
-    // Copies now carry their original's status and fingerprint; short copies join the skipped list.
-    for (let d = 0; d < docs.count; d++) {
-      if (docs.status[d] === DocStatus.copy && found.docs.status[d] === DocStatus.tooShort) {
-        skipped.push({ docId: d, path: docs.paths[d], size: docs.sizes[d], reason: 'too-short', message: tooShortMessage(found.docs.words[d]) });
-      }
-    }
-    docs = found.docs;
-    const result: ScanResult = {
-      settings,
-      docs,
-      skipped,
-      notes,
-      representative: found.representative,
-      exactGroups: found.exactGroups,
-      ...found.near,
-      partial: false,
-      timings,
-      ...(found.mismatched ? { externalMismatched: found.mismatched } : {}),
-    };
-    const own = { corpus: found.corpus, candidates: found.candidates, result };
-    s.last = own;
-    if (s.hooks.finish) m.setPhase('saving');
-    // The corpus on show as a whole (the scan merged into the saved corpus): later regroups work on it.
-    const shown = s.hooks.finish ? await s.hooks.finish(own, signal) : own;
-    if (s.hooks.finish) recordPhase('finish', tEnd, performance.now());
+    const scan = createScanRun(p);
+    // The owner (the saved corpus, the CLI's cache) calls the stages and decides what to keep between them.
+    const shown = s.stage ? await s.stage(scan) : await plainScan(scan);
+    if (s.stage) recordPhase('finish', p.tEnd, performance.now());
     clearInterval(timer);
     if (!isCurrent()) return;
     m.publish();
@@ -253,7 +167,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     s.store.update({ state: 'done', result: shown.result, pinned: shown.result.pinned });
   } catch (error) {
     clearInterval(timer);
-    endWithoutResult(s, error, signal, isCurrent(), partialResult, ingested);
+    endWithoutResult(s, error, signal, isCurrent(), partialResult, p.ingested);
   }
 }
 
@@ -262,7 +176,6 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
  * workers unless a new scan starts) or failed (the error, with what finished).
  */
 function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, isCurrent: boolean, partialResult: () => ScanResult | null, ingested: IngestOutput): void {
-  s.hooks.onEnd?.(isAbortError(error) || signal.aborted ? 'cancelled' : 'error', errorMessage(error));
   if (isAbortError(error) || signal.aborted) {
     // cancel() already said 'cancelled'; keep what was finished (only if no newer scan began),
     // and search it in fresh workers (cancel terminated the old ones) unless a new scan starts.
@@ -300,8 +213,9 @@ async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedS
   }
 }
 
-/** One regroup at a time; requests that arrive meanwhile are folded into one more round. */
-async function regroupLoop(s: SessionState): Promise<void> {
+/** One regroup at a time; requests that arrive meanwhile are folded into one more round. Resolves with the last whole result regrouped (null: none). */
+async function regroupLoop(s: SessionState): Promise<ShownCorpus | null> {
+  let regrouped: ShownCorpus | null = null;
   while (s.regroupWanted) {
     s.regroupWanted = false;
     const target = s.last;
@@ -316,8 +230,8 @@ async function regroupLoop(s: SessionState): Promise<void> {
       if (s.last !== target || s.current) break;
       s.last = { ...target, candidates, result };
       s.store.update({ result });
-      // The same documents, regrouped: the saved corpus keeps the new view (not a cancelled scan's part).
-      if (!result.partial) s.hooks.regrouped?.(s.last);
+      // The same documents, regrouped: the owner keeps the new view (not a cancelled scan's part).
+      if (!result.partial) regrouped = s.last;
     } catch (error) {
       if (isAbortError(error) || s.last !== target || s.current) break;
       s.store.update({ error: `Regrouping failed: ${errorMessage(error)}` });
@@ -326,12 +240,13 @@ async function regroupLoop(s: SessionState): Promise<void> {
     }
   }
   s.store.update({ regrouping: false });
+  return regrouped;
 }
 
-/** Creates the session that writes into `store` and runs on `workers`; `hooks` let persistence take part. */
-export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks: ScanHooks = {}): ScanSession {
-  const s: SessionState = { store, workers, hooks, current: null, last: null, lastCollected: null, afterCancel: null, regroupRunning: null, regroupWanted: false };
-  return {
+/** Creates the session that writes into `store` and runs on `workers`; `stage` is its owner's part of every scan (see scan-run.ts). */
+export function createScanSession(store: ScanStore, workers: ScanWorkers, stage: ScanStage | null = null): ScanSession {
+  const s: SessionState = { store, workers, stage, current: null, last: null, lastCollected: null, afterCancel: null, regroupRunning: null, regroupWanted: false };
+  const session: ScanSession = {
     cancel: () => cancel(s),
     stop: (reason) => cancel(s, reason),
     regroup(options) {
@@ -352,7 +267,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       }
       if (!s.last || s.current) {
         s.store.update(patch);
-        return Promise.resolve();
+        return Promise.resolve(null);
       }
       s.store.update({ ...patch, regrouping: true });
       s.regroupWanted = true;
@@ -384,7 +299,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       const source = s.lastCollected ?? rescanSource(s.store.getSnapshot().result);
       s.store.update({ settings, rescanNote: typeof source === 'string' ? source : null });
       if (!source || typeof source === 'string') return Promise.resolve();
-      return this.start({ kind: 'collected', collected: source });
+      return session.start({ kind: 'collected', collected: source });
     },
     start(source) {
       if (s.current) cancel(s);
@@ -396,4 +311,6 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, hooks:
       s.store.update({ state: 'scanning', progress: null, result: null, error: null, stopped: null, rescanNote: null, pinned: [] });
       return run(s, source, controller);
     },
-  };}
+  };
+  return session;
+}

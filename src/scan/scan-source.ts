@@ -11,7 +11,7 @@ import type { ListedStats } from './quick-check.ts';
 
 /** Where a scan's files come from. */
 export type ScanSource =
-  /** `sync`: a chosen folder's files, which the corpus follows (ScanHooks.onStart); `folderPaths`: its whole listing when a resume reads part. */
+  /** `sync`: a chosen folder's files, which the corpus follows (ScanStart.sync, scan-run.ts); `folderPaths`: its whole listing when a resume reads part. */
   | { kind: 'file-list'; files: ArrayLike<File>; sync?: boolean; folderPaths?: readonly string[] }
   | { kind: 'drop'; drop: DropSnapshot }
   /** A folder (or files) given as File System Access handles: the ingest workers walk and read them (handle-source.ts). */

@@ -57,7 +57,7 @@ const ALLOWED: Record<string, string[]> = {
   storage: ['core'],
   workers: ['core', 'storage'],
   scan: ['core', 'storage', 'workers'],
-  // The saved corpus: the scan calls it through the interface the session declares (never the reverse).
+  // The saved corpus: it calls the scan's stages (scan-run.ts); the scan never imports or calls it.
   corpus: ['core', 'storage', 'workers', 'scan'],
   // Not storage: the UI reads and writes what is kept through the corpus (the test below names the file).
   ui: ['core', 'workers', 'scan', 'corpus'],

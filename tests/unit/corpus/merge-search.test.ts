@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
-import type { ShownCorpus } from '../../../src/scan/scan-hooks.ts';
+import { plainScan, type ShownCorpus } from '../../../src/scan/scan-run.ts';
 import { mergeCorpus, type CorpusPart } from '../../../src/corpus/merge-corpus.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
@@ -21,10 +21,7 @@ const workers = inThreadWorkers();
 async function scan(files: ReadonlyMap<string, string>, corpusSize = 0, containmentThreshold = 0.9): Promise<ShownCorpus> {
   let shown: ShownCorpus | null = null;
   const store = createScanStore({ k: K, containmentThreshold });
-  const session = createScanSession(store, workers, {
-    corpusSize: () => corpusSize,
-    finish: async (own) => (shown = own),
-  });
+  const session = createScanSession(store, workers, async (run) => (shown = await plainScan(run, corpusSize)));
   await session.start({ kind: 'file-list', files: [...files].map(([path, text]) => inFolder(path, text)) });
   expect(store.getSnapshot().state).toBe('done');
   return shown!;

@@ -10,6 +10,8 @@ import { fakeDirectory } from '../workers/fake-handles.ts';
 import { inThreadWorkers } from './in-thread-workers.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
+import type { ScanStage } from '../../../src/scan/scan-run.ts';
+import { NO_EXCLUSIONS } from '../../../src/core/documents/exclusions.ts';
 
 /** A folder-input listing of `n` files, each with its own time, and the saved corpus holding the even ones as they are. */
 function listing(n: number): { collected: CollectedFiles; saved: UnchangedTest } {
@@ -103,10 +105,22 @@ describe('quickCheck through handles', () => {
     const store = createScanStore({ k: 6 });
     const checked: number[] = [];
     const unchangedTest = (): UnchangedTest => ({ saved: () => true, unchanged: (path, size, modified) => (checked.push(size), path !== 'notes/b/3.txt' && modified === 1_000 + size) });
-    await createScanSession(store, workers, { unchangedTest }).start({ kind: 'handles', handles: ['notes'] as unknown as FileSystemHandle[] });
+    // The saved corpus's stage as corpus-scan-saving.ts calls it: listing with stats when a quick check follows.
+    const stage = (withStats: boolean): ScanStage => async (scan) => {
+      await scan.list(withStats);
+      await scan.check(NO_EXCLUSIONS, unchangedTest());
+      scan.begin(0);
+      for await (const _ of scan.read(false));
+      return scan.search();
+    };
+    const source = { kind: 'handles', handles: ['notes'] as unknown as FileSystemHandle[] } as const;
+    await createScanSession(store, workers, stage(true)).start(source);
     expect(store.getSnapshot().state).toBe('done');
     expect(calls).toEqual([]);
     expect(checked.sort()).toEqual([prose(1).length, prose(2).length, prose(3).length].sort());
+    // Listed without stats, the quick check asks the workers.
+    await createScanSession(store, workers, stage(false)).start(source);
+    expect(calls).toEqual(['statHandles']);
     workers.ingest.terminate();
     workers.index.terminate();
   });

@@ -7,7 +7,7 @@ import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 import { COUNT_BELOW } from '../../../src/core/simhash/simhash.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
-import type { ScanHooks } from '../../../src/scan/scan-hooks.ts';
+import { plainScan, type ScanStage } from '../../../src/scan/scan-run.ts';
 import { inFolder, inThreadWorkers as workers } from './in-thread-workers.ts';
 import { createFingerprinter } from '../../../src/core/simhash/fingerprinter.ts';
 import { createDocumentFrequencyCounter } from '../../../src/core/simhash/document-frequencies.ts';
@@ -73,8 +73,15 @@ describe('scan session', () => {
       watched('c/big.txt', text(4) + ' ' + text(5)),
     ];
     const store = createScanStore({ k: 6 });
-    const exclusions = async () => ({ patterns: ['drafts/**'], extensions: ['log'], minSize: null, maxSize: 1500 });
-    await createScanSession(store, workers(), { exclusions }).start({ kind: 'file-list', files, sync: true });
+    const exclusions = { patterns: ['drafts/**'], extensions: ['log'], minSize: null, maxSize: 1500 };
+    const stage: ScanStage = async (scan) => {
+      await scan.list();
+      await scan.check(exclusions, null);
+      scan.begin(0);
+      for await (const _ of scan.read(false));
+      return scan.search();
+    };
+    await createScanSession(store, workers(), stage).start({ kind: 'file-list', files, sync: true });
     const snap = store.getSnapshot();
     expect(snap.state).toBe('done');
     expect(snap.result!.docs.paths).toEqual(['c/a.txt', 'c/b.txt']);
@@ -91,8 +98,7 @@ describe('scan session', () => {
       const p = store.getSnapshot().progress?.phase;
       if (p && phases[phases.length - 1] !== p) phases.push(p);
     });
-    const finish = async (result: Parameters<NonNullable<ScanHooks['finish']>>[0]) => result;
-    await createScanSession(store, workers(), { finish }).start({ kind: 'file-list', files });
+    await createScanSession(store, workers(), (scan) => plainScan(scan)).start({ kind: 'file-list', files });
     expect(store.getSnapshot().state).toBe('done');
     expect(phases[0]).toBe('listing');
     expect(phases).toContain('reading');

@@ -12,7 +12,7 @@ import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { decideNearDuplicates, emptyKnown } from '../../../src/scan/near-duplicate-search.ts';
 import { SIZE_REJECTED } from '../../../src/scan/verify-candidates.ts';
-import type { ShownCorpus } from '../../../src/scan/scan-hooks.ts';
+import { plainScan, type ShownCorpus } from '../../../src/scan/scan-run.ts';
 import type { Candidates, SearchCorpus } from '../../../src/scan/search-corpus.ts';
 import type { Grouping } from '../../../src/scan/scan-result.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
@@ -74,7 +74,10 @@ describe('the size bound before exact Jaccard, on real text', () => {
   beforeAll(async () => {
     files = realTextFiles();
     const store = createScanStore({ k: K, kAuto: false, similarityThreshold: 0.9 });
-    await createScanSession(store, workers(), { finish: async (o) => (own = { ...o, candidates: { ...o.candidates, jaccard: o.candidates.jaccard.slice() } }) }).start({
+    await createScanSession(store, workers(), async (scan) => {
+      const o = await plainScan(scan);
+      return (own = { ...o, candidates: { ...o.candidates, jaccard: o.candidates.jaccard.slice() } });
+    }).start({
       kind: 'file-list',
       files,
     });
@@ -116,17 +119,16 @@ describe('the size bound before exact Jaccard, on real text', () => {
   it('never remembers a rejected pair, and a regroup at a lower threshold finds what the bound rejected at a higher one', async () => {
     const w = workers();
     const store = createScanStore({ k: K, kAuto: false, similarityThreshold: 0.9 });
-    let shown: ShownCorpus | null = null;
     // This scan's own search state: which of two identical files stands for both may differ between scans.
     let scanned: ShownCorpus | null = null;
-    const session = createScanSession(store, w, { regrouped: (s) => void (shown = s), finish: async (o) => (scanned = o) });
+    const session = createScanSession(store, w, async (scan) => (scanned = await plainScan(scan)));
     await session.start({ kind: 'file-list', files });
     const base = scanned!;
     const high = store.getSnapshot().result!;
     expect(high.verification.sizeRejected).toBeGreaterThan(0);
     const paths = high.docs.paths;
     for (const t of [0.5, 0.9, 0.3]) {
-      await session.regroup({ similarityThreshold: t });
+      const shown = await session.regroup({ similarityThreshold: t });
       const r = store.getSnapshot().result!;
       const truth = await decideNearDuplicates(w, signal, withoutKeptSets(base.corpus), unmeasured(base.candidates), { similarityThreshold: t, grouping: r.grouping });
       expect(pairsOf(r.verified)).toEqual(pairsOf(truth.verified));
