@@ -10,7 +10,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
 import { DocStatus, docStatusOfName, skipMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
-import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
+import { CONTAINMENT_DEFAULT_SETTING, DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
@@ -313,7 +313,8 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
           `  --containment T  list "A is contained in B" (an excerpt in its whole, a document inside a longer one) when\n` +
           `                   |A ∩ B| / |A| of the feature sets is >= T and the Jaccard is below --similarity: CSV rows with\n` +
-          `                   relation "contained" (default ${CONTAINMENT_DEFAULT_SETTING}; 0 turns it off)\n` +
+          `                   relation "contained" (default 0, off: it costs more than the rest of a\n` +
+          `                   scan allows a default; ${DEFAULT_CONTAINMENT.threshold} is the usual T)\n` +
           "  --groups G       reference (default: every member verified against its group's reference) or\n" +
           '                   components (connected components; stderr says how many chain)\n' +
           '  --features F     word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +

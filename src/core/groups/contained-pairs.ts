@@ -24,18 +24,18 @@ export interface ContainmentOptions {
   minPassages: number;
 }
 
+/**
+ * The containment setting a scan starts with: off, until the search's cost fits a default scan (README,
+ * "Contained documents"); a person turns it on with a threshold, usually `DEFAULT_CONTAINMENT.threshold`.
+ */
+export const CONTAINMENT_DEFAULT_SETTING = 0;
+
 export const DEFAULT_CONTAINMENT: ContainmentOptions = {
   threshold: 0.9,
   jaccardThreshold: 0.8,
   sampleBits: 3,
   minPassages: 4,
 };
-
-/**
- * The containment setting a scan starts with (CLI, a new corpus in the app, a saved view that stored
- * none): on, at the usual threshold; its cost fits a default scan (README, "Contained documents"). 0 turns it off.
- */
-export const CONTAINMENT_DEFAULT_SETTING = DEFAULT_CONTAINMENT.threshold;
 
 /** Contained pairs, parallel arrays: `inner[i]`'s features lie in `outer[i]`'s at `containment[i]`. */
 export interface ContainedPairs {

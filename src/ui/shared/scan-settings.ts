@@ -137,8 +137,8 @@ export function describeSettings(s: ScanSettings): string {
   parts.push(`k = ${s.k}`);
   parts.push(`Jaccard ≥ ${s.similarityThreshold}`);
   if (s.grouping === 'components') parts.push('components');
-  // Said only when not the default (on, at the usual T), so the usual line stays short.
-  if (s.containmentThreshold !== CONTAINMENT_DEFAULT_SETTING) parts.push(s.containmentThreshold > 0 ? `contained ≥ ${s.containmentThreshold}` : 'contained off');
+  // Said only when on (off is the default), so the usual line stays short.
+  if (s.containmentThreshold > 0) parts.push(`contained ≥ ${s.containmentThreshold}`);
   return parts.join(' · ');
 }
 

@@ -283,7 +283,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(r.stderr).toMatch(/; 2 groups \(reference\): 0 exact-duplicate groups \(identical copies only\), 2 near-duplicate groups \(with a near-duplicate\), 1 set of identical texts among them;/);
     expect(r.stderr).toMatch(/total \d+\.\d\d s/);
     // Where the time went (#38): each phase by name, in seconds.
-    expect(r.stderr).toMatch(/\nsimsift scan: phases \(wall clock, s\): walking, stat and the cache \d+\.\d\d, reading with fingerprinting alongside \d+\.\d\d, fingerprinting the rest \d+\.\d\d, exact copies \d+\.\d\d, search \d+\.\d\d, verification \d+\.\d\d, grouping \d+\.\d\d, containment after grouping \d+\.\d\d \(it runs beside verification and grouping\), writing the outputs \d+\.\d\d\n/);
+    expect(r.stderr).toMatch(/\nsimsift scan: phases \(wall clock, s\): walking, stat and the cache \d+\.\d\d, reading with fingerprinting alongside \d+\.\d\d, fingerprinting the rest \d+\.\d\d, exact copies \d+\.\d\d, search \d+\.\d\d, verification \d+\.\d\d, grouping \d+\.\d\d, writing the outputs \d+\.\d\d\n/);
   });
 
   it('honours --similarity, and refuses --no-verify (every pair it lists is verified, as in the app)', async () => {
@@ -295,7 +295,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(loose.stderr).toMatch(/\(expected recall at Jaccard 0\.5-0\.6: 0\.506; k=16 cannot reach similarity 0\.5: --k 23 would find 95%\)/);
     const looseRow = parseCsv(loose.stdout).find((x) => x[1] === 'far-x.txt' && x[2] === 'far-y.txt');
     expect(looseRow?.[5]).toBe(measure(far.x, far.y).j.toFixed(4));
-    const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3'], dir);
+    const strict = await simsift(['scan', q, '--similarity=0.99', '--k', '3', '--containment', '0.9'], dir);
     const strictRows = parseCsv(strict.stdout).slice(1);
     // Below the near-duplicate threshold now, base.txt lies in the 1%-edited text (and the page of its words) at containment >= 0.9: contained, once per text.
     expect(strictRows.filter((x) => x[6] === 'contained').map((x) => `${x[1]} in ${x[2]}`)).toEqual(['base.txt in page.html', 'base.txt in sub/edited.txt']);
@@ -395,7 +395,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     }
   });
 
-  it('lists an excerpt inside its whole and a document inside one with another appended as contained, by default; --containment 0 turns it off', async () => {
+  it('lists an excerpt inside its whole and a document inside one with another appended as contained; --containment 0 turns it off', async () => {
     const c = join(dir, 'contained');
     await mkdir(c);
     const whole = prose(11, 600);
@@ -405,9 +405,9 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     await writeFile(join(c, 'first.txt'), first.join(' '));
     await writeFile(join(c, 'first-and-more.txt'), [...first, ...prose(13, 300)].join(' '));
     await writeFile(join(c, 'unrelated.txt'), prose(14, 500).join(' '));
-    const r = await simsift(['scan', c], dir);
+    const r = await simsift(['scan', c, '--containment', '0.9'], dir);
     expect(r.code, r.stderr).toBe(0);
-    // The phases name containment's own share (the wait after grouping) when it is on (0.9 by default).
+    // The phases name containment's own share (the wait after grouping) when it is on.
     expect(r.stderr).toMatch(/phases \(wall clock, s\): .*, grouping \d+\.\d\d, containment after grouping \d+\.\d\d \(it runs beside verification and grouping\), writing/);
     const rows = parseCsv(r.stdout);
     const contained = rows.slice(1).filter((row) => row[6] === 'contained');
@@ -421,7 +421,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(r.stderr).toMatch(/0 near-duplicate groups \(with a near-duplicate\), 0 sets of identical texts among them; 2 contained documents \(containment >= 0\.9\)/);
     // The keep rules never mark an excerpt or its whole (nor a document inside a longer one): not copies, even with --mark-near.
     const plan = join(dir, 'contained-plan.csv');
-    const planned = await simsift(['scan', c, '--out', join(dir, 'contained.csv'), '--plan', plan, '--mark-near'], dir);
+    const planned = await simsift(['scan', c, '--out', join(dir, 'contained.csv'), '--plan', plan, '--mark-near', '--containment', '0.9'], dir);
     expect(planned.code, planned.stderr).toBe(0);
     expect(parseCsv(await readFile(plan, 'utf8')).length).toBe(1);
     expect(planned.stderr).toMatch(/0 files \(0 bytes\) marked remove/);
@@ -432,7 +432,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     expect(off.stderr).toMatch(/containment off/);
     const help = await simsift(['scan', '--help'], dir);
     expect(help.stdout).toMatch(/--containment T  list "A is contained in B"/);
-    expect(help.stdout).toMatch(/relation "contained" \(default 0\.9; 0 turns it off\)/);
+    expect(help.stdout).toMatch(/relation "contained" \(default 0, off:/);
     for (const bad of ['1.5', 'most', '-0.1']) expect((await simsift(['scan', c, '--containment', bad], dir)).code).toBe(2);
   });
 

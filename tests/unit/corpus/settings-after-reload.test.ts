@@ -9,6 +9,7 @@ import { closeCorpusDb, writeTransaction } from '../../../src/storage/database.t
 import type { SimHashSettings } from '../../../src/core/simhash/settings.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { edited, exportsOf, fileOf, filesOf, freshExportsOf, settled, TEXTS, tabsPerTest, type Disk } from './corpus-model.ts';
+import { CONTAINMENT_DEFAULT_SETTING } from '../../../src/core/groups/contained-pairs.ts';
 
 const tab = tabsPerTest('settings-after-reload');
 
@@ -123,7 +124,7 @@ describe('Contained documents and the saved corpus', () => {
     expect(listed(t.store.getSnapshot().result!)).toEqual(['f/part-t0.txt in f/t0.txt']);
   });
 
-  it('a corpus whose saved view stored no setting (saved before containment) gets the default, 0.9: its reload lists the contained documents from the kept contents', async () => {
+  it('a corpus whose saved view stored no setting (saved before containment) gets the default (off): its reload lists no contained documents and reads no file', async () => {
     await savedWithoutContainment(textsDisk(true));
     // As an older SimSift saved it: no setting and no passages in the saved view.
     await writeTransaction(['meta'], async (tx) => {
@@ -137,8 +138,8 @@ describe('Contained documents and the saved corpus', () => {
     const t = await tab();
     await settled(t);
     const restored = t.store.getSnapshot().result!;
-    expect(t.store.getSnapshot().containmentThreshold).toBe(0.9);
-    expect(restored.containmentThreshold).toBe(0.9);
-    expect(listed(restored)).toEqual(['f/part-t0.txt in f/t0.txt']);
+    expect(t.store.getSnapshot().containmentThreshold).toBe(CONTAINMENT_DEFAULT_SETTING);
+    expect(restored.containmentThreshold).toBe(0);
+    expect(listed(restored)).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ describe('scan settings drafts', () => {
       k: 6,
       similarityThreshold: 0.5,
       grouping: 'components',
-      containmentThreshold: 0.9,
+      containmentThreshold: 0,
     });
     expect(c.ok && describeSettings(c.settings)).toBe('char5 · tfidf · k = 6 · Jaccard ≥ 0.5 · components');
     const w = fromDraft({ ...d, kind: 'word', n: '' });
@@ -33,13 +33,12 @@ describe('scan settings drafts', () => {
     expect(w.ok && w.settings.simhash.features).toEqual({ kind: 'word', n: 1 });
     expect(w.ok && describeSettings(w.settings)).toBe(`word1 · binary · k = ${DEFAULT_SCAN_SETTINGS.k} · Jaccard ≥ ${DEFAULT_SCAN_SETTINGS.similarityThreshold}`);
   });
-  it('takes the containment threshold, on at 0.9 by default, and says it when not the default', () => {
+  it('takes the containment threshold, off by default (0), and says it when on', () => {
     const d = toDraft(DEFAULT_SCAN_SETTINGS);
-    expect(DEFAULT_SCAN_SETTINGS.containmentThreshold).toBe(0.9);
-    expect(describeSettings(DEFAULT_SCAN_SETTINGS)).not.toMatch(/contain/);
+    expect(DEFAULT_SCAN_SETTINGS.containmentThreshold).toBe(0);
     const off = fromDraft({ ...d, containmentThreshold: '0' });
     expect(off.ok && off.settings.containmentThreshold).toBe(0);
-    expect(off.ok && describeSettings(off.settings)).toMatch(/ · contained off$/);
+    expect(off.ok && describeSettings(off.settings)).not.toMatch(/contain/);
     const loose = fromDraft({ ...d, containmentThreshold: '0.75' });
     expect(loose.ok && describeSettings(loose.settings)).toMatch(/ · contained ≥ 0.75$/);
     expect(loose.ok && settingsKey(loose.settings)).not.toBe(settingsKey(DEFAULT_SCAN_SETTINGS));
