@@ -252,7 +252,7 @@ export async function finishContained(workers: ScanWorkers, signal: AbortSignal,
     if (counts[3 * p + 1] > 0 || at[p] === NEAR_DUPLICATE) continue;
     if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
   }
-  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts, threshold);
+  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count, sizes), counts, threshold);
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);

@@ -25,14 +25,15 @@ function decodes(candidates: ContainmentCandidates, order: readonly number[], do
 }
 
 describe('measuringOrder', () => {
-  it('orders the pairs to measure by connected component (lowest document first), each in candidate order', () => {
+  it('orders the pairs to measure by connected component (lowest document first), then by the inner document\'s largest container, then in candidate order', () => {
     const random = mulberry32(3903);
     for (let t = 0; t < 50; t++) {
       const n = 20 + (random() % 200);
       const pairs: [number, number][] = Array.from({ length: random() % 300 }, () => [random() % n, random() % n]);
       const candidates = candidatesOf(pairs.filter(([a, b]) => a !== b));
       const todo = Array.from({ length: candidates.count }, (_, p) => p).filter(() => random() % 4 > 0);
-      const order = measuringOrder(candidates, todo, n);
+      const sizes = Uint32Array.from({ length: n }, () => random() % 5);
+      const order = measuringOrder(candidates, todo, n, sizes);
       expect(order.slice().sort((x, y) => x - y)).toEqual(todo);
       // The components of the pairs in todo, by a plain flood fill.
       const component = new Int32Array(n).fill(-1);
@@ -47,7 +48,14 @@ describe('measuringOrder', () => {
         component[d] = d;
         while (stack.length) for (const e of neighbours[stack.pop()!]) if (component[e] < 0) stack.push(e), (component[e] = d);
       }
-      const expected = todo.slice().sort((x, y) => component[candidates.inner[x]] - component[candidates.inner[y]] || x - y);
+      // Each inner document's family: its largest container among the pairs in todo (ties: the lowest).
+      const family = new Int32Array(n).fill(-1);
+      for (const p of todo) {
+        const [a, b, f] = [candidates.inner[p], candidates.outer[p], family[candidates.inner[p]]];
+        if (f < 0 || sizes[b] > sizes[f] || (sizes[b] === sizes[f] && b < f)) family[a] = b;
+      }
+      const famOf = (p: number) => family[candidates.inner[p]];
+      const expected = todo.slice().sort((x, y) => component[candidates.inner[x]] - component[candidates.inner[y]] || famOf(x) - famOf(y) || x - y);
       expect(order).toEqual(expected);
     }
   });
@@ -60,9 +68,23 @@ describe('measuringOrder', () => {
     const candidates = candidatesOf(pairs);
     const todo = Array.from({ length: candidates.count }, (_, p) => p);
     const inOrder = decodes(candidates, todo, 64);
-    const byComponent = decodes(candidates, measuringOrder(candidates, todo, 1000), 64);
+    const byComponent = decodes(candidates, measuringOrder(candidates, todo, 1000, new Uint32Array(1000)), 64);
     expect(byComponent).toBeLessThan(1100); // each set once, but where a chunk ends inside a family
     expect(inOrder).toBeGreaterThan(3 * byComponent);
+  });
+
+  it('inside one component, keeps each whole with its excerpts, where candidate order brings back a set for about every pair', () => {
+    // 100 wholes (f, size 100) of 9 excerpts each (f + 100 i, size 10), the ids interleaved; each family's
+    // first excerpt also lies in the next family's whole, so all of it is one component.
+    const pairs: [number, number][] = [];
+    for (let f = 0; f < 100; f++) for (let i = 1; i < 10; i++) pairs.push([f + 100 * i, f]);
+    for (let f = 0; f < 99; f++) pairs.push([f + 100, f + 1]);
+    const candidates = candidatesOf(pairs);
+    const sizes = Uint32Array.from({ length: 1000 }, (_, d) => (d < 100 ? 100 : 10));
+    const todo = Array.from({ length: candidates.count }, (_, p) => p);
+    const byFamily = decodes(candidates, measuringOrder(candidates, todo, 1000, sizes), 64);
+    expect(byFamily).toBeLessThan(1150);
+    expect(decodes(candidates, todo, 64)).toBeGreaterThan(1.5 * byFamily);
   });
 });
 
