@@ -5,8 +5,7 @@
  * and tables; a full storage stops the scan and keeps the rest for a resume.
  */
 import { clearCorpus } from '../storage/corpus-repository.ts';
-import { putSettings, settingsChange } from '../storage/settings-repository.ts';
-import type { CorpusSettings } from '../storage/settings-repository.ts';
+import { putSettings, settingsChange, type CorpusSettings } from '../storage/settings-repository.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { requestPersistentStorage } from '../storage/storage-quota.ts';
 import { exclusionMatcher, NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
@@ -22,11 +21,9 @@ import { DocStatus } from '../core/documents/document-status.ts';
 import { recordPhase } from '../scan/phase-timing.ts';
 import { saveFileTimes } from './file-times.ts';
 import { readKeptCopies } from './release-files.ts';
-import { LOCK_WAIT_MS, openBatchWriter, tryLock } from './corpus-writer.ts';
+import { LOCK_WAIT_MS, openBatchWriter, tryLock, type BatchWriter } from './corpus-writer.ts';
 import { NO_ID } from '../storage/schema.ts';
-import type { BatchWriter } from './corpus-writer.ts';
-import { mergeCorpus, positionsByPath, rootOf } from './merge-corpus.ts';
-import type { FolderSync, MergeOutcome } from './merge-corpus.ts';
+import { mergeCorpus, positionsByPath, rootOf, type FolderSync, type MergeOutcome } from './merge-corpus.ts';
 import { removeFromCorpus } from './corpus-removal.ts';
 import { catchUp, groupingOptions, keepTables, refreshBase, saveVerified } from './corpus-loading.ts';
 import type { Base, CorpusContext } from './corpus-context.ts';
@@ -86,6 +83,14 @@ function storageFull(c: CorpusContext, inCorpus: Uint8Array | null, docs: ScanDo
   return message;
 }
 
+/** Whether the corpus on show can stand for unchanged files of a scan with `settings` (see unchangedTest). */
+function quickCheckApplies(c: CorpusContext, settings: SimHashSettings): boolean {
+  const saved = c.savedSettings;
+  if (!saved || !c.base || c.base.result.docs.count === 0 || c.snapshot.rereadAll || settings.weights === 'tfidf' || c.snapshot.status !== 'ready') return false;
+  // Also for a corpus saved without passages (containment off): their stage samples them (contained-search.ts).
+  return settingsChange(saved, { ...saved, fingerprint: settings }) !== 'fingerprints';
+}
+
 /**
  * The quick check against the corpus on show: a path saved (and stored) with this size and a known
  * modification time equal to the file's is not read again. Never with other fingerprint settings (the
@@ -94,11 +99,7 @@ function storageFull(c: CorpusContext, inCorpus: Uint8Array | null, docs: ScanDo
  */
 function unchangedTest(c: CorpusContext, settings: SimHashSettings): UnchangedTest | null {
   const base = c.base;
-  if (!base || base.result.docs.count === 0 || c.snapshot.rereadAll || settings.weights === 'tfidf' || c.snapshot.status !== 'ready') return null;
-  const saved = c.savedSettings;
-  // A corpus saved without passages (containment off) still stands for its files: the containment
-  // stage samples the saved texts' passages from their kept contents or files (contained-search.ts).
-  if (!saved || settingsChange(saved, { ...saved, fingerprint: settings }) === 'fingerprints') return null;
+  if (!base || !quickCheckApplies(c, settings)) return null;
   const docs = base.result.docs;
   const at = positionsByPath(docs);
   return {
@@ -137,11 +138,10 @@ function lendUnchangedFiles(base: Base, left: UnchangedFiles): void {
 export function createScanSaving(c: CorpusContext): ScanStage {
   return async (scan) => {
     try {
-      const unchanged = unchangedTest(c, scan.settings);
-      await scan.list(unchanged !== null);
+      await scan.list(quickCheckApplies(c, scan.settings));
       // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
       const exclusions = scan.source.kind === 'collected' ? NO_EXCLUSIONS : await getKeepExclusions().catch(() => NO_EXCLUSIONS);
-      await scan.check(exclusions, unchanged);
+      await scan.check(exclusions, unchangedTest(c, scan.settings));
       const plan = await startSaving(c, scan.begin(c.base?.result.docs.count ?? 0), exclusions, scan.signal);
       for await (const batch of scan.read(c.writing !== null && c.snapshot.keepContents)) {
         c.writing?.writer.write(batch.docs, batch.ids, batch.contents, c.snapshot.keepContents, c.tables);

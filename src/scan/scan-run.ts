@@ -150,7 +150,7 @@ export function createScanRun(p: RunParts): ScanRun {
     signal,
     async list(withStats = false) {
       m.setPhase('listing');
-      listed = await collectSource(workers, source, signal, () => withStats);
+      listed = await collectSource(workers, source, signal, withStats);
       signal.throwIfAborted();
       handleToken = listed.collected.roots ? await openHandlesInWorkers(workers, listed.collected.roots, signal) : null;
     },

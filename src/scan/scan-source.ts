@@ -30,18 +30,18 @@ export function errorMessage(error: unknown): string {
 
 /**
  * The scan's file list from its source (walking dropped folders), hidden files left out; folders a drop
- * could not read, as skips. Through handles, when `wantStats()` says a quick check will follow, each
- * file's size and time too, taken by the walk (`stats`; null otherwise: the quick check asks later).
+ * could not read, as skips. Through handles, `withStats` (a quick check will follow): each file's size
+ * and time too, taken by the walk (`stats`; null otherwise: the quick check asks later).
  */
 export async function collectSource(
   workers: ScanWorkers,
   source: ScanSource,
   signal: AbortSignal,
-  wantStats: () => boolean = () => false,
+  withStats = false,
 ): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[]; stats: ListedStats | null }> {
   const unreadable: SkippedFile[] = [];
   const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
-  if (handles) return { ...(await collectFromHandles(workers, handles, signal, wantStats())), unreadable };
+  if (handles) return { ...(await collectFromHandles(workers, handles, signal, withStats)), unreadable };
   const collected =
     source.kind === 'collected'
       ? source.collected

@@ -80,7 +80,7 @@ describe('quickCheck through handles', () => {
       saved: () => true,
       unchanged: (path, size, modified) => path !== 'notes/d1/0.txt' && size > 0 && modified === 1_000 + size,
     };
-    const walked = await collectSource(workers, source, signal, () => true);
+    const walked = await collectSource(workers, source, signal, true);
     expect(walked.stats).not.toBeNull();
     const token = await openHandlesInWorkers(workers, walked.collected.roots!, signal);
     const fromWalk = await quickCheck(workers, walked.collected, token, saved, signal, undefined, walked.stats);
