@@ -7,6 +7,7 @@
  */
 import { WASM_BASE64 } from './set-jaccard-wasm.ts';
 import { neededCommon } from './contained-pairs.ts';
+import { growMemoryTo } from '../wasm-memory.ts';
 
 interface SetJaccardExports {
   memory: WebAssembly.Memory;
@@ -56,8 +57,7 @@ export function encodeSetWords(keys: Uint32Array, L: number, boundWords: number)
   const k = instance();
   const outAt = BASE + 4 * keys.length;
   const end = outAt + 4 * boundWords;
-  const have = k.memory.buffer.byteLength;
-  if (end > have) k.memory.grow(Math.ceil((end - have) / 65536));
+  growMemoryTo(k.memory, end);
   new Uint32Array(k.memory.buffer, BASE, keys.length).set(keys);
   const words = k.encodeSet(BASE, keys.length, L, outAt);
   return new Uint32Array(k.memory.buffer, outAt, words);
@@ -87,8 +87,7 @@ function loadChunk(count: number, encoded: EncodedSets | undefined, decoded: Rea
   // f64 results 8-byte aligned.
   const outAt = (bAt + 4 * pairs.count + 7) & ~7;
   const end = outAt + outBytes;
-  const have = k.memory.buffer.byteLength;
-  if (end > have) k.memory.grow(Math.ceil((end - have) / 65536));
+  growMemoryTo(k.memory, end);
   const buffer = k.memory.buffer;
   if (encoded) new Uint32Array(buffer, encodedAt, words).set(encoded.words);
   new Uint32Array(buffer, offsetsAt, count + 1).set(keyOffsets);

@@ -5,6 +5,7 @@
  * no copy out and no allocation per pair. One instance per search (per thread), grown to the corpus it searches.
  */
 import { WASM_BASE64 } from './pair-scan-wasm.ts';
+import { growMemoryTo } from '../wasm-memory.ts';
 
 interface PairScanExports {
   memory: WebAssembly.Memory;
@@ -72,8 +73,7 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   const differAt = localEndsAt + 4 * ends;
   const outAt = differAt + 8 * MAX_DIFFER;
   const bytes = outAt + 12 * capacity;
-  const have = kernel.memory.buffer.byteLength;
-  if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / 65536));
+  growMemoryTo(kernel.memory, bytes);
   const buffer = kernel.memory.buffer;
   return {
     groupedAt, localAt, endsAt, localEndsAt, differAt, outAt, capacity, kernel,

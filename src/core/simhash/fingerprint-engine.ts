@@ -6,6 +6,7 @@
 import { charClass, MARK, SEP, SOLO } from '../text/char-class.ts';
 import { FOLDS_TO_SS, simpleFold } from '../text/simple-fold.ts';
 import { createFingerprintKernel, FOLD_ABORT, FOLD_SEP, FOLD_SOLO, FOLD_SS, FOLD_WORD, type FingerprintKernel } from './fingerprint-kernel.ts';
+import { growMemoryTo } from '../wasm-memory.ts';
 
 const encoder = new TextEncoder();
 
@@ -69,7 +70,6 @@ export type Engine = {
   compactLength: number;
 };
 
-const PAGE = 65536;
 /** Buffers grown past this for one huge document are dropped after it (about a 25 MB text). */
 export const RELEASE_BYTES = 256 * 1024 * 1024;
 
@@ -122,7 +122,7 @@ export function layout(e: Engine, bufCap: number, tokCap: number, keep: boolean,
   const oldStarts = keep ? e.starts.slice() : null;
   const oldEnds = keep ? e.ends.slice() : null;
   const memory = e.kernel.memory;
-  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+  growMemoryTo(memory, bytes);
   e.memory = memory.buffer;
   e.bufCap = bufCap;
   e.tokCap = tokCap;

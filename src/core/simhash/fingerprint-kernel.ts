@@ -7,6 +7,7 @@
  * buffer from address 0.
  */
 import { WASM_BASE64 } from './fingerprint-wasm.ts';
+import { growMemoryTo } from '../wasm-memory.ts';
 
 /** The kernel's API: its memory (grown by the caller) and its functions. */
 export type FingerprintKernel = {
@@ -94,7 +95,7 @@ export function xxh64Bytes(bytes: Uint8Array): [number, number] {
   // [0, 4) the start, [4, 8) the end, [8, 16) the hash, then the bytes.
   const need = 16 + bytes.length;
   const memory = kernel.memory;
-  if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+  growMemoryTo(memory, need);
   new Uint8Array(memory.buffer, 16, bytes.length).set(bytes);
   const words = new Uint32Array(memory.buffer, 0, 4);
   words[0] = 16;
