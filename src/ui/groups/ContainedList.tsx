@@ -8,7 +8,7 @@ import type { ContainedPairs } from '../../core/groups/contained-pairs.ts';
 import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
-import { byContainer, CONTAINED_ROWS_STEP, shownContainers, type Container } from './contained-rows.ts';
+import { byContainer, CONTAINED_ROWS_STEP, containedCounts, shownContainers, type Container } from './contained-rows.ts';
 
 export interface ContainedListProps {
   /** The contained pairs: `inner[i]` lies in `outer[i]` at `containment[i]`. */
@@ -31,6 +31,7 @@ export function ContainedList({ contained, paths, selected, onOpenPair }: Contai
   // A new result starts again from the first rows.
   const budget = more.of === containers ? more.budget : CONTAINED_ROWS_STEP;
   const { shown, hiddenPairs } = useMemo(() => shownContainers(containers, budget), [containers, budget]);
+  const counts = useMemo(() => containedCounts(contained, containers), [contained, containers]);
   if (contained.count === 0) return null;
   return (
     <section className="ss-panel ss-contained" aria-label="Contained documents">
@@ -38,8 +39,9 @@ export function ContainedList({ contained, paths, selected, onOpenPair }: Contai
         Contained documents
       </h2>
       <p className="ss-muted ss-contained-count" role="status">
-        {contained.count.toLocaleString('en')} {contained.count === 1 ? 'document lies' : 'documents lie'} inside{' '}
-        {containers.length.toLocaleString('en')} other{containers.length === 1 ? '' : 's'} (excerpts, or documents with more appended)
+        {counts.documents.toLocaleString('en')} {counts.documents === 1 ? 'document lies' : 'documents lie'} inside{' '}
+        {counts.containers.toLocaleString('en')} other{counts.containers === 1 ? '' : 's'} (excerpts, or documents with more appended)
+        {counts.pairs > counts.documents && `: ${counts.pairs.toLocaleString('en')} pairs, as some lie in several`}
       </p>
       <ul className="ss-contained-list">
         {shown.map(({ outer, pairs, total }) => (
@@ -74,7 +76,7 @@ export function ContainedList({ contained, paths, selected, onOpenPair }: Contai
       </ul>
       {hiddenPairs > 0 && (
         <p className="ss-muted">
-          {hiddenPairs.toLocaleString('en')} more contained {hiddenPairs === 1 ? 'document' : 'documents'} not shown (Export CSV lists every contained pair).{' '}
+          {hiddenPairs.toLocaleString('en')} more contained {hiddenPairs === 1 ? 'pair' : 'pairs'} not shown (Export CSV lists every contained pair).{' '}
           <button type="button" className="ss-button" onClick={() => setMore({ of: containers, budget: budget + CONTAINED_ROWS_STEP })}>
             Show {Math.min(hiddenPairs, CONTAINED_ROWS_STEP).toLocaleString('en')} more
           </button>

@@ -7,7 +7,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { emptyPairs } from '../../../src/core/groups/contained-pairs.ts';
-import { byContainer, CONTAINED_ROWS_STEP, shownContainers } from '../../../src/ui/groups/contained-rows.ts';
+import { byContainer, CONTAINED_ROWS_STEP, containedCounts, shownContainers } from '../../../src/ui/groups/contained-rows.ts';
 import { ContainedList } from '../../../src/ui/groups/ContainedList.tsx';
 
 /** Pairs (inner, outer) as ContainedPairs. */
@@ -25,6 +25,15 @@ describe('contained rows', () => {
       { outer: 'm/big.txt', inner: ['a/part.txt', 'b/part.txt', 'c/part.txt'] },
       { outer: 'z/whole.txt', inner: ['a/part.txt'] },
     ]);
+  });
+
+  it('counts documents, not pairs, in its headline: a page inside 3 others is one document (linux-doc showed 31,277 "documents" of 6,368)', () => {
+    const paths = ['a', 'b', 'c', 'd', 'e'];
+    const contained = pairsOf([[0, 1], [0, 2], [0, 3], [4, 3]]);
+    const containers = byContainer(contained, paths);
+    expect(containedCounts(contained, containers)).toEqual({ documents: 2, containers: 3, pairs: 4 });
+    const html = renderToStaticMarkup(createElement(ContainedList, { contained, paths, selected: null, onOpenPair: () => {} }));
+    expect(html).toContain('2 documents lie inside 3 others (excerpts, or documents with more appended): 4 pairs, as some lie in several');
   });
 
   it('renders at most the budget of pair rows, cutting the last container, and counts the rest', () => {
@@ -50,7 +59,7 @@ describe('contained rows', () => {
     const paths = Array.from({ length: 1000 + list.length }, (_, d) => `doc/${String(d).padStart(6, '0')}.txt`);
     const html = renderToStaticMarkup(createElement(ContainedList, { contained: pairsOf(list), paths, selected: null, onOpenPair: () => {} }));
     expect(html.match(/class="ss-contained-row/g)?.length).toBe(CONTAINED_ROWS_STEP);
-    expect(html).toContain(`${(list.length - CONTAINED_ROWS_STEP).toLocaleString('en')} more contained documents not shown`);
+    expect(html).toContain(`${(list.length - CONTAINED_ROWS_STEP).toLocaleString('en')} more contained pairs not shown`);
     expect(html).toMatch(/<button[^>]*>Show 300 more<\/button>/);
   });
 
