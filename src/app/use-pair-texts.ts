@@ -1,6 +1,7 @@
 /** Loading the two documents of an opened pair: their texts (read again from the Files) and their exact Jaccard. */
 import { useEffect, useState } from 'react';
 import { loadDocumentText } from '../core/text/document-text.ts';
+import { readableHtmlText } from '../core/text/html.ts';
 import type { DocumentFormat } from '../core/text/document-format.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { containmentSorted, jaccardSorted } from '../core/groups/jaccard.ts';
@@ -29,12 +30,12 @@ export type PairTexts =
  * (`loadDocumentText`: a PDF, DOCX, ODT, EPUB or RTF file's extracted text; else decoded, with `path`
  * deciding HTML), never `File.text()` (always UTF-8, markup kept), so the pair view shows and measures
  * what was fingerprinted: windows-1252 as windows-1252, U+FFFD where invalid UTF-8 was replaced, pages
- * without their tags, a PDF's text layer.
+ * without their tags (and the blank lines their markup left), a PDF's text layer.
  */
 export async function readDocumentText(file: Blob, path: string): Promise<{ text: string; format: DocumentFormat }> {
   const decoded = await loadDocumentText(new Uint8Array(await file.arrayBuffer()), path);
   if (!decoded.ok) throw new Error(`${path} does not look like text any more (${decoded.message})`);
-  return { text: decoded.text, format: decoded.format };
+  return { text: decoded.format === 'html' ? readableHtmlText(decoded.text) : decoded.text, format: decoded.format };
 }
 
 /**

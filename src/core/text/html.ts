@@ -102,6 +102,16 @@ export function stripHtml(html: string): string {
   return decodeEntities(parts.join(''));
 }
 
+/**
+ * A page's stripped text as a person reads it: the markup's indentation and line breaks leave runs of
+ * blank lines (a navigation page showed one title in a screen of whitespace), so trailing spaces go
+ * and blank runs shrink to one blank line. Only whitespace next to a line break is removed, so the
+ * words and the features are those of `text`.
+ */
+export function readableHtmlText(text: string): string {
+  return text.replace(/[^\S\n]+(?=\n)/g, '').replace(/\n{3,}/g, '\n\n').replace(/^\s+/, '');
+}
+
 /** True when a file name is an HTML page whose markup should be stripped before fingerprinting. */
 export function isHtmlName(name: string): boolean {
   return /\.(html?|xhtml)$/i.test(name);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, isHtmlName, stripHtml } from '../../../../src/core/text/html.ts';
+import { decodeEntities, isHtmlName, readableHtmlText, stripHtml } from '../../../../src/core/text/html.ts';
+import { createFingerprinter } from '../../../../src/core/simhash/fingerprinter.ts';
+import { DEFAULT_SETTINGS, type FeatureSpec } from '../../../../src/core/simhash/settings.ts';
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).join(' ');
 
@@ -49,5 +51,29 @@ describe('isHtmlName', () => {
   it('matches .html, .htm and .xhtml in any case', () => {
     expect(['a.html', 'b.HTM', 'c.xhtml'].map(isHtmlName)).toEqual([true, true, true]);
     expect(['a.txt', 'html', 'a.html.txt'].map(isHtmlName)).toEqual([false, false, false]);
+  });
+});
+
+describe('readableHtmlText', () => {
+  // The shape of a linux-doc navigation page: its markup's indentation and line breaks, a title, links.
+  const page = `<!DOCTYPE html>\n<html>\n  <head>\n    <title>cdrom &mdash; The Linux Kernel documentation</title>\n    <meta charset="utf-8">\n    <link rel="stylesheet">\n  </head>\n  <body>\n    <div class="nav">\n      <ul>\n        <li>\n          <a href="a.html">Core API Documentation</a>\n        </li>\n        <li>\n          <a href="b.html">The Linux driver implementer's API guide</a>\n        </li>\n      </ul>\n    </div>\n    <pre>\n  int x = 1;\n    return x;\n</pre>\n  </body>\n</html>\n`;
+
+  it('keeps no blank run longer than one line and no trailing spaces, but every word and indentation (a pane of whitespace before)', () => {
+    const stripped = stripHtml(page);
+    const readable = readableHtmlText(stripped);
+    expect(stripped).toMatch(/\n[ ]*\n[ ]*\n/);
+    expect(readable).not.toMatch(/\n\n\n|[ \t]\n/);
+    expect(readable.startsWith('cdrom')).toBe(true);
+    expect(readable).toContain('\n  int x = 1;\n    return x;');
+    expect(words(readable)).toBe(words(stripped));
+  });
+
+  it('leaves the features the pair view measures unchanged, for word shingles, words and character n-grams', () => {
+    const stripped = stripHtml(page);
+    const kinds: FeatureSpec[] = [{ kind: 'word-shingle', n: 3 }, { kind: 'word', n: 1 }, { kind: 'char-ngram', n: 5 }];
+    for (const features of kinds) {
+      const fp = createFingerprinter({ ...DEFAULT_SETTINGS, features });
+      expect([...fp.featureSet(readableHtmlText(stripped))]).toEqual([...fp.featureSet(stripped)]);
+    }
   });
 });
