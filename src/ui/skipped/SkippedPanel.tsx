@@ -52,6 +52,8 @@ const REASON_LABEL: Record<SkipReason, string> = {
 };
 
 const ROW_HEIGHT = 44;
+/** The list's height once it holds more rows than fit (px). */
+const SCROLL_HEIGHT = 320;
 
 /** Lists skipped files in a virtual list (there can be tens of thousands). */
 export function SkippedPanel({ skipped, notes = [] }: SkippedPanelProps) {
@@ -67,7 +69,7 @@ export function SkippedPanel({ skipped, notes = [] }: SkippedPanelProps) {
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     // Before layout (and in headless runs) render a first screenful instead of nothing.
-    initialRect: { width: 800, height: 320 },
+    initialRect: { width: 800, height: SCROLL_HEIGHT },
   });
   if (skipped.length === 0) return notes.length > 0 ? <NotesList notes={notes} /> : null;
   return (
@@ -81,7 +83,8 @@ export function SkippedPanel({ skipped, notes = [] }: SkippedPanelProps) {
             </li>
           ))}
         </ul>
-        <div ref={scrollRef} className="skipped__scroll" role="list" aria-label="Skipped files">
+        {/* As tall as its rows up to a screenful: one skipped file sat in a 320 px empty box. */}
+        <div ref={scrollRef} className="skipped__scroll" role="list" aria-label="Skipped files" style={{ height: Math.min(SCROLL_HEIGHT, skipped.length * ROW_HEIGHT + 2) }}>
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((row) => {
               const s = skipped[row.index];
