@@ -171,6 +171,31 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths
   let n = 0;
   let pos = 0;
   for (let line = 0; line < lines; line++) {
+    // Most lines are 16 hex digits and a newline (what `simsift fingerprint` writes without paths):
+    // read those without searching for the line's end.
+    if (!paths && (pos + 16 === bytes.length || bytes[pos + 16] === 10)) {
+      let h = 0;
+      let l = 0;
+      let bad = 0;
+      for (let q = 0; q < 8; q++) {
+        const v = HEX[bytes[pos + q]];
+        bad |= v;
+        h = (h << 4) | v;
+      }
+      for (let q = 8; q < 16; q++) {
+        const v = HEX[bytes[pos + q]];
+        bad |= v;
+        l = (l << 4) | v;
+      }
+      if (bad >= 0) {
+        hi[n] = h >>> 0;
+        lo[n] = l >>> 0;
+        rows[n] = line;
+        n++;
+        pos += 17;
+        continue;
+      }
+    }
     let end = bytes.indexOf(10, pos);
     if (end < 0) end = bytes.length;
     let s = pos;

@@ -105,6 +105,12 @@ describe('simsift pairs', () => {
     const { hi, lo } = parseFingerprintLines(Buffer.from(lines.join('\n')), 'x');
     expect(hi).toEqual(fp.hi);
     expect(lo).toEqual(fp.lo);
+    // Rows without a fingerprint keep the numbering of those after them, with or without the final newline.
+    const mixed = parseFingerprintLines(Buffer.from('-\n0123456789ABCDEF\n-  gone.bin\nfedcba9876543210'), 'x');
+    expect([...mixed.hi]).toEqual([0x01234567, 0xfedcba98]);
+    expect([...mixed.lo]).toEqual([0x89abcdef, 0x76543210]);
+    expect(mixed.rows && [...mixed.rows]).toEqual([1, 3]);
+    expect(mixed.totalRows).toBe(4);
   });
 });
 
