@@ -185,20 +185,30 @@ describe('splitting tables across workers', () => {
 });
 
 describe('sortPairs', () => {
-  // Short lists sort by comparison, long ones by radix passes: both sides of the switch.
-  it.each([2, 700, 1023, 1024, 5000])('orders %i pairs by (a, b) and keeps each pair with its distance', (n) => {
+  // Short lists sort by comparison, longer ones as packed numbers while ids stay below 2^23, else by
+  // radix passes: every side of both switches, ids at the packing's edge and distances up to 64.
+  it.each([
+    [2, 200_000],
+    [700, 200_000],
+    [1023, 200_000],
+    [1024, 200_000],
+    [5000, 200_000],
+    [5000, 2 ** 23 - 2],
+    [5000, 2 ** 23],
+    [5000, 2 ** 32 - 2],
+  ])('orders %i pairs with ids below %i by (a, b) and keeps each pair with its distance', (n, span) => {
     const rnd = mulberry32(5);
     const list = { a: new Uint32Array(n), b: new Uint32Array(n), distance: new Uint8Array(n), count: n };
     for (let i = 0; i < n; i++) {
-      const x = rnd() % 200000;
+      const x = rnd() % Math.floor(span / 2);
       list.a[i] = x;
-      list.b[i] = x + 1 + (rnd() % 100000);
-      list.distance[i] = (list.a[i] + list.b[i]) % 7;
+      list.b[i] = i === 0 ? span : x + 1 + (rnd() % Math.floor(span / 2));
+      list.distance[i] = (list.a[i] + list.b[i]) % 65;
     }
     const sorted = sortPairs(list);
     expect(sorted.count).toBe(n);
     for (let i = 0; i < n; i++) {
-      expect(sorted.distance[i]).toBe((sorted.a[i] + sorted.b[i]) % 7);
+      expect(sorted.distance[i]).toBe((sorted.a[i] + sorted.b[i]) % 65);
       if (i > 0) {
         const ordered = sorted.a[i - 1] < sorted.a[i] || (sorted.a[i - 1] === sorted.a[i] && sorted.b[i - 1] <= sorted.b[i]);
         expect(ordered).toBe(true);
