@@ -136,23 +136,25 @@ export function cliCsv(root: string, dir: string): Promise<string> {
 
 /**
  * Runs the second scan and prints first/second, their ratio, and whether the export equals a fresh
- * scan's. `dir` is the disk copy (edited, and scanned by the CLI); with `handle` the OPFS copy the app
- * reads gets the same edits, undone afterwards.
+ * scan's. `dir` is the disk copy (edited, and scanned by the CLI); through `opfs` the OPFS copy the app
+ * reads gets the same edits, undone afterwards; through `disk` the app reads `dir` itself by its handle.
  */
-export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number, handle: boolean, floors: [StatFloor, StatFloor]): Promise<void> {
+export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number, how: 'input' | 'opfs' | 'disk', floors: [StatFloor, StatFloor]): Promise<void> {
   const edited = editFiles(dir, n);
-  const before = handle ? await editInOpfs(page, edited) : [];
+  const opfs = how === 'opfs';
+  const before = opfs ? await editInOpfs(page, edited) : [];
   let again: Awaited<ReturnType<typeof chooseAgain>>;
   try {
-    again = await chooseAgain(page, dir, handle);
+    // Through a handle (OPFS or disk) Choose folder's picker answers with the same folder again.
+    again = await chooseAgain(page, dir, how !== 'input');
   } finally {
     // Cut back only after the scan read them; a failed run leaves the OPFS copy as it was found.
-    if (handle) await restoreOpfs(page, before);
+    if (opfs) await restoreOpfs(page, before);
   }
-  console.log(`  --again ${n}: ${edited.length} files edited ${handle ? 'in the OPFS folder (and its disk copy)' : 'on disk'} (a line appended), the folder chosen again`);
+  console.log(`  --again ${n}: ${edited.length} files edited ${opfs ? 'in the OPFS folder (and its disk copy)' : 'on disk'} (a line appended), the folder chosen again${how === 'disk' ? ' (its handle again)' : ''}`);
   console.log(`    first scan to groups:    ${firstSeconds.toFixed(2)} s`);
   console.log(`    second scan to groups:   ${again.seconds.toFixed(2)} s   second/first ${(again.seconds / firstSeconds).toFixed(3)}x (target <= 0.1x)`);
-  printFloors(again.seconds, floors[0], floors[1], handle);
+  printFloors(again.seconds, floors[0], floors[1], how !== 'input');
   console.log(`    corpus panel says:       ${again.notice}`);
   const [app, cli] = await Promise.all([exportCsv(page), cliCsv(root, dir)]);
   const same = app === cli;

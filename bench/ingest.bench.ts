@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- ingest [--text generated|real] [--files 100000] [--mb 1000] [--source folder|drop|handle] [--seed 1] [--baseline] [--tasks]`
+ * `npm run bench -- ingest [--text generated|real] [--files 100000] [--mb 1000] [--source folder|drop|handle|disk] [--seed 1] [--baseline] [--tasks]`
  *
  * Drives the BUILT app (vite build into a temp dir, vite preview) in headless Chromium through a
  * user's way in, and prints time to groups, MB/s and the longest main-thread task during the scan.
@@ -12,6 +12,10 @@
  *   `showDirectoryPicker` answering with that OPFS folder's handle (a real picker cannot be driven
  *   headless): the app's directory-handle path, where the ingest workers walk and read the files.
  *   Time to groups runs from the moment the handle is handed over to `data-scan-state="done"`.
+ * - `--source disk`: the same, but the picker answers with a handle on the corpus folder on disk itself
+ *   (bench/disk-handle.ts: the folder dropped through the DevTools protocol, caught before the app sees
+ *   the drop): what Choose folder gives a person in Chromium; nothing copied. The blank-page baselines
+ *   and floors read the same disk folder through its handle.
  * Every 10th document is a near-duplicate of the one before (about 1 word in 150 changed) and every
  * 17th an exact copy. Time to groups runs from the input event to `data-scan-state="done"`.
  * - `--text real` (folder only): files of real text instead (real-corpus.ts `buildIngestTextCorpus`:
@@ -23,7 +27,7 @@
  * reads every file's bytes from a plain folder input, 16 `arrayBuffer()` reads in flight.
  * `--no-contents` unticks "Keep file contents" first (the saved corpus then keeps no file contents).
  * `--reload` then reloads the page and times the restore of the saved corpus (kept contents included).
- * `--again N` (folder or handle) copies the corpus first (untimed), then after the first scan edits N files of
+ * `--again N` (folder, handle or disk) copies the corpus first (untimed), then after the first scan edits N files of
  * the copy (with handle, the OPFS folder too, cut back afterwards) and chooses it again: first and second time to groups, their ratio, and the export after
  * the second scan compared with `simsift scan` of the same folder (bench/ingest-again.ts).
  * `--profile` samples the page's main thread (CDP Profiler, 1 ms) from the input to the groups and prints
@@ -41,6 +45,7 @@ import { benchOptions, numberOption } from './harness.ts';
 import { copyCorpus, removeCopy, timeAgain } from './ingest-again.ts';
 import { folderStatFloor, handleStatFloorInWorkers, type StatFloor } from './stat-floors.ts';
 import { cliFingerprintCost, watchBrowserUsage } from './machine-usage.ts';
+import { dropDiskFolder, type DiskRootWindow, type HandleRoot } from './disk-handle.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -197,16 +202,18 @@ async function copyIntoOpfs(context: BrowserContext, url: string, dir: string): 
  * bytes through its handle (`getFile()`, then `arrayBuffer()`), 16 in flight, nothing else: what reading
  * through a directory handle costs by itself in this browser.
  */
-async function readHandleBaseline(context: BrowserContext, url: string, name: string, mode: 'read' | 'stat' = 'read'): Promise<{ seconds: number; walkSeconds: number; files: number; bytes: number }> {
-  const page = await context.newPage();
+async function readHandleBaseline(newPage: () => Promise<Page>, url: string, root: HandleRoot, mode: 'read' | 'stat' = 'read'): Promise<{ seconds: number; walkSeconds: number; files: number; bytes: number }> {
+  const page = await newPage();
   try {
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.goto(url);
     await page.setContent(BLANK_PAGE);
+    if ('disk' in root) await dropDiskFolder(page, root.disk);
     const r = await page.evaluate(async ([name, mode]) => {
+      const rootHandle = name ? await (await navigator.storage.getDirectory()).getDirectoryHandle(name) : await (window as unknown as DiskRootWindow).__diskRoot;
       const t0 = performance.now();
       const handles: FileSystemFileHandle[] = [];
-      const stack = [await (await navigator.storage.getDirectory()).getDirectoryHandle(name)];
+      const stack = [rootHandle];
       while (stack.length > 0) {
         const dir = stack.pop()!;
         for await (const child of (dir as unknown as { values(): AsyncIterable<FileSystemHandle> }).values()) {
@@ -221,12 +228,14 @@ async function readHandleBaseline(context: BrowserContext, url: string, name: st
         while (next < handles.length) {
           const file = await handles[next++].getFile();
           // 'stat': what a quick check cannot avoid through a handle, the File (its size and time), nothing read.
-          bytes += mode === 'stat' ? file.size + 0 * file.lastModified : (await file.arrayBuffer()).byteLength;
+          // (Awaited first: `bytes += await ...` would read bytes before the await and lose the other lanes' sums.)
+          const read = mode === 'stat' ? file.size + 0 * file.lastModified : (await file.arrayBuffer()).byteLength;
+          bytes += read;
         }
       };
       await Promise.all(Array.from({ length: 16 }, lane));
       return { ms: performance.now() - t0, walkMs: tWalk - t0, files: handles.length, bytes };
-    }, [name, mode] as const);
+    }, ['opfs' in root ? root.opfs : '', mode] as const);
     return { seconds: r.ms / 1000, walkSeconds: r.walkMs / 1000, files: r.files, bytes: r.bytes };
   } finally {
     await page.close();
@@ -426,7 +435,7 @@ export async function main(args: string[]): Promise<void> {
   const o = benchOptions(
     args,
     INGEST_OPTIONS,
-    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks] [--again N] [--usage]',
+    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle|disk] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks] [--again N] [--usage]',
   );
   if (!o) return;
   const files = numberOption(o.files, 100_000, 'files');
@@ -435,12 +444,14 @@ export async function main(args: string[]): Promise<void> {
   const seed = numberOption(o.seed, 1, 'seed');
   const text = o.text ?? 'generated';
   if (text !== 'generated' && text !== 'real') throw new Error('--text is generated or real');
-  if (!['folder', 'drop', 'handle'].includes(source)) throw new Error('--source is folder, drop or handle');
-  if (text === 'real' && source === 'drop') throw new Error('--text real is read from disk: --source folder or handle');
+  if (!['folder', 'drop', 'handle', 'disk'].includes(source)) throw new Error('--source is folder, drop, handle or disk');
+  if (text === 'real' && source === 'drop') throw new Error('--text real is read from disk: --source folder, handle or disk');
+  // Through a directory handle: the OPFS copy (handle) or the folder on disk itself (disk).
+  const handleSource = source === 'handle' || source === 'disk';
   if (o.usage === true && source !== 'folder') throw new Error('--usage compares with the blank page\'s folder-input read: --source folder');
   const again = o.again === undefined ? 0 : numberOption(o.again, 10, 'again');
-  if (again > 0 && source === 'drop') throw new Error('--again chooses the folder again: --source folder or handle');
-  const fromDisk = source === 'folder' || source === 'handle';
+  if (again > 0 && source === 'drop') throw new Error('--again chooses the folder again: --source folder, handle or disk');
+  const fromDisk = source !== 'drop';
   const realMb = numberOption(o.mb, files / 100, 'mb');
   const baseline = o.baseline === true || (text === 'real' && o['no-baseline'] !== true);
   // (With --source handle the baseline reads the OPFS copy through its handles, not a folder input.)
@@ -507,7 +518,9 @@ export async function main(args: string[]): Promise<void> {
       usage?.sampleNow();
       if (o.trace === true && browser) printTrace(await browser.stopTracing(), ' of the blank-page read (the FileList included)', false);
     }
-    if (baseline && source === 'handle') handleBase = await readHandleBaseline(context!, url, opfsFolder);
+    // The handle's root: the OPFS copy, or the corpus folder itself dropped on each page that needs it.
+    const handleRoot: HandleRoot = source === 'disk' ? { disk: corpusDir } : { opfs: opfsFolder };
+    if (baseline && handleSource) handleBase = await readHandleBaseline(newPage, url, handleRoot);
     if (o['no-contents'] === true) {
       // The box follows the saved setting: it unticks once the setting is written.
       const keep = page.getByRole('checkbox', { name: /Keep file contents/ });
@@ -545,16 +558,18 @@ export async function main(args: string[]): Promise<void> {
     usage?.resetPeaks();
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
-    if (source === 'handle') {
-      // The picker's answer: the OPFS folder's handle; the clock starts as it is handed to the app.
+    if (handleSource) {
+      // The picker's answer: the OPFS folder's handle, or the disk folder's from a drop the app never
+      // saw (set-up); the clock starts as it is handed to the app.
+      if (source === 'disk') await dropDiskFolder(page, corpusDir);
       await page.evaluate((name) => {
         const w = window as unknown as { __bench: { inputAt: number }; showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> };
         w.showDirectoryPicker = async () => {
-          const handle = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+          const handle = name ? await (await navigator.storage.getDirectory()).getDirectoryHandle(name) : await (w as unknown as DiskRootWindow).__diskRoot;
           w.__bench.inputAt = performance.now();
           return handle;
         };
-      }, opfsFolder);
+      }, source === 'disk' ? '' : opfsFolder);
       await page.locator('label', { hasText: 'Choose folder' }).click();
     } else if (source === 'folder') {
       // Handing 100,000 files over takes Playwright longer than its default 30 s action timeout.
@@ -601,7 +616,7 @@ export async function main(args: string[]): Promise<void> {
     console.log(`  time to groups:            ${seconds.toFixed(2)} s   (target <= 15 s)`);
     console.log(`  throughput:                ${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s, ${Math.round(corpus.files / seconds)} files/s`);
     console.log(`  longest main-thread task:  ${longest.toFixed(0)} ms during the scan (target <= 100 ms); ${during.length} tasks over 50 ms`);
-    if (source === 'handle') {
+    if (handleSource) {
       console.log(`  handing over the handle:   ${(deliverMs / 1000).toFixed(2)} s in Playwright (the click; the clock starts when the picker returns the handle)`);
     } else {
       console.log(`  the app's input handler:   ${m.handlerMs.toFixed(0)} ms (the ${source === 'folder' ? 'change' : 'drop'} event, inside the task that delivers the input)`);
@@ -613,7 +628,7 @@ export async function main(args: string[]): Promise<void> {
       console.log(`  blank-page read baseline:  ${base.seconds.toFixed(2)} s to read ${base.files} files, ${(base.bytes / 1e6).toFixed(0)} MB (16 arrayBuffer() reads in flight; Playwright needed ${base.deliverSeconds.toFixed(1)} s to set the input); SimSift/baseline ${(seconds / base.seconds).toFixed(2)}x`);
     }
     if (handleBase) {
-      console.log(`  blank-page handle read:    ${handleBase.seconds.toFixed(2)} s to walk the OPFS folder (${handleBase.walkSeconds.toFixed(2)} s) and read ${handleBase.files} files, ${(handleBase.bytes / 1e6).toFixed(0)} MB (getFile() + arrayBuffer(), 16 in flight); SimSift/baseline ${(seconds / handleBase.seconds).toFixed(2)}x`);
+      console.log(`  blank-page handle read:    ${handleBase.seconds.toFixed(2)} s to walk the ${source === 'disk' ? 'disk' : 'OPFS'} folder (${handleBase.walkSeconds.toFixed(2)} s) and read ${handleBase.files} files, ${(handleBase.bytes / 1e6).toFixed(0)} MB (getFile() + arrayBuffer(), 16 in flight); SimSift/baseline ${(seconds / handleBase.seconds).toFixed(2)}x`);
     }
     if (usage && base && fingerprintCost) {
       printMachineTable({
@@ -652,9 +667,9 @@ export async function main(args: string[]): Promise<void> {
       // The browser's own floors for a second scan, in the same run: every file asked its size and time,
       // nothing read, on a blank page's main thread and in workers.
       const mainFloor: StatFloor =
-        source === 'handle' ? { ...(await readHandleBaseline(context!, url, opfsFolder, 'stat')), workers: 0 } : await folderStatFloor(newPage, url, corpusDir, 'main');
-      const workerFloor = source === 'handle' ? await handleStatFloorInWorkers(context!, url, opfsFolder) : await folderStatFloor(newPage, url, corpusDir, 'workers');
-      await timeAgain(page, root, corpusDir, again, seconds, source === 'handle', [mainFloor, workerFloor]);
+        handleSource ? { ...(await readHandleBaseline(newPage, url, handleRoot, 'stat')), workers: 0 } : await folderStatFloor(newPage, url, corpusDir, 'main');
+      const workerFloor = handleSource ? await handleStatFloorInWorkers(newPage, url, handleRoot) : await folderStatFloor(newPage, url, corpusDir, 'workers');
+      await timeAgain(page, root, corpusDir, again, seconds, source === 'disk' ? 'disk' : source === 'handle' ? 'opfs' : 'input', [mainFloor, workerFloor]);
     }
     if (o.reload === true) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.

@@ -4,7 +4,8 @@
  * workers (one per core, as the app's ingest pool). Through a folder input the workers get the Files
  * posted in batches; through a handle each worker walks a share of the folder and opens its files.
  */
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { dropDiskFolder, type DiskRootWindow, type HandleRoot } from './disk-handle.ts';
 
 /** A blank page with nothing but a folder input. */
 const BLANK_PAGE = '<!doctype html><title>stat floor</title><input type=file webkitdirectory aria-label="Choose folder">';
@@ -86,12 +87,13 @@ export async function folderStatFloor(newPage: () => Promise<Page>, url: string,
 }
 
 /**
- * Workers (one per core) each walk a share of the OPFS folder `name` (the root's entries dealt out in
+ * Workers (one per core) each walk a share of the folder `root` (OPFS or disk; the root's entries dealt out in
  * name order) and open every file of it with `getFile()`, 16 in flight, asking its size and time.
  */
-export async function handleStatFloorInWorkers(context: BrowserContext, url: string, name: string): Promise<StatFloor> {
-  const page = await blankPage(() => context.newPage(), url);
+export async function handleStatFloorInWorkers(newPage: () => Promise<Page>, url: string, root: HandleRoot): Promise<StatFloor> {
+  const page = await blankPage(newPage, url);
   try {
+    if ('disk' in root) await dropDiskFolder(page, root.disk);
     const r = await page.evaluate(async (name) => {
       const count = navigator.hardwareConcurrency || 2;
       const src = `onmessage = async (e) => {
@@ -115,13 +117,13 @@ export async function handleStatFloorInWorkers(context: BrowserContext, url: str
       const script = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
       const workers = Array.from({ length: count }, () => new Worker(script));
       await Promise.all(workers.map((worker) => new Promise((resolve) => ((worker.onmessage = resolve), worker.postMessage([null])))));
-      const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+      const root = name ? await (await navigator.storage.getDirectory()).getDirectoryHandle(name) : await (window as unknown as DiskRootWindow).__diskRoot;
       const t0 = performance.now();
       const answers = await Promise.all(
         workers.map((worker, share) => new Promise<[number, number]>((resolve) => ((worker.onmessage = (e) => resolve(e.data)), worker.postMessage([root, share, count])))),
       );
       return { ms: performance.now() - t0, files: answers.reduce((n, [f]) => n + f, 0), sum: answers.reduce((n, [, s]) => n + s, 0), workers: count };
-    }, name);
+    }, 'opfs' in root ? root.opfs : '');
     if (!(r.sum > 0)) throw new Error('the handle stat floor saw no sizes or times');
     return { seconds: r.ms / 1000, files: r.files, workers: r.workers };
   } finally {
