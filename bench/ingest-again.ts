@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Page } from '@playwright/test';
 import { printFloors, type StatFloor } from './stat-floors.ts';
+import { dropFolderOnApp, type HandleRoot } from '../tests/e2e/disk-folders.ts';
 
 /** Copies the folder `dir` to a fresh temporary parent (same folder name): the parent holds only it. */
 export function copyCorpus(dir: string): string {
@@ -93,17 +94,17 @@ async function restoreOpfs(page: Page, sizes: Array<[string, number]>): Promise<
 
 /**
  * Chooses `dir` again in the app (its bench hooks from the first scan still listening; with `handle`,
- * Choose folder is clicked and the page's picker answers with the same OPFS folder) and waits for the
+ * the same folder is dropped again) and waits for the
  * groups; returns the seconds from the input to `data-scan-state="done"` and what the corpus panel says.
  */
-export async function chooseAgain(page: Page, dir: string, handle: boolean): Promise<{ seconds: number; notice: string }> {
+export async function chooseAgain(page: Page, dir: string, handle: HandleRoot | null): Promise<{ seconds: number; notice: string }> {
   await page.evaluate(() => {
     const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number } };
     w.__bench.inputAt = 0;
     w.__bench.handlerMs = 0;
     w.__bench.doneAt = 0;
   });
-  if (handle) await page.locator('label', { hasText: 'Choose folder' }).click();
+  if (handle) await dropFolderOnApp(page, handle);
   else await page.getByLabel('Choose folder', { exact: true }).setInputFiles(dir, { timeout: 600_000 });
   await page.waitForFunction(() => (window as unknown as { __bench: { doneAt: number } }).__bench.doneAt > 0, undefined, { timeout: 600_000 });
   const m = await page.evaluate(() => (window as unknown as { __bench: { inputAt: number; doneAt: number } }).__bench);
@@ -139,22 +140,22 @@ export function cliCsv(root: string, dir: string): Promise<string> {
  * scan's. `dir` is the disk copy (edited, and scanned by the CLI); through `opfs` the OPFS copy the app
  * reads gets the same edits, undone afterwards; through `disk` the app reads `dir` itself by its handle.
  */
-export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number, how: 'input' | 'opfs' | 'disk', floors: [StatFloor, StatFloor]): Promise<void> {
+export async function timeAgain(page: Page, root: string, dir: string, n: number, firstSeconds: number, handle: HandleRoot | null, floors: [StatFloor, StatFloor]): Promise<void> {
   const edited = editFiles(dir, n);
-  const opfs = how === 'opfs';
+  const opfs = handle !== null && 'opfs' in handle;
   const before = opfs ? await editInOpfs(page, edited) : [];
   let again: Awaited<ReturnType<typeof chooseAgain>>;
   try {
-    // Through a handle (OPFS or disk) Choose folder's picker answers with the same folder again.
-    again = await chooseAgain(page, dir, how !== 'input');
+    // Through a handle (OPFS or disk) the same folder is dropped again.
+    again = await chooseAgain(page, dir, handle);
   } finally {
     // Cut back only after the scan read them; a failed run leaves the OPFS copy as it was found.
     if (opfs) await restoreOpfs(page, before);
   }
-  console.log(`  --again ${n}: ${edited.length} files edited ${opfs ? 'in the OPFS folder (and its disk copy)' : 'on disk'} (a line appended), the folder chosen again${how === 'disk' ? ' (its handle again)' : ''}`);
+  console.log(`  --again ${n}: ${edited.length} files edited ${opfs ? 'in the OPFS folder (and its disk copy)' : 'on disk'} (a line appended), the folder ${handle ? 'dropped' : 'chosen'} again`);
   console.log(`    first scan to groups:    ${firstSeconds.toFixed(2)} s`);
   console.log(`    second scan to groups:   ${again.seconds.toFixed(2)} s   second/first ${(again.seconds / firstSeconds).toFixed(3)}x (target <= 0.1x)`);
-  printFloors(again.seconds, floors[0], floors[1], how !== 'input');
+  printFloors(again.seconds, floors[0], floors[1], handle !== null);
   console.log(`    corpus panel says:       ${again.notice}`);
   const [app, cli] = await Promise.all([exportCsv(page), cliCsv(root, dir)]);
   const same = app === cli;

@@ -8,14 +8,13 @@
  * - `--source drop`: the same kind of corpus is generated in the page as File objects and dropped on
  *   the drop zone (a `drop` event carrying a DataTransfer): the drop path, without disk metadata.
  * - `--source handle`: the same corpus on disk is first copied (untimed) into the origin-private file
- *   system (OPFS) of a browser profile on disk, then `Choose folder` is clicked with the page's
- *   `showDirectoryPicker` answering with that OPFS folder's handle (a real picker cannot be driven
- *   headless): the app's directory-handle path, where the ingest workers walk and read the files.
- *   Time to groups runs from the moment the handle is handed over to `data-scan-state="done"`.
- * - `--source disk`: the same, but the picker answers with a handle on the corpus folder on disk itself
- *   (bench/disk-handle.ts: the folder dropped through the DevTools protocol, caught before the app sees
- *   the drop): what Choose folder gives a person in Chromium; nothing copied. The blank-page baselines
- *   and floors read the same disk folder through its handle.
+ *   system (OPFS) of a browser profile on disk, then dropped on the app with its drop item answering
+ *   with that OPFS folder's handle: the app's directory-handle path, where the ingest workers walk and
+ *   read the files. Time to groups runs from the drop event to `data-scan-state="done"`.
+ * - `--source disk`: the corpus folder on disk itself dropped on the app (tests/e2e/disk-folders.ts:
+ *   dragged from outside the page through the DevTools protocol): Chromium gives its directory handle,
+ *   what a person's drop gives; nothing copied. The blank-page baselines and floors read the same disk
+ *   folder through its handle.
  * Every 10th document is a near-duplicate of the one before (about 1 word in 150 changed) and every
  * 17th an exact copy. Time to groups runs from the input event to `data-scan-state="done"`.
  * - `--text real` (folder only): files of real text instead (real-corpus.ts `buildIngestTextCorpus`:
@@ -45,7 +44,7 @@ import { benchOptions, numberOption } from './harness.ts';
 import { copyCorpus, removeCopy, timeAgain } from './ingest-again.ts';
 import { folderStatFloor, handleStatFloorInWorkers, type StatFloor } from './stat-floors.ts';
 import { cliFingerprintCost, watchBrowserUsage } from './machine-usage.ts';
-import { dropDiskFolder, type DiskRootWindow, type HandleRoot } from './disk-handle.ts';
+import { dropDiskFolder, dropFolderOnApp, type DiskRootWindow, type HandleRoot } from '../tests/e2e/disk-folders.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -559,18 +558,9 @@ export async function main(args: string[]): Promise<void> {
     const tDeliver = performance.now();
     // (For drops, delivery includes building the DataTransfer in the page.)
     if (handleSource) {
-      // The picker's answer: the OPFS folder's handle, or the disk folder's from a drop the app never
-      // saw (set-up); the clock starts as it is handed to the app.
-      if (source === 'disk') await dropDiskFolder(page, corpusDir);
-      await page.evaluate((name) => {
-        const w = window as unknown as { __bench: { inputAt: number }; showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> };
-        w.showDirectoryPicker = async () => {
-          const handle = name ? await (await navigator.storage.getDirectory()).getDirectoryHandle(name) : await (w as unknown as DiskRootWindow).__diskRoot;
-          w.__bench.inputAt = performance.now();
-          return handle;
-        };
-      }, source === 'disk' ? '' : opfsFolder);
-      await page.locator('label', { hasText: 'Choose folder' }).click();
+      // Choose folder is the folder input; a handle comes with a dropped folder: the disk folder dragged
+      // from outside the page, or the OPFS folder through a drop whose item answers with its handle.
+      await dropFolderOnApp(page, source === 'disk' ? { disk: corpusDir } : { opfs: opfsFolder });
     } else if (source === 'folder') {
       // Handing 100,000 files over takes Playwright longer than its default 30 s action timeout.
       await page.getByLabel('Choose folder', { exact: true }).setInputFiles(corpusDir, { timeout: 600_000 });
@@ -617,7 +607,7 @@ export async function main(args: string[]): Promise<void> {
     console.log(`  throughput:                ${(corpus.bytes / 1e6 / seconds).toFixed(1)} MB/s, ${Math.round(corpus.files / seconds)} files/s`);
     console.log(`  longest main-thread task:  ${longest.toFixed(0)} ms during the scan (target <= 100 ms); ${during.length} tasks over 50 ms`);
     if (handleSource) {
-      console.log(`  handing over the handle:   ${(deliverMs / 1000).toFixed(2)} s in Playwright (the click; the clock starts when the picker returns the handle)`);
+      console.log(`  dropping the folder:       ${(deliverMs / 1000).toFixed(2)} s in Playwright (the clock starts at the drop event)`);
     } else {
       console.log(`  the app's input handler:   ${m.handlerMs.toFixed(0)} ms (the ${source === 'folder' ? 'change' : 'drop'} event, inside the task that delivers the input)`);
       console.log(`  delivering the input:      ${(deliverMs / 1000).toFixed(2)} s in Playwright; that task ran ${Math.max(0, ...before.map(([, d]) => d)).toFixed(0)} ms (${source === 'folder' ? 'Chromium building the FileList' : 'the test dispatching the drop'})`);
@@ -669,7 +659,7 @@ export async function main(args: string[]): Promise<void> {
       const mainFloor: StatFloor =
         handleSource ? { ...(await readHandleBaseline(newPage, url, handleRoot, 'stat')), workers: 0 } : await folderStatFloor(newPage, url, corpusDir, 'main');
       const workerFloor = handleSource ? await handleStatFloorInWorkers(newPage, url, handleRoot) : await folderStatFloor(newPage, url, corpusDir, 'workers');
-      await timeAgain(page, root, corpusDir, again, seconds, source === 'disk' ? 'disk' : source === 'handle' ? 'opfs' : 'input', [mainFloor, workerFloor]);
+      await timeAgain(page, root, corpusDir, again, seconds, handleSource ? handleRoot : null, [mainFloor, workerFloor]);
     }
     if (o.reload === true) {
       // The saved corpus restored (documents, kept contents as Files, saved pairs) after a reload.

@@ -5,7 +5,7 @@
  * posted in batches; through a handle each worker walks a share of the folder and opens its files.
  */
 import type { Page } from '@playwright/test';
-import { dropDiskFolder, type DiskRootWindow, type HandleRoot } from './disk-handle.ts';
+import { dropDiskFolder, type DiskRootWindow, type HandleRoot } from '../tests/e2e/disk-folders.ts';
 
 /** A blank page with nothing but a folder input. */
 const BLANK_PAGE = '<!doctype html><title>stat floor</title><input type=file webkitdirectory aria-label="Choose folder">';

@@ -82,17 +82,6 @@ async function allowAfterReload(page: Page, app: ResultsPage, name: string): Pro
   await moveAndUndo(page, name, before);
 }
 
-test('a folder scanned through the picker, the page reloaded: permission asked again on a click, marked files moved and undone byte for byte', async ({ page }) => {
-  await permissionOnClick(page);
-  const app = new ResultsPage(page);
-  await app.open();
-  await opfsFolder(page, 'picked', FILES);
-  await pickerReturns(page, 'picked');
-  await page.locator('label', { hasText: 'Choose folder' }).click();
-  await app.waitForDone();
-  await allowAfterReload(page, app, 'picked');
-});
-
 test('a dropped folder is moved through its handle, after a reload too', async ({ page }) => {
   await permissionOnClick(page);
   const app = new ResultsPage(page);

@@ -1,14 +1,14 @@
 /**
- * Acting from the app: a folder scanned through its handle, marks, "Move marked to quarantine" into a
- * folder the person picks, and Undo, in real Chromium. A picker cannot be driven headless: the page's
- * `showDirectoryPicker` returns origin-private (OPFS) folders standing in for the picked ones; everything
- * after it (the checks, the copies, the removals, Undo) is the app's own path. The folder must be byte
- * for byte as before after Undo.
+ * Acting from the app: a folder scanned through its handle (dropped), marks, "Move marked to quarantine"
+ * into a folder the person picks, and Undo, in real Chromium. The dropped folder and the quarantine the
+ * page's `showDirectoryPicker` returns are origin-private (OPFS) folders, so the test can read them back
+ * byte for byte; everything after the drop and the pick (the checks, the copies, the removals, Undo) is
+ * the app's own path. The folder must be byte for byte as before after Undo.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { BICYCLE, BREAD } from './keep-texts.ts';
-import { opfsFiles, opfsFolder, pickerReturns } from './opfs-folders.ts';
+import { dropOpfsFolder, opfsFiles, opfsFolder, pickerReturns } from './opfs-folders.ts';
 
 
 const FILES: Record<string, string> = {
@@ -21,18 +21,17 @@ const FILES: Record<string, string> = {
   'unique.txt': 'A note about nothing else in this folder, written once and never copied anywhere at all.',
 };
 
-/** Makes OPFS folders `picked` (holding FILES) and `quarantine` (empty); showDirectoryPicker returns `picked`. */
+/** Makes OPFS folders `picked` (holding FILES) and `quarantine` (empty). */
 async function setUp(page: Page): Promise<void> {
   await opfsFolder(page, 'picked', FILES);
   await opfsFolder(page, 'quarantine', {});
-  await pickerReturns(page, 'picked');
 }
 
 test('mark, move to quarantine, undo: the folder byte for byte as before', async ({ page }) => {
   const app = new ResultsPage(page);
   await app.open();
   await setUp(page);
-  await page.locator('label', { hasText: 'Choose folder' }).click();
+  await dropOpfsFolder(page, 'picked');
   await app.waitForDone();
   const before = await opfsFiles(page, 'picked');
   expect(Object.keys(before).length).toBe(7);

@@ -13,7 +13,6 @@ import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { withoutSavePicker } from './save-picker.ts';
-import { opfsFolder, pickerReturns } from './opfs-folders.ts';
 
 const LICENSES = '/usr/share/common-licenses';
 
@@ -150,66 +149,5 @@ test('a CLI scan opened beside its folder is reviewed, marked and exported as th
   } finally {
     rmSync(parent, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
-  }
-});
-
-test('through the folder picker (a directory handle) too: no file read, the pair view reads the texts through the handle', async ({ page }) => {
-  test.setTimeout(120_000);
-  const parent = mkdtempSync(join(tmpdir(), 'simsift-open-handle-'));
-  try {
-    const gpl3 = readFileSync(join(LICENSES, 'GPL-3'), 'utf8');
-    const texts: Record<string, string> = {
-      'GPL-3': gpl3,
-      'drafts/GPL-3-edited': gpl3.replaceAll('Free Software Foundation', 'FSF'),
-      'GPL-2': readFileSync(join(LICENSES, 'GPL-2'), 'utf8'),
-      'copies/GPL-2': readFileSync(join(LICENSES, 'GPL-2'), 'utf8'),
-    };
-    await withoutSavePicker(page);
-    const app = new ResultsPage(page);
-    await app.open();
-    // The picked folder lives in the origin-private file system; the CLI scans its twin on disk, with the same times.
-    await opfsFolder(page, 'lic', texts);
-    const times = await page.evaluate(async (paths) => {
-      const top = await (await navigator.storage.getDirectory()).getDirectoryHandle('lic');
-      const out: Record<string, number> = {};
-      for (const path of paths) {
-        let dir = top;
-        const parts = path.split('/');
-        for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part);
-        out[path] = (await (await dir.getFileHandle(parts[parts.length - 1]!)).getFile()).lastModified;
-      }
-      return out;
-    }, Object.keys(texts));
-    for (const [path, text] of Object.entries(texts)) {
-      mkdirSync(join(parent, 'lic', path, '..'), { recursive: true });
-      writeFileSync(join(parent, 'lic', path), text);
-      // Half a millisecond in: seconds as a double would put an exact millisecond a few ns before it.
-      utimesSync(join(parent, 'lic', path), (times[path]! + 0.5) / 1000, (times[path]! + 0.5) / 1000);
-    }
-    const bundle = join(parent, '..', `${parent.split('/').pop()}.simsift`);
-    const csv = `${bundle}.csv`;
-    const cli = await simsift(['scan', join(parent, 'lic'), '--bundle', bundle, '--out', csv]);
-    expect(cli.code, cli.stderr).toBe(0);
-
-    const corpus = page.getByRole('region', { name: 'Saved corpus' });
-    const open = corpus.getByRole('group', { name: 'Open a CLI result' });
-    await open.getByLabel('Open a CLI result').setInputFiles(bundle);
-    await pickerReturns(page, 'lic');
-    await open.locator('label', { hasText: 'Choose the folder' }).click();
-    await expect(corpus.getByText('4 files unchanged (same size and modification time: not read).')).toBeVisible({ timeout: 60_000 });
-    await app.waitForDone();
-    // The scanned folder itself was chosen: the page's paths start with its name, the CLI's do not.
-    const cliCsv = readFileSync(csv, 'utf8').replaceAll(/(?<=^|,)(?=(GPL|drafts|copies)\b)/gm, 'lic/');
-    expect(await download(page, 'Export CSV')).toBe(cliCsv);
-    // The page's paths start with "lic/": its plan's root is the folder holding lic where the CLI ran.
-    expect(JSON.parse(await download(page, 'Export plan JSON')).root).toBe(realpathSync(parent));
-    const edited = 'lic/drafts/GPL-3-edited';
-    await app.option(edited).click();
-    await expect(app.pairView.getByRole('region', { name: `Text of ${edited}` })).toContainText('FSF');
-    await expect(app.pairView.getByRole('region', { name: 'Text of lic/GPL-3' })).toContainText('Free Software Foundation');
-    rmSync(bundle, { force: true });
-    rmSync(csv, { force: true });
-  } finally {
-    rmSync(parent, { recursive: true, force: true });
   }
 });

@@ -4,20 +4,32 @@
  * them as files not in the folder (named as left out by the exclusions); a new folder's matching file is
  * never read at all.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ResultsPage } from './results-page.ts';
 import { IngestPage } from './ingest-page.ts';
 import { waitForSaved } from './persistence-page.ts';
 import { BICYCLE, BREAD } from './keep-texts.ts';
-import { opfsFolder, pickerReturns } from './opfs-folders.ts';
+
+/** Makes the folder `dir` hold exactly `files` (path -> text). */
+function folderOnDisk(dir: string, files: Record<string, string>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
 
 test('files the exclusions match are not read by the next scans and leave the saved corpus', async ({ page }) => {
   const app = new ResultsPage(page);
   const ingest = new IngestPage(page);
+  const parent = mkdtempSync(join(tmpdir(), 'simsift-exclusions-'));
   await app.open();
-  await opfsFolder(page, 'picked', { 'a/bicycle.txt': BICYCLE, 'old/bicycle.txt': BICYCLE, 'bread.txt': BREAD, 'bread-copy.txt': BREAD });
-  await pickerReturns(page, 'picked');
-  const chooseFolder = () => page.locator('label', { hasText: 'Choose folder' }).click();
+  const picked = folderOnDisk(join(parent, 'picked'), { 'a/bicycle.txt': BICYCLE, 'old/bicycle.txt': BICYCLE, 'bread.txt': BREAD, 'bread-copy.txt': BREAD });
+  let folder = picked;
+  const chooseFolder = () => page.getByLabel('Choose folder', { exact: true }).setInputFiles(folder);
   await chooseFolder();
   await app.waitForDone();
   await expect(app.option('picked/old/bicycle.txt')).toBeVisible();
@@ -38,8 +50,7 @@ test('files the exclusions match are not read by the next scans and leave the sa
   await expect(app.option('picked/bread.txt')).toBeVisible();
 
   // A new folder: its matching file is never read (2 of 3 files read).
-  await opfsFolder(page, 'second', { 'old/x.txt': BREAD, 'y.txt': BICYCLE, 'z.txt': BICYCLE });
-  await pickerReturns(page, 'second');
+  folder = folderOnDisk(join(parent, 'second'), { 'old/x.txt': BREAD, 'y.txt': BICYCLE, 'z.txt': BICYCLE });
   await chooseFolder();
   await app.waitForDone();
   await expect(ingest.progressStatus).toContainText(/Scanned 2 files in \d+ s \(2 read, [\d.]+ k?B; 1 left out by your exclusions, not read\)\./);
@@ -53,4 +64,5 @@ test('files the exclusions match are not read by the next scans and leave the sa
   await expect(app.option('second/y.txt')).toBeVisible();
   await expect(app.option('picked/old/bicycle.txt')).toHaveCount(0);
   await expect(app.option('second/old/x.txt')).toHaveCount(0);
+  rmSync(parent, { recursive: true, force: true });
 });

@@ -14,7 +14,7 @@ function hasFiles(event: DragEvent): boolean {
 
 /**
  * Drop target plus the two pickers; every way in ends in `onSource`. "Choose folder" is one button
- * (ui/shared/FolderInput.tsx: the browser's folder picker where it has one, else the folder input).
+ * (ui/shared/FolderInput.tsx: the folder input, which lists every file).
  */
 export function DropZone({ onSource }: DropZoneProps) {
   const [over, setOver] = useState(false);

@@ -1,11 +1,12 @@
 /**
- * A directory handle on a real folder on disk, in a headless Chromium: the folder is dropped on the page
+ * Directory handles on real folders on disk, in a headless Chromium: a folder is dropped on the page
  * through the DevTools protocol (`Input.dispatchDragEvent` with its path, as a person's drag from the
  * file manager), and the drop's item answers `getAsFileSystemHandle()` with a handle on that folder:
- * what Choose folder's picker gives a person. (The OPFS copy `--source handle` reads is another file
- * system: Chromium's sandboxed storage, not the person's folder.)
+ * what Choose folder's picker or a drop gives a person. (An OPFS folder is another file system:
+ * Chromium's sandboxed storage, not the person's folder.)
  */
 import type { Page } from '@playwright/test';
+import { dropOpfsFolder } from './opfs-folders.ts';
 
 /** The folder a handle bench reads: the OPFS copy of that name, or the folder on disk at that path. */
 export type HandleRoot = { opfs: string } | { disk: string };
@@ -41,12 +42,27 @@ export async function dropDiskFolder(page: Page, dir: string): Promise<void> {
     for (const type of ['dragenter', 'dragover']) window.addEventListener(type, stop, true);
     window.addEventListener('drop', drop, true);
   });
+  await dragFolder(page, dir, 10, 10);
+  await page.evaluate(() => (window as unknown as DiskRootWindow).__diskRoot.then(() => undefined));
+}
+
+/** Drags the folder `dir` from outside the page and drops it at (x, y), as a person would. */
+export async function dragFolder(page: Page, dir: string, x: number, y: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const data = { items: [], files: [dir], dragOperationsMask: 1 };
-    for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, x: 10, y: 10, data });
+    for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, x, y, data });
   } finally {
     await cdp.detach();
   }
-  await page.evaluate(() => (window as unknown as DiskRootWindow).__diskRoot.then(() => undefined));
+}
+
+/**
+ * Drops a folder on the app's drop zone: the disk folder dragged from outside the page, or the OPFS
+ * folder through a drop whose item answers getAsFileSystemHandle with it (opfs-folders.ts).
+ */
+export async function dropFolderOnApp(page: Page, root: HandleRoot): Promise<void> {
+  if ('opfs' in root) return dropOpfsFolder(page, root.opfs);
+  const zone = (await page.getByRole('region', { name: 'Drop zone' }).boundingBox())!;
+  await dragFolder(page, root.disk, zone.x + zone.width / 2, zone.y + zone.height / 2);
 }
