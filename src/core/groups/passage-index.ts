@@ -1,5 +1,5 @@
 /**
- * Owns the containment search's inverted index of sampled passages (core/groups/contained-pairs.ts):
+ * Owns the containment search's inverted index of sampled passages (core/groups/containment-candidates.ts):
  * the postings (passage, document) grouped by passage, the passages held by two documents or more laid
  * out rarest first, and each document's list of them.
  */
