@@ -4,13 +4,14 @@
  * decodes, the features intersected and the keys the merges pass over), and the bytes each stage holds. The ingest API, the candidate
  * stage, the counts taken from the near-duplicate stage's Jaccards and the measuring order are the
  * scan's own (in this process). Usage:
- *   npx tsx bench/containment-work.ts DIR [--limit N] [--k K]
+ *   npx tsx bench/containment-work.ts DIR [--limit N] [--k K] [--workers W]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingestApi } from '../src/workers/ingest-api.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
-import { containmentCandidates, ContainedBuffer, countIsBelow, DEFAULT_CONTAINMENT, neededCommon } from '../src/core/groups/contained-pairs.ts';
+import { ContainedBuffer, countIsBelow, DEFAULT_CONTAINMENT, neededCommon } from '../src/core/groups/contained-pairs.ts';
+import { containmentCandidates } from '../src/core/groups/containment-candidates.ts';
 import { intersectionAtLeast } from '../src/core/simhash/simhash.ts';
 import { decodeFeatureSet } from '../src/core/groups/feature-set-codec.ts';
 import { chunkContainmentCounts } from '../src/core/groups/set-jaccard.ts';
@@ -18,7 +19,7 @@ import { jaccardSorted, sizesAllow } from '../src/core/groups/jaccard.ts';
 import { searchCandidates } from '../src/workers/index-api.ts';
 import { knownCounts, measuringOrder, noKnownContainment } from '../src/scan/containment-counts.ts';
 import { concatSets, type PackedSets } from '../src/core/groups/packed-sets.ts';
-import { containmentChunk } from '../src/scan/contained-search.ts';
+import { containmentChunk, measuringLimits } from '../src/scan/contained-search.ts';
 
 const dir = process.argv[2]!;
 const limitAt = process.argv.indexOf('--limit');
@@ -26,6 +27,9 @@ const limit = limitAt > 0 ? Number(process.argv[limitAt + 1]) : Infinity;
 const kAt = process.argv.indexOf('--k');
 // The k simsift scan takes by default at 20,000 files.
 const k = kAt > 0 ? Number(process.argv[kAt + 1]) : 16;
+const workersAt = process.argv.indexOf('--workers');
+// The measuring chunks depend on the ingest workers a scan has (one a core: 2 on the bench machine).
+const workers = workersAt > 0 ? Number(process.argv[workersAt + 1]) : 2;
 
 function walk(d: string, out: string[]): string[] {
   for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
@@ -89,7 +93,7 @@ const todo: number[] = [];
 for (let p = 0; p < candidates.count; p++) if (counts[3 * p + 1] === 0) todo.push(p);
 const fromJaccards = candidates.count - todo.length;
 
-// The measuring stage as contained-search.ts runs it: chunks of 256 documents or 20,000 pairs in
+// The measuring stage as contained-search.ts runs it: chunks closed at measuringLimits in
 // measuringOrder, each measured as the ingest workers do (chunkContainmentCounts: every set the chunk
 // names decoded once, in the kernel's memory).
 let decodes = 0;
@@ -105,9 +109,12 @@ let nearFeatures = 0;
 const wholeMerges = { keys: 0 };
 const stoppedMerges = { keys: 0 };
 let stoppedEarly = 0;
-const order = measuringOrder(candidates, todo, n, sizes);
+const order = measuringOrder(candidates, todo, n);
+const limits = measuringLimits(order.length, workers, sizes);
+let chunks = 0;
 for (let from = 0; from < order.length; ) {
-  const { ids, pairs, index, next } = containmentChunk(candidates, order, from);
+  const { ids, pairs, index, next } = containmentChunk(candidates, order, from, limits);
+  chunks++;
   from = next;
   const offsets = new Uint32Array(ids.length + 1);
   ids.forEach((d, i) => (offsets[i + 1] = offsets[i]! + kept[d]!.length));
@@ -151,7 +158,7 @@ console.log(
     `passages: ${keys} keys (${(keys / n).toFixed(1)} a document, ${((100 * keys) / features).toFixed(1)}% of features), ${mb(passageBytes)} packed; collected in one pass over the ${features} features into the batch's packed keys (two passes and an array a document before)`,
     `candidate stage: ${stats.passages} distinct passages, ${stats.postings} postings, walked ${stats.walked}, sample lists merged ${stats.compared} (${stats.merged} entries stepped), candidates ${stats.candidates}`,
     `counts from the near-duplicate stage's Jaccards (k ${k}: ${jaccards.count} measured there): ${fromJaccards} candidates`,
-    `exact checks: ${todo.length} pairs, ${decodes} feature-set decodes in chunks, ${intersected} features intersected; contained ${pairs.count}`,
+    `exact checks: ${todo.length} pairs, ${decodes} feature-set decodes in ${chunks} chunks (${workers} workers), ${intersected} features intersected; contained ${pairs.count}`,
     `  keys the merges pass over: ${wholeMerges.keys} to the end of either set; ${stoppedMerges.keys} stopping as soon as the threshold cannot be reached (${stoppedEarly} pairs "below")`,
     `  encoded sets copied to the workers: ${mb(chunkBytes)} over all chunks, the largest chunk ${mb(largestChunk)}`,
     `  keys decoded ${decodedKeys}, in the kernel's memory (measureContainment decoded them into fresh arrays, ${mb(4 * decodedKeys)}, before)`,

@@ -6,7 +6,8 @@
  */
 import { createFingerprinter } from '../src/core/simhash/fingerprinter.ts';
 import { DEFAULT_SETTINGS } from '../src/core/simhash/settings.ts';
-import { DEFAULT_CONTAINMENT, findContainedPairs } from '../src/core/groups/contained-pairs.ts';
+import { DEFAULT_CONTAINMENT } from '../src/core/groups/contained-pairs.ts';
+import { findContainedPairs } from '../src/core/groups/containment-candidates.ts';
 import { buildContainmentCorpus } from './containment-corpus.ts';
 import { benchOptions, JSON_OPTION, numberOption, report } from './harness.ts';
 

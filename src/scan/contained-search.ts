@@ -20,9 +20,33 @@ export function noContained(): ContainedRelation {
   return { ...emptyPairs(), distance: new Uint8Array(0) };
 }
 
-/** A measuring chunk closes at this many documents or pairs (as verification's chunks). */
+/** A chunk of texts to sample passages from closes at this many documents (as verification's chunks). */
 const CHUNK_DOCS = 256;
-const CHUNK_PAIRS = 20_000;
+
+/**
+ * A measuring chunk decodes each set it names once, into its worker's memory: chunks cut by the keys
+ * they decode (not by documents) let a dense web of pairs decode each set about once a worker. At most
+ * this many keys (4 bytes decoded, about 3 encoded), pairs, and documents read again (no kept set).
+ */
+const CHUNK_KEYS = 1 << 22;
+const CHUNK_PAIRS = 1 << 18;
+const CHUNK_READS = 256;
+
+/** Where a measuring chunk closes (`containmentChunk`); `sizes[d]`: d's kept set's size, 0 for a set read again. */
+export interface ChunkLimits {
+  keys: number;
+  pairs: number;
+  reads: number;
+  sizes: ArrayLike<number>;
+}
+
+/**
+ * The limits of the measuring chunks of `pairs` pairs among `workers` workers: no chunk above the
+ * memory bounds, and a small job cut into one chunk a worker (each then decodes a set once at most).
+ */
+export function measuringLimits(pairs: number, workers: number, sizes: ArrayLike<number>): ChunkLimits {
+  return { keys: CHUNK_KEYS, pairs: Math.max(1, Math.min(CHUNK_PAIRS, Math.ceil(pairs / Math.max(1, workers)))), reads: CHUNK_READS, sizes };
+}
 
 /**
  * The passages of the corpus' distinct texts: each document's passages stand for its representative
@@ -91,22 +115,29 @@ export function passagesWithCopies(passages: PackedSets, representative: Int32Ar
 }
 
 /**
- * The chunk of candidates `todo` (indexes) starting at `from`: up to CHUNK_DOCS documents (`ids`, their
- * sets sent once) and CHUNK_PAIRS pairs (`pairs` in local ids; `index` their candidate indexes).
+ * The chunk of candidates `todo` (indexes) starting at `from`, closed at `limits`: its documents (`ids`,
+ * their sets sent once) and pairs (`pairs` in local ids; `index` their candidate indexes).
  */
-export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayLike<number>, from: number): { ids: number[]; pairs: { a: Uint32Array; b: Uint32Array; count: number }; index: number[]; next: number } {
+export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayLike<number>, from: number, limits: ChunkLimits): { ids: number[]; pairs: { a: Uint32Array; b: Uint32Array; count: number }; index: number[]; next: number } {
   const local = new Map<number, number>();
   const ids: number[] = [];
   const la: number[] = [];
   const lb: number[] = [];
   const index: number[] = [];
+  let keys = 0;
+  let reads = 0;
   const localOf = (d: number) => {
     let i = local.get(d);
-    if (i === undefined) local.set(d, (i = ids.push(d) - 1));
+    if (i === undefined) {
+      local.set(d, (i = ids.push(d) - 1));
+      const size = limits.sizes[d];
+      keys += size;
+      reads += +(size === 0);
+    }
     return i;
   };
   let at = from;
-  for (; at < todo.length && ids.length < CHUNK_DOCS && index.length < CHUNK_PAIRS; at++) {
+  for (; at < todo.length && keys < limits.keys && reads < limits.reads && index.length < limits.pairs; at++) {
     const p = todo[at];
     la.push(localOf(candidates.inner[p]));
     lb.push(localOf(candidates.outer[p]));
@@ -139,9 +170,10 @@ async function inChunks(workers: ScanWorkers, signal: AbortSignal, end: number, 
  * Measures the candidates `todo` (indexes) in the ingest workers at `threshold`: their counts, in
  * `counts` (3 a pair; -1s stay where nothing could be read; below the threshold, `COUNT_BELOW` | a bound).
  */
-function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array, threshold: number): Promise<void> {
+function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array, threshold: number, sizes: Uint32Array): Promise<void> {
+  const limits = measuringLimits(todo.length, workers.ingest.size, sizes);
   return inChunks(workers, signal, todo.length, (from) => {
-    const { ids, pairs, index, next } = containmentChunk(candidates, todo, from);
+    const { ids, pairs, index, next } = containmentChunk(candidates, todo, from, limits);
     const task = loadChunk(corpus, ids, workers.readLimit)
       .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, threshold, corpus.settings, undefined, loaded.kept)))
       .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p)));
@@ -252,7 +284,7 @@ export async function finishContained(workers: ScanWorkers, signal: AbortSignal,
     if (counts[3 * p + 1] > 0 || at[p] === NEAR_DUPLICATE) continue;
     if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
   }
-  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count, sizes), counts, threshold);
+  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts, threshold, sizes);
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);

@@ -10,6 +10,7 @@ import { COUNT_BELOW } from '../core/simhash/simhash.ts';
 import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import type { KnownContainment, SearchCorpus } from './search-corpus.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
+import { breadthFirstRanks, stableOrderByKey } from '../core/groups/pair-locality.ts';
 
 /** No counts known. */
 export function noKnownContainment(): KnownContainment {
@@ -78,45 +79,31 @@ export function knownCounts(candidates: ContainmentCandidates, known: KnownConta
 }
 
 /**
- * The candidates `todo` in the order to measure them, so that each measuring chunk (which decodes every
- * set it names once) holds whole families of excerpts and wholes: by connected component of the pairs,
- * then, inside a component, by the inner document's family (its largest container, by `sizes`: the
- * excerpts of one whole and their other containers together; a large corpus's pairs can form one
- * component, where candidate order brings back about one set a pair), then in candidate order.
+ * An inner document in more containers than this (a navigation page inside every page of a manual) is a
+ * hub: its pairs are placed by their containers alone.
  */
-export function measuringOrder(candidates: ContainmentCandidates, todo: readonly number[], n: number, sizes: ArrayLike<number>): number[] {
-  const parent = new Int32Array(n);
-  for (let d = 0; d < n; d++) parent[d] = d;
-  const root = (d: number) => {
-    while (parent[d] !== d) d = parent[d] = parent[parent[d]];
-    return d;
-  };
-  const family = new Int32Array(n).fill(-1);
-  for (const p of todo) {
-    const a = candidates.inner[p];
-    const b = candidates.outer[p];
-    const x = root(a);
-    const y = root(b);
-    // The lower root wins, so a component is named by its lowest document whatever the pairs' order.
-    if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
-    const f = family[a];
-    if (f < 0 || sizes[b] > sizes[f] || (sizes[b] === sizes[f] && b < f)) family[a] = b;
-  }
-  // The families ranked in (component, family document) order (one float each: exact below 2^26 documents).
-  const rank = new Int32Array(n).fill(-1);
-  const heads: number[] = [];
-  for (const p of todo) {
-    const f = family[candidates.inner[p]];
-    if (rank[f] === -1) (rank[f] = 0), heads.push(f);
-  }
-  const headKeys = Float64Array.from(heads, (f) => root(f) * 2 ** 26 + f);
-  headKeys.sort();
-  headKeys.forEach((key, r) => (rank[key % 2 ** 26] = r));
-  // Then in candidate order: one float a pair.
-  const keys = new Float64Array(todo.length);
-  todo.forEach((p, i) => (keys[i] = rank[family[candidates.inner[p]]] * todo.length + i));
-  keys.sort();
-  return Array.from(keys, (key) => todo[key % todo.length]);
+export const HUB_CONTAINERS = 64;
+
+/**
+ * The candidates `todo` (ascending indexes) in the order to measure them, so that each measuring chunk
+ * (which decodes every set it names once) holds neighbours in the graph of the pairs: documents ranked
+ * breadth-first over the pairs (core `breadthFirstRanks`; a large corpus's pairs can form one component,
+ * where candidate order brought back about one set a pair), each pair placed at the lower rank of its
+ * two, then in candidate order. A hub's pairs (`HUB_CONTAINERS`) are left out of the ranking and placed
+ * at their container's rank: a hub is small and decoded again in each chunk, where walking through it
+ * would pull its containers, a whole component, into one chunk after another.
+ */
+export function measuringOrder(candidates: ContainmentCandidates, todo: readonly number[], n: number): number[] {
+  const { inner, outer } = candidates;
+  const containers = new Uint32Array(n);
+  for (const p of todo) containers[inner[p]]++;
+  const ranking = todo.filter((p) => containers[inner[p]] <= HUB_CONTAINERS);
+  const { rank, ranked } = breadthFirstRanks(n, inner, outer, ranking);
+  // Containers met only through hubs, ranked after the rest in the order the pairs name them.
+  let ranks = ranked;
+  for (const p of todo) if (rank[outer[p]] < 0) rank[outer[p]] = ranks++;
+  const key = Uint32Array.from(todo, (p) => (containers[inner[p]] > HUB_CONTAINERS ? rank[outer[p]] : Math.min(rank[inner[p]], rank[outer[p]])));
+  return Array.from(stableOrderByKey(todo, key, ranks));
 }
 
 /**

@@ -19,7 +19,8 @@ import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents
 import { buildDuplicateRelation, type DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import { sortScoredPairs, type GroupTable, type ScoredPairs } from '../core/groups/group-table.ts';
 import type { PreviousGroups } from '../core/groups/relation-splice.ts';
-import { containmentCandidates, type ContainmentCandidates, type ContainmentOptions, type PassageSamples } from '../core/groups/contained-pairs.ts';
+import { type ContainmentCandidates, type ContainmentOptions, type PassageSamples } from '../core/groups/contained-pairs.ts';
+import { containmentCandidates } from '../core/groups/containment-candidates.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 
@@ -276,7 +277,7 @@ export const indexApi = {
   },
 
   /**
-   * The containment search's candidates (core/groups/contained-pairs.ts) over `n` documents' sampled
+   * The containment search's candidates (core/groups/containment-candidates.ts) over `n` documents' sampled
    * passages: pairs whose passages say one may lie in the other, sorted by (inner, outer); `sizes`: the
    * documents' feature-set sizes where known (0 elsewhere).
    */

@@ -6,11 +6,10 @@
  * chosen by content alone, so a passage cut out of its document keeps its fingerprint, and if A lies
  * in B, A's sampled passages lie in B's in the same proportion as A's features lie in B's. Pairs that
  * share enough sampled passages are verified by the exact containment |A ∩ B| / |A| of the feature
- * sets the Jaccard uses.
+ * sets the Jaccard uses. The candidate half of the search is containment-candidates.ts.
  */
-import { COUNT_BELOW, intersectionAtLeast } from '../simhash/simhash.ts';
+import { COUNT_BELOW } from '../simhash/simhash.ts';
 import type { PackedSets } from './packed-sets.ts';
-import { sharedPassages } from './passage-index.ts';
 
 /** How the contained pairs are found; `DEFAULT_CONTAINMENT` holds the defaults. */
 export interface ContainmentOptions {
@@ -53,8 +52,8 @@ export interface ContainedRelation extends ContainedPairs {
 
 /**
  * What the search did, counted (not timed): distinct passages indexed, (passage, document) postings,
- * postings walked by the prefix loops, pairs whose sample lists were merged (and the list entries those
- * merges stepped over), candidates left to verify.
+ * postings walked by the prefix loops, pairs whose shared passages were counted (and the list entries
+ * those counts stepped over: B's read, A's marked and cleared), candidates left to verify.
  */
 export interface ContainmentStats {
   passages: number;
@@ -127,184 +126,6 @@ export class PassageCollector {
   packed(): PassageSamples {
     return { docs: Uint32Array.from(this.docs), offsets: Uint32Array.from(this.offsets), keys: this.keys.slice(0, this.count) };
   }
-}
-
-/**
- * Finds every pair (A, B) with |A ∩ B| / |A| >= threshold and Jaccard < jaccardThreshold among
- * documents `0..sets.length-1`, where `sets[d]` is document d's sorted, duplicate-free feature set
- * (an empty set takes no part: a skipped document). A is the smaller set (on equal sizes the lower id);
- * pairs come sorted by (inner, outer). `eligible(d)` may exclude documents (exact copies other than a
- * class's head, so the relation is stated once per text). The search's two halves,
- * `containmentCandidates` and `ContainedBuffer.judge`, are what a scan runs apart (passages from the ingest
- * workers, exact counts where the feature sets are).
- */
-export function findContainedPairs(
-  sets: readonly Uint32Array[],
-  options: ContainmentOptions = DEFAULT_CONTAINMENT,
-  eligible: (doc: number) => boolean = () => true,
-): { pairs: ContainedPairs; stats: ContainmentStats } {
-  const n = sets.length;
-  const passages = new PassageCollector(options.sampleBits);
-  for (let d = 0; d < n; d++) if (eligible(d) && sets[d].length > 0) passages.add(d, sets[d]);
-  const sizes = Uint32Array.from(sets, (set) => set.length);
-  const { candidates, stats } = containmentCandidates(n, passages.packed(), options, sizes);
-  const found = new ContainedBuffer();
-  for (let i = 0; i < candidates.count; i++) {
-    const a = candidates.inner[i];
-    const b = candidates.outer[i];
-    const need = neededCommon(options.threshold, Math.min(sets[a].length, sets[b].length));
-    found.judge(a, b, intersectionAtLeast(sets[a], sets[b], need), sets[a].length, sets[b].length, options);
-  }
-  return { pairs: found.pairs(), stats };
-}
-
-/**
- * The candidate half of the search: pairs of documents among `0..n-1` whose sampled passages say one
- * may lie in the other (A shares `passagesNeeded` of its passages with B, counted exactly), each
- * unordered pair once, with A the smaller (`innerFirst`), sorted by (A, B). No passage is too common to
- * count (a licence inside hundreds of files is contained in each): instead A looks only at its rarest
- * passages, as many as it can miss plus one (prefix filtering: a B sharing `needed` of A's s passages
- * shares one of any s - needed + 1 of them), so common passages are walked only by documents made of
- * little else. `sizes[d]`, when given and above 0, is d's exact feature-set size: it orders the pair as
- * the exact check will, and drops pairs whose sizes cannot be contained (`containmentSizesAllow`).
- * `passages.keys` is the search's scratch space and is left reordered (the index worker's own copy:
- * every fresh large array costs its page faults).
- */
-export function containmentCandidates(
-  n: number,
-  passages: PassageSamples,
-  options: ContainmentOptions = DEFAULT_CONTAINMENT,
-  sizes?: Uint32Array,
-): { candidates: ContainmentCandidates; stats: ContainmentStats } {
-  const stats: ContainmentStats = { passages: 0, postings: 0, walked: 0, compared: 0, merged: 0, candidates: 0 };
-  const out = new CandidateBuffer();
-  if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
-  const sampleCount = new Uint32Array(n);
-  for (let i = 0; i < passages.docs.length; i++) sampleCount[passages.docs[i]] = passages.offsets[i + 1] - passages.offsets[i];
-  const { runStart, docOf, runsOfDoc, docRuns, passages: distinct, postings } = sharedPassages(n, passages, sizes);
-  stats.passages = distinct;
-  stats.postings = postings;
-  // A comes before B when it is the inner one: the smaller set, by exact sizes when both are known.
-  const innerFirst = (a: number, b: number) => {
-    const sa = sizes ? sizes[a] : 0;
-    const sb = sizes ? sizes[b] : 0;
-    if (sa > 0 && sb > 0) return sa < sb || (sa === sb && a < b);
-    return sampleCount[a] < sampleCount[b] || (sampleCount[a] === sampleCount[b] && a < b);
-  };
-
-  const seen = new Uint8Array(n);
-  const touched = new Uint32Array(n);
-  // Where in A's list each touched B first turned up: the first passage they share (below).
-  const firstShared = new Uint32Array(n);
-  let longestList = 0;
-  for (let d = 0; d < n; d++) longestList = Math.max(longestList, runsOfDoc[d + 1] - runsOfDoc[d]);
-  const runFrom = new Uint32Array(longestList);
-  const runTo = new Uint32Array(longestList);
-  const firstDoc = new Uint32Array(longestList);
-  for (let a = 0; a < n; a++) {
-    const samples = sampleCount[a];
-    if (samples < options.minPassages) continue;
-    const needed = passagesNeeded(samples, options.threshold);
-    const from = runsOfDoc[a];
-    const own = runsOfDoc[a + 1] - from;
-    // Passages in no other document are the rarest of all and share nothing: they use up the prefix first.
-    const prefix = own - needed + 1;
-    if (prefix <= 0) continue;
-    const sizeA = sizes ? sizes[a] : 0;
-    // With both exact sizes known, one comparison does innerFirst's and the size rule's work.
-    const least = sizeA > 0 ? leastOuterSize(sizeA, options) : 0;
-    let touchedCount = 0;
-    // Where A's prefix runs lie, and each one's first document (read only to bring it into the cache),
-    // gathered first: the runs lie far apart, and in a loop that does not branch on them the CPU waits
-    // for these loads together, not one after another as the walk below would.
-    for (let k = 0; k < prefix; k++) {
-      const r = docRuns[from + k];
-      runFrom[k] = runStart[r];
-      runTo[k] = runStart[r + 1];
-      firstDoc[k] = docOf[runFrom[k]];
-    }
-    for (let k = from; k < from + prefix; k++) {
-      const end = runTo[k - from];
-      let i = runFrom[k - from];
-      for (; i < end; i++) {
-        const b = docOf[i];
-        const sizeB = sizes ? sizes[b] : 0;
-        if (sizeA > 0 && sizeB > 0) {
-          // A run's documents come largest first: the rest are all too small.
-          if (sizeB < least) break;
-          if (sizeB === sizeA && b < a) continue;
-        } else if (!innerFirst(a, b)) continue;
-        if (b === a || seen[b]) continue;
-        seen[b] = 1;
-        firstShared[b] = k;
-        touched[touchedCount++] = b;
-      }
-      stats.walked += i - runFrom[k - from];
-    }
-    touched.subarray(0, touchedCount).sort();
-    for (let t = 0; t < touchedCount; t++) {
-      const b = touched[t];
-      seen[b] = 0;
-      stats.compared++;
-      // Passages held by one document are in no run: A's shared ones must hold all `needed`. Both lists
-      // are in rank order, and A's prefix was walked in it, so neither shares anything before the run
-      // where B first turned up: the merge starts there, in both.
-      const k = firstShared[b];
-      const bFrom = gallop(docRuns, runsOfDoc[b], runsOfDoc[b + 1], docRuns[k]);
-      if (!sharesAtLeast(docRuns, k, from + own, bFrom, runsOfDoc[b + 1], needed, stats)) continue;
-      stats.candidates++;
-      out.push(a, b);
-    }
-  }
-  return { candidates: out.candidates(), stats };
-}
-
-/**
- * The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none),
- * found from the front: probes 1, 2, 4... places in, then a binary search between the last two. The
- * list lies somewhere cold in memory, and the merge that follows reads its front anyway: the probes
- * stay near it, not halfway along.
- */
-function gallop(list: Uint32Array, from: number, to: number, value: number): number {
-  let bound = 1;
-  while (from + bound - 1 < to && list[from + bound - 1] < value) bound *= 2;
-  return lowerBound(list, from + (bound >> 1), Math.min(from + bound, to), value);
-}
-
-/** The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none). */
-function lowerBound(list: Uint32Array, from: number, to: number, value: number): number {
-  while (from < to) {
-    const mid = (from + to) >>> 1;
-    if (list[mid] < value) from = mid + 1;
-    else to = mid;
-  }
-  return from;
-}
-
-/**
- * Whether the ascending lists `list[aFrom..aTo)` and `list[bFrom..bTo)` share at least `needed` values: a
- * branchless merge (its comparison is a coin toss a CPU cannot predict) that stops as soon as the answer
- * is known, checked every 16 steps: enough shared, or too few left in either list to reach `needed`.
- * Both conditions, once true, stay true, so the steps past them change nothing.
- */
-function sharesAtLeast(list: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
-  let a = aFrom;
-  let b = bFrom;
-  let shared = 0;
-  for (;;) {
-    const left = Math.min(aTo - a, bTo - b);
-    if (shared >= needed || shared + left < needed) break;
-    // Neither list runs out within `left` steps: each step takes at most one value of each.
-    for (let s = Math.min(left, 16); s > 0; s--) {
-      const x = list[a];
-      const y = list[b];
-      shared += +(x === y);
-      a += +(x <= y);
-      b += +(y <= x);
-    }
-  }
-  stats.merged += a - aFrom + b - bFrom;
-  return shared >= needed;
 }
 
 /**
@@ -390,26 +211,6 @@ function grow<T extends Uint32Array | Float32Array>(x: T): T {
   const y = new (x.constructor as new (n: number) => T)(x.length * 2);
   y.set(x);
   return y;
-}
-
-/** Growable parallel arrays of candidate pairs. */
-class CandidateBuffer {
-  private inner = new Uint32Array(64);
-  private outer = new Uint32Array(64);
-  private count = 0;
-
-  push(a: number, b: number): void {
-    if (this.count === this.inner.length) {
-      this.inner = grow(this.inner);
-      this.outer = grow(this.outer);
-    }
-    this.inner[this.count] = a;
-    this.outer[this.count++] = b;
-  }
-
-  candidates(): ContainmentCandidates {
-    return { inner: this.inner.slice(0, this.count), outer: this.outer.slice(0, this.count), count: this.count };
-  }
 }
 
 /** Growable parallel arrays of contained pairs, judged one candidate at a time; `pairs()` sorts them by (inner, outer). */

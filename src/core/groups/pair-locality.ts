@@ -7,11 +7,23 @@
 
 /**
  * The pairs `selected` (indexes into `a`/`b`, documents below `n`) reordered: documents are ranked in
- * breadth-first order over the graph of the selected pairs (each component from its lowest document,
- * components by that document), and pairs sorted (stably) by the lower rank of their two documents,
- * so a document's pairs come together and its neighbours' pairs right after. Deterministic.
+ * breadth-first order over the graph of the selected pairs (`breadthFirstRanks`), and pairs sorted
+ * (stably) by the lower rank of their two documents, so a document's pairs come together and its
+ * neighbours' pairs right after. Deterministic.
  */
 export function localityOrder(n: number, a: Uint32Array, b: Uint32Array, selected: Uint32Array): Uint32Array {
+  const { rank, ranked } = breadthFirstRanks(n, a, b, selected);
+  const key = new Uint32Array(selected.length);
+  for (let t = 0; t < selected.length; t++) key[t] = Math.min(rank[a[selected[t]]], rank[b[selected[t]]]);
+  return stableOrderByKey(selected, key, ranked);
+}
+
+/**
+ * Each document's rank in breadth-first order over the graph of the pairs `selected` (indexes into
+ * `a`/`b`, documents below `n`), each component from its lowest document, components by that document;
+ * -1 for a document in no selected pair. `ranked`: how many documents have a rank.
+ */
+export function breadthFirstRanks(n: number, a: Uint32Array, b: Uint32Array, selected: ArrayLike<number>): { rank: Int32Array; ranked: number } {
   const m = selected.length;
   // The graph in compressed rows: start[d] .. start[d + 1] are d's neighbours in `next`.
   const start = new Uint32Array(n + 1);
@@ -47,12 +59,16 @@ export function localityOrder(n: number, a: Uint32Array, b: Uint32Array, selecte
       }
     }
   }
-  // Counting sort by the lower rank, stable in `selected`'s order.
-  const bucket = new Uint32Array(ranked + 1);
-  const keyOf = (t: number) => Math.min(rank[a[selected[t]]], rank[b[selected[t]]]);
-  for (let t = 0; t < m; t++) bucket[keyOf(t) + 1]++;
-  for (let r = 0; r < ranked; r++) bucket[r + 1] += bucket[r];
+  return { rank, ranked };
+}
+
+/** `items` sorted by `key` (parallel, each below `keys`) by a counting sort, stable in `items`' order. */
+export function stableOrderByKey(items: ArrayLike<number>, key: Uint32Array, keys: number): Uint32Array {
+  const m = items.length;
+  const bucket = new Uint32Array(keys + 1);
+  for (let t = 0; t < m; t++) bucket[key[t] + 1]++;
+  for (let r = 0; r < keys; r++) bucket[r + 1] += bucket[r];
   const order = new Uint32Array(m);
-  for (let t = 0; t < m; t++) order[bucket[keyOf(t)]++] = selected[t];
+  for (let t = 0; t < m; t++) order[bucket[key[t]]++] = items[t];
   return order;
 }

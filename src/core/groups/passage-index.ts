@@ -1,5 +1,5 @@
 /**
- * Owns the containment search's inverted index of sampled passages (core/groups/contained-pairs.ts):
+ * Owns the containment search's inverted index of sampled passages (core/groups/containment-candidates.ts):
  * the postings (passage, document) grouped by passage, the passages held by two documents or more laid
  * out rarest first, and each document's list of them.
  */
@@ -133,19 +133,23 @@ export function largestFirst(docs: Uint32Array, sizes?: Uint32Array): Uint32Arra
 }
 
 /**
- * A radix digit's most bits, so a key has three digits at most: 2^11 buckets' write positions stay in a
- * core's cache as a pass scatters.
+ * A radix digit's most bits: 2^11 buckets' write positions stay in a core's cache as a pass scatters.
  */
 const MAX_DIGIT_BITS = 11;
 
+/** The postings a bucket of the first pass holds on average, at most: the rest of its sort stays in a core's cache. */
+const BUCKET_POSTINGS = 1024;
+
 /**
  * The postings of `passages` (each document's keys, `docs[i]`'s at `offsets[i]..offsets[i + 1]`), the
- * documents taken in `order` (indexes of `docs`), sorted by key: a stable least-significant-digit radix
- * sort on the key (digits of at most `MAX_DIGIT_BITS`, skipping the low bits no key sets: sampling zeroes
- * them), so each key's documents stay in `order`. The first pass reads the documents in place, in
- * `order`: no copy of the postings before. Every digit's counts are taken before the first pass. `scratch` is
- * (keys, docs, keys, docs), each as long as the postings; the result is one of its pairs, and `other` and
- * `free` the other pair's documents and keys arrays, free.
+ * documents taken in `order` (indexes of `docs`), sorted by key, each key's documents in `order`: a
+ * stable radix sort on the key (skipping the low bits no key sets: sampling zeroes them). One pass
+ * scatters the postings, read in place in `order`, by their top digit into buckets of about
+ * `BUCKET_POSTINGS`; each bucket is then sorted by the bits below (least significant digit first) where
+ * it lies, in cache: one pass through main memory where a digit at a time over the whole array took
+ * three. `scratch` is (keys, docs, keys, docs), each as long as the postings (the third may be the
+ * passages' keys: read only by the first pass); the result is the first pair, and `other` and `free`
+ * the second pair's documents and keys arrays, free.
  */
 export function sortPostings(
   passages: PackedSets,
@@ -161,53 +165,70 @@ export function sortPostings(
   // No key bit set: one pass on bit 0 still lays the postings out in `order`.
   const low = any === 0 ? 0 : 31 - Math.clz32(any & -any);
   const width = any === 0 ? 1 : 32 - Math.clz32(any) - low;
-  const passes = Math.ceil(width / MAX_DIGIT_BITS);
-  const digit = Math.ceil(width / passes);
-  const buckets = 1 << digit;
+  // The top digit: enough buckets for small ones, and at most two digits left below it.
+  const wanted = Math.ceil(Math.log2(Math.max(1, (to - from) / BUCKET_POSTINGS)));
+  const topBits = Math.min(width, Math.max(1, width - 2 * MAX_DIGIT_BITS, Math.min(MAX_DIGIT_BITS, wanted)));
+  const topShift = low + width - topBits;
+  const buckets = 1 << topBits;
   const mask = buckets - 1;
-  // Counts of all three digits a key can have (32 bits in digits of at most 11) in one read of the keys,
-  // written out: a loop over the digits inside the loop over the keys compiles to slower code. Digits
-  // past `passes` are counted and never used.
-  const counts = new Uint32Array(3 * buckets);
-  for (let i = from; i < to; i++) {
-    const key = keys[i] >>> low;
-    counts[key & mask]++;
-    counts[buckets + ((key >>> digit) & mask)]++;
-    counts[2 * buckets + ((key >>> (2 * digit)) & mask)]++;
-  }
-  // Each bucket's first position, in place of its count.
-  const starts = (base: number) => {
-    let at = 0;
-    for (let t = base; t < base + buckets; t++) {
-      const c = counts[t];
-      counts[t] = at;
-      at += c;
-    }
-  };
-  let [toKeys, toDocs, fromKeys, fromDocs] = scratch;
-  starts(0);
+  const starts = new Uint32Array(buckets + 1);
+  for (let i = from; i < to; i++) starts[((keys[i] >>> topShift) & mask) + 1]++;
+  for (let t = 0; t < buckets; t++) starts[t + 1] += starts[t];
+  const [toKeys, toDocs, freeKeys, freeDocs] = scratch;
+  const fill = starts.slice(0, buckets);
   for (let j = 0; j < order.length; j++) {
     const i = order[j];
     const doc = docs[i];
     for (let k = offsets[i]; k < offsets[i + 1]; k++) {
       const key = keys[k];
-      const at = counts[(key >>> low) & mask]++;
+      const at = fill[(key >>> topShift) & mask]++;
       toKeys[at] = key;
       toDocs[at] = doc;
     }
   }
-  for (let pass = 1; pass < passes; pass++) {
-    [fromKeys, toKeys] = [toKeys, fromKeys];
-    [fromDocs, toDocs] = [toDocs, fromDocs];
-    const shift = low + pass * digit;
-    const base = pass * buckets;
-    starts(base);
-    for (let i = 0; i < to - from; i++) {
-      const key = fromKeys[i];
-      const at = counts[base + ((key >>> shift) & mask)]++;
-      toKeys[at] = key;
-      toDocs[at] = fromDocs[i];
+  if (topBits < width) sortBuckets(starts, [toKeys, toDocs, freeKeys, freeDocs], low, width - topBits);
+  return { keys: toKeys, docs: toDocs, other: freeDocs, free: freeKeys };
+}
+
+/**
+ * Sorts each bucket `starts[t]..starts[t + 1]` of (keys, docs) = `arrays`' first pair by the key's `bits`
+ * bits from `low` up, stably, least significant digit first, through the second pair's same places; the
+ * result in the first pair.
+ */
+function sortBuckets(starts: Uint32Array, arrays: [Uint32Array, Uint32Array, Uint32Array, Uint32Array], low: number, bits: number): void {
+  const passes = Math.ceil(bits / MAX_DIGIT_BITS);
+  const digit = Math.ceil(bits / passes);
+  const size = 1 << digit;
+  const mask = size - 1;
+  const counts = new Uint32Array(size);
+  for (let t = 0; t + 1 < starts.length; t++) {
+    const s = starts[t];
+    const e = starts[t + 1];
+    if (e - s < 2) continue;
+    let [fromKeys, fromDocs, toKeys, toDocs] = arrays;
+    for (let pass = 0; pass < passes; pass++) {
+      const shift = low + pass * digit;
+      counts.fill(0);
+      for (let i = s; i < e; i++) counts[(fromKeys[i] >>> shift) & mask]++;
+      let at = s;
+      for (let c = 0; c < size; c++) {
+        const n = counts[c];
+        counts[c] = at;
+        at += n;
+      }
+      for (let i = s; i < e; i++) {
+        const key = fromKeys[i];
+        const p = counts[(key >>> shift) & mask]++;
+        toKeys[p] = key;
+        toDocs[p] = fromDocs[i];
+      }
+      [fromKeys, toKeys] = [toKeys, fromKeys];
+      [fromDocs, toDocs] = [toDocs, fromDocs];
+    }
+    // An odd number of passes left the bucket in the second pair.
+    if (passes % 2 === 1) {
+      arrays[0].set(fromKeys.subarray(s, e), s);
+      arrays[1].set(fromDocs.subarray(s, e), s);
     }
   }
-  return { keys: toKeys, docs: toDocs, other: fromDocs, free: fromKeys };
 }

@@ -3,6 +3,10 @@ import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { inFolder, inThreadWorkers as workers } from './in-thread-workers.ts';
+import { containmentChunk, measuringLimits, type ChunkLimits } from '../../../src/scan/contained-search.ts';
+import { measuringOrder } from '../../../src/scan/containment-counts.ts';
+import type { ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
+import { mulberry32 } from '../../fixtures/mulberry32.ts';
 
 /** A 120-word text, made unique by `seed`. */
 function text(seed: number): string {
@@ -49,5 +53,65 @@ describe('containment stage: what it measures', () => {
     expect(contained.filter((pair) => jaccards.has(pair)).length).toBeGreaterThanOrEqual(2);
     expect(containment.filter((pair) => jaccards.has(pair))).toEqual([]);
     expect(contained).toContain('z/e-0.85-40.txt ~ z/whole.txt');
+  });
+});
+
+/** Containment candidates from (inner, outer) pairs, sorted as the candidate stage gives them, each pair once. */
+function candidatesOf(pairs: [number, number][]): ContainmentCandidates {
+  const keys = [...new Set(pairs.map(([a, b]) => a * 1e6 + b))].sort((x, y) => x - y);
+  return { inner: Uint32Array.from(keys, (k) => Math.floor(k / 1e6)), outer: Uint32Array.from(keys, (k) => k % 1e6), count: keys.length };
+}
+
+/** The chunks `measure` sends for `order`: each chunk's documents and its candidates, in order. */
+function chunksOf(candidates: ContainmentCandidates, order: number[], limits: ChunkLimits): { ids: number[]; index: number[] }[] {
+  const chunks: { ids: number[]; index: number[] }[] = [];
+  for (let from = 0; from < order.length; ) {
+    const { ids, pairs, index, next } = containmentChunk(candidates, order, from, limits);
+    // Local ids name the chunk's documents.
+    let wrong = 0;
+    for (let i = 0; i < pairs.count; i++) wrong += +(ids[pairs.a[i]] !== candidates.inner[index[i]] || ids[pairs.b[i]] !== candidates.outer[index[i]]);
+    expect(wrong).toBe(0);
+    chunks.push({ ids, index });
+    from = next;
+  }
+  expect(chunks.flatMap((c) => c.index)).toEqual(order);
+  return chunks;
+}
+
+describe('containment measuring chunks', () => {
+  it('cuts a small job, one dense web of pairs, into a chunk a worker: each set decoded at most once a worker', () => {
+    // 100 navigation pages (500 features) each inside 40 of 500 pages (2,000 features): one component in
+    // which chunks of 256 documents brought most sets back once a pair.
+    const random = mulberry32(3917);
+    const pairs: [number, number][] = [];
+    for (let a = 0; a < 100; a++) for (let k = 0; k < 40; k++) pairs.push([a, 100 + (random() % 500)]);
+    const candidates = candidatesOf(pairs);
+    const sizes = Uint32Array.from({ length: 600 }, (_, d) => (d < 100 ? 500 : 2000));
+    const todo = Array.from({ length: candidates.count }, (_, p) => p);
+    const order = measuringOrder(candidates, todo, 600);
+    const chunks = chunksOf(candidates, order, measuringLimits(order.length, 2, sizes));
+    expect(chunks.length).toBe(2);
+    const decodes = chunks.reduce((sum, c) => sum + c.ids.length, 0);
+    expect(decodes).toBeLessThanOrEqual(2 * 600);
+  });
+
+  it('keeps a large job’s chunks within the bounds on keys decoded and documents read again (seeded)', () => {
+    const random = mulberry32(3923);
+    for (let t = 0; t < 6; t++) {
+      const n = 50 + (random() % 400);
+      const sizes = Uint32Array.from({ length: n }, () => (random() % 4 === 0 ? 0 : random() % (1 << 21)));
+      const candidates = candidatesOf(Array.from({ length: random() % 1500 }, () => [random() % n, random() % n] as [number, number]).filter(([a, b]) => a !== b));
+      const order = Array.from({ length: candidates.count }, (_, p) => p);
+      const limits = measuringLimits(order.length, 1 + (random() % 4), sizes);
+      const largest = Math.max(...sizes);
+      let over = 0;
+      for (const { ids, index } of chunksOf(candidates, order, limits)) {
+        // A chunk closes once over a bound: its last pair brought two documents at most.
+        over += +(ids.reduce((sum, d) => sum + sizes[d], 0) >= limits.keys + 2 * largest);
+        over += +(ids.filter((d) => sizes[d] === 0).length > limits.reads + 1);
+        over += +(index.length > limits.pairs);
+      }
+      expect(over, `case ${t}`).toBe(0);
+    }
   });
 });

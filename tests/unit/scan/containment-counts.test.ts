@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownCounts, measuringOrder, NEAR_DUPLICATE, noKnownContainment, remember } from '../../../src/scan/containment-counts.ts';
+import { HUB_CONTAINERS, knownCounts, measuringOrder, NEAR_DUPLICATE, noKnownContainment, remember } from '../../../src/scan/containment-counts.ts';
 import { ContainedBuffer, type ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
 import { COUNT_BELOW } from '../../../src/core/simhash/simhash.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
@@ -25,39 +25,54 @@ function decodes(candidates: ContainmentCandidates, order: readonly number[], do
 }
 
 describe('measuringOrder', () => {
-  it('orders the pairs to measure by connected component (lowest document first), then by the inner document\'s largest container, then in candidate order', () => {
+  it('orders the pairs to measure breadth-first over the graph of the pairs, a hub’s pairs at their container, then in candidate order (seeded)', () => {
     const random = mulberry32(3903);
     for (let t = 0; t < 50; t++) {
       const n = 20 + (random() % 200);
+      // Some documents lie in many others: hubs (more than HUB_CONTAINERS containers) in some cases.
       const pairs: [number, number][] = Array.from({ length: random() % 300 }, () => [random() % n, random() % n]);
+      for (let h = random() % 3; h > 0; h--) for (let k = 0, a = random() % n; k < HUB_CONTAINERS + (random() % 4); k++) pairs.push([a, random() % n]);
       const candidates = candidatesOf(pairs.filter(([a, b]) => a !== b));
       const todo = Array.from({ length: candidates.count }, (_, p) => p).filter(() => random() % 4 > 0);
-      const sizes = Uint32Array.from({ length: n }, () => random() % 5);
-      const order = measuringOrder(candidates, todo, n, sizes);
-      expect(order.slice().sort((x, y) => x - y)).toEqual(todo);
-      // The components of the pairs in todo, by a plain flood fill.
-      const component = new Int32Array(n).fill(-1);
+      const order = measuringOrder(candidates, todo, n);
+      // The model: containers counted, ranks by a plain breadth-first search over the pairs of non-hubs
+      // (each component from its lowest document, neighbours in the order the pairs come), then the
+      // containers met only through hubs in the order the pairs name them.
+      const containers = new Array(n).fill(0);
+      for (const p of todo) containers[candidates.inner[p]]++;
+      const hub = (p: number) => containers[candidates.inner[p]] > HUB_CONTAINERS;
       const neighbours = Array.from({ length: n }, () => [] as number[]);
-      for (const p of todo) {
+      for (const p of todo.filter((p) => !hub(p))) {
         neighbours[candidates.inner[p]].push(candidates.outer[p]);
         neighbours[candidates.outer[p]].push(candidates.inner[p]);
       }
+      const rank = new Array(n).fill(-1);
+      let ranked = 0;
       for (let d = 0; d < n; d++) {
-        if (component[d] >= 0) continue;
-        const stack = [d];
-        component[d] = d;
-        while (stack.length) for (const e of neighbours[stack.pop()!]) if (component[e] < 0) stack.push(e), (component[e] = d);
+        if (rank[d] >= 0 || neighbours[d].length === 0) continue;
+        const queue = [d];
+        rank[d] = ranked++;
+        for (let i = 0; i < queue.length; i++) for (const e of neighbours[queue[i]]) if (rank[e] < 0) queue.push(e), (rank[e] = ranked++);
       }
-      // Each inner document's family: its largest container among the pairs in todo (ties: the lowest).
-      const family = new Int32Array(n).fill(-1);
-      for (const p of todo) {
-        const [a, b, f] = [candidates.inner[p], candidates.outer[p], family[candidates.inner[p]]];
-        if (f < 0 || sizes[b] > sizes[f] || (sizes[b] === sizes[f] && b < f)) family[a] = b;
-      }
-      const famOf = (p: number) => family[candidates.inner[p]];
-      const expected = todo.slice().sort((x, y) => component[candidates.inner[x]] - component[candidates.inner[y]] || famOf(x) - famOf(y) || x - y);
-      expect(order).toEqual(expected);
+      for (const p of todo) if (rank[candidates.outer[p]] < 0) rank[candidates.outer[p]] = ranked++;
+      const key = (p: number) => (hub(p) ? rank[candidates.outer[p]] : Math.min(rank[candidates.inner[p]], rank[candidates.outer[p]]));
+      expect(order, `case ${t}`).toEqual(todo.slice().sort((x, y) => key(x) - key(y) || x - y));
     }
+  });
+
+  it('measures a hub (a navigation page in every page) with each of its containers, not all its containers together', () => {
+    // 20 navigation pages (ids 0-19) each in every one of 400 pages (20-419), each page also inside the
+    // next one: breadth-first through the navigation pages, a chunk of 64 documents takes pages from all
+    // over the component, and each page comes back in many chunks.
+    const pairs: [number, number][] = [];
+    for (let a = 0; a < 20; a++) for (let b = 20; b < 420; b++) pairs.push([a, b]);
+    for (let b = 20; b < 419; b++) pairs.push([b, b + 1]);
+    const candidates = candidatesOf(pairs);
+    const todo = Array.from({ length: candidates.count }, (_, p) => p);
+    const byContainer = decodes(candidates, measuringOrder(candidates, todo, 420), 64);
+    // Each page once, but where a chunk ends inside a pair of neighbours, and the navigation pages in every chunk.
+    expect(byContainer).toBeLessThan(420 + 20 * Math.ceil(420 / 44) + 20);
+    expect(decodes(candidates, todo, 64)).toBeGreaterThan(5 * byContainer);
   });
 
   it('decodes each family of excerpts and wholes in few chunks, where candidate order mixes them', () => {
@@ -68,21 +83,20 @@ describe('measuringOrder', () => {
     const candidates = candidatesOf(pairs);
     const todo = Array.from({ length: candidates.count }, (_, p) => p);
     const inOrder = decodes(candidates, todo, 64);
-    const byComponent = decodes(candidates, measuringOrder(candidates, todo, 1000, new Uint32Array(1000)), 64);
+    const byComponent = decodes(candidates, measuringOrder(candidates, todo, 1000), 64);
     expect(byComponent).toBeLessThan(1100); // each set once, but where a chunk ends inside a family
     expect(inOrder).toBeGreaterThan(3 * byComponent);
   });
 
   it('inside one component, keeps each whole with its excerpts, where candidate order brings back a set for about every pair', () => {
-    // 100 wholes (f, size 100) of 9 excerpts each (f + 100 i, size 10), the ids interleaved; each family's
+    // 100 wholes (f) of 9 excerpts each (f + 100 i), the ids interleaved; each family's
     // first excerpt also lies in the next family's whole, so all of it is one component.
     const pairs: [number, number][] = [];
     for (let f = 0; f < 100; f++) for (let i = 1; i < 10; i++) pairs.push([f + 100 * i, f]);
     for (let f = 0; f < 99; f++) pairs.push([f + 100, f + 1]);
     const candidates = candidatesOf(pairs);
-    const sizes = Uint32Array.from({ length: 1000 }, (_, d) => (d < 100 ? 100 : 10));
     const todo = Array.from({ length: candidates.count }, (_, p) => p);
-    const byFamily = decodes(candidates, measuringOrder(candidates, todo, 1000, sizes), 64);
+    const byFamily = decodes(candidates, measuringOrder(candidates, todo, 1000), 64);
     expect(byFamily).toBeLessThan(1150);
     expect(decodes(candidates, todo, 64)).toBeGreaterThan(1.5 * byFamily);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commonFromJaccard, ContainedBuffer, containmentSizesAllow, DEFAULT_CONTAINMENT, findContainedPairs, leastOuterSize, PassageCollector, passagesNeeded, samplePassages } from '../../../../src/core/groups/contained-pairs.ts';
+import { commonFromJaccard, ContainedBuffer, containmentSizesAllow, DEFAULT_CONTAINMENT, leastOuterSize, PassageCollector, passagesNeeded, samplePassages } from '../../../../src/core/groups/contained-pairs.ts';
+import { containmentCandidates, findContainedPairs } from '../../../../src/core/groups/containment-candidates.ts';
 import { intersectionSize } from '../../../../src/core/simhash/simhash.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
@@ -154,6 +155,22 @@ function controlledCorpus(random: () => number): Uint32Array[] {
 }
 
 const CONTAINED_SEED = Number(process.env.SIMSIFT_CONTAINED_SEED ?? Date.now() % 2 ** 31);
+
+describe('containmentCandidates', () => {
+  it('counts the passages a candidate shares by reading its list once against the inner one’s marks, not by a merge of both lists per pair', () => {
+    // A's 40 passages lie in each of 30 larger documents, each with 60 passages of its own: A is searched
+    // against the 30 (the larger ones share too few with each other to be searched at all).
+    const a = Array.from({ length: 40 }, (_, i) => 8 * (i + 1));
+    const docs = [a, ...Array.from({ length: 30 }, (_, b) => [...a, ...Array.from({ length: 60 }, (_, i) => 8 * (1000 + 100 * b + i))])];
+    const collector = new PassageCollector();
+    docs.forEach((keys, d) => collector.add(d, sorted(keys)));
+    const { candidates, stats } = containmentCandidates(docs.length, collector.packed());
+    expect([candidates.count, stats.compared]).toEqual([30, 30]);
+    // Each candidate's list read once at most, A's marked and cleared once: a merge stepped over both
+    // lists for every pair (30 x 64 entries here).
+    expect(stats.merged).toBeLessThanOrEqual(30 * 40 + 2 * 40);
+  });
+});
 
 describe('findContainedPairs against the definition', () => {
   it(`equals a brute-force exact computation on small random corpora (seed ${CONTAINED_SEED}; SIMSIFT_CONTAINED_SEED to repeat)`, () => {

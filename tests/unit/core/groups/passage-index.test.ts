@@ -50,8 +50,10 @@ describe('sortPostings', () => {
   it(`sorts the postings by key, each key's documents in the order given, for keys of any width (seed ${SEED}; SIMSIFT_PASSAGE_SEED to repeat)`, () => {
     const random = mulberry32(SEED);
     const scratch = (total: number) => [0, 1, 2, 3].map(() => new Uint32Array(total)) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
-    for (const bits of [0, 1, 9, 12, 23, 29]) {
-      const { passages } = randomPassages(random, 150, 1 + (random() % 200), bits);
+    // (documents, bits): the first pass's top digit takes all of a narrow key, else buckets sorted by one or
+    // two digits below it (an odd count ends in the other arrays); 1,500 documents fill buckets of about a hundred.
+    for (const [n, bits] of [[150, 0], [150, 1], [150, 9], [150, 12], [150, 23], [150, 29], [1500, 32]]) {
+      const { passages } = randomPassages(random, n, 1 + (random() % (n + 50)), bits);
       // A shuffled document order, as largestFirst gives one.
       const order = Uint32Array.from(passages.docs.keys());
       for (let i = order.length - 1; i > 0; i--) {
