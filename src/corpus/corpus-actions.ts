@@ -1,7 +1,7 @@
 /**
  * What a person does to the saved corpus from its panel, each a function of the corpus context that
  * changes storage under the writer lock and then what is on show: resume, keep, clear, reset, keep
- * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts.)
+ * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts and its start and finish.)
  */
 import { forgetFolderHandles } from '../storage/folder-handles.ts';
 import { setFolderRoots } from '../storage/folder-roots.ts';
