@@ -112,13 +112,13 @@ export async function remove(c: CorpusContext, positions: readonly number[]): Pr
     if (!c.base) return;
     const carried = verifiedByStorageId(c.base.result, c.base.storageIds, NO_ID);
     // The shown documents, resolved: a copy of a removed original carries the class's fingerprint.
-    const outcome = await removeFromCorpus({ docs: c.base.result.docs, storageIds: c.base.storageIds }, positions);
+    // One transaction: the documents, their contents, a class's new head with its table entries.
+    const outcome = await removeFromCorpus({ docs: c.base.result.docs, storageIds: c.base.storageIds }, positions, undefined, c.tables);
     if (!outcome) {
       c.update({ notice: 'This document is not in the saved corpus (the scan that found it was not saved).' });
       return;
     }
     const removed = outcome.removed;
-    if (outcome.rewritten > 0) c.tablesStale = true;
     c.notify('removed');
     // Regrouped from storage: copies of a removed text get a new representative, pairs are searched again.
     await runRestore(c, carried);

@@ -76,8 +76,6 @@ export interface CorpusContext {
   savedSettings: CorpusSettings | null;
   /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
   tables: StoredTables;
-  /** True after a removal wrote a copy anew as its class's head (it has no table entries yet). */
-  tablesStale: boolean;
   /** The corpus revision `base` was read at (or written up to by this tab): another tab's write changes it. */
   baseRevision: number;
   /** Paths a folder chosen again no longer held (they left the corpus): named as having come back when they return. */
@@ -156,7 +154,6 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
     base: null,
     savedSettings: null,
     tables: null,
-    tablesStale: false,
     baseRevision: -1,
     leftPaths: new Set(),
     scanNotice: null,

@@ -52,10 +52,7 @@ export function publishIndex(c: CorpusContext): void {
 
 /** Brings the stored tables in line with `shown` (written or rebuilt when they pay for this corpus and k). */
 export async function keepTables(c: CorpusContext, shown: Base, incomplete: boolean): Promise<void> {
-  // A removal that handed a class to a copy left that copy without table entries: rebuild.
-  const stale = c.tablesStale;
-  c.tablesStale = false;
-  c.tables = await syncTables(c.workers, shown, c.tables, incomplete || stale);
+  c.tables = await syncTables(c.workers, shown, c.tables, incomplete);
   publishIndex(c);
 }
 

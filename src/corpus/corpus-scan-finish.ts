@@ -44,8 +44,9 @@ export async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: Sca
     c.saving = w.writer
       .settled()
       .then(() => w.writer.close(closingState(c, w.writer)))
-      .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions, w.writer.replacedPositions) : null))
-      .then((removal) => void (removal && removal.rewritten > 0 && (c.tablesStale = true)))
+      .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions, w.writer.replacedPositions, c.tables) : null))
+      // Successors' entries went in with the removal; only tables of another layout were dropped.
+      .then((removal) => void (removal?.tables === 'dropped' && (c.tables = null)))
       .then(() => c.notify('added'))
       // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
       // merged result no longer describes storage, so it is not saved but loaded again.
