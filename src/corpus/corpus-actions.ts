@@ -64,8 +64,7 @@ export async function clear(c: CorpusContext): Promise<void> {
     await forgetFolderHandles(null).catch(() => undefined);
     await setFolderRoots({}).catch(() => undefined);
     c.leftPaths.clear();
-    c.base = null;
-    c.tables = null;
+    c.hold({ type: 'emptied' });
     c.session?.reset();
     void c.dispatch({ type: 'cleared' });
     c.update({ interrupted: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
@@ -79,9 +78,7 @@ export async function resetLocalData(c: CorpusContext): Promise<void> {
   try {
     c.session?.cancel();
     await deleteCorpusDatabase();
-    c.base = null;
-    c.savedSettings = null;
-    c.tables = null;
+    c.hold({ type: 'reset' });
     c.session?.reset();
     void c.dispatch({ type: 'reset' });
     c.update({ documentCount: 0, interrupted: null, checks: null, unmeasured: 0, notice: 'Local data was reset.' });
@@ -99,7 +96,7 @@ export async function setKeepContents(c: CorpusContext, keep: boolean): Promise<
     // The saved fingerprints' rule stays (a corpus of an older rule is not made current by this).
     const next: CorpusSettings = { fingerprint: c.savedSettings?.fingerprint ?? settings, k: c.savedSettings?.k ?? k, keepContents: keep, rule: c.savedSettings?.rule };
     await withWriterLock(() => putSettings(next), { wait: true });
-    c.savedSettings = next;
+    c.hold({ type: 'settings', settings: next });
     c.update({ keepContents: keep });
     c.notify('settings');
     await c.refreshUsage();

@@ -68,7 +68,7 @@ function keepRegrouped(c: CorpusContext, shown: ShownCorpus | null): void {
   // Coalesced regroups hand their one result to every caller: kept once.
   if (!shown || !c.base || c.base.result.docs !== shown.result.docs || c.base.result === shown.result) return;
   const next: Base = { result: shown.result, storageIds: c.base.storageIds, search: shown.corpus };
-  c.base = next;
+  c.hold({ type: 'replaced', base: next });
   c.track(c.saving.then(() => saveVerified(c, next)).then(() => keepTables(c, next, false)));
 }
 

@@ -35,7 +35,7 @@ export async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: Sca
   const merged = outcome?.merged ?? ownPart;
   // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
   const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
-  c.base = merged;
+  c.hold({ type: 'replaced', base: merged });
   if (w) {
     void c.dispatch({ type: 'writer-released', writer: w });
     const tSaving = performance.now();
@@ -46,7 +46,7 @@ export async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: Sca
       .then(() => w.writer.close(closingState(c, w.writer)))
       .then(() => (missing ? removeFromCorpus(missing.shown, missing.positions, w.writer.replacedPositions, c.tables) : null))
       // Successors' entries went in with the removal; only tables of another layout were dropped.
-      .then((removal) => void (removal?.tables === 'dropped' && (c.tables = null)))
+      .then((removal) => void (removal?.tables === 'dropped' && c.hold({ type: 'tables', tables: null })))
       .then(() => c.notify('added'))
       // Another tab changed the corpus once this scan's lock was released (cleared it, say): the
       // merged result no longer describes storage, so it is not saved but loaded again.

@@ -149,11 +149,10 @@ async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal,
     c.missedChange = null;
     if (rebuild || clearSaved) {
       await clearCorpus();
-      c.base = null;
-      c.tables = null;
+      c.hold({ type: 'emptied' });
     }
     await putSettings(next);
-    c.savedSettings = next;
+    c.hold({ type: 'settings', settings: next });
     const label = docs.paths[0]?.split('/')[0] ?? 'files';
     const writer: BatchWriter = await openBatchWriter(docs, {
       release,

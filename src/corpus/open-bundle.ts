@@ -83,8 +83,7 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
   const folder = (match.prefix || d.paths[0] || '').split('/')[0]!;
   await setFolderRoots(root === null || folder === '' ? {} : { [folder]: root }).catch(() => undefined);
   c.leftPaths.clear();
-  c.base = null;
-  c.tables = null;
+  c.hold({ type: 'emptied' });
   c.notify('cleared');
   // k as the CLI chose it: given with --k, it stays when the folder's sync runs.
   c.scanStore.update({ k: bundle.k, kAuto: bundle.kAuto });
