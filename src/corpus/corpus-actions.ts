@@ -3,8 +3,6 @@
  * changes storage under the writer lock and then what is on show: resume, keep, clear, reset, keep
  * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts and its start and finish.)
  */
-import { forgetFolderHandles } from '../storage/folder-handles.ts';
-import { setFolderRoots } from '../storage/folder-roots.ts';
 import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { clearCorpus } from '../storage/corpus-repository.ts';
@@ -59,10 +57,8 @@ export async function keepInterrupted(c: CorpusContext): Promise<void> {
 export async function clear(c: CorpusContext): Promise<void> {
   await c.guarded(async () => {
     c.session?.cancel();
-    await withWriterLock(() => clearCorpus(), { wait: true });
-    // The folders' handles and CLI roots go with the corpus they were kept for.
-    await forgetFolderHandles(null).catch(() => undefined);
-    await setFolderRoots({}).catch(() => undefined);
+    // One transaction: the folders' handles and CLI roots go with the corpus they were kept for.
+    await withWriterLock(() => clearCorpus({ withFolders: true }), { wait: true });
     c.leftPaths.clear();
     c.hold({ type: 'emptied' });
     c.session?.reset();

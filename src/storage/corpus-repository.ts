@@ -11,9 +11,12 @@ import { addTombstonesInTransaction, mergeEntriesInTransaction, rewrittenEntries
 import type { EntriesFor } from './permuted-shards.ts';
 import type { TableEntries } from './shard-runs.ts';
 import { CHUNK_CAPACITY, STORE_NAMES } from './schema.ts';
-import type { CorpusMetaRecord } from './schema.ts';
+import type { CorpusDB, CorpusMetaRecord } from './schema.ts';
+import type { StoreNames } from 'idb';
 import type { CorpusChunkRecord } from './corpus-columns.ts';
 import { StorageError } from './storage-error.ts';
+import { forgetAllFolderHandlesInTransaction } from './folder-handles.ts';
+import { forgetFolderRootsInTransaction } from './folder-roots.ts';
 import { contentRecordOf, removeContentsInTransaction, type ContentBatch } from './content-batches.ts';
 
 export type { NewDocument, StoredDocument };
@@ -290,10 +293,12 @@ export async function removeDocuments(
 
 /**
  * Clears the whole corpus (documents, contents, tables, scan sessions) in one transaction, keeping
- * the settings. Ask the person first.
+ * the settings; `withFolders`: the folders' handles and CLI roots kept for it go in the same
+ * transaction (Clear corpus). Ask the person first.
  */
-export async function clearCorpus(): Promise<CorpusSummary> {
-  return writeTransaction(['content-batches', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'], async (tx) => {
+export async function clearCorpus(options: { withFolders?: boolean } = {}): Promise<CorpusSummary> {
+  const stores: StoreNames<CorpusDB>[] = ['content-batches', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'];
+  return writeTransaction(options.withFolders ? [...stores, 'settings'] : stores, async (tx) => {
     const meta = tx.objectStore('meta');
     const old = await meta.get('corpus');
     const next: CorpusMetaRecord = {
@@ -310,6 +315,10 @@ export async function clearCorpus(): Promise<CorpusSummary> {
     writes.add(meta.delete('tables'));
     writes.add(meta.delete('verified'));
     writes.add(meta.put(next));
+    if (options.withFolders) {
+      writes.add(forgetAllFolderHandlesInTransaction(tx));
+      writes.add(forgetFolderRootsInTransaction(tx));
+    }
     await writes.done();
     return summaryOf(next);
   });

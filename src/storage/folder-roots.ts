@@ -6,7 +6,8 @@
  * damaged record reads as none, so no schema version change.
  */
 import { readTransaction, writeTransaction } from './database.ts';
-import type { SettingsRecord } from './schema.ts';
+import type { IDBPTransaction, StoreNames } from 'idb';
+import type { CorpusDB, SettingsRecord } from './schema.ts';
 
 const KEY = 'folder-roots';
 
@@ -16,6 +17,11 @@ export async function getFolderRoots(): Promise<Record<string, string>> {
   const value = record?.value;
   if (typeof value !== 'object' || value === null) return {};
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** Forgets every kept root inside a caller's transaction holding 'settings' (a cleared corpus's; read back as none). */
+export function forgetFolderRootsInTransaction(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'readwrite'>): Promise<void> {
+  return tx.objectStore('settings').delete(KEY);
 }
 
 /** Replaces the kept roots with `roots` (none: `{}`). */
