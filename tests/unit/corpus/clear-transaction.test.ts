@@ -40,13 +40,14 @@ describe('Clear corpus', () => {
     const t = await savedFolder();
     const before = await getCorpusSummary();
     // The settings store (handles, roots) refuses its writes: the corpus's own writes are issued by then.
-    const refuse = (real: typeof realPut) =>
+    type Write = (this: IDBObjectStore, ...args: unknown[]) => IDBRequest;
+    const refuse = (real: Write): Write =>
       function (this: IDBObjectStore, ...args: unknown[]) {
         if (this.name === 'settings') throw new DOMException('injected', 'UnknownError');
-        return (real as (...a: unknown[]) => IDBRequest).apply(this, args);
+        return real.apply(this, args);
       };
-    IDBObjectStore.prototype.put = refuse(realPut) as typeof realPut;
-    IDBObjectStore.prototype.delete = refuse(realDelete as typeof realPut) as unknown as typeof realDelete;
+    IDBObjectStore.prototype.put = refuse(realPut as unknown as Write) as unknown as typeof realPut;
+    IDBObjectStore.prototype.delete = refuse(realDelete as unknown as Write) as unknown as typeof realDelete;
     await t.persistence.clear();
     IDBObjectStore.prototype.put = realPut;
     IDBObjectStore.prototype.delete = realDelete;
