@@ -24,10 +24,15 @@ export function forgetFolderRootsInTransaction(tx: IDBPTransaction<CorpusDB, Sto
   return tx.objectStore('settings').delete(KEY);
 }
 
+/** The settings-store record of `roots` (for a caller's transaction, e.g. replaceCorpus). */
+export function folderRootsRecord(roots: Readonly<Record<string, string>>): SettingsRecord {
+  // As folder-handles.ts: the settings store's values are typed as the scan settings record; this record goes through a cast here only.
+  return { key: KEY, value: { ...roots }, updatedAt: Date.now() } as unknown as SettingsRecord;
+}
+
 /** Replaces the kept roots with `roots` (none: `{}`). */
 export async function setFolderRoots(roots: Readonly<Record<string, string>>): Promise<void> {
-  // As folder-handles.ts: the settings store's values are typed as the scan settings record; this record goes through a cast here only.
   await writeTransaction(['settings'], async (tx) => {
-    await tx.objectStore('settings').put({ key: KEY, value: { ...roots }, updatedAt: Date.now() } as unknown as SettingsRecord);
+    await tx.objectStore('settings').put(folderRootsRecord(roots));
   });
 }
