@@ -8,11 +8,10 @@ import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from '../scan/scan-result.ts';
-import { storedDocumentOf } from './stored-documents.ts';
+import { batchEntries, storedDocumentOf } from './stored-documents.ts';
 import { sameContents } from './merge-corpus.ts';
 import { NO_ID } from '../storage/schema.ts';
 import { successorWrites } from './corpus-removal.ts';
-import { batchEntries } from './stored-documents.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ContentBatch } from '../storage/content-batches.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
