@@ -76,6 +76,7 @@ export function App() {
             regrouping={scan.regrouping}
             onRemove={(positions) => void corpusPersistence.remove(positions)}
             onMakeReference={(doc) => void scanSession.regroup({ pinned: [...scanStore.getSnapshot().pinned.filter((d) => d !== doc), doc] })}
+            keep={corpusPersistence}
           />
         )}
       </main>

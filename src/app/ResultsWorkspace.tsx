@@ -22,6 +22,7 @@ import { ChainedNote } from './ResultsLine.tsx';
 import { useOpenPair, useRequestedParams } from './use-result-view.ts';
 import { ResultsLine } from './ResultsLine.tsx';
 import { useResultMarks } from './use-result-marks.ts';
+import type { CorpusPersistence } from '../corpus/corpus-persistence.ts';
 
 export interface ResultsWorkspaceProps {
   result: ScanResult;
@@ -37,12 +38,14 @@ export interface ResultsWorkspaceProps {
   onRemove?: (positions: number[]) => void;
   /** Marks a document as the reference of its group (regroups without searching again). */
   onMakeReference?: (doc: number) => void;
+  /** The corpus's keep marks (per set of documents) and keep rules: it reads and saves them. */
+  keep: Pick<CorpusPersistence, 'keepMarks' | 'keepRules'>;
 }
 
 /** Everything shown after a scan; threshold and grouping changes regroup in the workers, without fingerprinting. */
-export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove, onMakeReference }: ResultsWorkspaceProps) {
+export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping, onRemove, onMakeReference, keep }: ResultsWorkspaceProps) {
   const { docs } = result;
-  const { marksStore, notDuplicates, separatedFrom, exportedPairs } = useResultMarks(result);
+  const { marksStore, notDuplicates, separatedFrom, exportedPairs } = useResultMarks(result, keep.keepMarks);
   const { requested, regroup } = useRequestedParams(result, onRegroup);
   const shown = useMemo(() => shownGroups(result), [result]);
   const [order, setOrder] = useState<Uint32Array>(() => new Uint32Array(0));
@@ -145,7 +148,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
         </div>
       </div>
 
-      <KeepPanel relation={result.relation} readTimes={readFileTimes} buildPlan={buildPlan} marksStore={marksStore} docs={docs} onSave={saveFile} />
+      <KeepPanel relation={result.relation} readTimes={readFileTimes} buildPlan={buildPlan} marksStore={marksStore} rulesStore={keep.keepRules} docs={docs} onSave={saveFile} />
       <SettingsPanel value={settings} onApply={apply} disabled={busy} />
       {(result.skipped.length > 0 || result.notes.length > 0) && (
         <div ref={skippedRef} tabIndex={-1} className="ss-panel app-skipped">

@@ -2,18 +2,18 @@
 import { useMemo } from 'react';
 import type { ScanResult } from '../scan/scan-result.ts';
 import { exportedPairCount } from '../core/export/csv.ts';
-import { createKeepMarksStore } from '../corpus/keep-marks-store.ts';
+import type { KeepMarksStore } from '../corpus/keep-marks-store.ts';
 import { useKeepMarksField } from '../ui/keep/use-keep-marks.ts';
 import { flatPairs, separatedPartners } from '../core/keep/keep-marks.ts';
 
 /**
- * The marks store of `result`'s documents (shared by the keep panel and the pair view), the "not a
+ * The marks store of `result`'s documents (the corpus's, from `keepMarks`) (shared by the keep panel and the pair view), the "not a
  * duplicate" documents and pairs the CSV exports leave out, each document's "not duplicates of each
  * other" partners, and the number of rows Export CSV writes after those marks.
  */
-export function useResultMarks(result: ScanResult) {
+export function useResultMarks(result: ScanResult, keepMarks: (paths: readonly string[]) => KeepMarksStore) {
   const { docs } = result;
-  const marksStore = useMemo(() => createKeepMarksStore(docs.paths), [docs.paths]);
+  const marksStore = useMemo(() => keepMarks(docs.paths), [keepMarks, docs.paths]);
   const ignoredDocs = useKeepMarksField(marksStore, 'ignored');
   const separatedPairs = useKeepMarksField(marksStore, 'separated');
   const notDuplicates = useMemo(() => {

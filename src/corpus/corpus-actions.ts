@@ -1,10 +1,8 @@
 /**
  * What a person does to the saved corpus from its panel, each a function of the corpus context that
  * changes storage under the writer lock and then what is on show: resume, keep, clear, reset, keep
- * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts.)
+ * contents, remove, check. (Scanning into the corpus is corpus-scan-saving.ts and its start and finish.)
  */
-import { forgetFolderHandles } from '../storage/folder-handles.ts';
-import { setFolderRoots } from '../storage/folder-roots.ts';
 import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import { createFingerprinter } from '../core/simhash/fingerprinter.ts';
 import { clearCorpus } from '../storage/corpus-repository.ts';
@@ -59,13 +57,10 @@ export async function keepInterrupted(c: CorpusContext): Promise<void> {
 export async function clear(c: CorpusContext): Promise<void> {
   await c.guarded(async () => {
     c.session?.cancel();
-    await withWriterLock(() => clearCorpus(), { wait: true });
-    // The folders' handles and CLI roots go with the corpus they were kept for.
-    await forgetFolderHandles(null).catch(() => undefined);
-    await setFolderRoots({}).catch(() => undefined);
+    // One transaction: the folders' handles and CLI roots go with the corpus they were kept for.
+    await withWriterLock(() => clearCorpus({ withFolders: true }), { wait: true });
     c.leftPaths.clear();
-    c.base = null;
-    c.tables = null;
+    c.hold({ type: 'emptied' });
     c.session?.reset();
     void c.dispatch({ type: 'cleared' });
     c.update({ interrupted: null, checks: null, index: null, unmeasured: 0, notice: 'The saved corpus was cleared.' });
@@ -79,9 +74,7 @@ export async function resetLocalData(c: CorpusContext): Promise<void> {
   try {
     c.session?.cancel();
     await deleteCorpusDatabase();
-    c.base = null;
-    c.savedSettings = null;
-    c.tables = null;
+    c.hold({ type: 'reset' });
     c.session?.reset();
     void c.dispatch({ type: 'reset' });
     c.update({ documentCount: 0, interrupted: null, checks: null, unmeasured: 0, notice: 'Local data was reset.' });
@@ -99,7 +92,7 @@ export async function setKeepContents(c: CorpusContext, keep: boolean): Promise<
     // The saved fingerprints' rule stays (a corpus of an older rule is not made current by this).
     const next: CorpusSettings = { fingerprint: c.savedSettings?.fingerprint ?? settings, k: c.savedSettings?.k ?? k, keepContents: keep, rule: c.savedSettings?.rule };
     await withWriterLock(() => putSettings(next), { wait: true });
-    c.savedSettings = next;
+    c.hold({ type: 'settings', settings: next });
     c.update({ keepContents: keep });
     c.notify('settings');
     await c.refreshUsage();
@@ -112,13 +105,13 @@ export async function remove(c: CorpusContext, positions: readonly number[]): Pr
     if (!c.base) return;
     const carried = verifiedByStorageId(c.base.result, c.base.storageIds, NO_ID);
     // The shown documents, resolved: a copy of a removed original carries the class's fingerprint.
-    const outcome = await removeFromCorpus({ docs: c.base.result.docs, storageIds: c.base.storageIds }, positions);
+    // One transaction: the documents, their contents, a class's new head with its table entries.
+    const outcome = await removeFromCorpus({ docs: c.base.result.docs, storageIds: c.base.storageIds }, positions, undefined, c.tables);
     if (!outcome) {
       c.update({ notice: 'This document is not in the saved corpus (the scan that found it was not saved).' });
       return;
     }
     const removed = outcome.removed;
-    if (outcome.rewritten > 0) c.tablesStale = true;
     c.notify('removed');
     // Regrouped from storage: copies of a removed text get a new representative, pairs are searched again.
     await runRestore(c, carried);

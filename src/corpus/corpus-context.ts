@@ -22,6 +22,8 @@ import type { CorpusPart } from './merge-corpus.ts';
 import type { StoredTables } from './stored-tables.ts';
 import { createCorpusRunner, panelStatus, writerOf } from './corpus-state.ts';
 import type { CorpusAction, CorpusState, PanelStatus } from './corpus-state.ts';
+import { heldTransition, NOTHING_HELD } from './corpus-held.ts';
+import type { Held, HeldAction, Revision } from './corpus-held.ts';
 
 
 /** What the corpus panel shows; its status, error and storage-full fields are the state's (corpus-state.ts). */
@@ -71,15 +73,16 @@ export interface CorpusContext {
   snapshot: PersistenceSnapshot;
   /** The page's scan session, set once by createCorpusPersistence (its saving stage needs this context first). */
   session: ScanSession | null;
-  /** The corpus on show (null: none); a scan merges into it, a removal or another tab's change reloads it. */
-  base: Base | null;
-  savedSettings: CorpusSettings | null;
-  /** The stored permuted tables (null: none; checks scan linearly). New batches are merged into them. */
-  tables: StoredTables;
-  /** True after a removal wrote a copy anew as its class's head (it has no table entries yet). */
-  tablesStale: boolean;
-  /** The corpus revision `base` was read at (or written up to by this tab): another tab's write changes it. */
-  baseRevision: number;
+  /** The saved corpus as this page holds it (corpus-held.ts); moved only by `hold`. */
+  readonly held: Held<Base, NonNullable<StoredTables>, CorpusSettings>;
+  /** The corpus on show (null: none); a scan merges into it, a removal or another tab's change reloads it: the held one's. */
+  readonly base: Base | null;
+  /** The settings storage holds (null: none): the held ones. */
+  readonly savedSettings: CorpusSettings | null;
+  /** The stored permuted tables (null: none; checks scan linearly), merged into by new batches: the held ones. */
+  readonly tables: StoredTables;
+  /** The corpus revision `base` was read at (or written up to by this tab; null: never read): the held one. */
+  readonly baseRevision: Revision | null;
   /** Paths a folder chosen again no longer held (they left the corpus): named as having come back when they return. */
   leftPaths: Set<string>;
   /** The notice that belongs to the scan about to start (a resume's); any other passing notice ends when a scan starts. */
@@ -99,6 +102,8 @@ export interface CorpusContext {
   /** Another tab's change heard while this tab scanned: loaded once the scan's result is on show (see catchUp). */
   missedChange: { reason: CorpusChangeReason } | null;
   readonly listeners: Set<() => void>;
+  /** Moves the held corpus (heldTransition). */
+  hold(action: HeldAction<Base, NonNullable<StoredTables>, CorpusSettings>): void;
   /** Moves the state (the panel's status fields follow) and starts the scans the transition asks for. */
   dispatch(action: CorpusAction<Writing, ScanSource>): Promise<void>;
   /** Changes the panel's snapshot and tells its listeners (the status fields come from `state` only). */
@@ -147,17 +152,31 @@ export function createCorpusContext(scanStore: ScanStore, workers: ScanWorkers):
   let answerPending: ((ok: boolean) => void) | null = null;
   /** Writes behind the shown result still running (the panel says "Saving…" while there are any). */
   let pendingSaves = 0;
+  let held: CorpusContext['held'] = NOTHING_HELD;
   const c: CorpusContext = {
     scanStore,
     workers,
     channel: createCorpusChannel(),
     snapshot: INITIAL,
     session: null,
-    base: null,
-    savedSettings: null,
-    tables: null,
-    tablesStale: false,
-    baseRevision: -1,
+    get held() {
+      return held;
+    },
+    get base() {
+      return held.on.kind === 'shown' ? held.on.base : null;
+    },
+    get savedSettings() {
+      return held.settings;
+    },
+    get tables() {
+      return held.on.kind === 'shown' ? held.on.tables : null;
+    },
+    get baseRevision() {
+      return held.revision;
+    },
+    hold(action) {
+      held = heldTransition(held, action);
+    },
     leftPaths: new Set(),
     scanNotice: null,
     saving: Promise.resolve(),

@@ -19,6 +19,7 @@ import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedB
 import type { RestorePhase } from './restore-corpus.ts';
 import { loadTables, syncTables } from './stored-tables.ts';
 import type { Base, CorpusContext, PersistenceSnapshot } from './corpus-context.ts';
+import { asRevision } from './corpus-held.ts';
 
 /** Saves the shown result's verified pairs for the next restore (skipped while another tab writes). */
 export async function saveVerified(c: CorpusContext, shown: Base): Promise<void> {
@@ -28,12 +29,12 @@ export async function saveVerified(c: CorpusContext, shown: Base): Promise<void>
         const { revision } = await getCorpusSummary();
         await putVerifiedPairs(revision, verifiedByStorageId(shown.result, shown.storageIds, NO_ID));
         // Under the lock: `shown` is the corpus at this revision (this tab's own writes included).
-        if (shown === c.base) c.baseRevision = revision;
+        c.hold({ type: 'revision', revision: asRevision(revision), of: shown });
         // The k on show (a regroup may have changed it) is the one the next load restores.
         if (c.savedSettings && c.savedSettings.k !== shown.result.k) {
           const next = { ...c.savedSettings, k: shown.result.k };
           await putSettings(next);
-          c.savedSettings = next;
+          c.hold({ type: 'settings', settings: next });
         }
       },
       // The scan's own lock is released asynchronously just before this: wait a little for it
@@ -52,10 +53,7 @@ export function publishIndex(c: CorpusContext): void {
 
 /** Brings the stored tables in line with `shown` (written or rebuilt when they pay for this corpus and k). */
 export async function keepTables(c: CorpusContext, shown: Base, incomplete: boolean): Promise<void> {
-  // A removal that handed a class to a copy left that copy without table entries: rebuild.
-  const stale = c.tablesStale;
-  c.tablesStale = false;
-  c.tables = await syncTables(c.workers, shown, c.tables, incomplete || stale);
+  c.hold({ type: 'tables', tables: await syncTables(c.workers, shown, c.tables, incomplete) });
   publishIndex(c);
 }
 
@@ -94,7 +92,7 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
   void c.dispatch({ type: 'restore-started' });
   const revision = (await getCorpusSummary()).revision;
   phase('loading the corpus');
-  c.savedSettings = await getSettings();
+  c.hold({ type: 'settings', settings: await getSettings() });
   if (c.savedSettings) {
     c.scanStore.update({ settings: c.savedSettings.fingerprint, k: c.savedSettings.k });
     c.update({ keepContents: c.savedSettings.keepContents });
@@ -131,7 +129,7 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
     const { grouped } = restored;
     const result = grouped.result;
     result.timings.totalMs = performance.now() - t0;
-    c.baseRevision = revision;
+    c.hold({ type: 'revision', revision: asRevision(revision) });
     // Saved before 'done', so a tab closed right after the restore still finds them next time.
     if (!saved || !savedPairsFit(saved, options)) await saveVerified(c, part);
     c.update({ documentCount: summary.documentCount });
@@ -156,9 +154,7 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
       if (restored.fast) void loadSmallSets(c.workers, signal, grouped.corpus).catch(() => undefined);
     }
   } else {
-    c.base = null;
-    c.tables = null;
-    c.baseRevision = revision;
+    c.hold({ type: 'emptied', revision: asRevision(revision) });
     if (c.scanStore.getSnapshot().state === 'done') c.session?.reset();
   }
   void c.dispatch({ type: 'restored' });
@@ -198,8 +194,9 @@ export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedVi
   const restored = await groupSavedCorpus(c.workers, signal, loaded, files, saved, options, carried, phase, listedNotSaved, pins);
   step('grouping');
   const part: Base = { result: restored.grouped.result, storageIds: restored.storageIds, search: restored.grouped.corpus };
-  c.base = part;
-  c.tables = await loadTables();
+  // On show at once (the tables it had stay until the stored ones are read).
+  c.hold({ type: 'loaded', base: part, tables: c.tables });
+  c.hold({ type: 'tables', tables: await loadTables() });
   step('tables');
   return { restored, saved, options, part };
 }
@@ -211,11 +208,9 @@ export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedVi
 export async function refreshBase(c: CorpusContext, signal: AbortSignal): Promise<void> {
   const summary = await getCorpusSummary();
   if (summary.revision === c.baseRevision) return;
-  if (summary.documentCount === 0) {
-    c.base = null;
-    c.tables = null;
-  } else await loadBase(c, signal, false);
-  c.baseRevision = summary.revision;
+  if (summary.documentCount === 0) c.hold({ type: 'emptied' });
+  else await loadBase(c, signal, false);
+  c.hold({ type: 'revision', revision: asRevision(summary.revision) });
 }
 
 /** Restores the saved corpus (the panel's 'restoring'), failures shown; `restoring` says when it is done. */

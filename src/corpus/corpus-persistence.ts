@@ -21,6 +21,8 @@ import * as actions from './corpus-actions.ts';
 import { openBundle, type OpenOutcome } from './open-bundle.ts';
 import type { ScanBundle } from '../core/export/scan-bundle.ts';
 import type { ScanSource } from '../scan/scan-session.ts';
+import { createKeepMarksStore, type KeepMarksStore } from './keep-marks-store.ts';
+import { createKeepRulesStore, type KeepRulesStore } from './keep-rules-store.ts';
 
 export type { CheckResult, OpenOutcome, PersistenceSnapshot };
 
@@ -57,6 +59,13 @@ export interface CorpusPersistence {
    * first) and syncs the folder. A failure to store it is refused with why; the saved corpus is then as it was.
    */
   openBundle(bundle: ScanBundle, folder: ScanSource): Promise<OpenOutcome>;
+  /**
+   * The person's marks, "not a duplicate" lists and exclusions for the documents `paths` names, read
+   * from storage and saved on every change (keep-marks-store.ts): the corpus is their only writer.
+   */
+  keepMarks(paths: readonly string[]): KeepMarksStore;
+  /** The page's keep rules, read at the first subscriber and saved on every change (keep-rules-store.ts). */
+  readonly keepRules: KeepRulesStore;
   /** Answers the pending `confirmation` (true: go on). */
   answer(ok: boolean): void;
   /** Stops listening to other tabs (the page goes away). */
@@ -68,7 +77,7 @@ function keepRegrouped(c: CorpusContext, shown: ShownCorpus | null): void {
   // Coalesced regroups hand their one result to every caller: kept once.
   if (!shown || !c.base || c.base.result.docs !== shown.result.docs || c.base.result === shown.result) return;
   const next: Base = { result: shown.result, storageIds: c.base.storageIds, search: shown.corpus };
-  c.base = next;
+  c.hold({ type: 'replaced', base: next });
   c.track(c.saving.then(() => saveVerified(c, next)).then(() => keepTables(c, next, false)));
 }
 
@@ -111,6 +120,8 @@ export function createCorpusPersistence(scanStore: ScanStore, workers: ScanWorke
         void c.dispatch({ type: 'bundle-refused' });
         return { kind: 'refused', message: `The CLI result could not be stored (${error instanceof Error ? error.message : String(error)}); the saved corpus is as it was.` };
       }),
+    keepMarks: (paths) => createKeepMarksStore(paths),
+    keepRules: createKeepRulesStore(),
     answer: (ok) => c.answer(ok),
     close: () => {
       unsubscribe();

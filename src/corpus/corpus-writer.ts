@@ -8,13 +8,11 @@ import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from '../scan/scan-result.ts';
-import { storedDocumentOf } from './stored-documents.ts';
+import { batchEntries, storedDocumentOf } from './stored-documents.ts';
 import { sameContents } from './merge-corpus.ts';
 import { NO_ID } from '../storage/schema.ts';
-import { successorsOf } from './corpus-removal.ts';
+import { successorWrites } from './corpus-removal.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
-import { permutedEntries } from '../storage/index-shards.ts';
-import type { TableEntries } from '../storage/shard-runs.ts';
 import type { ContentBatch } from '../storage/content-batches.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
 
@@ -169,14 +167,14 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       // A replaced document may have been the stored head of an exact class (its copies are stored
       // without a fingerprint): the class's first remaining member is written anew as the head, in
       // the removal's transaction, as "Remove from corpus" does (corpus-removal.ts).
-      const successors = saved && replaced.length > 0 ? successorsOf({ docs: saved.docs, storageIds: saved.storageIds }, [...replacedPositions]) : [];
-      if (successors.length > 0) tablesMissed = true;
+      // With their entries in the stored tables (without tables for this k the set is rebuilt at the end anyway).
+      const successors = saved && replaced.length > 0 ? successorWrites({ docs: saved.docs, storageIds: saved.storageIds }, [...replacedPositions], undefined, t) : null;
       chain = chain.then(async () => {
         if (failed) return;
         try {
           let after = await addBatch({ documents, contents, sessionId, tableEntries, ...(retimed.size > 0 ? { retimed } : {}) });
           // After the new version is committed, so a crash in between keeps a file twice, never loses it.
-          if (replaced.length > 0) after = await removeDocuments(replaced, successors);
+          if (replaced.length > 0) after = await removeDocuments(replaced, successors?.docs, successors?.entries);
           committed += documents.length;
           for (const d of written) inCorpus[d] = 1;
           options.onCommitted(after);
@@ -261,17 +259,3 @@ function keptContents(docs: ScanDocs, bytes: BatchContents | undefined) {
     },
   };
 }
-
-/** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
-export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
-  const hi = new Uint32Array(ds.length);
-  const lo = new Uint32Array(ds.length);
-  const ids = new Uint32Array(ds.length);
-  ds.forEach((d, i) => {
-    hi[i] = docs.hi[d]!;
-    lo[i] = docs.lo[d]!;
-    ids[i] = idOf[d]!;
-  });
-  return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
-}
-

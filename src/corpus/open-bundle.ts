@@ -8,8 +8,6 @@
 import { matchFolder, pageRootOf, type ScanBundle } from '../core/export/scan-bundle.ts';
 import { replaceCorpus } from '../storage/corpus-replace.ts';
 import { getCorpusSummary, type NewDocument } from '../storage/corpus-repository.ts';
-import { forgetFolderHandles } from '../storage/folder-handles.ts';
-import { setFolderRoots } from '../storage/folder-roots.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { collectSource, type ScanSource } from '../scan/scan-source.ts';
 import { noContents, type ScanDocs } from '../scan/scan-result.ts';
@@ -66,6 +64,9 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
     if (!ok) return { kind: 'kept' };
   }
   const d = bundle.documents;
+  // The old corpus's folders go with it, as after Clear corpus; this folder's root is the CLI's (the plan records it).
+  const root = pageRootOf(bundle, match);
+  const folder = (match.prefix || d.paths[0] || '').split('/')[0]!;
   await withWriterLock(
     () =>
       replaceCorpus({
@@ -74,17 +75,12 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
         pairs: { k: bundle.k, threshold: bundle.threshold, grouping: bundle.grouping, ...bundle.pairs, pinned: new Uint32Array(), containment: 0 },
         settings: { fingerprint: bundle.settings, k: bundle.k, keepContents: c.snapshot.keepContents, rule: bundle.rule },
         exclusions: bundle.exclusions,
+        folderRoots: root === null || folder === '' ? {} : { [folder]: root },
       }),
     { wait: true },
   );
-  // The old corpus's folders go with it, as after Clear corpus; this folder's root is the CLI's (the plan records it).
-  await forgetFolderHandles(null).catch(() => undefined);
-  const root = pageRootOf(bundle, match);
-  const folder = (match.prefix || d.paths[0] || '').split('/')[0]!;
-  await setFolderRoots(root === null || folder === '' ? {} : { [folder]: root }).catch(() => undefined);
   c.leftPaths.clear();
-  c.base = null;
-  c.tables = null;
+  c.hold({ type: 'emptied' });
   c.notify('cleared');
   // k as the CLI chose it: given with --k, it stays when the folder's sync runs.
   c.scanStore.update({ k: bundle.k, kAuto: bundle.kAuto });

@@ -20,6 +20,8 @@ import {
 import type { DocNote, ScanDocs, SkippedFile } from '../scan/scan-result.ts';
 import { gatherDocs, isIdentity, pathOrder } from '../scan/scan-docs.ts';
 import { toHex } from '../core/simhash/fingerprint64.ts';
+import { permutedEntries } from '../storage/index-shards.ts';
+import type { TableEntries } from '../storage/shard-runs.ts';
 
 /** The status of a stored skip reason (its DocStatus name; an unknown one reads as binary, as before). */
 function statusOfReason(reason: string | undefined): number {
@@ -147,3 +149,17 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
   const pinned = pinnedFrom ? [...pinnedFrom].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) : [];
   return { docs, storageIds, skipped, notes, pinned };
 }
+
+/** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
+export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
+  const hi = new Uint32Array(ds.length);
+  const lo = new Uint32Array(ds.length);
+  const ids = new Uint32Array(ds.length);
+  ds.forEach((d, i) => {
+    hi[i] = docs.hi[d]!;
+    lo[i] = docs.lo[d]!;
+    ids[i] = idOf[d]!;
+  });
+  return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
+}
+

@@ -1,6 +1,6 @@
 /**
  * Replacing the whole saved corpus by one made elsewhere (a `simsift scan` bundle opened in the page):
- * documents, verified pairs, settings and exclusions in one transaction, so a failure (a full disk, a
+ * documents, verified pairs, settings, exclusions and the folders' handles and roots in one transaction, so a failure (a full disk, a
  * closed tab) leaves the corpus that was saved before, whole.
  */
 import { RequestGroup, writeTransaction } from './database.ts';
@@ -9,6 +9,8 @@ import { checkCorpusMeta, chunksOf, summaryOf, type CorpusSummary } from './corp
 import { verifiedPairsRecord, type VerifiedPairs } from './verified-pairs.ts';
 import { settingsRecord, type CorpusSettings } from './settings-repository.ts';
 import { keepExclusionsRecord } from './keep-marks.ts';
+import { forgetAllFolderHandlesInTransaction } from './folder-handles.ts';
+import { folderRootsRecord } from './folder-roots.ts';
 import type { Exclusions } from '../core/documents/exclusions.ts';
 import type { CorpusMetaRecord } from './schema.ts';
 
@@ -18,6 +20,8 @@ export interface ReplacementCorpus {
   pairs: VerifiedPairs;
   settings: CorpusSettings;
   exclusions: Exclusions;
+  /** The CLI roots of the folders it was made from (the old corpus's folders' handles and roots go). */
+  folderRoots: Readonly<Record<string, string>>;
 }
 
 /**
@@ -30,6 +34,7 @@ export async function replaceCorpus(next: ReplacementCorpus): Promise<CorpusSumm
   const chunks = chunksOf(columns);
   const settings = settingsRecord(next.settings);
   const exclusions = keepExclusionsRecord(next.exclusions);
+  const roots = folderRootsRecord(next.folderRoots);
   return writeTransaction(['content-batches', 'corpus-chunks', 'shards', 'meta', 'scan-sessions', 'settings'], async (tx) => {
     const meta = tx.objectStore('meta');
     const old = await meta.get('corpus');
@@ -43,6 +48,8 @@ export async function replaceCorpus(next: ReplacementCorpus): Promise<CorpusSumm
     writes.add(meta.put(verifiedPairsRecord(corpus.revision, next.pairs)));
     writes.add(tx.objectStore('settings').put(settings));
     writes.add(tx.objectStore('settings').put(exclusions));
+    writes.add(forgetAllFolderHandlesInTransaction(tx));
+    writes.add(tx.objectStore('settings').put(roots));
     await writes.done();
     return summaryOf(corpus);
   });

@@ -7,12 +7,16 @@ import { RequestGroup, readTransaction, writeTransaction } from './database.ts';
 import { chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocuments, concatColumns, documentAt, idsOf, sliceColumns, withoutIds, checkChunk } from './corpus-columns.ts';
 import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
 import { idsByRecord, indexOfSorted, keyBytesToHalves } from './key-codec.ts';
-import { addTombstonesInTransaction, mergeEntriesInTransaction } from './permuted-shards.ts';
+import { addTombstonesInTransaction, mergeEntriesInTransaction, rewrittenEntriesInTransaction } from './permuted-shards.ts';
+import type { EntriesFor } from './permuted-shards.ts';
 import type { TableEntries } from './shard-runs.ts';
 import { CHUNK_CAPACITY, STORE_NAMES } from './schema.ts';
-import type { CorpusMetaRecord } from './schema.ts';
+import type { CorpusDB, CorpusMetaRecord } from './schema.ts';
+import type { StoreNames } from 'idb';
 import type { CorpusChunkRecord } from './corpus-columns.ts';
 import { StorageError } from './storage-error.ts';
+import { forgetAllFolderHandlesInTransaction } from './folder-handles.ts';
+import { forgetFolderRootsInTransaction } from './folder-roots.ts';
 import { contentRecordOf, removeContentsInTransaction, type ContentBatch } from './content-batches.ts';
 
 export type { NewDocument, StoredDocument };
@@ -229,12 +233,18 @@ export async function getCorpusSummary(): Promise<CorpusSummary> {
  * Removes documents (chunk entries and contents) in one transaction. Their table entries are
  * tombstoned: filtered out of every shard read, dropped when a shard is merged or the set rewritten.
  * `rewrite`: stored documents written anew in the same transaction (same ids; e.g. an exact copy that
- * takes over the fingerprint of its removed original). Returns the counters and how many of the ids were stored.
+ * takes over the fingerprint of its removed original), with their table entries `rewrittenEntries`
+ * (without them, or made for another layout, the stored table set goes in the same transaction).
+ * Returns the counters, how many of the ids were stored, and what became of the stored tables.
  */
-export async function removeDocuments(ids: readonly number[], rewrite: readonly NewDocument[] = []): Promise<CorpusSummary & { removed: number }> {
+export async function removeDocuments(
+  ids: readonly number[],
+  rewrite: readonly NewDocument[] = [],
+  rewrittenEntries: EntriesFor | null = null,
+): Promise<CorpusSummary & { removed: number; tables: 'kept' | 'dropped' }> {
   const wanted = [...new Set(ids.map((id) => id >>> 0))];
   const replacing = new Map(rewrite.map((doc) => [doc.id >>> 0, doc]));
-  return writeTransaction(['content-batches', 'corpus-chunks', 'meta'], async (tx) => {
+  return writeTransaction(['content-batches', 'corpus-chunks', 'shards', 'meta'], async (tx) => {
     const chunks = tx.objectStore('corpus-chunks');
     const [chunkKeys, metaRecord] = await Promise.all([chunks.getAllKeys(), tx.objectStore('meta').get('corpus')]);
     const meta = metaRecord ? checkCorpusMeta(metaRecord) : EMPTY_META;
@@ -275,16 +285,20 @@ export async function removeDocuments(ids: readonly number[], rewrite: readonly 
     };
     writes.add(tx.objectStore('meta').put(next));
     await writes.done();
-    return { ...summaryOf(next), removed: removedIds.length };
+    // After the tombstones (both write the tables' layout record): the successors' entries, or no tables.
+    const tables = rewrite.length > 0 ? await rewrittenEntriesInTransaction(tx, rewrittenEntries) : 'kept';
+    return { ...summaryOf(next), removed: removedIds.length, tables };
   });
 }
 
 /**
  * Clears the whole corpus (documents, contents, tables, scan sessions) in one transaction, keeping
- * the settings. Ask the person first.
+ * the settings; `withFolders`: the folders' handles and CLI roots kept for it go in the same
+ * transaction (Clear corpus). Ask the person first.
  */
-export async function clearCorpus(): Promise<CorpusSummary> {
-  return writeTransaction(['content-batches', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'], async (tx) => {
+export async function clearCorpus(options: { withFolders?: boolean } = {}): Promise<CorpusSummary> {
+  const stores: StoreNames<CorpusDB>[] = ['content-batches', 'corpus-chunks', 'shards', 'meta', 'scan-sessions'];
+  return writeTransaction(options.withFolders ? [...stores, 'settings'] : stores, async (tx) => {
     const meta = tx.objectStore('meta');
     const old = await meta.get('corpus');
     const next: CorpusMetaRecord = {
@@ -301,6 +315,10 @@ export async function clearCorpus(): Promise<CorpusSummary> {
     writes.add(meta.delete('tables'));
     writes.add(meta.delete('verified'));
     writes.add(meta.put(next));
+    if (options.withFolders) {
+      writes.add(forgetAllFolderHandlesInTransaction(tx));
+      writes.add(forgetFolderRootsInTransaction(tx));
+    }
     await writes.done();
     return summaryOf(next);
   });

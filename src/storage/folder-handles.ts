@@ -6,7 +6,8 @@
  * is kept. No schema version change: a damaged record reads as none.
  */
 import { readTransaction, writeTransaction } from './database.ts';
-import type { SettingsRecord } from './schema.ts';
+import type { IDBPTransaction, StoreNames } from 'idb';
+import type { CorpusDB, SettingsRecord } from './schema.ts';
 
 const KEY = 'folder-handles';
 
@@ -29,6 +30,11 @@ async function change(update: (handles: Handles) => boolean): Promise<void> {
     const handles = asHandles(record?.value);
     if (update(handles)) await store.put({ key: KEY, value: handles, updatedAt: Date.now() } as unknown as SettingsRecord);
   });
+}
+
+/** Forgets every kept handle inside a caller's transaction holding 'settings' (a cleared corpus's). */
+export function forgetAllFolderHandlesInTransaction(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'readwrite'>): Promise<void> {
+  return tx.objectStore('settings').delete(KEY);
 }
 
 /** The kept handle of the folder named `name`, or null. */

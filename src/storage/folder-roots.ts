@@ -6,7 +6,8 @@
  * damaged record reads as none, so no schema version change.
  */
 import { readTransaction, writeTransaction } from './database.ts';
-import type { SettingsRecord } from './schema.ts';
+import type { IDBPTransaction, StoreNames } from 'idb';
+import type { CorpusDB, SettingsRecord } from './schema.ts';
 
 const KEY = 'folder-roots';
 
@@ -18,10 +19,20 @@ export async function getFolderRoots(): Promise<Record<string, string>> {
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
+/** Forgets every kept root inside a caller's transaction holding 'settings' (a cleared corpus's; read back as none). */
+export function forgetFolderRootsInTransaction(tx: IDBPTransaction<CorpusDB, StoreNames<CorpusDB>[], 'readwrite'>): Promise<void> {
+  return tx.objectStore('settings').delete(KEY);
+}
+
+/** The settings-store record of `roots` (for a caller's transaction, e.g. replaceCorpus). */
+export function folderRootsRecord(roots: Readonly<Record<string, string>>): SettingsRecord {
+  // As folder-handles.ts: the settings store's values are typed as the scan settings record; this record goes through a cast here only.
+  return { key: KEY, value: { ...roots }, updatedAt: Date.now() } as unknown as SettingsRecord;
+}
+
 /** Replaces the kept roots with `roots` (none: `{}`). */
 export async function setFolderRoots(roots: Readonly<Record<string, string>>): Promise<void> {
-  // As folder-handles.ts: the settings store's values are typed as the scan settings record; this record goes through a cast here only.
   await writeTransaction(['settings'], async (tx) => {
-    await tx.objectStore('settings').put({ key: KEY, value: { ...roots }, updatedAt: Date.now() } as unknown as SettingsRecord);
+    await tx.objectStore('settings').put(folderRootsRecord(roots));
   });
 }

@@ -254,3 +254,30 @@ export async function deleteTableSet(): Promise<void> {
     await requests.done();
   });
 }
+
+/** Table entries made for the stored layout with these index parameters (permutedEntries). */
+export interface EntriesFor {
+  k: number;
+  blocks: number;
+  entries: readonly TableEntries[];
+}
+
+/**
+ * Inside a removal's transaction, after its tombstones: the entries of documents written anew with a
+ * fingerprint (a removed original's successor) are merged when they were made for the stored layout;
+ * otherwise the table set goes, so the tables never miss a stored document ('kept' also when none is stored).
+ */
+export async function rewrittenEntriesInTransaction(tx: ShardTx, made: EntriesFor | null): Promise<'kept' | 'dropped'> {
+  const meta = await tx.objectStore('meta').get('tables');
+  if (!meta) return 'kept';
+  const params = checkTablesMeta(meta).params as { k?: unknown; blocks?: unknown };
+  if (made && params.k === made.k && params.blocks === made.blocks) {
+    await mergeEntriesInTransaction(tx, made.entries);
+    return 'kept';
+  }
+  const requests = new RequestGroup();
+  requests.add(tx.objectStore('shards').clear());
+  requests.add(tx.objectStore('meta').delete('tables'));
+  await requests.done();
+  return 'dropped';
+}

@@ -27,6 +27,7 @@ import { useKeepRules } from './use-keep-rules.ts';
 import { useModifiedTimes, withoutTime, type ReadFileTimes } from './use-modified-times.ts';
 import { hashMemberBytes } from './plan-bytes.ts';
 import type { KeepMarksStore } from '../../corpus/keep-marks-store.ts';
+import type { KeepRulesStore } from '../../corpus/keep-rules-store.ts';
 import { useKeepMarks } from './use-keep-marks.ts';
 import { KeepFilters } from './KeepFilters.tsx';
 import { KeepExclusions } from './KeepExclusions.tsx';
@@ -45,6 +46,8 @@ export interface KeepPanelProps {
   readTimes: ReadFileTimes;
   /** The person's marks, "not a duplicate" lists and exclusions (shared with the pair view and the counts). */
   marksStore: KeepMarksStore;
+  /** The page's keep rules (the corpus saves them). */
+  rulesStore: KeepRulesStore;
 }
 
 /** The plan's file and row count from the decision (the export worker's `plan`). */
@@ -52,8 +55,8 @@ export type BuildPlan = (relation: PlanRelation, docs: PlanDocs, decision: KeepD
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function KeepPanel({ relation, docs: scanned, onSave, buildPlan, readTimes, marksStore }: KeepPanelProps) {
-  const [rules, setRules] = useKeepRules();
+export function KeepPanel({ relation, docs: scanned, onSave, buildPlan, readTimes, marksStore, rulesStore }: KeepPanelProps) {
+  const [rules, setRules] = useKeepRules(rulesStore);
   const modified = useModifiedTimes(scanned, relation.groups.members, readTimes, rules.order.includes('newest') || rules.order.includes('oldest'));
   const docs = useMemo(() => ({ ...scanned, ...(modified ? { modified } : {}) }), [scanned, modified]);
   // The person's own marks and "not a duplicate" list by document (saved by path), and the exclusions.

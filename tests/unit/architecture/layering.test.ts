@@ -111,6 +111,11 @@ describe('the layering of src/', () => {
     expect(direct).toEqual([]);
   });
 
+  it('the keep marks and rules stores are made by the corpus session only (the UI and app import their types)', () => {
+    const made = edges.filter((e) => (layer(e.from) === 'ui' || layer(e.from) === 'app') && /^corpus\/keep-(marks|rules)-store\.ts$/.test(e.to) && !e.typeOnly);
+    expect(made.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
   it('UI feature folders do not import each other (only ui/shared)', () => {
     const cross = edges
       .filter((e) => {

@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { closeCorpusDb } from '../../../src/storage/database.ts';
+import { getCorpusSummary } from '../../../src/storage/corpus-repository.ts';
+import { getFolderHandle, putFolderHandles } from '../../../src/storage/folder-handles.ts';
+import { getFolderRoots, setFolderRoots } from '../../../src/storage/folder-roots.ts';
 import { runScan } from '../../../src/cli/scan-command.ts';
 import { decodeScanBundle, type ScanBundle } from '../../../src/core/export/scan-bundle.ts';
 import { runCommand } from '../cli/run-command.ts';
@@ -94,5 +97,29 @@ describe('opening a CLI result beside its folder', () => {
     expect(again.length).toBeLessThanOrEqual(2);
     expect(t.persistence.getSnapshot().notice).toBe(`${disk.size - 1} files unchanged (same size and modification time: not read); 1 changed: f/t3.txt.`);
     expect(exportsOf(t.store.getSnapshot().result)).toBe(await freshExportsOf(filesOf(disk, [])));
+  });
+
+  it('stores the corpus and the folders\' handles and roots in one transaction: a failure in the roots leaves all as it was', async () => {
+    const disk: Disk = new Map();
+    TEXTS.slice(0, 3).forEach((text, i) => disk.set(`f/t${i}.txt`, [text, 1_700_000_000_000 + i * 1000]));
+    const bundle = await cliBundle(disk);
+    const t = await tab();
+    await settled(t);
+    await putFolderHandles([{ kind: 'directory', name: 'old' } as FileSystemDirectoryHandle]);
+    await setFolderRoots({ old: '/somewhere/old' });
+    const realPut = IDBObjectStore.prototype.put;
+    // Injected: the roots' record cannot be written (the corpus's records are issued before it).
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (this.name === 'settings' && (value as { key?: unknown }).key === 'folder-roots') throw new DOMException('injected', 'UnknownError');
+      return realPut.call(this, value, key);
+    };
+    try {
+      expect(await open(t, bundle, filesOf(disk, []))).toMatchObject({ kind: 'refused' });
+    } finally {
+      IDBObjectStore.prototype.put = realPut;
+    }
+    expect((await getCorpusSummary()).documentCount).toBe(0);
+    expect(await getFolderRoots()).toEqual({ old: '/somewhere/old' });
+    expect(await getFolderHandle('old')).not.toBeNull();
   });
 });
