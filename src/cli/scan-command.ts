@@ -15,7 +15,7 @@ import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
-import { PHASE_PREFIX } from '../scan/phase-timing.ts';
+import { describePhases, startCpuClock, type CpuClock } from './scan-phases.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
 import { parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
@@ -266,35 +266,6 @@ function describeChaining(result: ScanResult): string {
   );
 }
 
-/**
- * Where the scan's time went, from the session's phase measures (scan/phase-timing.ts; a phase that
- * runs twice, as the search does when a cache's corpus is merged, is summed) and this command's own
- * steps: "phases (wall clock, s; ...): walking, stat and the cache 0.41, reading with fingerprinting alongside 12.10, ...".
- */
-function describePhases(started: number, sessionFrom: number, writingFrom: number, end: number, merged: boolean, containment: boolean): string {
-  const sums = new Map<string, number>();
-  for (const e of performance.getEntriesByType('measure')) {
-    if (!e.name.startsWith(PHASE_PREFIX) || e.startTime < started) continue;
-    const name = e.name.slice(PHASE_PREFIX.length);
-    sums.set(name, (sums.get(name) ?? 0) + e.duration);
-  }
-  const s = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(2);
-  const parts = [
-    `walking, stat and the cache ${s(sessionFrom - started)}`,
-    `reading with fingerprinting alongside ${s(sums.get('reading'))}`,
-    `fingerprinting the rest ${s(sums.get('fingerprinting'))}`,
-    `exact copies ${s(sums.get('exact-grouping'))}`,
-    `search ${s(sums.get('search'))}`,
-    `verification ${s(sums.get('verification'))}`,
-    `grouping ${s(sums.get('grouping'))}`,
-    ...(containment ? [`containment after grouping ${s(sums.get('containment'))} (it runs beside verification and grouping)`] : []),
-    ...(merged ? [`merging with the cache ${s(sums.get('finish'))}`] : []),
-    `writing the outputs ${s(end - writingFrom)}`,
-  ];
-  const within = merged ? "; the merge's search, verification and grouping are within it" : '';
-  return `phases (wall clock, s${within}): ${parts.join(', ')}`;
-}
-
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
@@ -302,6 +273,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
   let output: AtomicFile | undefined;
   let planOutput: AtomicFile | undefined;
   let bundleOutput: AtomicFile | undefined;
+  let clock: CpuClock | null = null;
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
@@ -336,6 +308,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       );
       return 0;
     }
+    clock = startCpuClock();
     const started = performance.now();
     const startedMs = Date.now();
     let info;
@@ -433,6 +406,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           : null;
     const session = createScanSession(store, workers, stage);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
+    clock.mark();
     const sessionFrom = performance.now();
     await session.start({ kind: 'collected', collected, ...(pairs ? { pairs } : {}) });
     unsubscribe();
@@ -455,6 +429,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
 
     if (planOutput !== undefined) checkProtected(result, args.plan);
+    clock.mark();
     const writingFrom = performance.now();
     await writeCsv(result, output, io);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
@@ -466,8 +441,10 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       if (LISTED_SKIPS.has(skip.reason)) await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
     }
     const v = result.verification;
-    const seconds = (performance.now() - started) / 1000;
-    const phases = describePhases(started, sessionFrom, writingFrom, performance.now(), cacheOutcome !== null, args.containment > 0);
+    clock.mark();
+    const end = performance.now();
+    const seconds = (end - started) / 1000;
+    const phases = describePhases(clock, { started, sessionFrom, writingFrom, end }, cacheOutcome !== null, args.containment > 0);
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
@@ -494,6 +471,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await bundleOutput?.abort();
     return reportFailure('scan', error, io);
   } finally {
+    clock?.stop();
     workers?.ingest.terminate();
     workers?.index.terminate();
   }
