@@ -23,7 +23,7 @@ import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
-import { createNodeScanWorkers } from './node-scan-workers.ts';
+import { createNodeScanWorkers, type NodeScanWorkers } from './node-scan-workers.ts';
 import { statListing, type ListedIdentities } from './stat-listing.ts';
 import { positionsIn } from '../scan/scan-docs.ts';
 import { cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, scanIntoCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
@@ -188,20 +188,38 @@ async function openOutput(out: string): Promise<AtomicFile> {
  * Writes the relation CSV, chunk by chunk, to the output file (committed when whole) or stdout. A name
  * that is not UTF-8 is written as its own bytes. On a terminal the names' control characters are
  * escaped (terminal-names.ts), so a name cannot drive it; a file or a pipe gets the names as they are.
+ * `built`: the CSV's bytes from `startCsv`, when another thread built them.
  */
-async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo): Promise<void> {
+async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, built: Promise<Uint8Array[]> | null): Promise<void> {
   const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
   const paths = tty ? result.docs.paths.map(terminalText) : result.docs.paths;
-  const chunks = relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained);
   // Only a path can hold a name's invalid bytes: when none does, each chunk is plain UTF-8 (no scan of the whole CSV).
   const encode = paths.some(hasEscapedBytes) ? encodeName : (chunk: string) => Buffer.from(chunk, 'utf8');
+  const chunks: Iterable<Uint8Array> = built ? await built : encoded(relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained), encode);
   if (output === undefined) {
-    for (const chunk of chunks) await writeStream(io.stdout, encode(chunk));
+    for (const chunk of chunks) await writeStream(io.stdout, chunk);
     await flushStream(io.stdout);
     return;
   }
-  for (const chunk of chunks) await output.write(encode(chunk));
+  for (const chunk of chunks) await output.write(chunk);
   await output.commit();
+}
+
+function* encoded(chunks: Iterable<string>, encode: (chunk: string) => Uint8Array): Generator<Uint8Array> {
+  for (const chunk of chunks) yield encode(chunk);
+}
+
+/**
+ * The CSV's bytes built on the index thread while this one builds and writes the scan's cache; null
+ * without a cache (nothing to overlap), or when names need this thread's care (a terminal's escaping,
+ * a name's invalid bytes), and the CSV is then built as it is written.
+ */
+function startCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, workers: NodeScanWorkers, caching: boolean): Promise<Uint8Array[]> | null {
+  const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
+  if (!caching || tty || result.docs.paths.some(hasEscapedBytes)) return null;
+  const built = workers.index.call(new AbortController().signal, (api) => api.pairsCsvBytes(result.relation, result.docs.paths, result.contained));
+  built.catch(() => {});
+  return built;
 }
 
 /** One line per count of the scan's files by what happened to them (`listed`: those skipped before the scan, while walking DIR). */
@@ -431,10 +449,12 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     if (planOutput !== undefined) checkProtected(result, args.plan);
     clock.mark();
     const writingFrom = performance.now();
-    await writeCsv(result, output, io);
+    // The CSV is built on the index thread (idle now) while this thread writes the other outputs.
+    const csv = startCsv(result, output, io, workers, args.cache !== undefined);
+    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, listedAt, shown, cacheUse!, cacheOutcome, args.reread);
+    await writeCsv(result, output, io, csv);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
-    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, listedAt, shown, cacheUse!, cacheOutcome, args.reread);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {

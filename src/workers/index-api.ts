@@ -22,6 +22,8 @@ import type { PreviousGroups } from '../core/groups/relation-splice.ts';
 import { containmentCandidates, type ContainmentCandidates, type ContainmentOptions, type PassageSamples } from '../core/groups/contained-pairs.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
+import { relationCsvChunks } from '../core/export/csv.ts';
+import type { ContainedRelation } from '../core/groups/contained-pairs.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {
@@ -273,6 +275,16 @@ export const indexApi = {
   groupNearDuplicates(input: GroupingInput): GroupingResult {
     const out = groupNearDuplicates(input);
     return transfer(out, [...relationBuffers(out.relation), out.short.buffer, out.unchecked.buffer] as ArrayBuffer[]);
+  },
+
+  /**
+   * The pairs CSV (core/export/csv.ts `relationCsvChunks`, no rows left out) as UTF-8 chunks, built off
+   * the caller's thread: `simsift scan` writes its cache meanwhile. Names must be well-formed text.
+   */
+  pairsCsvBytes(relation: DuplicateRelation, paths: readonly string[], contained?: ContainedRelation): Uint8Array[] {
+    const encoder = new TextEncoder();
+    const chunks = Array.from(relationCsvChunks(relation, paths, undefined, undefined, undefined, contained), (chunk) => encoder.encode(chunk));
+    return transfer(chunks, chunks.map((c) => c.buffer as ArrayBuffer));
   },
 
   /**
