@@ -74,7 +74,8 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
   const ids = new Uint32Array(m);
   for (let i = 0, j = 0; i < n; i++) if (include[i]) ids[j++] = i;
   sortByHash(ids, hashHi, hashLo);
-  const distinct = new Uint32Array(m);
+  // Representatives marked, then listed by one pass in id order (not sorted out of hash order).
+  const isRep = new Uint8Array(n);
   let distinctCount = 0;
   const lists: Uint32Array[] = [];
   let grouped = 0;
@@ -88,7 +89,8 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
         break;
       }
     }
-    distinct[distinctCount++] = rep;
+    isRep[rep] = 1;
+    distinctCount++;
     for (let t = s; t < e; t++) representative[ids[t]] = rep;
     if (e - s > 1) {
       lists.push(ids.slice(s, e));
@@ -96,6 +98,7 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
     }
     s = e;
   }
-  const reps = distinct.slice(0, distinctCount).sort();
+  const reps = new Uint32Array(distinctCount);
+  for (let i = 0, r = 0; r < distinctCount; i++) if (isRep[i]) reps[r++] = i;
   return { representative, distinct: reps, groups: packGroups(lists, grouped) };
 }

@@ -46,15 +46,19 @@ describe('groupExact', () => {
       const ids = Array.from({ length: n }, (_, i) => i).filter((i) => include[i]);
       ids.sort((x, y) => hashHi[x]! - hashHi[y]! || hashLo[x]! - hashLo[y]! || x - y);
       const lists: number[][] = [];
+      const reps: number[] = [];
       for (let s = 0; s < ids.length; ) {
         let e = s + 1;
         while (e < ids.length && hashHi[ids[e]!] === hashHi[ids[s]!] && hashLo[ids[e]!] === hashLo[ids[s]!]) e++;
         if (e - s > 1) lists.push(ids.slice(s, e));
+        reps.push(ids.slice(s, e).find((d) => include[d] === 2) ?? ids[s]!);
         s = e;
       }
       lists.sort((x, y) => y.length - x.length || x[0]! - y[0]!);
       const g = groupExact(hashHi, hashLo, include);
       expect(unpack(g.groups), `seed ${seed}`).toEqual(lists);
+      // One representative per distinct text, in ascending ids.
+      expect(Array.from(g.distinct), `seed ${seed}`).toEqual(reps.sort((x, y) => x - y));
     }
   });
 });
