@@ -4,7 +4,7 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
@@ -222,6 +222,16 @@ function startCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo,
   return built;
 }
 
+/** Why this process may not read `path` (an error code), or null when it may. */
+function accessCode(path: string | Buffer): string | null {
+  try {
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (error) {
+    return errorCode(error);
+  }
+}
+
 /** One line per count of the scan's files by what happened to them (`listed`: those skipped before the scan, while walking DIR). */
 function describeFiles(result: ScanResult, hidden: number, listed: readonly SkippedFile[]): string {
   const counts = new Map<number, number>();
@@ -370,10 +380,12 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const excluded: Array<[string, string]> = [];
     // The stats go to the threads first: the restore's work on this thread would hold back the walk and the stats.
-    const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded);
+    // A scan that reads every file (no cache to spare any) asks the threads, beside each stat, which it may read.
+    const readsAll = args.cache === undefined || args.reread || !existsSync(args.cache);
+    const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded, readsAll);
     const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers!, new AbortController().signal, use.cache) : null));
     restoring.catch(() => {});
-    const { kept, identity } = await stating;
+    const { kept, identity, denied } = await stating;
     const cacheUse = await cacheRead;
     // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
     // for permission here (a read would only say NotReadableError).
@@ -381,14 +393,11 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Listing positions of the files to read (the others the cache stands for); an unreadable one is set apart.
     const unreadable = new Uint8Array(kept.length);
     const toRead = (cached ? cached.read : Array.from(kept.keys())).filter((i) => {
-      try {
-        accessSync(fsPath(join(args.dir, kept[i])), constants.R_OK);
-        return true;
-      } catch (error) {
-        listed.push({ docId: -1, path: kept[i], size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
-        unreadable[i] = 1;
-        return false;
-      }
+      const code = denied ? (denied.get(i) ?? null) : accessCode(fsPath(join(args.dir, kept[i])));
+      if (code === null) return true;
+      listed.push({ docId: -1, path: kept[i], size: 0, reason: 'unreadable', message: skipMessage('unreadable', code) });
+      unreadable[i] = 1;
+      return false;
     });
     // The folder's documents: those the cache stands for and those read now.
     const scanned = kept.filter((_, i) => unreadable[i] === 0);

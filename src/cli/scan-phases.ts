@@ -25,7 +25,7 @@ function processCpu(): number {
  * the CPU is taken to grow evenly: a phase boundary that falls while this thread is busy (no timer
  * runs) is placed by interpolation, so the phases' CPU adds up to the scan's.
  */
-export function startCpuClock(everyMs = 10, read: () => number = processCpu, now: () => number = () => performance.now()): CpuClock {
+export function startCpuClock(everyMs = 25, read: () => number = processCpu, now: () => number = () => performance.now()): CpuClock {
   const times: number[] = [];
   const cpus: number[] = [];
   const mark = () => {
