@@ -9,7 +9,7 @@ import { queryPairsCheaper } from '../core/index/block-layout.ts';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { concatPairLists, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { candidatesFromPairs, type ExternalCandidates } from '../core/index/external-pairs.ts';
-import { groupExact, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
+import { groupExact, groupExactKnown, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
 import { pairsApi } from './pairs-api.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
@@ -48,6 +48,11 @@ export interface DuplicateSearchInput {
    * one such member are searched (a merge into a saved corpus whose other pairs were decided before).
    */
   queries?: Uint8Array;
+  /**
+   * A merge's exact classes known already (core/groups/exact-groups.ts groupExactKnown): `label[i]`
+   * names doc i's saved class, -1 for a doc to place by its hash; the whole corpus is then not sorted.
+   */
+  classes?: { label: Int32Array; labels: number };
 }
 
 /** Exact groups and candidate pairs over doc ids. */
@@ -170,6 +175,25 @@ function groupExactOk(grouped: ExactGrouping, status: Uint8Array): ExactGrouping
   return { representative, distinct, groups: { start: Uint32Array.from(start), members: Uint32Array.from(members), count: start.length - 1 } };
 }
 
+/** Docs a merge may place by hash beside its known classes: beyond it, a sort of the whole corpus costs less. */
+const MAX_PLACED = 256;
+
+/**
+ * Whether the known classes stand for the grouping: given, no copy left to resolve (they take their
+ * original's results from the grouping), and few ok docs to place. Other docs end with no
+ * representative either way, so only ok docs are grouped.
+ */
+function knownClassesApply(input: Omit<DuplicateSearchInput, 'external' | 'known' | 'queries'>): boolean {
+  const { classes, status } = input;
+  if (!classes || classes.label.length !== status.length) return false;
+  let placed = 0;
+  for (let i = 0; i < status.length; i++) {
+    if (status[i] === COPY) return false;
+    if (status[i] === OK && classes.label[i]! < 0 && ++placed > MAX_PLACED) return false;
+  }
+  return true;
+}
+
 /**
  * Exact grouping (see `findDuplicates`): resolves every `copy` to its original's status, fingerprint and
  * words (in the input arrays), groups the fingerprinted docs by content hash and gathers the
@@ -182,7 +206,7 @@ function exactDuplicates(input: Omit<DuplicateSearchInput, 'external' | 'known' 
   // Fingerprinted docs (ok, too short) are preferred representatives; copies take their results.
   const include = new Uint8Array(n);
   for (let i = 0; i < n; i++) include[i] = status[i] === OK || status[i] === TOO_SHORT ? 2 : status[i] === COPY ? 1 : 0;
-  const grouped = groupExact(input.hashHi, input.hashLo, include);
+  const grouped = knownClassesApply(input) ? groupExactKnown(input.hashHi, input.hashLo, Uint8Array.from(status, (st) => (st === OK ? 2 : 0)), input.classes!.label, input.classes!.labels) : groupExact(input.hashHi, input.hashLo, include);
   for (let i = 0; i < n; i++) {
     if (status[i] !== COPY) continue;
     const rep = grouped.representative[i];
