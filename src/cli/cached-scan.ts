@@ -10,12 +10,12 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocFlag, DocStatus } from '../core/documents/document-status.ts';
 import { DOC_FLAG_HAS_CONTENT_HASH, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
-import { noContents, type ScanResult } from '../scan/scan-result.ts';
+import { noContents, type ScanDocs, type ScanResult } from '../scan/scan-result.ts';
 import { plainScan, type ScanRun, type ShownCorpus } from '../scan/scan-run.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { mergeCorpus, type MergeOutcome, type SavedCorpusPart, type SavedResult } from '../corpus/merge-corpus.ts';
 import { fromSavedPairs, loadSmallSets, verifiedByStorageId } from '../corpus/restore-corpus.ts';
-import { findCandidates } from '../scan/near-duplicate-search.ts';
+import { emptyKnown, findCandidates, type DuplicateSearchResult, type FoundCandidates, type SearchOptions } from '../scan/near-duplicate-search.ts';
 import { concatSets } from '../core/groups/packed-sets.ts';
 import { knownSetSize } from '../scan/verify-candidates.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
@@ -104,7 +104,8 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   const { pairs } = cache;
   const options = { settings: cache.settings, k: pairs.k, similarityThreshold: pairs.threshold, grouping: pairs.grouping === 'components' ? 'components' as const : 'reference' as const };
   const { docs, storageIds, skipped, notes, pinned } = restoredPositions(cache.corpus, { files }, [], pairs.pinned);
-  const found = await findCandidates(workers, signal, docs, cache.settings, concatSets([]), fromSavedPairs(pairs, storageIds, { ...options, pinned }));
+  const search = fromSavedPairs(pairs, storageIds, { ...options, pinned });
+  const found = cachedClasses(docs, storageIds, cache, search) ?? (await findCandidates(workers, signal, docs, cache.settings, concatSets([]), search));
   if (cache.passages) found.corpus.passages = passagesAtPositions(cache.passages, storageIds);
   if (cache.setSizes) found.corpus.setSizes = setSizesAtPositions(cache.setSizes, storageIds);
   // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
@@ -113,6 +114,26 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   const relation = groupsAtPositions(cache.groups, storageIds);
   const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes, grouping: options.grouping, ...(relation ? { relation } : {}) };
   return { result, storageIds, search: found.corpus };
+}
+
+/**
+ * The restore's search stage from the cache's exact classes: the saved pairs as candidates over the
+ * classes the last scan found, with no grouping and no search on the index thread (the merge groups
+ * the folder once). Null when the restored order or a copy left unresolved asks for the index thread's
+ * grouping (findCandidates), which gives the same classes from the same documents.
+ */
+function cachedClasses(docs: ScanDocs, storageIds: Uint32Array, cache: ScanCache, search: SearchOptions): FoundCandidates | null {
+  const n = docs.count;
+  for (let p = 0; p < n; p++) if (storageIds[p] !== p || docs.status[p] === DocStatus.copy) return null;
+  const representative = cache.representative.slice();
+  let count = 0;
+  for (let d = 0; d < n; d++) if (representative[d] === d) count++;
+  const reps = new Uint32Array(count);
+  for (let d = 0, r = 0; d < n; d++) if (representative[d] === d) reps[r++] = d;
+  const chosen = search.candidates!({ representative } as DuplicateSearchResult, emptyKnown());
+  const corpus: SearchCorpus = { docs, settings: cache.settings, reps, representative, smallSets: concatSets([]), known: chosen.known };
+  // No exact groups listed: the restored result keeps only the classes (the merge lists the groups).
+  return { docs, representative, exactGroups: { start: new Uint32Array(1), members: new Uint32Array(0), count: 0 }, corpus, candidates: chosen.candidates, indexingMs: 0 };
 }
 
 /** The cache's groups (by stored id) at restored positions; null when a member was not restored (the merge then groups everything). */
@@ -244,5 +265,5 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   // Positions are the stored ids here, so the passages are kept as they are.
   const passages = result.passages ?? null;
   const groups = { table: result.relation.groups, identical: result.relation.identical };
-  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages, setSizes, groups };
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages, setSizes, groups, representative: result.representative };
 }

@@ -5,7 +5,7 @@
  * Why the thread reads: Node cannot post a file-backed Blob to a worker thread, and reading on the main
  * thread (Blob streams, then transferring the bytes) cost more than the fingerprinting on real text.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { ingestApi } from '../workers/ingest-api.ts';
@@ -26,6 +26,8 @@ export interface PathStats {
   ctimeMs: Float64Array;
   ino: Float64Array;
   failed: [index: number, code: string][];
+  /** With `access`: the statted paths this process may not read, with the error code (`access(R_OK)`'s). */
+  denied: [index: number, code: string][];
 }
 
 /** The 32-bit per-file arrays of PathBatchResult (status is 8-bit). */
@@ -154,20 +156,29 @@ export const nodeIngestApi = {
 
   /**
    * The stat of `base + path` for each of `paths`: the scan's listing, split over the threads, so a
-   * cached second scan does not wait on one thread's synchronous stats.
+   * cached second scan does not wait on one thread's synchronous stats. `access`: also whether each may
+   * be read (a scan that reads every file asks here, beside the stat, not on the main thread).
    */
-  statPaths(base: string, paths: string[]): PathStats {
+  statPaths(base: string, paths: string[], access = false): PathStats {
     const n = paths.length;
-    const out: PathStats = { size: new Float64Array(n), mtimeMs: new Float64Array(n), ctimeMs: new Float64Array(n), ino: new Float64Array(n), failed: [] };
+    const out: PathStats = { size: new Float64Array(n), mtimeMs: new Float64Array(n), ctimeMs: new Float64Array(n), ino: new Float64Array(n), failed: [], denied: [] };
     for (let i = 0; i < n; i++) {
+      const name = fsPath(base + paths[i]);
       try {
-        const info = statSync(fsPath(base + paths[i]));
+        const info = statSync(name);
         out.size[i] = info.size;
         out.mtimeMs[i] = info.mtimeMs;
         out.ctimeMs[i] = info.ctimeMs;
         out.ino[i] = info.ino;
       } catch (error) {
         out.failed.push([i, errorCode(error)]);
+        continue;
+      }
+      if (!access) continue;
+      try {
+        accessSync(name, constants.R_OK);
+      } catch (error) {
+        out.denied.push([i, errorCode(error)]);
       }
     }
     return transfer(out, [out.size.buffer, out.mtimeMs.buffer, out.ctimeMs.buffer, out.ino.buffer]);

@@ -15,7 +15,7 @@ import type { PackedSets } from '../core/groups/packed-sets.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 
 /** A scan as the cache keeps it. Document positions are their stored ids (0..count-1, path order). */
 export interface ScanCache {
@@ -40,6 +40,11 @@ export interface ScanCache {
   setSizes: Uint32Array;
   /** The relation's groups by position, so the next scan groups again only the components its changes touch. */
   groups: { table: GroupTable; identical: Uint8Array };
+  /**
+   * Per document: the document whose text stands for it (the scan's exact classes), -1 when not
+   * fingerprinted: the next scan restores the classes instead of grouping the whole folder again.
+   */
+  representative: Int32Array;
 }
 
 /** The JSON head of the file: everything but the columns, and each column's byte length. */
@@ -59,7 +64,7 @@ interface Head {
   columns: Record<ColumnName, number>;
 }
 
-const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys', 'groupOffsets', 'groupMembers', 'groupJaccard', 'groupDistance', 'groupIdentical', 'groupOf'] as const;
+const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys', 'groupOffsets', 'groupMembers', 'groupJaccard', 'groupDistance', 'groupIdentical', 'groupOf', 'representative'] as const;
 type ColumnName = (typeof COLUMNS)[number];
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -101,6 +106,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     groupDistance: g.distanceToReference,
     groupIdentical: cache.groups.identical,
     groupOf: bytesOf(g.groupOf),
+    representative: bytesOf(cache.representative),
   };
   const head: Head = {
     version: CACHE_VERSION,
@@ -192,7 +198,14 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const passageOffsets = take('passageOffsets', u32, 4, head.passages ? pd + 1 : 0);
   const passageKeys = take('passageKeys', u32, 4, pk);
   const groups = takeGroups(head, n, take);
+  const representative = take('representative', (x) => new Int32Array(x), 4, n);
   if (at !== body.byteLength) throw damaged('length');
+  // A class is one text: its representative stands for itself, comes first, and has the member's content hash.
+  for (let d = 0; d < n; d++) {
+    const r = representative[d]!;
+    if (r === -1) continue;
+    if (!(r >= 0 && r <= d && representative[r] === r && hashHi[r] === hashHi[d] && hashLo[r] === hashLo[d])) throw damaged('classes');
+  }
   for (let i = 0; i < pd; i++) if (!(passageDocs[i]! < n && passageOffsets[i]! <= passageOffsets[i + 1]! && passageOffsets[i + 1]! <= pk)) throw damaged('passages');
   const paths = n === 0 ? [] : pathText.split('\0');
   if (paths.length !== n) throw damaged('paths');
@@ -228,6 +241,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     passages: head.passages ? { docs: passageDocs, offsets: passageOffsets, keys: passageKeys } : null,
     setSizes,
     groups,
+    representative,
   };
 }
 

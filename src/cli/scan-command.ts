@@ -4,7 +4,7 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
@@ -15,7 +15,7 @@ import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
-import { PHASE_PREFIX } from '../scan/phase-timing.ts';
+import { describePhases, startCpuClock, type CpuClock } from './scan-phases.ts';
 import { inPathOrder } from '../scan/collect-files.ts';
 import { walkFiles } from './walk-files.ts';
 import { parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
@@ -23,7 +23,7 @@ import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
 import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
-import { createNodeScanWorkers } from './node-scan-workers.ts';
+import { createNodeScanWorkers, type NodeScanWorkers } from './node-scan-workers.ts';
 import { statListing, type ListedIdentities } from './stat-listing.ts';
 import { positionsIn } from '../scan/scan-docs.ts';
 import { cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, scanIntoCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
@@ -188,20 +188,48 @@ async function openOutput(out: string): Promise<AtomicFile> {
  * Writes the relation CSV, chunk by chunk, to the output file (committed when whole) or stdout. A name
  * that is not UTF-8 is written as its own bytes. On a terminal the names' control characters are
  * escaped (terminal-names.ts), so a name cannot drive it; a file or a pipe gets the names as they are.
+ * `built`: the CSV's bytes from `startCsv`, when another thread built them.
  */
-async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo): Promise<void> {
+async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, built: Promise<Uint8Array[]> | null): Promise<void> {
   const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
   const paths = tty ? result.docs.paths.map(terminalText) : result.docs.paths;
-  const chunks = relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained);
   // Only a path can hold a name's invalid bytes: when none does, each chunk is plain UTF-8 (no scan of the whole CSV).
   const encode = paths.some(hasEscapedBytes) ? encodeName : (chunk: string) => Buffer.from(chunk, 'utf8');
+  const chunks: Iterable<Uint8Array> = built ? await built : encoded(relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained), encode);
   if (output === undefined) {
-    for (const chunk of chunks) await writeStream(io.stdout, encode(chunk));
+    for (const chunk of chunks) await writeStream(io.stdout, chunk);
     await flushStream(io.stdout);
     return;
   }
-  for (const chunk of chunks) await output.write(encode(chunk));
+  for (const chunk of chunks) await output.write(chunk);
   await output.commit();
+}
+
+function* encoded(chunks: Iterable<string>, encode: (chunk: string) => Uint8Array): Generator<Uint8Array> {
+  for (const chunk of chunks) yield encode(chunk);
+}
+
+/**
+ * The CSV's bytes built on the index thread while this one builds and writes the scan's cache; null
+ * without a cache (nothing to overlap), or when names need this thread's care (a terminal's escaping,
+ * a name's invalid bytes), and the CSV is then built as it is written.
+ */
+function startCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, workers: NodeScanWorkers, caching: boolean): Promise<Uint8Array[]> | null {
+  const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
+  if (!caching || tty || result.docs.paths.some(hasEscapedBytes)) return null;
+  const built = workers.index.call(new AbortController().signal, (api) => api.pairsCsvBytes(result.relation, result.docs.paths, result.contained));
+  built.catch(() => {});
+  return built;
+}
+
+/** Why this process may not read `path` (an error code), or null when it may. */
+function accessCode(path: string | Buffer): string | null {
+  try {
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (error) {
+    return errorCode(error);
+  }
 }
 
 /** One line per count of the scan's files by what happened to them (`listed`: those skipped before the scan, while walking DIR). */
@@ -266,35 +294,6 @@ function describeChaining(result: ScanResult): string {
   );
 }
 
-/**
- * Where the scan's time went, from the session's phase measures (scan/phase-timing.ts; a phase that
- * runs twice, as the search does when a cache's corpus is merged, is summed) and this command's own
- * steps: "phases (wall clock, s; ...): walking, stat and the cache 0.41, reading with fingerprinting alongside 12.10, ...".
- */
-function describePhases(started: number, sessionFrom: number, writingFrom: number, end: number, merged: boolean, containment: boolean): string {
-  const sums = new Map<string, number>();
-  for (const e of performance.getEntriesByType('measure')) {
-    if (!e.name.startsWith(PHASE_PREFIX) || e.startTime < started) continue;
-    const name = e.name.slice(PHASE_PREFIX.length);
-    sums.set(name, (sums.get(name) ?? 0) + e.duration);
-  }
-  const s = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(2);
-  const parts = [
-    `walking, stat and the cache ${s(sessionFrom - started)}`,
-    `reading with fingerprinting alongside ${s(sums.get('reading'))}`,
-    `fingerprinting the rest ${s(sums.get('fingerprinting'))}`,
-    `exact copies ${s(sums.get('exact-grouping'))}`,
-    `search ${s(sums.get('search'))}`,
-    `verification ${s(sums.get('verification'))}`,
-    `grouping ${s(sums.get('grouping'))}`,
-    ...(containment ? [`containment after grouping ${s(sums.get('containment'))} (it runs beside verification and grouping)`] : []),
-    ...(merged ? [`merging with the cache ${s(sums.get('finish'))}`] : []),
-    `writing the outputs ${s(end - writingFrom)}`,
-  ];
-  const within = merged ? "; the merge's search, verification and grouping are within it" : '';
-  return `phases (wall clock, s${within}): ${parts.join(', ')}`;
-}
-
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
@@ -302,6 +301,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
   let output: AtomicFile | undefined;
   let planOutput: AtomicFile | undefined;
   let bundleOutput: AtomicFile | undefined;
+  let clock: CpuClock | null = null;
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
@@ -336,6 +336,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
       );
       return 0;
     }
+    clock = startCpuClock();
     const started = performance.now();
     const startedMs = Date.now();
     let info;
@@ -379,10 +380,12 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
     const excluded: Array<[string, string]> = [];
     // The stats go to the threads first: the restore's work on this thread would hold back the walk and the stats.
-    const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded);
+    // A scan that reads every file (no cache to spare any) asks the threads, beside each stat, which it may read.
+    const readsAll = args.cache === undefined || args.reread || !existsSync(args.cache);
+    const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded, readsAll);
     const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers!, new AbortController().signal, use.cache) : null));
     restoring.catch(() => {});
-    const { kept, identity } = await stating;
+    const { kept, identity, denied } = await stating;
     const cacheUse = await cacheRead;
     // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
     // for permission here (a read would only say NotReadableError).
@@ -390,14 +393,11 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Listing positions of the files to read (the others the cache stands for); an unreadable one is set apart.
     const unreadable = new Uint8Array(kept.length);
     const toRead = (cached ? cached.read : Array.from(kept.keys())).filter((i) => {
-      try {
-        accessSync(fsPath(join(args.dir, kept[i])), constants.R_OK);
-        return true;
-      } catch (error) {
-        listed.push({ docId: -1, path: kept[i], size: 0, reason: 'unreadable', message: skipMessage('unreadable', errorCode(error)) });
-        unreadable[i] = 1;
-        return false;
-      }
+      const code = denied ? (denied.get(i) ?? null) : accessCode(fsPath(join(args.dir, kept[i])));
+      if (code === null) return true;
+      listed.push({ docId: -1, path: kept[i], size: 0, reason: 'unreadable', message: skipMessage('unreadable', code) });
+      unreadable[i] = 1;
+      return false;
     });
     // The folder's documents: those the cache stands for and those read now.
     const scanned = kept.filter((_, i) => unreadable[i] === 0);
@@ -433,6 +433,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
           : null;
     const session = createScanSession(store, workers, stage);
     const unsubscribe = store.subscribe(() => progress.update(describeProgress(store.getSnapshot())));
+    clock.mark();
     const sessionFrom = performance.now();
     await session.start({ kind: 'collected', collected, ...(pairs ? { pairs } : {}) });
     unsubscribe();
@@ -455,19 +456,24 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     }
 
     if (planOutput !== undefined) checkProtected(result, args.plan);
+    clock.mark();
     const writingFrom = performance.now();
-    await writeCsv(result, output, io);
+    // The CSV is built on the index thread (idle now) while this thread writes the other outputs.
+    const csv = startCsv(result, output, io, workers, args.cache !== undefined);
+    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, listedAt, shown, cacheUse!, cacheOutcome, args.reread);
+    await writeCsv(result, output, io, csv);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
-    const cacheLine = args.cache === undefined ? '' : await keepCache(args.cache, args.dir, startedMs, result, identity, listedAt, shown, cacheUse!, cacheOutcome, args.reread);
     excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
     for (const skip of [...listed, ...result.skipped]) {
       if (LISTED_SKIPS.has(skip.reason)) await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
     }
     const v = result.verification;
-    const seconds = (performance.now() - started) / 1000;
-    const phases = describePhases(started, sessionFrom, writingFrom, performance.now(), cacheOutcome !== null, args.containment > 0);
+    clock.mark();
+    const end = performance.now();
+    const seconds = (end - started) / 1000;
+    const phases = describePhases(clock, { started, sessionFrom, writingFrom, end }, cacheOutcome !== null, args.containment > 0);
     await write(
       io.stderr,
       `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
@@ -494,6 +500,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await bundleOutput?.abort();
     return reportFailure('scan', error, io);
   } finally {
+    clock?.stop();
     workers?.ingest.terminate();
     workers?.index.terminate();
   }

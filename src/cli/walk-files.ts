@@ -24,9 +24,19 @@ export async function walkFiles(
   const files: string[] = [];
   // Names are appended by hand (path.relative for each of 100,000 files cost a third of a second).
   const walk = async (dir: string, rel: string): Promise<void> => {
-    let entries;
+    let entries: Array<{ isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean } & Parameters<typeof specialKind>[0]>;
+    let names: string[];
     try {
-      entries = await readdir(fsPath(dir), { withFileTypes: true, encoding: 'buffer' });
+      const listed = await readdir(fsPath(dir), { withFileTypes: true });
+      entries = listed;
+      names = listed.map((entry) => entry.name);
+      // Names as strings (no Buffer per name); a folder holding a name that is not UTF-8 (it decodes
+      // with U+FFFD) is read again as bytes, so that name keeps its bytes.
+      if (names.some((name) => name.includes('\uFFFD'))) {
+        const raw = await readdir(fsPath(dir), { withFileTypes: true, encoding: 'buffer' });
+        entries = raw;
+        names = raw.map((entry) => nameFromBytes(entry.name));
+      }
     } catch (error) {
       if (dir === root) throw error;
       onError(rel, `directory unreadable (${errorCode(error)})`);
@@ -35,8 +45,9 @@ export async function walkFiles(
     // A folder sorts as its name and '/' (its files' paths start so), a file as its name: each folder's
     // keys in order, folders entered in turn, give every path in path order.
     const keys: string[] = [];
-    for (const entry of entries) {
-      const name = nameFromBytes(entry.name);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const name = names[i]!;
       const path = rel === '' ? name : `${rel}/${name}`;
       if ((entry.isDirectory() || entry.isFile()) && isHiddenName(name)) onHidden(path);
       else if (entry.isDirectory()) keys.push(`${name}/`);

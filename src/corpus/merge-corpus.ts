@@ -13,7 +13,7 @@ import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, indexInSorted, pathOrder, positionsIn } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
-import { savedGroupsAt, type SavedGrouped } from './merge-regroup.ts';
+import { savedClassesAt, savedGroupsAt, type SavedGrouped } from './merge-regroup.ts';
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
@@ -193,8 +193,7 @@ function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | 
     if (q < 0) {
       keepOwn.push(d);
       added.push(ownDocs.paths[d]!);
-    }
-    else if (before.storageIds[q] === NO_ID && own.storageIds[d] !== NO_ID) {
+    } else if (before.storageIds[q] === NO_ID && own.storageIds[d] !== NO_ID) {
       // Shown but never saved (its batch did not fit in the storage): the new copy is the saved one.
       dropSaved[q] = 1;
       keepOwn.push(d);
@@ -376,6 +375,7 @@ export async function mergeCorpus(
     ...(setSizes ? { setSizes } : {}),
     passages,
     previous: savedGroupsAt(before, savedTo, ownTo, docs.count, options, carry),
+    classes: savedClassesAt(before, savedTo, docs.count),
     candidates: (search) => {
       const candidates = mergedCandidates(search, before, savedTo, wasSaved, decided, options.k);
       return { candidates: carry ? { ...candidates, histogram: carriedHistogram(before, savedTo, search, options.k) } : candidates, known };

@@ -24,3 +24,15 @@ export function savedGroupsAt(before: { result: SavedGrouped }, savedTo: Int32Ar
   const r = before.result;
   return previousGroupsAt({ representative: r.representative, verified: r.verified, groups: relation.groups, identical: relation.identical }, savedTo, touched);
 }
+
+/**
+ * The saved corpus's exact classes at merged positions (`savedTo`), labelled by their saved
+ * representative, -1 for the documents the scan brought: the merge places only those by hash
+ * (core/groups/exact-groups.ts groupExactKnown) instead of grouping the whole corpus again.
+ */
+export function savedClassesAt(before: { result: Pick<ScanResult, 'representative'> }, savedTo: Int32Array, count: number): { label: Int32Array; labels: number } {
+  const label = new Int32Array(count).fill(-1);
+  const representative = before.result.representative;
+  for (let q = 0; q < savedTo.length; q++) if (savedTo[q]! >= 0 && representative[q]! >= 0) label[savedTo[q]!] = representative[q]!;
+  return { label, labels: savedTo.length };
+}

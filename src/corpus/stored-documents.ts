@@ -138,15 +138,17 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
     skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: storedSkipMessage(reason, docs, p) });
   }
   // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
-  const listed = new Set(docs.paths);
+  const listed = notSaved.length > 0 ? new Set(docs.paths) : new Set<string>();
   for (const [path, reason, message] of notSaved) {
     if (listed.has(path)) continue;
     listed.add(path);
     skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
   }
+  // Maps of every path and id only when something needs one (a restore without either skips 2 x n entries).
+  const pins = pinnedFrom ? [...pinnedFrom] : [];
   const byId = new Map<number, number>();
-  storageIds.forEach((id, p) => byId.set(id, p));
-  const pinned = pinnedFrom ? [...pinnedFrom].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) : [];
+  if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id, p));
+  const pinned = pins.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   return { docs, storageIds, skipped, notes, pinned };
 }
 

@@ -174,6 +174,8 @@ export interface SearchOptions {
   candidates?: (found: DuplicateSearchResult, known: KnownPairs) => { candidates: Candidates; known: KnownPairs };
   /** A merge's saved groups at these positions and the documents it touched (see GroupingInput.previous). */
   previous?: PreviousGroups;
+  /** A merge's saved exact classes at these positions (see DuplicateSearchInput.classes). */
+  classes?: { label: Int32Array; labels: number };
 }
 
 /** The stage's first half: exact groups and candidates, nothing verified or grouped yet. */
@@ -207,6 +209,7 @@ export async function findCandidates(
     k: searchK,
     ...(options.known ? { known: options.known } : {}),
     ...(options.queries ? { queries: options.queries } : {}),
+    ...(options.classes ? { classes: options.classes } : {}),
   };
   // Pairs found outside replace the search (the index worker maps them); the search runs on every worker.
   const found = external

@@ -9,7 +9,7 @@ import { queryPairsCheaper } from '../core/index/block-layout.ts';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { concatPairLists, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { candidatesFromPairs, type ExternalCandidates } from '../core/index/external-pairs.ts';
-import { groupExact, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
+import { groupExact, groupExactKnown, type ExactGrouping, type GroupList } from '../core/groups/exact-groups.ts';
 import { pairsApi } from './pairs-api.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import { hamming } from '../core/simhash/fingerprint64.ts';
@@ -19,10 +19,11 @@ import { shortJoinMembers, similarityJoin } from '../core/groups/short-documents
 import { buildDuplicateRelation, type DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import { sortScoredPairs, type GroupTable, type ScoredPairs } from '../core/groups/group-table.ts';
 import type { PreviousGroups } from '../core/groups/relation-splice.ts';
-import { type ContainmentCandidates, type ContainmentOptions, type PassageSamples } from '../core/groups/contained-pairs.ts';
+import type { ContainedRelation, ContainmentCandidates, ContainmentOptions, PassageSamples } from '../core/groups/contained-pairs.ts';
 import { containmentCandidates } from '../core/groups/containment-candidates.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
+import { relationCsvChunks } from '../core/export/csv.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {
@@ -47,6 +48,11 @@ export interface DuplicateSearchInput {
    * one such member are searched (a merge into a saved corpus whose other pairs were decided before).
    */
   queries?: Uint8Array;
+  /**
+   * A merge's exact classes known already (core/groups/exact-groups.ts groupExactKnown): `label[i]`
+   * names doc i's saved class, -1 for a doc to place by its hash; the whole corpus is then not sorted.
+   */
+  classes?: { label: Int32Array; labels: number };
 }
 
 /** Exact groups and candidate pairs over doc ids. */
@@ -169,6 +175,25 @@ function groupExactOk(grouped: ExactGrouping, status: Uint8Array): ExactGrouping
   return { representative, distinct, groups: { start: Uint32Array.from(start), members: Uint32Array.from(members), count: start.length - 1 } };
 }
 
+/** Docs a merge may place by hash beside its known classes: beyond it, a sort of the whole corpus costs less. */
+const MAX_PLACED = 256;
+
+/**
+ * Whether the known classes stand for the grouping: given, no copy left to resolve (they take their
+ * original's results from the grouping), and few ok docs to place. Other docs end with no
+ * representative either way, so only ok docs are grouped.
+ */
+function knownClassesApply(input: Omit<DuplicateSearchInput, 'external' | 'known' | 'queries'>): boolean {
+  const { classes, status } = input;
+  if (!classes || classes.label.length !== status.length) return false;
+  let placed = 0;
+  for (let i = 0; i < status.length; i++) {
+    if (status[i] === COPY) return false;
+    if (status[i] === OK && classes.label[i]! < 0 && ++placed > MAX_PLACED) return false;
+  }
+  return true;
+}
+
 /**
  * Exact grouping (see `findDuplicates`): resolves every `copy` to its original's status, fingerprint and
  * words (in the input arrays), groups the fingerprinted docs by content hash and gathers the
@@ -181,7 +206,7 @@ function exactDuplicates(input: Omit<DuplicateSearchInput, 'external' | 'known' 
   // Fingerprinted docs (ok, too short) are preferred representatives; copies take their results.
   const include = new Uint8Array(n);
   for (let i = 0; i < n; i++) include[i] = status[i] === OK || status[i] === TOO_SHORT ? 2 : status[i] === COPY ? 1 : 0;
-  const grouped = groupExact(input.hashHi, input.hashLo, include);
+  const grouped = knownClassesApply(input) ? groupExactKnown(input.hashHi, input.hashLo, Uint8Array.from(status, (st) => (st === OK ? 2 : 0)), input.classes!.label, input.classes!.labels) : groupExact(input.hashHi, input.hashLo, include);
   for (let i = 0; i < n; i++) {
     if (status[i] !== COPY) continue;
     const rep = grouped.representative[i];
@@ -274,6 +299,16 @@ export const indexApi = {
   groupNearDuplicates(input: GroupingInput): GroupingResult {
     const out = groupNearDuplicates(input);
     return transfer(out, [...relationBuffers(out.relation), out.short.buffer, out.unchecked.buffer] as ArrayBuffer[]);
+  },
+
+  /**
+   * The pairs CSV (core/export/csv.ts `relationCsvChunks`, no rows left out) as UTF-8 chunks, built off
+   * the caller's thread: `simsift scan` writes its cache meanwhile. Names must be well-formed text.
+   */
+  pairsCsvBytes(relation: DuplicateRelation, paths: readonly string[], contained?: ContainedRelation): Uint8Array[] {
+    const encoder = new TextEncoder();
+    const chunks = Array.from(relationCsvChunks(relation, paths, undefined, undefined, undefined, contained), (chunk) => encoder.encode(chunk));
+    return transfer(chunks, chunks.map((c) => c.buffer as ArrayBuffer));
   },
 
   /**

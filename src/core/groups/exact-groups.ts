@@ -74,7 +74,8 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
   const ids = new Uint32Array(m);
   for (let i = 0, j = 0; i < n; i++) if (include[i]) ids[j++] = i;
   sortByHash(ids, hashHi, hashLo);
-  const distinct = new Uint32Array(m);
+  // Representatives marked, then listed by one pass in id order (not sorted out of hash order).
+  const isRep = new Uint8Array(n);
   let distinctCount = 0;
   const lists: Uint32Array[] = [];
   let grouped = 0;
@@ -88,7 +89,8 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
         break;
       }
     }
-    distinct[distinctCount++] = rep;
+    isRep[rep] = 1;
+    distinctCount++;
     for (let t = s; t < e; t++) representative[ids[t]] = rep;
     if (e - s > 1) {
       lists.push(ids.slice(s, e));
@@ -96,6 +98,58 @@ export function groupExact(hashHi: Uint32Array, hashLo: Uint32Array, include: Ui
     }
     s = e;
   }
-  const reps = distinct.slice(0, distinctCount).sort();
+  const reps = new Uint32Array(distinctCount);
+  for (let i = 0, r = 0; r < distinctCount; i++) if (isRep[i]) reps[r++] = i;
+  return { representative, distinct: reps, groups: packGroups(lists, grouped) };
+}
+
+/**
+ * `groupExact` when most documents' classes are known already (a saved corpus's, in a merge), without
+ * sorting the whole corpus by hash: `known[i]` >= 0 labels document i's class (documents of one label
+ * share one hash; labels below `labels`), -1 a document to place by its hash (new or changed), which is
+ * compared with every included document, so it suits a few. Every included document is preferred (2).
+ * Gives what `groupExact` gives for the same hashes and `include`.
+ */
+export function groupExactKnown(hashHi: Uint32Array, hashLo: Uint32Array, include: Uint8Array, known: Int32Array, labels: number): ExactGrouping {
+  const n = include.length;
+  // Each label's class stands for its lowest member, unless a placed document with its hash comes first.
+  const classRep = new Int32Array(labels).fill(-1);
+  for (let i = 0; i < n; i++) if (include[i] && known[i]! >= 0 && classRep[known[i]!]! < 0) classRep[known[i]!] = i;
+  const representative = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    if (!include[i] || known[i]! >= 0) continue;
+    let first = -1;
+    let label = -1;
+    for (let j = 0; j < n && (first < 0 || label < 0); j++) {
+      if (!include[j] || hashHi[j] !== hashHi[i] || hashLo[j] !== hashLo[i]) continue;
+      if (first < 0) first = j;
+      if (known[j]! >= 0) label = known[j]!;
+    }
+    representative[i] = first;
+    if (label >= 0 && first < classRep[label]!) classRep[label] = first;
+  }
+  for (let i = 0; i < n; i++) if (include[i] && known[i]! >= 0) representative[i] = classRep[known[i]!]!;
+  // Members per representative, then each class of two or more as one list (members ascending).
+  const size = new Uint32Array(n);
+  for (let i = 0; i < n; i++) if (representative[i]! >= 0) size[representative[i]!]++;
+  let distinctCount = 0;
+  for (let i = 0; i < n; i++) if (size[i]! > 0) distinctCount++;
+  const reps = new Uint32Array(distinctCount);
+  const listOf = new Int32Array(n).fill(-1);
+  const lists: Uint32Array[] = [];
+  let grouped = 0;
+  for (let i = 0, r = 0; i < n; i++) {
+    if (size[i] === 0) continue;
+    reps[r++] = i;
+    if (size[i]! < 2) continue;
+    listOf[i] = lists.length;
+    lists.push(new Uint32Array(size[i]!));
+    grouped += size[i]!;
+  }
+  const filled = new Uint32Array(lists.length);
+  for (let i = 0; i < n; i++) {
+    const l = representative[i]! >= 0 ? listOf[representative[i]!]! : -1;
+    if (l >= 0) lists[l]![filled[l]!++] = i;
+  }
   return { representative, distinct: reps, groups: packGroups(lists, grouped) };
 }

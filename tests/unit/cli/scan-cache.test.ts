@@ -292,8 +292,8 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     const second = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
     expect(second.err).toMatch(new RegExp(`cache: ${TEXTS.length - 1} files not read \\(unchanged since the last scan\\); 1 read: 1 changed, 0 new, 0 with the same contents; 0 gone`));
     // Its phases say the merge with the cache, and that the merge's own steps are within it; a scan without a cache says neither.
-    expect(second.err).toMatch(/phases \(wall clock, s; the merge's search, verification and grouping are within it\): .*, merging with the cache \d+\.\d\d, writing/);
-    expect(first.err).toMatch(/phases \(wall clock, s\): (?!.*merging)/);
+    expect(second.err).toMatch(/phases \(s, wall clock \/ CPU of every thread; the merge's search, verification and grouping are within it\): .*, merging with the cache \d+\.\d\d \/ \d+\.\d\d, writing/);
+    expect(first.err).toMatch(/phases \(s, wall clock \/ CPU of every thread\): (?!.*merging)/);
     const other = await scan(dir, join(root, 'c.csv'), ['--cache', cache, '--features', 'word1']);
     expect(other.err).toMatch(/cache: not used: it was made with word3, binary, this scan uses word1, binary; every file read/);
     writeFileSync(cache, 'not a cache');

@@ -3,7 +3,8 @@
  * scan of the same files: the same pairs CSV and the same candidate histogram (the histogram is carried:
  * the saved one, less the pairs of documents that left, plus the new pairs), over seeded random changes.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { indexApi } from '../../../src/workers/index-api.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { plainScan, type ShownCorpus } from '../../../src/scan/scan-run.ts';
@@ -43,6 +44,25 @@ const excerptOf = (text: string) => {
 };
 
 describe('a merge that searches only the pairs with a new member', { timeout: 120_000 }, () => {
+  it('groups exact copies once: the saved classes stand, only the new documents are placed by hash', async () => {
+    const saved = new Map([['e/a.txt', TEXTS[0]!], ['e/b.txt', TEXTS[1]!], ['e/c-copy-of-a.txt', TEXTS[0]!]]);
+    const before = await scan(saved);
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    // A new copy that comes first in path order (it becomes its class's representative), and a new text.
+    const read = new Map([['e/0-copy-of-a.txt', TEXTS[0]!], ['e/d.txt', TEXTS[2]!]]);
+    const own = await scan(read, saved.size);
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
+    const grouping = vi.spyOn(indexApi, 'groupExactDuplicates');
+    const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
+    const classes = grouping.mock.calls.at(-1)![0].classes!;
+    grouping.mockRestore();
+    // Saved documents labelled by their class, the new ones placed by hash.
+    expect(Array.from(classes.label, (l, d) => `${merged.docs.paths[d]} ${l < 0 ? 'placed' : 'known'}`)).toEqual(['e/0-copy-of-a.txt placed', 'e/a.txt known', 'e/b.txt known', 'e/c-copy-of-a.txt known', 'e/d.txt placed']);
+    expect(Array.from(merged.representative)).toEqual([0, 0, 2, 0, 4]);
+    expect(csvOf(merged)).toBe(csvOf((await scan(new Map([...saved, ...read]))).result));
+  });
+
   it('finds a new excerpt inside a saved document and a new whole around a saved excerpt', async () => {
     const saved = new Map([['f/whole.txt', TEXTS[0]!], ['f/part.txt', excerptOf(TEXTS[1]!)], ['f/other.txt', TEXTS[2]!]]);
     const before = await scan(saved);

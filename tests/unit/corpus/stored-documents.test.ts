@@ -3,7 +3,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { addBatch, loadCorpus } from '../../../src/storage/corpus-repository.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
-import { docsFromCorpus, INVALID_UTF8_NOTE, storedDocumentOf } from '../../../src/corpus/stored-documents.ts';
+import { docsFromCorpus, INVALID_UTF8_NOTE, restoredPositions, storedDocumentOf } from '../../../src/corpus/stored-documents.ts';
+import type { LoadedCorpus } from '../../../src/storage/corpus-repository.ts';
 import { concatDocs } from '../../../src/scan/scan-docs.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocFlag, DocStatus, invalidUtf8Message } from '../../../src/core/documents/document-status.ts';
@@ -89,5 +90,32 @@ describe('storedDocumentOf and docsFromCorpus', () => {
     expect(both.paths[a.count]).toBe(a.paths[0]);
     expect(both.hi[a.count + 6]).toBe(a.hi[6]);
     expect(both.files[a.count + 3]).toBe(a.files[3]);
+  });
+});
+
+describe('restoredPositions', () => {
+  const corpus = (paths: string[], ids: number[]): LoadedCorpus => {
+    const n = paths.length;
+    return {
+      count: n, ids: Uint32Array.from(ids), hi: new Uint32Array(n), lo: new Uint32Array(n), flags: new Uint8Array(n), paths,
+      hashHi: new Uint32Array(n), hashLo: new Uint32Array(n), sizes: new Float64Array(n), words: new Uint32Array(n), skipReasons: new Map(),
+      documentCount: n, nextId: Math.max(0, ...ids) + 1, revision: 0,
+    };
+  };
+  const files = (n: number) => ({ files: new Array<Blob>(n).fill(new Blob()) });
+
+  it('maps the pinned ids to positions in path order and lists files never stored once, none that is stored', () => {
+    const r = restoredPositions(corpus(['b.txt', 'a.txt', 'c.txt'], [7, 3, 9]), files(3), [['a.txt', 'hidden', 'm'], ['x/.h', 'hidden', 'm'], ['x/.h', 'hidden', 'm']], [9, 3, 42]);
+    expect(r.docs.paths).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    expect(Array.from(r.storageIds)).toEqual([3, 7, 9]);
+    expect(r.pinned).toEqual([2, 0]);
+    expect(r.skipped.map((s) => s.path)).toEqual(['x/.h']);
+  });
+
+  it('without pins or unsaved files, restores in path order with none', () => {
+    const r = restoredPositions(corpus(['a.txt', 'b.txt'], [0, 1]), files(2), [], undefined);
+    expect(r.pinned).toEqual([]);
+    expect(r.skipped).toEqual([]);
+    expect(Array.from(r.storageIds)).toEqual([0, 1]);
   });
 });

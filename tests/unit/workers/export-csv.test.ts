@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exportApi } from '../../../src/workers/export-api.ts';
 import { buildDuplicateRelation } from '../../../src/core/groups/duplicate-relation.ts';
 import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { indexApi } from '../../../src/workers/index-api.ts';
 
 const table = {
   count: 2,
@@ -38,5 +39,22 @@ describe('the CSV files the export worker builds', () => {
     expect(await blobText(await exportApi.groupsCsv(table, paths, Uint32Array.from([1]), Uint8Array.from([0, 0, 0, 0, 1]), null))).toBe(
       "\uFEFFgroup,path,role,distance_to_reference\r\n2,c.txt,reference,0\r\n2,'-d.txt,exact-duplicate,0\r\n",
     );
+  });
+});
+
+describe("the pairs CSV built on the index thread (simsift scan's, while it writes its cache)", () => {
+  it('is the core CSV as UTF-8, byte for byte, in chunks', () => {
+    // 0, 1 identical; 2 near 0; a non-ASCII name and a name a spreadsheet would run.
+    const relation = buildDuplicateRelation({
+      count: 3,
+      representative: Int32Array.from([0, 0, 2]),
+      verified: { a: Uint32Array.of(0), b: Uint32Array.of(2), distance: Uint8Array.of(3), jaccard: Float32Array.of(0.9), count: 1 },
+      lengths: [10, 10, 10],
+    });
+    const names = ['Überblick.txt', '=SUM(1).txt', 'notes, draft.txt'];
+    const chunks = indexApi.pairsCsvBytes(relation, names);
+    const bytes = Buffer.concat(chunks);
+    expect(bytes.equals(Buffer.from([...relationCsvChunks(relation, names)].join(''), 'utf8'))).toBe(true);
+    expect(bytes.toString('utf8').split('\r\n')).toHaveLength(5);
   });
 });

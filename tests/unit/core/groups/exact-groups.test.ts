@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupExact, type GroupList } from '../../../../src/core/groups/exact-groups.ts';
+import { groupExact, groupExactKnown, type GroupList } from '../../../../src/core/groups/exact-groups.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 function unpack(g: GroupList): number[][] {
@@ -46,15 +46,41 @@ describe('groupExact', () => {
       const ids = Array.from({ length: n }, (_, i) => i).filter((i) => include[i]);
       ids.sort((x, y) => hashHi[x]! - hashHi[y]! || hashLo[x]! - hashLo[y]! || x - y);
       const lists: number[][] = [];
+      const reps: number[] = [];
       for (let s = 0; s < ids.length; ) {
         let e = s + 1;
         while (e < ids.length && hashHi[ids[e]!] === hashHi[ids[s]!] && hashLo[ids[e]!] === hashLo[ids[s]!]) e++;
         if (e - s > 1) lists.push(ids.slice(s, e));
+        reps.push(ids.slice(s, e).find((d) => include[d] === 2) ?? ids[s]!);
         s = e;
       }
       lists.sort((x, y) => y.length - x.length || x[0]! - y[0]!);
       const g = groupExact(hashHi, hashLo, include);
       expect(unpack(g.groups), `seed ${seed}`).toEqual(lists);
+      // One representative per distinct text, in ascending ids.
+      expect(Array.from(g.distinct), `seed ${seed}`).toEqual(reps.sort((x, y) => x - y));
+    }
+  });
+});
+
+describe('groupExactKnown', () => {
+  it('gives what groupExact gives when most classes are known (labels) and a few documents are placed by hash', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const next = mulberry32(seed);
+      const n = 1 + (next() % 400);
+      const pool = Array.from({ length: 1 + (next() % 30) }, () => [next() >>> 0, next() >>> 0] as const);
+      const hashOf = Array.from({ length: n }, () => next() % pool.length);
+      const hashHi = Uint32Array.from(hashOf, (h) => pool[h]![0]);
+      const hashLo = Uint32Array.from(hashOf, (h) => pool[h]![1]);
+      const include = Uint8Array.from({ length: n }, () => (next() % 5 === 0 ? 0 : 2));
+      // Known classes labelled by a rotated hash index (labels say nothing of order); some documents placed by hash.
+      const label = Array.from({ length: pool.length }, (_, i) => (i + seed) % pool.length);
+      const known = Int32Array.from(hashOf, (h) => (next() % 6 === 0 ? -1 : label[h]!));
+      const expected = groupExact(hashHi, hashLo, include);
+      const got = groupExactKnown(hashHi, hashLo, include, known, pool.length);
+      expect(Array.from(got.representative), `seed ${seed}`).toEqual(Array.from(expected.representative));
+      expect(Array.from(got.distinct), `seed ${seed}`).toEqual(Array.from(expected.distinct));
+      expect(unpack(got.groups), `seed ${seed}`).toEqual(unpack(expected.groups));
     }
   });
 });
