@@ -152,8 +152,8 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
   return { docs, storageIds, skipped, notes, pinned };
 }
 
-/** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
-export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
+/** The fingerprints of docs `ds` and their storage ids (from `idOf`), gathered for a table build. */
+export function fingerprintsOf(docs: ScanDocs, ds: readonly number[], idOf: ArrayLike<number>): { hi: Uint32Array; lo: Uint32Array; ids: Uint32Array } {
   const hi = new Uint32Array(ds.length);
   const lo = new Uint32Array(ds.length);
   const ids = new Uint32Array(ds.length);
@@ -162,6 +162,12 @@ export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, d
     lo[i] = docs.lo[d]!;
     ids[i] = idOf[d]!;
   });
+  return { hi, lo, ids };
+}
+
+/** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
+export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
+  const { hi, lo, ids } = fingerprintsOf(docs, ds, idOf);
   return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
 }
 

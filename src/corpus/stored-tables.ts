@@ -13,6 +13,7 @@ import type { CheckTools } from './check-against-corpus.ts';
 import { LOCK_WAIT_MS } from './corpus-writer.ts';
 import { NO_ID } from '../storage/schema.ts';
 import type { CorpusPart } from './merge-corpus.ts';
+import { fingerprintsOf } from './stored-documents.ts';
 
 /** The tables' parameters (null: none stored). */
 export type StoredTables = { k: number; blocks: number; tableCount: number } | null;
@@ -50,14 +51,7 @@ export async function syncTables(workers: ScanWorkers, shown: CorpusPart, curren
           tables = null;
           return;
         }
-        const hi = new Uint32Array(positions.length);
-        const lo = new Uint32Array(positions.length);
-        const ids = new Uint32Array(positions.length);
-        positions.forEach((p, i) => {
-          hi[i] = docs.hi[p]!;
-          lo[i] = docs.lo[p]!;
-          ids[i] = shown.storageIds[p]!;
-        });
+        const { hi, lo, ids } = fingerprintsOf(docs, positions, shown.storageIds);
         // Built in the index worker (1M documents: ~120-130 ms in Node, over the 100 ms a main-thread task may take).
         const index = await workers.index.call(undefined, (api) => api.buildTables({ hi, lo, k: plan.k, blocks: plan.blocks }));
         await writePermutedIndex(index, { ids });
