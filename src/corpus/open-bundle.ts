@@ -91,7 +91,7 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
     `Opened the CLI result of ${bundle.root} (${count(d.count, 'document')}, scanned ${new Date(bundle.scannedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC); ` +
     `checking "${match.chosen}" for files changed since${missing > 0 ? ` (${count(missing, 'file')} of the result not found in it)` : ''}.`;
   c.update({ notice: c.scanNotice });
-  const sync: ScanSource = source.kind === 'handles' || source.kind === 'file-list' ? { ...source, sync: true } : source;
+  const sync: ScanSource = source.kind === 'file-list' ? { ...source, sync: true } : source;
   void c.session?.start(sync);
   return { kind: 'opened' };
 }

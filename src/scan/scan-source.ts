@@ -13,9 +13,8 @@ import type { ListedStats } from './quick-check.ts';
 export type ScanSource =
   /** `sync`: a chosen folder's files, which the corpus follows (ScanStart.sync, scan-run.ts); `folderPaths`: its whole listing when a resume reads part. */
   | { kind: 'file-list'; files: ArrayLike<File>; sync?: boolean; folderPaths?: readonly string[] }
+  /** A drop: in Chromium its items' File System Access handles, which the ingest workers walk and read (handle-source.ts). */
   | { kind: 'drop'; drop: DropSnapshot }
-  /** A folder (or files) given as File System Access handles: the ingest workers walk and read them (handle-source.ts). */
-  | { kind: 'handles'; handles: FileSystemHandle[]; sync?: boolean }
   /**
    * Files already collected (a rescan with other settings, the CLI). `pairs`: candidate pairs found
    * outside (doc ids = positions in `collected`), used instead of the scan's own search.
@@ -40,7 +39,7 @@ export async function collectSource(
   withStats = false,
 ): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[]; stats: ListedStats | null }> {
   const unreadable: SkippedFile[] = [];
-  const handles = source.kind === 'handles' ? source.handles : source.kind === 'drop' ? await dropHandles(source.drop) : null;
+  const handles = source.kind === 'drop' ? await dropHandles(source.drop) : null;
   if (handles) return { ...(await collectFromHandles(workers, handles, signal, withStats)), unreadable };
   const collected =
     source.kind === 'collected'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { quickCheck, statsAlong, type UnchangedTest } from '../../../src/scan/quick-check.ts';
 import type { CollectedFiles } from '../../../src/scan/collect-files.ts';
 import type { ScanWorkers } from '../../../src/workers/scan-workers.ts';
-import { collectSource } from '../../../src/scan/scan-source.ts';
+import { collectSource, type ScanSource } from '../../../src/scan/scan-source.ts';
 import { openHandlesInWorkers } from '../../../src/scan/handle-source.ts';
 import { ingestApi } from '../../../src/workers/ingest-api.ts';
 import type { EntryHandle } from '../../../src/workers/directory-handles.ts';
@@ -57,8 +57,14 @@ describe('quickCheck through Files the page holds', () => {
 });
 
 /** Real ingest workers (comlink over MessageChannels) whose handles are fake trees, named across the channel by an id. */
+/** A dropped folder whose handle names the fake root `name` (the fake workers look it up by name). */
+function droppedFolder(name: string): ScanSource {
+  const handle = { kind: 'directory', name } as unknown as FileSystemHandle;
+  return { kind: 'drop', drop: { entries: [], looseFiles: [], handles: [Promise.resolve(handle)] } };
+}
+
 function handleWorkers(roots: Map<string, EntryHandle>, calls: string[] = []): ScanWorkers {
-  const lookup = (ids: FileSystemHandle[]) => (ids as unknown as string[]).map((id) => roots.get(id)!) as unknown as FileSystemHandle[];
+  const lookup = (ids: FileSystemHandle[]) => ids.map((id) => roots.get(id.name)!) as unknown as FileSystemHandle[];
   return inThreadWorkers({
     ...ingestApi,
     statHandles: (token: string, paths: string[]) => (calls.push('statHandles'), ingestApi.statHandles(token, paths)),
@@ -74,7 +80,7 @@ describe('quickCheck through handles', () => {
     const root = fakeDirectory('notes', folders, 0, probe);
     const workers = handleWorkers(new Map([['notes', root]]));
     const signal = new AbortController().signal;
-    const source = { kind: 'handles' as const, handles: ['notes'] as unknown as FileSystemHandle[] };
+    const source = droppedFolder('notes');
     // Saved: every file as the tree has it, except d1/0.txt (edited since); d*/3.txt are gone since they were listed.
     const saved: UnchangedTest = {
       saved: () => true,
@@ -113,7 +119,7 @@ describe('quickCheck through handles', () => {
       for await (const _ of scan.read(false));
       return scan.search();
     };
-    const source = { kind: 'handles', handles: ['notes'] as unknown as FileSystemHandle[] } as const;
+    const source = droppedFolder('notes');
     await createScanSession(store, workers, stage(true)).start(source);
     expect(store.getSnapshot().state).toBe('done');
     expect(calls).toEqual([]);
