@@ -121,6 +121,30 @@ function entryFile(entry: FileSystemFileEntry): Promise<File> {
 }
 
 /**
+ * How many files a drop holds by its entries, hidden ones and hidden folders left out as the walks
+ * leave them; null when a folder cannot be listed (nothing to compare). Names only: no File is made.
+ */
+export async function countDropFiles(drop: DropSnapshot, signal?: AbortSignal): Promise<number | null> {
+  let count = drop.looseFiles.filter((file) => !isHiddenName(file.name)).length;
+  const stack: FileSystemEntry[] = [...drop.entries];
+  while (stack.length > 0) {
+    signal?.throwIfAborted();
+    const entry = stack.pop()!;
+    if (isHiddenName(entry.name)) continue;
+    if (entry.isFile) count++;
+    else if (entry.isDirectory) {
+      try {
+        const reader = (entry as FileSystemDirectoryEntry).createReader();
+        for (let batch = await readBatch(reader); batch.length > 0; batch = await readBatch(reader)) stack.push(...batch);
+      } catch {
+        return null;
+      }
+    }
+  }
+  return count;
+}
+
+/**
  * Walks a drop: folders recursively (an explicit stack, so very deep trees cannot overflow),
  * hidden folders not entered at all. Unreadable entries become `onUnreadable` records.
  */

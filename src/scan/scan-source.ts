@@ -2,7 +2,7 @@
  * Where a scan's listing comes from: the person's files, folders and drops as a flat list, and for a
  * rescan with other fingerprint settings after a reload, the saved corpus's kept contents.
  */
-import { collectFromDrop, collectFromFileList, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
+import { collectFromDrop, collectFromFileList, countDropFiles, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
 import { collectFromHandles, dropHandles } from './handle-source.ts';
 import { isHandleDocument, noContents, type ScanResult, type SkippedFile } from './scan-result.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
@@ -40,7 +40,13 @@ export async function collectSource(
 ): Promise<{ collected: CollectedFiles; unreadable: SkippedFile[]; stats: ListedStats | null }> {
   const unreadable: SkippedFile[] = [];
   const handles = source.kind === 'drop' ? await dropHandles(source.drop) : null;
-  if (handles) return { ...(await collectFromHandles(workers, handles, signal, withStats)), unreadable };
+  if (handles && source.kind === 'drop') {
+    // A handle never lists a name Chromium's File System Access refuses (any of \ : * ? " < > |, control or
+    // format characters, a leading or trailing space, dot or tilde); the drop's entries list every file.
+    // Fewer files through the handles than in the entries: the drop is read through its entries.
+    const [listed, inEntries] = await Promise.all([collectFromHandles(workers, handles, signal, withStats), countDropFiles(source.drop, signal)]);
+    if (inEntries === null || inEntries <= listed.collected.paths.length) return { ...listed, unreadable };
+  }
   const collected =
     source.kind === 'collected'
       ? source.collected

@@ -94,3 +94,25 @@ test('a dropped folder that comes with a directory handle is read through it', a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a dropped folder holding names a directory handle does not list is read through its entries: every file', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'simsift-handles-names-'));
+  try {
+    // Names Chromium's File System Access refuses (a handle lists none of them), as a crawl or an editor leaves them.
+    const folder = join(dir, 'crawl');
+    const corpus = generateCorpus(folder, { files: 6, totalBytes: 6 * 3000, nearEvery: 3, exactEvery: 0, perFolder: 6, seed: 5 });
+    const [copy, original] = corpus.near[0]!;
+    const text = readFileSync(join(folder, corpus.pathOf(original)));
+    for (const name of ['page.html?id=2', 'notes.txt~', 'Re: minutes.txt']) writeFileSync(join(folder, name), text);
+    const app = new ResultsPage(page);
+    await app.open();
+    await dropFolderOnApp(page, { disk: folder });
+    await app.waitForDone();
+    await expect(app.stat('Files scanned')).toHaveText(String(corpus.files + 3));
+    await expect(app.option('crawl/Re: minutes.txt')).toBeVisible();
+    await expect(app.option(`crawl/${corpus.pathOf(copy)}`)).toBeVisible();
+    expect(await listedHandles(page)).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
