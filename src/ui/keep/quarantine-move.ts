@@ -28,28 +28,43 @@ export interface MoveOutcome {
 
 type Dir = FileSystemDirectoryHandle;
 
-/** The folder that holds `parts[0..-1]` under `root` (whose own name is `parts[0]`), made when `create`; null when a part is missing or not a folder. */
+/**
+ * The folder that holds `parts[0..-1]` under `root` (whose own name is `parts[0]`), made when `create`;
+ * null when a part is missing or not a folder; throws the browser's TypeError for a name it refuses.
+ */
 async function folderOf(root: Dir, parts: string[], create: boolean): Promise<Dir | null> {
   let dir = root;
   try {
     for (const part of parts.slice(1, -1)) dir = await dir.getDirectoryHandle(part, { create });
     return dir;
-  } catch {
+  } catch (error) {
+    if (error instanceof TypeError) throw error;
     return null;
   }
 }
+
+/** Why a file whose name the browser refuses is not moved (the CLI moves it). */
+const REFUSED_NAME = 'its name is one the browser does not let a page open (move it with simsift apply)';
 
 /** The file at `path` (which starts with the root's name) and its folder, or why there is none. */
 async function fileAt(root: Dir, path: string): Promise<{ ok: true; dir: Dir; handle: FileSystemFileHandle; bytes: Uint8Array } | { ok: false; why: string }> {
   const parts = pathParts(path);
   if (!parts || parts.length < 2 || parts[0] !== root.name) return { ok: false, why: `not a path under the chosen folder ${root.name}` };
-  const dir = await folderOf(root, parts, false);
+  // The browser's file access refuses some names (any of \ : * ? " < > |, control characters, a leading or
+  // trailing space, dot or tilde) with a TypeError: such a file is there, but the page cannot reach it.
+  let dir: Dir | null;
+  try {
+    dir = await folderOf(root, parts, false);
+  } catch {
+    return { ok: false, why: REFUSED_NAME };
+  }
   if (!dir) return { ok: false, why: 'missing (its folder is gone)' };
   let handle: FileSystemFileHandle;
   try {
     handle = await dir.getFileHandle(parts[parts.length - 1]!);
   } catch (error) {
-    return { ok: false, why: (error as DOMException).name === 'TypeMismatchError' ? 'not a file (a folder is there now)' : 'missing' };
+    const name = (error as DOMException).name;
+    return { ok: false, why: name === 'TypeMismatchError' ? 'not a file (a folder is there now)' : name === 'TypeError' ? REFUSED_NAME : 'missing' };
   }
   try {
     return { ok: true, dir, handle, bytes: new Uint8Array(await (await handle.getFile()).arrayBuffer()) };
@@ -257,9 +272,9 @@ export async function undoQuarantine(moved: readonly AppUndoEntry[], root: Dir, 
       refused.push({ path: m.path, why: 'changed in the quarantine folder since it was moved; left there' });
       continue;
     }
-    const dir = await folderOf(root, parts, true);
     const name = parts[parts.length - 1]!;
     try {
+      const dir = await folderOf(root, parts, true);
       if (!dir) throw new Error('its folder is not a folder any more');
       await writeNew(dir, name, held.bytes);
       await held.dir.removeEntry(name);
