@@ -120,33 +120,54 @@ function entryFile(entry: FileSystemFileEntry): Promise<File> {
   return new Promise((resolve, reject) => entry.file(resolve, reject));
 }
 
+/** What walking a drop meets: a file, a hidden entry (never entered), or a folder that cannot be listed. */
+type DropEntry =
+  | { kind: 'file'; entry: FileSystemFileEntry; path: string }
+  | { kind: 'hidden'; entry: FileSystemEntry; path: string }
+  | { kind: 'unreadable'; path: string; error: unknown };
+
+/**
+ * A drop's entries in path order as listed: folders recursively (an explicit stack, so very deep trees
+ * cannot overflow), hidden folders not entered. The one walk both the collection and the count take.
+ */
+async function* walkDropEntries(entries: readonly FileSystemEntry[], signal?: AbortSignal): AsyncGenerator<DropEntry> {
+  const stack: FileSystemEntry[] = [...entries].reverse();
+  while (stack.length > 0) {
+    signal?.throwIfAborted();
+    const entry = stack.pop()!;
+    const path = entry.fullPath.replace(/^\/+/, '');
+    if (isHiddenName(entry.name)) yield { kind: 'hidden', entry, path };
+    else if (entry.isFile) yield { kind: 'file', entry: entry as FileSystemFileEntry, path };
+    else if (entry.isDirectory) {
+      try {
+        const reader = (entry as FileSystemDirectoryEntry).createReader();
+        const children: FileSystemEntry[] = [];
+        // readEntries returns at most ~100 entries per call; an empty batch means the end.
+        for (let batch = await readBatch(reader); batch.length > 0; batch = await readBatch(reader)) children.push(...batch);
+        for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
+      } catch (error) {
+        yield { kind: 'unreadable', path: path + '/', error };
+      }
+    }
+  }
+}
+
 /**
  * How many files a drop holds by its entries, hidden ones and hidden folders left out as the walks
  * leave them; null when a folder cannot be listed (nothing to compare). Names only: no File is made.
  */
 export async function countDropFiles(drop: DropSnapshot, signal?: AbortSignal): Promise<number | null> {
   let count = drop.looseFiles.filter((file) => !isHiddenName(file.name)).length;
-  const stack: FileSystemEntry[] = [...drop.entries];
-  while (stack.length > 0) {
-    signal?.throwIfAborted();
-    const entry = stack.pop()!;
-    if (isHiddenName(entry.name)) continue;
-    if (entry.isFile) count++;
-    else if (entry.isDirectory) {
-      try {
-        const reader = (entry as FileSystemDirectoryEntry).createReader();
-        for (let batch = await readBatch(reader); batch.length > 0; batch = await readBatch(reader)) stack.push(...batch);
-      } catch {
-        return null;
-      }
-    }
+  for await (const met of walkDropEntries(drop.entries, signal)) {
+    if (met.kind === 'unreadable') return null;
+    if (met.kind === 'file') count++;
   }
   return count;
 }
 
 /**
- * Walks a drop: folders recursively (an explicit stack, so very deep trees cannot overflow),
- * hidden folders not entered at all. Unreadable entries become `onUnreadable` records.
+ * Collects a drop (`walkDropEntries`): its loose files and every file under its folders. Unreadable
+ * entries become `onUnreadable` records.
  */
 export async function collectFromDrop(
   drop: DropSnapshot,
@@ -161,7 +182,6 @@ export async function collectFromDrop(
     files.push(file);
     paths.push(file.name);
   }
-  const stack: FileSystemEntry[] = [...drop.entries].reverse();
   const slice = createTimeSlicer();
   const pendingFiles: FileSystemFileEntry[] = [];
   // File entries are resolved in parallel batches: one await per file would take seconds on 100,000.
@@ -176,28 +196,16 @@ export async function collectFromDrop(
       } else onUnreadable?.(path, outcome.reason);
     });
   };
-  while (stack.length > 0) {
-    signal?.throwIfAborted();
-    const entry = stack.pop()!;
-    const path = entry.fullPath.replace(/^\/+/, '');
-    if (isHiddenName(entry.name)) {
-      if (entry.isDirectory) hidden.addFolder(path + '/', 0, 0);
-      else hidden.check(path.split('/'), 0);
+  for await (const met of walkDropEntries(drop.entries, signal)) {
+    if (met.kind === 'hidden') {
+      if (met.entry.isDirectory) hidden.addFolder(met.path + '/', 0, 0);
+      else hidden.check(met.path.split('/'), 0);
       continue;
     }
-    if (entry.isFile) {
-      pendingFiles.push(entry as FileSystemFileEntry);
+    if (met.kind === 'unreadable') onUnreadable?.(met.path, met.error);
+    else {
+      pendingFiles.push(met.entry);
       if (pendingFiles.length >= 512) await flushFiles();
-    } else if (entry.isDirectory) {
-      try {
-        const reader = (entry as FileSystemDirectoryEntry).createReader();
-        const children: FileSystemEntry[] = [];
-        // readEntries returns at most ~100 entries per call; an empty batch means the end.
-        for (let batch = await readBatch(reader); batch.length > 0; batch = await readBatch(reader)) children.push(...batch);
-        for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
-      } catch (error) {
-        onUnreadable?.(path + '/', error);
-      }
     }
     const pause = slice();
     if (pause) await pause;
