@@ -12,7 +12,7 @@ import { DocStatus } from '../core/documents/document-status.ts';
 import { restoredPositions } from './stored-documents.ts';
 import type { IngestItem } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
-import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
+import { emptyKnown, searchDocs, shortCopiesSkipped } from '../scan/near-duplicate-search.ts';
 import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
 import type { DocsSearch, SearchOptions } from '../scan/near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
@@ -136,16 +136,16 @@ export async function groupDocs(
   const t1 = performance.now();
   onPhase?.('searching near-duplicates');
   const found = await searchDocs(workers, signal, docs, options.settings, smallSets, { ...options, known }, () => onPhase?.('verifying and grouping'));
-  return groupedOf(found, skipped, options, t1 - t0);
+  return groupedOf(docs, found, skipped, options, t1 - t0);
 }
 
-/** A stage's outcome as a restored result (notes are filled in by the caller). */
-function groupedOf(found: DocsSearch, skipped: SkippedFile[], options: GroupingOptions, readingMs: number): GroupedCorpus {
+/** A stage's outcome over restored `docs` as a result (notes are filled in by the caller). */
+function groupedOf(docs: ScanDocs, found: DocsSearch, skipped: SkippedFile[], options: GroupingOptions, readingMs: number): GroupedCorpus {
   const result: ScanResult = {
     settings: options.settings,
     ...found.near,
     docs: found.docs,
-    skipped,
+    skipped: [...skipped, ...shortCopiesSkipped(docs, found.docs)],
     notes: [],
     representative: found.representative,
     exactGroups: found.exactGroups,
@@ -300,7 +300,7 @@ export async function groupFromSavedPairs(
 ): Promise<GroupedCorpus> {
   // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets([]), fromSavedPairs(saved, storageIds, options));
-  return groupedOf(found, skipped, options, 0);
+  return groupedOf(docs, found, skipped, options, 0);
 }
 
 /**

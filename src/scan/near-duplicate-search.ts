@@ -13,7 +13,8 @@ import type { DuplicateSearchResult } from '../workers/index-api.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { PreviousGroups } from '../core/groups/relation-splice.ts';
-import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type VerificationStats } from './scan-result.ts';
+import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type SkippedFile, type VerificationStats } from './scan-result.ts';
+import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts';
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
@@ -289,4 +290,18 @@ export function noNearDuplicates(n: number, k: number, similarityThreshold: numb
     verification: { candidates: 0, measured: 0, sizeRejected: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
     contained: noContained(),
   };
+}
+
+/**
+ * The copies of a too-short document, skipped as it is: a copy's status becomes its original's only in
+ * the search (`found`), so each one is listed here, from a scan and from a restore alike.
+ */
+export function shortCopiesSkipped(before: ScanDocs, found: ScanDocs): SkippedFile[] {
+  const out: SkippedFile[] = [];
+  for (let d = 0; d < before.count; d++) {
+    if (before.status[d] === DocStatus.copy && found.status[d] === DocStatus.tooShort) {
+      out.push({ docId: d, path: before.paths[d]!, size: before.sizes[d]!, reason: 'too-short', message: tooShortMessage(found.words[d]!) });
+    }
+  }
+  return out;
 }

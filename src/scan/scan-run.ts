@@ -3,13 +3,12 @@
  * iterable), search. The scan never calls its owner: the owner (the saved corpus, the CLI's cache, or
  * `plainScan`) decides between the stages what to store and hands the scan what it needs as values.
  */
-import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
 import { collectSource, type ScanSource } from './scan-source.ts';
 import type { DocNote, Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 import { concatSets } from '../core/groups/packed-sets.ts';
-import { searchDocs } from './near-duplicate-search.ts';
+import { searchDocs, shortCopiesSkipped } from './near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
@@ -232,12 +231,7 @@ async function searchOwn(p: RunParts, scanDocs: ScanDocs): Promise<ShownCorpus> 
   timings.indexingMs = found.indexingMs;
   timings.groupingMs = tEnd - tIndex - found.indexingMs;
   timings.totalMs = tEnd - t0;
-  // Copies now carry their original's status and fingerprint; short copies join the skipped list.
-  for (let d = 0; d < scanDocs.count; d++) {
-    if (scanDocs.status[d] === DocStatus.copy && found.docs.status[d] === DocStatus.tooShort) {
-      skipped.push({ docId: d, path: scanDocs.paths[d], size: scanDocs.sizes[d], reason: 'too-short', message: tooShortMessage(found.docs.words[d]) });
-    }
-  }
+  skipped.push(...shortCopiesSkipped(scanDocs, found.docs));
   p.docs = found.docs;
   const result: ScanResult = {
     settings,

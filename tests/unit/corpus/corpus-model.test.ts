@@ -42,6 +42,10 @@ const FOUND: [string, Action[]][] = [
       { t: 'cancel-resume', early: false },
     ],
   ],
+  [
+    'identical files too short to fingerprint are each listed as skipped after a reload (the restore left out the copies of a short file)',
+    [{ t: 'disk-short', r: 0, name: 's0.txt' }, { t: 'disk-short', r: 1, name: 's1.txt' }, { t: 'disk-short', r: 2, name: 's2.txt' }, { t: 'choose-folder' }, { t: 'reload' }],
+  ],
 ];
 
 /** The quick check's sequences (#34), each equal to a fresh scan after every step checked. */

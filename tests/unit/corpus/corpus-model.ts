@@ -81,7 +81,12 @@ export type Action =
    * The keep panel's exclusions set to a pattern naming one file of the folder (`r` picks it; an `r`
    * divisible by 4 clears them instead): from the next scan on, it is as a file not in the folder.
    */
-  | { t: 'exclude'; r: number };
+  | { t: 'exclude'; r: number }
+  /** A file too short to fingerprint written into the folder (`r` picks its text among a few: often the same as another's). */
+  | { t: 'disk-short'; r: number; name: string };
+
+/** The short texts `disk-short` writes: below the fingerprint's minimum, so the scan lists them as skipped. */
+const SHORT_TEXTS: readonly string[] = ['hi', 'hi', 'ok then'];
 
 /** The fingerprint settings the settings action picks among (TF-IDF left out: its corpus is never quick-checked). */
 export const MODEL_SETTINGS: readonly SimHashSettings[] = [
@@ -118,6 +123,7 @@ export function generate(seed: number, length: number): Action[] {
     ['reread', 1],
     ['settings-after-reload', 1],
     ['exclude', 2],
+    ['disk-short', 1],
   ];
   const total = weights.reduce((s, [, w]) => s + w, 0);
   while (out.length < length) {
@@ -145,6 +151,7 @@ export function generate(seed: number, length: number): Action[] {
         out.push({ t, r, seed: seedOf });
         break;
       case 'disk-copy':
+      case 'disk-short':
         out.push({ t, r, name });
         break;
       case 'disk-edited-copy':
@@ -385,7 +392,8 @@ export function exportsOf(result: ScanResult | null): string {
   const order = orderGroups(relation.groups, lowerCasePaths(docs.paths), 'size', '');
   const groups = groupsCsv(relation.groups, docs.paths, order, relation.identical);
   const times = docs.paths.map((p, d) => `${p}\t${docs.modified?.[d] ?? 0}`).join('\n');
-  return `${pairs}\n--- groups ---\n${groups}\n--- modified ---\n${times}\n--- pinned ---\n${result.pinned.map((d) => docs.paths[d]).sort().join('\n')}\n--- histogram ---\n${[...result.histogram].join(',')}`;
+  const skipped = result.skipped.map((s) => `${s.path}\t${s.reason}\t${s.message}`).sort().join('\n');
+  return `${pairs}\n--- groups ---\n${groups}\n--- modified ---\n${times}\n--- skipped ---\n${skipped}\n--- pinned ---\n${result.pinned.map((d) => docs.paths[d]).sort().join('\n')}\n--- histogram ---\n${[...result.histogram].join(',')}`;
 }
 
 let freshWorkers: ScanWorkers | null = null;
@@ -455,6 +463,9 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           model.disk.set(`f/${a.name}`, { text: model.disk.get(p)!.text, modified: model.tick() });
           break;
         }
+        case 'disk-short':
+          model.disk.set(`f/${a.name}`, { text: SHORT_TEXTS[a.r % SHORT_TEXTS.length]!, modified: model.tick() });
+          break;
         case 'disk-edited-copy': {
           const p = pick(model.diskPaths())!;
           model.disk.set(`f/c/${a.name}`, { text: edited(model.disk.get(p)!.text, a.seed), modified: model.tick() });
