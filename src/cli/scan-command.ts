@@ -10,6 +10,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
 import { DocStatus, docStatusOfName, skipMessage } from '../core/documents/document-status.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
+import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 import { CONTAINMENT_DEFAULT_SETTING, DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
@@ -193,9 +194,13 @@ async function openOutput(out: string): Promise<AtomicFile> {
 async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, built: Promise<Uint8Array[]> | null): Promise<void> {
   const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
   const paths = tty ? result.docs.paths.map(terminalText) : result.docs.paths;
-  // Only a path can hold a name's invalid bytes: when none does, each chunk is plain UTF-8 (no scan of the whole CSV).
-  const encode = paths.some(hasEscapedBytes) ? encodeName : (chunk: string) => Buffer.from(chunk, 'utf8');
-  const chunks: Iterable<Uint8Array> = built ? await built : encoded(relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained), encode);
+  // Only a path can hold a name's invalid bytes: when none does, the CSV is written straight as UTF-8 bytes.
+  const escapedBytes = paths.some(hasEscapedBytes);
+  const chunks: Iterable<Uint8Array> = built
+    ? await built
+    : escapedBytes
+      ? encoded(relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained), encodeName)
+      : pairsCsvBytes(result.relation, paths, result.contained);
   if (output === undefined) {
     for (const chunk of chunks) await writeStream(io.stdout, chunk);
     await flushStream(io.stdout);

@@ -23,7 +23,7 @@ import type { ContainedRelation, ContainmentCandidates, ContainmentOptions, Pass
 import { containmentCandidates } from '../core/groups/containment-candidates.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-import { relationCsvChunks } from '../core/export/csv.ts';
+import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 
 /** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
 export interface DuplicateSearchInput {
@@ -302,12 +302,11 @@ export const indexApi = {
   },
 
   /**
-   * The pairs CSV (core/export/csv.ts `relationCsvChunks`, no rows left out) as UTF-8 chunks, built off
+   * The pairs CSV (core/export/csv.ts `relationCsvChunks`, no rows left out) as UTF-8 chunks (pairs-csv-bytes.ts), built off
    * the caller's thread: `simsift scan` writes its cache meanwhile. Names must be well-formed text.
    */
   pairsCsvBytes(relation: DuplicateRelation, paths: readonly string[], contained?: ContainedRelation): Uint8Array[] {
-    const encoder = new TextEncoder();
-    const chunks = Array.from(relationCsvChunks(relation, paths, undefined, undefined, undefined, contained), (chunk) => encoder.encode(chunk));
+    const chunks = pairsCsvBytes(relation, paths, contained);
     return transfer(chunks, chunks.map((c) => c.buffer as ArrayBuffer));
   },
 
