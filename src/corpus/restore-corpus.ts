@@ -250,12 +250,13 @@ export function pairsAtPositions(saved: VerifiedPairs, ids: Uint32Array, thresho
     src[n] = p;
     n++;
   }
-  const order = Array.from({ length: n }, (_, i) => i);
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) sorted = ra[i - 1]! < ra[i]! || (ra[i - 1] === ra[i] && rb[i - 1]! <= rb[i]!);
-  if (!sorted) order.sort((x, y) => ra[x]! - ra[y]! || rb[x]! - rb[y]! || x - y);
+  // Saved pairs usually come sorted: then no order array is built (nor iterated) at all.
+  const order = sorted ? null : Array.from({ length: n }, (_, i) => i).sort((x, y) => ra[x]! - ra[y]! || rb[x]! - rb[y]! || x - y);
   const out = { a: new Uint32Array(n), b: new Uint32Array(n), distance: new Uint8Array(n), jaccard: new Float64Array(n), count: 0 };
-  for (const i of order) {
+  for (let t = 0; t < n; t++) {
+    const i = order ? order[t]! : t;
     const m = out.count;
     if (m > 0 && out.a[m - 1] === ra[i] && out.b[m - 1] === rb[i]) continue;
     const p = src[i]!;

@@ -5,7 +5,7 @@
  * `showSaveFilePicker`, whose writable is committed only by `close`, so the file is whole or as it
  * was), or, where the browser has no picker, into one Blob assembled from chunks, for a download.
  */
-import { relationCsvChunks } from '../core/export/csv.ts';
+import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 import { groupsCsv } from '../core/export/groups-csv.ts';
 import { createFingerprintParquetWriter, fingerprintStatusOf, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
@@ -133,7 +133,7 @@ export const exportApi = {
    * `skip`ped documents (1 per doc) and the `separated` pairs (a0, b0, a1, b1, …).
    */
   pairsCsv(relation: DuplicateRelation, paths: readonly string[], target: ExportTarget, skip?: Uint8Array, separated?: Uint32Array, contained?: ContainedRelation): Promise<ExportOutcome> {
-    return save(relationCsvChunks(relation, paths, undefined, skip, separated, contained), target, CSV_TYPE);
+    return save(pairsCsvBytes(relation, paths, contained, skip, separated), target, CSV_TYPE);
   },
 
   /** The groups in `order` as the groups CSV; `identical` marks members identical to their reference. */

@@ -132,7 +132,7 @@ export function* relationCsvChunks(
  * The pairs in `flat` (a0, b0, a1, b1, …) as a lookup, either order; null when there are none. A flag per
  * document answers most rows without building a key, so the export's row loop stays allocation-free.
  */
-function pairLookup(flat: Uint32Array | undefined, count: number): ((a: number, b: number) => boolean) | null {
+export function pairLookup(flat: Uint32Array | undefined, count: number): ((a: number, b: number) => boolean) | null {
   if (!flat || flat.length < 2) return null;
   const involved = new Uint8Array(count);
   const keys = new Set<string>();

@@ -1,5 +1,5 @@
 /**
- * The pairs CSV of `relationCsvChunks` (csv.ts, no rows left out) written straight to UTF-8 bytes: each
+ * The pairs CSV of `relationCsvChunks` (csv.ts) written straight to UTF-8 bytes: each
  * path's escaped cell encoded once, numbers written digit by digit, rows into fixed-size chunks. The
  * same bytes as encoding the text chunks, without building a string per row and encoding it again.
  */
@@ -7,20 +7,25 @@ import { similarityEstimate } from '../simhash/fingerprint64.ts';
 import type { DuplicateRelation } from '../groups/duplicate-relation.ts';
 import { forEachRelationPair } from '../groups/relation-pairs.ts';
 import type { ContainedRelation } from '../groups/contained-pairs.ts';
-import { CSV_BOM, PAIRS_CSV_HEADER, UNKNOWN_PAIR_DISTANCE, escapeCsvCell, formatJaccard, toCsv } from './csv.ts';
+import { CSV_BOM, PAIRS_CSV_HEADER, UNKNOWN_PAIR_DISTANCE, escapeCsvCell, formatJaccard, pairLookup, toCsv } from './csv.ts';
 
 const CHUNK_BYTES = 1 << 20;
 const COMMA = 0x2c;
 const DOT = 0x2e;
 const ZERO = 0x30;
 
-/** The pairs CSV of `relation` and `contained` over `paths`, as UTF-8 chunks of about 1 MB, BOM first. */
-export function pairsCsvBytes(relation: DuplicateRelation, paths: readonly string[], contained?: ContainedRelation): Uint8Array[] {
+/**
+ * The pairs CSV of `relation` and `contained` over `paths`, as UTF-8 chunks of about 1 MB, BOM first;
+ * as `relationCsvChunks`, without the pairs of `skip`ped documents (1 per doc) and the `separated` pairs.
+ */
+export function pairsCsvBytes(relation: DuplicateRelation, paths: readonly string[], contained?: ContainedRelation, skip?: ArrayLike<number>, separated?: Uint32Array): Uint8Array[] {
+  const apart = pairLookup(separated, paths.length);
   const out = new CsvBytes(paths);
   out.ascii(CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]));
   const estimates = Array.from({ length: 65 }, (_, d) => encoder.encode(similarityEstimate(d).toFixed(4)));
   const nearTail = encoder.encode(',near-duplicate,\r\n');
   forEachRelationPair(relation, (group, a, b, distance, jaccard) => {
+    if ((skip && (skip[a] === 1 || skip[b] === 1)) || apart?.(a, b)) return;
     out.uint(group);
     out.byte(COMMA);
     out.path(a);
@@ -37,6 +42,7 @@ export function pairsCsvBytes(relation: DuplicateRelation, paths: readonly strin
   const containedMid = encoder.encode(',contained,');
   const crlf = encoder.encode('\r\n');
   for (let i = 0; i < (contained?.count ?? 0); i++) {
+    if (skip && (skip[contained!.inner[i]!] === 1 || skip[contained!.outer[i]!] === 1)) continue;
     const distance = contained!.distance[i]!;
     out.byte(COMMA);
     out.path(contained!.inner[i]!);

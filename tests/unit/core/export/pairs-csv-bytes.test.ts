@@ -10,9 +10,9 @@ const NAMES = ['a.txt', 'dir/b, "2".txt', '=evil.txt', "'quoted.txt", 'multi\nli
 /** Jaccards where toFixed(4)'s rounding is easy to get wrong: halves of the 4th decimal, just under 1, ratios. */
 const HARD = [0, 1, NaN, 0.99995, 0.999951, 0.9999994, 1 / 32, 0.00005, 0.12345, 0.5, 0.80005, 3 / 7, 2 / 3, 0.8];
 
-function expectSame(relation: Parameters<typeof pairsCsvBytes>[0], paths: string[], contained?: ContainedRelation): void {
-  const text = [...relationCsvChunks(relation, paths, undefined, undefined, undefined, contained)].join('');
-  const bytes = Buffer.concat(pairsCsvBytes(relation, paths, contained));
+function expectSame(relation: Parameters<typeof pairsCsvBytes>[0], paths: string[], contained?: ContainedRelation, skip?: Uint8Array, separated?: Uint32Array): void {
+  const text = [...relationCsvChunks(relation, paths, undefined, skip, separated, contained)].join('');
+  const bytes = Buffer.concat(pairsCsvBytes(relation, paths, contained, skip, separated));
   expect(bytes.toString('utf8')).toBe(text);
   expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
 }
@@ -52,6 +52,10 @@ describe('pairsCsvBytes', () => {
         containment: Float32Array.from({ length: count }, () => HARD[next() % HARD.length]!),
       } as ContainedRelation;
       expectSame(relation, paths, contained);
+      // The page's export after "not a duplicate" marks: documents left out, pairs separated.
+      const skip = Uint8Array.from({ length: n }, () => (next() % 7 === 0 ? 1 : 0));
+      const separated = Uint32Array.from(unique.slice(0, 2).flatMap(([a, b]) => [b, a]));
+      expectSame(relation, paths, contained, skip, separated);
     }
   });
 
