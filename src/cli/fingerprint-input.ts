@@ -53,53 +53,62 @@ for (let c = 0; c < 6; c++) {
   HEX[97 + c] = 10 + c;
 }
 
+/** The value of two hex digits by their bytes (first << 8 | second), -1 unless both are digits: half the lookups of HEX. */
+let hexPairs: Int16Array | null = null;
+function hexPairTable(): Int16Array {
+  if (hexPairs) return hexPairs;
+  const table = new Int16Array(65536).fill(-1);
+  for (let a = 0; a < 256; a++) {
+    if (HEX[a] < 0) continue;
+    for (let b = 0; b < 256; b++) if (HEX[b] >= 0) table[(a << 8) | b] = (HEX[a] << 4) | HEX[b];
+  }
+  return (hexPairs = table);
+}
+
 const isBlank = (b: number) => b === 32 || b === 9;
 
 /**
  * Parses one fingerprint per line straight from the bytes, without a string per line: 16 hex
  * digits (either case), optionally followed by spaces or tabs and a path (what `simsift
  * fingerprint` prints); `-` instead of the digits marks a row without a fingerprint. Surrounding
- * spaces, tabs and a CR are ignored; a final newline is optional.
+ * spaces, tabs and a CR are ignored; a final newline is optional. One pass over the bytes: every
+ * line with a fingerprint but the last takes at least 17 bytes, so length / 17 rounded up bounds them.
  */
 export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths = false): Omit<FingerprintInput, 'format'> {
-  let lines = 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
-  if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) lines++;
-  const hi = new Uint32Array(lines);
-  const lo = new Uint32Array(lines);
-  const rows = new Uint32Array(lines);
-  const paths: string[] | undefined = withPaths ? new Array<string>(lines).fill('') : undefined;
+  const length = bytes.length;
+  const pair = hexPairTable();
+  const hi = new Uint32Array(Math.ceil(length / 17));
+  const lo = new Uint32Array(hi.length);
+  // Null while every line has had a fingerprint (then fingerprint i is row i).
+  let rows: Uint32Array | null = null;
+  const paths: string[] | undefined = withPaths ? [] : undefined;
   const text = withPaths ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
   let n = 0;
   let pos = 0;
-  for (let line = 0; line < lines; line++) {
+  let line = 0;
+  for (; pos < length; line++) {
     // Most lines are 16 hex digits and a newline (what `simsift fingerprint` writes without paths):
-    // read those without searching for the line's end.
-    if (!paths && (pos + 16 === bytes.length || bytes[pos + 16] === 10)) {
-      let h = 0;
-      let l = 0;
-      let bad = 0;
-      for (let q = 0; q < 8; q++) {
-        const v = HEX[bytes[pos + q]];
-        bad |= v;
-        h = (h << 4) | v;
-      }
-      for (let q = 8; q < 16; q++) {
-        const v = HEX[bytes[pos + q]];
-        bad |= v;
-        l = (l << 4) | v;
-      }
-      if (bad >= 0) {
-        hi[n] = h >>> 0;
-        lo[n] = l >>> 0;
-        rows[n] = line;
+    // read those without searching for the line's end, two digits a lookup.
+    if (!paths && (pos + 16 === length || bytes[pos + 16] === 10)) {
+      const h0 = pair[(bytes[pos] << 8) | bytes[pos + 1]];
+      const h1 = pair[(bytes[pos + 2] << 8) | bytes[pos + 3]];
+      const h2 = pair[(bytes[pos + 4] << 8) | bytes[pos + 5]];
+      const h3 = pair[(bytes[pos + 6] << 8) | bytes[pos + 7]];
+      const l0 = pair[(bytes[pos + 8] << 8) | bytes[pos + 9]];
+      const l1 = pair[(bytes[pos + 10] << 8) | bytes[pos + 11]];
+      const l2 = pair[(bytes[pos + 12] << 8) | bytes[pos + 13]];
+      const l3 = pair[(bytes[pos + 14] << 8) | bytes[pos + 15]];
+      if ((h0 | h1 | h2 | h3 | l0 | l1 | l2 | l3) >= 0) {
+        hi[n] = ((h0 << 24) | (h1 << 16) | (h2 << 8) | h3) >>> 0;
+        lo[n] = ((l0 << 24) | (l1 << 16) | (l2 << 8) | l3) >>> 0;
+        if (rows) rows[n] = line;
         n++;
         pos += 17;
         continue;
       }
     }
     let end = bytes.indexOf(10, pos);
-    if (end < 0) end = bytes.length;
+    if (end < 0) end = length;
     let s = pos;
     let e = end;
     while (s < e && isBlank(bytes[s])) s++;
@@ -110,11 +119,16 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths
       let p = s + (dash ? 1 : 16);
       while (p < e && isBlank(bytes[p])) p++;
       // `simsift fingerprint` escapes names (one line per file, nothing a terminal acts on): read them back.
-      if (p < e) paths[line] = unescapeName(nameFromBytes(text.subarray(p, e)));
+      paths.push(p < e ? unescapeName(nameFromBytes(text.subarray(p, e))) : '');
     }
     if (dash) {
+      // No fingerprint (binary or too short): the row keeps its number, so from here rows are recorded.
+      if (!rows) {
+        rows = new Uint32Array(hi.length);
+        for (let r = 0; r < n; r++) rows[r] = r;
+      }
       pos = end + 1;
-      continue; // no fingerprint (binary or too short): the row keeps its number
+      continue;
     }
     let h = 0;
     let l = 0;
@@ -133,11 +147,12 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths
     }
     hi[n] = h >>> 0;
     lo[n] = l >>> 0;
-    rows[n] = line;
+    if (rows) rows[n] = line;
     n++;
     pos = end + 1;
   }
   const withPathList = paths ? { paths } : {};
-  if (n === lines) return { hi, lo, rows: null, totalRows: lines, ...withPathList };
-  return { hi: hi.slice(0, n), lo: lo.slice(0, n), rows: rows.slice(0, n), totalRows: lines, ...withPathList };
+  // Exact lengths: a file of 17-byte lines fills its arrays, anything else is copied once.
+  const fit = (a: Uint32Array) => (a.length === n ? a : a.slice(0, n));
+  return { hi: fit(hi), lo: fit(lo), rows: rows && fit(rows), totalRows: line, ...withPathList };
 }
