@@ -2,7 +2,7 @@
  * What `simsift pairs` loads before it knows it needs more: the modules its command file reaches by
  * static imports (type-only imports and `import()` left out). Parquet (hyparquet, hyparquet-writer) and
  * the thread pool (comlink) must be loaded only when the input, the output or the thread count asks for
- * them: each package is dozens of files for Node to resolve and compile on every start.
+ * them: each package is dozens of files for Node to resolve and compile on every start. Nor node:crypto.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -49,5 +49,9 @@ describe('what `simsift pairs` loads up front', () => {
   it('reaches no Parquet package and no comlink (loaded by import() when Parquet or threads are asked for)', () => {
     const heavy = ['hyparquet', 'hyparquet-writer', 'comlink', '@duckdb/node-api'].filter((p) => packages.has(p));
     expect(heavy).toEqual([]);
+  });
+
+  it('reaches no node:crypto (18 internal modules of Node\'s for a temporary file name)', () => {
+    expect(packages.has('node:crypto')).toBe(false);
   });
 });
