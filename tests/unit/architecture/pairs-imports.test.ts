@@ -51,6 +51,10 @@ describe('what `simsift pairs` loads up front', () => {
     expect(heavy).toEqual([]);
   });
 
+  it('reaches no text decoding or document extraction (core/text: pairs reads hex digits)', () => {
+    expect(files.filter((f) => f.startsWith('src/core/text/'))).toEqual([]);
+  });
+
   it('reaches no node:crypto (18 internal modules of Node\'s for a temporary file name)', () => {
     expect(packages.has('node:crypto')).toBe(false);
   });
