@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- pairs-cli [--n 1000000] [--k 3] [--runs 3] [--blocks-py 6]`: the whole `simsift pairs`
- * command (a child process: start, read, search, sort, write the pairs to a file) against simhash-py's
+ * `npm run bench -- pairs-cli [--n 1000000] [--k 3] [--runs 3] [--blocks-py 6] [--threads T]`: the whole
+ * `simsift pairs` command (a child process: start, read, search, sort, write the pairs to a file; `--threads`
+ * passed on, else the command's own choice) against simhash-py's
  * `find_all` on the same fingerprints, interleaved run by run, with the load average beside each run.
  * simhash-py is imported by python3 as `simhash`, from bench/.data/simhash-py when that holds a built copy
  * (`pip install simhash-py` where PyPI is reachable; else build seomoz/simhash-py with its simhash-cpp
@@ -27,22 +28,22 @@ print(f"{time.perf_counter() - t:.4f} {len(r)}")
 export async function main(args: string[]): Promise<void> {
   const v = benchOptions(
     args,
-    { n: { type: 'string' }, k: { type: 'string' }, runs: { type: 'string' }, 'blocks-py': { type: 'string' } },
-    'usage: npm run bench -- pairs-cli [--n 1000000] [--k 3] [--runs 3] [--blocks-py 6]',
+    { n: { type: 'string' }, k: { type: 'string' }, runs: { type: 'string' }, 'blocks-py': { type: 'string' }, threads: { type: 'string' } },
+    'usage: npm run bench -- pairs-cli [--n 1000000] [--k 3] [--runs 3] [--blocks-py 6] [--threads T]',
   );
   if (!v) return;
-  const o = { n: numberOption(v.n, 1_000_000, 'n'), k: numberOption(v.k, 3, 'k'), runs: numberOption(v.runs, 3, 'runs'), blocksPy: numberOption(v['blocks-py'], 6, 'blocks-py') };
+  const o = { n: numberOption(v.n, 1_000_000, 'n'), k: numberOption(v.k, 3, 'k'), runs: numberOption(v.runs, 3, 'runs'), blocksPy: numberOption(v['blocks-py'], 6, 'blocks-py'), threads: v.threads === undefined ? undefined : numberOption(v.threads, 1, 'threads') };
   const file = plantedFingerprintFile(o.n);
   const env = { ...process.env, PYTHONPATH: [join(data, 'simhash-py'), process.env.PYTHONPATH].filter(Boolean).join(':') };
   const havePy = spawnSync('python3', ['-c', 'import simhash; simhash.find_all'], { env }).status === 0;
   if (!havePy) console.log('simhash-py not found (see this file\'s header): simsift pairs alone');
-  console.log(`pairs-cli bench: n=${o.n} k=${o.k}, simhash-py find_all with ${o.blocksPy} blocks; 2-core shared machine`);
+  console.log(`pairs-cli bench: n=${o.n} k=${o.k}${o.threads === undefined ? '' : ` --threads ${o.threads}`}, simhash-py find_all with ${o.blocksPy} blocks; 2-core shared machine`);
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let r = 0; r < o.runs; r++) {
     const load = loadavg()[0].toFixed(1);
     const t0 = performance.now();
-    const result = spawnSync(process.execPath, [join(root, 'bin', 'simsift.js'), 'pairs', file, '--k', String(o.k), '--out', join(data, 'pairs-cli-out.txt')], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(root, 'bin', 'simsift.js'), 'pairs', file, '--k', String(o.k), ...(o.threads === undefined ? [] : ['--threads', String(o.threads)]), '--out', join(data, 'pairs-cli-out.txt')], { encoding: 'utf8' });
     const wall = (performance.now() - t0) / 1000;
     if (result.status !== 0) throw new Error(`simsift pairs failed: ${result.stderr}`);
     ours.push(wall);

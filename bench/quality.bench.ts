@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadText } from '../src/cli/cli-common.ts';
+import { loadText } from '../src/cli/load-text.ts';
 import { DEFAULT_SIMILARITY_THRESHOLD, SHORT_DOCUMENT_WORDS } from '../src/core/quality/defaults.ts';
 import { parseWeightScheme, type WeightScheme } from '../src/core/simhash/settings.ts';
 import { DEFAULT_CORPUS_OPTIONS, generateCorpus, type CorpusDocument } from './quality/corpus.ts';

@@ -5,7 +5,8 @@
  * comparing all pairs, plus each file's 64-bit fingerprint for the candidate-recall diagnostic.
  */
 import { join } from 'node:path';
-import { defaultSettings, loadText } from '../../src/cli/cli-common.ts';
+import { defaultSettings } from '../../src/cli/cli-common.ts';
+import { loadText } from '../../src/cli/load-text.ts';
 import { createFingerprinter } from '../../src/core/simhash/fingerprinter.ts';
 import { intersectionSize } from '../../src/core/simhash/simhash.ts';
 import { sizesAllow } from '../../src/core/groups/jaccard.ts';

@@ -10,8 +10,16 @@
  */
 import { closeSync, constants, unlinkSync, writeSync } from 'node:fs';
 import { access, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * Eight hex digits that make a temporary name unlikely to meet another run's: not a secret (the file is
+ * created exclusively, so a name taken fails the write, never follows a link), hence Math.random and
+ * not node:crypto, whose 18 internal modules every command writing a file would load for these 4 bytes.
+ */
+function tempSuffix(): string {
+  return Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0');
+}
 
 /** A file or stream could not be written; the message is one line naming it and the reason. */
 export class OutputError extends Error {}
@@ -129,7 +137,7 @@ export async function openAtomicFile(target: string): Promise<AtomicFile> {
         await access(target, constants.W_OK);
         path = await realpath(target);
       }
-      temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.simsift-tmp`);
+      temp = join(dirname(path), `.${basename(path)}.${process.pid}-${tempSuffix()}.simsift-tmp`);
       handle = await open(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
       if (existing) await handle.chmod(existing.mode & 0o7777);
     }

@@ -1,13 +1,10 @@
 /**
  * What the `simsift` subcommands share: their output streams, the usage error that becomes a
- * one-line message and exit code 2, option parsing for the SimHash settings, and reading one file
- * into a fingerprint.
+ * one-line message and exit code 2, and option parsing for the SimHash settings (reading a file into
+ * its compared text is load-text.ts).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { BrokenPipeError, OutputError, writeStream } from './atomic-file.ts';
 import { terminalText } from './terminal-names.ts';
-import { loadDocumentText } from '../core/text/document-text.ts';
-import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
 import {
   DEFAULT_SETTINGS,
   formatFeatureSpec,
@@ -81,26 +78,6 @@ export function parseK(value: string | undefined): number {
 /** Why a file could not be read, for messages: "ENOENT", "EACCES", ... */
 export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException)?.code ?? (error instanceof Error ? error.message : String(error));
-}
-
-/** A file's compared text (core loadDocumentText: documents extracted, text decoded, markup stripped from HTML), or why it has none. */
-export type LoadedText = { ok: true; text: string; bytes: number } | { ok: false; kind: 'binary' | 'document' | 'too-large' | 'unreadable'; message: string; bytes: number };
-
-/** Reads one file into its compared text; never throws. */
-export async function loadText(path: string): Promise<LoadedText> {
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) return { ok: false, kind: 'unreadable', message: 'not a regular file', bytes: 0 };
-    if (info.size > MAX_DOCUMENT_BYTES) {
-      return { ok: false, kind: 'too-large', message: `too large (${info.size} bytes; SimSift compares files up to ${MAX_DOCUMENT_BYTES} bytes whole)`, bytes: info.size };
-    }
-    const bytes = await readFile(path);
-    const doc = await loadDocumentText(bytes, path);
-    if (!doc.ok) return { ok: false, kind: doc.reason === 'binary' ? 'binary' : 'document', message: doc.message, bytes: bytes.length };
-    return { ok: true, text: doc.text, bytes: bytes.length };
-  } catch (error) {
-    return { ok: false, kind: 'unreadable', message: `unreadable (${errorCode(error)})`, bytes: 0 };
-  }
 }
 
 /**

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { MAX_WORKERS, poolSize } from '../workers/worker-pool.ts';
+import { MAX_WORKERS, poolSize } from '../workers/pool-size.ts';
 import { UsageError } from './cli-common.ts';
 
 /** One option of a command: a flag (boolean) or a value (string), repeatable when `multiple`. */
@@ -70,7 +70,7 @@ export function oneOperand(positionals: readonly string[], name: string, usage: 
   return positionals[0]!;
 }
 
-/** The most threads any command starts: the app's pool rule (workers/worker-pool.ts), one for the CLI too. */
+/** The most threads any command starts: the app's pool rule (workers/pool-size.ts), one for the CLI too. */
 export const MAX_THREADS = MAX_WORKERS;
 
 /** The default thread count: one per core, at most MAX_THREADS (as the app's pool). */

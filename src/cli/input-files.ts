@@ -7,10 +7,14 @@
 import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { errorCode, UsageError } from './cli-common.ts';
-import { specialKind } from './walk-files.ts';
 
 /** `scheme://`: what DuckDB (and others) would take for a URL to fetch. */
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/** What a file that is not a regular one is, for messages (here, not in walk-files.ts, which brings the scan's hidden-file rules). */
+export function specialKind(info: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
+  return info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : info.isSocket() ? 'a socket' : 'not a file';
+}
 
 /** A named input file, checked: the name as given, its absolute real path and its size when looked at. */
 export interface NamedFile {

@@ -14,7 +14,7 @@ import { transfer } from 'comlink';
 import { errorCode } from './cli-common.ts';
 import { CHANGED_SINCE_LISTED } from './disk-file.ts';
 import { fsPath } from './terminal-names.ts';
-import { specialKind } from './walk-files.ts';
+import { specialKind } from './input-files.ts';
 
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
 export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'flags' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;

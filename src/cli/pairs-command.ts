@@ -12,11 +12,12 @@ import { sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { processIo, TooManyPairsError, UsageError, reportFailure, write, type CliIo } from './cli-common.ts';
 import { defaultThreads, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import { openOutput, parquetOutput, textOutput, type PairOutput, type PairPaths } from './pairs-output.ts';
-import { isParquet, readHead, readRecordedSettings } from './fingerprint-input.ts';
+import { isParquet, readHead } from './fingerprint-input.ts';
 import { readFingerprintFile } from './read-input.ts';
-import { startPairsPool, type PairsPool } from './pairs-threads.ts';
+import type { PairsPool } from './pairs-threads.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
 import { namedRegularFile, type NamedFile } from './input-files.ts';
+import type { SimHashSettings } from '../core/simhash/settings.ts';
 
 const USAGE =
   'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--format text|parquet] [--paths]';
@@ -94,8 +95,8 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     const file = await namedRegularFile(args.file);
     if (args.engine === 'duckdb') return await runDuckdb(args, file, output, io);
 
-    // Start requested threads first: their startup (loading TypeScript) overlaps reading the file.
-    if (args.threads !== undefined && args.threads > 1) pool = startPairsPool(args.threads);
+    // Start requested threads first: their startup (loading their code) overlaps reading the file.
+    if (args.threads !== undefined && args.threads > 1) pool = await startPool(args.threads);
 
     const readStart = performance.now();
     const input = await readFingerprintFile(file, args.paths);
@@ -118,7 +119,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     const estimateSeconds = (performance.now() - estimateStart) / 1000;
     if (args.threads === undefined && blocks > 0 && searchNs > AUTO_THREADS_ABOVE_NS) {
       const threads = Math.min(defaultThreads(), binomial(blocks, args.k), 8);
-      if (threads > 1) pool = startPairsPool(threads);
+      if (threads > 1) pool = await startPool(threads);
     }
     const searchStart = performance.now();
     let startupSeconds: number | undefined;
@@ -181,6 +182,16 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     await pool?.close();
     await output?.close();
   }
+}
+
+/** The pair-search threads: their pool (and comlink) loaded only when a search uses more than one. */
+async function startPool(threads: number): Promise<PairsPool> {
+  return (await import('./pairs-threads.ts')).startPairsPool(threads);
+}
+
+/** A Parquet input's recorded settings: the Parquet decoder loaded only for a Parquet input. */
+async function readRecordedSettings(file: NamedFile): Promise<SimHashSettings | undefined> {
+  return (await import('./fingerprint-parquet-input.ts')).readRecordedSettings(file);
 }
 
 /** `--engine duckdb`: DuckDB reads the Parquet file itself; text is parsed here and appended. */

@@ -2,7 +2,7 @@
  * Where `simsift pairs` writes its pairs: text lines (`i j distance`, with --paths the two escaped
  * paths) to stdout or an --out file, or the Parquet pairs file; an --out file is whole or absent.
  */
-import { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
+import type { createPairsParquetWriter } from '../core/export/pairs-parquet.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
@@ -57,8 +57,9 @@ export function parquetOutput(file: AtomicFile, k: number): PairOutput {
   const output: PairOutput = {
     settings: undefined,
     async write(pairs, paths) {
-      // Opened at the first pairs: by then the input, and its recorded settings, have been read.
-      writer ??= createPairsParquetWriter({ k, settings: output.settings, version: SIMSIFT_VERSION }, (chunk) => file.writeSync(chunk));
+      // Opened at the first pairs: by then the input, and its recorded settings, have been read. The
+      // writer (hyparquet-writer) is loaded here, so text output never loads it.
+      writer ??= (await import('../core/export/pairs-parquet.ts')).createPairsParquetWriter({ k, settings: output.settings, version: SIMSIFT_VERSION }, (chunk) => file.writeSync(chunk));
       for (let p = 0; p < pairs.count; p++) {
         const r = batch.count++;
         batch.i[r] = pairs.a[p];

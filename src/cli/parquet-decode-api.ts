@@ -6,7 +6,8 @@
  */
 import { transfer } from 'comlink';
 import { UsageError } from './cli-common.ts';
-import { parseFingerprintParquet, type FingerprintInput } from './fingerprint-input.ts';
+import type { FingerprintInput } from './fingerprint-input.ts';
+import { parseFingerprintParquet } from './fingerprint-parquet-input.ts';
 import { readNamedFile, type NamedFile } from './input-files.ts';
 import { parsePairsParquet, type PairsInput } from './pairs-input.ts';
 

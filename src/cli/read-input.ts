@@ -4,15 +4,14 @@
  * hyparquet can loop forever on a damaged page header (two single-byte flips of a 1.5 KB export did);
  * on the main thread that loop also starved the signal handlers, so neither SIGINT nor SIGTERM ended
  * the command. In a thread, the main thread stays free: a signal ends the command, and a decode past
- * its limit terminates the thread and is reported as a damaged file.
+ * its limit terminates the thread and is reported as a damaged file. The thread's bridge (comlink) and
+ * the pairs parser (hyparquet) are loaded only when a file needs them, not by every text input.
  */
 import type { Remote } from 'comlink';
-import { createWorkerBridge } from '../workers/worker-bridge.ts';
 import { UsageError } from './cli-common.ts';
 import { isParquet, parseFingerprintLines, readHead, type FingerprintInput } from './fingerprint-input.ts';
 import { namedRegularFile, readNamedFile, type NamedFile } from './input-files.ts';
-import { parsePairLines, type PairsInput } from './pairs-input.ts';
-import { spawnThread } from './node-worker.ts';
+import type { PairsInput } from './pairs-input.ts';
 import type { Decoded, ParquetDecodeApi } from './parquet-decode-api.ts';
 
 /**
@@ -29,6 +28,7 @@ function decodeLimitMs(bytes: number): number {
  * the thread after. Bad input is a UsageError naming the file; a decode past its limit too.
  */
 async function decodeInThread<T>(file: NamedFile, decode: (api: Remote<ParquetDecodeApi>) => Promise<Decoded<T>>): Promise<T> {
+  const [{ createWorkerBridge }, { spawnThread }] = await Promise.all([import('../workers/worker-bridge.ts'), import('./node-worker.ts')]);
   // execArgv: none of the parent's loader flags (tsx's CLI): thread-bootstrap.ts loads the thread's code.
   const bridge = createWorkerBridge<ParquetDecodeApi>(() => spawnThread(new URL('./parquet.thread.ts', import.meta.url), { execArgv: [] }));
   const limit = new AbortController();
@@ -64,5 +64,6 @@ export async function readPairsFile(path: string): Promise<PairsInput> {
   const file = await namedRegularFile(path, '--pairs ');
   if (isParquet(await readHead(file))) return decodeInThread(file, (api) => api.pairs(file));
   const bytes = await readNamedFile(file, '--pairs ');
+  const { parsePairLines } = await import('./pairs-input.ts');
   return { format: 'text', ...parsePairLines(bytes.toString('utf8'), path), recorded: {} };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isHiddenName } from '../scan/collect-files.ts';
 import { errorCode } from './cli-common.ts';
 import { fsPath, nameFromBytes } from './terminal-names.ts';
+import { specialKind } from './input-files.ts';
 
 /**
  * Every regular file under `root`, as paths relative to it with '/' separators, in path order (code
@@ -64,9 +65,4 @@ export async function walkFiles(
   };
   await walk(root, '');
   return files;
-}
-
-/** What a file that is not a regular one is, for messages. */
-export function specialKind(info: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
-  return info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : info.isSocket() ? 'a socket' : 'not a file';
 }

@@ -6,7 +6,8 @@ import type { IngestApi } from './ingest-api.ts';
 import type { DiskRef } from './ingest-protocol.ts';
 import type { IndexApi } from './index-api.ts';
 import { createWorkerBridge, type WorkerBridge } from './worker-bridge.ts';
-import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool.ts';
+import { createWorkerPool, type WorkerPool } from './worker-pool.ts';
+import { defaultPoolSize } from './pool-size.ts';
 
 /** The workers a scan uses. */
 export interface ScanWorkers {

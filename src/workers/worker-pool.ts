@@ -4,6 +4,7 @@
  */
 import type { Remote } from 'comlink';
 import { createWorkerBridge, type SpawnedWorker, type WorkerBridge } from './worker-bridge.ts';
+import { defaultPoolSize } from './pool-size.ts';
 
 /** A pool of lazily started workers sharing one API. */
 export interface WorkerPool<Api> {
@@ -16,19 +17,6 @@ export interface WorkerPool<Api> {
   terminate(reason?: unknown): void;
   /** Starts every worker now (see WorkerBridge.warm). */
   warm(): void;
-}
-
-/** The most workers of one kind: the one thread-count rule of the app and the CLI (cli/cli-options.ts). */
-export const MAX_WORKERS = 16;
-
-/** A pool's size for `cores` logical cores: one worker per core, at least 1, at most MAX_WORKERS (2 when unknown). */
-export function poolSize(cores: number): number {
-  return Math.max(1, Math.min(MAX_WORKERS, cores || 2));
-}
-
-/** The default pool size: one worker per logical core the browser reports (see `poolSize`). */
-export function defaultPoolSize(): number {
-  return poolSize(typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0);
 }
 
 /** Creates a pool of `size` bridges around workers made by `spawn`. */

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
-import { parseFingerprintParquet } from '../../../src/cli/fingerprint-input.ts';
+import { parseFingerprintParquet } from '../../../src/cli/fingerprint-parquet-input.ts';
 import { checkedRowCount } from '../../../src/cli/parquet-checks.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFingerprint } from '../../../src/cli/fingerprint-command.ts';
