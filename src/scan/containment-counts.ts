@@ -109,16 +109,23 @@ export const HUB_CONTAINERS = 64;
  * at their container's rank: a hub is small and decoded again in each chunk, where walking through it
  * would pull its containers, a whole component, into one chunk after another.
  */
-export function measuringOrder(candidates: ContainmentCandidates, todo: readonly number[], n: number): number[] {
+export function measuringOrder(candidates: ContainmentCandidates, todo: ArrayLike<number>, n: number): number[] {
   const { inner, outer } = candidates;
+  const m = todo.length;
   const containers = new Uint32Array(n);
-  for (const p of todo) containers[inner[p]]++;
-  const ranking = todo.filter((p) => containers[inner[p]] <= HUB_CONTAINERS);
-  const { rank, ranked } = breadthFirstRanks(n, inner, outer, ranking);
+  for (let t = 0; t < m; t++) containers[inner[todo[t]]]++;
+  const ranking = new Uint32Array(m);
+  let rankingCount = 0;
+  for (let t = 0; t < m; t++) if (containers[inner[todo[t]]] <= HUB_CONTAINERS) ranking[rankingCount++] = todo[t];
+  const { rank, ranked } = breadthFirstRanks(n, inner, outer, ranking.subarray(0, rankingCount));
   // Containers met only through hubs, ranked after the rest in the order the pairs name them.
   let ranks = ranked;
-  for (const p of todo) if (rank[outer[p]] < 0) rank[outer[p]] = ranks++;
-  const key = Uint32Array.from(todo, (p) => (containers[inner[p]] > HUB_CONTAINERS ? rank[outer[p]] : Math.min(rank[inner[p]], rank[outer[p]])));
+  for (let t = 0; t < m; t++) if (rank[outer[todo[t]]] < 0) rank[outer[todo[t]]] = ranks++;
+  const key = new Uint32Array(m);
+  for (let t = 0; t < m; t++) {
+    const p = todo[t];
+    key[t] = containers[inner[p]] > HUB_CONTAINERS ? rank[outer[p]] : Math.min(rank[inner[p]], rank[outer[p]]);
+  }
   return Array.from(stableOrderByKey(todo, key, ranks));
 }
 
