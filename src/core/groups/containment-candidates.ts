@@ -163,8 +163,8 @@ export function containmentCandidates(
  * a rank), none of them before A's entry `aFrom` (an index of `list`; A's list ends at `aTo`). One read
  * of B's list and a bit lookup a rank, no step that waits on the one before. Stops as soon as the answer
  * is known, checked every 16 steps: enough shared, or too few left in B, or in A past the last rank of
- * B's read so far (A's list is ascending too: a pointer into it follows B's), to reach `needed`. Both
- * conditions, once true, stay true.
+ * B's read so far (A's list is ascending too: a pointer into it follows B's, sixteen entries at a time),
+ * to reach `needed`. Both conditions, once true, stay true.
  */
 function sharesAtLeast(list: Uint32Array, inA: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
   let b = bFrom;
@@ -172,9 +172,10 @@ function sharesAtLeast(list: Uint32Array, inA: Uint32Array, aFrom: number, aTo: 
   // A's entries before this can no longer be shared: their ranks are at most B's last one read.
   let a = aFrom;
   for (;;) {
+    // Sixteen of A's entries at a time: a bound looser by under sixteen, for a sixteenth of the steps.
     if (b > bFrom) {
       const last = list[b - 1];
-      while (a < aTo && list[a] <= last) a++;
+      while (a + 16 <= aTo && list[a + 15] <= last) a += 16;
     }
     const left = Math.min(aTo - a, bTo - b);
     if (shared >= needed || shared + left < needed) break;
