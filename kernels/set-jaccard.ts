@@ -143,14 +143,17 @@ export function jaccardPairs(keys: usize, offsets: usize, a: usize, b: usize, co
 
 /** The flag bit of a containment count that stopped early (core/simhash/simhash.ts `COUNT_BELOW`). */
 const BELOW: u32 = 0x80000000;
-/** Merge steps between two checks of the early stop (core `intersectionAtLeast` uses the same). */
+/** Blocks of four keys a set between two checks of the early stop (core `intersectionAtLeast` uses the same). */
+const BLOCKS: usize = 16;
+/** Merge steps between two checks once either set has fewer than four keys left (as core's). */
 const BLOCK: usize = 64;
 
 /**
  * For each pair p of `count` (sets as `jaccardPairs` names them): |A ∩ B| as a u32 at out[p] when it is
  * at least need[p]; else, as soon as it cannot be (the common keys so far plus the fewer keys either
- * set has left fall below need[p], checked every BLOCK steps), BELOW | that upper bound. The same values
- * as core `intersectionAtLeast`.
+ * set has left fall below need[p], checked every BLOCKS blocks), BELOW | that upper bound. The merge
+ * takes four keys of each set at a time as `jaccardPairs` does, then the rest one at a time. The same
+ * values as core `intersectionAtLeast`.
  */
 export function containmentPairs(keys: usize, offsets: usize, a: usize, b: usize, need: usize, count: i32, out: usize): void {
   for (let p: i32 = 0; p < count; p++) {
@@ -163,7 +166,32 @@ export function containmentPairs(keys: usize, offsets: usize, a: usize, b: usize
     const needed = load<u32>(need + (<usize>p << 2));
     let common: u32 = 0;
     let result: u32 = 0;
+    let done = false;
     while (true) {
+      const left = min<usize>(ie - i, je - j) >> 2;
+      if (<usize>common + left < <usize>needed) {
+        result = BELOW | (common + <u32>left);
+        done = true;
+        break;
+      }
+      // Each block takes at most four keys of each set: neither runs out within left / 4 of them.
+      const blocks = min<usize>(left >> 2, BLOCKS);
+      if (blocks == 0) break;
+      for (let s: usize = 0; s < blocks; s++) {
+        const va = v128.load(i);
+        const vb = v128.load(j);
+        const r1 = i8x16.shuffle(vb, vb, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3);
+        const r2 = i8x16.shuffle(vb, vb, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+        const r3 = i8x16.shuffle(vb, vb, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+        const m = v128.or(v128.or(i32x4.eq(va, vb), i32x4.eq(va, r1)), v128.or(i32x4.eq(va, r2), i32x4.eq(va, r3)));
+        common += popcnt<u32>(i32x4.bitmask(m));
+        const amax = load<u32>(i, 12);
+        const bmax = load<u32>(j, 12);
+        i += select<usize>(16, 0, amax <= bmax);
+        j += select<usize>(16, 0, bmax <= amax);
+      }
+    }
+    while (!done) {
       const left = min<usize>(ie - i, je - j) >> 2;
       if (<usize>common + left < <usize>needed) {
         result = BELOW | (common + <u32>left);

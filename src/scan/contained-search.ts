@@ -32,7 +32,7 @@ const CHUNK_KEYS = 1 << 22;
 const CHUNK_PAIRS = 1 << 18;
 const CHUNK_READS = 256;
 
-/** Where a measuring chunk closes (`containmentChunk`); `sizes[d]`: d's kept set's size, 0 for a set read again. */
+/** Where a measuring chunk closes (`containmentChunk`); `sizes[d]`: d's kept set's size, 0 for a set read again (one entry a document). */
 export interface ChunkLimits {
   keys: number;
   pairs: number;
@@ -119,7 +119,8 @@ export function passagesWithCopies(passages: PackedSets, representative: Int32Ar
  * their sets sent once) and pairs (`pairs` in local ids; `index` their candidate indexes).
  */
 export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayLike<number>, from: number, limits: ChunkLimits): { ids: number[]; pairs: { a: Uint32Array; b: Uint32Array; count: number }; index: number[]; next: number } {
-  const local = new Map<number, number>();
+  // Each document's local id + 1 (0: not in the chunk yet): a lookup a pair without hashing.
+  const local = new Uint32Array(limits.sizes.length);
   const ids: number[] = [];
   const la: number[] = [];
   const lb: number[] = [];
@@ -127,14 +128,13 @@ export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayL
   let keys = 0;
   let reads = 0;
   const localOf = (d: number) => {
-    let i = local.get(d);
-    if (i === undefined) {
-      local.set(d, (i = ids.push(d) - 1));
+    if (local[d] === 0) {
+      local[d] = ids.push(d);
       const size = limits.sizes[d];
       keys += size;
       reads += +(size === 0);
     }
-    return i;
+    return local[d] - 1;
   };
   let at = from;
   for (; at < todo.length && keys < limits.keys && reads < limits.reads && index.length < limits.pairs; at++) {
@@ -176,7 +176,15 @@ function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus
     const { ids, pairs, index, next } = containmentChunk(candidates, todo, from, limits);
     const task = loadChunk(corpus, ids, workers.readLimit)
       .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, threshold, corpus.settings, undefined, loaded.kept)))
-      .then((measured) => index.forEach((p, i) => counts.set(measured.subarray(3 * i, 3 * i + 3), 3 * p)));
+      .then((measured) => {
+        // Three values a pair copied as they are: a subarray a pair was an allocation a pair.
+        for (let i = 0; i < index.length; i++) {
+          const p = index[i];
+          counts[3 * p] = measured[3 * i];
+          counts[3 * p + 1] = measured[3 * i + 1];
+          counts[3 * p + 2] = measured[3 * i + 2];
+        }
+      });
     return { next, task };
   });
 }

@@ -25,16 +25,30 @@ export function keptSetSizes(corpus: SearchCorpus): Uint32Array {
   return sizes;
 }
 
-/** The index of pair (a, b) in a list sorted by (a, b), or -1 (a binary search). */
-function indexOfPair(listA: Uint32Array, listB: Uint32Array, count: number, a: number, b: number): number {
-  let lo = 0;
-  let hi = count;
+/**
+ * Where each first member's pairs start in a list sorted by (a, b) (`starts[a]..starts[a + 1]`): a
+ * lookup then searches one document's few pairs, not the whole list (a binary search over a million
+ * pairs missed the cache at each of its first steps, for each of a million candidates).
+ */
+function pairStarts(listA: Uint32Array, count: number): Uint32Array {
+  const docs = count > 0 ? listA[count - 1] + 1 : 0;
+  const starts = new Uint32Array(docs + 1);
+  for (let i = 0; i < count; i++) starts[listA[i] + 1]++;
+  for (let d = 0; d < docs; d++) starts[d + 1] += starts[d];
+  return starts;
+}
+
+/** The index of pair (a, b) in a list sorted by (a, b) whose `pairStarts` are `starts`, or -1. */
+function indexOfPair(listB: Uint32Array, starts: Uint32Array, a: number, b: number): number {
+  if (a + 1 >= starts.length) return -1;
+  let lo = starts[a];
+  let hi = starts[a + 1];
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (listA[mid] < a || (listA[mid] === a && listB[mid] < b)) lo = mid + 1;
+    if (listB[mid] < b) lo = mid + 1;
     else hi = mid;
   }
-  return lo < count && listA[lo] === a && listB[lo] === b ? lo : -1;
+  return lo < starts[a + 1] && listB[lo] === b ? lo : -1;
 }
 
 /** `knownCounts`' mark of a candidate whose exact Jaccard reaches the near-duplicate threshold: never contained, nothing to measure. */
@@ -51,10 +65,12 @@ export const NEAR_DUPLICATE = -2;
  */
 export function knownCounts(candidates: ContainmentCandidates, known: KnownContainment, jaccards: KnownPairs, sizes: Uint32Array, counts: Float64Array, threshold: number, jaccardThreshold = Infinity): Int32Array {
   const at = new Int32Array(candidates.count).fill(-1);
+  const knownStarts = pairStarts(known.a, known.count);
+  const jaccardStarts = pairStarts(jaccards.a, jaccards.count);
   for (let p = 0; p < candidates.count; p++) {
     const a = candidates.inner[p];
     const b = candidates.outer[p];
-    const k = indexOfPair(known.a, known.b, known.count, a, b);
+    const k = indexOfPair(known.b, knownStarts, a, b);
     if (k >= 0) {
       at[p] = k;
       const common = known.common[k];
@@ -64,7 +80,7 @@ export function knownCounts(candidates: ContainmentCandidates, known: KnownConta
       counts[3 * p + 2] = known.sizeB[k];
       continue;
     }
-    const j = indexOfPair(jaccards.a, jaccards.b, jaccards.count, Math.min(a, b), Math.max(a, b));
+    const j = indexOfPair(jaccards.b, jaccardStarts, Math.min(a, b), Math.max(a, b));
     const common = j < 0 ? -1 : commonFromJaccard(jaccards.jaccard[j], sizes[a], sizes[b]);
     if (common < 0) {
       // As ContainedBuffer.judge refuses it.
@@ -93,16 +109,23 @@ export const HUB_CONTAINERS = 64;
  * at their container's rank: a hub is small and decoded again in each chunk, where walking through it
  * would pull its containers, a whole component, into one chunk after another.
  */
-export function measuringOrder(candidates: ContainmentCandidates, todo: readonly number[], n: number): number[] {
+export function measuringOrder(candidates: ContainmentCandidates, todo: ArrayLike<number>, n: number): number[] {
   const { inner, outer } = candidates;
+  const m = todo.length;
   const containers = new Uint32Array(n);
-  for (const p of todo) containers[inner[p]]++;
-  const ranking = todo.filter((p) => containers[inner[p]] <= HUB_CONTAINERS);
-  const { rank, ranked } = breadthFirstRanks(n, inner, outer, ranking);
+  for (let t = 0; t < m; t++) containers[inner[todo[t]]]++;
+  const ranking = new Uint32Array(m);
+  let rankingCount = 0;
+  for (let t = 0; t < m; t++) if (containers[inner[todo[t]]] <= HUB_CONTAINERS) ranking[rankingCount++] = todo[t];
+  const { rank, ranked } = breadthFirstRanks(n, inner, outer, ranking.subarray(0, rankingCount));
   // Containers met only through hubs, ranked after the rest in the order the pairs name them.
   let ranks = ranked;
-  for (const p of todo) if (rank[outer[p]] < 0) rank[outer[p]] = ranks++;
-  const key = Uint32Array.from(todo, (p) => (containers[inner[p]] > HUB_CONTAINERS ? rank[outer[p]] : Math.min(rank[inner[p]], rank[outer[p]])));
+  for (let t = 0; t < m; t++) if (rank[outer[todo[t]]] < 0) rank[outer[todo[t]]] = ranks++;
+  const key = new Uint32Array(m);
+  for (let t = 0; t < m; t++) {
+    const p = todo[t];
+    key[t] = containers[inner[p]] > HUB_CONTAINERS ? rank[outer[p]] : Math.min(rank[inner[p]], rank[outer[p]]);
+  }
   return Array.from(stableOrderByKey(todo, key, ranks));
 }
 

@@ -72,7 +72,7 @@ export function containmentCandidates(
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   const sampleCount = new Uint32Array(n);
   for (let i = 0; i < passages.docs.length; i++) sampleCount[passages.docs[i]] = passages.offsets[i + 1] - passages.offsets[i];
-  const { runStart, docOf, runsOfDoc, docRuns, passages: distinct, postings } = sharedPassages(n, passages, sizes);
+  const { runStart, docOf, runsOfDoc, docRuns, placeOf, passages: distinct, postings } = sharedPassages(n, passages, sizes);
   stats.passages = distinct;
   stats.postings = postings;
   // A comes before B when it is the inner one: the smaller set, by exact sizes when both are known.
@@ -85,12 +85,14 @@ export function containmentCandidates(
 
   const seen = new Uint8Array(n);
   const touched = new Uint32Array(n);
-  // Where in A's list each touched B first turned up: the first passage they share (below).
+  // Where in A's list, and in its own, each touched B first turned up: the first passage they share (below).
   const firstShared = new Uint32Array(n);
+  const firstPlace = new Uint32Array(n);
   let longestList = 0;
   for (let d = 0; d < n; d++) longestList = Math.max(longestList, runsOfDoc[d + 1] - runsOfDoc[d]);
-  // Per run (rank): its place in the list of the A being searched, 1-based; 0: not A's.
-  const inA = new Uint32Array(runStart.length - 1);
+  // One bit per run (rank): set when it is in the list of the A being searched. A bit, not A's place in
+  // a word: the merges below look a rank up at random, and a bit a run keeps the whole table in a core's cache.
+  const inA = new Uint32Array((runStart.length + 30) >>> 5);
   const runFrom = new Uint32Array(longestList);
   const runTo = new Uint32Array(longestList);
   const firstDoc = new Uint32Array(longestList);
@@ -130,14 +132,15 @@ export function containmentCandidates(
         if (b === a || seen[b]) continue;
         seen[b] = 1;
         firstShared[b] = k;
+        firstPlace[b] = placeOf[i];
         touched[touchedCount++] = b;
       }
       stats.walked += i - runFrom[k - from];
     }
     if (touchedCount === 0) continue;
     touched.subarray(0, touchedCount).sort();
-    // A's ranks marked once with their places in its list (1-based), for every B's count to look up.
-    for (let i = 0; i < own; i++) inA[docRuns[from + i]] = i + 1;
+    // A's ranks marked once, for every B's count to look up.
+    for (let i = 0; i < own; i++) inA[docRuns[from + i] >>> 5] |= 1 << (docRuns[from + i] & 31);
     stats.merged += 2 * own;
     for (let t = 0; t < touchedCount; t++) {
       const b = touched[t];
@@ -145,60 +148,40 @@ export function containmentCandidates(
       stats.compared++;
       // Passages held by one document are in no run: A's shared ones must hold all `needed`. Both lists
       // are in rank order, and A's prefix was walked in it, so neither shares anything before the run
-      // where B first turned up: the count starts there, in both.
-      const k = firstShared[b];
-      const bFrom = gallop(docRuns, runsOfDoc[b], runsOfDoc[b + 1], docRuns[k]);
-      if (!sharesAtLeast(docRuns, inA, k - from, own, bFrom, runsOfDoc[b + 1], needed, stats)) continue;
+      // where B first turned up: the count starts there, in both (in B's list at the place the walk read).
+      if (!sharesAtLeast(docRuns, inA, firstShared[b], from + own, firstPlace[b], runsOfDoc[b + 1], needed, stats)) continue;
       stats.candidates++;
       out.push(a, b);
     }
-    for (let i = 0; i < own; i++) inA[docRuns[from + i]] = 0;
+    for (let i = 0; i < own; i++) inA[docRuns[from + i] >>> 5] = 0;
   }
   return { candidates: out.candidates(), stats };
 }
 
 /**
- * The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none),
- * found from the front: probes 1, 2, 4... places in, then a binary search between the last two. The
- * list lies somewhere cold in memory, and the merge that follows reads its front anyway: the probes
- * stay near it, not halfway along.
+ * Whether B's ascending ranks `list[bFrom..bTo)` hold at least `needed` of A's, which `inA` marks (a bit
+ * a rank), none of them before A's entry `aFrom` (an index of `list`; A's list ends at `aTo`). One read
+ * of B's list and a bit lookup a rank, no step that waits on the one before. Stops as soon as the answer
+ * is known, checked every 16 steps: enough shared, or too few left in B, or in A past the last rank of
+ * B's read so far (A's list is ascending too: a pointer into it follows B's, sixteen entries at a time),
+ * to reach `needed`. Both conditions, once true, stay true.
  */
-function gallop(list: Uint32Array, from: number, to: number, value: number): number {
-  let bound = 1;
-  while (from + bound - 1 < to && list[from + bound - 1] < value) bound *= 2;
-  return lowerBound(list, from + (bound >> 1), Math.min(from + bound, to), value);
-}
-
-/** The first index in the ascending `list[from..to)` whose value is not below `value` (`to` if none). */
-function lowerBound(list: Uint32Array, from: number, to: number, value: number): number {
-  while (from < to) {
-    const mid = (from + to) >>> 1;
-    if (list[mid] < value) from = mid + 1;
-    else to = mid;
-  }
-  return from;
-}
-
-/**
- * Whether B's ascending ranks `list[bFrom..bTo)` hold at least `needed` of A's, which `inA` marks (each
- * rank's place in A's list, 1-based; 0: not A's), none of them before A's place `aFrom` (0-based) of
- * `aCount`. One read of B's list and a lookup a rank, no step that waits on the one before (a merge
- * of both lists moved along one or the other on each comparison, and read A's list once per B).
- * Stops as soon as the answer is known, checked every 16 steps: enough shared, or too few left in B,
- * or in A past its last place shared, to reach `needed`. Both conditions, once true, stay true.
- */
-function sharesAtLeast(list: Uint32Array, inA: Uint32Array, aFrom: number, aCount: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
+function sharesAtLeast(list: Uint32Array, inA: Uint32Array, aFrom: number, aTo: number, bFrom: number, bTo: number, needed: number, stats: ContainmentStats): boolean {
   let b = bFrom;
   let shared = 0;
-  // A's places below this can no longer be shared: B's ranks only grow.
-  let aPassed = aFrom;
+  // A's entries before this can no longer be shared: their ranks are at most B's last one read.
+  let a = aFrom;
   for (;;) {
-    const left = Math.min(aCount - aPassed, bTo - b);
+    // Sixteen of A's entries at a time: a bound looser by under sixteen, for a sixteenth of the steps.
+    if (b > bFrom) {
+      const last = list[b - 1];
+      while (a + 16 <= aTo && list[a + 15] <= last) a += 16;
+    }
+    const left = Math.min(aTo - a, bTo - b);
     if (shared >= needed || shared + left < needed) break;
     for (let s = Math.min(bTo - b, 16); s > 0; s--) {
-      const at = inA[list[b++]];
-      shared += +(at > 0);
-      aPassed = at > aPassed ? at : aPassed;
+      const rank = list[b++];
+      shared += (inA[rank >>> 5] >>> (rank & 31)) & 1;
     }
   }
   stats.merged += b - bFrom;

@@ -12,12 +12,15 @@ import type { PackedSets } from './packed-sets.ts';
  * first smaller one; document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`, ascending: its
  * rarest passages first, and a sorted list two documents' shared passages are merged from. Rank order
  * is storage order, so the prefix walks, which visit mostly the rarest runs, read the front of the arrays.
+ * `placeOf[i]`: where posting `docOf[i]` of its run lies in `docRuns`, so a walk that meets a document
+ * in a run knows where that run is in the document's list without searching it.
  */
 export interface SharedPassages {
   runStart: Uint32Array;
   docOf: Uint32Array;
   runsOfDoc: Uint32Array;
   docRuns: Uint32Array;
+  placeOf: Uint32Array;
   /** Distinct passages, and (passage, document) postings, held by any number of documents. */
   passages: number;
   postings: number;
@@ -105,11 +108,18 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   }
   for (let d = 0; d < n; d++) runsOfDoc[d + 1] += runsOfDoc[d];
   // Each document's ranks, filled rank by rank so every list comes out ascending, in the memory of the
-  // sorted keys (not needed past here).
+  // sorted keys, and each posting's place there in that of the sorted documents (neither needed past here).
   const fill = runsOfDoc.slice(0, n);
   const docRuns = sortedKeys.subarray(0, kept);
-  for (let rank = 0; rank < runs; rank++) for (let i = runStart[rank]; i < runStart[rank + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
-  return { runStart, docOf, runsOfDoc, docRuns, passages: distinct, postings: total };
+  const placeOf = sortedDocs.subarray(0, kept);
+  for (let rank = 0; rank < runs; rank++) {
+    for (let i = runStart[rank]; i < runStart[rank + 1]; i++) {
+      const at = fill[docOf[i]]++;
+      docRuns[at] = rank;
+      placeOf[i] = at;
+    }
+  }
+  return { runStart, docOf, runsOfDoc, docRuns, placeOf, passages: distinct, postings: total };
 }
 
 /**

@@ -69,21 +69,47 @@ export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
  * and the value without this bit is an upper bound of it (still below).
  */
 export const COUNT_BELOW = 0x80000000;
-/** Merge steps between two checks of the early stop (the kernel's, kernels/set-jaccard.ts, is the same). */
+/** Blocks of four keys a set between two checks of the early stop (the kernel's, kernels/set-jaccard.ts, is the same). */
+const BELOW_CHECK_BLOCKS = 16;
+/** Merge steps between two checks once either set has fewer than four keys left (the kernel's too). */
 const BELOW_CHECK_STEPS = 64;
 
 /**
  * |A ∩ B| of two sorted, duplicate-free uint32 sets when it is at least `need`; otherwise
  * `COUNT_BELOW | bound`, bound < need an upper bound of it, returned as soon as the common keys so far
- * plus the fewer keys either set has left fall below `need` (checked every 64 steps of the branchless
- * merge): a containment check stops there, since only pairs at or above its threshold need the exact
- * count. The WebAssembly kernel's `containmentPairs` gives the same values (tests say so). `work`,
- * when given, counts the keys the merge passed over (bench/containment-work.ts).
+ * plus the fewer keys either set has left fall below `need`: a containment check stops there, since
+ * only pairs at or above its threshold need the exact count. The merge is the WebAssembly kernel's
+ * (`containmentPairs`, which gives the same values: tests say so): four keys of each set at a time, all
+ * sixteen compared, the block with the smaller last key moving on (both on a tie), the early stop
+ * checked every 16 blocks; then, with fewer than four keys left in either set, one key at a time,
+ * checked every 64 steps. `work`, when given, counts the keys the merge passed over
+ * (bench/containment-work.ts).
  */
 export function intersectionAtLeast(a: Uint32Array, b: Uint32Array, need: number, work?: { keys: number }): number {
   let i = 0;
   let j = 0;
   let common = 0;
+  for (;;) {
+    const left = Math.min(a.length - i, b.length - j);
+    if (common + left < need) {
+      if (work) work.keys += i + j;
+      return (COUNT_BELOW | (common + left)) >>> 0;
+    }
+    // Each block takes at most four keys of each set: neither runs out within left / 4 of them.
+    const blocks = Math.min(left >>> 2, BELOW_CHECK_BLOCKS);
+    if (blocks === 0) break;
+    for (let s = 0; s < blocks; s++) {
+      const a0 = a[i]!, a1 = a[i + 1]!, a2 = a[i + 2]!, a3 = a[i + 3]!;
+      const b0 = b[j]!, b1 = b[j + 1]!, b2 = b[j + 2]!, b3 = b[j + 3]!;
+      common +=
+        +(a0 === b0) + +(a0 === b1) + +(a0 === b2) + +(a0 === b3) +
+        +(a1 === b0) + +(a1 === b1) + +(a1 === b2) + +(a1 === b3) +
+        +(a2 === b0) + +(a2 === b1) + +(a2 === b2) + +(a2 === b3) +
+        +(a3 === b0) + +(a3 === b1) + +(a3 === b2) + +(a3 === b3);
+      i += a3 <= b3 ? 4 : 0;
+      j += b3 <= a3 ? 4 : 0;
+    }
+  }
   for (;;) {
     const left = Math.min(a.length - i, b.length - j);
     const below = common + left < need;

@@ -97,6 +97,14 @@ describe('sharedPassages', () => {
       const lists = Array.from({ length: n }, (_, d) => Array.from(got.docRuns.subarray(got.runsOfDoc[d], got.runsOfDoc[d + 1])));
       expect({ runDocs, lists, passages: got.passages }, `seed ${SEED}, case ${c}`).toEqual(want);
       expect(got.postings).toBe(passages.keys.length);
+      // Each run posting's place in its document's list holds that run's rank.
+      for (let r = 0; r + 1 < got.runStart.length; r++) {
+        for (let i = got.runStart[r]; i < got.runStart[r + 1]; i++) {
+          const d = got.docOf[i];
+          const at = got.placeOf[i];
+          expect(at >= got.runsOfDoc[d] && at < got.runsOfDoc[d + 1] && got.docRuns[at] === r, `seed ${SEED}, case ${c}, run ${r}`).toBe(true);
+        }
+      }
     }
   });
 });

@@ -90,6 +90,28 @@ describe('chunkContainmentCounts', () => {
   });
 });
 
+describe('the kernel\'s decoder', () => {
+  it('decodes sets whose gaps make codes longer than its 64-bit window (a dense run, then gaps of a quotient of tens and hundreds of bits) exactly', () => {
+    const next = mulberry32Unit(41);
+    const sets: Uint32Array[] = [];
+    for (const [dense, wide] of [[100, 1], [3000, 2], [40, 5], [1, 1], [500, 30]]) {
+      const keys = new Set<number>();
+      for (let i = 0; i < dense; i++) keys.add(i * 3);
+      // Gaps far above the mean the Rice parameter was chosen for: long unary quotients.
+      for (let i = 0; i < wide; i++) keys.add(2 ** 31 + Math.floor(next() * (2 ** 31 - 1)));
+      sets.push(Uint32Array.from(keys).sort());
+    }
+    // Each set encoded (decoded by the kernel) against itself given decoded: every key found again, in order.
+    const which = sets.map((_, s) => 2 * s);
+    const chunk = sets.flatMap((set) => [set, set]);
+    const decoded = chunk.map((set, s) => (s % 2 === 1 ? set : undefined));
+    const pairs = { a: Uint32Array.from(which), b: Uint32Array.from(which, (s) => s + 1), count: which.length };
+    const counts = chunkContainmentCounts(chunk.length, pack(chunk, which), decoded, pairs, 0);
+    for (let p = 0; p < pairs.count; p++) expect([counts[3 * p], counts[3 * p + 1], counts[3 * p + 2]]).toEqual([sets[p].length, sets[p].length, sets[p].length]);
+    expect(chunkJaccards(chunk.length, pack(chunk, which), decoded, pairs)).toEqual(new Float64Array(pairs.count).fill(1));
+  });
+});
+
 describe('containment early stop (intersectionAtLeast, the kernel’s containmentPairs)', () => {
   it('on random set pairs: the exact |A ∩ B| at or above T, "below" (an upper bound under T\'s count) exactly when the containment is below T', () => {
     const next = mulberry32Unit(3939);
