@@ -113,17 +113,10 @@ export function jaccardPairs(keys: usize, offsets: usize, a: usize, b: usize, co
     const nb = <u32>((je - j) >> 2);
     let common: u32 = 0;
     if (na > 0 && nb > 0) {
-      // Four keys of each set at a time: A's four against B's four and its three rotations, the
-      // matches counted from a lane mask; the block whose largest key is smaller moves on (both when
-      // equal). Keys are distinct within a set, so no match is counted twice. The rest by the merge.
+      // Four keys of each set at a time (matchesOfFour); the block whose largest key is smaller moves
+      // on (both when equal). The rest by the merge.
       while (i + 16 <= ie && j + 16 <= je) {
-        const va = v128.load(i);
-        const vb = v128.load(j);
-        const r1 = i8x16.shuffle(vb, vb, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3);
-        const r2 = i8x16.shuffle(vb, vb, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-        const r3 = i8x16.shuffle(vb, vb, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
-        const m = v128.or(v128.or(i32x4.eq(va, vb), i32x4.eq(va, r1)), v128.or(i32x4.eq(va, r2), i32x4.eq(va, r3)));
-        common += popcnt<u32>(i32x4.bitmask(m));
+        common += matchesOfFour(i, j);
         const amax = load<u32>(i, 12);
         const bmax = load<u32>(j, 12);
         i += select<usize>(16, 0, amax <= bmax);
@@ -139,6 +132,21 @@ export function jaccardPairs(keys: usize, offsets: usize, a: usize, b: usize, co
       store<f64>(out + (<usize>p << 3), <f64>common / <f64>(na + nb - common));
     } else store<f64>(out + (<usize>p << 3), 0);
   }
+}
+
+/**
+ * How many of A's four keys at `i` are among B's four at `j`: A's block against B's and its three
+ * rotations, counted from a lane mask (keys are distinct within a set, so none is counted twice).
+ */
+// @ts-ignore: decorator
+@inline function matchesOfFour(i: usize, j: usize): u32 {
+  const va = v128.load(i);
+  const vb = v128.load(j);
+  const r1 = i8x16.shuffle(vb, vb, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3);
+  const r2 = i8x16.shuffle(vb, vb, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  const r3 = i8x16.shuffle(vb, vb, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+  const m = v128.or(v128.or(i32x4.eq(va, vb), i32x4.eq(va, r1)), v128.or(i32x4.eq(va, r2), i32x4.eq(va, r3)));
+  return popcnt<u32>(i32x4.bitmask(m));
 }
 
 /** The flag bit of a containment count that stopped early (core/simhash/simhash.ts `COUNT_BELOW`). */
@@ -178,13 +186,7 @@ export function containmentPairs(keys: usize, offsets: usize, a: usize, b: usize
       const blocks = min<usize>(left >> 2, BLOCKS);
       if (blocks == 0) break;
       for (let s: usize = 0; s < blocks; s++) {
-        const va = v128.load(i);
-        const vb = v128.load(j);
-        const r1 = i8x16.shuffle(vb, vb, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3);
-        const r2 = i8x16.shuffle(vb, vb, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-        const r3 = i8x16.shuffle(vb, vb, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
-        const m = v128.or(v128.or(i32x4.eq(va, vb), i32x4.eq(va, r1)), v128.or(i32x4.eq(va, r2), i32x4.eq(va, r3)));
-        common += popcnt<u32>(i32x4.bitmask(m));
+        common += matchesOfFour(i, j);
         const amax = load<u32>(i, 12);
         const bmax = load<u32>(j, 12);
         i += select<usize>(16, 0, amax <= bmax);
