@@ -10,9 +10,14 @@ import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { SkipReason } from '../core/documents/document-status.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { ContainedRelation, PassageSamples } from '../core/groups/contained-pairs.ts';
+import type { DocColumnName, DocColumns } from '../core/documents/doc-columns.ts';
 
-/** Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were listed). */
-export interface ScanDocs {
+/**
+ * Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were
+ * listed): the document columns of core/documents/doc-columns.ts (`modified` optional, so code that
+ * builds docs without it keeps working; the keep rules read it), beside the paths and files.
+ */
+export interface ScanDocs extends DocColumns<Exclude<DocColumnName, 'modified'>>, Partial<DocColumns<'modified'>> {
   count: number;
   /** Path relative to the dropped/chosen root, `/`-separated (e.g. `notes/a.txt`). */
   paths: string[];
@@ -34,25 +39,6 @@ export interface ScanDocs {
    * paths through these handles again.
    */
   roots?: FileSystemHandle[];
-  /** Size in bytes. */
-  sizes: Float64Array;
-  /**
-   * The file's modification time (File.lastModified, stat mtime in the CLI), ms since the epoch; 0 when
-   * not known. Optional so code that builds docs without it keeps working; the keep rules read it.
-   */
-  modified?: Float64Array;
-  /** `DocStatus` code per doc (ok, too-short, binary, unreadable, empty, pending). */
-  status: Uint8Array;
-  /** `DocFlag` bits per doc (html). */
-  flags: Uint8Array;
-  /** Fingerprint halves; meaningful where status is ok. */
-  hi: Uint32Array;
-  lo: Uint32Array;
-  /** Words in the decoded text. */
-  words: Uint32Array;
-  /** XXH64 of the normalized text, halves (0 where nothing was decoded). */
-  hashHi: Uint32Array;
-  hashLo: Uint32Array;
 }
 
 /** A file that takes no part in the near-duplicate search, with a message for people. */
