@@ -59,7 +59,7 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
     files,
     ...(ranges ? { ranges } : {}),
     sizes: c.sizes,
-    ...(c.lastModified ? { modified: c.lastModified } : {}),
+    ...(c.modified ? { modified: c.modified } : {}),
     status,
     flags,
     hi: c.hi,
