@@ -49,6 +49,11 @@ export const DOC_COLUMN_NAMES = Object.keys(DOC_COLUMN_KINDS) as DocColumnName[]
 export const FINGERPRINT_COLUMNS = ['status', 'flags', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const satisfies readonly DocColumnName[];
 export type FingerprintColumnName = (typeof FINGERPRINT_COLUMNS)[number];
 
+/** The typed-array constructor of column `c`. */
+export function docColumnConstructor(c: DocColumnName): Float64ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor {
+  return KIND_CONSTRUCTORS[DOC_COLUMN_KINDS[c]];
+}
+
 /** Bytes per entry of column `c`. */
 export function docColumnBytes(c: DocColumnName): number {
   return KIND_CONSTRUCTORS[DOC_COLUMN_KINDS[c]].BYTES_PER_ELEMENT;
