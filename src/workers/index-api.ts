@@ -24,10 +24,7 @@ import { containmentCandidates } from '../core/groups/containment-candidates.ts'
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import { relationCsvChunks } from '../core/export/csv.ts';
-import type { DocColumns } from '../core/documents/doc-columns.ts';
-
-/** The document columns the search reads. */
-export type SearchColumnName = 'status' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo';
+import type { DocColumns, SearchColumnName } from '../core/documents/doc-columns.ts';
 
 /** What the index worker needs: the scan's per-doc columns (`DocStatus` codes). */
 export interface DuplicateSearchInput extends DocColumns<SearchColumnName> {

@@ -49,6 +49,10 @@ export const DOC_COLUMN_NAMES = Object.keys(DOC_COLUMN_KINDS) as DocColumnName[]
 export const FINGERPRINT_COLUMNS = ['status', 'flags', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const satisfies readonly DocColumnName[];
 export type FingerprintColumnName = (typeof FINGERPRINT_COLUMNS)[number];
 
+/** The columns the near-duplicate search reads (exact classes by hash, candidates by fingerprint, short documents by words). */
+export const SEARCH_COLUMNS = ['status', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const satisfies readonly DocColumnName[];
+export type SearchColumnName = (typeof SEARCH_COLUMNS)[number];
+
 /** The typed-array constructor of column `c`. */
 export function docColumnConstructor(c: DocColumnName): Float64ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor {
   return KIND_CONSTRUCTORS[DOC_COLUMN_KINDS[c]];
@@ -122,6 +126,13 @@ export function scatterDocColumns<K extends DocColumnName>(into: DocColumns<K>, 
     const dst = into[c];
     for (let j = 0; j < at.length; j++) dst[at[j]!] = src[j]!;
   }
+}
+
+/** Columns `names` of `cols`, the same arrays (no copy): what crosses to a worker without the rest of a record. */
+export function pickDocColumns<K extends DocColumnName>(cols: DocColumns<K>, names: readonly K[]): DocColumns<K> {
+  const out = {} as DocColumns<K>;
+  for (const c of names) out[c] = cols[c];
+  return out;
 }
 
 /** Views of columns `names` over positions [start, end) (no copy). */
