@@ -4,7 +4,7 @@
  * corpus-reads.ts). Documents live only in column chunks (see schema.ts for why).
  */
 import { RequestGroup, readTransaction, writeTransaction } from './database.ts';
-import { chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocuments, concatColumns, documentAt, idsOf, sliceColumns, withoutIds, checkChunk } from './corpus-columns.ts';
+import { CHUNK_FIELD_OF, chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocuments, concatColumns, documentAt, idsOf, sliceColumns, withoutIds, checkChunk } from './corpus-columns.ts';
 import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
 import { idsByRecord, indexOfSorted, keyBytesToHalves } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction, rewrittenEntriesInTransaction } from './permuted-shards.ts';
@@ -18,7 +18,7 @@ import { StorageError } from './storage-error.ts';
 import { forgetAllFolderHandlesInTransaction } from './folder-handles.ts';
 import { forgetFolderRootsInTransaction } from './folder-roots.ts';
 import { contentRecordOf, removeContentsInTransaction, type ContentBatch } from './content-batches.ts';
-import { allocateDocColumns, type DocColumnName, type DocColumns } from '../core/documents/doc-columns.ts';
+import { allocateDocColumns, docColumnConstructor, type DocColumnName, type DocColumns } from '../core/documents/doc-columns.ts';
 
 export type { NewDocument, StoredDocument };
 export { CHUNK_CAPACITY };
@@ -178,10 +178,9 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   const skipReasons = new Map<number, string>();
   let at = 0;
   for (const chunk of chunkRecords) {
-    // The chunk's stored names (corpus-columns.ts): `lastModified` is the `modified` column.
-    cols.sizes.set(new Float64Array(chunk.sizes), at);
-    cols.modified.set(new Float64Array(chunk.lastModified), at);
-    cols.words.set(new Uint32Array(chunk.words), at);
+    for (const [c, field] of Object.entries(CHUNK_FIELD_OF) as [keyof typeof CHUNK_FIELD_OF, (typeof CHUNK_FIELD_OF)[keyof typeof CHUNK_FIELD_OF]][]) {
+      cols[c].set(new (docColumnConstructor(c))(chunk[field]), at);
+    }
     if (chunk.skips.length > 2) {
       const chunkIds = new Uint32Array(chunk.ids);
       let skips: [number, string, string][];
