@@ -181,8 +181,61 @@ export interface ScanTimings {
 }
 
 /**
+ * Where a document's bytes live: its own File (`file`), a range of a stored batch's Blob (`range`,
+ * sliced only when read), a file under the scan's directory handles opened again by its path
+ * (`handle`), or nowhere (`none`: restored without kept contents).
+ */
+export type DocSource =
+  | { kind: 'file'; blob: Blob }
+  | { kind: 'range'; blob: Blob; start: number; end: number }
+  | { kind: 'handle'; path: string; open: (path: string) => Promise<File> }
+  | { kind: 'none' };
+
+/** How to open a document read through directory handles, by its path (see `handleDocuments`). */
+const handleOpeners = new WeakMap<Blob, (path: string) => Promise<File>>();
+
+let missingContents: File | null = null;
+
+/**
+ * The one File that stands for a saved document whose contents were not kept (a restore without kept
+ * contents). Shared, so telling it apart costs nothing: asking a folder-input File its `size` is a
+ * synchronous metadata fetch in Chromium (0.1-0.6 ms a file), too slow for every candidate pair.
+ * Ask `docSourceKind` rather than comparing with it.
+ */
+export function noContents(): File {
+  missingContents ??= new File([], '');
+  return missingContents;
+}
+
+/**
+ * The kind of document `d`'s source (`DocSource`), without making one: the one place the stand-in
+ * Files (`noContents`, `handleDocuments`) are told apart by identity.
+ */
+export function docSourceKind(docs: Pick<ScanDocs, 'files' | 'ranges'>, d: number): DocSource['kind'] {
+  const file = docs.files[d]!;
+  if (file === missingContents) return 'none';
+  if (handleOpeners.has(file)) return 'handle';
+  return docs.ranges && !Number.isNaN(docs.ranges[2 * d]!) ? 'range' : 'file';
+}
+
+/** Where document `d`'s bytes live. */
+export function docSource(docs: Pick<ScanDocs, 'files' | 'ranges' | 'paths'>, d: number): DocSource {
+  const file = docs.files[d]!;
+  switch (docSourceKind(docs, d)) {
+    case 'none':
+      return { kind: 'none' };
+    case 'handle':
+      return { kind: 'handle', path: docs.paths[d]!, open: handleOpeners.get(file)! };
+    case 'range':
+      return { kind: 'range', blob: file, start: docs.ranges![2 * d]!, end: docs.ranges![2 * d + 1]! };
+    default:
+      return { kind: 'file', blob: file };
+  }
+}
+
+/**
  * Document `d`'s bytes: its File, or its range of a stored batch's Blob (sliced only now, when read).
- * Not for a document read through a handle (`isHandleDocument`): use `docBlob`.
+ * Not for a document read through a handle (`docSourceKind` 'handle'): use `docBlob`.
  */
 export function docFile(docs: Pick<ScanDocs, 'files' | 'ranges'>, d: number): Blob {
   const file = docs.files[d]!;
@@ -201,9 +254,6 @@ export function rangesAt(docs: ScanDocs, at: readonly number[]): Float64Array | 
   return out;
 }
 
-/** How to open a document read through directory handles, by its path (see `handleDocuments`). */
-const handleOpeners = new WeakMap<Blob, (path: string) => Promise<File>>();
-
 /**
  * The File that stands for every document of one scan read through directory handles: the workers read
  * those files, and posting each File back to the page cost more than reading them (20,000 Files: 12 s
@@ -218,25 +268,13 @@ export function handleDocuments(open: (path: string) => Promise<File>): File {
 
 /** Whether document `d` is read through a directory handle (open it with `docBlob`, not `docFile`). */
 export function isHandleDocument(docs: ScanDocs, d: number): boolean {
-  return handleOpeners.has(docs.files[d]!);
+  return docSourceKind(docs, d) === 'handle';
 }
 
 /** Document `d`'s bytes: `docFile`, or for a document read through a handle, its file opened again by path. */
 export async function docBlob(docs: ScanDocs, d: number): Promise<Blob> {
-  const open = handleOpeners.get(docs.files[d]!);
-  return open ? open(docs.paths[d]!) : docFile(docs, d);
-}
-
-let missingContents: File | null = null;
-
-/**
- * The one File that stands for a saved document whose contents were not kept (a restore without kept
- * contents). Shared, so telling it apart costs nothing: asking a folder-input File its `size` is a
- * synchronous metadata fetch in Chromium (0.1-0.6 ms a file), too slow for every candidate pair.
- */
-export function noContents(): File {
-  missingContents ??= new File([], '');
-  return missingContents;
+  const source = docSource(docs, d);
+  return source.kind === 'handle' ? source.open(source.path) : docFile(docs, d);
 }
 
 /** The empty scored pair list. */
