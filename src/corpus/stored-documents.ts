@@ -4,7 +4,8 @@
  * shows after a reload, so a reload says what the scan said (a too-large file stays too large).
  */
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
-import { LOADED_COLUMNS, type LoadedCorpus, type NewDocument } from '../storage/corpus-repository.ts';
+import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
+import { LOADED_COLUMNS } from '../storage/corpus-columns.ts';
 import { gatherDocColumns, pickDocColumns } from '../core/documents/doc-columns.ts';
 import {
   DOC_STATUS_NAME,

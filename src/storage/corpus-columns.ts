@@ -98,6 +98,9 @@ const BINARY_COLUMNS = Object.keys(WIDTHS) as BinaryColumn[];
  * the `modified` column). Fingerprints and content hashes are stored as key bytes (`fingerprints`,
  * `contentHashes`: hi/lo and hashHi/hashLo through the key codec).
  */
+/** The document columns a saved corpus keeps besides `modified` (which older loaders may lack). */
+export const LOADED_COLUMNS = ['sizes', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const satisfies readonly DocColumnName[];
+
 export const CHUNK_FIELD_OF = { sizes: 'sizes', modified: 'lastModified', words: 'words' } as const satisfies Partial<Record<DocColumnName, BinaryColumn>>;
 
 /** [id, reason, message] of a skipped document; kept apart because few documents have one. */
@@ -115,7 +118,7 @@ export interface Columns {
 export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
   const n = docs.length;
   const ids = new Uint32Array(n);
-  const cols = allocateDocColumns(['hi', 'lo', 'hashHi', 'hashLo', 'sizes', 'modified', 'words'], n);
+  const cols = allocateDocColumns([...LOADED_COLUMNS, 'modified'], n);
   const { hi, lo, hashHi, hashLo } = cols;
   const flags = new Uint8Array(n);
   const features = new Uint32Array(n);

@@ -4,7 +4,7 @@
  * corpus-reads.ts). Documents live only in column chunks (see schema.ts for why).
  */
 import { RequestGroup, readTransaction, writeTransaction } from './database.ts';
-import { CHUNK_FIELD_OF, chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocuments, concatColumns, documentAt, idsOf, sliceColumns, withoutIds, checkChunk } from './corpus-columns.ts';
+import { CHUNK_FIELD_OF, LOADED_COLUMNS, chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocuments, concatColumns, documentAt, idsOf, sliceColumns, withoutIds, checkChunk } from './corpus-columns.ts';
 import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
 import { idsByRecord, indexOfSorted, keyBytesToHalves } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction, rewrittenEntriesInTransaction } from './permuted-shards.ts';
@@ -18,7 +18,7 @@ import { StorageError } from './storage-error.ts';
 import { forgetAllFolderHandlesInTransaction } from './folder-handles.ts';
 import { forgetFolderRootsInTransaction } from './folder-roots.ts';
 import { contentRecordOf, removeContentsInTransaction, type ContentBatch } from './content-batches.ts';
-import { allocateDocColumns, docColumnConstructor, type DocColumnName, type DocColumns } from '../core/documents/doc-columns.ts';
+import { allocateDocColumns, docColumnConstructor, type DocColumns } from '../core/documents/doc-columns.ts';
 
 export type { NewDocument, StoredDocument };
 export { CHUNK_CAPACITY };
@@ -48,12 +48,10 @@ export interface CorpusSummary {
   revision: number;
 }
 
-/** The document columns a saved corpus keeps (core/documents/doc-columns.ts; `modified` optional, for loaders that predate it). */
-export const LOADED_COLUMNS = ['sizes', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const satisfies readonly DocColumnName[];
-
 /**
  * The corpus restored in bulk: parallel arrays in ascending id order (position p = document ids[p]).
- * Fingerprint halves are 0 for documents without one, content hash halves valid where `flags` has
+ * The document columns are corpus-columns.ts LOADED_COLUMNS (`modified` optional, for loaders that
+ * predate it). Fingerprint halves are 0 for documents without one, content hash halves valid where `flags` has
  * DOC_FLAG_HAS_CONTENT_HASH, `modified` 0 where not recorded.
  */
 export interface LoadedCorpus extends CorpusSummary, DocColumns<(typeof LOADED_COLUMNS)[number]>, Partial<DocColumns<'modified'>> {
