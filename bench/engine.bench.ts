@@ -75,7 +75,7 @@ function writeCorpus(n: number, seed: number): Corpus {
       paths.push(`doc/${i}.txt`);
       status.push('ok');
     }
-    writer.write({ paths, status, hi: hi.subarray(start, end), lo: lo.subarray(start, end), contentHi: lo.subarray(start, end), contentLo: hi.subarray(start, end), words: words.subarray(0, end - start) });
+    writer.write({ paths, status, hi: hi.subarray(start, end), lo: lo.subarray(start, end), hashHi: lo.subarray(start, end), hashLo: hi.subarray(start, end), words: words.subarray(0, end - start) });
   }
   writer.finish();
   closeSync(fd);

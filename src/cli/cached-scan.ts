@@ -8,6 +8,7 @@ import { realpath } from 'node:fs/promises';
 import { FINGERPRINT_RULE } from '../core/simhash/fingerprint-rule.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocFlag, DocStatus } from '../core/documents/document-status.ts';
+import { allocateDocColumns, concatDocColumns } from '../core/documents/doc-columns.ts';
 import { DOC_FLAG_HAS_CONTENT_HASH, DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import { noContents, type ScanDocs, type ScanResult } from '../scan/scan-result.ts';
@@ -62,7 +63,7 @@ const RACY_MS = 2000;
 /** Whether the file at cache position `p` still has the identity the cache recorded (listed at `i` of `now`), recorded safely before its scan. */
 function sameFile(cache: ScanCache, p: number, now: ListedIdentities, i: number): boolean {
   const c = cache.corpus;
-  const mtime = c.lastModified?.[p] ?? 0;
+  const mtime = c.modified?.[p] ?? 0;
   return (
     c.sizes[p] === now.size[i] &&
     mtime === now.mtimeMs[i] &&
@@ -215,15 +216,11 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   const corpus: LoadedCorpus = {
     count: n,
     ids: new Uint32Array(n),
-    hi: new Uint32Array(n),
-    lo: new Uint32Array(n),
     flags: new Uint8Array(n),
     paths: docs.paths.slice(),
-    hashHi: new Uint32Array(n),
-    hashLo: new Uint32Array(n),
-    sizes: new Float64Array(n),
-    lastModified: new Float64Array(n),
-    words: new Uint32Array(n),
+    // Copied whole; the fingerprint and the time are set per document below.
+    ...concatDocColumns(['sizes', 'words', 'hashHi', 'hashLo'], [docs]),
+    ...allocateDocColumns(['hi', 'lo', 'modified'], n),
     skipReasons: new Map(),
     documentCount: n,
     nextId: n,
@@ -236,8 +233,6 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
     if (docs.status[d] === DocStatus.pending) return null;
     const at = listedAt[d];
     corpus.ids[d] = d;
-    corpus.hashHi[d] = docs.hashHi[d]!;
-    corpus.hashLo[d] = docs.hashLo[d]!;
     const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
     if (docs.status[d] === DocStatus.ok && !(docs.flags[d]! & DocFlag.invalidUtf8)) {
       // storedDocumentOf's mapping of a plain fingerprinted document, without a record per document.
@@ -255,9 +250,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
         (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
       if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
     }
-    corpus.sizes[d] = docs.sizes[d]!;
-    corpus.lastModified![d] = at < 0 ? 0 : identity.mtimeMs[at];
-    corpus.words[d] = docs.words[d]!;
+    corpus.modified![d] = at < 0 ? 0 : identity.mtimeMs[at];
     ctimeMs[d] = at < 0 ? 0 : identity.ctimeMs[at];
     ino[d] = at < 0 ? 0 : identity.ino[at];
     if (search) setSizes[d] = Math.max(0, setSizeOf(search, result.representative, d));

@@ -165,7 +165,7 @@ export async function runFingerprint(argv: string[], io: CliIo = processIo): Pro
       for (let j = 0, d = start; d < end; j++, d++) {
         const status = fingerprintStatusOf(r.status[j], r.status[j] === DocStatus.ok ? d : -1);
         const ok = status === 'ok';
-        outcome[d] = { status, hi: ok ? r.hi[j] : 0, lo: ok ? r.lo[j] : 0, contentHi: r.hashHi[j], contentLo: r.hashLo[j], words: r.words[j], format: formatOfFlags(r.flags[j]), reason: reasons.get(j) };
+        outcome[d] = { status, hi: ok ? r.hi[j] : 0, lo: ok ? r.lo[j] : 0, hashHi: r.hashHi[j], hashLo: r.hashLo[j], words: r.words[j], format: formatOfFlags(r.flags[j]), reason: reasons.get(j) };
       }
       await emit();
     });

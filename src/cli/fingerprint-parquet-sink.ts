@@ -3,19 +3,15 @@
  * export (core/export/fingerprints-parquet.ts) to an output opened by atomic-file.ts, a row group at a time.
  */
 import type { AtomicFile } from './atomic-file.ts';
-import { createFingerprintParquetWriter, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
+import { createFingerprintParquetWriter, FINGERPRINT_ROW_COLUMNS, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
+import { allocateDocColumns, subarrayDocColumns } from '../core/documents/doc-columns.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { DocumentFormat } from '../core/text/document-format.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
 
 /** One file's row: its status, fingerprint and content hash halves (0 where there are none), word count. */
-export interface FingerprintRow {
+export interface FingerprintRow extends Record<(typeof FINGERPRINT_ROW_COLUMNS)[number], number> {
   status: FingerprintStatus;
-  hi: number;
-  lo: number;
-  contentHi: number;
-  contentLo: number;
-  words: number;
   /** The file's format (null when it could not be told: an unreadable file). */
   format: DocumentFormat | null;
 }
@@ -36,14 +32,9 @@ export function createFingerprintParquetSink(file: AtomicFile, settings: SimHash
   let paths: string[] = [];
   let status: FingerprintStatus[] = [];
   let formats: (DocumentFormat | null)[] = [];
-  const hi = new Uint32Array(ROW_GROUP);
-  const lo = new Uint32Array(ROW_GROUP);
-  const contentHi = new Uint32Array(ROW_GROUP);
-  const contentLo = new Uint32Array(ROW_GROUP);
-  const words = new Uint32Array(ROW_GROUP);
+  const cols = allocateDocColumns(FINGERPRINT_ROW_COLUMNS, ROW_GROUP);
   const flush = () => {
-    const n = paths.length;
-    writer.write({ paths, status, hi: hi.subarray(0, n), lo: lo.subarray(0, n), contentHi: contentHi.subarray(0, n), contentLo: contentLo.subarray(0, n), words: words.subarray(0, n), formats });
+    writer.write({ paths, status, ...subarrayDocColumns(cols, FINGERPRINT_ROW_COLUMNS, 0, paths.length), formats });
     paths = [];
     status = [];
     formats = [];
@@ -57,11 +48,7 @@ export function createFingerprintParquetSink(file: AtomicFile, settings: SimHash
       paths.push(path);
       status.push(row.status);
       formats.push(row.format);
-      hi[r] = row.hi;
-      lo[r] = row.lo;
-      contentHi[r] = row.contentHi;
-      contentLo[r] = row.contentLo;
-      words[r] = row.words;
+      for (const c of FINGERPRINT_ROW_COLUMNS) cols[c][r] = row[c];
       if (paths.length === ROW_GROUP) flush();
     },
     finish() {

@@ -8,6 +8,7 @@
 import { accessSync, closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
+import { allocateDocColumns, docColumnBuffers, FINGERPRINT_COLUMNS, scatterDocColumns, type DocColumns, type FingerprintColumnName } from '../core/documents/doc-columns.ts';
 import { ingestApi } from '../workers/ingest-api.ts';
 import { DEFAULT_INGEST_LIMITS, type BatchSkip, type DiskRef, type IngestBatchOptions, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
 import { transfer } from 'comlink';
@@ -17,7 +18,7 @@ import { fsPath } from './terminal-names.ts';
 import { specialKind } from './input-files.ts';
 
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
-export type PathBatchResult = Pick<IngestBatchResult, 'status' | 'flags' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo' | 'skipped'>;
+export type PathBatchResult = DocColumns<FingerprintColumnName> & Pick<IngestBatchResult, 'skipped'>;
 
 /** Each path's stat (`statPaths`): size, times and inode by position; a path that could not be statted has its error code in `failed`. */
 export interface PathStats {
@@ -29,9 +30,6 @@ export interface PathStats {
   /** With `access`: the statted paths this process may not read, with the error code (`access(R_OK)`'s). */
   denied: [index: number, code: string][];
 }
-
-/** The 32-bit per-file arrays of PathBatchResult (status is 8-bit). */
-const WORD_FIELDS = ['hi', 'lo', 'words', 'hashHi', 'hashLo'] as const;
 
 /** Bytes read into one arena before its files are fingerprinted: bounds the memory a batch holds. */
 const ARENA_BYTES = 8 * 1024 * 1024;
@@ -194,12 +192,7 @@ export const nodeIngestApi = {
 /** `ingestPaths` while no other call uses the arena. */
 async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promise<PathBatchResult> {
   const n = paths.length;
-  const out: PathBatchResult = {
-    status: new Uint8Array(n),
-    flags: new Uint8Array(n),
-    ...(Object.fromEntries(WORD_FIELDS.map((key) => [key, new Uint32Array(n)])) as Pick<PathBatchResult, (typeof WORD_FIELDS)[number]>),
-    skipped: [],
-  };
+  const out: PathBatchResult = { ...allocateDocColumns(FINGERPRINT_COLUMNS, n), skipped: [] };
   const maxBytes = DEFAULT_INGEST_LIMITS.maxBytes;
   let i = 0;
   while (i < n) {
@@ -234,15 +227,11 @@ async function ingestPathsNow(paths: string[], settings: SimHashSettings): Promi
     }
     if (items.length === 0) continue;
     const r = await ingestApi.ingestBatch(items, settings);
-    for (const key of ['status', 'flags', ...WORD_FIELDS] as const) {
-      const from = r[key];
-      const to = out[key];
-      at.forEach((d, j) => (to[d] = from[j]));
-    }
+    scatterDocColumns(out, FINGERPRINT_COLUMNS, r, at);
     for (const s of r.skipped) out.skipped.push({ ...s, index: at[s.index] } satisfies BatchSkip);
   }
   out.skipped.sort((a, b) => a.index - b.index);
-  return transfer(out, [out.status.buffer, out.flags.buffer, ...WORD_FIELDS.map((key) => out[key].buffer)]);
+  return transfer(out, docColumnBuffers(out, FINGERPRINT_COLUMNS));
 }
 
 export type NodeIngestApi = typeof nodeIngestApi;

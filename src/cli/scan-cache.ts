@@ -12,6 +12,7 @@ import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { GroupTable } from '../core/groups/group-table.ts';
 import { writeAtomicFile } from './atomic-file.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
+import { allocateDocColumn, docColumnBytes, type DocColumn, type DocColumnName } from '../core/documents/doc-columns.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
@@ -27,7 +28,7 @@ export interface ScanCache {
   /** The fingerprint rule the documents were made with (core/simhash/fingerprint-rule.ts). */
   rule: number;
   corpus: LoadedCorpus;
-  /** Per document: stat ctime and inode (size and mtime are the corpus's sizes and lastModified). */
+  /** Per document: stat ctime and inode (size and mtime are the corpus's sizes and modified). */
   ctimeMs: Float64Array;
   ino: Float64Array;
   pairs: VerifiedPairs;
@@ -64,6 +65,10 @@ interface Head {
   columns: Record<ColumnName, number>;
 }
 
+/**
+ * The file's columns in the order they are written; the document columns keep the names format 5
+ * wrote (`lastModified` holds the corpus's `modified`: mapped here and in `readScanCache` only).
+ */
 const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys', 'groupOffsets', 'groupMembers', 'groupJaccard', 'groupDistance', 'groupIdentical', 'groupOf', 'representative'] as const;
 type ColumnName = (typeof COLUMNS)[number];
 
@@ -86,7 +91,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     hashLo: bytesOf(c.hashLo),
     flags: c.flags,
     sizes: bytesOf(c.sizes),
-    lastModified: bytesOf(c.lastModified ?? new Float64Array(c.count)),
+    lastModified: bytesOf(c.modified ?? new Float64Array(c.count)),
     ctimeMs: bytesOf(cache.ctimeMs),
     ino: bytesOf(cache.ino),
     words: bytesOf(c.words),
@@ -174,16 +179,19 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const u32 = (b: ArrayBuffer) => new Uint32Array(b);
   const f64 = (b: ArrayBuffer) => new Float64Array(b);
   const u8 = (b: ArrayBuffer) => new Uint8Array(b);
-  const hi = take('hi', u32, 4, n);
-  const lo = take('lo', u32, 4, n);
-  const hashHi = take('hashHi', u32, 4, n);
-  const hashLo = take('hashLo', u32, 4, n);
+  // A document column, in its core kind, from the stored column of that name (or `stored`).
+  const doc = <C extends DocColumnName>(c: C, stored: ColumnName & string = c as ColumnName): DocColumn<C> =>
+    take(stored, (buffer) => allocateDocColumn(c, n, buffer), docColumnBytes(c), n);
+  const hi = doc('hi');
+  const lo = doc('lo');
+  const hashHi = doc('hashHi');
+  const hashLo = doc('hashLo');
   const flags = take('flags', u8, 1, n);
-  const sizes = take('sizes', f64, 8, n);
-  const lastModified = take('lastModified', f64, 8, n);
+  const sizes = doc('sizes');
+  const modified = doc('modified', 'lastModified');
   const ctimeMs = take('ctimeMs', f64, 8, n);
   const ino = take('ino', f64, 8, n);
-  const words = take('words', u32, 4, n);
+  const words = doc('words');
   const setSizes = take('setSizes', u32, 4, n);
   const pathText = take('paths', (b) => Buffer.from(b).toString('utf16le'), 0, n);
   const a = take('pairA', u32, 4, m);
@@ -223,7 +231,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     startedMs: head.startedMs,
     settings: head.settings,
     rule: head.rule,
-    corpus: { count: n, ids, hi, lo, flags, paths, hashHi, hashLo, sizes, lastModified, words, skipReasons, documentCount: n, nextId: n, revision: 0 },
+    corpus: { count: n, ids, hi, lo, flags, paths, hashHi, hashLo, sizes, modified, words, skipReasons, documentCount: n, nextId: n, revision: 0 },
     ctimeMs,
     ino,
     pairs: {

@@ -3,7 +3,7 @@
  * scan (same path, size and modification time), and lending the files not read to those documents.
  */
 import { settingsChange } from '../storage/settings-repository.ts';
-import { noContents } from '../scan/scan-result.ts';
+import { docSourceKind } from '../scan/scan-result.ts';
 import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
@@ -53,6 +53,6 @@ export function lendUnchangedFiles(base: Base, left: UnchangedFiles): void {
   const at = positionsByPath(docs);
   left.paths.forEach((path, i) => {
     const q = at.get(path);
-    if (q !== undefined && docs.files[q] === noContents()) docs.files[q] = left.files[i]!;
+    if (q !== undefined && docSourceKind(docs, q) === 'none') docs.files[q] = left.files[i]!;
   });
 }

@@ -5,6 +5,8 @@
  */
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
+import { LOADED_COLUMNS } from '../storage/corpus-columns.ts';
+import { gatherDocColumns, pickDocColumns } from '../core/documents/doc-columns.ts';
 import {
   DOC_STATUS_NAME,
   DocFlag,
@@ -58,15 +60,10 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
     paths: c.paths,
     files,
     ...(ranges ? { ranges } : {}),
-    sizes: c.sizes,
-    ...(c.lastModified ? { modified: c.lastModified } : {}),
+    ...pickDocColumns(c, LOADED_COLUMNS),
+    ...(c.modified ? { modified: c.modified } : {}),
     status,
     flags,
-    hi: c.hi,
-    lo: c.lo,
-    words: c.words,
-    hashHi: c.hashHi,
-    hashLo: c.hashLo,
   };
 }
 
@@ -154,15 +151,7 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
 
 /** The fingerprints of docs `ds` and their storage ids (from `idOf`), gathered for a table build. */
 export function fingerprintsOf(docs: ScanDocs, ds: readonly number[], idOf: ArrayLike<number>): { hi: Uint32Array; lo: Uint32Array; ids: Uint32Array } {
-  const hi = new Uint32Array(ds.length);
-  const lo = new Uint32Array(ds.length);
-  const ids = new Uint32Array(ds.length);
-  ds.forEach((d, i) => {
-    hi[i] = docs.hi[d]!;
-    lo[i] = docs.lo[d]!;
-    ids[i] = idOf[d]!;
-  });
-  return { hi, lo, ids };
+  return { ...gatherDocColumns(docs, ['hi', 'lo'], ds), ids: Uint32Array.from(ds, (d) => idOf[d]!) };
 }
 
 /** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */

@@ -10,6 +10,7 @@ import type { PairList } from '../core/index/pair-list.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { DuplicateSearchResult } from '../workers/index-api.ts';
+import { gatherDocColumns, pickDocColumns, SEARCH_COLUMNS } from '../core/documents/doc-columns.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { PreviousGroups } from '../core/groups/relation-splice.ts';
@@ -38,12 +39,7 @@ export function emptyKnown(): KnownPairs {
 /** Candidate pairs within k over the corpus' representatives (on every worker: split-search.ts), with cached Jaccards attached. */
 export async function searchCandidates(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, k: number): Promise<Candidates> {
   const { reps, docs } = corpus;
-  const hi = new Uint32Array(reps.length);
-  const lo = new Uint32Array(reps.length);
-  for (let r = 0; r < reps.length; r++) {
-    hi[r] = docs.hi[reps[r]];
-    lo[r] = docs.lo[reps[r]];
-  }
+  const { hi, lo } = gatherDocColumns(docs, ['hi', 'lo'], reps);
   const found = await searchCandidatesSplit(workers, signal, { reps, hi, lo, k, known: corpus.known });
   return { k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
 }
@@ -201,12 +197,7 @@ export async function findCandidates(
   const known0 = options.known ?? emptyKnown();
   const input = {
     // Structured-cloned, not transferred: the caller's columns stay as they are.
-    status: docs.status,
-    hi: docs.hi,
-    lo: docs.lo,
-    words: docs.words,
-    hashHi: docs.hashHi,
-    hashLo: docs.hashLo,
+    ...pickDocColumns(docs, SEARCH_COLUMNS),
     k: searchK,
     ...(options.known ? { known: options.known } : {}),
     ...(options.queries ? { queries: options.queries } : {}),

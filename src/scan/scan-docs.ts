@@ -3,15 +3,14 @@
  * the path order every corpus on show uses for its positions (ties are broken by what a person sees).
  */
 import { rangesAt, type ScanDocs } from './scan-result.ts';
+import { concatDocColumns, DOC_COLUMN_NAMES, gatherDocColumns } from '../core/documents/doc-columns.ts';
+
+/** The columns every ScanDocs has (`modified` is optional). */
+export const REQUIRED_COLUMNS = DOC_COLUMN_NAMES.filter((c): c is Exclude<typeof c, 'modified'> => c !== 'modified');
 
 /** The columns of `docs` at `keep`, in that order. */
 export function gatherDocs(docs: ScanDocs, keep: readonly number[]): ScanDocs {
   const n = keep.length;
-  const pick = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, make: new (n: number) => T): T => {
-    const out = new make(n);
-    for (let i = 0; i < n; i++) out[i] = x[keep[i]!]!;
-    return out;
-  };
   const paths = new Array<string>(n);
   const files = new Array<Blob>(n);
   for (let i = 0; i < n; i++) {
@@ -23,40 +22,19 @@ export function gatherDocs(docs: ScanDocs, keep: readonly number[]): ScanDocs {
     paths,
     files,
     ...(docs.ranges ? { ranges: rangesAt(docs, keep) } : {}),
-    sizes: pick(docs.sizes, Float64Array),
-    ...(docs.modified ? { modified: pick(docs.modified, Float64Array) } : {}),
-    status: pick(docs.status, Uint8Array),
-    flags: pick(docs.flags, Uint8Array),
-    hi: pick(docs.hi, Uint32Array),
-    lo: pick(docs.lo, Uint32Array),
-    words: pick(docs.words, Uint32Array),
-    hashHi: pick(docs.hashHi, Uint32Array),
-    hashLo: pick(docs.hashLo, Uint32Array),
+    ...gatherDocColumns(docs, REQUIRED_COLUMNS, keep),
+    ...(docs.modified ? gatherDocColumns({ modified: docs.modified }, ['modified'], keep) : {}),
   };
 }
 
-/** Two document sets, a then b (b's doc ids shift by a.count). */
+/** Two document sets, a then b (b's doc ids shift by a.count); `modified` is zeros for a part without it. */
 export function concatDocs(a: ScanDocs, b: ScanDocs): ScanDocs {
-  const cat = <T extends Float64Array | Uint8Array | Uint32Array>(x: T, y: T, make: new (n: number) => T): T => {
-    const out = new make(x.length + y.length);
-    out.set(x, 0);
-    out.set(y, x.length);
-    return out;
-  };
   return {
     count: a.count + b.count,
     paths: [...a.paths, ...b.paths],
     files: [...a.files, ...b.files],
     ...(a.ranges || b.ranges ? { ranges: catRanges(a, b) } : {}),
-    sizes: cat(a.sizes, b.sizes, Float64Array),
-    modified: cat(a.modified ?? new Float64Array(a.count), b.modified ?? new Float64Array(b.count), Float64Array),
-    status: cat(a.status, b.status, Uint8Array),
-    flags: cat(a.flags, b.flags, Uint8Array),
-    hi: cat(a.hi, b.hi, Uint32Array),
-    lo: cat(a.lo, b.lo, Uint32Array),
-    words: cat(a.words, b.words, Uint32Array),
-    hashHi: cat(a.hashHi, b.hashHi, Uint32Array),
-    hashLo: cat(a.hashLo, b.hashLo, Uint32Array),
+    ...concatDocColumns(DOC_COLUMN_NAMES, [a, b]),
   };
 }
 

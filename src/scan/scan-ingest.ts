@@ -12,6 +12,8 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
 import { estimateRate } from './progress-meter.ts';
 import { docFile, type DocNote, type ScanDocs, type SkippedFile } from './scan-result.ts';
+import { REQUIRED_COLUMNS } from './scan-docs.ts';
+import { allocateDocColumns, DOC_COLUMN_NAMES, scatterDocColumns } from '../core/documents/doc-columns.ts';
 import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
@@ -127,15 +129,7 @@ export function allocateDocs(collected: CollectedFiles): ScanDocs {
     files: collected.files,
     ...(collected.roots ? { roots: collected.roots } : {}),
     ...(collected.ranges ? { ranges: collected.ranges } : {}),
-    sizes: new Float64Array(n),
-    modified: new Float64Array(n),
-    status: new Uint8Array(n),
-    flags: new Uint8Array(n),
-    hi: new Uint32Array(n),
-    lo: new Uint32Array(n),
-    words: new Uint32Array(n),
-    hashHi: new Uint32Array(n),
-    hashLo: new Uint32Array(n),
+    ...allocateDocColumns(DOC_COLUMN_NAMES, n),
   };
 }
 
@@ -146,16 +140,9 @@ function storeBatch(docs: ScanDocs, ids: readonly number[], r: IngestBatchResult
     // Read through a handle, a file whose bytes the kept contents miss: the File the worker opened.
     const opened = r.files?.[j];
     if (opened) docs.files[d] = opened;
-    docs.sizes[d] = r.sizes[j];
-    if (docs.modified && r.modified) docs.modified[d] = r.modified[j];
-    docs.status[d] = r.status[j];
-    docs.flags[d] = r.flags[j];
-    docs.hi[d] = r.hi[j];
-    docs.lo[d] = r.lo[j];
-    docs.words[d] = r.words[j];
-    docs.hashHi[d] = r.hashHi[j];
-    docs.hashLo[d] = r.hashLo[j];
   }
+  scatterDocColumns(docs, REQUIRED_COLUMNS, r, ids);
+  if (docs.modified && r.modified) scatterDocColumns({ modified: docs.modified }, ['modified'], { modified: r.modified }, ids);
   for (const s of r.skipped) {
     const docId = ids[s.index];
     skipped.push({ docId, path: docs.paths[docId], size: docs.sizes[docId], reason: s.reason, message: s.message });

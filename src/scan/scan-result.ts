@@ -10,9 +10,14 @@ import type { GroupList } from '../core/groups/exact-groups.ts';
 import type { SkipReason } from '../core/documents/document-status.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { ContainedRelation, PassageSamples } from '../core/groups/contained-pairs.ts';
+import type { DocColumnName, DocColumns } from '../core/documents/doc-columns.ts';
 
-/** Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were listed). */
-export interface ScanDocs {
+/**
+ * Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were
+ * listed): the document columns of core/documents/doc-columns.ts (`modified` optional, so code that
+ * builds docs without it keeps working; the keep rules read it), beside the paths and files.
+ */
+export interface ScanDocs extends DocColumns<Exclude<DocColumnName, 'modified'>>, Partial<DocColumns<'modified'>> {
   count: number;
   /** Path relative to the dropped/chosen root, `/`-separated (e.g. `notes/a.txt`). */
   paths: string[];
@@ -34,25 +39,6 @@ export interface ScanDocs {
    * paths through these handles again.
    */
   roots?: FileSystemHandle[];
-  /** Size in bytes. */
-  sizes: Float64Array;
-  /**
-   * The file's modification time (File.lastModified, stat mtime in the CLI), ms since the epoch; 0 when
-   * not known. Optional so code that builds docs without it keeps working; the keep rules read it.
-   */
-  modified?: Float64Array;
-  /** `DocStatus` code per doc (ok, too-short, binary, unreadable, empty, pending). */
-  status: Uint8Array;
-  /** `DocFlag` bits per doc (html). */
-  flags: Uint8Array;
-  /** Fingerprint halves; meaningful where status is ok. */
-  hi: Uint32Array;
-  lo: Uint32Array;
-  /** Words in the decoded text. */
-  words: Uint32Array;
-  /** XXH64 of the normalized text, halves (0 where nothing was decoded). */
-  hashHi: Uint32Array;
-  hashLo: Uint32Array;
 }
 
 /** A file that takes no part in the near-duplicate search, with a message for people. */
@@ -195,8 +181,61 @@ export interface ScanTimings {
 }
 
 /**
+ * Where a document's bytes live: its own File (`file`), a range of a stored batch's Blob (`range`,
+ * sliced only when read), a file under the scan's directory handles opened again by its path
+ * (`handle`), or nowhere (`none`: restored without kept contents).
+ */
+export type DocSource =
+  | { kind: 'file'; blob: Blob }
+  | { kind: 'range'; blob: Blob; start: number; end: number }
+  | { kind: 'handle'; path: string; open: (path: string) => Promise<File> }
+  | { kind: 'none' };
+
+/** How to open a document read through directory handles, by its path (see `handleDocuments`). */
+const handleOpeners = new WeakMap<Blob, (path: string) => Promise<File>>();
+
+let missingContents: File | null = null;
+
+/**
+ * The one File that stands for a saved document whose contents were not kept (a restore without kept
+ * contents). Shared, so telling it apart costs nothing: asking a folder-input File its `size` is a
+ * synchronous metadata fetch in Chromium (0.1-0.6 ms a file), too slow for every candidate pair.
+ * Ask `docSourceKind` rather than comparing with it.
+ */
+export function noContents(): File {
+  missingContents ??= new File([], '');
+  return missingContents;
+}
+
+/**
+ * The kind of document `d`'s source (`DocSource`), without making one: the one place the stand-in
+ * Files (`noContents`, `handleDocuments`) are told apart by identity.
+ */
+export function docSourceKind(docs: Pick<ScanDocs, 'files' | 'ranges'>, d: number): DocSource['kind'] {
+  const file = docs.files[d]!;
+  if (file === missingContents) return 'none';
+  if (handleOpeners.has(file)) return 'handle';
+  return docs.ranges && !Number.isNaN(docs.ranges[2 * d]!) ? 'range' : 'file';
+}
+
+/** Where document `d`'s bytes live. */
+export function docSource(docs: Pick<ScanDocs, 'files' | 'ranges' | 'paths'>, d: number): DocSource {
+  const file = docs.files[d]!;
+  switch (docSourceKind(docs, d)) {
+    case 'none':
+      return { kind: 'none' };
+    case 'handle':
+      return { kind: 'handle', path: docs.paths[d]!, open: handleOpeners.get(file)! };
+    case 'range':
+      return { kind: 'range', blob: file, start: docs.ranges![2 * d]!, end: docs.ranges![2 * d + 1]! };
+    default:
+      return { kind: 'file', blob: file };
+  }
+}
+
+/**
  * Document `d`'s bytes: its File, or its range of a stored batch's Blob (sliced only now, when read).
- * Not for a document read through a handle (`isHandleDocument`): use `docBlob`.
+ * Not for a document read through a handle (`docSourceKind` 'handle'): use `docBlob`.
  */
 export function docFile(docs: Pick<ScanDocs, 'files' | 'ranges'>, d: number): Blob {
   const file = docs.files[d]!;
@@ -215,9 +254,6 @@ export function rangesAt(docs: ScanDocs, at: readonly number[]): Float64Array | 
   return out;
 }
 
-/** How to open a document read through directory handles, by its path (see `handleDocuments`). */
-const handleOpeners = new WeakMap<Blob, (path: string) => Promise<File>>();
-
 /**
  * The File that stands for every document of one scan read through directory handles: the workers read
  * those files, and posting each File back to the page cost more than reading them (20,000 Files: 12 s
@@ -232,25 +268,13 @@ export function handleDocuments(open: (path: string) => Promise<File>): File {
 
 /** Whether document `d` is read through a directory handle (open it with `docBlob`, not `docFile`). */
 export function isHandleDocument(docs: ScanDocs, d: number): boolean {
-  return handleOpeners.has(docs.files[d]!);
+  return docSourceKind(docs, d) === 'handle';
 }
 
 /** Document `d`'s bytes: `docFile`, or for a document read through a handle, its file opened again by path. */
 export async function docBlob(docs: ScanDocs, d: number): Promise<Blob> {
-  const open = handleOpeners.get(docs.files[d]!);
-  return open ? open(docs.paths[d]!) : docFile(docs, d);
-}
-
-let missingContents: File | null = null;
-
-/**
- * The one File that stands for a saved document whose contents were not kept (a restore without kept
- * contents). Shared, so telling it apart costs nothing: asking a folder-input File its `size` is a
- * synchronous metadata fetch in Chromium (0.1-0.6 ms a file), too slow for every candidate pair.
- */
-export function noContents(): File {
-  missingContents ??= new File([], '');
-  return missingContents;
+  const source = docSource(docs, d);
+  return source.kind === 'handle' ? source.open(source.path) : docFile(docs, d);
 }
 
 /** The empty scored pair list. */

@@ -4,7 +4,7 @@
  */
 import { collectFromDrop, collectFromFileList, countDropFiles, type CollectedFiles, type DropSnapshot } from './collect-files.ts';
 import { collectFromHandles, dropHandles } from './handle-source.ts';
-import { isHandleDocument, noContents, type ScanResult, type SkippedFile } from './scan-result.ts';
+import { docSourceKind, type ScanResult, type SkippedFile } from './scan-result.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { ListedStats } from './quick-check.ts';
@@ -71,7 +71,10 @@ export function rescanSource(result: ScanResult | null): CollectedFiles | string
   if (!result || result.docs.count === 0) return null;
   const { docs } = result;
   let missing = 0;
-  for (let d = 0; d < docs.count; d++) if (docs.files[d] === noContents() || isHandleDocument(docs, d)) missing++;
+  for (let d = 0; d < docs.count; d++) {
+    const kind = docSourceKind(docs, d);
+    if (kind === 'none' || kind === 'handle') missing++;
+  }
   if (missing > 0) {
     const n = missing.toLocaleString('en');
     return (

@@ -13,7 +13,7 @@ import type { ChainJob, IngestItem } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
-import { docBlob, noContents, type ScanDocs, type ScanResult } from './scan-result.ts';
+import { docBlob, docSourceKind, type ScanDocs, type ScanResult } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 import type { KeptSets } from '../core/groups/packed-sets.ts';
 
@@ -58,7 +58,7 @@ export function isMeasured(jaccard: number): boolean {
  * 33,638 candidate pairs of 20,000 files in the ingest bench).
  */
 export function contentsReadable(docs: ScanDocs, d: number): boolean {
-  return docs.files[d] !== noContents() || docs.sizes[d] === 0;
+  return docSourceKind(docs, d) !== 'none' || docs.sizes[d] === 0;
 }
 
 const READ_CONCURRENCY = 16;

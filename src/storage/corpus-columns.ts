@@ -5,6 +5,7 @@
 import { halvesToKeyBytes } from './key-codec.ts';
 import { StorageError } from './storage-error.ts';
 import { toHex } from '../core/simhash/fingerprint64.ts';
+import { allocateDocColumns, type DocColumnName } from '../core/documents/doc-columns.ts';
 
 /** Why a document has no fingerprint. */
 export type DocumentStatus = 'ok' | 'too-short' | 'skipped';
@@ -91,6 +92,17 @@ const WIDTHS = {
 type BinaryColumn = keyof typeof WIDTHS;
 const BINARY_COLUMNS = Object.keys(WIDTHS) as BinaryColumn[];
 
+/**
+ * The chunk fields that hold a core document column (core/documents/doc-columns.ts) as a little-endian
+ * typed array of its kind, by column: the stored names stay as version 2 wrote them (`lastModified` is
+ * the `modified` column). Fingerprints and content hashes are stored as key bytes (`fingerprints`,
+ * `contentHashes`: hi/lo and hashHi/hashLo through the key codec).
+ */
+/** The document columns a saved corpus keeps besides `modified` (which older loaders may lack). */
+export const LOADED_COLUMNS = ['sizes', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const satisfies readonly DocColumnName[];
+
+export const CHUNK_FIELD_OF = { sizes: 'sizes', modified: 'lastModified', words: 'words' } as const satisfies Partial<Record<DocColumnName, BinaryColumn>>;
+
 /** [id, reason, message] of a skipped document; kept apart because few documents have one. */
 type SkipEntry = [number, string, string];
 
@@ -106,14 +118,9 @@ export interface Columns {
 export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
   const n = docs.length;
   const ids = new Uint32Array(n);
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const hashHi = new Uint32Array(n);
-  const hashLo = new Uint32Array(n);
+  const cols = allocateDocColumns([...LOADED_COLUMNS, 'modified'], n);
+  const { hi, lo, hashHi, hashLo } = cols;
   const flags = new Uint8Array(n);
-  const sizes = new Float64Array(n);
-  const lastModified = new Float64Array(n);
-  const words = new Uint32Array(n);
   const features = new Uint32Array(n);
   const duplicateOf = new Uint32Array(n);
   const skips: SkipEntry[] = [];
@@ -146,9 +153,9 @@ export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
       (d.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) |
       (d.duplicateOf !== undefined ? DOC_FLAG_EXACT_DUPLICATE : 0) |
       (d.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
-    sizes[i] = d.size;
-    lastModified[i] = d.lastModified;
-    words[i] = d.words;
+    cols.sizes[i] = d.size;
+    cols.modified[i] = d.lastModified;
+    cols.words[i] = d.words;
     features[i] = d.features;
     duplicateOf[i] = d.duplicateOf ?? 0;
     if (d.status === 'skipped' || d.skipReason !== undefined || d.skipMessage !== undefined) {
@@ -162,9 +169,7 @@ export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
       fingerprints: new Uint8Array(halvesToKeyBytes(hi, lo)),
       flags,
       contentHashes: new Uint8Array(halvesToKeyBytes(hashHi, hashLo)),
-      sizes: bytes(sizes),
-      lastModified: bytes(lastModified),
-      words: bytes(words),
+      ...(Object.fromEntries(Object.entries(CHUNK_FIELD_OF).map(([c, field]) => [field, bytes(cols[c as keyof typeof CHUNK_FIELD_OF])])) as Record<(typeof CHUNK_FIELD_OF)[keyof typeof CHUNK_FIELD_OF], Uint8Array>),
       features: bytes(features),
       duplicateOf: bytes(duplicateOf),
     },

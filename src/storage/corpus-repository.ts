@@ -4,7 +4,7 @@
  * corpus-reads.ts). Documents live only in column chunks (see schema.ts for why).
  */
 import { RequestGroup, readTransaction, writeTransaction } from './database.ts';
-import { chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocuments, concatColumns, documentAt, idsOf, sliceColumns, withoutIds, checkChunk } from './corpus-columns.ts';
+import { CHUNK_FIELD_OF, LOADED_COLUMNS, chunkFromColumns, columnsFromChunk, setModifiedTimes, columnsFromDocuments, concatColumns, documentAt, idsOf, sliceColumns, withoutIds, checkChunk } from './corpus-columns.ts';
 import type { Columns, NewDocument, StoredDocument } from './corpus-columns.ts';
 import { idsByRecord, indexOfSorted, keyBytesToHalves } from './key-codec.ts';
 import { addTombstonesInTransaction, mergeEntriesInTransaction, rewrittenEntriesInTransaction } from './permuted-shards.ts';
@@ -18,6 +18,7 @@ import { StorageError } from './storage-error.ts';
 import { forgetAllFolderHandlesInTransaction } from './folder-handles.ts';
 import { forgetFolderRootsInTransaction } from './folder-roots.ts';
 import { contentRecordOf, removeContentsInTransaction, type ContentBatch } from './content-batches.ts';
+import { allocateDocColumns, docColumnConstructor, type DocColumns } from '../core/documents/doc-columns.ts';
 
 export type { NewDocument, StoredDocument };
 export { CHUNK_CAPACITY };
@@ -47,25 +48,18 @@ export interface CorpusSummary {
   revision: number;
 }
 
-/** The corpus restored in bulk: parallel arrays in ascending id order (position p = document ids[p]). */
-export interface LoadedCorpus extends CorpusSummary {
+/**
+ * The corpus restored in bulk: parallel arrays in ascending id order (position p = document ids[p]).
+ * The document columns are corpus-columns.ts LOADED_COLUMNS (`modified` optional, for loaders that
+ * predate it). Fingerprint halves are 0 for documents without one, content hash halves valid where `flags` has
+ * DOC_FLAG_HAS_CONTENT_HASH, `modified` 0 where not recorded.
+ */
+export interface LoadedCorpus extends CorpusSummary, DocColumns<(typeof LOADED_COLUMNS)[number]>, Partial<DocColumns<'modified'>> {
   count: number;
   ids: Uint32Array;
-  /** Fingerprint halves (0 for documents without one: check `flags`). */
-  hi: Uint32Array;
-  lo: Uint32Array;
-  /** DOC_FLAG_* bits per document (0 = fingerprinted, distinct bytes, no content hash). */
+  /** DOC_FLAG_* bits per document (0 = fingerprinted, distinct bytes, no content hash): the stored flags, not `DocFlag`. */
   flags: Uint8Array;
   paths: string[];
-  /** Each document's content hash as halves (valid where flags has DOC_FLAG_HAS_CONTENT_HASH). */
-  hashHi: Uint32Array;
-  hashLo: Uint32Array;
-  /** File sizes in bytes. */
-  sizes: Float64Array;
-  /** File modification times, ms since the epoch (0: not recorded). Optional for loaders that predate it. */
-  lastModified?: Float64Array;
-  /** Word counts. */
-  words: Uint32Array;
   /** Skip reasons of skipped documents, by position. */
   skipReasons: Map<number, string>;
 }
@@ -175,21 +169,16 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   let count = 0;
   for (const record of chunkRecords) count += checkChunk(record).count;
   const ids = new Uint32Array(count);
-  const hi = new Uint32Array(count);
-  const lo = new Uint32Array(count);
-  const hashHi = new Uint32Array(count);
-  const hashLo = new Uint32Array(count);
   const flags = new Uint8Array(count);
   const paths: string[] = new Array<string>(count);
-  const sizes = new Float64Array(count);
-  const lastModified = new Float64Array(count);
-  const words = new Uint32Array(count);
+  const cols = allocateDocColumns([...LOADED_COLUMNS, 'modified'], count);
+  const { hi, lo, hashHi, hashLo } = cols;
   const skipReasons = new Map<number, string>();
   let at = 0;
   for (const chunk of chunkRecords) {
-    sizes.set(new Float64Array(chunk.sizes), at);
-    lastModified.set(new Float64Array(chunk.lastModified), at);
-    words.set(new Uint32Array(chunk.words), at);
+    for (const [c, field] of Object.entries(CHUNK_FIELD_OF) as [keyof typeof CHUNK_FIELD_OF, (typeof CHUNK_FIELD_OF)[keyof typeof CHUNK_FIELD_OF]][]) {
+      cols[c].set(new (docColumnConstructor(c))(chunk[field]), at);
+    }
     if (chunk.skips.length > 2) {
       const chunkIds = new Uint32Array(chunk.ids);
       let skips: [number, string, string][];
@@ -220,7 +209,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   if (count !== meta.documentCount) {
     throw new StorageError('corrupt', `chunks hold ${count} documents, counters say ${meta.documentCount}`);
   }
-  return { count, ids, hi, lo, flags, paths, hashHi, hashLo, sizes, lastModified, words, skipReasons, ...summaryOf(meta) };
+  return { count, ids, flags, paths, ...cols, skipReasons, ...summaryOf(meta) };
 }
 
 /** The corpus counters without loading anything else. */

@@ -6,7 +6,7 @@
  * for. What leaves the worker is an exact copy (it is transferred, so it cannot be the arena itself).
  */
 import { encodedWordsBound, encodeFeatureSetInto } from '../core/groups/feature-set-codec.ts';
-import type { IngestBatchResult } from './ingest-protocol.ts';
+import { allocateDocColumns, DOC_COLUMN_NAMES, type DocColumns } from '../core/documents/doc-columns.ts';
 import type { KeptSets } from '../core/groups/packed-sets.ts';
 
 /** Encoded feature sets of one batch at a time, in memory reused from batch to batch. */
@@ -50,30 +50,9 @@ function grown(a: Uint32Array<ArrayBuffer>, need: number, keep: number): Uint32A
 }
 
 /** The per-file columns of a batch result. */
-export type BatchColumns = Pick<IngestBatchResult, 'sizes' | 'status' | 'flags' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo'> & { modified: Float64Array };
+export type BatchColumns = DocColumns;
 
 /** A batch's per-file columns for `n` files, zeroed, as views of one buffer (one allocation, one transfer). */
 export function batchColumns(n: number): BatchColumns {
-  // 8-byte columns first, then 4-byte, then bytes: every view is aligned.
-  const buffer = new ArrayBuffer(n * (2 * 8 + 5 * 4 + 2));
-  let at = 0;
-  const take = <T>(make: (b: ArrayBuffer, offset: number, length: number) => T, bytes: number): T => {
-    const view = make(buffer, at, n);
-    at += n * bytes;
-    return view;
-  };
-  const f64 = (b: ArrayBuffer, o: number, l: number) => new Float64Array(b, o, l);
-  const u32 = (b: ArrayBuffer, o: number, l: number) => new Uint32Array(b, o, l);
-  const u8 = (b: ArrayBuffer, o: number, l: number) => new Uint8Array(b, o, l);
-  return {
-    sizes: take(f64, 8),
-    modified: take(f64, 8),
-    hi: take(u32, 4),
-    lo: take(u32, 4),
-    words: take(u32, 4),
-    hashHi: take(u32, 4),
-    hashLo: take(u32, 4),
-    status: take(u8, 1),
-    flags: take(u8, 1),
-  };
+  return allocateDocColumns(DOC_COLUMN_NAMES, n, true);
 }

@@ -7,13 +7,14 @@
  */
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 import { groupsCsv } from '../core/export/groups-csv.ts';
-import { createFingerprintParquetWriter, fingerprintStatusOf, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
+import { createFingerprintParquetWriter, FINGERPRINT_ROW_COLUMNS, fingerprintStatusOf, type FingerprintStatus } from '../core/export/fingerprints-parquet.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { ContainedRelation } from '../core/groups/contained-pairs.ts';
 import type { GroupTable } from '../core/groups/group-table.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { formatOfFlags } from '../core/documents/document-status.ts';
 import { SIMSIFT_VERSION } from '../core/version.ts';
+import { subarrayDocColumns, type DocColumns, type FingerprintColumnName } from '../core/documents/doc-columns.ts';
 import { planCsv, planJson, planRows, type PlanDocs, type PlanRelation } from '../core/export/plan.ts';
 import type { KeepDecision } from '../core/keep/keep-rules.ts';
 
@@ -30,17 +31,9 @@ export interface ExportOutcome {
 export type ExportGroups = Pick<GroupTable, 'count' | 'offsets' | 'members' | 'distanceToReference'>;
 
 /** What the fingerprint export reads of a scan: its documents' columns, representatives, settings and k. */
-export interface FingerprintRows {
+export interface FingerprintRows extends DocColumns<FingerprintColumnName> {
   count: number;
   paths: readonly string[];
-  status: Uint8Array;
-  /** Per doc: DocFlag bits (the document's format among them). */
-  flags: Uint8Array;
-  hi: Uint32Array;
-  lo: Uint32Array;
-  words: Uint32Array;
-  hashHi: Uint32Array;
-  hashLo: Uint32Array;
   /** Per doc: the doc whose text stands for it, or -1 (copies carry their original's fingerprint). */
   representative: Int32Array;
   settings: SimHashSettings;
@@ -105,11 +98,7 @@ function* fingerprintParquetChunks(source: FingerprintRows): Generator<Uint8Arra
     writer.write({
       paths: source.paths.slice(start, end),
       status,
-      hi: source.hi.subarray(start, end),
-      lo: source.lo.subarray(start, end),
-      contentHi: source.hashHi.subarray(start, end),
-      contentLo: source.hashLo.subarray(start, end),
-      words: source.words.subarray(start, end),
+      ...subarrayDocColumns(source, FINGERPRINT_ROW_COLUMNS, start, end),
       formats: Array.from(source.flags.subarray(start, end), formatOfFlags),
     });
     yield* ready.splice(0);

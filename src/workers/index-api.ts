@@ -24,15 +24,10 @@ import { containmentCandidates } from '../core/groups/containment-candidates.ts'
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
+import type { DocColumns, SearchColumnName } from '../core/documents/doc-columns.ts';
 
-/** What the index worker needs: the scan's per-doc arrays (`DocStatus` codes). */
-export interface DuplicateSearchInput {
-  status: Uint8Array;
-  hi: Uint32Array;
-  lo: Uint32Array;
-  words: Uint32Array;
-  hashHi: Uint32Array;
-  hashLo: Uint32Array;
+/** What the index worker needs: the scan's per-doc columns (`DocStatus` codes). */
+export interface DuplicateSearchInput extends DocColumns<SearchColumnName> {
   k: number;
   /** Block count m for the permuted tables; chosen automatically when absent. */
   blocks?: number;
@@ -56,12 +51,8 @@ export interface DuplicateSearchInput {
 }
 
 /** Exact groups and candidate pairs over doc ids. */
-export interface DuplicateSearchResult {
-  /** The input arrays with every `copy` resolved to its original's status, fingerprint and words. */
-  status: Uint8Array;
-  hi: Uint32Array;
-  lo: Uint32Array;
-  words: Uint32Array;
+export interface DuplicateSearchResult extends DocColumns<'status' | 'hi' | 'lo' | 'words'> {
+  /** (The columns: the input's with every `copy` resolved to its original's status, fingerprint and words.) */
   representative: Int32Array;
   exactGroups: GroupList;
   /** Representatives (distinct fingerprinted texts), ascending doc ids. */

@@ -18,6 +18,7 @@ import { chunkContainmentCounts, chunkJaccards } from '../core/groups/set-jaccar
 import { PassageCollector } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet } from '../core/groups/feature-set-codec.ts';
 import { batchColumns, KeptSetArena } from './batch-arena.ts';
+import { DOC_COLUMN_NAMES, docColumnBuffers } from '../core/documents/doc-columns.ts';
 import { detectChaining } from '../core/groups/components.ts';
 import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts';
 import { hiOf, loOf } from '../core/simhash/fingerprint64.ts';
@@ -551,8 +552,8 @@ async function ingestItemsWith(
     out.input = input;
     buffers.push(input);
   }
-  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, columns.sizes];
-  return { out, buffers: [...buffers, ...arrays.map((array) => array.buffer as ArrayBuffer)] };
+  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys];
+  return { out, buffers: [...buffers, ...arrays.map((array) => array.buffer as ArrayBuffer), ...docColumnBuffers(columns, DOC_COLUMN_NAMES)] };
 }
 
 

@@ -5,6 +5,7 @@
  */
 import { MAX_DOCUMENT_BYTES, type SkipReason } from '../core/documents/document-status.ts';
 import type { KeptSets, PackedSets } from '../core/groups/packed-sets.ts';
+import type { DocColumnName, DocColumns } from '../core/documents/doc-columns.ts';
 
 /** Something done to a file that was read (not skipped) that the person should know: shown in the Skipped/notes panel. */
 export interface BatchNote {
@@ -44,22 +45,12 @@ export interface IngestItem {
   lastModified?: number;
 }
 
-/** One batch's results; every array has one entry per file of the batch, in batch order. */
-export interface IngestBatchResult {
-  /** Size in bytes of each file. */
-  sizes: Float64Array;
-  /** Modification time of each file (ms since the epoch; 0 when unknown). Optional: added for the keep rules (#22). */
-  modified?: Float64Array;
-  status: Uint8Array;
-  flags: Uint8Array;
-  /** Fingerprint halves (0 unless status is ok). */
-  hi: Uint32Array;
-  lo: Uint32Array;
-  /** Word count of the decoded (and HTML-stripped) text. */
-  words: Uint32Array;
-  /** XXH64 (seed 0) of the normalized text, as halves (0 for binary, empty, unreadable). */
-  hashHi: Uint32Array;
-  hashLo: Uint32Array;
+/**
+ * One batch's results; every array has one entry per file of the batch, in batch order: the document
+ * columns (core/documents/doc-columns.ts; fingerprint halves 0 unless status is ok, content hash 0 for
+ * binary, empty, unreadable; `modified` optional, added for the keep rules, #22), then the rest.
+ */
+export interface IngestBatchResult extends DocColumns<Exclude<DocColumnName, 'modified'>>, Partial<DocColumns<'modified'>> {
   /** Plain records for skipped files only. */
   skipped: BatchSkip[];
   /** Notes on files that were read (e.g. invalid UTF-8 replaced); flagged in `flags` too. */

@@ -24,6 +24,7 @@
  */
 import { DOC_STATUS_NAME, DocStatus, type DocStatusCode, type DocStatusName } from '../documents/document-status.ts';
 import type { DocumentFormat } from '../text/document-format.ts';
+import type { DocColumnName, DocColumns } from '../documents/doc-columns.ts';
 import { ByteWriter, ParquetWriter, type Writer } from 'hyparquet-writer';
 import { formatFeatureSpec, parseFeatureSpec, parseWeightScheme, type SimHashSettings } from '../simhash/settings.ts';
 
@@ -60,21 +61,16 @@ export interface FingerprintExportMeta {
   version: string;
 }
 
+/** The document columns a batch of rows carries (core/documents/doc-columns.ts). */
+export const FINGERPRINT_ROW_COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'words'] as const satisfies readonly DocColumnName[];
+
 /**
  * A batch of rows as plain columns, one entry per document. `hi`/`lo` are read only where
- * `status` is `ok`, `contentHi`/`contentLo` only where it is `ok` or `too-short`.
+ * `status` is `ok`, `hashHi`/`hashLo` (the Parquet `content_hash`) only where it is `ok` or `too-short`.
  */
-export interface FingerprintRows {
+export interface FingerprintRows extends DocColumns<(typeof FINGERPRINT_ROW_COLUMNS)[number]> {
   paths: readonly string[];
   status: readonly FingerprintStatus[];
-  /** Fingerprint halves (bits 63..32 and 31..0). */
-  hi: Uint32Array;
-  lo: Uint32Array;
-  /** XXH64 of the normalized text, halves. */
-  contentHi: Uint32Array;
-  contentLo: Uint32Array;
-  /** Word tokens in the decoded text. */
-  words: Uint32Array;
   /** Each document's format (text, html, pdf, docx, odt, epub, rtf); null (or absent) when not recorded. */
   formats?: readonly (DocumentFormat | null)[];
 }
@@ -189,7 +185,7 @@ export function createFingerprintParquetWriter(
     write(batch: FingerprintRows) {
       if (finished) throw new Error('the Parquet writer is finished');
       const n = batch.paths.length;
-      for (const column of [batch.status, batch.hi, batch.lo, batch.contentHi, batch.contentLo, batch.words]) {
+      for (const column of [batch.status, ...FINGERPRINT_ROW_COLUMNS.map((c) => batch[c])]) {
         if (column.length < n) throw new RangeError(`every column needs ${n} entries (one per path)`);
       }
       if (n === 0) return;
@@ -205,7 +201,7 @@ export function createFingerprintParquetWriter(
           fingerprint[i] = null;
           hex[i] = null;
         }
-        content[i] = HAS_CONTENT_HASH.has(status) ? u64(batch.contentHi[i], batch.contentLo[i]) : null;
+        content[i] = HAS_CONTENT_HASH.has(status) ? u64(batch.hashHi[i], batch.hashLo[i]) : null;
       }
       writer.write({
         columnData: [

@@ -12,6 +12,7 @@ import type { SimHashSettings } from '../simhash/settings.ts';
 import { FINGERPRINT_RULE } from '../simhash/fingerprint-rule.ts';
 import { MAX_FEATURE_N } from '../simhash/settings.ts';
 import { concatBytes } from './fingerprints-parquet.ts';
+import { docColumnConstructor, type DocColumnName, type DocColumns } from '../documents/doc-columns.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-BUNDLE\n';
 /** Bumped when the layout changes; a bundle of another version is refused with the versions named. */
@@ -19,23 +20,20 @@ export const BUNDLE_VERSION = 1;
 /** The file name ending `simsift scan --bundle` suggests and the page's file picker offers. */
 export const BUNDLE_EXTENSION = '.simsift';
 
-/** Each document as the scan holds it (the ScanDocs columns of src/scan, in path order). */
-export interface BundleDocuments {
+/**
+ * The document columns a bundle stores, in file order: version 1's list, kept as written (a column
+ * added to the core's table is not in a bundle until BUNDLE_VERSION says so).
+ */
+const DOC_COLUMNS = ['sizes', 'modified', 'status', 'flags', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const satisfies readonly DocColumnName[];
+
+/**
+ * Each document as the scan holds it (the ScanDocs columns of src/scan, in path order); `modified` is
+ * in whole ms since the epoch (what a browser's File.lastModified says).
+ */
+export interface BundleDocuments extends DocColumns<(typeof DOC_COLUMNS)[number]> {
   count: number;
   /** Relative to the scanned folder, `/`-separated. */
   paths: string[];
-  sizes: Float64Array;
-  /** The file's modification time in whole ms since the epoch (what a browser's File.lastModified says). */
-  modified: Float64Array;
-  /** DocStatus codes. */
-  status: Uint8Array;
-  /** DocFlag bits. */
-  flags: Uint8Array;
-  hi: Uint32Array;
-  lo: Uint32Array;
-  words: Uint32Array;
-  hashHi: Uint32Array;
-  hashLo: Uint32Array;
 }
 
 /** The verified pairs by document position (a < b), as the scan accepted them. */
@@ -78,22 +76,14 @@ export class BundleProblem extends Error {}
 
 type Head = Omit<ScanBundle, 'documents' | 'pairs'> & { format: string; version: number; count: number; pairCount: number; columns: Record<ColumnName, number> };
 
-const DOC_COLUMNS = ['sizes', 'modified', 'status', 'flags', 'hi', 'lo', 'words', 'hashHi', 'hashLo'] as const;
 const PAIR_COLUMNS = ['a', 'b', 'distance', 'jaccard'] as const;
 const COLUMNS = [...DOC_COLUMNS, 'paths', ...PAIR_COLUMNS, 'histogram'] as const;
 type ColumnName = (typeof COLUMNS)[number];
 type Typed = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
-/** Each column's typed-array kind: one table, read and written by the same loop. */
-const KIND: Record<ColumnName, { new (b: ArrayBuffer): Typed; BYTES_PER_ELEMENT: number }> = {
-  sizes: Float64Array,
-  modified: Float64Array,
-  status: Uint8Array,
-  flags: Uint8Array,
-  hi: Uint32Array,
-  lo: Uint32Array,
-  words: Uint32Array,
-  hashHi: Uint32Array,
-  hashLo: Uint32Array,
+type Kind = { new (b: ArrayBuffer): Typed; BYTES_PER_ELEMENT: number };
+/** Each column's typed-array kind (the document columns' from the core's table): read and written by the same loop. */
+const KIND: Record<ColumnName, Kind> = {
+  ...(Object.fromEntries(DOC_COLUMNS.map((c): [string, Kind] => [c, docColumnConstructor(c)])) as Record<(typeof DOC_COLUMNS)[number], Kind>),
   paths: Uint16Array,
   a: Uint32Array,
   b: Uint32Array,
@@ -129,15 +119,7 @@ async function sha256(parts: readonly Uint8Array[]): Promise<Uint8Array> {
 export async function encodeScanBundle(bundle: ScanBundle): Promise<Uint8Array[]> {
   const { documents: d, pairs: p } = bundle;
   const columns: Record<ColumnName, Uint8Array> = {
-    sizes: bytesOf(d.sizes),
-    modified: bytesOf(d.modified),
-    status: d.status,
-    flags: d.flags,
-    hi: bytesOf(d.hi),
-    lo: bytesOf(d.lo),
-    words: bytesOf(d.words),
-    hashHi: bytesOf(d.hashHi),
-    hashLo: bytesOf(d.hashLo),
+    ...(Object.fromEntries(DOC_COLUMNS.map((c) => [c, bytesOf(d[c])])) as Record<(typeof DOC_COLUMNS)[number], Uint8Array>),
     paths: bytesOf(pathUnits(d.paths)),
     a: bytesOf(p.a),
     b: bytesOf(p.b),
@@ -276,15 +258,7 @@ export async function decodeScanBundle(bytes: Uint8Array): Promise<ScanBundle> {
   const documents: BundleDocuments = {
     count: n,
     paths,
-    sizes: out.sizes as Float64Array,
-    modified: out.modified as Float64Array,
-    status: out.status as Uint8Array,
-    flags: out.flags as Uint8Array,
-    hi: out.hi as Uint32Array,
-    lo: out.lo as Uint32Array,
-    words: out.words as Uint32Array,
-    hashHi: out.hashHi as Uint32Array,
-    hashLo: out.hashLo as Uint32Array,
+    ...(Object.fromEntries(DOC_COLUMNS.map((c) => [c, out[c]])) as DocColumns<(typeof DOC_COLUMNS)[number]>),
   };
   const pairs: BundlePairs = {
     count: m,

@@ -9,6 +9,7 @@ import { useId, useState } from 'react';
 import type { DuplicateRelation } from '../../core/groups/duplicate-relation.ts';
 import type { SimHashSettings } from '../../core/simhash/settings.ts';
 import type { ScanDocs } from '../../scan/scan-result.ts';
+import { FINGERPRINT_COLUMNS, pickDocColumns, type FingerprintColumnName } from '../../core/documents/doc-columns.ts';
 import type { ExportGroups, ExportOutcome, ExportTarget } from '../../workers/export-api.ts';
 import { datedFileName, pickSaveFile, startDownload } from './download.ts';
 import { exportWorker } from './export-client.ts';
@@ -16,7 +17,7 @@ import '../shared/theme.css';
 
 /** What "Export fingerprints" reads from a scan result. */
 export interface FingerprintExportSource {
-  docs: Pick<ScanDocs, 'count' | 'paths' | 'status' | 'flags' | 'hi' | 'lo' | 'words' | 'hashHi' | 'hashLo'>;
+  docs: Pick<ScanDocs, 'count' | 'paths' | FingerprintColumnName>;
   /** Per doc: the doc whose text stands for it, or -1 (copies carry their original's fingerprint). */
   representative: Int32Array;
   settings: SimHashSettings;
@@ -152,7 +153,7 @@ export function ExportButtons({ relation, table, paths, order, identical, finger
                 run: (target) =>
                   exportWorker.call(undefined, (api) =>
                     api.fingerprintsParquet(
-                      { count: docs.count, paths: docs.paths, status: docs.status, flags: docs.flags, hi: docs.hi, lo: docs.lo, words: docs.words, hashHi: docs.hashHi, hashLo: docs.hashLo, representative, settings, k },
+                      { count: docs.count, paths: docs.paths, ...pickDocColumns(docs, FINGERPRINT_COLUMNS), representative, settings, k },
                       target,
                     ),
                   ),

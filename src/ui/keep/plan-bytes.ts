@@ -4,7 +4,7 @@
  * app's own move can refuse a file changed after the plan, even by one byte.
  */
 import { bytesHash } from '../../core/export/plan.ts';
-import { docBlob, noContents, type ScanDocs } from '../../scan/scan-result.ts';
+import { docBlob, docSourceKind, type ScanDocs } from '../../scan/scan-result.ts';
 
 /**
  * `bytesHash` of every document in `members`, by document; a file that cannot be read now gets none. A
@@ -17,7 +17,7 @@ export async function hashMemberBytes(docs: ScanDocs, members: Int32Array, reope
   for (const d of members) {
     if (out.has(d)) continue;
     try {
-      const blob = reopen && docs.files[d] === noContents() ? await reopen(docs.paths[d]!) : await docBlob(docs, d);
+      const blob = reopen && docSourceKind(docs, d) === 'none' ? await reopen(docs.paths[d]!) : await docBlob(docs, d);
       const bytes = new Uint8Array(await blob.arrayBuffer());
       if (bytes.length === docs.sizes[d]) out.set(d, bytesHash(bytes));
     } catch {

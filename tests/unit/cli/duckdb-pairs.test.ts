@@ -18,7 +18,7 @@ function writeParquet(file: string, fp: Fingerprints, missing: ReadonlySet<numbe
   const n = fp.hi.length;
   const status: FingerprintStatus[] = Array.from({ length: n }, (_, i) => (missing.has(i) ? 'too-short' : 'ok'));
   const bytes = fingerprintsParquet(
-    { paths: Array.from({ length: n }, (_, i) => `doc${i}.txt`), status, hi: fp.hi, lo: fp.lo, contentHi: fp.hi, contentLo: fp.lo, words: new Uint32Array(n) },
+    { paths: Array.from({ length: n }, (_, i) => `doc${i}.txt`), status, hi: fp.hi, lo: fp.lo, hashHi: fp.hi, hashLo: fp.lo, words: new Uint32Array(n) },
     { settings: DEFAULT_SETTINGS, version: 'test' },
   );
   writeFileSync(file, bytes);
@@ -83,7 +83,7 @@ describe('simsift pairs --engine duckdb', () => {
     writeFileSync(
       parquetFile,
       fingerprintsParquet(
-        { paths: Array.from({ length: n }, (_, i) => name(i)), status, hi: fp.hi, lo: fp.lo, contentHi: fp.hi, contentLo: fp.lo, words: new Uint32Array(n) },
+        { paths: Array.from({ length: n }, (_, i) => name(i)), status, hi: fp.hi, lo: fp.lo, hashHi: fp.hi, hashLo: fp.lo, words: new Uint32Array(n) },
         { settings: DEFAULT_SETTINGS, version: 'test' },
       ),
     );

@@ -25,7 +25,7 @@ async function compare(n: number, k: number, seed: number, sqlBlocks?: number): 
   writeFileSync(
     file,
     fingerprintsParquet(
-      { paths: Array.from({ length: n }, (_, i) => `${i}`), status: new Array(n).fill('ok'), hi: fp.hi, lo: fp.lo, contentHi: fp.hi, contentLo: fp.lo, words: new Uint32Array(n) },
+      { paths: Array.from({ length: n }, (_, i) => `${i}`), status: new Array(n).fill('ok'), hi: fp.hi, lo: fp.lo, hashHi: fp.hi, hashLo: fp.lo, words: new Uint32Array(n) },
       { settings: DEFAULT_SETTINGS, k, version: 'test' },
     ),
   );

@@ -39,7 +39,7 @@ describe('saveFileTimes', () => {
     const docs = { count: n, files } as unknown as ScanDocs;
     const ids = Uint32Array.from(stored, (d) => d.id);
     await expect(saveFileTimes(docs, ids, new Set(), reload.signal)).rejects.toThrow();
-    const times = (await loadCorpus()).lastModified!;
+    const times = (await loadCorpus()).modified!;
     expect(Array.from(times.subarray(0, TIMES_PER_TRANSACTION))).toEqual(Array.from({ length: TIMES_PER_TRANSACTION }, (_, i) => T0 + i));
     expect(Array.from(times.subarray(TIMES_PER_TRANSACTION)).every((t) => t === 0)).toBe(true);
   });

@@ -33,7 +33,7 @@ describe('modification times', () => {
     expect(stored.map((s) => s.lastModified)).toEqual([1_700_000_000_123, 1_600_000_000_000.5, 0]);
     await addBatch({ documents: stored });
     const loaded = await loadCorpus();
-    expect([...loaded.lastModified!]).toEqual([1_700_000_000_123, 1_600_000_000_000.5, 0]);
+    expect([...loaded.modified!]).toEqual([1_700_000_000_123, 1_600_000_000_000.5, 0]);
     const restored = docsFromCorpus(loaded, [new Blob(), new Blob(), new Blob()]);
     expect([...restored.modified!]).toEqual([1_700_000_000_123, 1_600_000_000_000.5, 0]);
   });

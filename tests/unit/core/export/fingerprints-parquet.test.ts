@@ -31,8 +31,8 @@ const rows: FingerprintRows = {
   status: ['ok', 'ok', 'too-short', 'binary', 'ok'],
   hi: Uint32Array.from([0x00000000, 0xffffffff, 0, 0, 0x80000000]),
   lo: Uint32Array.from([0x00000001, 0xffffffff, 0, 0, 0x00000000]),
-  contentHi: Uint32Array.from([1, 2, 3, 4, 5]),
-  contentLo: Uint32Array.from([0xdeadbeef, 0, 7, 8, 9]),
+  hashHi: Uint32Array.from([1, 2, 3, 4, 5]),
+  hashLo: Uint32Array.from([0xdeadbeef, 0, 7, 8, 9]),
   words: Uint32Array.from([120, 80, 2, 0, 64]),
 };
 
@@ -90,8 +90,8 @@ describe('fingerprint export as Parquet', () => {
       status: rows.status.slice(from, to),
       hi: rows.hi.subarray(from, to),
       lo: rows.lo.subarray(from, to),
-      contentHi: rows.contentHi.subarray(from, to),
-      contentLo: rows.contentLo.subarray(from, to),
+      hashHi: rows.hashHi.subarray(from, to),
+      hashLo: rows.hashLo.subarray(from, to),
       words: rows.words.subarray(from, to),
     });
     writer.write(slice(0, 2));
@@ -112,7 +112,7 @@ describe('fingerprint export as Parquet', () => {
   });
 
   it('an empty export is a valid file with no rows', async () => {
-    const empty: FingerprintRows = { paths: [], status: [], hi: new Uint32Array(0), lo: new Uint32Array(0), contentHi: new Uint32Array(0), contentLo: new Uint32Array(0), words: new Uint32Array(0) };
+    const empty: FingerprintRows = { paths: [], status: [], hi: new Uint32Array(0), lo: new Uint32Array(0), hashHi: new Uint32Array(0), hashLo: new Uint32Array(0), words: new Uint32Array(0) };
     const file = join(dir, 'empty.parquet');
     writeFileSync(file, fingerprintsParquet(empty, { settings: DEFAULT_SETTINGS, version: 'x' }));
     expect(await query(file, 'SELECT count(*)::INT AS n FROM $FILE')).toEqual([{ n: 0 }]);

@@ -25,7 +25,7 @@ describe('the permuted-table search as SQL', () => {
     writeFileSync(
       file,
       fingerprintsParquet(
-        { paths: Array.from({ length: n }, (_, i) => `d/${i}.txt`), status, hi: fp.hi, lo: fp.lo, contentHi: fp.hi, contentLo: fp.lo, words: new Uint32Array(n) },
+        { paths: Array.from({ length: n }, (_, i) => `d/${i}.txt`), status, hi: fp.hi, lo: fp.lo, hashHi: fp.hi, hashLo: fp.lo, words: new Uint32Array(n) },
         { settings: DEFAULT_SETTINGS, version: 'test' },
       ),
     );
@@ -36,7 +36,7 @@ describe('the permuted-table search as SQL', () => {
       writeFileSync(
         join(parts, name),
         fingerprintsParquet(
-          { paths: Array.from({ length: to - from }, (_, i) => `d/${from + i}.txt`), status: status.slice(from, to), hi: fp.hi.subarray(from, to), lo: fp.lo.subarray(from, to), contentHi: fp.hi.subarray(from, to), contentLo: fp.lo.subarray(from, to), words: new Uint32Array(to - from) },
+          { paths: Array.from({ length: to - from }, (_, i) => `d/${from + i}.txt`), status: status.slice(from, to), hi: fp.hi.subarray(from, to), lo: fp.lo.subarray(from, to), hashHi: fp.hi.subarray(from, to), hashLo: fp.lo.subarray(from, to), words: new Uint32Array(to - from) },
           { settings: DEFAULT_SETTINGS, version: 'test' },
         ),
       );
