@@ -73,12 +73,14 @@ const isBlank = (b: number) => b === 32 || b === 9;
  * fingerprint` prints); `-` instead of the digits marks a row without a fingerprint. Surrounding
  * spaces, tabs and a CR are ignored; a final newline is optional. One pass over the bytes: every
  * line with a fingerprint but the last takes at least 17 bytes, so length / 17 rounded up bounds them.
+ * With `shared`, hi and lo are in SharedArrayBuffers (what the pair-search threads read in place).
  */
-export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths = false): Omit<FingerprintInput, 'format'> {
+export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths = false, shared = false): Omit<FingerprintInput, 'format'> {
   const length = bytes.length;
   const pair = hexPairTable();
-  const hi = new Uint32Array(Math.ceil(length / 17));
-  const lo = new Uint32Array(hi.length);
+  const words = (count: number) => new Uint32Array(shared ? new SharedArrayBuffer(4 * count) : new ArrayBuffer(4 * count));
+  const hi = words(Math.ceil(length / 17));
+  const lo = words(hi.length);
   // Null while every line has had a fingerprint (then fingerprint i is row i).
   let rows: Uint32Array | null = null;
   const paths: string[] | undefined = withPaths ? [] : undefined;
@@ -153,6 +155,11 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths
   }
   const withPathList = paths ? { paths } : {};
   // Exact lengths: a file of 17-byte lines fills its arrays, anything else is copied once.
-  const fit = (a: Uint32Array) => (a.length === n ? a : a.slice(0, n));
-  return { hi: fit(hi), lo: fit(lo), rows: rows && fit(rows), totalRows: line, ...withPathList };
+  const copy = (a: Uint32Array) => {
+    const exact = words(n);
+    exact.set(a.subarray(0, n));
+    return exact;
+  };
+  const fit = (a: Uint32Array) => (a.length === n ? a : shared ? copy(a) : a.slice(0, n));
+  return { hi: fit(hi), lo: fit(lo), rows: rows && (rows.length === n ? rows : rows.slice(0, n)), totalRows: line, ...withPathList };
 }

@@ -28,7 +28,8 @@ const HELP = `${USAGE}
   --engine E       index: the in-process permuted-table index (default); duckdb: the same search as SQL in DuckDB,
                    with DuckDB's memory limit and spilling to a temporary directory
   --blocks M       blocks per fingerprint, k < M <= ${MAX_BLOCKS} (default: chosen from n and k for the engine)
-  --threads T      index: worker threads (default: all cores when the search would take over ~1.5 s on one);
+  --threads T      index: threads searching, this one included (default: all cores when the search would take
+                   over ~0.05 s on one);
                    duckdb: DuckDB's threads (default: all cores)
   --memory-limit S duckdb: DuckDB's memory_limit, e.g. 512MB or 4GB (default: DuckDB's, 80% of RAM)
   --max-pairs P    refuse a search estimated (from a sample) to report more than P pairs (default ${'100,000,000'})
@@ -58,10 +59,11 @@ interface PairsArgs {
 }
 
 /**
- * Searches estimated to take longer than this on one core use every core: a thread starts in about
- * 0.05 s from the bundle (0.5 s through tsx), so anything longer gains from a second core.
+ * Searches estimated to take longer than this on one core use every core. The calling thread searches
+ * one range itself, so a second core adds one worker, started before the input is read: its startup
+ * (about 0.05 s from the bundle) overlaps the reading, and half the search moves off this thread.
  */
-const AUTO_THREADS_ABOVE_NS = 0.2e9;
+const AUTO_THREADS_ABOVE_NS = 0.05e9;
 /** A search shorter than this is not estimated first: its own pair limit stops it soon enough. */
 const ESTIMATE_ABOVE_NS = 2e9;
 /** The estimate's share of the search's expected time, and what one of its distance checks costs. */
@@ -95,18 +97,21 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     const file = await namedRegularFile(args.file);
     if (args.engine === 'duckdb') return await runDuckdb(args, file, output, io);
 
-    // Start requested threads first: their startup (loading their code) overlaps reading the file.
-    if (args.threads !== undefined && args.threads > 1) pool = await startPool(args.threads);
+    // Threads start before the input is read, so their startup (loading their code) overlaps reading:
+    // as many as asked, or by default as the search needs at the most fingerprints a text file's size allows.
+    const early = args.threads ?? (isParquet(await readHead(file)) ? 1 : autoPairsThreads(Math.ceil(file.size / 17), args.k, args.blocks));
+    if (early > 1) pool = await startPool(early);
 
     const readStart = performance.now();
-    const input = await readFingerprintFile(file, args.paths);
+    // Shared memory: the worker threads read the fingerprints where they were parsed, without a copy.
+    const input = await readFingerprintFile(file, args.paths, true);
     const paths = checkedPaths(input.paths, args);
     const { hi, lo } = input;
     const n = hi.length;
     const readSeconds = (performance.now() - readStart) / 1000;
 
     const blocks = args.k > MAX_BLOCKS - 1 && args.blocks === undefined ? 0 : (args.blocks ?? chooseBlocks(n, args.k));
-    // One-thread search time (brute force: about 1 ns a pair), for the thread count and the estimate.
+    // One-thread search time (brute force: about 1 ns a pair), for the estimate.
     const searchNs = blocks > 0 ? estimateCost(n, args.k, blocks) : allPairCount(n);
     // The search stops itself past --max-pairs (so memory stays bounded). A sample estimate first
     // pays only where the search is long and could end that way: it costs at most ~2% of the search.
@@ -117,12 +122,12 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       if (estimate > args.maxPairs) throw tooManyPairs(estimate, args);
     }
     const estimateSeconds = (performance.now() - estimateStart) / 1000;
-    if (args.threads === undefined && blocks > 0 && searchNs > AUTO_THREADS_ABOVE_NS) {
-      const threads = Math.min(defaultThreads(), binomial(blocks, args.k), 8);
+    // A Parquet input's count is known only now.
+    if (args.threads === undefined && !pool) {
+      const threads = autoPairsThreads(n, args.k, args.blocks);
       if (threads > 1) pool = await startPool(threads);
     }
     const searchStart = performance.now();
-    let startupSeconds: number | undefined;
     let threadsUsed = 1;
     let pairs: PairList;
     // Int32 counters bound the shared count: a limit that high could not be held in memory anyway.
@@ -130,11 +135,8 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     try {
       if (pool && n >= 2 && blocks > 0) {
         threadsUsed = pool.size;
-        await pool.ready;
-        const searchStartWarm = performance.now();
+        // Not waiting for the workers to load: this thread searches its range meanwhile.
         pairs = await pool.allPairs(hi, lo, args.k, blocks, limit);
-        // Thread startup is reported apart from the search itself.
-        startupSeconds = (searchStartWarm - searchStart) / 1000;
       } else {
         pairs = allPairs(hi, lo, args.k, { ...(blocks > 0 ? { blocks } : {}), pairLimit: { limit } });
       }
@@ -158,7 +160,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     await output.finish();
     const outputSeconds = (performance.now() - outputStart) / 1000;
 
-    const searchSeconds = (searchEnd - searchStart) / 1000 - (startupSeconds ?? 0);
+    const searchSeconds = (searchEnd - searchStart) / 1000;
     const summary = [
       `simsift pairs: n=${n}`,
       ...(input.totalRows !== n ? [`rows=${input.totalRows}`] : []),
@@ -169,7 +171,6 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       `pairs=${sorted.count}`,
       ...(estimate !== null ? [`estimated_pairs=${estimate}`, `estimate_seconds=${estimateSeconds.toFixed(3)}`] : []),
       `read_seconds=${readSeconds.toFixed(3)}`,
-      ...(startupSeconds !== undefined ? [`thread_startup_seconds=${startupSeconds.toFixed(3)}`] : []),
       `search_seconds=${searchSeconds.toFixed(3)}`,
       `sort_seconds=${((outputStart - searchEnd) / 1000).toFixed(3)}`,
       `output_seconds=${outputSeconds.toFixed(3)}`,
@@ -182,6 +183,16 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     await pool?.close();
     await output?.close();
   }
+}
+
+/**
+ * The threads a search of n fingerprints within k uses by default: every core (at most one per table,
+ * and 8) once the one-thread estimate passes AUTO_THREADS_ABOVE_NS, else 1. `blocks` as given (or chosen).
+ */
+export function autoPairsThreads(n: number, k: number, blocks: number | undefined, cores = defaultThreads()): number {
+  const m = k > MAX_BLOCKS - 1 && blocks === undefined ? 0 : (blocks ?? chooseBlocks(n, k));
+  if (m === 0 || estimateCost(n, k, m) <= AUTO_THREADS_ABOVE_NS) return 1;
+  return Math.max(1, Math.min(cores, binomial(m, k), 8));
 }
 
 /** The pair-search threads: their pool (and comlink) loaded only when a search uses more than one. */

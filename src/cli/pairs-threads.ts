@@ -1,14 +1,15 @@
 /**
- * Threaded all-pairs for Node (the CLI and the benchmark): the app's worker pool over worker threads
- * running the pairs API (workers/pairs-api.ts), each taking a consecutive range of tables, with the
- * fingerprints in one SharedArrayBuffer (workers/table-search.ts). The result is the single-thread
- * `allPairs` result, pair for pair in the same order.
+ * Threaded all-pairs for Node (the CLI and the benchmark): the calling thread and the app's worker pool
+ * over worker threads running the pairs API (workers/pairs-api.ts), each taking a consecutive range of
+ * tables, with the fingerprints in shared memory (workers/table-search.ts). The caller searches the
+ * last range itself, so T threads need T - 1 workers. The result is the single-thread `allPairs`
+ * result, pair for pair in the same order.
  */
 import type { Remote } from 'comlink';
 import { allPairsBruteForce } from '../core/index/all-pairs.ts';
-import { MAX_BLOCKS, chooseBlocks } from '../core/index/block-layout.ts';
+import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
 import { concatPairLists, createPairList, type PairList } from '../core/index/pair-list.ts';
-import type { PairsApi } from '../workers/pairs-api.ts';
+import { pairsApi, type PairsApi, type TableRangePairs, type TableRangeRequest } from '../workers/pairs-api.ts';
 import type { SpawnedWorker } from '../workers/worker-bridge.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 import { searchTableRanges } from '../workers/table-search.ts';
@@ -16,11 +17,11 @@ import { spawnThread } from './node-worker.ts';
 
 /** A started pool of pair-search threads. */
 export interface PairsPool {
-  /** Number of worker threads. */
+  /** Number of threads searching: the caller and size - 1 worker threads. */
   readonly size: number;
-  /** Resolves when every thread has loaded its code (startup is then out of the way). */
+  /** Resolves when every worker has loaded its code (startup is then out of the way). */
   readonly ready: Promise<void>;
-  /** Seconds each thread spent computing in the last `allPairs` call (the rest is overhead). */
+  /** Seconds each thread spent computing in the last `allPairs` call (the caller's last; the rest is overhead). */
   readonly lastThreadSeconds: readonly number[];
   /**
    * All pairs within k (same result as `allPairs(hi, lo, k, { blocks })`); rejects with a
@@ -37,15 +38,25 @@ function spawnPairsThread(): SpawnedWorker {
   return spawnThread(new URL('./pairs.thread.ts', import.meta.url), { execArgv: [] });
 }
 
+/** The caller's own range, searched in place: synchronous, so the workers' ranges must be posted first. */
+function searchHere(request: TableRangeRequest, signal: AbortSignal | undefined): Promise<TableRangePairs> {
+  try {
+    signal?.throwIfAborted();
+    return Promise.resolve(pairsApi.pairsForTables(request));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
- * Starts a pool of `size` pair-search workers (at least 1) made by `spawn` (worker threads by default),
- * through the app's worker pool: each takes one range of tables per search.
+ * Starts `size` pair-search threads (at least 1): the caller and size - 1 workers made by `spawn`
+ * (worker threads by default) through the app's worker pool; each takes one range of tables per search.
  */
 export function startPairsPool(size: number, spawn: () => SpawnedWorker = spawnPairsThread): PairsPool {
   const count = Math.max(1, Math.floor(size));
-  const pool = createWorkerPool<PairsApi>(spawn, count);
-  // Start every thread now, so its startup (loading its code) overlaps the caller's reading.
-  const ready = pool.broadcast(undefined, (api) => api.ready()).then(() => undefined);
+  const pool = count > 1 ? createWorkerPool<PairsApi>(spawn, count - 1) : null;
+  // Start every worker now, so its startup (loading its code) overlaps the caller's reading.
+  const ready = pool ? pool.broadcast(undefined, (api) => api.ready()).then(() => undefined) : Promise.resolve();
   // Keep a failed startup from surfacing as an unhandled rejection before anyone awaits `ready`.
   ready.catch(() => undefined);
 
@@ -62,14 +73,26 @@ export function startPairsPool(size: number, spawn: () => SpawnedWorker = spawnP
       if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k, limit === undefined ? undefined : { limit });
       const m = blocks ?? chooseBlocks(n, k);
       if (n < 2) return createPairList();
-      await ready;
-      // Submitted together, the ranges go one to each worker (the pool picks the least busy).
-      const found = await searchTableRanges((request) => pool.run(signal, (api: Remote<PairsApi>) => api.pairsForTables(request)), count, hi, lo, k, m, limit);
+      const tableCount = blockLayout(k, m).tables.length;
+      // Ranges are run in table order and comlink posts a call at once, so every worker has its range
+      // (queued until it has loaded) before the caller starts searching the last one.
+      const found = await searchTableRanges(
+        (request) =>
+          request.endTable === tableCount || !pool
+            ? searchHere(request, signal)
+            : pool.run(signal, (api: Remote<PairsApi>) => api.pairsForTables(request)),
+        count,
+        hi,
+        lo,
+        k,
+        m,
+        limit,
+      );
       lastThreadSeconds = found.seconds;
       return concatPairLists(found.parts);
     },
     close() {
-      pool.terminate();
+      pool?.terminate();
       return Promise.resolve();
     },
   };

@@ -51,12 +51,13 @@ async function decodeInThread<T>(file: NamedFile, decode: (api: Remote<ParquetDe
 
 /**
  * Reads a checked text or Parquet fingerprint file (and its paths, with `withPaths`); bad input is a
- * UsageError naming the file (and line).
+ * UsageError naming the file (and line). With `shared`, a text file's fingerprints are parsed into
+ * SharedArrayBuffers (worker threads then read them without a copy).
  */
-export async function readFingerprintFile(file: NamedFile, withPaths = false): Promise<FingerprintInput> {
+export async function readFingerprintFile(file: NamedFile, withPaths = false, shared = false): Promise<FingerprintInput> {
   if (isParquet(await readHead(file))) return decodeInThread(file, (api) => api.fingerprints(file, withPaths));
   const bytes = await readNamedFile(file);
-  return { format: 'text', ...parseFingerprintLines(bytes, file.given, withPaths) };
+  return { format: 'text', ...parseFingerprintLines(bytes, file.given, withPaths, shared) };
 }
 
 /** Reads a pairs file (Parquet by its first bytes, else text): a regular file only, never a FIFO or a device. */

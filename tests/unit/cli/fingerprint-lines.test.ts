@@ -56,9 +56,10 @@ function randomFile(seed: number): string {
 }
 
 describe('parseFingerprintLines', () => {
-  it('reads what a string-per-line model reads, and fails where it fails (300 seeded files)', () => {
+  it('reads what a string-per-line model reads, and fails where it fails (300 seeded files, every other one into shared memory)', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const text = randomFile(seed);
+      const shared = seed % 2 === 0;
       for (const withPaths of [false, true]) {
         let want: ReturnType<typeof model> | Error;
         try {
@@ -66,12 +67,13 @@ describe('parseFingerprintLines', () => {
         } catch (error) {
           want = error as Error;
         }
-        const where = `seed ${seed}, paths ${withPaths}: ${JSON.stringify(text.slice(0, 200))}`;
+        const where = `seed ${seed}, paths ${withPaths}, shared ${shared}: ${JSON.stringify(text.slice(0, 200))}`;
         if (want instanceof Error) {
-          expect(() => parseFingerprintLines(Buffer.from(text), 'x', withPaths), where).toThrow(want.message);
+          expect(() => parseFingerprintLines(Buffer.from(text), 'x', withPaths, shared), where).toThrow(want.message);
           continue;
         }
-        const got = parseFingerprintLines(Buffer.from(text), 'x', withPaths);
+        const got = parseFingerprintLines(Buffer.from(text), 'x', withPaths, shared);
+        expect([got.hi.buffer instanceof SharedArrayBuffer, got.lo.buffer instanceof SharedArrayBuffer], where).toEqual([shared, shared]);
         const paths = got.paths?.map((p) => escapeName(p));
         expect({ hi: [...got.hi], lo: [...got.lo], rows: got.rows && [...got.rows], totalRows: got.totalRows, ...(paths ? { paths } : {}) }, where).toEqual(want);
       }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runPairs } from '../../../src/cli/pairs-command.ts';
+import { autoPairsThreads, runPairs } from '../../../src/cli/pairs-command.ts';
 import { runCommand } from './run-command.ts';
 import { parseFingerprintLines } from '../../../src/cli/fingerprint-input.ts';
 import { allPairsThreaded } from '../../../src/cli/pairs-threads.ts';
@@ -111,6 +111,19 @@ describe('simsift pairs', () => {
     expect([...mixed.lo]).toEqual([0x89abcdef, 0x76543210]);
     expect(mixed.rows && [...mixed.rows]).toEqual([1, 3]);
     expect(mixed.totalRows).toBe(4);
+  });
+});
+
+describe('the default thread count', () => {
+  it('uses every core (one per table at most) from a one-thread estimate of 0.05 s: 1,000,000 fingerprints at k = 3', () => {
+    // Those are estimated at about 0.1 s on one core: under the 0.2 s this took before this thread searched a range too.
+    expect(autoPairsThreads(1_000_000, 3, undefined, 2)).toBe(2);
+    expect(autoPairsThreads(600_000, 3, undefined, 2)).toBe(2);
+    expect(autoPairsThreads(600_000, 3, undefined, 16)).toBe(4);
+    expect(autoPairsThreads(300_000, 3, undefined, 2)).toBe(1);
+    expect(autoPairsThreads(1_000_000, 3, undefined, 1)).toBe(1);
+    // Brute force (no tables to split) stays on one thread.
+    expect(autoPairsThreads(100_000, 40, undefined, 2)).toBe(1);
   });
 });
 

@@ -39,11 +39,12 @@ describe('the pairs threads', { timeout: 60_000 }, () => {
     const channels = channelSpawner(pairsApi);
     const overChannels = startPairsPool(3, channels.spawn);
     await overChannels.ready;
-    expect(channels.spawned()).toBe(3);
+    // The caller searches one range itself: three threads, two workers.
+    expect(channels.spawned()).toBe(2);
     expect(trimmed(await overChannels.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
     expect(overChannels.lastThreadSeconds).toHaveLength(3);
     await overChannels.close();
-    expect(channels.terminated()).toBe(3);
+    expect(channels.terminated()).toBe(2);
 
     const threads = startPairsPool(3);
     try {
@@ -81,9 +82,35 @@ describe('the pairs threads', { timeout: 60_000 }, () => {
     const pool = startPairsPool(2, channels.spawn);
     const aborted = await pool.allPairs(fp.hi, fp.lo, k, blocks, undefined, controller.signal).catch((e: unknown) => e);
     expect(isAbortError(aborted)).toBe(true);
-    expect(channels.terminated()).toBe(2);
+    expect(channels.terminated()).toBe(1);
     expect(trimmed(await pool.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
-    expect(channels.spawned()).toBe(4);
+    expect(channels.spawned()).toBe(2);
     await pool.close();
+  });
+
+  it('search the last range of tables on the calling thread, and give the workers the fingerprints in shared memory', async () => {
+    const received: { firstTable: number; endTable: number; shared: boolean }[] = [];
+    const channels = channelSpawner({
+      ...pairsApi,
+      pairsForTables(request: Parameters<typeof pairsApi.pairsForTables>[0]) {
+        received.push({ firstTable: request.firstTable, endTable: request.endTable, shared: request.hi.buffer instanceof SharedArrayBuffer && request.lo.buffer instanceof SharedArrayBuffer });
+        return pairsApi.pairsForTables(request);
+      },
+    });
+    const two = splitTables(blockLayout(k, blocks).tables.length, 2);
+    const pool = startPairsPool(2, channels.spawn);
+    try {
+      expect(trimmed(await pool.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
+      expect(channels.spawned()).toBe(1);
+      expect(received).toEqual([{ firstTable: 0, endTable: two[1], shared: true }]);
+      expect(pool.lastThreadSeconds).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+    // One thread is the caller alone: no worker at all.
+    const alone = startPairsPool(1, channels.spawn);
+    expect(trimmed(await alone.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
+    expect(channels.spawned()).toBe(1);
+    await alone.close();
   });
 });
