@@ -40,6 +40,11 @@ export interface DropSnapshot {
   handles?: Array<Promise<FileSystemHandle | null>>;
 }
 
+/** Whether this browser gives a dropped folder's handle (Chromium's `getAsFileSystemHandle`), which the workers walk. */
+export function dropGivesHandles(): boolean {
+  return typeof DataTransferItem !== 'undefined' && 'getAsFileSystemHandle' in DataTransferItem.prototype;
+}
+
 /**
  * Captures a drop's entries. Must run synchronously in the `drop` handler. Folders come through
  * `webkitGetAsEntry()`; items without an entry (e.g. files built by a page) fall back to `getAsFile()`.

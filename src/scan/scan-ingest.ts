@@ -44,6 +44,7 @@ export interface ScanMeter {
   filesExcluded: number;
   /** Listed files the quick check found unchanged (not read). */
   filesUnchanged: number;
+  checkingOneByOne: boolean;
   bytesDone: number;
   filesRead: number;
   bytesRead: number;
@@ -54,7 +55,7 @@ export interface ScanMeter {
   publish(): void;
   setPhase(next: ScanPhase): void;
   /** The quick check asked `done` of `total` saved files their size and time (one ask each: 100,000 take a while, so the page counts them). */
-  checked(done: number, total: number): void;
+  checked(done: number, total: number, oneByOne: boolean): void;
   /** The listing and quick check are over: `excluded` files left out by exclusions, `unchanged` not read. */
   leftOut(excluded: number, unchanged: number): void;
 }
@@ -68,6 +69,7 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
     filesListedOnly: 0,
     filesExcluded: 0,
     filesUnchanged: 0,
+    checkingOneByOne: false,
     bytesDone: 0,
     filesRead: 0,
     bytesRead: 0,
@@ -92,6 +94,7 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
         filesListedOnly: m.filesListedOnly,
         filesExcluded: m.filesExcluded,
         filesUnchanged: m.filesUnchanged,
+        checkingOneByOne: m.checkingOneByOne,
         bytesDone: bytes,
         bytesTotal,
         bytesTotalKnown,
@@ -105,7 +108,8 @@ export function createScanMeter(store: ScanStore, t0: number, isCurrent: () => b
       m.phase = next;
       m.publish();
     },
-    checked(done, total) {
+    checked(done, total, oneByOne) {
+      m.checkingOneByOne = oneByOne;
       m.filesTotal = total;
       m.filesDone = done;
       if (m.phase !== 'checking') m.setPhase('checking');

@@ -31,6 +31,11 @@ export interface ScanProgress {
   filesExcluded: number;
   /** Listed files the quick check found unchanged since they were saved: not read, the saved corpus stands for them. */
   filesUnchanged: number;
+  /**
+   * The quick check asks each file its size and time one at a time on the page (a folder input's Files:
+   * one synchronous browser call each in Chromium), where a dropped folder's walk takes them in the workers.
+   */
+  checkingOneByOne: boolean;
   bytesDone: number;
   /** Exact once every file has been read (`bytesTotalKnown`); extrapolated from the files read until then. */
   bytesTotal: number;

@@ -1,6 +1,7 @@
 /** Shows a running scan's phase, files and bytes done, speed and time left, with Cancel. */
 import type { ScanProgress as Progress, ScanState } from '../../scan/scan-store.ts';
-import { formatBytes, formatSeconds, PHASE_LABEL, progressFigures } from './format-progress.ts';
+import { checkingHint, formatBytes, formatSeconds, PHASE_LABEL, progressFigures } from './format-progress.ts';
+import { dropGivesHandles } from '../../scan/collect-files.ts';
 
 export interface ScanProgressProps {
   state: ScanState;
@@ -33,6 +34,7 @@ export function ScanProgress({ state, progress, onCancel, stopped = null }: Scan
   const fraction = !p ? 0 : p.bytesTotalKnown && p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.filesTotal > 0 ? p.filesDone / p.filesTotal : 0;
   const measurable = p?.phase === 'checking' || p?.phase === 'reading' || p?.phase === 'fingerprinting';
   const figures = p ? Object.values(progressFigures(p)).filter((f): f is string => f !== null) : null;
+  const hint = p && checkingHint(p, dropGivesHandles());
   return (
     <section className="scan-progress" aria-label="Scan progress">
       {state === 'scanning' && (
@@ -40,6 +42,7 @@ export function ScanProgress({ state, progress, onCancel, stopped = null }: Scan
           <p className="scan-progress__phase">{p ? PHASE_LABEL[p.phase] : 'Starting'}…</p>
           <progress aria-label="Scan progress" max={1} value={measurable && p.filesTotal > 0 ? fraction : undefined} />
           {figures && figures.length > 0 && <p className="scan-progress__figures">{figures.join(' · ')}</p>}
+          {hint && <p className="scan-progress__hint">{hint}</p>}
           <button type="button" className="button" onClick={onCancel}>
             Cancel
           </button>

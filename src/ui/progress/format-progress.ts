@@ -23,6 +23,19 @@ export const PHASE_LABEL: Record<ScanPhase, string> = {
   saving: 'Saving to the corpus in this browser',
 };
 
+/** Below this many files a one-at-a-time quick check is over before a hint could help. */
+const HINT_FILES = 5000;
+
+/**
+ * While a large folder chosen through the folder input is checked file by file, where the browser gives
+ * a dropped folder's handles (Chromium): the drop is checked in the workers instead (the README's again
+ * bench: 100,000 files dropped again 25.9 s, chosen again 73.1 s). Null otherwise.
+ */
+export function checkingHint(p: ScanProgress, dropGivesHandles: boolean): string | null {
+  if (p.phase !== 'checking' || !p.checkingOneByOne || p.filesTotal < HINT_FILES || !dropGivesHandles) return null;
+  return 'This browser answers a chosen folder’s file sizes and times one file at a time. Next time, drag the folder onto this page instead: a dropped folder is checked faster.';
+}
+
 /** The figures of the progress line, each null when it would not be true. */
 export interface ProgressFigures {
   /** "1,200 of 20,000 files", or "1,200 files found" while listing. */

@@ -24,7 +24,7 @@ describe('file counts', () => {
   });
   it('the progress line and the summary say the same numbers, with labels that say what they count', () => {
     // 41 files read and 2 hidden: 43 scanned, as the summary counts them (32 compared + 11 skipped).
-    const progress = { phase: 'grouping' as const, filesDone: 41, filesTotal: 41, filesListedOnly: 2, filesExcluded: 0, filesUnchanged: 0, bytesDone: 2e6, bytesTotal: 2e6, bytesTotalKnown: true, bytesPerSecond: 0, secondsLeft: null, elapsedMs: 3000 };
+    const progress = { phase: 'grouping' as const, filesDone: 41, filesTotal: 41, filesListedOnly: 2, filesExcluded: 0, filesUnchanged: 0, checkingOneByOne: false, bytesDone: 2e6, bytesTotal: 2e6, bytesTotalKnown: true, bytesPerSecond: 0, secondsLeft: null, elapsedMs: 3000 };
     expect(doneLine(progress)).toBe('Scanned 43 files in 3 s (41 read, 2.0 MB; 2 hidden or unreadable, not read).');
     expect(doneLine({ ...progress, filesListedOnly: 0, filesTotal: 43 })).toBe('Scanned 43 files in 3 s (43 read, 2.0 MB).');
     // One file: "1 file", not "1 files".

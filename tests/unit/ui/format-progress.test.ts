@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PHASE_LABEL, progressFigures } from '../../../src/ui/progress/format-progress.ts';
+import { checkingHint, PHASE_LABEL, progressFigures } from '../../../src/ui/progress/format-progress.ts';
 import type { ScanProgress } from '../../../src/scan/scan-store.ts';
 
 const base: ScanProgress = {
@@ -9,6 +9,7 @@ const base: ScanProgress = {
   filesListedOnly: 0,
   filesExcluded: 0,
   filesUnchanged: 0,
+  checkingOneByOne: false,
   bytesDone: 5e6,
   bytesTotal: 50e6,
   bytesTotalKnown: false,
@@ -52,5 +53,18 @@ describe('progressFigures', () => {
       grouping: 'Verifying pairs and grouping',
       saving: 'Saving to the corpus in this browser',
     });
+  });
+});
+
+describe('checkingHint', () => {
+  const checking: ScanProgress = { ...base, phase: 'checking', filesDone: 100, filesTotal: 20_000, checkingOneByOne: true };
+  it('tells a person checking a large chosen folder file by file that a drop is checked faster, where drops give handles', () => {
+    expect(checkingHint(checking, true)).toMatch(/drag the folder onto this page/);
+  });
+  it('says nothing for a drop, a small folder, another phase, or a browser whose drops give no handles', () => {
+    expect(checkingHint({ ...checking, checkingOneByOne: false }, true)).toBeNull();
+    expect(checkingHint({ ...checking, filesTotal: 300 }, true)).toBeNull();
+    expect(checkingHint({ ...checking, phase: 'reading' }, true)).toBeNull();
+    expect(checkingHint(checking, false)).toBeNull();
   });
 });
