@@ -87,8 +87,17 @@ export function* walkRelationPairs(relation: DuplicateRelation, each: RelationPa
     rankA[i] = rank[blockA[i]];
     rankB[i] = rank[blockB[i]];
   }
-  // Group, then outside, the two ranks and the two classes: a counting sort per key, no comparator calls.
-  const order = sortByKeys(blocks, [groupKey, outside, rankA, rankB, blockA.subarray(0, blocks), blockB.subarray(0, blocks)], [groups.count + 1, 2, groups.members.length + 1, groups.members.length + 1, classes, classes]);
+  // Group by a counting sort; then, within each group's few blocks, outside, the two ranks and the two
+  // classes (a pair of classes is one block, so the order is total). Six counting passes over every
+  // block cost more than the small sorts.
+  const order = sortByKeys(blocks, [groupKey], [groups.count + 1]);
+  const byRest = (x: number, y: number) => outside[x] - outside[y] || rankA[x] - rankA[y] || rankB[x] - rankB[y] || blockA[x] - blockA[y] || blockB[x] - blockB[y];
+  for (let start = 0; start < blocks; ) {
+    let end = start + 1;
+    while (end < blocks && groupKey[order[end]] === groupKey[order[start]]) end++;
+    if (end - start > 1) order.subarray(start, end).sort(byRest);
+    start = end;
+  }
   for (const i of order) {
     const group = blockGroup[i] + 1;
     const ca = blockA[i];
