@@ -139,6 +139,10 @@ function cachedClasses(docs: ScanDocs, storageIds: Uint32Array, cache: ScanCache
 
 /** The cache's groups (by stored id) at restored positions; null when a member was not restored (the merge then groups everything). */
 function groupsAtPositions(saved: ScanCache['groups'], storageIds: Uint32Array): SavedResult['relation'] | null {
+  // The cache is written in path order, so its ids usually are the positions: its table stands as it is.
+  let same = storageIds.length === saved.table.groupOf.length;
+  for (let p = 0; same && p < storageIds.length; p++) same = storageIds[p] === p;
+  if (same) return { groups: saved.table, identical: saved.identical };
   const positionOf = new Int32Array(saved.table.groupOf.length).fill(-1);
   storageIds.forEach((id, p) => (positionOf[id] = p));
   const t = saved.table;
