@@ -9,7 +9,7 @@ import { recordPhase } from '../scan/phase-timing.ts';
 import { saveFileTimes } from './file-times.ts';
 import { readKeptCopies } from './release-files.ts';
 import type { BatchWriter } from './corpus-writer.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { mergeCorpus, type MergeOutcome } from './merge-corpus.ts';
 import { removeFromCorpus } from './corpus-removal.ts';
 import { catchUp, groupingOptions, keepTables, saveVerified } from './corpus-loading.ts';

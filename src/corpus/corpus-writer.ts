@@ -10,7 +10,7 @@ import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from '../scan/scan-result.ts';
 import { batchEntries, storedDocumentOf } from './stored-documents.ts';
 import { sameContents } from './merge-corpus.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { successorWrites } from './corpus-removal.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ContentBatch } from '../storage/content-batches.ts';
