@@ -2,6 +2,7 @@
  * `simsift scan --bundle FILE`: the finished scan as the page opens it (core/export/scan-bundle.ts):
  * documents in path order with their sizes and times, the verified pairs, the settings and exclusions.
  */
+import type { StorageId, StorageIds } from '../core/ids.ts';
 import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { encodeScanBundle, type ScanBundle } from '../core/export/scan-bundle.ts';
@@ -25,8 +26,9 @@ export interface BundleContext {
 export async function bundleOfResult(result: ScanResult, context: BundleContext): Promise<ScanBundle> {
   const docs = result.docs;
   const root = await realpath(resolve(context.dir));
-  const positions = Uint32Array.from({ length: docs.count }, (_, d) => d);
-  const pairs = verifiedByStorageId(result, positions, -1);
+  // A bundle numbers documents by position: the positions stand in as ids, on purpose, so the cast says so.
+  const positions = Uint32Array.from({ length: docs.count }, (_, d) => d) as StorageIds;
+  const pairs = verifiedByStorageId(result, positions, -1 as StorageId);
   return {
     simsift: SIMSIFT_VERSION,
     rule: FINGERPRINT_RULE,

@@ -4,6 +4,7 @@
  * scanned and merged into the cached corpus by the app's own merge step (corpus/merge-corpus.ts), so
  * the CSV is the one a scan without the cache writes.
  */
+import type { StorageId, StorageIds } from '../core/ids.ts';
 import { realpath } from 'node:fs/promises';
 import { FINGERPRINT_RULE } from '../core/simhash/fingerprint-rule.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
@@ -201,7 +202,7 @@ export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' 
 export async function scanIntoCache(scan: ScanRun, workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[]): Promise<{ grouped: ShownCorpus; outcome: CacheOutcome }> {
   const own = await plainScan(scan, notRead);
   // Storage ids after the cached ones (never NO_ID: the merge then treats them as saved, as the app's).
-  const storageIds = new Uint32Array(own.result.docs.count);
+  const storageIds = new Uint32Array(own.result.docs.count) as StorageIds;
   for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
   const r = own.result;
   const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
@@ -262,5 +263,5 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   // Positions are the stored ids here, so the passages are kept as they are.
   const passages = result.passages ?? null;
   const groups = { table: result.relation.groups, identical: result.relation.identical };
-  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids, -1), passages, setSizes, groups, representative: result.representative };
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids as StorageIds, -1 as StorageId), passages, setSizes, groups, representative: result.representative };
 }

@@ -14,7 +14,7 @@ import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { checkFile } from './check-against-corpus.ts';
 import type { CheckResult, CheckTools } from './check-against-corpus.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { removeFromCorpus } from './corpus-removal.ts';
 import { verifiedByStorageId } from './restore-corpus.ts';
 import { storedTableSearch } from './stored-tables.ts';

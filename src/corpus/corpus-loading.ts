@@ -14,7 +14,7 @@ import type { Grouping, ScanResult } from '../scan/scan-result.ts';
 import { yieldToEventLoop } from '../scan/yield-to-event-loop.ts';
 import { recordPhase } from '../scan/phase-timing.ts';
 import { LOCK_WAIT_MS, tryLock } from './corpus-writer.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { groupSavedCorpus, loadSmallSets, restoreFiles, savedPairsFit, verifiedByStorageId } from './restore-corpus.ts';
 import type { RestorePhase } from './restore-corpus.ts';
 import { loadTables, syncTables } from './stored-tables.ts';

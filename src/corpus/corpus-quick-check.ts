@@ -7,7 +7,7 @@ import { docSourceKind } from '../scan/scan-result.ts';
 import type { UnchangedFiles, UnchangedTest } from '../scan/quick-check.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { positionsByPath } from './merge-corpus.ts';
 import type { Base, CorpusContext } from './corpus-context.ts';
 

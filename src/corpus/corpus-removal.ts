@@ -7,7 +7,7 @@
  */
 import { removeDocuments, type CorpusSummary, type NewDocument } from '../storage/corpus-repository.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { batchEntries, storedDocumentOf } from './stored-documents.ts';
 import type { ScanDocs } from '../scan/scan-result.ts';
 import type { EntriesFor } from '../storage/permuted-shards.ts';

@@ -3,13 +3,14 @@
  * (behind the shown result) the writer's last commits, the files a chosen folder no longer holds, the
  * pairs, tables and times; or, for a scan that ended without a result, its writer's close.
  */
+import type { StorageIds } from '../core/ids.ts';
 import { exclusionMatcher } from '../core/documents/exclusions.ts';
 import type { ShownCorpus } from '../scan/scan-run.ts';
 import { recordPhase } from '../scan/phase-timing.ts';
 import { saveFileTimes } from './file-times.ts';
 import { readKeptCopies } from './release-files.ts';
 import type { BatchWriter } from './corpus-writer.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { mergeCorpus, type MergeOutcome } from './merge-corpus.ts';
 import { removeFromCorpus } from './corpus-removal.ts';
 import { catchUp, groupingOptions, keepTables, saveVerified } from './corpus-loading.ts';
@@ -24,7 +25,7 @@ export async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: Sca
   // still queued have committed: with kept contents those writes end well after the scan (100,000
   // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
   // a tab closed meanwhile keeps every committed batch and is offered the resume.
-  const storageIds: Uint32Array = w ? w.writer.storageIdOf : new Uint32Array(own.result.docs.count).fill(NO_ID);
+  const storageIds: StorageIds = w ? w.writer.storageIdOf : (new Uint32Array(own.result.docs.count).fill(NO_ID) as StorageIds);
   const before = w?.rebuild ? null : c.base;
   const ownPart = { result: own.result, storageIds, search: own.corpus };
   const sync = plan.sync ?? undefined;

@@ -13,7 +13,7 @@ import type { ScanStart } from '../scan/scan-run.ts';
 import type { ScanDocs, SkippedFile } from '../scan/scan-result.ts';
 import type { UnchangedFiles } from '../scan/quick-check.ts';
 import { LOCK_WAIT_MS, openBatchWriter, tryLock, type BatchWriter } from './corpus-writer.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { positionsByPath, rootOf, type FolderSync } from './merge-corpus.ts';
 import { refreshBase } from './corpus-loading.ts';
 import type { CorpusContext } from './corpus-context.ts';

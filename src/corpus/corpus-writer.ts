@@ -3,6 +3,7 @@
  * transaction each (so a closed tab or a full disk keeps every batch committed before it), under the
  * writer lock and a scan-session marker that tells the next load whether the scan was interrupted.
  */
+import type { StorageIds } from '../core/ids.ts';
 import { addBatch, compactChunks, getCorpusSummary, removeDocuments } from '../storage/corpus-repository.ts';
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
@@ -10,7 +11,7 @@ import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from '../scan/scan-result.ts';
 import { batchEntries, storedDocumentOf } from './stored-documents.ts';
 import { sameContents } from './merge-corpus.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import { successorWrites } from './corpus-removal.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ContentBatch } from '../storage/content-batches.ts';
@@ -46,7 +47,7 @@ export function tryLock(waitMs = 0, signal?: AbortSignal): Promise<(() => void) 
 export interface BatchWriter {
   readonly sessionId: number;
   /** Storage id of each scan doc (NO_ID until its batch is queued, or when it is not saved). */
-  readonly storageIdOf: Uint32Array;
+  readonly storageIdOf: StorageIds;
   /** The k of the scan (batches carry table entries only for tables of this k). */
   readonly k: number;
   /** True once a commit failed (the rest of the scan is not saved). */
@@ -106,7 +107,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
   let closed = false;
   const inCorpus = new Uint8Array(docs.count);
   const lostIds = new Set<number>();
-  const storageIdOf = new Uint32Array(docs.count).fill(NO_ID);
+  const storageIdOf = new Uint32Array(docs.count).fill(NO_ID) as StorageIds;
   /** Saved positions replaced by a new version so far (their copies' next head must not be one of them). */
   const replacedPositions = new Set<number>();
   return {

@@ -9,7 +9,7 @@
 import { retimeDocuments } from '../storage/corpus-repository.ts';
 import { statFiles } from '../scan/quick-check.ts';
 import type { ScanDocs } from '../scan/scan-result.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 
 /** Times stored per transaction. */
 export const TIMES_PER_TRANSACTION = 2048;

@@ -5,6 +5,7 @@
  * measured again (its new pairs stay unmeasured and are counted, never scored 0). Framework-free and
  * free of storage: it computes the merged result, the caller saves it.
  */
+import type { StorageIds } from '../core/ids.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
@@ -17,12 +18,12 @@ import { savedClassesAt, savedGroupsAt, type SavedGrouped } from './merge-regrou
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
   result: ScanResult;
-  storageIds: Uint32Array;
+  storageIds: StorageIds;
   /** Feature sets of small documents and every Jaccard measured so far (null: only `result.verified`). */
   search: SearchCorpus | null;
 }
@@ -326,7 +327,7 @@ export async function mergeCorpus(
     for (const [q, time] of retimed) docs.modified[savedTo[q]!] = time;
   }
   const wasSaved = new Uint8Array(docs.count);
-  const storageIds = new Uint32Array(docs.count);
+  const storageIds = new Uint32Array(docs.count) as StorageIds;
   keepSaved.forEach((q) => {
     storageIds[savedTo[q]!] = before.storageIds[q]!;
     if (before.result.representative[q] === q) wasSaved[savedTo[q]!] = 1;

@@ -7,7 +7,7 @@
 import { getAllContentBatches } from '../storage/corpus-reads.ts';
 import { forEachContent } from '../storage/content-batches.ts';
 import type { CorpusPart } from './merge-corpus.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 
 /** A File the page was given (folder input, drop, Choose files); kept copies and stand-ins are nameless Blobs. */
 function isGivenFile(file: Blob | undefined): file is File {

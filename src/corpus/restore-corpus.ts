@@ -3,6 +3,7 @@
  * per-document arrays (with the stored contents as Files), and the near-duplicate stage of the pipeline
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
+import type { StorageId, StorageIds } from '../core/ids.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { type LoadedCorpus } from '../storage/corpus-repository.ts';
 import { getAllContentBatches } from '../storage/corpus-reads.ts';
@@ -166,7 +167,7 @@ export interface GroupedCorpus {
 }
 
 /** A result's verified pairs by stored id (pairs with an unsaved member are left out), with its grouping parameters. */
-export function verifiedByStorageId(result: ScanResult, storageIds: Uint32Array, missing: number): VerifiedPairs {
+export function verifiedByStorageId(result: ScanResult, storageIds: StorageIds, missing: StorageId): VerifiedPairs {
   const v = result.verified;
   // Typed columns, counted then filled (number arrays grown pair by pair cost a tenth of a second at 200,000 pairs).
   let count = 0;
@@ -340,7 +341,7 @@ export function savedPairsFit(saved: VerifiedPairs, options: GroupingOptions): b
 export interface RestoredCorpus {
   grouped: GroupedCorpus;
   /** Storage id per position (ascending). */
-  storageIds: Uint32Array;
+  storageIds: StorageIds;
   /** True when the saved pairs stood for the search (no file read): the small sets come later (loadSmallSets). */
   fast: boolean;
   /** The references the person chose, as positions (the scan store's `pinned`). */

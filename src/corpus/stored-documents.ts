@@ -3,6 +3,7 @@
  * `DocStatus` codes and the stored status and skip reason (both ways), and the messages a stored skip
  * shows after a reload, so a reload says what the scan said (a too-large file stays too large).
  */
+import type { StorageIds } from '../core/ids.ts';
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
 import { LOADED_COLUMNS } from '../storage/corpus-columns.ts';
@@ -102,7 +103,7 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
 export interface RestoredPositions {
   docs: ScanDocs;
   /** Storage id per position. */
-  storageIds: Uint32Array;
+  storageIds: StorageIds;
   skipped: SkippedFile[];
   notes: DocNote[];
   /** The references a person chose, as positions. */
@@ -120,7 +121,7 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
   const order = pathOrder(stored.paths);
   const moved = !isIdentity(order);
   const docs = moved ? gatherDocs(stored, order) : stored;
-  const storageIds = moved ? Uint32Array.from(order, (p) => loaded.ids[p]!) : loaded.ids;
+  const storageIds = (moved ? Uint32Array.from(order, (p) => loaded.ids[p]!) : loaded.ids) as StorageIds;
   const positionOf = new Int32Array(order.length);
   order.forEach((p, i) => (positionOf[p] = i));
   const skipped: SkippedFile[] = [];

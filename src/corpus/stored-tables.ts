@@ -11,7 +11,7 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { planStoredTables, tableCandidates } from './check-against-corpus.ts';
 import type { CheckTools } from './check-against-corpus.ts';
 import { LOCK_WAIT_MS } from './corpus-writer.ts';
-import { NO_ID } from '../storage/schema.ts';
+import { NO_ID } from '../core/ids.ts';
 import type { CorpusPart } from './merge-corpus.ts';
 import { fingerprintsOf } from './stored-documents.ts';
 

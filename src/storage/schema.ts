@@ -9,9 +9,6 @@ import type { CorpusChunkRecord, DocumentStatus, NewDocument } from './corpus-co
 import { keyToHalves } from './key-codec.ts';
 import { StorageError } from './storage-error.ts';
 
-/** The storage id of a document that is not saved. */
-export const NO_ID = 0xffffffff;
-
 /** Documents per corpus chunk: big enough that 1,000,000 documents are ~60 records. */
 export const CHUNK_CAPACITY = 16384;
 

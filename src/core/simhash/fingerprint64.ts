@@ -7,9 +7,6 @@
 /** A 64-bit SimHash fingerprint as an unsigned bigint. Never used in inner loops. */
 export type Fingerprint64 = bigint & { readonly __brand: 'Fingerprint64' };
 
-/** Index of a document in the current corpus (dense, 0-based). */
-export type DocId = number & { readonly __brand: 'DocId' };
-
 const MASK64 = (1n << 64n) - 1n;
 
 /** Number of set bits in a 32-bit integer (SWAR; no loop, no allocation). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { successorsOf } from '../../../src/corpus/corpus-removal.ts';
-import { NO_ID } from '../../../src/storage/schema.ts';
+import { NO_ID } from '../../../src/core/ids.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 

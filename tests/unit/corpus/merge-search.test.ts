@@ -3,6 +3,7 @@
  * scan of the same files: the same pairs CSV and the same candidate histogram (the histogram is carried:
  * the saved one, less the pairs of documents that left, plus the new pairs), over seeded random changes.
  */
+import type { StorageIds } from '../../../src/core/ids.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { indexApi } from '../../../src/workers/index-api.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
@@ -47,11 +48,11 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
   it('groups exact copies once: the saved classes stand, only the new documents are placed by hash', async () => {
     const saved = new Map([['e/a.txt', TEXTS[0]!], ['e/b.txt', TEXTS[1]!], ['e/c-copy-of-a.txt', TEXTS[0]!]]);
     const before = await scan(saved);
-    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
     // A new copy that comes first in path order (it becomes its class's representative), and a new text.
     const read = new Map([['e/0-copy-of-a.txt', TEXTS[0]!], ['e/d.txt', TEXTS[2]!]]);
     const own = await scan(read, saved.size);
-    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
     const grouping = vi.spyOn(indexApi, 'groupExactDuplicates');
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
@@ -66,10 +67,10 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
   it('finds a new excerpt inside a saved document and a new whole around a saved excerpt', async () => {
     const saved = new Map([['f/whole.txt', TEXTS[0]!], ['f/part.txt', excerptOf(TEXTS[1]!)], ['f/other.txt', TEXTS[2]!]]);
     const before = await scan(saved);
-    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
     const read = new Map([['f/new-excerpt.txt', excerptOf(TEXTS[0]!)], ['f/new-whole.txt', TEXTS[1]!]]);
     const own = await scan(read, saved.size);
-    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: own.result.containmentThreshold };
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
     const name = (d: number) => merged.docs.paths[d];
@@ -83,9 +84,9 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
     const files = new Map([['g/whole.txt', TEXTS[3]!], ['g/part.txt', excerptOf(TEXTS[3]!)], ['g/other.txt', TEXTS[4]!]]);
     const before = await scan(files, 0, 0);
     expect(before.corpus.passages).toBeUndefined();
-    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
     const own = await scan(files, files.size);
-    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
     const c = merged.contained!;
@@ -96,11 +97,11 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
     const saved = new Map([['h/whole.txt', TEXTS[5]!], ['h/part.txt', excerptOf(TEXTS[6]!)], ['h/other.txt', TEXTS[6]!]]);
     const before = await scan(saved, 0, 0);
     expect(before.corpus.passages).toBeUndefined();
-    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+    const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
     // Only the new file is read: the saved ones stand as they were saved.
     const read = new Map([['h/new-excerpt.txt', excerptOf(TEXTS[5]!)]]);
     const own = await scan(read, saved.size);
-    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+    const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
     const c = merged.contained!;
@@ -121,7 +122,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
         saved.set(`f/d${String(i).padStart(2, '0')}.txt`, rand() < 0.3 ? edit(base, i * 7) : base);
       }
       const before = await scan(saved);
-      const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i), search: before.corpus };
+      const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
       // Changes: edits (some of an exact copy), deletions, new copies and near copies.
       const now = new Map(saved);
       const read = new Map<string, string>();
@@ -138,7 +139,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
       }
       for (const [path, text] of read) now.set(path, text);
       const own = await scan(read, now.size - read.size);
-      const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i), search: own.corpus };
+      const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
       const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: own.result.containmentThreshold };
       const sync = { whole: true as const, listed: [...now.keys()].sort() };
       const merged = await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options, sync);
