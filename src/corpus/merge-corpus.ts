@@ -5,7 +5,6 @@
  * measured again (its new pairs stay unmeasured and are counted, never scored 0). Framework-free and
  * free of storage: it computes the merged result, the caller saves it.
  */
-import type { StorageIds } from '../core/ids.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
@@ -18,7 +17,7 @@ import { savedClassesAt, savedGroupsAt, type SavedGrouped } from './merge-regrou
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-import { NO_ID } from '../core/ids.ts';
+import { NO_ID, type StorageIds } from '../core/ids.ts';
 
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
