@@ -143,8 +143,8 @@ export async function quickCheck(
   handleToken: string | null,
   isUnchanged: UnchangedTest | null,
   signal: AbortSignal,
-  /** Told how many files will be asked (once), then how many have been (the page's progress line), and whether one at a time on the page. */
-  onChecked?: (done: number, total: number, oneByOne: boolean) => void,
+  /** Told how many files will be asked (once), then how many have been (the page's progress line). */
+  onChecked?: (done: number, total: number) => void,
   /** Through handles: the stats the walk took (null: the workers open every path for them). */
   listed: ListedStats | null = null,
 ): Promise<QuickCheckSplit | { toRead: CollectedFiles; stats: FileStats | null; unchanged: 0 }> {
@@ -182,13 +182,12 @@ async function askStats(
   handleToken: string | null,
   isUnchanged: UnchangedTest | null,
   signal: AbortSignal,
-  onChecked: ((done: number, total: number, oneByOne: boolean) => void) | undefined,
+  onChecked: ((done: number, total: number) => void) | undefined,
   listed: ListedStats | null,
 ): Promise<FileStats | null> {
   if (listing.modified) return { sizes: new Float64Array(listing.paths.length).fill(-1), modified: listing.modified };
-  const oneByOne = handleToken === null;
   const tell = (total: number) => {
-    const told = total > 0 && onChecked ? (done: number) => onChecked(done, total, oneByOne) : undefined;
+    const told = total > 0 && onChecked ? (done: number) => onChecked(done, total) : undefined;
     told?.(0);
     return told;
   };

@@ -5,7 +5,7 @@
  */
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
-import { collectSource, type ScanSource } from './scan-source.ts';
+import { checksOneByOne, collectSource, type ScanSource } from './scan-source.ts';
 import type { DocNote, Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
 import { concatSets } from '../core/groups/packed-sets.ts';
 import { searchDocs, shortCopiesSkipped } from './near-duplicate-search.ts';
@@ -158,7 +158,8 @@ export function createScanRun(p: RunParts): ScanRun {
       const exclusions = source.kind === 'collected' ? NO_EXCLUSIONS : given;
       const { listing, excluded } = await leaveOutExcluded(workers, listed!.collected, exclusions, handleToken, signal);
       const tCheck = performance.now();
-      const check = await quickCheck(workers, listing, handleToken, unchanged, signal, m.checked, listed!.stats);
+      const oneByOne = checksOneByOne(source, handleToken);
+      const check = await quickCheck(workers, listing, handleToken, unchanged, signal, (done, total) => m.checked(done, total, oneByOne), listed!.stats);
       m.leftOut(excluded, check.unchanged);
       recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });
       recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });

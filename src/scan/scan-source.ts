@@ -21,6 +21,15 @@ export type ScanSource =
    */
   | { kind: 'collected'; collected: CollectedFiles; pairs?: PairList };
 
+/**
+ * Whether a quick check of `source` asks each File its size and time on the page, for a folder chosen
+ * through the folder input (`sync`): not a drop (its handle is walked in the workers; read through its
+ * entries, it was dragged already) nor files chosen one by one.
+ */
+export function checksOneByOne(source: ScanSource, handleToken: string | null): boolean {
+  return handleToken === null && source.kind === 'file-list' && source.sync === true;
+}
+
 /** An error's message for people. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
