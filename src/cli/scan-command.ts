@@ -9,7 +9,6 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
 import { DocStatus, docStatusOfName, skipMessage } from '../core/documents/document-status.ts';
-import { relationCsvChunks } from '../core/export/csv.ts';
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 import { CONTAINMENT_DEFAULT_SETTING, DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
@@ -194,13 +193,9 @@ async function openOutput(out: string): Promise<AtomicFile> {
 async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, built: Promise<Uint8Array[]> | null): Promise<void> {
   const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
   const paths = tty ? result.docs.paths.map(terminalText) : result.docs.paths;
-  // Only a path can hold a name's invalid bytes: when none does, the CSV is written straight as UTF-8 bytes.
-  const escapedBytes = paths.some(hasEscapedBytes);
-  const chunks: Iterable<Uint8Array> = built
-    ? await built
-    : escapedBytes
-      ? encoded(relationCsvChunks(result.relation, paths, undefined, undefined, undefined, result.contained), encodeName)
-      : pairsCsvBytes(result.relation, paths, result.contained);
+  // Only a path can hold a name's invalid bytes: its cell is then written as those bytes.
+  const encodeCell = paths.some(hasEscapedBytes) ? encodeName : undefined;
+  const chunks: Iterable<Uint8Array> = built ? await built : pairsCsvBytes(result.relation, paths, result.contained, undefined, undefined, encodeCell);
   if (output === undefined) {
     for (const chunk of chunks) await writeStream(io.stdout, chunk);
     await flushStream(io.stdout);
@@ -208,10 +203,6 @@ async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: 
   }
   for (const chunk of chunks) await output.write(chunk);
   await output.commit();
-}
-
-function* encoded(chunks: Iterable<string>, encode: (chunk: string) => Uint8Array): Generator<Uint8Array> {
-  for (const chunk of chunks) yield encode(chunk);
 }
 
 /**

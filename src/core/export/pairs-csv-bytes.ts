@@ -17,10 +17,18 @@ const ZERO = 0x30;
 /**
  * The pairs CSV of `relation` and `contained` over `paths`, as UTF-8 chunks of about 1 MB, BOM first;
  * as `relationCsvChunks`, without the pairs of `skip`ped documents (1 per doc) and the `separated` pairs.
+ * `encodeCell`: an escaped path cell's bytes when they are not its UTF-8 (the CLI's names with invalid bytes).
  */
-export function pairsCsvBytes(relation: DuplicateRelation, paths: readonly string[], contained?: ContainedRelation, skip?: ArrayLike<number>, separated?: Uint32Array): Uint8Array[] {
+export function pairsCsvBytes(
+  relation: DuplicateRelation,
+  paths: readonly string[],
+  contained?: ContainedRelation,
+  skip?: ArrayLike<number>,
+  separated?: Uint32Array,
+  encodeCell?: (cell: string) => Uint8Array,
+): Uint8Array[] {
   const apart = pairLookup(separated, paths.length);
-  const out = new CsvBytes(paths);
+  const out = new CsvBytes(paths, encodeCell);
   out.ascii(CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]));
   const estimates = Array.from({ length: 65 }, (_, d) => encoder.encode(similarityEstimate(d).toFixed(4)));
   const nearTail = encoder.encode(',near-duplicate,\r\n');
@@ -74,7 +82,10 @@ class CsvBytes {
   private cellStart: Int32Array;
   private cellLength: Int32Array;
 
-  constructor(private readonly paths: readonly string[]) {
+  constructor(
+    private readonly paths: readonly string[],
+    private readonly encodeCell?: (cell: string) => Uint8Array,
+  ) {
     this.cellStart = new Int32Array(paths.length).fill(-1);
     this.cellLength = new Int32Array(paths.length);
   }
@@ -133,7 +144,7 @@ class CsvBytes {
   }
 
   path(d: number): void {
-    if (this.cellStart[d]! < 0) this.encodeCell(d);
+    if (this.cellStart[d]! < 0) this.encodePath(d);
     const start = this.cellStart[d]!;
     const length = this.cellLength[d]!;
     this.room(length);
@@ -142,16 +153,18 @@ class CsvBytes {
     this.at += length;
   }
 
-  private encodeCell(d: number): void {
+  private encodePath(d: number): void {
     const cell = escapeCsvCell(this.paths[d]!);
+    const given = this.encodeCell?.(cell);
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const need = this.arenaAt + cell.length * 3;
+    const need = this.arenaAt + (given ? given.length : cell.length * 3);
     if (need > this.arena.length) {
       const grown = new Uint8Array(Math.max(need, this.arena.length * 2));
       grown.set(this.arena.subarray(0, this.arenaAt));
       this.arena = grown;
     }
-    const { written } = encoder.encodeInto(cell, this.arena.subarray(this.arenaAt));
+    if (given) this.arena.set(given, this.arenaAt);
+    const written = given ? given.length : encoder.encodeInto(cell, this.arena.subarray(this.arenaAt)).written;
     this.cellStart[d] = this.arenaAt;
     this.cellLength[d] = written;
     this.arenaAt += written;

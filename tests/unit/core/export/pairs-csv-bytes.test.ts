@@ -78,4 +78,16 @@ describe('pairsCsvBytes', () => {
     const contained = { count: values.length, inner: Uint32Array.from(values, (_, i) => i + 1), outer: new Uint32Array(values.length), distance: new Uint8Array(values.length), jaccard: Float64Array.from(values), containment: Float64Array.from(values) } as unknown as ContainedRelation;
     expectSame(relation, paths, contained);
   });
+
+  it("writes a cell as encodeCell gives its bytes (the CLI's names with invalid UTF-8 bytes)", () => {
+    const paths = ['café.txt', 'b.txt'];
+    const verified = { a: Uint32Array.of(0), b: Uint32Array.of(1), distance: Uint8Array.of(2), jaccard: Float32Array.of(0.9), count: 1 };
+    const relation = buildDuplicateRelation({ count: 2, representative: Int32Array.of(0, 1), verified, lengths: [10, 10] });
+    const latin1 = Buffer.concat(pairsCsvBytes(relation, paths, undefined, undefined, undefined, (cell) => Buffer.from(cell, 'latin1')));
+    const text = [...relationCsvChunks(relation, paths)].join('');
+    // The same file with the é cell's one byte 0xE9 where UTF-8 has two.
+    const expected = Buffer.from(text.replace('é', '\u0000'), 'utf8');
+    expected[expected.indexOf(0)] = 0xe9;
+    expect(latin1.equals(expected)).toBe(true);
+  });
 });
