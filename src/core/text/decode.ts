@@ -1,5 +1,5 @@
 /**
- * Bytes to text: detects the encoding of a file (UTF-8 with or without BOM, UTF-16 and UTF-32 LE/BE with BOM;
+ * Bytes to text: detects the encoding of a file (UTF-8 with or without BOM, UTF-16 LE/BE with or without BOM, UTF-32 LE/BE with BOM;
  * a mostly-UTF-8 file with a few invalid bytes stays UTF-8 with U+FFFD for them; windows-1252 for
  * bytes that are not UTF-8 at all) and refuses binary files.
  */
@@ -75,6 +75,36 @@ export function binaryReason(bytes: Uint8Array): string | null {
     return `binary file: ${Math.round((100 * control) / n)}% control bytes in the first ${n} bytes`;
   }
   return null;
+}
+
+/**
+ * True (little-endian) or false (big-endian) when BOM-less bytes are UTF-16 text: in the first 8 KB,
+ * one byte of most units is NUL and the other byte of (almost) none is, and the units are not mostly
+ * control characters. Such files (Windows tools write them) would otherwise look binary. UTF-16 text
+ * with few Latin-1 characters has few NULs, is not taken for binary, and is read as bytes.
+ */
+export function utf16WithoutBom(bytes: Uint8Array): boolean | null {
+  const n = Math.min(bytes.length, BINARY_SNIFF_BYTES) & ~1;
+  if (n < 4) return null;
+  const units = n >> 1;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenNul++;
+    if (bytes[i + 1] === 0) oddNul++;
+  }
+  const le = oddNul >= evenNul;
+  const high = le ? oddNul : evenNul;
+  const low = le ? evenNul : oddNul;
+  // U+0000 is no text; U+xx00 letters (U+0100, U+4E00) are rare: at most 1% of units.
+  if (high < 0.6 * units || low > 0.01 * units) return null;
+  let control = 0;
+  for (let i = 0; i < n; i += 2) {
+    const unit = le ? bytes[i] | (bytes[i + 1] << 8) : (bytes[i] << 8) | bytes[i + 1];
+    const c0 = unit < 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0b && unit !== 0x0c && unit !== 0x0d && unit !== 0x1b;
+    if (c0 || (unit >= 0x7f && unit <= 0x9f)) control++;
+  }
+  return control / units > CONTROL_BYTE_LIMIT ? null : le;
 }
 
 /** What a UTF-8 scan of some bytes found. */
@@ -242,8 +272,9 @@ function decodeUtf32(body: Uint8Array, littleEndian: boolean): DecodeResult {
 }
 
 /**
- * Decodes a file's bytes. UTF-32 with its BOM (00 00 FE FF or FF FE 00 00) is decoded as such. UTF-16 needs its BOM (FF FE or FE FF; UTF-16 without one is seen as
- * binary, since it is full of NUL bytes). Otherwise a NUL byte or mostly control bytes in the first
+ * Decodes a file's bytes. UTF-32 with its BOM (00 00 FE FF or FF FE 00 00) is decoded as such, UTF-16
+ * with its BOM (FF FE or FE FF) or without one when `utf16WithoutBom` recognizes it (its NUL bytes would
+ * otherwise make it binary). Otherwise a NUL byte or mostly control bytes in the first
  * 8 KB mean binary; valid UTF-8 (BOM stripped) is UTF-8; UTF-8 with a few invalid bytes (see
  * `mostlyUtf8`) is UTF-8 with each invalid subpart replaced by U+FFFD, and says how many bytes
  * (`invalidBytes`); anything else is read as windows-1252, which maps every byte to a character, so
@@ -258,7 +289,11 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
   const reason = binaryReason(body);
-  if (reason !== null) return { ok: false, reason: 'binary', message: reason };
+  if (reason !== null) {
+    const littleEndian = bom ? null : utf16WithoutBom(body);
+    if (littleEndian !== null) return decodeUtf16(body, littleEndian);
+    return { ok: false, reason: 'binary', message: reason };
+  }
   try {
     return { ok: true, text: utf8Fatal.decode(body), encoding: 'utf-8' };
   } catch {

@@ -23,7 +23,7 @@
  * one compares both paths on real documents.
  */
 import { charClass, MARK } from './char-class.ts';
-import { binaryReason, utf32Bom } from './decode.ts';
+import { binaryReason, utf16WithoutBom, utf32Bom } from './decode.ts';
 import { documentText } from './document-text.ts';
 import { FALLBACK, LOWER, entityAt, entityEnd, tagEnd, validUtf8 } from './html-bytes.ts';
 import { isHtmlName } from './html.ts';
@@ -181,7 +181,7 @@ function fastBody(bytes: Uint8Array): Uint8Array | number {
   // UTF-32 BE's BOM starts with NULs: decoded by the string path, not called binary here.
   if (utf32Bom(bytes) !== null) return FALLBACK;
   const src = bodyOf(bytes);
-  if (binaryReason(src) !== null) return BINARY;
+  if (binaryReason(src) !== null) return src === bytes && utf16WithoutBom(src) !== null ? FALLBACK : BINARY;
   // TextDecoder drops one more byte order mark at the start of the body.
   return bodyOf(src);
 }

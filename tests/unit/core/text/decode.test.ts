@@ -33,6 +33,22 @@ describe('decodeText', () => {
     expect(decodeText(utf16(s, true))).toEqual({ ok: true, text: s, encoding: 'utf-16be' });
   });
 
+  // A UTF-16 file without a BOM was refused as "binary file: NUL byte at offset 0" (failed before).
+  it('reads UTF-16 LE and BE without a BOM when most units have a NUL byte, and says which', () => {
+    const s = 'Straße, naïve café.\r\nA second line with Ünïcode and 東 once.\r\n';
+    expect(decodeText(utf16(s, false).subarray(2))).toEqual({ ok: true, text: s, encoding: 'utf-16le' });
+    expect(decodeText(utf16(s, true).subarray(2))).toEqual({ ok: true, text: s, encoding: 'utf-16be' });
+  });
+
+  it('keeps calling binary what only looks like UTF-16: control units, NULs on both sides, too few bytes', () => {
+    const controls = new Uint8Array(400).map((_, i) => (i & 1 ? 0 : 1 + (i % 7)));
+    const ints = new Uint8Array(400).map((_, i) => (i % 4 === 0 ? 0x41 : 0));
+    for (const bytes of [controls, ints, Uint8Array.from([0x41, 0])]) {
+      const r = decodeText(bytes);
+      expect(r.ok).toBe(false);
+    }
+  });
+
   it('falls back to windows-1252 for bytes that are not valid UTF-8 (Latin-1 files)', () => {
     // "café naïve €5" in windows-1252: é=E9, ï=EF, €=80
     const bytes = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x61, 0xef, 0x76, 0x65, 0x20, 0x80, 0x35]);

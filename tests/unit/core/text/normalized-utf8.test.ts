@@ -64,7 +64,7 @@ describe('normalizedUtf8 equals the string path', () => {
     for (const s of ['가\u11a8', '\u1100\u1161', '\u1100 \u1161', '가각\u1161', 'ᄀ가', 'ㄱㅏ']) expectSame(utf8(s), 'a.txt');
   });
 
-  it('on byte order marks (UTF-8 once, twice, three times; UTF-16 both ways), invalid UTF-8, windows-1252 and binary', () => {
+  it('on byte order marks (UTF-8 once, twice, three times; UTF-16 both ways, with and without its BOM), invalid UTF-8, windows-1252 and binary', () => {
     const bom = [0xef, 0xbb, 0xbf];
     const cases = [
       [...bom, ...utf8('Text')],
@@ -72,6 +72,8 @@ describe('normalizedUtf8 equals the string path', () => {
       [...bom, ...bom, ...bom, ...utf8('Text')],
       [0xff, 0xfe, 0x41, 0x00, 0x62, 0x00],
       [0xfe, 0xff, 0x00, 0x41, 0x00, 0x62],
+      [0x41, 0x00, 0x62, 0x00, 0xe9, 0x00, 0x0a, 0x00],
+      [0x00, 0x41, 0x00, 0x62, 0x00, 0xe9, 0x00, 0x0a],
       [...utf8('café naïve '), 0xff, ...utf8(' ok')],
       [0x63, 0x61, 0x66, 0xe9, 0x20, 0x92, 0x71, 0x92],
       [0x61, 0xc3],
@@ -86,6 +88,8 @@ describe('normalizedUtf8 equals the string path', () => {
       expectSame(Uint8Array.from(c), 'a.txt');
       expectSame(Uint8Array.from(c), 'a.html');
     }
+    const bomless = normalizedUtf8(Uint8Array.from([0x00, 0x41, 0x00, 0x62, 0x00, 0xe9, 0x00, 0x0a]), 'a.txt', out);
+    expect(bomless.ok && asText.decode(bomless.utf8)).toBe('abé\n');
   });
 
   it('on markup: tags, comments, declarations, raw-text bodies, bare <, unclosed constructs', () => {
