@@ -15,7 +15,7 @@ import { createScanSession } from '../src/scan/scan-session.ts';
 import { createScanStore } from '../src/scan/scan-store.ts';
 import { decideNearDuplicates, emptyKnown } from '../src/scan/near-duplicate-search.ts';
 import { plainScan, type ShownCorpus } from '../src/scan/scan-run.ts';
-import { relationCsvChunks } from '../src/core/export/csv.ts';
+import { pairsCsvBytes } from '../src/core/export/pairs-csv-bytes.ts';
 import { createWorkerBridge } from '../src/workers/worker-bridge.ts';
 import { createWorkerPool } from '../src/workers/worker-pool.ts';
 import { ingestApi, type IngestApi } from '../src/workers/ingest-api.ts';
@@ -77,7 +77,7 @@ try {
     const bounded = { ...candidates, jaccard: new Float64Array(candidates.pairs.count).fill(Number.NaN) };
     const withBound = await decideNearDuplicates(workers, signal, { ...corpus, known: emptyKnown() }, bounded, { similarityThreshold: t, grouping: 'reference' });
     const without = await decideNearDuplicates(workers, signal, { ...bare, known: emptyKnown() }, { ...exact, jaccard: exact.jaccard.slice() }, { similarityThreshold: t, grouping: 'reference' });
-    const csv = (near: typeof without) => [...relationCsvChunks(near.relation, paths)].join('');
+    const csv = (near: typeof without) => Buffer.concat(pairsCsvBytes(near.relation, paths)).toString('utf8');
     const v = withBound.verification;
     const same = csv(withBound) === csv(without) && withBound.verified.count === without.verified.count;
     console.log(

@@ -158,7 +158,7 @@ export function createScanRun(p: RunParts): ScanRun {
       const exclusions = source.kind === 'collected' ? NO_EXCLUSIONS : given;
       const { listing, excluded } = await leaveOutExcluded(workers, listed!.collected, exclusions, handleToken, signal);
       const tCheck = performance.now();
-      const oneByOne = checksOneByOne(source, handleToken);
+      const oneByOne = checksOneByOne(source);
       const check = await quickCheck(workers, listing, handleToken, unchanged, signal, (done, total) => m.checked(done, total, oneByOne), listed!.stats);
       m.leftOut(excluded, check.unchanged);
       recordPhase('quick-check', tCheck, performance.now(), { unchanged: check.unchanged });

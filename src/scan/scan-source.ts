@@ -26,8 +26,8 @@ export type ScanSource =
  * through the folder input (`sync`): not a drop (its handle is walked in the workers; read through its
  * entries, it was dragged already) nor files chosen one by one.
  */
-export function checksOneByOne(source: ScanSource, handleToken: string | null): boolean {
-  return handleToken === null && source.kind === 'file-list' && source.sync === true;
+export function checksOneByOne(source: ScanSource): boolean {
+  return source.kind === 'file-list' && source.sync === true;
 }
 
 /** An error's message for people. */

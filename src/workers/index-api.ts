@@ -293,7 +293,7 @@ export const indexApi = {
   },
 
   /**
-   * The pairs CSV (core/export/csv.ts `relationCsvChunks`, no rows left out) as UTF-8 chunks (pairs-csv-bytes.ts), built off
+   * The pairs CSV (no rows left out) as UTF-8 chunks (core/export/pairs-csv-bytes.ts), built off
    * the caller's thread: `simsift scan` writes its cache meanwhile. Names must be well-formed text.
    */
   pairsCsvBytes(relation: DuplicateRelation, paths: readonly string[], contained?: ContainedRelation): Uint8Array[] {

@@ -3,10 +3,7 @@
  * pairs table (`group,path_a,path_b,distance,similarity_estimate,jaccard,relation,containment`) shared by
  * the app's "Export CSV" and `simsift scan`.
  */
-import { similarityEstimate } from '../simhash/fingerprint64.ts';
 import { neighboursOf, type DuplicateRelation } from '../groups/duplicate-relation.ts';
-import { walkRelationPairs } from '../groups/relation-pairs.ts';
-import type { ContainedRelation } from '../groups/contained-pairs.ts';
 
 /** Header of the pairs CSV. */
 export const PAIRS_CSV_HEADER = ['group', 'path_a', 'path_b', 'distance', 'similarity_estimate', 'jaccard', 'relation', 'containment'] as const;
@@ -60,11 +57,6 @@ export function toCsv(rows: readonly (readonly string[])[]): string {
   return out;
 }
 
-/** Formats a 0..1 measure with 4 decimals (fixed, locale-independent). */
-function fraction(x: number): string {
-  return Number.isFinite(x) ? x.toFixed(4) : '';
-}
-
 /**
  * Formats a Jaccard with 4 decimals, never rounding up to 1: one changed word in a 5-million-word
  * file is J = 0.9999994, and "1.0000" would tell a person the two texts have the same features.
@@ -73,59 +65,6 @@ export function formatJaccard(x: number): string {
   if (!Number.isFinite(x)) return '';
   const text = x.toFixed(4);
   return text === '1.0000' && x < 1 ? '0.9999' : text;
-}
-
-/**
- * The pairs CSV of the whole near-duplicate relation, header first, streamed as chunks of about
- * `rowsPerChunk` records (never one giant string: 1,000 identical files make 499,500 rows). Every
- * pair of the relation is one row, whatever grouping or filter the list shows: identical texts as
- * distance 0 and Jaccard 1, near-duplicates with their fingerprint distance, Charikar's estimate and
- * exact Jaccard, `relation` near-duplicate and no containment. Then each of `contained` (an excerpt
- * inside its whole) as one row without a group: path_a the excerpt, path_b the whole, relation
- * `contained` and its containment |A ∩ B| / |A|. The first chunk starts with the UTF-8 BOM (`CSV_BOM`).
- * This is the app's "Export CSV" and `simsift scan`'s output, byte for byte.
- */
-export function* relationCsvChunks(
-  relation: DuplicateRelation,
-  paths: readonly string[],
-  rowsPerChunk = 4096,
-  skip?: ArrayLike<number>,
-  separated?: Uint32Array,
-  contained?: ContainedRelation,
-): Generator<string> {
-  const apart = pairLookup(separated, paths.length);
-  const header = CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]);
-  // Escaped paths are computed once per document, not once per row.
-  const escaped = new Array<string | undefined>(paths.length);
-  const cell = (d: number) => (escaped[d] ??= escapeCsvCell(paths[d]));
-  const estimate = new Array<string>(65);
-  for (let d = 0; d <= 64; d++) estimate[d] = fraction(similarityEstimate(d));
-  let chunk = header;
-  const append = (group: number, a: number, b: number, distance: number, jaccard: number) => {
-    // A document the person said is not a duplicate (the keep panel's ignore list): its pairs are left out.
-    if (skip && (skip[a] === 1 || skip[b] === 1)) return;
-    // A pair the person said is not a duplicate: only that row is left out.
-    if (apart?.(a, b)) return;
-    const known = distance !== UNKNOWN_PAIR_DISTANCE;
-    chunk += `${group},${cell(a)},${cell(b)},${known ? distance : ''},${known ? estimate[distance] : ''},${formatJaccard(jaccard)},near-duplicate,\r\n`;
-  };
-  for (const _ of walkRelationPairs(relation, append, rowsPerChunk)) {
-    yield chunk;
-    chunk = '';
-  }
-  // Contained pairs after them, excerpt (path_a) then whole (path_b): no group, they are not members.
-  for (let i = 0; i < (contained?.count ?? 0); i++) {
-    const a = contained!.inner[i];
-    const b = contained!.outer[i];
-    if (skip && (skip[a] === 1 || skip[b] === 1)) continue;
-    const distance = contained!.distance[i];
-    chunk += `,${cell(a)},${cell(b)},${distance},${estimate[distance]},${formatJaccard(contained!.jaccard[i])},contained,${formatJaccard(contained!.containment[i])}\r\n`;
-    if ((i + 1) % rowsPerChunk === 0) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  if (chunk !== '') yield chunk;
 }
 
 /**
@@ -145,7 +84,7 @@ export function pairLookup(flat: Uint32Array | undefined, count: number): ((a: n
 }
 
 /**
- * The rows `relationCsvChunks` writes with the same `skip` and `separated`: the relation's pairs less
+ * The rows `pairsCsvBytes` (pairs-csv-bytes.ts) writes with the same `skip` and `separated`: the relation's pairs less
  * those of skipped documents and the separated pairs. Walks only the marked documents' neighbours, so
  * the page can show it beside the Export button without walking every pair.
  */

@@ -1,7 +1,12 @@
 /**
- * The pairs CSV of `relationCsvChunks` (csv.ts) written straight to UTF-8 bytes: each
- * path's escaped cell encoded once, numbers written digit by digit, rows into fixed-size chunks. The
- * same bytes as encoding the text chunks, without building a string per row and encoding it again.
+ * The pairs CSV (Export CSV and `simsift scan`'s output, byte for byte), written straight to UTF-8
+ * bytes: each path's escaped cell encoded once, numbers written digit by digit, rows into chunks of
+ * about 1 MB (never one giant string: 1,000 identical files make 499,500 rows). Every pair of the
+ * relation is one row, whatever grouping or filter the list shows: identical texts as distance 0 and
+ * Jaccard 1, near-duplicates with their fingerprint distance, Charikar's estimate and exact Jaccard,
+ * `relation` near-duplicate and no containment. Then each contained pair (an excerpt inside its whole)
+ * as one row without a group: path_a the excerpt, path_b the whole, relation `contained` and its
+ * containment |A ∩ B| / |A|. The BOM (`CSV_BOM`) first.
  */
 import { similarityEstimate } from '../simhash/fingerprint64.ts';
 import type { DuplicateRelation } from '../groups/duplicate-relation.ts';
@@ -16,7 +21,7 @@ const ZERO = 0x30;
 
 /**
  * The pairs CSV of `relation` and `contained` over `paths`, as UTF-8 chunks of about 1 MB, BOM first;
- * as `relationCsvChunks`, without the pairs of `skip`ped documents (1 per doc) and the `separated` pairs.
+ * without the pairs of `skip`ped documents (1 per doc) and the `separated` pairs.
  * `encodeCell`: an escaped path cell's bytes when they are not its UTF-8 (the CLI's names with invalid bytes).
  */
 export function pairsCsvBytes(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { escapeCsvCell } from '../../../src/core/export/csv.ts';
+import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { buildDuplicateRelation } from '../../../src/core/groups/duplicate-relation.ts';
 import { bandOf, cellReadings, pairKey, parseCsv, readPairsCsv, scorePairs } from '../../../bench/real-text/score-csv.ts';
 
@@ -70,7 +71,7 @@ describe('readPairsCsv', () => {
       verified: { a: Uint32Array.of(0), b: Uint32Array.of(1), distance: Uint8Array.of(5), jaccard: Float32Array.of(0.85), count: 1 },
       lengths: paths.map(() => 100),
     });
-    const csv = [...relationCsvChunks(relation, paths)].join('');
+    const csv = pairsCsvText(relation, paths);
     expect([...readPairsCsv(csv, ids).pairs].sort((x, y) => x - y)).toEqual([pairKey(0, 1, 6), pairKey(2, 3, 6)]);
     const reordered = 'path_b,x,path_a\r\na.txt,7,plain.txt\r\n';
     expect([...readPairsCsv(reordered, ids).pairs]).toEqual([pairKey(0, 5, 6)]);
@@ -84,7 +85,7 @@ describe('readPairsCsv', () => {
       lengths: paths.map(() => 100),
     });
     const contained = { inner: Uint32Array.of(5, 2), outer: Uint32Array.of(0, 0), containment: Float32Array.of(1, 0.95), jaccard: Float32Array.of(0.3, 0.4), distance: Uint8Array.of(20, 18), count: 2 };
-    const csv = [...relationCsvChunks(relation, paths, 4096, undefined, undefined, contained)].join('');
+    const csv = pairsCsvText(relation, paths, contained);
     const near = readPairsCsv(csv, ids);
     expect(near.rows).toBe(1);
     expect([...near.pairs]).toEqual([pairKey(0, 1, 6)]);

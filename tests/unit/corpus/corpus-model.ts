@@ -21,7 +21,7 @@ import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { DEFAULT_SETTINGS, type SimHashSettings } from '../../../src/core/simhash/settings.ts';
-import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { groupsCsv } from '../../../src/core/export/groups-csv.ts';
 import { lowerCasePaths, orderGroups } from '../../../src/ui/groups/group-view.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
@@ -388,7 +388,7 @@ class Model {
 export function exportsOf(result: ScanResult | null): string {
   if (!result || result.docs.count === 0) return '';
   const { relation, docs } = result;
-  const pairs = [...relationCsvChunks(relation, docs.paths)].join('');
+  const pairs = pairsCsvText(relation, docs.paths);
   const order = orderGroups(relation.groups, lowerCasePaths(docs.paths), 'size', '');
   const groups = groupsCsv(relation.groups, docs.paths, order, relation.identical);
   const times = docs.paths.map((p, d) => `${p}\t${docs.modified?.[d] ?? 0}`).join('\n');

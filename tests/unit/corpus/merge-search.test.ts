@@ -10,7 +10,7 @@ import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { plainScan, type ShownCorpus } from '../../../src/scan/scan-run.ts';
 import { mergeCorpus, type CorpusPart } from '../../../src/corpus/merge-corpus.ts';
-import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { mulberry32Unit } from '../../fixtures/mulberry32.ts';
 import { inFolder, inThreadWorkers } from '../scan/in-thread-workers.ts';
@@ -29,7 +29,7 @@ async function scan(files: ReadonlyMap<string, string>, corpusSize = 0, containm
   return shown!;
 }
 
-const csvOf = (r: ScanResult) => [...relationCsvChunks(r.relation, r.docs.paths, undefined, undefined, undefined, r.contained)].join('');
+const csvOf = (r: ScanResult) => pairsCsvText(r.relation, r.docs.paths, r.contained);
 
 /** One word of `text` replaced, so the copy is a near-duplicate at a small distance. */
 function edit(text: string, at: number): string {

@@ -15,7 +15,7 @@ import { SIZE_REJECTED } from '../../../src/scan/verify-candidates.ts';
 import { plainScan, type ShownCorpus } from '../../../src/scan/scan-run.ts';
 import type { Candidates, SearchCorpus } from '../../../src/scan/search-corpus.ts';
 import type { Grouping } from '../../../src/scan/scan-result.ts';
-import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { inFolder, inThreadWorkers } from './in-thread-workers.ts';
 
 const K = 16;
@@ -59,7 +59,7 @@ function withoutKeptSets(corpus: SearchCorpus): SearchCorpus {
 }
 
 function csvOf(near: Awaited<ReturnType<typeof decideNearDuplicates>>, paths: readonly string[]): string {
-  return [...relationCsvChunks(near.relation, paths)].join('');
+  return pairsCsvText(near.relation, paths);
 }
 
 function pairsOf(v: { a: Uint32Array; b: Uint32Array; distance: Uint8Array; jaccard: Float32Array; count: number }): string[] {
@@ -132,7 +132,7 @@ describe('the size bound before exact Jaccard, on real text', () => {
       const r = store.getSnapshot().result!;
       const truth = await decideNearDuplicates(w, signal, withoutKeptSets(base.corpus), unmeasured(base.candidates), { similarityThreshold: t, grouping: r.grouping });
       expect(pairsOf(r.verified)).toEqual(pairsOf(truth.verified));
-      expect([...relationCsvChunks(r.relation, paths)].join('')).toBe(csvOf(truth, paths));
+      expect(pairsCsvText(r.relation, paths)).toBe(csvOf(truth, paths));
       // The cache holds measured Jaccards only, each the true one.
       const known = shown!.corpus.known;
       const truthOf = new Map<string, number>();

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PairLimitError, allPairs } from '../../../src/core/index/all-pairs.ts';
 import { blockLayout, chooseBlocks } from '../../../src/core/index/block-layout.ts';
 import { concatPairLists, sortPairs } from '../../../src/core/index/pair-list.ts';
-import { relationCsvChunks } from '../../../src/core/export/csv.ts';
+import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
@@ -198,7 +198,7 @@ describe("a scan's verified pairs with the search in 1 part and in several", { t
       const store = createScanStore({ k: 16, kAuto: false, similarityThreshold: 0.8 });
       await createScanSession(store, workers).start({ kind: 'file-list', files });
       const r = store.getSnapshot().result!;
-      return { r, ranges, csv: [...relationCsvChunks(r.relation, r.docs.paths)].join('') };
+      return { r, ranges, csv: pairsCsvText(r.relation, r.docs.paths) };
     };
     const one = await scan(1);
     const v = one.r.verification;

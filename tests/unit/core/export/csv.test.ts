@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, unescapeCsvCell, exportedPairCount, formatJaccard, PAIRS_CSV_HEADER, relationCsvChunks, toCsv } from '../../../../src/core/export/csv.ts';
+import { escapeCsvCell, unescapeCsvCell, exportedPairCount, formatJaccard, PAIRS_CSV_HEADER, toCsv } from '../../../../src/core/export/csv.ts';
+import { pairsCsvText } from '../../../fixtures/pairs-csv.ts';
 import { buildDuplicateRelation } from '../../../../src/core/groups/duplicate-relation.ts';
 import type { ScoredPairs } from '../../../../src/core/groups/group-table.ts';
 
@@ -91,7 +92,7 @@ describe('escapeCsvCell', () => {
   });
 });
 
-describe('toCsv and relationCsvChunks', () => {
+describe('toCsv and the pairs CSV', () => {
   it('writes CRLF records that read back to the same cells', () => {
     const rows = [['a', 'b,c'], ['"q"', 'multi\nline'], ['東京.txt', 'ok']];
     expect(parseCsv(toCsv(rows))).toEqual(rows);
@@ -106,7 +107,7 @@ describe('toCsv and relationCsvChunks', () => {
       verified: verified([[0, 2, 3, 0.87654], [2, 3, 255, NaN]]),
       lengths: [100, 100, 100, 100],
     });
-    const file = [...relationCsvChunks(relation, paths)].join('');
+    const file = pairsCsvText(relation, paths);
     expect(file[0]).toBe('\uFEFF'); // the UTF-8 BOM, for spreadsheets
     const csv = file.slice(1);
     expect(csv.split('\r\n')[0]).toBe('group,path_a,path_b,distance,similarity_estimate,jaccard,relation,containment');
@@ -119,7 +120,7 @@ describe('toCsv and relationCsvChunks', () => {
       ['1', 'a.txt', 'dir/b, "2".txt', '0', '1.0000', '1.0000', 'near-duplicate', ''],
     ]);
     const empty = buildDuplicateRelation({ count: 0, representative: new Int32Array(0), verified: verified([]), lengths: [] });
-    expect(parseCsv([...relationCsvChunks(empty, [])].join('').slice(1))).toEqual([[...PAIRS_CSV_HEADER]]);
+    expect(parseCsv(pairsCsvText(empty, []).slice(1))).toEqual([[...PAIRS_CSV_HEADER]]);
   });
 
   it('writes contained documents after the near-duplicate pairs: excerpt then whole, no group, their containment', () => {
@@ -133,7 +134,7 @@ describe('toCsv and relationCsvChunks', () => {
       distance: Uint8Array.from([20, 12]),
       count: 2,
     };
-    const csv = [...relationCsvChunks(relation, paths, 1, undefined, undefined, contained)].join('').slice(1);
+    const csv = pairsCsvText(relation, paths, contained).slice(1);
     expect(parseCsv(csv)).toEqual([
       [...PAIRS_CSV_HEADER],
       ['1', 'whole.txt', 'copy.txt', '0', '1.0000', '1.0000', 'near-duplicate', ''],
@@ -142,7 +143,7 @@ describe('toCsv and relationCsvChunks', () => {
     ]);
     // A document marked not a duplicate leaves its contained rows too.
     const skip = Uint8Array.from([1, 0, 0, 0]);
-    expect(parseCsv([...relationCsvChunks(relation, paths, 4096, skip, undefined, contained)].join('').slice(1)).map((r) => r[1])).toEqual(['path_a', 'whole.txt', "'=other.txt"]);
+    expect(parseCsv(pairsCsvText(relation, paths, contained, skip).slice(1)).map((r) => r[1])).toEqual(['path_a', 'whole.txt', "'=other.txt"]);
   });
 });
 
@@ -170,7 +171,7 @@ describe('the pairs CSV after "not a duplicate" marks', () => {
   });
   const paths = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
   const rowsOf = (skip?: Uint8Array, separated?: Uint32Array) =>
-    [...relationCsvChunks(relation, paths, 4096, skip, separated)].join('').split('\r\n').slice(1, -1).map((r) => r.split(',').slice(1, 3).join('-'));
+    pairsCsvText(relation, paths, undefined, skip, separated).split('\r\n').slice(1, -1).map((r) => r.split(',').slice(1, 3).join('-'));
 
   it('a pair marked not a duplicate leaves only that pair; a document leaves all of its pairs; the count is the rows', () => {
     expect(rowsOf().length).toBe(relation.pairCount);

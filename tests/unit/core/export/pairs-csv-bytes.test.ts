@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relationCsvChunks } from '../../../../src/core/export/csv.ts';
+import { relationCsvChunks } from '../../../fixtures/pairs-csv.ts';
 import { pairsCsvBytes } from '../../../../src/core/export/pairs-csv-bytes.ts';
 import { buildDuplicateRelation } from '../../../../src/core/groups/duplicate-relation.ts';
 import type { ContainedRelation } from '../../../../src/core/groups/contained-pairs.ts';
