@@ -61,7 +61,7 @@ interface PairsArgs {
 /**
  * Searches estimated to take longer than this on one core use every core. The calling thread searches
  * one range itself, so a second core adds one worker, started before the input is read: its startup
- * (about 0.05 s from the bundle) overlaps the reading, and half the search moves off this thread.
+ * overlaps the reading, and half the search moves off this thread.
  */
 const AUTO_THREADS_ABOVE_NS = 0.05e9;
 /** A search shorter than this is not estimated first: its own pair limit stops it soon enough. */

@@ -1,8 +1,8 @@
 /**
  * Modification times of the files a scan read without asking them first (new paths: the quick check
  * asks only saved ones; every path after Re-read every file). In Chromium a folder input's File answers `lastModified` with a synchronous
- * IPC to the browser process; asked while the scan reads, each waited behind the reads (20,000 files:
- * 46.6 s to groups instead of 32.7 s). So they are asked once the results show, in small tasks, and
+ * IPC to the browser process; asked while the scan reads, each waits behind the reads and the results
+ * come far later. So they are asked once the results show, in small tasks, and
  * stored a slice per transaction: a page reloaded before the last keeps the times stored so far, and
  * the next quick check reads only the files still without one.
  */

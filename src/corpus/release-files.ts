@@ -1,8 +1,8 @@
 /**
  * Once a scan is saved with its contents kept, its documents read their kept copy, as after a reload,
  * and the page lets go of the chosen folder's Files. Chromium releases a page's folder-input Files in
- * its browser process: held to the end, 100,000 of them were released when the page went, and starved
- * the reload that followed for 20-30 s; let go here, they are released while the person reviews.
+ * its browser process: held to the end, they were all released when the page went and starved the
+ * reload that followed (README, "Reload"); let go here, they are released while the person reviews.
  */
 import { getAllContentBatches } from '../storage/corpus-reads.ts';
 import { forEachContent } from '../storage/content-batches.ts';

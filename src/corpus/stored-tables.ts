@@ -52,7 +52,7 @@ export async function syncTables(workers: ScanWorkers, shown: CorpusPart, curren
           return;
         }
         const { hi, lo, ids } = fingerprintsOf(docs, positions, shown.storageIds);
-        // Built in the index worker (1M documents: ~120-130 ms in Node, over the 100 ms a main-thread task may take).
+        // Built in the index worker: at 1M documents it is longer than a main-thread task may take.
         const index = await workers.index.call(undefined, (api) => api.buildTables({ hi, lo, k: plan.k, blocks: plan.blocks }));
         await writePermutedIndex(index, { ids });
         tables = { k: plan.k, blocks: plan.blocks, tableCount: plan.tableCount };

@@ -159,7 +159,7 @@ async function retimeInTransaction(chunks: ChunkStore, times: ReadonlyMap<number
  * Restores the corpus in bulk from the chunk records (a few dozen big buffers, not one record per
  * document). Throws StorageError 'corrupt' when a chunk is damaged. `pause`, when given, is awaited
  * after each chunk is decoded (after the read transaction has ended), so the main thread can slice
- * the ~300 ms decode of a 1M corpus into ~5 ms steps.
+ * a large corpus's decode into short steps.
  */
 export async function loadCorpus(options: { pause?: () => Promise<void> } = {}): Promise<LoadedCorpus> {
   const [chunkRecords, metaRecord] = await readTransaction(['corpus-chunks', 'meta'], (tx) =>

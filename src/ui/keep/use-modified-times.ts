@@ -4,8 +4,8 @@
  * still missing (a corpus saved before, a document without a time) is filled here. A File is asked for
  * its lastModified only once a rule needs it (newest, oldest), only for documents in a group: in Chromium
  * each first metadata read of such a File, and each clone of one into a worker, is a synchronous IPC
- * (asked for every grouped file after the results showed, it made tasks over 100 ms after a 4,000-file
- * scan, 50 at a time in the worker as on the main thread).
+ * (asked for every grouped file after the results showed, it made long tasks, in a worker as on the
+ * main thread).
  */
 import { useEffect, useState } from 'react';
 
