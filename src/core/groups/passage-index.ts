@@ -37,7 +37,7 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   // The postings sorted by passage, each passage's documents in the order the run lists keep.
   const order = largestFirst(docs, sizes);
   const keys = passages.keys.subarray(offsets[0], offsets[docs.length]);
-  const sorted = sortPostings(passages, order, [new Uint32Array(total), new Uint32Array(total), keys, new Uint32Array(total)]);
+  const sorted = sortPostings(passages, order, [new Uint32Array(2 * total), new Uint32Array(total), keys]);
   const sortedKeys = sorted.keys;
   const sortedDocs = sorted.docs;
   // One pass: distinct passages, and each run's (two documents or more) start in the sorted postings and
@@ -155,90 +155,133 @@ const BUCKET_POSTINGS = 1024;
  * documents taken in `order` (indexes of `docs`), sorted by key, each key's documents in `order`: a
  * stable radix sort on the key (skipping the low bits no key sets: sampling zeroes them). One pass
  * scatters the postings, read in place in `order`, by their top digit into buckets of about
- * `BUCKET_POSTINGS`; each bucket is then sorted by the bits below (least significant digit first) where
- * it lies, in cache: one pass through main memory where a digit at a time over the whole array took
- * three. `scratch` is (keys, docs, keys, docs), each as long as the postings (the third may be the
- * passages' keys: read only by the first pass); the result is the first pair, and `other` and `free`
- * the second pair's documents and keys arrays, free.
+ * `BUCKET_POSTINGS`, each posting a (key, document) pair of neighbouring words, so a bucket's write
+ * position is one cache line, not two; each bucket is then sorted by the bits below (least significant
+ * digit first) in a scratch as large as the largest bucket, in cache, its last pass writing keys and
+ * documents apart: one pass through main memory where a digit at a time over the whole array took
+ * three. `scratch` is (pairs, twice as long as the postings; docs; keys, each as long: the keys array
+ * may be the passages' keys, read only by the first pass); the result is the keys and docs, and
+ * `other` and `free` the two halves of the pairs array, free.
  */
 export function sortPostings(
   passages: PackedSets,
   order: Uint32Array,
-  scratch: [Uint32Array, Uint32Array, Uint32Array, Uint32Array],
+  scratch: [Uint32Array, Uint32Array, Uint32Array],
 ): { keys: Uint32Array; docs: Uint32Array; other: Uint32Array; free: Uint32Array } {
   // Locals, so the hot loops below look up no property.
   const { docs, offsets, keys } = passages;
   const from = offsets[0];
   const to = offsets[docs.length];
+  const total = to - from;
+  // The bits any key sets, and a count of the keys' top 11 bits in the same read: the top digit's
+  // counts when it is those bits (hashed keys), else counted again below.
+  const fine = new Uint32Array(1 << MAX_DIGIT_BITS);
   let any = 0;
-  for (let i = from; i < to; i++) any |= keys[i];
+  for (let i = from; i < to; i++) {
+    const key = keys[i];
+    any |= key;
+    fine[key >>> (32 - MAX_DIGIT_BITS)]++;
+  }
   // No key bit set: one pass on bit 0 still lays the postings out in `order`.
   const low = any === 0 ? 0 : 31 - Math.clz32(any & -any);
   const width = any === 0 ? 1 : 32 - Math.clz32(any) - low;
   // The top digit: enough buckets for small ones, and at most two digits left below it.
-  const wanted = Math.ceil(Math.log2(Math.max(1, (to - from) / BUCKET_POSTINGS)));
+  const wanted = Math.ceil(Math.log2(Math.max(1, total / BUCKET_POSTINGS)));
   const topBits = Math.min(width, Math.max(1, width - 2 * MAX_DIGIT_BITS, Math.min(MAX_DIGIT_BITS, wanted)));
   const topShift = low + width - topBits;
   const buckets = 1 << topBits;
   const mask = buckets - 1;
   const starts = new Uint32Array(buckets + 1);
-  for (let i = from; i < to; i++) starts[((keys[i] >>> topShift) & mask) + 1]++;
-  for (let t = 0; t < buckets; t++) starts[t + 1] += starts[t];
-  const [toKeys, toDocs, freeKeys, freeDocs] = scratch;
+  if (low + width === 32 && topBits <= MAX_DIGIT_BITS) {
+    // The top digit is the top `topBits` bits: sums of the fine counts.
+    for (let f = 0; f < fine.length; f++) starts[(f >>> (MAX_DIGIT_BITS - topBits)) + 1] += fine[f];
+  } else {
+    for (let i = from; i < to; i++) starts[((keys[i] >>> topShift) & mask) + 1]++;
+  }
+  let largest = 0;
+  for (let t = 0; t < buckets; t++) {
+    largest = Math.max(largest, starts[t + 1]);
+    starts[t + 1] += starts[t];
+  }
+  const [pairs, toDocs, toKeys] = scratch;
   const fill = starts.slice(0, buckets);
   for (let j = 0; j < order.length; j++) {
     const i = order[j];
     const doc = docs[i];
     for (let k = offsets[i]; k < offsets[i + 1]; k++) {
       const key = keys[k];
-      const at = fill[(key >>> topShift) & mask]++;
-      toKeys[at] = key;
-      toDocs[at] = doc;
+      const at = 2 * fill[(key >>> topShift) & mask]++;
+      pairs[at] = key;
+      pairs[at + 1] = doc;
     }
   }
-  if (topBits < width) sortBuckets(starts, [toKeys, toDocs, freeKeys, freeDocs], low, width - topBits);
-  return { keys: toKeys, docs: toDocs, other: freeDocs, free: freeKeys };
+  sortBuckets(starts, pairs, largest, toKeys, toDocs, low, width - topBits);
+  return { keys: toKeys, docs: toDocs, other: pairs.subarray(0, total), free: pairs.subarray(total, 2 * total) };
 }
 
 /**
- * Sorts each bucket `starts[t]..starts[t + 1]` of (keys, docs) = `arrays`' first pair by the key's `bits`
- * bits from `low` up, stably, least significant digit first, through the second pair's same places; the
- * result in the first pair.
+ * Sorts each bucket `starts[t]..starts[t + 1]` of `pairs` (key, document: two words a posting) by the
+ * key's `bits` bits from `low` up, stably, least significant digit first, into `keys` and `docs` at the
+ * same places: one digit's pass straight there, two through a scratch for `largest` postings.
  */
-function sortBuckets(starts: Uint32Array, arrays: [Uint32Array, Uint32Array, Uint32Array, Uint32Array], low: number, bits: number): void {
-  const passes = Math.ceil(bits / MAX_DIGIT_BITS);
-  const digit = Math.ceil(bits / passes);
+function sortBuckets(starts: Uint32Array, pairs: Uint32Array, largest: number, keys: Uint32Array, docs: Uint32Array, low: number, bits: number): void {
+  const passes = bits === 0 ? 0 : Math.ceil(bits / MAX_DIGIT_BITS);
+  const digit = passes === 0 ? 0 : Math.ceil(bits / passes);
   const size = 1 << digit;
   const mask = size - 1;
   const counts = new Uint32Array(size);
+  const between = new Uint32Array(passes === 2 ? 2 * largest : 0);
   for (let t = 0; t + 1 < starts.length; t++) {
     const s = starts[t];
     const e = starts[t + 1];
-    if (e - s < 2) continue;
-    let [fromKeys, fromDocs, toKeys, toDocs] = arrays;
-    for (let pass = 0; pass < passes; pass++) {
-      const shift = low + pass * digit;
-      counts.fill(0);
-      for (let i = s; i < e; i++) counts[(fromKeys[i] >>> shift) & mask]++;
-      let at = s;
-      for (let c = 0; c < size; c++) {
-        const n = counts[c];
-        counts[c] = at;
-        at += n;
-      }
+    if (passes === 0 || e - s < 2) {
       for (let i = s; i < e; i++) {
-        const key = fromKeys[i];
-        const p = counts[(key >>> shift) & mask]++;
-        toKeys[p] = key;
-        toDocs[p] = fromDocs[i];
+        keys[i] = pairs[2 * i];
+        docs[i] = pairs[2 * i + 1];
       }
-      [fromKeys, toKeys] = [toKeys, fromKeys];
-      [fromDocs, toDocs] = [toDocs, fromDocs];
+      continue;
     }
-    // An odd number of passes left the bucket in the second pair.
-    if (passes % 2 === 1) {
-      arrays[0].set(fromKeys.subarray(s, e), s);
-      arrays[1].set(fromDocs.subarray(s, e), s);
+    // The low digit, into the scratch (from its start) when a second pass follows.
+    let shift = low;
+    counts.fill(0);
+    for (let i = s; i < e; i++) counts[(pairs[2 * i] >>> shift) & mask]++;
+    let at = passes === 2 ? 0 : s;
+    for (let c = 0; c < size; c++) {
+      const n = counts[c];
+      counts[c] = at;
+      at += n;
+    }
+    if (passes === 1) {
+      for (let i = s; i < e; i++) {
+        const key = pairs[2 * i];
+        const p = counts[(key >>> shift) & mask]++;
+        keys[p] = key;
+        docs[p] = pairs[2 * i + 1];
+      }
+      continue;
+    }
+    for (let i = s; i < e; i++) {
+      const key = pairs[2 * i];
+      const p = 2 * counts[(key >>> shift) & mask]++;
+      between[p] = key;
+      between[p + 1] = pairs[2 * i + 1];
+    }
+    // The high digit, from the scratch into place.
+    shift += digit;
+    counts.fill(0);
+    const n = e - s;
+    for (let i = 0; i < n; i++) counts[(between[2 * i] >>> shift) & mask]++;
+    at = s;
+    for (let c = 0; c < size; c++) {
+      const m = counts[c];
+      counts[c] = at;
+      at += m;
+    }
+    for (let i = 0; i < n; i++) {
+      const key = between[2 * i];
+      const p = counts[(key >>> shift) & mask]++;
+      keys[p] = key;
+      docs[p] = between[2 * i + 1];
     }
   }
 }
