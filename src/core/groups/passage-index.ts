@@ -61,21 +61,20 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   for (let j = 0; j < order.length; j++) byFirst[j + 1] += byFirst[j];
   const runsByFirst = new Uint32Array(runs);
   for (let r = 0; r < runs; r++) runsByFirst[byFirst[place[sortedDocs[pairs[2 * r]]]]++] = r;
-  // Then where each rank's documents start, with the postings of all shorter runs before it.
+  // Then each rank, and where its documents start, with the postings of all shorter runs before it:
+  // by rank for the walks, and by run for the layout below, which reads it in run order.
   for (let l = 0; l <= longest; l++) byLength[l + 1] += byLength[l];
   const rankStart = byLength.slice();
-  const runStart = new Uint32Array(runs + 1);
-  const rankOf = new Uint32Array(runs);
-  for (let t = 0; t < runs; t++) {
-    const r = runsByFirst[t];
-    rankOf[r] = rankStart[pairs[2 * r + 1]]++;
-  }
   // Postings before length l's first run: the runs shorter than l, each as long as it is.
   const postingsBefore = new Float64Array(longest + 2);
   for (let l = 2; l <= longest; l++) postingsBefore[l + 1] = postingsBefore[l] + (byLength[l + 1] - byLength[l]) * l;
-  for (let r = 0; r < runs; r++) {
+  const runStart = new Uint32Array(runs + 1);
+  const startOf = new Uint32Array(runs);
+  for (let t = 0; t < runs; t++) {
+    const r = runsByFirst[t];
     const l = pairs[2 * r + 1];
-    runStart[rankOf[r]] = postingsBefore[l] + (rankOf[r] - byLength[l]) * l;
+    const rank = rankStart[l]++;
+    startOf[r] = runStart[rank] = postingsBefore[l] + (rank - byLength[l]) * l;
   }
   runStart[runs] = kept;
   // The runs' documents, read in passage order (the sorted postings front to back) and written to their
@@ -85,7 +84,7 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   for (let r = 0; r < runs; r++) {
     const from = pairs[2 * r];
     const to = from + pairs[2 * r + 1];
-    let c = runStart[rankOf[r]];
+    let c = startOf[r];
     for (let i = from; i < to; i++) {
       const d = sortedDocs[i];
       docOf[c++] = d;
