@@ -47,9 +47,9 @@ function model(n: number, passages: PackedSets, sizes?: Uint32Array) {
 }
 
 describe('sortPostings', () => {
-  it(`sorts the postings by key, each key's documents in the order given, for keys of any width (seed ${SEED}; SIMSIFT_PASSAGE_SEED to repeat)`, () => {
+  it(`sorts the postings by key, each key's documents in the order given, and finds the runs of one key, for keys of any width (seed ${SEED}; SIMSIFT_PASSAGE_SEED to repeat)`, () => {
     const random = mulberry32(SEED);
-    const scratch = (total: number) => [0, 1, 2, 3].map(() => new Uint32Array(total)) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+    const scratch = (total: number) => [new Uint32Array(2 * total), new Uint32Array(total), new Uint32Array(total)] as [Uint32Array, Uint32Array, Uint32Array];
     // (documents, bits): the first pass's top digit takes all of a narrow key, else buckets sorted by one or
     // two digits below it (an odd count ends in the other arrays); 1,500 documents fill buckets of about a hundred.
     for (const [n, bits] of [[150, 0], [150, 1], [150, 9], [150, 12], [150, 23], [150, 29], [1500, 32]]) {
@@ -65,13 +65,25 @@ describe('sortPostings', () => {
       const sorted = sortPostings(passages, order, scratch(flat.length));
       expect(Array.from(sorted.keys), `seed ${SEED}, ${bits} bits`).toEqual(expected.map((p) => p[0]));
       expect(Array.from(sorted.docs), `seed ${SEED}, ${bits} bits`).toEqual(expected.map((p) => p[1]));
-      expect(sorted.other).not.toBe(sorted.docs);
-      expect(sorted.other).not.toBe(sorted.keys);
-      expect(new Set([sorted.keys, sorted.docs, sorted.other, sorted.free]).size).toBe(4);
+      // The runs of one key (two postings or more), in key order.
+      const runs: number[] = [];
+      let distinct = 0;
+      for (let i = 0; i < expected.length; ) {
+        let j = i + 1;
+        while (j < expected.length && expected[j][0] === expected[i][0]) j++;
+        distinct++;
+        if (j - i > 1) {
+          runs.push(i, j - i);
+        }
+        i = j;
+      }
+      expect({ runs: Array.from(sorted.pairs.subarray(0, 2 * sorted.runs)), distinct: sorted.distinct }, `seed ${SEED}, ${bits} bits`).toEqual({ runs, distinct });
     }
     // The top bit set: keys are unsigned.
     const passages = { docs: Uint32Array.of(0, 1), offsets: Uint32Array.of(0, 3, 5), keys: Uint32Array.of(0, 8, 0xfffffff8, 8, 0x80000000) };
-    expect(Array.from(sortPostings(passages, Uint32Array.of(1, 0), scratch(5)).keys)).toEqual([0, 8, 8, 0x80000000, 0xfffffff8]);
+    const sorted = sortPostings(passages, Uint32Array.of(1, 0), scratch(5));
+    expect(Array.from(sorted.keys)).toEqual([0, 8, 8, 0x80000000, 0xfffffff8]);
+    expect([sorted.runs, sorted.distinct, ...sorted.pairs.subarray(0, 2)]).toEqual([1, 4, 1, 2]);
   });
 });
 
