@@ -2,21 +2,22 @@
  * The file behind `simsift scan --cache FILE`: a scanned folder's documents (the columns the app's saved
  * corpus keeps: fingerprint, content hash, size, words, status, feature-set size) with each file's stat identity (size,
  * mtime, ctime, inode) and the verified pairs, so the next scan of the folder reads only what changed.
- * One binary file, written whole or not at all, checked by a SHA-256 of its body when read back.
+ * One binary file, written whole or not at all, checked by an XXH64 of its body when read back (a
+ * checksum against damage, not an adversary, and cheap: every cached scan hashes the file twice, reading and rewriting it).
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { GroupTable } from '../core/groups/group-table.ts';
 import { writeAtomicFile } from './atomic-file.ts';
+import { xxh64Bytes } from '../core/simhash/fingerprint-kernel.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import { allocateDocColumn, docColumnBytes, type DocColumn, type DocColumnName } from '../core/documents/doc-columns.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
-const CACHE_VERSION = 5;
+const CACHE_VERSION = 6;
 
 /** A scan as the cache keeps it. Document positions are their stored ids (0..count-1, path order). */
 export interface ScanCache {
@@ -130,9 +131,14 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headBytes.byteLength);
   const body = [Buffer.from(MAGIC), length, headBytes, ...COLUMNS.map((name) => columns[name])];
-  const hash = createHash('sha256');
-  for (const part of body) hash.update(part);
-  await writeAtomicFile(file, [...body, hash.digest()]);
+  await writeAtomicFile(file, [...body, checksumOf(body)]);
+}
+
+/** The trailer: XXH64 (seed 0) of the body's bytes, its halves as two little-endian uint32 (lo, hi). */
+const CHECKSUM_BYTES = 8;
+function checksumOf(body: readonly Uint8Array[]): Uint8Array {
+  const [hi, lo] = xxh64Bytes(body);
+  return new Uint8Array(Uint32Array.of(lo, hi).buffer);
 }
 
 /** Why a cache file could not be used: said on stderr, then every file is read. */
@@ -148,11 +154,11 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     throw new CacheProblem(`cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   const damaged = (what: string) => new CacheProblem(`it is damaged (${what})`);
-  if (bytes.byteLength < MAGIC.length + 4 + 32 || bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) {
+  if (bytes.byteLength < MAGIC.length + 4 + CHECKSUM_BYTES || bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) {
     throw new CacheProblem('it is not a SimSift scan cache');
   }
-  const body = bytes.subarray(0, bytes.byteLength - 32);
-  if (!createHash('sha256').update(body).digest().equals(bytes.subarray(bytes.byteLength - 32))) throw damaged('checksum');
+  const body = bytes.subarray(0, bytes.byteLength - CHECKSUM_BYTES);
+  if (!bytes.subarray(bytes.byteLength - CHECKSUM_BYTES).equals(checksumOf([body]))) throw damaged('checksum');
   const headLength = body.readUInt32LE(MAGIC.length);
   let at = MAGIC.length + 4 + headLength;
   if (at > body.byteLength) throw damaged('head');
