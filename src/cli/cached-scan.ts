@@ -202,15 +202,15 @@ export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' 
  * A scan merged into the cached corpus `before`: the scan runs whole, k following the whole folder
  * (`notRead` files are in it without being scanned); its own result is then merged into the cached
  * corpus, the folder's listing (`listed`) deciding which cached files left. Returns the corpus to show
- * and what the merge did.
+ * and what the merge did. `csvAhead`: the index thread builds the pairs CSV right after grouping (SearchOptions.csvAhead).
  */
-export async function scanIntoCache(scan: ScanRun, workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[]): Promise<{ grouped: ShownCorpus; outcome: CacheOutcome }> {
+export async function scanIntoCache(scan: ScanRun, workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[], csvAhead = false): Promise<{ grouped: ShownCorpus; outcome: CacheOutcome }> {
   const own = await plainScan(scan, notRead);
   // Storage ids after the cached ones (never NO_ID: the merge then treats them as saved, as the app's).
   const storageIds = new Uint32Array(own.result.docs.count) as StorageIds;
   for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
   const r = own.result;
-  const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
+  const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0, csvAhead };
   const outcome = await mergeCorpus(workers, scan.signal, before, { result: r, storageIds, search: own.corpus }, options, { whole: true, listed: sortedPaths(listed) });
   return { grouped: outcome.grouped, outcome: { unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead } };
 }

@@ -73,6 +73,8 @@ export interface GroupingOptions {
   containmentThreshold?: number;
   /** Sampled passages (positions) for the containment search, from the saved pairs; absent: none kept. */
   passages?: PackedSets;
+  /** See SearchOptions.csvAhead (near-duplicate-search.ts). */
+  csvAhead?: boolean;
 }
 
 /**
