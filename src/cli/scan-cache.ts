@@ -57,6 +57,8 @@ interface Head {
   settings: SimHashSettings;
   rule: number;
   count: number;
+  /** How the paths column holds its text: one byte per UTF-16 code unit when every unit is below 256, else two. */
+  pathText: 'latin1' | 'utf16le';
   skipReasons: [number, string][];
   pairs: { k: number; threshold: number; grouping: string; count: number; pinned: number[] };
   /** Documents with sampled passages, and their keys; absent: no passages kept. */
@@ -77,14 +79,18 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 
 /**
  * Writes the cache atomically (a temporary file renamed over `file` when whole). Paths are kept as
- * UTF-16 code units, so names that are not UTF-8 (held as lone surrogates, terminal-names.ts) come back
- * exactly.
+ * UTF-16 code units (one byte each when all are below 256), so names that are not UTF-8 (held as lone
+ * surrogates, terminal-names.ts) come back exactly.
  */
 export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
   const c = cache.corpus;
   const p = cache.pairs;
   const g = cache.groups.table;
-  const paths = Buffer.from(c.paths.join('\0'), 'utf16le');
+  const joined = c.paths.join('\0');
+  // One byte per unit when it fits (most names): half the bytes, and the paths come back as one-byte
+  // strings, which the second scan compares with the walk's many times over.
+  const pathText = /[^\0-\xff]/.test(joined) ? 'utf16le' : 'latin1';
+  const paths = Buffer.from(joined, pathText);
   const columns: Record<ColumnName, Uint8Array> = {
     hi: bytesOf(c.hi),
     lo: bytesOf(c.lo),
@@ -121,6 +127,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     settings: cache.settings,
     rule: cache.rule,
     count: c.count,
+    pathText,
     skipReasons: [...c.skipReasons],
     pairs: { k: p.k, threshold: p.threshold, grouping: p.grouping, count: p.count, pinned: [...(p.pinned ?? [])] },
     ...(cache.passages ? { passages: { docs: cache.passages.docs.length, keys: cache.passages.keys.length } } : {}),
@@ -199,7 +206,8 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const ino = take('ino', f64, 8, n);
   const words = doc('words');
   const setSizes = take('setSizes', u32, 4, n);
-  const pathText = take('paths', (b) => Buffer.from(b).toString('utf16le'), 0, n);
+  if (head.pathText !== 'latin1' && head.pathText !== 'utf16le') throw damaged('head');
+  const pathText = take('paths', (b) => Buffer.from(b).toString(head.pathText), 0, n);
   const a = take('pairA', u32, 4, m);
   const b = take('pairB', u32, 4, m);
   const distance = take('pairDistance', u8, 1, m);

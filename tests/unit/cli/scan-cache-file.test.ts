@@ -1,7 +1,7 @@
 /**
  * The `--cache` file's own checks: it closes with the XXH64 of its body (#34: a SHA-256 of the whole
  * file was hashed on every cached scan, once to read it and once to rewrite it), and a changed byte is
- * damage.
+ * damage; its paths take one byte per UTF-16 unit when every unit fits in one, and come back exactly either way.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,5 +32,22 @@ describe('the scan cache file', () => {
     bytes[body.length - 1] ^= 1;
     writeFileSync(file, bytes);
     await expect(readScanCache(file)).rejects.toThrow(new CacheProblem('it is damaged (checksum)'));
+  });
+
+  it('keeps paths in one byte per unit when all fit (latin1), in two otherwise, and reads back the same names', async () => {
+    const headOf = (file: string) => {
+      const bytes = readFileSync(file);
+      const at = 'SIMSIFT-SCAN-CACHE\n'.length;
+      return JSON.parse(bytes.subarray(at + 4, at + 4 + bytes.readUInt32LE(at)).toString('utf8')) as { pathText: string };
+    };
+    for (const [name, names, pathText] of [['narrow', ['a.txt', 'caf\u00e9 \u00ff.txt'], 'latin1'], ['wide', ['a.txt', '\u65e5\u672c.txt'], 'utf16le']] as const) {
+      const dir = join(root, name);
+      const file = join(root, `${name}.cache`);
+      mkdirSync(dir);
+      names.forEach((n, i) => writeFileSync(join(dir, n), TEXTS[i]!));
+      expect((await runCommand(runScan, [dir, '--threads', '1', '--cache', file, '--out', join(root, `${name}.csv`)])).code).toBe(0);
+      expect(headOf(file).pathText).toBe(pathText);
+      expect((await readScanCache(file))!.corpus.paths).toEqual([...names].sort());
+    }
   });
 });
