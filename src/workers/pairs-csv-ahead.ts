@@ -2,18 +2,19 @@
  * The index worker's pairs CSV started as soon as grouping ends (`simsift scan --cache`): the worker
  * has the relation then, while its caller still has to take the result and write the cache, so the
  * CSV's bytes (core/export/pairs-csv-bytes.ts) are built meanwhile instead of after a second round trip.
- * The paths come first, while the worker waits for verification; what is built is taken once.
+ * The paths come first, while the worker waits for verification, and their cells are encoded then;
+ * what is built is taken once.
  */
-import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
+import { PathCells, pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 
-let heldPaths: readonly string[] | null = null;
-let pending: { relation: DuplicateRelation; paths: readonly string[] } | null = null;
+let heldPaths: PathCells | null = null;
+let pending: { relation: DuplicateRelation; paths: PathCells } | null = null;
 let built: Uint8Array[] | null = null;
 
 /** The names the next grouping's CSV is written with (names must be well-formed text); forgets any CSV not taken. */
 export function holdCsvPaths(paths: readonly string[]): void {
-  heldPaths = paths;
+  heldPaths = new PathCells(paths).encodeAll();
   pending = null;
   built = null;
 }
