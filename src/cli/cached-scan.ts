@@ -112,7 +112,7 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   if (cache.setSizes) found.corpus.setSizes = setSizesAtPositions(cache.setSizes, storageIds);
   // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
   const c = found.candidates;
-  const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: Float32Array.from(c.jaccard), count: c.pairs.count };
+  const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: new Float32Array(c.jaccard), count: c.pairs.count };
   const relation = groupsAtPositions(cache.groups, storageIds);
   const result: SavedResult = { docs: found.docs, representative: found.representative, verified, histogram: c.histogram, k: options.k, similarityThreshold: options.similarityThreshold, pinned, skipped, notes, grouping: options.grouping, ...(relation ? { relation } : {}) };
   return { result, storageIds, search: found.corpus };
@@ -164,9 +164,14 @@ function setSizeOf(search: SearchCorpus, representative: Int32Array, d: number):
   return own >= 0 || r < 0 || r === d ? own : knownSetSize(search, r);
 }
 
-/** The cache's feature-set sizes (by stored id) at restored positions. */
+/** The cache's feature-set sizes (by stored id) at restored positions: the column itself when each id is its position. */
 function setSizesAtPositions(sizes: Uint32Array, storageIds: Uint32Array): Uint32Array {
-  return Uint32Array.from(storageIds, (id) => sizes[id] ?? 0);
+  let same = sizes.length === storageIds.length;
+  for (let p = 0; same && p < storageIds.length; p++) same = storageIds[p] === p;
+  if (same) return sizes;
+  const out = new Uint32Array(storageIds.length);
+  for (let p = 0; p < storageIds.length; p++) out[p] = sizes[storageIds[p]!] ?? 0;
+  return out;
 }
 
 /**
@@ -197,15 +202,15 @@ export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' 
  * A scan merged into the cached corpus `before`: the scan runs whole, k following the whole folder
  * (`notRead` files are in it without being scanned); its own result is then merged into the cached
  * corpus, the folder's listing (`listed`) deciding which cached files left. Returns the corpus to show
- * and what the merge did.
+ * and what the merge did. `csvAhead`: the index thread builds the pairs CSV right after grouping (SearchOptions.csvAhead).
  */
-export async function scanIntoCache(scan: ScanRun, workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[]): Promise<{ grouped: ShownCorpus; outcome: CacheOutcome }> {
+export async function scanIntoCache(scan: ScanRun, workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[], csvAhead = false): Promise<{ grouped: ShownCorpus; outcome: CacheOutcome }> {
   const own = await plainScan(scan, notRead);
   // Storage ids after the cached ones (never NO_ID: the merge then treats them as saved, as the app's).
   const storageIds = new Uint32Array(own.result.docs.count) as StorageIds;
   for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;
   const r = own.result;
-  const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0 };
+  const options = { settings: r.settings, k: r.k, similarityThreshold: r.similarityThreshold, grouping: r.grouping, containmentThreshold: r.containmentThreshold ?? 0, csvAhead };
   const outcome = await mergeCorpus(workers, scan.signal, before, { result: r, storageIds, search: own.corpus }, options, { whole: true, listed: sortedPaths(listed) });
   return { grouped: outcome.grouped, outcome: { unchanged: outcome.unchanged, updated: outcome.updated, added: outcome.added, missing: outcome.missing, notRead } };
 }

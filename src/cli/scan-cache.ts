@@ -2,21 +2,22 @@
  * The file behind `simsift scan --cache FILE`: a scanned folder's documents (the columns the app's saved
  * corpus keeps: fingerprint, content hash, size, words, status, feature-set size) with each file's stat identity (size,
  * mtime, ctime, inode) and the verified pairs, so the next scan of the folder reads only what changed.
- * One binary file, written whole or not at all, checked by a SHA-256 of its body when read back.
+ * One binary file, written whole or not at all, checked by an XXH64 of its body when read back (a
+ * checksum against damage, not an adversary, and cheap: every cached scan hashes the file twice, reading and rewriting it).
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { LoadedCorpus } from '../storage/corpus-repository.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { GroupTable } from '../core/groups/group-table.ts';
 import { writeAtomicFile } from './atomic-file.ts';
+import { xxh64Bytes } from '../core/simhash/fingerprint-kernel.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import { allocateDocColumn, docColumnBytes, type DocColumn, type DocColumnName } from '../core/documents/doc-columns.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
-const CACHE_VERSION = 5;
+const CACHE_VERSION = 6;
 
 /** A scan as the cache keeps it. Document positions are their stored ids (0..count-1, path order). */
 export interface ScanCache {
@@ -56,6 +57,8 @@ interface Head {
   settings: SimHashSettings;
   rule: number;
   count: number;
+  /** How the paths column holds its text: one byte per UTF-16 code unit when every unit is below 256, else two. */
+  pathText: 'latin1' | 'utf16le';
   skipReasons: [number, string][];
   pairs: { k: number; threshold: number; grouping: string; count: number; pinned: number[] };
   /** Documents with sampled passages, and their keys; absent: no passages kept. */
@@ -76,14 +79,18 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 
 /**
  * Writes the cache atomically (a temporary file renamed over `file` when whole). Paths are kept as
- * UTF-16 code units, so names that are not UTF-8 (held as lone surrogates, terminal-names.ts) come back
- * exactly.
+ * UTF-16 code units (one byte each when all are below 256), so names that are not UTF-8 (held as lone
+ * surrogates, terminal-names.ts) come back exactly.
  */
 export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
   const c = cache.corpus;
   const p = cache.pairs;
   const g = cache.groups.table;
-  const paths = Buffer.from(c.paths.join('\0'), 'utf16le');
+  const joined = c.paths.join('\0');
+  // One byte per unit when it fits (most names): half the bytes, and the paths come back as one-byte
+  // strings, which the second scan compares with the walk's many times over.
+  const pathText = /[^\0-\xff]/.test(joined) ? 'utf16le' : 'latin1';
+  const paths = Buffer.from(joined, pathText);
   const columns: Record<ColumnName, Uint8Array> = {
     hi: bytesOf(c.hi),
     lo: bytesOf(c.lo),
@@ -120,6 +127,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     settings: cache.settings,
     rule: cache.rule,
     count: c.count,
+    pathText,
     skipReasons: [...c.skipReasons],
     pairs: { k: p.k, threshold: p.threshold, grouping: p.grouping, count: p.count, pinned: [...(p.pinned ?? [])] },
     ...(cache.passages ? { passages: { docs: cache.passages.docs.length, keys: cache.passages.keys.length } } : {}),
@@ -130,9 +138,14 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headBytes.byteLength);
   const body = [Buffer.from(MAGIC), length, headBytes, ...COLUMNS.map((name) => columns[name])];
-  const hash = createHash('sha256');
-  for (const part of body) hash.update(part);
-  await writeAtomicFile(file, [...body, hash.digest()]);
+  await writeAtomicFile(file, [...body, checksumOf(body)]);
+}
+
+/** The trailer: XXH64 (seed 0) of the body's bytes, its halves as two little-endian uint32 (lo, hi). */
+const CHECKSUM_BYTES = 8;
+function checksumOf(body: readonly Uint8Array[]): Uint8Array {
+  const [hi, lo] = xxh64Bytes(body);
+  return new Uint8Array(Uint32Array.of(lo, hi).buffer);
 }
 
 /** Why a cache file could not be used: said on stderr, then every file is read. */
@@ -148,11 +161,11 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     throw new CacheProblem(`cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   const damaged = (what: string) => new CacheProblem(`it is damaged (${what})`);
-  if (bytes.byteLength < MAGIC.length + 4 + 32 || bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) {
+  if (bytes.byteLength < MAGIC.length + 4 + CHECKSUM_BYTES || bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) {
     throw new CacheProblem('it is not a SimSift scan cache');
   }
-  const body = bytes.subarray(0, bytes.byteLength - 32);
-  if (!createHash('sha256').update(body).digest().equals(bytes.subarray(bytes.byteLength - 32))) throw damaged('checksum');
+  const body = bytes.subarray(0, bytes.byteLength - CHECKSUM_BYTES);
+  if (!bytes.subarray(bytes.byteLength - CHECKSUM_BYTES).equals(checksumOf([body]))) throw damaged('checksum');
   const headLength = body.readUInt32LE(MAGIC.length);
   let at = MAGIC.length + 4 + headLength;
   if (at > body.byteLength) throw damaged('head');
@@ -193,7 +206,8 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const ino = take('ino', f64, 8, n);
   const words = doc('words');
   const setSizes = take('setSizes', u32, 4, n);
-  const pathText = take('paths', (b) => Buffer.from(b).toString('utf16le'), 0, n);
+  if (head.pathText !== 'latin1' && head.pathText !== 'utf16le') throw damaged('head');
+  const pathText = take('paths', (b) => Buffer.from(b).toString(head.pathText), 0, n);
   const a = take('pairA', u32, 4, m);
   const b = take('pairB', u32, 4, m);
   const distance = take('pairDistance', u8, 1, m);

@@ -30,6 +30,7 @@ import { cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, scan
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { plainScan, type ScanStage } from '../scan/scan-run.ts';
 import { writeScanCache } from './scan-cache.ts';
+import { takeCsvAhead } from '../scan/pairs-csv-ahead.ts';
 import { writeBundle } from './bundle-output.ts';
 import { diskFile } from './disk-file.ts';
 import { isWithin, realPathOf } from './apply-paths.ts';
@@ -191,7 +192,7 @@ async function openOutput(out: string): Promise<AtomicFile> {
  * `built`: the CSV's bytes from `startCsv`, when another thread built them.
  */
 async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, built: Promise<Uint8Array[]> | null): Promise<void> {
-  const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
+  const tty = toTerminal(output, io);
   const paths = tty ? result.docs.paths.map(terminalText) : result.docs.paths;
   // Only a path can hold a name's invalid bytes: its cell is then written as those bytes.
   const encodeCell = paths.some(hasEscapedBytes) ? encodeName : undefined;
@@ -211,11 +212,18 @@ async function writeCsv(result: ScanResult, output: AtomicFile | undefined, io: 
  * a name's invalid bytes), and the CSV is then built as it is written.
  */
 function startCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo, workers: NodeScanWorkers, caching: boolean): Promise<Uint8Array[]> | null {
-  const tty = output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
-  if (!caching || tty || result.docs.paths.some(hasEscapedBytes)) return null;
-  const built = workers.index.call(new AbortController().signal, (api) => api.pairsCsvBytes(result.relation, result.docs.paths, result.contained));
+  if (!caching || toTerminal(output, io) || result.docs.paths.some(hasEscapedBytes)) return null;
+  const build = () => workers.index.call(new AbortController().signal, (api) => api.pairsCsvBytes(result.relation, result.docs.paths, result.contained));
+  // A cached scan's merge has the index thread build it right after grouping (the rows are the relation's only: no contained ones).
+  const ahead = (result.contained?.count ?? 0) === 0 ? takeCsvAhead(result.relation, result.docs.paths) : null;
+  const built = ahead ? ahead.catch(() => null).then((chunks) => chunks ?? build()) : build();
   built.catch(() => {});
   return built;
+}
+
+/** True when the CSV goes to a terminal (its names then escaped on this thread). */
+function toTerminal(output: AtomicFile | undefined, io: CliIo): boolean {
+  return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
 }
 
 /** Why this process may not read `path` (an error code), or null when it may. */
@@ -415,7 +423,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const stage: ScanStage | null =
       before && cached
         ? async (scan) => {
-            const { grouped, outcome } = await scanIntoCache(scan, workers!, before, cached.unchanged.length, scanned);
+            const { grouped, outcome } = await scanIntoCache(scan, workers!, before, cached.unchanged.length, scanned, args.containment === 0 && !toTerminal(output, io));
             cacheOutcome = outcome;
             shown = grouped.corpus;
             return grouped;

@@ -24,45 +24,60 @@ export async function walkFiles(
 ): Promise<string[]> {
   const files: string[] = [];
   // Names are appended by hand (path.relative for each of 100,000 files cost a third of a second).
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    let entries: Array<{ isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean } & Parameters<typeof specialKind>[0]>;
-    let names: string[];
-    try {
-      const listed = await readdir(fsPath(dir), { withFileTypes: true });
-      entries = listed;
-      names = listed.map((entry) => entry.name);
-      // Names as strings (no Buffer per name); a folder holding a name that is not UTF-8 (it decodes
-      // with U+FFFD) is read again as bytes, so that name keeps its bytes.
-      if (names.some((name) => name.includes('\uFFFD'))) {
-        const raw = await readdir(fsPath(dir), { withFileTypes: true, encoding: 'buffer' });
-        entries = raw;
-        names = raw.map((entry) => nameFromBytes(entry.name));
-      }
-    } catch (error) {
-      if (dir === root) throw error;
-      onError(rel, `directory unreadable (${errorCode(error)})`);
+  const walk = async (dir: string, rel: string, listing: Promise<Listing>): Promise<void> => {
+    const listed = await listing;
+    if ('error' in listed) {
+      if (dir === root) throw listed.error;
+      onError(rel, `directory unreadable (${errorCode(listed.error)})`);
       return;
     }
+    const { entries, names } = listed;
     // A folder sorts as its name and '/' (its files' paths start so), a file as its name: each folder's
     // keys in order, folders entered in turn, give every path in path order.
     const keys: string[] = [];
+    const pathOf = (name: string) => (rel === '' ? name : `${rel}/${name}`);
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
       const name = names[i]!;
-      const path = rel === '' ? name : `${rel}/${name}`;
-      if ((entry.isDirectory() || entry.isFile()) && isHiddenName(name)) onHidden(path);
+      if ((entry.isDirectory() || entry.isFile()) && isHiddenName(name)) onHidden(pathOf(name));
       else if (entry.isDirectory()) keys.push(`${name}/`);
       else if (entry.isFile()) keys.push(name);
-      else if (!entry.isSymbolicLink()) onNotRegular(path, specialKind(entry));
+      else if (!entry.isSymbolicLink()) onNotRegular(pathOf(name), specialKind(entry));
     }
     keys.sort();
-    for (const key of keys) {
-      if (key.endsWith('/')) {
+    // Every subfolder is listed at once (the reads overlap, instead of one round trip after another),
+    // then walked in path order: what is heard and listed comes in the same order as before.
+    const subfolders = keys.map((key) => (key.endsWith('/') ? list(join(dir, key.slice(0, -1))) : null));
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const sub = subfolders[i];
+      if (sub) {
         const name = key.slice(0, -1);
-        await walk(join(dir, name), rel === '' ? name : `${rel}/${name}`);
-      } else files.push(rel === '' ? key : `${rel}/${key}`);
+        await walk(join(dir, name), pathOf(name), sub);
+      } else files.push(pathOf(key));
     }
   };
-  await walk(root, '');
+  await walk(root, '', list(root));
   return files;
+}
+
+type Entry = { isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean } & Parameters<typeof specialKind>[0];
+
+/** A folder's entries and their names, or why it could not be read. */
+type Listing = { entries: Entry[]; names: string[] } | { error: unknown };
+
+/**
+ * Lists `dir` with the entries' types, names as strings (no Buffer per name); a folder holding a name
+ * that is not UTF-8 (it decodes with U+FFFD) is read again as bytes, so that name keeps its bytes.
+ */
+async function list(dir: string): Promise<Listing> {
+  try {
+    const listed = await readdir(fsPath(dir), { withFileTypes: true });
+    const names = listed.map((entry) => entry.name);
+    if (!names.some((name) => name.includes('\uFFFD'))) return { entries: listed, names };
+    const raw = await readdir(fsPath(dir), { withFileTypes: true, encoding: 'buffer' });
+    return { entries: raw, names: raw.map((entry) => nameFromBytes(entry.name)) };
+  } catch (error) {
+    return { error };
+  }
 }

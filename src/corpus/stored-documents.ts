@@ -21,7 +21,7 @@ import {
   type SkipReason,
 } from '../core/documents/document-status.ts';
 import type { DocNote, ScanDocs, SkippedFile } from '../scan/scan-result.ts';
-import { gatherDocs, isIdentity, pathOrder } from '../scan/scan-docs.ts';
+import { ascending, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { toHex } from '../core/simhash/fingerprint64.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
 import type { TableEntries } from '../storage/shard-runs.ts';
@@ -118,16 +118,17 @@ export interface RestoredPositions {
  */
 export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; ranges?: Float64Array }, notSaved: readonly [string, string, string][], pinnedFrom: Iterable<number> | undefined): RestoredPositions {
   const stored = docsFromCorpus(loaded, files.files, files.ranges);
-  const order = pathOrder(stored.paths);
-  const moved = !isIdentity(order);
-  const docs = moved ? gatherDocs(stored, order) : stored;
-  const storageIds = (moved ? Uint32Array.from(order, (p) => loaded.ids[p]!) : loaded.ids) as StorageIds;
-  const positionOf = new Int32Array(order.length);
-  order.forEach((p, i) => (positionOf[p] = i));
+  // A corpus kept in path order (the CLI's cache always is) is checked in one pass and not reordered.
+  const order = ascending(stored.paths) ? null : pathOrder(stored.paths);
+  const docs = order ? gatherDocs(stored, order) : stored;
+  const storageIds = (order ? Uint32Array.from(order, (p) => loaded.ids[p]!) : loaded.ids) as StorageIds;
+  const positionOf = order ? new Int32Array(order.length) : null;
+  order?.forEach((p, i) => (positionOf![p] = i));
+  const at = (p: number) => (positionOf ? positionOf[p]! : p);
   const skipped: SkippedFile[] = [];
   const notes: DocNote[] = [];
-  for (const [at, reason] of [...loaded.skipReasons].sort((x, y) => positionOf[x[0]]! - positionOf[y[0]]!)) {
-    const p = positionOf[at]!;
+  for (const [stored, reason] of [...loaded.skipReasons].sort((x, y) => at(x[0]) - at(y[0]))) {
+    const p = at(stored);
     if (reason === 'copy') continue;
     if (reason === INVALID_UTF8_NOTE) {
       notes.push({ docId: p, path: docs.paths[p]!, message: invalidUtf8Message() });

@@ -24,6 +24,7 @@ import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
+import { rememberCsvAhead } from './pairs-csv-ahead.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
@@ -53,7 +54,7 @@ export async function decideNearDuplicates(
   signal: AbortSignal,
   corpus: SearchCorpus,
   candidates: Candidates,
-  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; containmentThreshold?: number; previous?: PreviousGroups },
+  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; containmentThreshold?: number; previous?: PreviousGroups; csvAhead?: boolean },
   onGrouping?: () => void,
 ): Promise<NearDuplicateFields> {
   const { docs } = corpus;
@@ -63,6 +64,9 @@ export async function decideNearDuplicates(
   // The containment candidates need no near-duplicate result: the index worker finds them while the ingest workers verify.
   const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
   const containment = startContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
+  // The CSV's paths go to the index worker while it waits for verification (see SearchOptions.csvAhead).
+  const csvAhead = options.csvAhead === true && containmentThreshold === 0;
+  if (csvAhead) workers.index.call(signal, (api) => api.holdPairsCsvPaths(docs.paths)).catch(() => {});
   const { measured, docsRead, sizeRejected } = await verifyCandidates(workers, signal, corpus, candidates, options.similarityThreshold);
   rememberJaccards(corpus, candidates);
   const t1 = performance.now();
@@ -86,12 +90,14 @@ export async function decideNearDuplicates(
       representative: corpus.representative,
       pinned: options.pinned ? [...options.pinned] : [],
       ...(options.previous ? { previous: options.previous } : {}),
+      ...(csvAhead ? { csvAhead } : {}),
     }),
   );
   // Measured in the ingest workers while the index worker groups (it does once it has the candidates).
   const containing = finishContained(workers, signal, corpus, containment);
   containing.catch(() => {});
   const grouped = await grouping;
+  if (csvAhead) rememberCsvAhead(grouped.relation, docs.paths, workers.index.call(signal, (api) => api.takePairsCsv()));
   const { verified, groups, relation } = grouped;
   const chained = options.grouping === 'components' ? await checkChaining(workers, signal, corpus, grouped, options.similarityThreshold) : null;
   const tGrouped = performance.now();
@@ -173,6 +179,11 @@ export interface SearchOptions {
   previous?: PreviousGroups;
   /** A merge's saved exact classes at these positions (see DuplicateSearchInput.classes). */
   classes?: { label: Int32Array; labels: number };
+  /**
+   * Have the index worker build the pairs CSV right after grouping, while the caller takes the result
+   * (scan/pairs-csv-ahead.ts takeCsvAhead); containment off only (its rows come after grouping).
+   */
+  csvAhead?: boolean;
 }
 
 /** The stage's first half: exact groups and candidates, nothing verified or grouped yet. */

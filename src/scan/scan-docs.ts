@@ -120,7 +120,8 @@ export function sortedPaths(paths: readonly string[]): readonly string[] {
   return ascending(paths) ? paths : [...paths].sort();
 }
 
-function ascending(paths: readonly string[]): boolean {
+/** True when `paths` are in path order, each once (a walk's listing, a saved corpus). */
+export function ascending(paths: readonly string[]): boolean {
   for (let i = 1; i < paths.length; i++) if (!(paths[i - 1] < paths[i])) return false;
   return true;
 }

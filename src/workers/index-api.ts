@@ -24,6 +24,7 @@ import { containmentCandidates } from '../core/groups/containment-candidates.ts'
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
+import { buildCsvAfterGrouping, holdCsvPaths, takeCsv } from './pairs-csv-ahead.ts';
 import type { DocColumns, SearchColumnName } from '../core/documents/doc-columns.ts';
 
 /** What the index worker needs: the scan's per-doc columns (`DocStatus` codes). */
@@ -126,6 +127,8 @@ export interface GroupingInput {
   pinned?: number[];
   /** A merge's saved groups and touched documents: only the touched components are grouped again. */
   previous?: PreviousGroups;
+  /** Build the pairs CSV over the paths held for it (`holdPairsCsvPaths`) once the result is sent (it is then copied, not transferred). */
+  csvAhead?: boolean;
 }
 
 export interface GroupingResult {
@@ -289,7 +292,22 @@ export const indexApi = {
    */
   groupNearDuplicates(input: GroupingInput): GroupingResult {
     const out = groupNearDuplicates(input);
+    if (input.csvAhead) {
+      buildCsvAfterGrouping(out.relation);
+      return out;
+    }
     return transfer(out, [...relationBuffers(out.relation), out.short.buffer, out.unchecked.buffer] as ArrayBuffer[]);
+  },
+
+  /** The paths of the next grouping's pairs CSV (pairs-csv-ahead.ts), sent while this worker waits for verification. */
+  holdPairsCsvPaths(paths: readonly string[]): void {
+    holdCsvPaths(paths);
+  },
+
+  /** The pairs CSV built after the last grouping asked for it (`csvAhead`), or null. */
+  takePairsCsv(): Uint8Array[] | null {
+    const chunks = takeCsv();
+    return chunks ? transfer(chunks, chunks.map((c) => c.buffer as ArrayBuffer)) : null;
   },
 
   /**

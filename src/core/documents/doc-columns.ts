@@ -93,12 +93,42 @@ export function allocateDocColumns<K extends DocColumnName>(names: readonly K[],
 export function gatherDocColumns<K extends DocColumnName>(cols: DocColumns<K>, names: readonly K[], at: ArrayLike<number>): DocColumns<K> {
   const n = at.length;
   const out = allocateDocColumns(names, n);
+  const runs = consecutiveRuns(at);
   for (const c of names) {
     const from = cols[c];
     const to = out[c];
-    for (let i = 0; i < n; i++) to[i] = from[at[i]!]!;
+    if (runs && runs.end <= from.length) {
+      for (let r = 0; r < runs.starts.length; r += 3) to.set(from.subarray(runs.starts[r + 1]!, runs.starts[r + 1]! + runs.starts[r + 2]!), runs.starts[r]!);
+    } else for (let i = 0; i < n; i++) to[i] = from[at[i]!]!;
   }
   return out;
+}
+
+/**
+ * `at` as runs of consecutive positions (out start, from start, length, ...), when they are long: a
+ * merge keeps nearly every document in order (a cached scan gathers 100,000 documents with 10 changed),
+ * and a run is copied whole. Null when runs are short (the gather goes position by position).
+ */
+function consecutiveRuns(at: ArrayLike<number>): { starts: Uint32Array; end: number } | null {
+  const n = at.length;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (!(at[i]! >= 0)) return null;
+    if (i === 0 || at[i] !== at[i - 1]! + 1) count++;
+  }
+  if (count * 16 > n) return null;
+  const starts = new Uint32Array(3 * count);
+  let end = 0;
+  for (let i = 0, r = -3; i < n; i++) {
+    if (i === 0 || at[i] !== at[i - 1]! + 1) {
+      r += 3;
+      starts[r] = i;
+      starts[r + 1] = at[i]!;
+    }
+    starts[r + 2]!++;
+    end = Math.max(end, at[i]! + 1);
+  }
+  return { starts, end };
 }
 
 /**

@@ -26,14 +26,15 @@ const ZERO = 0x30;
  */
 export function pairsCsvBytes(
   relation: DuplicateRelation,
-  paths: readonly string[],
+  paths: readonly string[] | PathCells,
   contained?: ContainedRelation,
   skip?: ArrayLike<number>,
   separated?: Uint32Array,
   encodeCell?: (cell: string) => Uint8Array,
 ): Uint8Array[] {
-  const apart = pairLookup(separated, paths.length);
-  const out = new CsvBytes(paths, encodeCell);
+  const cells = paths instanceof PathCells ? paths : new PathCells(paths, encodeCell);
+  const apart = pairLookup(separated, cells.paths.length);
+  const out = new CsvBytes(cells);
   out.ascii(CSV_BOM + toCsv([[...PAIRS_CSV_HEADER]]));
   const estimates = Array.from({ length: 65 }, (_, d) => encoder.encode(similarityEstimate(d).toFixed(4)));
   const nearTail = encoder.encode(',near-duplicate,\r\n');
@@ -76,24 +77,56 @@ export function pairsCsvBytes(
 
 const encoder = new TextEncoder();
 
-/** A growing list of byte chunks, with each path's escaped cell encoded once into an arena. */
-class CsvBytes {
-  private chunks: Uint8Array[] = [];
-  private buf = new Uint8Array(CHUNK_BYTES);
-  private at = 0;
-  private arena = new Uint8Array(1 << 16);
+/**
+ * Each path's escaped CSV cell as bytes, encoded once into one arena: on first use, or every one at
+ * once (`encodeAll`) before the relation is known (the index worker does while verification runs).
+ */
+export class PathCells {
+  arena = new Uint8Array(1 << 16);
   private arenaAt = 0;
   /** Per path: where its encoded cell starts in the arena (-1: not yet encoded), and its length. */
-  private cellStart: Int32Array;
-  private cellLength: Int32Array;
+  readonly cellStart: Int32Array;
+  readonly cellLength: Int32Array;
 
   constructor(
-    private readonly paths: readonly string[],
+    readonly paths: readonly string[],
     private readonly encodeCell?: (cell: string) => Uint8Array,
   ) {
     this.cellStart = new Int32Array(paths.length).fill(-1);
     this.cellLength = new Int32Array(paths.length);
   }
+
+  /** Encodes every path's cell now. */
+  encodeAll(): this {
+    for (let d = 0; d < this.paths.length; d++) if (this.cellStart[d]! < 0) this.encode(d);
+    return this;
+  }
+
+  encode(d: number): void {
+    const cell = escapeCsvCell(this.paths[d]!);
+    const given = this.encodeCell?.(cell);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const need = this.arenaAt + (given ? given.length : cell.length * 3);
+    if (need > this.arena.length) {
+      const grown = new Uint8Array(Math.max(need, this.arena.length * 2));
+      grown.set(this.arena.subarray(0, this.arenaAt));
+      this.arena = grown;
+    }
+    if (given) this.arena.set(given, this.arenaAt);
+    const written = given ? given.length : encoder.encodeInto(cell, this.arena.subarray(this.arenaAt)).written;
+    this.cellStart[d] = this.arenaAt;
+    this.cellLength[d] = written;
+    this.arenaAt += written;
+  }
+}
+
+/** A growing list of byte chunks; path cells come from a PathCells arena. */
+class CsvBytes {
+  private chunks: Uint8Array[] = [];
+  private buf = new Uint8Array(CHUNK_BYTES);
+  private at = 0;
+
+  constructor(private readonly cells: PathCells) {}
 
   private room(n: number): void {
     if (this.at + n <= this.buf.length) return;
@@ -149,30 +182,15 @@ class CsvBytes {
   }
 
   path(d: number): void {
-    if (this.cellStart[d]! < 0) this.encodePath(d);
-    const start = this.cellStart[d]!;
-    const length = this.cellLength[d]!;
+    const cells = this.cells;
+    if (cells.cellStart[d]! < 0) cells.encode(d);
+    const start = cells.cellStart[d]!;
+    const length = cells.cellLength[d]!;
+    const arena = cells.arena;
     this.room(length);
     // A loop, not set(subarray): no view allocated per row.
-    for (let i = 0; i < length; i++) this.buf[this.at + i] = this.arena[start + i]!;
+    for (let i = 0; i < length; i++) this.buf[this.at + i] = arena[start + i]!;
     this.at += length;
-  }
-
-  private encodePath(d: number): void {
-    const cell = escapeCsvCell(this.paths[d]!);
-    const given = this.encodeCell?.(cell);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const need = this.arenaAt + (given ? given.length : cell.length * 3);
-    if (need > this.arena.length) {
-      const grown = new Uint8Array(Math.max(need, this.arena.length * 2));
-      grown.set(this.arena.subarray(0, this.arenaAt));
-      this.arena = grown;
-    }
-    if (given) this.arena.set(given, this.arenaAt);
-    const written = given ? given.length : encoder.encodeInto(cell, this.arena.subarray(this.arenaAt)).written;
-    this.cellStart[d] = this.arenaAt;
-    this.cellLength[d] = written;
-    this.arenaAt += written;
   }
 
   finish(): Uint8Array[] {

@@ -87,16 +87,25 @@ let bytesKernel: FingerprintKernel | null = null;
 const KEEP_BYTES = 64 * 1024 * 1024;
 
 /**
- * XXH64 (seed 0) of a whole byte array, as [hi, lo] uint32 halves, synchronously with the kernel's
- * `hash` (equal to xxhash-wasm's `h64Raw`, which needs an await to load).
+ * XXH64 (seed 0) of a whole byte array, or of `parts` one after another as one array, as [hi, lo]
+ * uint32 halves, synchronously with the kernel's `hash` (equal to xxhash-wasm's `h64Raw`, which needs
+ * an await to load).
  */
-export function xxh64Bytes(bytes: Uint8Array): [number, number] {
+export function xxh64Bytes(input: Uint8Array | readonly Uint8Array[]): [number, number] {
+  const parts = input instanceof Uint8Array ? [input] : input;
+  let length = 0;
+  for (const part of parts) length += part.length;
   const kernel = (bytesKernel ??= createFingerprintKernel());
   // [0, 4) the start, [4, 8) the end, [8, 16) the hash, then the bytes.
-  const need = 16 + bytes.length;
+  const need = 16 + length;
   const memory = kernel.memory;
   growMemoryTo(memory, need);
-  new Uint8Array(memory.buffer, 16, bytes.length).set(bytes);
+  const bytes = new Uint8Array(memory.buffer);
+  let at = 16;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
   const words = new Uint32Array(memory.buffer, 0, 4);
   words[0] = 16;
   words[1] = need;

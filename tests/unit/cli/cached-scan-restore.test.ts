@@ -2,7 +2,7 @@
  * The second scan's restore takes the cache's exact classes instead of grouping the whole folder on
  * the index thread (#34: the folder was grouped twice, at the restore and at the merge).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,5 +52,23 @@ describe("simsift scan --cache's restore", () => {
       workers.ingest.terminate();
       workers.index.terminate();
     }
+  });
+
+  it('writes, with containment off (the index thread building the CSV right after grouping), the CSV of a scan without the cache', async () => {
+    const dir = join(root, 'folder2');
+    const cacheFile = join(root, 'cache2');
+    mkdirSync(dir);
+    TEXTS.slice(0, 6).forEach((text, i) => writeFileSync(join(dir, `t${i}.txt`), text));
+    writeFileSync(join(dir, 'copy, of t2.txt'), TEXTS[2]!);
+    const scan = async (out: string, extra: string[]) => {
+      const r = await runCommand(runScan, [dir, '--threads', '1', '--out', join(root, out), ...extra]);
+      expect(r.code, r.err).toBe(0);
+      return readFileSync(join(root, out));
+    };
+    await scan('first.csv', ['--cache', cacheFile]);
+    appendFileSync(join(dir, 't1.txt'), `\n${TEXTS[0]!.slice(0, 400)}`);
+    const cached = await scan('second.csv', ['--cache', cacheFile]);
+    expect(cached.toString('utf8')).toMatch(/copy, of t2/);
+    expect(cached.equals(await scan('fresh.csv', []))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addBatch, clearCorpus, getCorpusSummary } from '../../../src/storage/corpus-repository.ts';
 import type { NewDocument } from '../../../src/storage/corpus-repository.ts';
 import { getVerifiedPairs, putVerifiedPairs } from '../../../src/storage/verified-pairs.ts';
-import { pairsAtPositions } from '../../../src/corpus/restore-corpus.ts';
+import { pairsAtPositions } from '../../../src/corpus/position-pairs.ts';
 import type { VerifiedPairs } from '../../../src/storage/verified-pairs.ts';
 import { useFreshDatabase } from './storage-test-db.ts';
 

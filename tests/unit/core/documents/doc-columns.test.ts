@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32Unit } from '../../../fixtures/mulberry32.ts';
 import {
   allocateDocColumns,
   concatDocColumns,
@@ -65,5 +66,20 @@ describe('document columns', () => {
   it('concatenates a part without an optional column as zeros', () => {
     const out = concatDocColumns(['modified'], [{ count: 2, modified: Float64Array.of(5, 6) }, { count: 3 }]);
     expect(Array.from(out.modified)).toEqual([5, 6, 0, 0, 0]);
+  });
+
+  it('gathers runs of consecutive positions as a position-by-position gather does (seeded random runs and holes)', () => {
+    const n = 500;
+    const cols = allocateDocColumns(['hi', 'sizes', 'modified', 'status'], n);
+    for (let i = 0; i < n; i++) [cols.hi[i], cols.sizes[i], cols.modified[i], cols.status[i]] = [i * 7, i * 3 + 1, i + 0.5, i % 5];
+    for (let seed = 1; seed <= 30; seed++) {
+      const next = mulberry32Unit(seed);
+      // Nearly everything in order with a few left out and a few moved (a merge's keep and path order), or shuffled.
+      const at = Array.from({ length: n }, (_, i) => i).filter(() => next() > 0.02);
+      for (let k = 0; k < 3; k++) at.splice(Math.floor(next() * at.length), 0, Math.floor(next() * n));
+      if (seed % 5 === 0) at.sort(() => next() - 0.5);
+      const got = gatherDocColumns(cols, ['hi', 'sizes', 'modified', 'status'], at);
+      for (const c of ['hi', 'sizes', 'modified', 'status'] as const) expect([...got[c]], `seed ${seed} ${c}`).toEqual(at.map((p) => cols[c][p]));
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { relationCsvChunks } from '../../../fixtures/pairs-csv.ts';
-import { pairsCsvBytes } from '../../../../src/core/export/pairs-csv-bytes.ts';
+import { PathCells, pairsCsvBytes } from '../../../../src/core/export/pairs-csv-bytes.ts';
 import { buildDuplicateRelation } from '../../../../src/core/groups/duplicate-relation.ts';
 import type { ContainedRelation } from '../../../../src/core/groups/contained-pairs.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
@@ -15,6 +15,8 @@ function expectSame(relation: Parameters<typeof pairsCsvBytes>[0], paths: string
   const bytes = Buffer.concat(pairsCsvBytes(relation, paths, contained, skip, separated));
   expect(bytes.toString('utf8')).toBe(text);
   expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+  // Every cell encoded before the relation is known (the index worker's CSV after grouping): the same bytes.
+  expect(Buffer.concat(pairsCsvBytes(relation, new PathCells(paths).encodeAll(), contained, skip, separated)).equals(bytes)).toBe(true);
 }
 
 describe('pairsCsvBytes', () => {

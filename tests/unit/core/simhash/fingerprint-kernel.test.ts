@@ -188,6 +188,13 @@ describe('xxh64Bytes (the kernel hashing one whole array, for the plan bytes has
     expect(h(utf8('Nobody inspects the spammish repetition'))).toBe(0xfbcea83c8a378bf1n);
   });
 
+  it('hashes parts as the one array they make (the scan cache hashes its columns without joining them)', () => {
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) & 255);
+    const parts = [bytes.subarray(0, 0), bytes.subarray(0, 7), bytes.subarray(7, 500), bytes.subarray(500)];
+    expect(xxh64Bytes(parts)).toEqual(xxh64Bytes(bytes));
+    expect(xxh64Bytes([])).toEqual(xxh64Bytes(new Uint8Array(0)));
+  });
+
   it('equals xxhash-wasm h64Raw on every length 0..300 and on inputs larger than the memory it had', async () => {
     const { h64Raw } = await xxhash();
     const next = rng(1);
