@@ -35,8 +35,20 @@ export const upperThenLower = (c: string) => (c === '\u1e9e' ? 'ss' : c.toUpperC
 
 export function normalizeText(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();
-  // toUpperCase maps each code point on its own (no context), so uppercasing just the few code points
-  // that need it equals uppercasing the whole text, at a fraction of the cost.
-  const folded = text.normalize('NFKC').replace(NEEDS_UPPERCASE_FIRST_ALL, upperThenLower).toLowerCase().normalize('NFKC');
-  return folded.includes('ς') ? folded.replace(FINAL_SIGMA, 'σ') : folded;
+  return finishFold(caseFold(text.normalize('NFKC')));
+}
+
+/**
+ * normalizeText's case folding of a text already in NFKC (its result may need NFKC again: `finishFold`).
+ * toUpperCase maps each code point on its own (no context), so uppercasing just the few code points
+ * that need it equals uppercasing the whole text, at a fraction of the cost.
+ */
+export function caseFold(nfkc: string): string {
+  return nfkc.replace(NEEDS_UPPERCASE_FIRST_ALL, upperThenLower).toLowerCase();
+}
+
+/** normalizeText's last steps on a case-folded text: NFKC again, and final sigma as sigma. */
+export function finishFold(folded: string): string {
+  const nfkc = folded.normalize('NFKC');
+  return nfkc.includes('ς') ? nfkc.replace(FINAL_SIGMA, 'σ') : nfkc;
 }
