@@ -27,7 +27,7 @@ import { binaryReason, utf32Bom } from './decode.ts';
 import { documentText } from './document-text.ts';
 import { FALLBACK, LOWER, entityAt, entityEnd, tagEnd, validUtf8 } from './html-bytes.ts';
 import { isHtmlName } from './html.ts';
-import { caseFold, finishFold, normalizeText } from './normalize.ts';
+import { caseFold, finishFold, normalizeText, selfNormalRun } from './normalize.ts';
 
 /** A growable output buffer, reused across documents (the normalized text lives in `bytes`). */
 export type Utf8Buffer = { bytes: Uint8Array };
@@ -117,6 +117,11 @@ function classify(cp: number): number {
   if (startsJoining(folded) || startsJoining(result)) return NOT_SIMPLE;
   // (No line feed: the fast path finds line starts by counting them.)
   if (result.includes('\n')) return NOT_SIMPLE;
+  return pooled(result);
+}
+
+/** The table entry of a result: its UTF-8 added to the pool (NOT_SIMPLE when too long for an entry). */
+function pooled(result: string): number {
   // Written straight into the pool: TextEncoder#encode made a fresh buffer per code point, which
   // cost more than the normalizing in Chromium's workers.
   if (poolUsed + 3 * result.length > pool.length) {
@@ -155,20 +160,37 @@ function utf8Into(s: string, out: Uint8Array, at: number): number {
   return w - at;
 }
 
+/**
+ * Fills `entries` (256 of them) for the block starting at `start`. A block whose code points all
+ * normalize to themselves (selfNormalRun) needs no call per code point: each is its own result (a mark
+ * or a trailing jamo still goes to the string path, as classify decides).
+ */
+function fillBlock(entries: Int32Array, at: number, start: number): void {
+  const run = start >= 0xd800 && start <= 0xdfff ? null : selfNormalRun(start, 256);
+  if (run === null) {
+    for (let c = 0; c < 256; c++) entries[at + c] = classify(start + c);
+    return;
+  }
+  let i = 0;
+  for (let c = 0; c < 256; c++) {
+    const cp = start + c;
+    const ch = run.slice(i, (i += cp < 0x10000 ? 1 : 2));
+    entries[at + c] = startsJoining(ch) ? NOT_SIMPLE : pooled(ch);
+  }
+}
+
 /** The table entry of a code point (see BMP_ENTRIES), filling its block on first use. */
 function entryOf(cp: number): number {
   if (cp < 0x10000) {
     const entry = BMP_ENTRIES[cp];
     if (entry !== 0) return entry;
-    const start = cp & ~0xff;
-    for (let c = start; c < start + 256; c++) BMP_ENTRIES[c] = classify(c);
+    fillBlock(BMP_ENTRIES, cp & ~0xff, cp & ~0xff);
     return BMP_ENTRIES[cp];
   }
   let block = ASTRAL_BLOCKS[cp >>> 8];
   if (!block) {
     block = ASTRAL_BLOCKS[cp >>> 8] = new Int32Array(256);
-    const start = cp & ~0xff;
-    for (let c = 0; c < 256; c++) block[c] = classify(start + c);
+    fillBlock(block, 0, cp & ~0xff);
   }
   return block[cp & 0xff];
 }

@@ -17,7 +17,7 @@
  * point whose NFKC differs from itself between varied neighbours.
  */
 import { charClass, MARK, SEP } from './char-class.ts';
-import { caseFold, finishFold } from './normalize.ts';
+import { caseFold, finishFold, selfNormalRun } from './normalize.ts';
 
 /** Table value: not simple (the text must take the full normalization path). */
 export const NOT_SIMPLE = -2;
@@ -57,6 +57,12 @@ function classify(cp: number): number {
 
 function fillBlock(block: number): void {
   const start = block << 8;
+  // A block whose code points all normalize to themselves (most CJK blocks): each folds to itself,
+  // unless it is a mark or a jamo (classify's answer, without its normalize calls per code point).
+  if ((start < 0xd800 || start > 0xdfff) && selfNormalRun(start, 256) !== null) {
+    for (let cp = start; cp < start + 256; cp++) table[cp] = isJamo(cp) || charClass(cp) === MARK ? NOT_SIMPLE : cp;
+    return;
+  }
   for (let cp = start; cp < start + 256; cp++) table[cp] = classify(cp);
 }
 
