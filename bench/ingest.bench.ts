@@ -384,8 +384,8 @@ function printTrace(buffer: Buffer, label = '', detail = true): void {
 function printMachineTable(t: {
   files: number;
   bytes: number;
-  app: { seconds: number; cpu: number; byKind: Map<string, number>; peaks: Map<string, number> };
-  read: { seconds: number; cpu: number; byKind: Map<string, number>; peaks: Map<string, number> };
+  app: { seconds: number; cpu: number; byKind: Map<string, number>; byThread: Map<string, number>; peaks: Map<string, number> };
+  read: { seconds: number; cpu: number; byKind: Map<string, number>; byThread: Map<string, number>; peaks: Map<string, number> };
   fingerprint: { seconds: number; cpu: number };
 }): void {
   const cores = availableParallelism();
@@ -398,6 +398,10 @@ function printMachineTable(t: {
   console.log(`    blank-page read:   ${t.read.seconds.toFixed(2)} s wall, ${t.read.cpu.toFixed(1)} CPU-s (${split(t.read.byKind)}); peak RSS ${peaks(t.read.peaks)}`);
   console.log(`    simsift fingerprint: ${t.fingerprint.seconds.toFixed(2)} s wall, ${t.fingerprint.cpu.toFixed(1)} CPU-s`);
   console.log(`    limit = max(read wall, (read CPU + fingerprint CPU) / cores) = ${limit.toFixed(2)} s; app / limit ${(t.app.seconds / limit).toFixed(2)}x (target <= 1.15x)`);
+  // Per thread (process kind and thread name, threads of a name summed): where the app's CPU goes beyond the read's.
+  const threads = (p: Map<string, number>) => [...p].filter(([, cpu]) => cpu >= 0.05).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([key, cpu]) => `${key} ${cpu.toFixed(1)}`).join(', ');
+  console.log(`    app threads:       ${threads(t.app.byThread)}`);
+  console.log(`    read threads:      ${threads(t.read.byThread)}`);
   console.log(`    app CPU / (read CPU + fingerprint CPU) ${(t.app.cpu / (t.read.cpu + t.fingerprint.cpu)).toFixed(2)}x (target <= 1.15x); renderer peak / text ${((t.app.peaks.get('renderer') ?? 0) / t.bytes).toFixed(2)}x (target <= 0.5x)`);
 }
 
@@ -600,8 +604,20 @@ export async function main(args: string[]): Promise<void> {
       printMachineTable({
         files: corpus.files,
         bytes: corpus.bytes,
-        app: { seconds, cpu: usage.cpuBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), byKind: usage.cpuByKindBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), peaks: usage.peaks() },
-        read: { seconds: base.seconds, cpu: usage.cpuBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), byKind: usage.cpuByKindBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), peaks: basePeaks! },
+        app: {
+          seconds,
+          cpu: usage.cpuBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt),
+          byKind: usage.cpuByKindBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt),
+          byThread: usage.cpuByThreadBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt),
+          peaks: usage.peaks(),
+        },
+        read: {
+          seconds: base.seconds,
+          cpu: usage.cpuBetween(base.startEpoch, base.startEpoch + base.seconds * 1000),
+          byKind: usage.cpuByKindBetween(base.startEpoch, base.startEpoch + base.seconds * 1000),
+          byThread: usage.cpuByThreadBetween(base.startEpoch, base.startEpoch + base.seconds * 1000),
+          peaks: basePeaks!,
+        },
         fingerprint: fingerprintCost,
       });
     }
