@@ -29,8 +29,12 @@
  * `--again N` (folder, handle or disk) copies the corpus first (untimed), then after the first scan edits N files of
  * the copy (with handle, the OPFS folder too, cut back afterwards) and chooses it again: first and second time to groups, their ratio, and the export after
  * the second scan compared with `simsift scan` of the same folder (bench/ingest-again.ts).
- * `--profile` samples the page's main thread (CDP Profiler, 1 ms) from the input to the groups and prints
- * the functions with the most self time: where the main thread's share of the scan goes.
+ * `--profile` samples the page's main thread and its workers (CDP Profiler, 1 ms; worker-profiles.ts)
+ * from the input to the groups and prints the functions with the most self time, with their share of
+ * each thread's busy samples: where the main thread's and the workers' share of the scan goes.
+ * `--check` exports the app's CSV after the scan and compares it with `simsift scan` of the same folder
+ * (exit code 1 when they differ). `--port P` serves the built app on port P (default 4390, or the next
+ * free one), so benches of several worktrees never share an origin.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -41,10 +45,11 @@ import { build, preview } from 'vite';
 import { generateCorpus, type CorpusSpec } from '../tests/fixtures/generate-corpus.ts';
 import { realCorpusOnDisk } from './real-corpus.ts';
 import { benchOptions, numberOption } from './harness.ts';
-import { copyCorpus, removeCopy, timeAgain } from './ingest-again.ts';
+import { cliCsv, copyCorpus, exportCsv, removeCopy, timeAgain } from './ingest-again.ts';
 import { folderStatFloor, handleStatFloorInWorkers, type StatFloor } from './stat-floors.ts';
 import { cliFingerprintCost, watchBrowserUsage } from './machine-usage.ts';
 import { dropDiskFolder, dropFolderOnApp, type DiskRootWindow, type HandleRoot } from '../tests/e2e/disk-folders.ts';
+import { printTop, printWorkerProfiles, profileWorkers, summarizeProfile, type CpuProfile } from './worker-profiles.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -53,7 +58,7 @@ const INGEST_OPTIONS = {
   files: { type: 'string' }, mb: { type: 'string' }, source: { type: 'string' }, seed: { type: 'string' }, text: { type: 'string' },
   baseline: { type: 'boolean' }, 'no-baseline': { type: 'boolean' }, profile: { type: 'boolean' }, trace: { type: 'boolean' },
   'no-contents': { type: 'boolean' }, reload: { type: 'boolean' }, tasks: { type: 'boolean' }, again: { type: 'string' },
-  usage: { type: 'boolean' },
+  usage: { type: 'boolean' }, check: { type: 'boolean' }, port: { type: 'string' },
 } as const;
 
 /** The on-disk corpus for `spec`, generated once under bench/.data/. */
@@ -289,13 +294,6 @@ function makeFilesInPage(spec: CorpusSpec): { files: number; bytes: number } {
   return { files: files.length, bytes };
 }
 
-/** The parts of a CDP CPU profile the summary reads. */
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
 /**
  * Prints where the main thread's samples went (idle left out), from the first sample in the app's
  * `collectFromFileList` on (before it, Chromium builds the FileList: the input's delivery, not the
@@ -307,42 +305,15 @@ function printProfile(profile: CpuProfile): void {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const label = (f: { functionName: string; url: string; lineNumber: number }) => `${f.functionName || '(anonymous)'} ${f.url.slice(f.url.lastIndexOf('/') + 1)}:${f.lineNumber + 1}`;
-  const isApp = (id: number) => /\/assets\/[^/]+\.js$/.test(nodes.get(id)!.callFrame.url);
   const start = profile.samples.findIndex((id) => {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (nodes.get(at)!.callFrame.functionName === 'collectFromFileList') return true;
     return false;
   });
-  const self = new Map<string, number>();
-  const nearest = new Map<string, number>();
-  const outermost = new Map<string, number>();
-  const add = (map: Map<string, number>, key: string, ms: number) => map.set(key, (map.get(key) ?? 0) + ms);
-  let total = 0;
-  for (let i = Math.max(0, start); i < profile.samples.length; i++) {
-    const id = profile.samples[i];
-    const frame = nodes.get(id)!.callFrame;
-    if (frame.functionName === '(idle)') continue;
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    total += ms;
-    add(self, label(frame), ms);
-    let near: number | undefined;
-    let outer: number | undefined;
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      if (!isApp(at)) continue;
-      near ??= at;
-      outer = at;
-    }
-    add(nearest, near === undefined ? `(no app frame) ${label(frame)}` : label(nodes.get(near)!.callFrame), ms);
-    add(outermost, outer === undefined ? `(no app frame) ${label(frame)}` : label(nodes.get(outer)!.callFrame), ms);
-  }
-  const top = (title: string, map: Map<string, number>, n: number) => {
-    console.log(`  ${title}:`);
-    for (const [key, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`    ${(ms / 1000).toFixed(2).padStart(7)} s  ${key}`);
-  };
+  const { total, self, nearest, outermost } = summarizeProfile(profile, start);
   console.log(`  main thread busy (profiled, from the scan's start): ${(total / 1000).toFixed(2)} s`);
-  top('most self time', self, 20);
-  top('charged to the nearest app function (its native calls included)', nearest, 20);
-  top('charged to the outermost app function (the task it ran in)', outermost, 12);
+  printTop('most self time', self, total, 20);
+  printTop('charged to the nearest app function (its native calls included)', nearest, total, 20);
+  printTop('charged to the outermost app function (the task it ran in)', outermost, total, 12);
 }
 
 /** One event of Chromium's trace (the fields the summary reads). */
@@ -413,8 +384,8 @@ function printTrace(buffer: Buffer, label = '', detail = true): void {
 function printMachineTable(t: {
   files: number;
   bytes: number;
-  app: { seconds: number; cpu: number; byKind: Map<string, number>; peaks: Map<string, number> };
-  read: { seconds: number; cpu: number; byKind: Map<string, number>; peaks: Map<string, number> };
+  app: { seconds: number; cpu: number; byKind: Map<string, number>; byThread: Map<string, number>; peaks: Map<string, number> };
+  read: { seconds: number; cpu: number; byKind: Map<string, number>; byThread: Map<string, number>; peaks: Map<string, number> };
   fingerprint: { seconds: number; cpu: number };
 }): void {
   const cores = availableParallelism();
@@ -427,6 +398,10 @@ function printMachineTable(t: {
   console.log(`    blank-page read:   ${t.read.seconds.toFixed(2)} s wall, ${t.read.cpu.toFixed(1)} CPU-s (${split(t.read.byKind)}); peak RSS ${peaks(t.read.peaks)}`);
   console.log(`    simsift fingerprint: ${t.fingerprint.seconds.toFixed(2)} s wall, ${t.fingerprint.cpu.toFixed(1)} CPU-s`);
   console.log(`    limit = max(read wall, (read CPU + fingerprint CPU) / cores) = ${limit.toFixed(2)} s; app / limit ${(t.app.seconds / limit).toFixed(2)}x (target <= 1.15x)`);
+  // Per thread (process kind and thread name, threads of a name summed): where the app's CPU goes beyond the read's.
+  const threads = (p: Map<string, number>) => [...p].filter(([, cpu]) => cpu >= 0.05).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([key, cpu]) => `${key} ${cpu.toFixed(1)}`).join(', ');
+  console.log(`    app threads:       ${threads(t.app.byThread)}`);
+  console.log(`    read threads:      ${threads(t.read.byThread)}`);
   console.log(`    app CPU / (read CPU + fingerprint CPU) ${(t.app.cpu / (t.read.cpu + t.fingerprint.cpu)).toFixed(2)}x (target <= 1.15x); renderer peak / text ${((t.app.peaks.get('renderer') ?? 0) / t.bytes).toFixed(2)}x (target <= 0.5x)`);
 }
 
@@ -434,7 +409,7 @@ export async function main(args: string[]): Promise<void> {
   const o = benchOptions(
     args,
     INGEST_OPTIONS,
-    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle|disk] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks] [--again N] [--usage]',
+    'usage: npm run bench -- ingest [--files N] [--mb MB] [--source folder|drop|handle|disk] [--seed N] [--text generated|real] [--baseline|--no-baseline] [--profile] [--trace] [--no-contents] [--reload] [--tasks] [--again N] [--usage] [--check] [--port P]',
   );
   if (!o) return;
   const files = numberOption(o.files, 100_000, 'files');
@@ -459,8 +434,9 @@ export async function main(args: string[]): Promise<void> {
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-bench-build-'));
   // Profiled builds keep their function names.
   await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !o.profile === true } });
-  const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 4390, strictPort: false } });
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4390/';
+  const port = numberOption(o.port ?? process.env.SIMSIFT_BENCH_PORT, 4390, 'port');
+  const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port, strictPort: o.port !== undefined || process.env.SIMSIFT_BENCH_PORT !== undefined } });
+  const url = server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`;
   const launch = {
     executablePath: process.env.SIMSIFT_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -499,9 +475,11 @@ export async function main(args: string[]): Promise<void> {
     let corpusDir = '';
     if (fromDisk) {
       const disk = diskCorpus();
-      // --again edits files on disk: a copy of the corpus, never bench/.data's.
-      corpusDir = again > 0 ? copyCorpus(disk.dir) : disk.dir;
-      if (again > 0) copies.push(corpusDir);
+      // --again edits files on disk: a copy of the corpus, never bench/.data's (and --check scans the
+      // copy's parent with the CLI, which holds nothing else).
+      const copy = again > 0 || o.check === true;
+      corpusDir = copy ? copyCorpus(disk.dir) : disk.dir;
+      if (copy) copies.push(corpusDir);
       corpus = disk;
     } else {
       const t0 = performance.now();
@@ -550,6 +528,7 @@ export async function main(args: string[]): Promise<void> {
       await profiler.send('Profiler.setSamplingInterval', { interval: 1000 });
       await profiler.send('Profiler.start');
     }
+    const workerProfiler = profiler ? await profileWorkers(profiler) : null;
     // Chromium's trace of the scan's tasks (toplevel and mojo): which native work fills the page's main thread.
     const tracing = o.trace === true && browser ? browser : null;
     if (tracing) await tracing.startTracing(page, { categories: ['toplevel', 'mojom', 'disabled-by-default-devtools.timeline'] });
@@ -581,6 +560,7 @@ export async function main(args: string[]): Promise<void> {
     const state = await page.locator('[data-scan-state]').getAttribute('data-scan-state');
     if (state !== 'done') throw new Error(`the scan ended in state ${state}: ${await page.getByRole('alert').textContent()}`);
     const profile = profiler ? ((await profiler.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
+    const workerProfiles = workerProfiler ? await workerProfiler.stop() : [];
     const trace = tracing ? await tracing.stopTracing() : null;
     await page.getByRole('region', { name: 'Results' }).waitFor();
     await page.waitForTimeout(500);
@@ -624,8 +604,20 @@ export async function main(args: string[]): Promise<void> {
       printMachineTable({
         files: corpus.files,
         bytes: corpus.bytes,
-        app: { seconds, cpu: usage.cpuBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), byKind: usage.cpuByKindBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt), peaks: usage.peaks() },
-        read: { seconds: base.seconds, cpu: usage.cpuBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), byKind: usage.cpuByKindBetween(base.startEpoch, base.startEpoch + base.seconds * 1000), peaks: basePeaks! },
+        app: {
+          seconds,
+          cpu: usage.cpuBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt),
+          byKind: usage.cpuByKindBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt),
+          byThread: usage.cpuByThreadBetween(pageOrigin + m.inputAt, pageOrigin + m.doneAt),
+          peaks: usage.peaks(),
+        },
+        read: {
+          seconds: base.seconds,
+          cpu: usage.cpuBetween(base.startEpoch, base.startEpoch + base.seconds * 1000),
+          byKind: usage.cpuByKindBetween(base.startEpoch, base.startEpoch + base.seconds * 1000),
+          byThread: usage.cpuByThreadBetween(base.startEpoch, base.startEpoch + base.seconds * 1000),
+          peaks: basePeaks!,
+        },
         fingerprint: fingerprintCost,
       });
     }
@@ -652,6 +644,14 @@ export async function main(args: string[]): Promise<void> {
       const saved = join(root, 'bench', '.data', `ingest-profile-${Date.now()}.cpuprofile`);
       writeFileSync(saved, JSON.stringify(profile));
       console.log(`  the whole profile: ${saved} (opens in Chromium's DevTools, Performance panel)`);
+      printWorkerProfiles(workerProfiles);
+      workerProfiles.forEach((w, i) => writeFileSync(join(root, 'bench', '.data', `ingest-profile-${Date.now()}-worker${i}.cpuprofile`), JSON.stringify(w.profile)));
+    }
+    if (o.check === true && fromDisk) {
+      const [app, cli] = await Promise.all([exportCsv(page), cliCsv(root, corpusDir)]);
+      const same = app === cli;
+      console.log(`  export ${same ? 'equals' : 'DIFFERS FROM'} simsift scan of the same folder (${app.length} vs ${cli.length} bytes)`);
+      if (!same) process.exitCode = 1;
     }
     if (again > 0) {
       // The browser's own floors for a second scan, in the same run: every file asked its size and time,

@@ -70,6 +70,30 @@ interface Sample {
   cpu: number;
   /** The same CPU split by process kind (browser, renderer, gpu-process, utility...). */
   byKind: Map<string, number>;
+  /** The same CPU split by process kind and thread name ("renderer DedicatedWorker"): which thread pays. */
+  byThread: Map<string, number>;
+}
+
+/** Each thread's name and CPU seconds (utime + stime) of process `pid`, by thread id. */
+function threadsOf(pid: number): Array<{ tid: number; name: string; cpu: number }> {
+  const out: Array<{ tid: number; name: string; cpu: number }> = [];
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const t of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '').trim();
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.push({ tid: Number(t), name, cpu: (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND });
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return out;
 }
 
 /** Samples the browser processes under this one until `stop()`. */
@@ -79,7 +103,9 @@ export function watchBrowserUsage(intervalMs = 250) {
   // Running sums of every process's CPU since the watch began, from per-process deltas.
   let total = 0;
   const totalByKind = new Map<string, number>();
+  const totalByThread = new Map<string, number>();
   const lastCpu = new Map<number, number>();
+  const lastThreadCpu = new Map<number, number>();
   const sample = () => {
     const tree = browserTree(process.pid);
     const byKind = new Map<string, number>();
@@ -91,9 +117,15 @@ export function watchBrowserUsage(intervalMs = 250) {
       lastCpu.set(p.pid, p.cpu);
       total += delta;
       totalByKind.set(kind, (totalByKind.get(kind) ?? 0) + delta);
+      for (const t of threadsOf(p.pid)) {
+        const d = t.cpu - (lastThreadCpu.get(t.tid) ?? (samples.length === 0 ? t.cpu : 0));
+        lastThreadCpu.set(t.tid, t.cpu);
+        const key = `${kind} ${t.name}`;
+        totalByThread.set(key, (totalByThread.get(key) ?? 0) + d);
+      }
     }
     for (const [kind, bytes] of byKind) peakByKind.set(kind, Math.max(peakByKind.get(kind) ?? 0, bytes));
-    samples.push({ at: performance.timeOrigin + performance.now(), cpu: total, byKind: new Map(totalByKind) });
+    samples.push({ at: performance.timeOrigin + performance.now(), cpu: total, byKind: new Map(totalByKind), byThread: new Map(totalByThread) });
   };
   sample();
   const timer = setInterval(sample, intervalMs);
@@ -108,6 +140,14 @@ export function watchBrowserUsage(intervalMs = 250) {
       const b = sampleAt(samples, toEpochMs);
       const out = new Map<string, number>();
       for (const [kind, cpu] of b.byKind) out.set(kind, cpu - (a.byKind.get(kind) ?? 0));
+      return out;
+    },
+    /** The same split by process kind and thread name (a thread loses at most its last interval when it exits). */
+    cpuByThreadBetween(fromEpochMs: number, toEpochMs: number): Map<string, number> {
+      const a = sampleAt(samples, fromEpochMs);
+      const b = sampleAt(samples, toEpochMs);
+      const out = new Map<string, number>();
+      for (const [key, cpu] of b.byThread) out.set(key, cpu - (a.byThread.get(key) ?? 0));
       return out;
     },
     /** Peak resident bytes per process kind since the last reset. */

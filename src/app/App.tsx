@@ -1,6 +1,6 @@
 /** The application shell: the one place where SimSift's features are put together. */
 import { useCallback, useDeferredValue, useSyncExternalStore, type ReactNode } from 'react';
-import { createScanStore } from '../scan/scan-store.ts';
+import { createScanStore, type ScanState } from '../scan/scan-store.ts';
 import { createScanWorkers } from '../workers/scan-workers.ts';
 import { createCorpusPersistence } from '../corpus/corpus-persistence.ts';
 import { CorpusPanel } from '../ui/corpus/CorpusPanel.tsx';
@@ -25,7 +25,8 @@ const scanSession = corpusPersistence.session;
 void corpusPersistence.start();
 
 export function App() {
-  const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getSnapshot);
+  // Everything but the progress: a progress tick renders the progress panel alone (LiveScanProgress).
+  const scan = useSyncExternalStore(scanStore.subscribe, scanStore.getShell);
   // Results are big: render them in an interruptible (time-sliced) pass so the page never stalls.
   const result = useDeferredValue(scan.result);
   // Fingerprint settings need a new scan; the thresholds and grouping go with it.
@@ -50,12 +51,7 @@ export function App() {
         ) : (
           <div className="app-scanbar">{dropZone}</div>
         )}
-        <ScanProgress
-          state={scan.state}
-          progress={scan.progress}
-          stopped={scan.stopped}
-          onCancel={() => scanSession.cancel()}
-        />
+        <LiveScanProgress state={scan.state} stopped={scan.stopped} />
         <CorpusPanel persistence={corpusPersistence} />
         {scan.rescanNote && (
           <p role="status" className="ss-panel app-note app-note--warn">
@@ -83,6 +79,14 @@ export function App() {
     </div>
   );
 }
+
+/** The progress panel, the one part of the page that follows the scan's progress. */
+function LiveScanProgress({ state, stopped }: { state: ScanState; stopped: string | null }) {
+  const progress = useSyncExternalStore(scanStore.subscribe, () => scanStore.getSnapshot().progress);
+  return <ScanProgress state={state} progress={progress} stopped={stopped} onCancel={cancelScan} />;
+}
+
+const cancelScan = () => scanSession.cancel();
 
 /**
  * The first-visit explanation and the sample button. It alone follows the saved corpus (the sample is

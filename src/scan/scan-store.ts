@@ -82,9 +82,18 @@ export interface ScanSnapshot {
 /** The scan's default k: the core's tuned default (src/core/quality/defaults.ts). */
 export const DEFAULT_K = CORE_DEFAULT_K;
 
+/** The snapshot without the scan's progress: what the page's shell renders from. */
+export type ScanShell = Omit<ScanSnapshot, 'progress'>;
+
 /** A store holding one snapshot; `subscribe`/`getSnapshot` fit `useSyncExternalStore` as they are. */
 export interface ScanStore {
   getSnapshot(): ScanSnapshot;
+  /**
+   * The snapshot without `progress`, the same object until another field changes: progress changes
+   * ten times a second during a scan, and only the progress panel reads it, so the rest of the page
+   * subscribes to this and is not rendered again on every tick.
+   */
+  getShell(): ScanShell;
   subscribe(listener: () => void): () => void;
   /** Shallow-merges `patch` into a new snapshot and notifies listeners. */
   update(patch: Partial<ScanSnapshot>): void;
@@ -111,14 +120,22 @@ export function createScanStore(initial: Partial<ScanSnapshot> = {}): ScanStore 
     ...initial,
   };
   const listeners = new Set<() => void>();
+  const shellOf = ({ progress: _progress, ...rest }: ScanSnapshot): ScanShell => rest;
+  let shell = shellOf(snapshot);
   return {
     getSnapshot: () => snapshot,
+    getShell: () => shell,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     update(patch) {
       snapshot = { ...snapshot, ...patch };
+      for (const key in patch) {
+        if (key === 'progress') continue;
+        shell = shellOf(snapshot);
+        break;
+      }
       for (const listener of [...listeners]) listener();
     },
   };

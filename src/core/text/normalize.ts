@@ -35,8 +35,34 @@ export const upperThenLower = (c: string) => (c === '\u1e9e' ? 'ss' : c.toUpperC
 
 export function normalizeText(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();
-  // toUpperCase maps each code point on its own (no context), so uppercasing just the few code points
-  // that need it equals uppercasing the whole text, at a fraction of the cost.
-  const folded = text.normalize('NFKC').replace(NEEDS_UPPERCASE_FIRST_ALL, upperThenLower).toLowerCase().normalize('NFKC');
-  return folded.includes('ς') ? folded.replace(FINAL_SIGMA, 'σ') : folded;
+  return finishFold(caseFold(text.normalize('NFKC')));
+}
+
+/**
+ * normalizeText's case folding of a text already in NFKC (its result may need NFKC again: `finishFold`).
+ * toUpperCase maps each code point on its own (no context), so uppercasing just the few code points
+ * that need it equals uppercasing the whole text, at a fraction of the cost.
+ */
+export function caseFold(nfkc: string): string {
+  return nfkc.replace(NEEDS_UPPERCASE_FIRST_ALL, upperThenLower).toLowerCase();
+}
+
+/** normalizeText's last steps on a case-folded text: NFKC again, and final sigma as sigma. */
+export function finishFold(folded: string): string {
+  const nfkc = folded.normalize('NFKC');
+  return nfkc.includes('ς') ? nfkc.replace(FINAL_SIGMA, 'σ') : nfkc;
+}
+
+/**
+ * The code points `first` to `first + count - 1` (none a surrogate) as one string, when normalizeText
+ * leaves each of them as it is, alone or anywhere; else null. Why one test for a run: the tables of the
+ * fast path fill blocks of 256 code points, and most blocks real text touches (CJK ideographs) map to
+ * themselves. NFKD leaving the run as it is means no code point decomposes (one that did would be gone
+ * from the result) and none reorders; case folding leaving it means none folds (final sigma aside,
+ * context-free, and no sigma folds to itself); ς, which NFKC keeps and normalizeText turns into σ, is left out.
+ */
+export function selfNormalRun(first: number, count: number): string | null {
+  let run = '';
+  for (let cp = first; cp < first + count; cp++) run += String.fromCodePoint(cp);
+  return run.normalize('NFKD') === run && caseFold(run) === run && !run.includes('ς') ? run : null;
 }

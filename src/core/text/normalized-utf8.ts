@@ -27,7 +27,7 @@ import { binaryReason, utf16WithoutBom, utf32Bom } from './decode.ts';
 import { documentText } from './document-text.ts';
 import { FALLBACK, LOWER, entityAt, entityEnd, tagEnd, validUtf8 } from './html-bytes.ts';
 import { isHtmlName } from './html.ts';
-import { NEEDS_UPPERCASE_FIRST_ALL, normalizeText, upperThenLower } from './normalize.ts';
+import { caseFold, finishFold, normalizeText, selfNormalRun } from './normalize.ts';
 
 /** A growable output buffer, reused across documents (the normalized text lives in `bytes`). */
 export type Utf8Buffer = { bytes: Uint8Array };
@@ -109,21 +109,74 @@ function classify(cp: number): number {
   if (cp >= 0xd800 && cp <= 0xdfff) return NOT_SIMPLE;
   const c = String.fromCodePoint(cp);
   if (startsJoining(c) || startsJoining(c.normalize('NFKD'))) return NOT_SIMPLE;
-  const folded = c.normalize('NFKC').replace(NEEDS_UPPERCASE_FIRST_ALL, upperThenLower).toLowerCase();
-  const result = normalizeText(c);
+  const folded = caseFold(c.normalize('NFKC'));
+  // normalizeText(c), from its own first steps (`folded`) rather than from the start again: each
+  // worker fills the blocks its text touches (a hundred or more on real text), so a call saved is
+  // thousands saved (the table test holds every entry to normalizeText).
+  const result = finishFold(folded);
   if (startsJoining(folded) || startsJoining(result)) return NOT_SIMPLE;
-  const utf8 = encoder.encode(result);
   // (No line feed: the fast path finds line starts by counting them.)
-  if (utf8.length > 127 || utf8.includes(0x0a)) return NOT_SIMPLE;
-  if (poolUsed + utf8.length > pool.length) {
-    const grown = new Uint8Array(pool.length * 2);
+  if (result.includes('\n')) return NOT_SIMPLE;
+  return pooled(result);
+}
+
+/** The table entry of a result: its UTF-8 added to the pool (NOT_SIMPLE when too long for an entry). */
+function pooled(result: string): number {
+  // Written straight into the pool: TextEncoder#encode made a fresh buffer per code point, which
+  // cost more than the normalizing in Chromium's workers.
+  if (poolUsed + 3 * result.length > pool.length) {
+    const grown = new Uint8Array(Math.max(pool.length * 2, poolUsed + 3 * result.length));
     grown.set(pool);
     pool = grown;
   }
-  pool.set(utf8, poolUsed);
-  const entry = poolUsed * 256 + utf8.length * 2 + (utf8.length === result.length ? 0 : 1);
-  poolUsed += utf8.length;
+  const length = utf8Into(result, pool, poolUsed);
+  if (length > 127) return NOT_SIMPLE;
+  const entry = poolUsed * 256 + length * 2 + (length === result.length ? 0 : 1);
+  poolUsed += length;
   return entry;
+}
+
+/** Writes the UTF-8 of `s` (well-formed: no lone surrogates) at `out[at..]`; returns its length in bytes. */
+function utf8Into(s: string, out: Uint8Array, at: number): number {
+  let w = at;
+  for (let i = 0; i < s.length; i++) {
+    let u = s.charCodeAt(i);
+    if (u < 0x80) out[w++] = u;
+    else if (u < 0x800) {
+      out[w++] = 0xc0 | (u >> 6);
+      out[w++] = 0x80 | (u & 0x3f);
+    } else if (u >= 0xd800 && u <= 0xdbff) {
+      u = 0x10000 + ((u - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+      out[w++] = 0xf0 | (u >> 18);
+      out[w++] = 0x80 | ((u >> 12) & 0x3f);
+      out[w++] = 0x80 | ((u >> 6) & 0x3f);
+      out[w++] = 0x80 | (u & 0x3f);
+    } else {
+      out[w++] = 0xe0 | (u >> 12);
+      out[w++] = 0x80 | ((u >> 6) & 0x3f);
+      out[w++] = 0x80 | (u & 0x3f);
+    }
+  }
+  return w - at;
+}
+
+/**
+ * Fills `entries` (256 of them) for the block starting at `start`. A block whose code points all
+ * normalize to themselves (selfNormalRun) needs no call per code point: each is its own result (a mark
+ * or a trailing jamo still goes to the string path, as classify decides).
+ */
+function fillBlock(entries: Int32Array, at: number, start: number): void {
+  const run = start >= 0xd800 && start <= 0xdfff ? null : selfNormalRun(start, 256);
+  if (run === null) {
+    for (let c = 0; c < 256; c++) entries[at + c] = classify(start + c);
+    return;
+  }
+  let i = 0;
+  for (let c = 0; c < 256; c++) {
+    const cp = start + c;
+    const ch = run.slice(i, (i += cp < 0x10000 ? 1 : 2));
+    entries[at + c] = startsJoining(ch) ? NOT_SIMPLE : pooled(ch);
+  }
 }
 
 /** The table entry of a code point (see BMP_ENTRIES), filling its block on first use. */
@@ -131,15 +184,13 @@ function entryOf(cp: number): number {
   if (cp < 0x10000) {
     const entry = BMP_ENTRIES[cp];
     if (entry !== 0) return entry;
-    const start = cp & ~0xff;
-    for (let c = start; c < start + 256; c++) BMP_ENTRIES[c] = classify(c);
+    fillBlock(BMP_ENTRIES, cp & ~0xff, cp & ~0xff);
     return BMP_ENTRIES[cp];
   }
   let block = ASTRAL_BLOCKS[cp >>> 8];
   if (!block) {
     block = ASTRAL_BLOCKS[cp >>> 8] = new Int32Array(256);
-    const start = cp & ~0xff;
-    for (let c = 0; c < 256; c++) block[c] = classify(start + c);
+    fillBlock(block, 0, cp & ~0xff);
   }
   return block[cp & 0xff];
 }

@@ -17,7 +17,7 @@
  * point whose NFKC differs from itself between varied neighbours.
  */
 import { charClass, MARK, SEP } from './char-class.ts';
-import { normalizeText } from './normalize.ts';
+import { caseFold, finishFold, selfNormalRun } from './normalize.ts';
 
 /** Table value: not simple (the text must take the full normalization path). */
 export const NOT_SIMPLE = -2;
@@ -47,7 +47,8 @@ function classify(cp: number): number {
   // A compatibility or singleton mapping (µ, ², fullwidth letters) is per code point when its
   // decomposition starts with a starter: a leading mark could reorder or compose with the previous character.
   if (nfkc !== c && charClass(c.normalize('NFKD').codePointAt(0)!) === MARK) return NOT_SIMPLE;
-  const folded = normalizeText(c);
+  // normalizeText(c), from its NFKC (above) rather than from the start again: a call saved per code point of every block filled.
+  const folded = cp < 0x80 ? c.toLowerCase() : finishFold(caseFold(nfkc));
   if (folded === 'ss' && cls !== SEP) return FOLDS_TO_SS;
   const f = folded.codePointAt(0)!;
   if (folded.length !== 1 || f >= 0x10000 || charClass(f) !== cls || isJamo(f)) return NOT_SIMPLE;
@@ -56,6 +57,12 @@ function classify(cp: number): number {
 
 function fillBlock(block: number): void {
   const start = block << 8;
+  // A block whose code points all normalize to themselves (most CJK blocks): each folds to itself,
+  // unless it is a mark or a jamo (classify's answer, without its normalize calls per code point).
+  if ((start < 0xd800 || start > 0xdfff) && selfNormalRun(start, 256) !== null) {
+    for (let cp = start; cp < start + 256; cp++) table[cp] = isJamo(cp) || charClass(cp) === MARK ? NOT_SIMPLE : cp;
+    return;
+  }
   for (let cp = start; cp < start + 256; cp++) table[cp] = classify(cp);
 }
 

@@ -20,4 +20,24 @@ describe('scan store', () => {
     store.update({ state: 'done' });
     expect(calls).toBe(1);
   });
+
+  it('keeps the snapshot without progress (getShell) the same object through progress-only updates', () => {
+    // The page re-rendered its whole shell (drop zone, corpus panel, a shown result) on every
+    // progress tick, ten times a second during a scan; only the progress panel reads progress.
+    const store = createScanStore();
+    const shell = store.getShell();
+    expect(shell).toMatchObject({ state: 'idle', result: null, k: CORE_K });
+    expect('progress' in shell).toBe(false);
+    const progress = { phase: 'reading', filesDone: 1, filesTotal: 2, filesListedOnly: 0, filesExcluded: 0, filesUnchanged: 0, checkingOneByOne: false, bytesDone: 1, bytesTotal: 2, bytesTotalKnown: false, bytesPerSecond: 0, secondsLeft: null, elapsedMs: 5 } as const;
+    store.update({ progress });
+    store.update({ progress: { ...progress, filesDone: 2 } });
+    expect(store.getShell()).toBe(shell);
+    expect(store.getSnapshot().progress?.filesDone).toBe(2);
+    store.update({ state: 'scanning', progress });
+    const scanning = store.getShell();
+    expect(scanning).not.toBe(shell);
+    expect(scanning.state).toBe('scanning');
+    store.update({ progress: null });
+    expect(store.getShell()).toBe(scanning);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAscii, NEEDS_UPPERCASE_FIRST, normalizeText } from '../../../../src/core/text/normalize.ts';
+import { isAscii, NEEDS_UPPERCASE_FIRST, normalizeText, selfNormalRun } from '../../../../src/core/text/normalize.ts';
 import { charStream, removeStopWords, tokenize, tokenizeDetailed } from '../../../../src/core/text/tokenize.ts';
 import { charClass, MARK, SEP, SOLO, WORD } from '../../../../src/core/text/char-class.ts';
 import { isStopWord } from '../../../../src/core/text/stop-words.ts';
@@ -84,6 +84,26 @@ describe('normalizeText', () => {
     for (const s of ['Straße', 'ẞ', 'İSTANBUL', 'ΟΔΟΣ', 'ﬁ', 'ǰ', 'ᾳ', 'ŉ', 'Ｆ', '東京', '😀', 'e\u0301\u0323']) {
       expect(normalizeText(normalizeText(s))).toBe(normalizeText(s));
     }
+  });
+});
+
+describe('selfNormalRun (the fast path fills such blocks without a call per code point)', () => {
+  it('finds the blocks whose code points normalizeText leaves as they are, and only those', () => {
+    expect(selfNormalRun(0x4e00, 256)).toHaveLength(256); // CJK ideographs
+    expect(selfNormalRun(0x20000, 256)).toHaveLength(512); // CJK extension B (surrogate pairs)
+    expect(selfNormalRun(0, 256)).toBeNull(); // A-Z fold
+    expect(selfNormalRun(0xac00, 256)).toBeNull(); // Hangul syllables decompose under NFKD
+    expect(selfNormalRun(0x3c2, 1)).toBeNull(); // ς is NFKC but becomes σ
+    // Every code point of every such block of the BMP and the emoji planes, alone and next to others.
+    const wrong: string[] = [];
+    for (const block of [...Array.from({ length: 0xd8 }, (_, b) => b), ...Array.from({ length: 0x20 }, (_, b) => 0xe0 + b), 0x1f3, 0x1f4, 0x1f6, 0x200]) {
+      if (selfNormalRun(block << 8, 256) === null) continue;
+      for (let cp = block << 8; cp < (block + 1) << 8; cp++) {
+        const c = String.fromCodePoint(cp);
+        if (normalizeText(c) !== c || normalizeText(`A${c}Σ`) !== `a${c}σ`) wrong.push(`U+${cp.toString(16)}`);
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
   });
 });
 
