@@ -129,6 +129,8 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     }
     const searchStart = performance.now();
     let threadsUsed = 1;
+    // Tables each thread searched, this one first: the split follows which thread got to a table first.
+    let threadTables: readonly number[] = [];
     let pairs: PairList;
     // Int32 counters bound the shared count: a limit that high could not be held in memory anyway.
     const limit = Math.min(args.maxPairs, 2 ** 31 - 2 ** 26);
@@ -137,6 +139,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
         threadsUsed = pool.size;
         // Not waiting for the workers to load: this thread searches its range meanwhile.
         pairs = await pool.allPairs(hi, lo, args.k, blocks, limit);
+        threadTables = pool.lastThreadTables;
       } else {
         pairs = allPairs(hi, lo, args.k, { ...(blocks > 0 ? { blocks } : {}), pairLimit: { limit } });
       }
@@ -168,6 +171,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       'engine=index',
       blocks > 0 ? `blocks=${blocks} tables=${binomial(blocks, args.k)}` : 'blocks=none (brute force)',
       `threads=${threadsUsed}`,
+      ...(threadTables.length > 0 ? [`thread_tables=${threadTables.join('+')}`] : []),
       `pairs=${sorted.count}`,
       ...(estimate !== null ? [`estimated_pairs=${estimate}`, `estimate_seconds=${estimateSeconds.toFixed(3)}`] : []),
       `read_seconds=${readSeconds.toFixed(3)}`,
