@@ -131,6 +131,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     let threadsUsed = 1;
     // Tables each thread searched, this one first: the split follows which thread got to a table first.
     let threadTables: readonly number[] = [];
+    let presorted = false;
     let pairs: PairList;
     // Int32 counters bound the shared count: a limit that high could not be held in memory anyway.
     const limit = Math.min(args.maxPairs, 2 ** 31 - 2 ** 26);
@@ -138,8 +139,10 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       if (pool && n >= 2 && blocks > 0) {
         threadsUsed = pool.size;
         // Not waiting for the workers to load: this thread searches its range meanwhile.
-        pairs = await pool.allPairs(hi, lo, args.k, blocks, limit);
+        // Sorted where found: each thread sorts its own pairs (the worker while this thread sorts its own), then one merge.
+        pairs = await pool.sortedPairs(hi, lo, args.k, blocks, limit);
         threadTables = pool.lastThreadTables;
+        presorted = true;
       } else {
         pairs = allPairs(hi, lo, args.k, { ...(blocks > 0 ? { blocks } : {}), pairLimit: { limit } });
       }
@@ -149,7 +152,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       throw error;
     }
     const searchEnd = performance.now();
-    const sorted = sortPairs(pairs);
+    const sorted = presorted ? pairs : sortPairs(pairs);
     // Fingerprint numbers become row numbers (rows without a fingerprint were left out); the map is increasing, so the order holds.
     if (input.rows) {
       for (let p = 0; p < sorted.count; p++) {

@@ -7,7 +7,7 @@
  */
 import { allPairsBruteForce, allPairsForTables } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
-import { createPairList, type PairList } from '../core/index/pair-list.ts';
+import { createPairList, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { pairsApi, type ClaimedRunsRequest, type PairsApi } from '../workers/pairs-api.ts';
 import type { SpawnedWorker } from '../workers/worker-bridge.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
@@ -30,6 +30,8 @@ export interface PairsPool {
    * reason when it aborts (which terminates the threads; the next call starts new ones).
    */
   allPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number, limit?: number, signal?: AbortSignal): Promise<PairList>;
+  /** `sortPairs` of `allPairs`' result, each thread sorting its own pairs before they are merged. */
+  sortedPairs(hi: Uint32Array, lo: Uint32Array, k: number, blocks?: number, limit?: number, signal?: AbortSignal): Promise<PairList>;
   /** Stops the threads. */
   close(): Promise<void>;
 }
@@ -61,6 +63,41 @@ export function startPairsPool(size: number, spawn: () => SpawnedWorker = spawnP
   let lastThreadSeconds: number[] = [];
   let lastThreadTables: number[] = [];
 
+  async function search(hi: Uint32Array, lo: Uint32Array, k: number, blocks: number | undefined, limit: number | undefined, signal: AbortSignal | undefined, sort: boolean): Promise<PairList> {
+    const n = hi.length;
+    if (blocks === undefined && k > MAX_BLOCKS - 1) {
+      const pairs = allPairsBruteForce(hi, lo, k, limit === undefined ? undefined : { limit });
+      return sort ? sortPairs(pairs) : pairs;
+    }
+    const m = blocks ?? chooseBlocks(n, k);
+    if (n < 2) return createPairList();
+    const layout = blockLayout(k, m);
+    if (!pool) {
+      signal?.throwIfAborted();
+      const started = performance.now();
+      const pairs = allPairsForTables(hi, lo, layout, 0, layout.tables.length, limit === undefined ? undefined : { limit });
+      lastThreadSeconds = [(performance.now() - started) / 1000];
+      lastThreadTables = [layout.tables.length];
+      return sort ? sortPairs(pairs) : pairs;
+    }
+    // comlink posts each call at once, so every worker has the search (queued until it has loaded)
+    // before the caller starts claiming runs.
+    const workers = (request: ClaimedRunsRequest) => pool.broadcast(signal, (api) => api.pairsForClaimedRuns(request));
+    // An abort seen before or after the caller's own (synchronous) share stops the workers too; one
+    // while the caller waits for them is the pool's (it terminates them).
+    const stopIfAborted = () => {
+      if (!signal?.aborted) return;
+      pool.terminate(signal.reason);
+      signal.throwIfAborted();
+    };
+    stopIfAborted();
+    const found = await searchClaimedRuns((request) => searchHere(request, signal), workers, hi, lo, k, m, limit, sort);
+    stopIfAborted();
+    lastThreadSeconds = found.seconds;
+    lastThreadTables = found.tables;
+    return found.pairs;
+  }
+
   return {
     size: count,
     ready,
@@ -70,37 +107,8 @@ export function startPairsPool(size: number, spawn: () => SpawnedWorker = spawnP
     get lastThreadTables() {
       return lastThreadTables;
     },
-    async allPairs(hi, lo, k, blocks, limit, signal) {
-      const n = hi.length;
-      if (blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k, limit === undefined ? undefined : { limit });
-      const m = blocks ?? chooseBlocks(n, k);
-      if (n < 2) return createPairList();
-      const layout = blockLayout(k, m);
-      if (!pool) {
-        signal?.throwIfAborted();
-        const started = performance.now();
-        const pairs = allPairsForTables(hi, lo, layout, 0, layout.tables.length, limit === undefined ? undefined : { limit });
-        lastThreadSeconds = [(performance.now() - started) / 1000];
-        lastThreadTables = [layout.tables.length];
-        return pairs;
-      }
-      // comlink posts each call at once, so every worker has the search (queued until it has loaded)
-      // before the caller starts claiming runs.
-      const workers = (request: ClaimedRunsRequest) => pool.broadcast(signal, (api) => api.pairsForClaimedRuns(request));
-      // An abort seen before or after the caller's own (synchronous) share stops the workers too; one
-      // while the caller waits for them is the pool's (it terminates them).
-      const stopIfAborted = () => {
-        if (!signal?.aborted) return;
-        pool.terminate(signal.reason);
-        signal.throwIfAborted();
-      };
-      stopIfAborted();
-      const found = await searchClaimedRuns((request) => searchHere(request, signal), workers, hi, lo, k, m, limit);
-      stopIfAborted();
-      lastThreadSeconds = found.seconds;
-      lastThreadTables = found.tables;
-      return found.pairs;
-    },
+    allPairs: (hi, lo, k, blocks, limit, signal) => search(hi, lo, k, blocks, limit, signal, false),
+    sortedPairs: (hi, lo, k, blocks, limit, signal) => search(hi, lo, k, blocks, limit, signal, true),
     close() {
       pool?.terminate();
       return Promise.resolve();

@@ -7,7 +7,7 @@ import { transfer } from 'comlink';
 import { allPairsForTables, type PairLimit } from '../core/index/all-pairs.ts';
 import { blockLayout } from '../core/index/block-layout.ts';
 import { allPairsForClaimedRuns, tableRuns, type ClaimedPairs } from '../core/index/claimed-runs.ts';
-import { trimPairList, type PairList } from '../core/index/pair-list.ts';
+import { sortPairs, trimPairList, type PairList } from '../core/index/pair-list.ts';
 
 /** Tables [firstTable, endTable) of layout (k, blocks) over fingerprints `hi`/`lo` (shared between workers when in a SharedArrayBuffer). */
 export interface TableRangeRequest {
@@ -35,6 +35,8 @@ export interface ClaimedRunsRequest {
   blocks: number;
   next: Int32Array;
   limit?: PairLimit;
+  /** Each thread sorts its own pairs by (a, b) (`taken` and `ends` then say nothing of the order); the caller merges them. */
+  sort?: boolean;
 }
 
 /** The runs this thread took, their pairs (trimmed, buffers transferred) and the seconds it spent. */
@@ -60,7 +62,7 @@ export const pairsApi = {
     const started = performance.now();
     const layout = blockLayout(request.k, request.blocks);
     const found = allPairsForClaimedRuns(request.hi, request.lo, layout, tableRuns(layout), request.next, request.limit);
-    const pairs = trimPairList(found.pairs);
+    const pairs = request.sort ? sortPairs(found.pairs) : trimPairList(found.pairs);
     const result = { pairs, taken: found.taken, ends: found.ends, seconds: (performance.now() - started) / 1000 };
     return transfer(result, [pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer, found.taken.buffer, found.ends.buffer] as ArrayBuffer[]);
   },

@@ -7,7 +7,7 @@
 import { PairLimitError, splitTables, type PairLimit } from '../core/index/all-pairs.ts';
 import { blockLayout } from '../core/index/block-layout.ts';
 import { joinClaimedPairs, tableRuns } from '../core/index/claimed-runs.ts';
-import type { PairList } from '../core/index/pair-list.ts';
+import { mergeSortedPairs, type PairList } from '../core/index/pair-list.ts';
 import { canShareMemory } from './claimed-hashes.ts';
 import type { ClaimedRunsPairs, ClaimedRunsRequest, TableRangePairs, TableRangeRequest } from './pairs-api.ts';
 
@@ -78,7 +78,8 @@ export interface ClaimedSearch {
  * search to every worker first (their answers, one each), then `here` searches on the calling thread.
  * When the caller took every run, the workers are not waited for (one still loading its code then
  * finds nothing left to claim).
- * Rejects with a `PairLimitError` once the threads together pass `limit`.
+ * Rejects with a `PairLimitError` once the threads together pass `limit`. With `sort`, each thread
+ * sorts its own pairs and they are merged: the pairs come sorted by (a, b), as `sortPairs` sorts them.
  */
 export async function searchClaimedRuns(
   here: (request: ClaimedRunsRequest) => ClaimedRunsPairs,
@@ -88,6 +89,7 @@ export async function searchClaimedRuns(
   k: number,
   blocks: number,
   limit?: number,
+  sort = false,
 ): Promise<ClaimedSearch> {
   const layout = blockLayout(k, blocks);
   const runs = tableRuns(layout);
@@ -98,6 +100,7 @@ export async function searchClaimedRuns(
     blocks,
     next: new Int32Array(new SharedArrayBuffer(4)),
     ...(limit === undefined ? {} : { limit: { limit, shared: new Int32Array(new SharedArrayBuffer(4)) } }),
+    ...(sort ? { sort } : {}),
   };
   const asLimitError = (error: unknown) => {
     // comlink carries a thrown error's name and message, not its class.
@@ -110,7 +113,8 @@ export async function searchClaimedRuns(
   if (mine.taken.length === runs.length - 1) return { pairs: mine.pairs, seconds: [mine.seconds], tables: [tablesOf(mine)] };
   const theirs = await pending;
   const all = [mine, ...theirs];
-  return { pairs: joinClaimedPairs(all, runs.length - 1), seconds: all.map((p) => p.seconds), tables: all.map(tablesOf) };
+  const pairs = sort ? mergeSortedPairs(all.map((p) => p.pairs)) : joinClaimedPairs(all, runs.length - 1);
+  return { pairs, seconds: all.map((p) => p.seconds), tables: all.map(tablesOf) };
 }
 
 /** The fingerprints in one SharedArrayBuffer (hi then lo), copied once unless they already are. */

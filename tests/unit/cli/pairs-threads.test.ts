@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { startPairsPool } from '../../../src/cli/pairs-threads.ts';
 import { PairLimitError, allPairs, splitTables } from '../../../src/core/index/all-pairs.ts';
 import { blockLayout } from '../../../src/core/index/block-layout.ts';
-import { concatPairLists, type PairList } from '../../../src/core/index/pair-list.ts';
+import { concatPairLists, sortPairs, type PairList } from '../../../src/core/index/pair-list.ts';
 import { pairsApi } from '../../../src/workers/pairs-api.ts';
 import { isAbortError } from '../../../src/workers/worker-bridge.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
@@ -50,6 +50,8 @@ describe('the pairs threads', { timeout: 60_000 }, () => {
     try {
       expect(trimmed(await threads.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
       expect(threads.lastThreadSeconds).toHaveLength(threads.lastThreadTables.length);
+      // Sorted where found, then merged: sortPairs' order, whichever thread took which tables.
+      expect(trimmed(await threads.sortedPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(sortPairs(single)));
     } finally {
       await threads.close();
     }
@@ -111,6 +113,7 @@ describe('the pairs threads', { timeout: 60_000 }, () => {
     const alone = startPairsPool(1, channels.spawn);
     expect(trimmed(await alone.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
     expect(alone.lastThreadTables).toEqual([tables]);
+    expect(trimmed(await alone.sortedPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(sortPairs(single)));
     expect(channels.spawned()).toBe(1);
     await alone.close();
   });
