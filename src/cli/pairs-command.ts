@@ -143,6 +143,9 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
         pairs = await pool.sortedPairs(hi, lo, args.k, blocks, limit);
         threadTables = pool.lastThreadTables;
         presorted = true;
+        // A worker that could not start fails the command even when this thread took every table
+        // (its startup, begun before the input was read, is over by now unless the search was short).
+        await pool.ready;
       } else {
         pairs = allPairs(hi, lo, args.k, { ...(blocks > 0 ? { blocks } : {}), pairLimit: { limit } });
       }
