@@ -6,6 +6,9 @@
  * simhash-py is imported by python3 as `simhash`, from bench/.data/simhash-py when that holds a built copy
  * (`pip install simhash-py` where PyPI is reachable; else build seomoz/simhash-py with its simhash-cpp
  * submodule: `python3 setup.py build_ext --inplace` with Cython 0.29, Debian's cython3).
+ * The simsift child runs without NODE_EXTRA_CA_CERTS (printed): with it, every Node start reads that CA
+ * bundle, a cost of this machine's setup that a user's does not have and that `pairs` never uses; python
+ * keeps the environment as it is.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -34,16 +37,19 @@ export async function main(args: string[]): Promise<void> {
   if (!v) return;
   const o = { n: numberOption(v.n, 1_000_000, 'n'), k: numberOption(v.k, 3, 'k'), runs: numberOption(v.runs, 3, 'runs'), blocksPy: numberOption(v['blocks-py'], 6, 'blocks-py'), threads: v.threads === undefined ? undefined : numberOption(v.threads, 1, 'threads') };
   const file = plantedFingerprintFile(o.n);
+  // Node loads NODE_EXTRA_CA_CERTS at every start, whether or not the program makes a TLS connection.
+  const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...ourEnv } = process.env;
   const env = { ...process.env, PYTHONPATH: [join(data, 'simhash-py'), process.env.PYTHONPATH].filter(Boolean).join(':') };
   const havePy = spawnSync('python3', ['-c', 'import simhash; simhash.find_all'], { env }).status === 0;
   if (!havePy) console.log('simhash-py not found (see this file\'s header): simsift pairs alone');
+  if (extraCaCerts !== undefined) console.log(`simsift pairs runs without NODE_EXTRA_CA_CERTS (${extraCaCerts}): Node would read that CA bundle at its start, which a user's machine does not have set and pairs never uses; find_all keeps the environment`);
   console.log(`pairs-cli bench: n=${o.n} k=${o.k}${o.threads === undefined ? '' : ` --threads ${o.threads}`}, simhash-py find_all with ${o.blocksPy} blocks; 2-core shared machine`);
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let r = 0; r < o.runs; r++) {
     const load = loadavg()[0].toFixed(1);
     const t0 = performance.now();
-    const result = spawnSync(process.execPath, [join(root, 'bin', 'simsift.js'), 'pairs', file, '--k', String(o.k), ...(o.threads === undefined ? [] : ['--threads', String(o.threads)]), '--out', join(data, 'pairs-cli-out.txt')], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(root, 'bin', 'simsift.js'), 'pairs', file, '--k', String(o.k), ...(o.threads === undefined ? [] : ['--threads', String(o.threads)]), '--out', join(data, 'pairs-cli-out.txt')], { encoding: 'utf8', env: ourEnv });
     const wall = (performance.now() - t0) / 1000;
     if (result.status !== 0) throw new Error(`simsift pairs failed: ${result.stderr}`);
     ours.push(wall);

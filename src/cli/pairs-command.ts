@@ -129,6 +129,9 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
     }
     const searchStart = performance.now();
     let threadsUsed = 1;
+    // Tables each thread searched, this one first: the split follows which thread got to a table first.
+    let threadTables: readonly number[] = [];
+    let presorted = false;
     let pairs: PairList;
     // Int32 counters bound the shared count: a limit that high could not be held in memory anyway.
     const limit = Math.min(args.maxPairs, 2 ** 31 - 2 ** 26);
@@ -136,7 +139,13 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       if (pool && n >= 2 && blocks > 0) {
         threadsUsed = pool.size;
         // Not waiting for the workers to load: this thread searches its range meanwhile.
-        pairs = await pool.allPairs(hi, lo, args.k, blocks, limit);
+        // Sorted where found: each thread sorts its own pairs (the worker while this thread sorts its own), then one merge.
+        pairs = await pool.sortedPairs(hi, lo, args.k, blocks, limit);
+        threadTables = pool.lastThreadTables;
+        presorted = true;
+        // A worker that could not start fails the command even when this thread took every table
+        // (its startup, begun before the input was read, is over by now unless the search was short).
+        await pool.ready;
       } else {
         pairs = allPairs(hi, lo, args.k, { ...(blocks > 0 ? { blocks } : {}), pairLimit: { limit } });
       }
@@ -146,7 +155,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       throw error;
     }
     const searchEnd = performance.now();
-    const sorted = sortPairs(pairs);
+    const sorted = presorted ? pairs : sortPairs(pairs);
     // Fingerprint numbers become row numbers (rows without a fingerprint were left out); the map is increasing, so the order holds.
     if (input.rows) {
       for (let p = 0; p < sorted.count; p++) {
@@ -168,6 +177,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo): Promise<n
       'engine=index',
       blocks > 0 ? `blocks=${blocks} tables=${binomial(blocks, args.k)}` : 'blocks=none (brute force)',
       `threads=${threadsUsed}`,
+      ...(threadTables.length > 0 ? [`thread_tables=${threadTables.join('+')}`] : []),
       `pairs=${sorted.count}`,
       ...(estimate !== null ? [`estimated_pairs=${estimate}`, `estimate_seconds=${estimateSeconds.toFixed(3)}`] : []),
       `read_seconds=${readSeconds.toFixed(3)}`,

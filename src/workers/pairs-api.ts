@@ -6,7 +6,8 @@
 import { transfer } from 'comlink';
 import { allPairsForTables, type PairLimit } from '../core/index/all-pairs.ts';
 import { blockLayout } from '../core/index/block-layout.ts';
-import { trimPairList, type PairList } from '../core/index/pair-list.ts';
+import { allPairsForClaimedRuns, tableRuns, type ClaimedPairs } from '../core/index/claimed-runs.ts';
+import { sortPairs, trimPairList, type PairList } from '../core/index/pair-list.ts';
 
 /** Tables [firstTable, endTable) of layout (k, blocks) over fingerprints `hi`/`lo` (shared between workers when in a SharedArrayBuffer). */
 export interface TableRangeRequest {
@@ -23,6 +24,24 @@ export interface TableRangeRequest {
 /** A range's pairs (trimmed, buffers transferred) and the seconds the worker spent finding them. */
 export type TableRangePairs = PairList & { seconds: number };
 
+/**
+ * A search whose runs of tables the threads claim as they get to them (core/index/claimed-runs.ts):
+ * `next` is the counter they share (an Int32Array over a SharedArrayBuffer, starting at 0).
+ */
+export interface ClaimedRunsRequest {
+  hi: Uint32Array;
+  lo: Uint32Array;
+  k: number;
+  blocks: number;
+  next: Int32Array;
+  limit?: PairLimit;
+  /** Each thread sorts its own pairs by (a, b) (`taken` and `ends` then say nothing of the order); the caller merges them. */
+  sort?: boolean;
+}
+
+/** The runs this thread took, their pairs (trimmed, buffers transferred) and the seconds it spent. */
+export type ClaimedRunsPairs = ClaimedPairs & { seconds: number };
+
 export const pairsApi = {
   /** Answers once the worker has loaded its code (lets a caller start workers before it has work). */
   ready(): true {
@@ -36,6 +55,16 @@ export const pairsApi = {
     const pairs = trimPairList(allPairsForTables(request.hi, request.lo, layout, request.firstTable, request.endTable, request.limit));
     const result = { ...pairs, seconds: (performance.now() - started) / 1000 };
     return transfer(result, [pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer] as ArrayBuffer[]);
+  },
+
+  /** The pairs of the runs of tables this thread claims until none is left (none, if it comes late). */
+  pairsForClaimedRuns(request: ClaimedRunsRequest): ClaimedRunsPairs {
+    const started = performance.now();
+    const layout = blockLayout(request.k, request.blocks);
+    const found = allPairsForClaimedRuns(request.hi, request.lo, layout, tableRuns(layout), request.next, request.limit);
+    const pairs = request.sort ? sortPairs(found.pairs) : trimPairList(found.pairs);
+    const result = { pairs, taken: found.taken, ends: found.ends, seconds: (performance.now() - started) / 1000 };
+    return transfer(result, [pairs.a.buffer, pairs.b.buffer, pairs.distance.buffer, found.taken.buffer, found.ends.buffer] as ArrayBuffer[]);
   },
 };
 

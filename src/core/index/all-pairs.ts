@@ -92,23 +92,55 @@ export function allPairsForTables(
   endTable: number,
   pairLimit?: PairLimit,
 ): PairList {
+  let t = firstTable;
+  return searchTableRuns(hi, lo, layout, pairLimit, () => {
+    if (t >= endTable) return null;
+    const first = t;
+    t = sharedPassEnd(layout, t, endTable);
+    return [first, t];
+  });
+}
+
+/**
+ * The end of the run of tables from `t` (before `end`) that share one grouping pass: tables are in
+ * lexicographic order of their key blocks, so those sharing every key block but the last are
+ * consecutive. A table keyed on one block shares nothing (its run is itself).
+ */
+export function sharedPassEnd(layout: BlockLayout, t: number, end = layout.tables.length): number {
+  const prefix = prefixMask(layout.tables[t].keyMask);
+  let runEnd = t + 1;
+  if (prefix === 0) return runEnd;
+  while (runEnd < end && prefixMask(layout.tables[runEnd].keyMask) === prefix) runEnd++;
+  return runEnd;
+}
+
+/**
+ * The pairs owned by the runs of tables `next` hands out ([first, end), each within one shared pass),
+ * searched in that order with one set of buffers; `next` returns null when there are no more.
+ * `afterRun` is told how many pairs the list holds after each run.
+ */
+export function searchTableRuns(
+  hi: Uint32Array,
+  lo: Uint32Array,
+  layout: BlockLayout,
+  pairLimit: PairLimit | undefined,
+  next: () => readonly [number, number] | null,
+  afterRun?: (first: number, pairCount: number) => void,
+): PairList {
   const n = checkInput(hi, lo, layout.k);
   let out = createPairList(1024);
   if (n < 2) return out;
-  const scratch = createScratch(n, pairLimit);
-  let t = firstTable;
-  while (t < endTable) {
-    // Tables are in lexicographic order of their key blocks, so tables sharing all key blocks but
-    // the last are consecutive: they share one grouping pass over the documents.
-    const prefix = prefixMask(layout.tables[t].keyMask);
-    let runEnd = t + 1;
-    while (runEnd < endTable && prefixMask(layout.tables[runEnd].keyMask) === prefix) runEnd++;
-    if (prefix === 0) {
-      for (; t < runEnd; t++) out = tablePairs(hi, lo, n, layout, t, scratch, out);
+  let scratch: Scratch | null = null;
+  for (let run = next(); run !== null; run = next()) {
+    // Made at the first run: a thread that finds nothing left to search allocates nothing.
+    scratch ??= createScratch(n, pairLimit);
+    const [first, end] = run;
+    if (prefixMask(layout.tables[first].keyMask) === 0) {
+      for (let t = first; t < end; t++) out = tablePairs(hi, lo, n, layout, t, scratch, out);
     } else {
-      out = prefixRunPairs(hi, lo, n, layout, t, runEnd, scratch, out);
-      t = runEnd;
+      out = prefixRunPairs(hi, lo, n, layout, first, end, scratch, out);
     }
+    afterRun?.(first, out.count);
   }
   return out;
 }

@@ -146,3 +146,45 @@ function sortPacked(a: Uint32Array, b: Uint32Array, d: Uint8Array, n: number): P
   }
   return { a, b, distance: d, count: n };
 }
+
+/**
+ * Merges lists each sorted by (a, b) into one sorted list (a pair in at most one of them): what
+ * `sortPairs` gives for their concatenation, at one pass over the pairs once each thread sorted its own.
+ */
+export function mergeSortedPairs(lists: readonly PairList[]): PairList {
+  let merged = lists.length === 0 ? createPairList(16) : lists[0];
+  for (let i = 1; i < lists.length; i++) merged = mergeTwo(merged, lists[i]);
+  return merged;
+}
+
+function mergeTwo(x: PairList, y: PairList): PairList {
+  const out = createPairList(x.count + y.count);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < x.count && j < y.count) {
+    // Compare (a, b); pairs are distinct, so there is no tie.
+    const takeX = x.a[i] < y.a[j] || (x.a[i] === y.a[j] && x.b[i] < y.b[j]);
+    if (takeX) {
+      out.a[o] = x.a[i];
+      out.b[o] = x.b[i];
+      out.distance[o++] = x.distance[i++];
+    } else {
+      out.a[o] = y.a[j];
+      out.b[o] = y.b[j];
+      out.distance[o++] = y.distance[j++];
+    }
+  }
+  for (; i < x.count; i++, o++) {
+    out.a[o] = x.a[i];
+    out.b[o] = x.b[i];
+    out.distance[o] = x.distance[i];
+  }
+  for (; j < y.count; j++, o++) {
+    out.a[o] = y.a[j];
+    out.b[o] = y.b[j];
+    out.distance[o] = y.distance[j];
+  }
+  out.count = o;
+  return out;
+}

@@ -55,7 +55,7 @@ describe('the bundled simsift', { timeout: 180_000 }, () => {
     const pairs = await run(pairsArgs);
     const pairsFromSource = await run(pairsArgs, { SIMSIFT_FROM_SOURCE: '1' });
     expect(pairs.code).toBe(0);
-    expect(pairs.stderr).toMatch(/ threads=2 pairs=\d+ /);
+    expect(pairs.stderr).toMatch(/ threads=2 thread_tables=\d+(\+\d+)? pairs=\d+ /);
     expect([pairs.code, pairs.stdout]).toEqual([pairsFromSource.code, pairsFromSource.stdout]);
   });
 

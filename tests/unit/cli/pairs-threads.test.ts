@@ -4,11 +4,11 @@
  * find the same pairs as the single-thread search; the shared --max-pairs bound and an abort go
  * through the pool too.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startPairsPool } from '../../../src/cli/pairs-threads.ts';
 import { PairLimitError, allPairs, splitTables } from '../../../src/core/index/all-pairs.ts';
 import { blockLayout } from '../../../src/core/index/block-layout.ts';
-import { concatPairLists, type PairList } from '../../../src/core/index/pair-list.ts';
+import { concatPairLists, sortPairs, type PairList } from '../../../src/core/index/pair-list.ts';
 import { pairsApi } from '../../../src/workers/pairs-api.ts';
 import { isAbortError } from '../../../src/workers/worker-bridge.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
@@ -42,14 +42,16 @@ describe('the pairs threads', { timeout: 60_000 }, () => {
     // The caller searches one range itself: three threads, two workers.
     expect(channels.spawned()).toBe(2);
     expect(trimmed(await overChannels.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
-    expect(overChannels.lastThreadSeconds).toHaveLength(3);
+    expect(overChannels.lastThreadTables.reduce((x, y) => x + y, 0)).toBe(blockLayout(k, blocks).tables.length);
     await overChannels.close();
     expect(channels.terminated()).toBe(2);
 
     const threads = startPairsPool(3);
     try {
       expect(trimmed(await threads.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
-      expect(threads.lastThreadSeconds).toHaveLength(3);
+      expect(threads.lastThreadSeconds).toHaveLength(threads.lastThreadTables.length);
+      // Sorted where found, then merged: sortPairs' order, whichever thread took which tables.
+      expect(trimmed(await threads.sortedPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(sortPairs(single)));
     } finally {
       await threads.close();
     }
@@ -71,15 +73,11 @@ describe('the pairs threads', { timeout: 60_000 }, () => {
 
   it('reject an aborted search and terminate its workers; the next search starts new ones', async () => {
     const controller = new AbortController();
-    // The real API, aborting the search while its ranges are in the workers.
-    const channels = channelSpawner({
-      ...pairsApi,
-      pairsForTables(request: Parameters<typeof pairsApi.pairsForTables>[0]) {
-        controller.abort();
-        return pairsApi.pairsForTables(request);
-      },
-    });
+    const channels = channelSpawner(pairsApi);
     const pool = startPairsPool(2, channels.spawn);
+    await pool.ready;
+    // The caller's share is synchronous: an abort is seen before it starts, while it waits for the workers, or after.
+    controller.abort();
     const aborted = await pool.allPairs(fp.hi, fp.lo, k, blocks, undefined, controller.signal).catch((e: unknown) => e);
     expect(isAbortError(aborted)).toBe(true);
     expect(channels.terminated()).toBe(1);
@@ -88,29 +86,56 @@ describe('the pairs threads', { timeout: 60_000 }, () => {
     await pool.close();
   });
 
-  it('search the last range of tables on the calling thread, and give the workers the fingerprints in shared memory', async () => {
-    const received: { firstTable: number; endTable: number; shared: boolean }[] = [];
+  it('give the workers the search in shared memory, and let the threads claim the tables between them', async () => {
+    const received: { shared: boolean }[] = [];
     const channels = channelSpawner({
       ...pairsApi,
-      pairsForTables(request: Parameters<typeof pairsApi.pairsForTables>[0]) {
-        received.push({ firstTable: request.firstTable, endTable: request.endTable, shared: request.hi.buffer instanceof SharedArrayBuffer && request.lo.buffer instanceof SharedArrayBuffer });
-        return pairsApi.pairsForTables(request);
+      pairsForClaimedRuns(request: Parameters<typeof pairsApi.pairsForClaimedRuns>[0]) {
+        received.push({ shared: [request.hi, request.lo, request.next].every((a) => a.buffer instanceof SharedArrayBuffer) });
+        return pairsApi.pairsForClaimedRuns(request);
       },
     });
-    const two = splitTables(blockLayout(k, blocks).tables.length, 2);
+    const tables = blockLayout(k, blocks).tables.length;
     const pool = startPairsPool(2, channels.spawn);
     try {
+      await pool.ready;
       expect(trimmed(await pool.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
       expect(channels.spawned()).toBe(1);
-      expect(received).toEqual([{ firstTable: 0, endTable: two[1], shared: true }]);
-      expect(pool.lastThreadSeconds).toHaveLength(2);
+      // Sent before the caller searched; in-process, it arrives after (the caller took every table).
+      await vi.waitFor(() => expect(received).toEqual([{ shared: true }]));
+      // The caller, first, took what the worker had not: every table once between them.
+      expect(pool.lastThreadTables.reduce((x, y) => x + y, 0)).toBe(tables);
+      expect(pool.lastThreadSeconds).toHaveLength(pool.lastThreadTables.length);
     } finally {
       await pool.close();
     }
     // One thread is the caller alone: no worker at all.
     const alone = startPairsPool(1, channels.spawn);
     expect(trimmed(await alone.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
+    expect(alone.lastThreadTables).toEqual([tables]);
+    expect(trimmed(await alone.sortedPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(sortPairs(single)));
     expect(channels.spawned()).toBe(1);
     await alone.close();
   });
+
+  it('do not wait for a worker still loading its code: the caller searches every table it finds unclaimed', async () => {
+    // A worker that has not loaded yet: it answers nothing until released, after the search.
+    let release = () => {};
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    const channels = channelSpawner({
+      ...pairsApi,
+      async pairsForClaimedRuns(request: Parameters<typeof pairsApi.pairsForClaimedRuns>[0]) {
+        await loaded;
+        return pairsApi.pairsForClaimedRuns(request);
+      },
+    });
+    const pool = startPairsPool(2, channels.spawn);
+    try {
+      expect(trimmed(await pool.allPairs(fp.hi, fp.lo, k, blocks))).toEqual(trimmed(single));
+      expect(pool.lastThreadTables).toEqual([blockLayout(k, blocks).tables.length]);
+    } finally {
+      release();
+      await pool.close();
+    }
+  }, 10_000);
 });
