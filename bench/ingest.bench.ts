@@ -32,6 +32,10 @@
  * `--profile` samples the page's main thread and its workers (CDP Profiler, 1 ms; worker-profiles.ts)
  * from the input to the groups and prints the functions with the most self time, with their share of
  * each thread's busy samples: where the main thread's and the workers' share of the scan goes.
+ * `--trace` records Chromium's trace (TRACE_CATEGORIES) of the blank read and of the app's scan, prints
+ * each one's busiest threads and writes both to bench/.data/ingest-trace-*.json, with the marks
+ * `bench:scan-start`/`bench:scan-end` around each scan: `npx tsx bench/trace-summary.ts APP BLANK` splits
+ * the page's main thread by event, side by side (the trace's extra work makes a traced run's times moot).
  * `--check` exports the app's CSV after the scan and compares it with `simsift scan` of the same folder
  * (exit code 1 when they differ). `--port P` serves the built app on port P (default 4390, or the next
  * free one), so benches of several worktrees never share an origin.
@@ -74,6 +78,15 @@ function corpusOnDisk(spec: CorpusSpec): { dir: string; files: number; bytes: nu
   return { dir: join(dir, 'corpus'), files: info.files, bytes: info.bytes };
 }
 
+/**
+ * `--trace`'s categories: tasks and mojo messages, plus V8 (GC, microtask rounds: v8.execute's
+ * RunMicrotasks), Blink (serialization, layout, paint), IndexedDB and IPC events, to split the native
+ * time the JS sampler shows as "(program)". bench/trace-summary.ts reads the traces.
+ */
+const TRACE_CATEGORIES = [
+  'toplevel', 'mojom', 'ipc', 'v8', 'v8.execute', 'blink', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'IndexedDB', 'blink.user_timing',
+];
+
 /** A blank page with nothing but a folder input, for the read baseline. */
 const BLANK_PAGE = '<!doctype html><title>read baseline</title><input type=file webkitdirectory aria-label="Choose folder">';
 
@@ -94,6 +107,8 @@ async function readBaseline(newPage: () => Promise<Page>, url: string, dir: stri
         input.addEventListener('change', () => {
           const t0 = performance.now();
           w.__t0 = performance.timeOrigin + t0;
+          // The window bench/trace-summary.ts reads (the FileList's delivery before it left out).
+          performance.mark('bench:scan-start');
           const files = input.files!;
           let next = 0;
           let bytes = 0;
@@ -103,7 +118,10 @@ async function readBaseline(newPage: () => Promise<Page>, url: string, dir: stri
               bytes += read.byteLength;
             }
           };
-          void Promise.all(Array.from({ length: 16 }, lane)).then(() => resolve({ ms: performance.now() - t0, files: files.length, bytes }));
+          void Promise.all(Array.from({ length: 16 }, lane)).then(() => {
+            performance.mark('bench:scan-end');
+            resolve({ ms: performance.now() - t0, files: files.length, bytes });
+          });
         });
       });
     });
@@ -489,11 +507,17 @@ export async function main(args: string[]): Promise<void> {
     let base: Awaited<ReturnType<typeof readBaseline>> | null = null;
     let handleBase: Awaited<ReturnType<typeof readHandleBaseline>> | null = null;
     if (baseline && source === 'folder') {
-      if (o.trace === true && browser) await browser.startTracing(undefined, { categories: ['toplevel'] });
+      if (o.trace === true && browser) await browser.startTracing(undefined, { categories: TRACE_CATEGORIES });
       usage?.resetPeaks();
       base = await readBaseline(newPage, url, corpusDir);
       usage?.sampleNow();
-      if (o.trace === true && browser) printTrace(await browser.stopTracing(), ' of the blank-page read (the FileList included)', false);
+      if (o.trace === true && browser) {
+        const baseTrace = await browser.stopTracing();
+        printTrace(baseTrace, ' of the blank-page read (the FileList included)', false);
+        const saved = join(root, 'bench', '.data', `ingest-trace-blank-${Date.now()}.json`);
+        writeFileSync(saved, baseTrace);
+        console.log(`  the blank read's whole trace: ${saved} (bench/trace-summary.ts summarizes it)`);
+      }
     }
     // The handle's root: the OPFS copy, or the corpus folder itself dropped on each page that needs it.
     const handleRoot: HandleRoot = source === 'disk' ? { disk: corpusDir } : { opfs: opfsFolder };
@@ -508,7 +532,10 @@ export async function main(args: string[]): Promise<void> {
       const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } };
       w.__bench = { inputAt: 0, handlerMs: 0, doneAt: 0, tasks: [] };
       // Capture runs before the app's (React's root) listener, bubbling on window after it.
-      const mark = () => (w.__bench.inputAt ||= performance.now());
+      const mark = () => {
+        if (!w.__bench.inputAt) performance.mark('bench:scan-start');
+        w.__bench.inputAt ||= performance.now();
+      };
       const handled = () => (w.__bench.handlerMs ||= performance.now() - w.__bench.inputAt);
       for (const type of ['change', 'drop']) {
         window.addEventListener(type, mark, { capture: true });
@@ -519,7 +546,10 @@ export async function main(args: string[]): Promise<void> {
       }).observe({ type: 'longtask' });
       const rootEl = document.querySelector('[data-scan-state]')!;
       new MutationObserver(() => {
-        if (rootEl.getAttribute('data-scan-state') === 'done' && !w.__bench.doneAt) w.__bench.doneAt = performance.now();
+        if (rootEl.getAttribute('data-scan-state') === 'done' && !w.__bench.doneAt) {
+          w.__bench.doneAt = performance.now();
+          performance.mark('bench:scan-end');
+        }
       }).observe(rootEl, { attributes: true });
     });
     const profiler = o.profile === true ? await page.context().newCDPSession(page) : null;
@@ -531,7 +561,7 @@ export async function main(args: string[]): Promise<void> {
     const workerProfiler = profiler ? await profileWorkers(profiler) : null;
     // Chromium's trace of the scan's tasks (toplevel and mojo): which native work fills the page's main thread.
     const tracing = o.trace === true && browser ? browser : null;
-    if (tracing) await tracing.startTracing(page, { categories: ['toplevel', 'mojom', 'disabled-by-default-devtools.timeline'] });
+    if (tracing) await tracing.startTracing(page, { categories: TRACE_CATEGORIES });
     const basePeaks = usage?.peaks() ?? null;
     usage?.resetPeaks();
     const tDeliver = performance.now();
