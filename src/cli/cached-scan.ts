@@ -226,7 +226,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   const corpus: LoadedCorpus = {
     count: n,
     ids: new Uint32Array(n),
-    flags: new Uint8Array(n),
+    storedFlags: new Uint8Array(n),
     paths: docs.paths.slice(),
     // Copied whole; the fingerprint and the time are set per document below.
     ...concatDocColumns(['sizes', 'words', 'hashHi', 'hashLo'], [docs]),
@@ -248,7 +248,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
       // storedDocumentOf's mapping of a plain fingerprinted document, without a record per document.
       corpus.hi[d] = docs.hi[d]!;
       corpus.lo[d] = docs.lo[d]!;
-      corpus.flags[d] = hashed ? DOC_FLAG_HAS_CONTENT_HASH : 0;
+      corpus.storedFlags[d] = hashed ? DOC_FLAG_HAS_CONTENT_HASH : 0;
     } else {
       // The app's own mapping of a scanned document to a stored one (status, skip reason, copies).
       const stored = storedDocumentOf(docs, d, d)!;
@@ -256,7 +256,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
         corpus.hi[d] = stored.hi;
         corpus.lo[d] = stored.lo;
       }
-      corpus.flags[d] =
+      corpus.storedFlags[d] =
         (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
       if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
     }

@@ -51,7 +51,7 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
   const flags = new Uint8Array(c.count);
   for (const [p, reason] of c.skipReasons) if (reason === INVALID_UTF8_NOTE) flags[p] = DocFlag.invalidUtf8;
   for (let p = 0; p < c.count; p++) {
-    const f = c.flags[p]!;
+    const f = c.storedFlags[p]!;
     if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
     else if (f & DOC_FLAG_SKIPPED) status[p] = statusOfReason(c.skipReasons.get(p));
     else status[p] = DocStatus.ok;
