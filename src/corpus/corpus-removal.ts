@@ -7,7 +7,7 @@
  */
 import { removeDocuments, type CorpusSummary, type NewDocument } from '../storage/corpus-repository.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { NO_ID } from '../core/ids.ts';
+import { NO_ID, type StorageIds } from '../core/ids.ts';
 import { batchEntries, storedDocumentOf } from './stored-documents.ts';
 import type { ScanDocs } from '../scan/scan-result.ts';
 import type { EntriesFor } from '../storage/permuted-shards.ts';
@@ -15,7 +15,7 @@ import type { EntriesFor } from '../storage/permuted-shards.ts';
 /** A corpus on show: resolved docs (copies carry their original's fingerprint) and storage ids by position. */
 export interface ShownCorpus {
   docs: ScanDocs;
-  storageIds: Uint32Array;
+  storageIds: StorageIds;
 }
 
 /**

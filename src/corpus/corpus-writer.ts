@@ -91,7 +91,7 @@ export interface BatchWriterOptions {
    * The saved corpus on show: a file whose path is saved already is not added twice. With the same
    * contents it is not written; with other contents it is written and the saved document removed.
    */
-  saved?: { docs: ScanDocs; at: Map<string, number>; storageIds: Uint32Array } | null;
+  saved?: { docs: ScanDocs; at: Map<string, number>; storageIds: StorageIds } | null;
 }
 
 /** Opens the scan-session marker and returns the writer; the caller already holds the lock. */
@@ -221,7 +221,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
  * saved without one). The corpus on show takes it too, at once: a document written anew from it later
  * (an exact class's next head, when its head is removed or replaced) must not bring the old time back.
  */
-function noteRetime(retimed: Map<number, number>, saved: { docs: ScanDocs; storageIds: Uint32Array }, q: number, time: number): void {
+function noteRetime(retimed: Map<number, number>, saved: { docs: ScanDocs; storageIds: StorageIds }, q: number, time: number): void {
   if (!(time > 0) || time === (saved.docs.modified?.[q] ?? 0)) return;
   retimed.set(saved.storageIds[q]!, time);
   if (saved.docs.modified) saved.docs.modified[q] = time;

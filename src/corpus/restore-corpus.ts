@@ -217,7 +217,7 @@ export async function groupFromSavedPairs(
   skipped: SkippedFile[],
   options: GroupingOptions,
   saved: VerifiedPairs,
-  storageIds: Uint32Array,
+  storageIds: StorageIds,
 ): Promise<GroupedCorpus> {
   // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets([]), fromSavedPairs(saved, storageIds, options));
@@ -228,7 +228,7 @@ export async function groupFromSavedPairs(
  * Search options under which the saved pairs are the candidates (nothing searched: radius 0) and
  * their Jaccards the known ones, each member replaced by its exact class's representative.
  */
-export function fromSavedPairs(saved: VerifiedPairs, storageIds: Uint32Array, options: GroupingOptions & { pinned?: readonly number[] }): SearchOptions {
+export function fromSavedPairs(saved: VerifiedPairs, storageIds: StorageIds, options: GroupingOptions & { pinned?: readonly number[] }): SearchOptions {
   return {
     ...options,
     searchK: 0,

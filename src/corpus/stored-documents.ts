@@ -152,12 +152,12 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
 }
 
 /** The fingerprints of docs `ds` and their storage ids (from `idOf`), gathered for a table build. */
-export function fingerprintsOf(docs: ScanDocs, ds: readonly number[], idOf: ArrayLike<number>): { hi: Uint32Array; lo: Uint32Array; ids: Uint32Array } {
+export function fingerprintsOf(docs: ScanDocs, ds: readonly number[], idOf: StorageIds): { hi: Uint32Array; lo: Uint32Array; ids: Uint32Array } {
   return { ...gatherDocColumns(docs, ['hi', 'lo'], ds), ids: Uint32Array.from(ds, (d) => idOf[d]!) };
 }
 
 /** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
-export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
+export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: StorageIds): TableEntries[] {
   const { hi, lo, ids } = fingerprintsOf(docs, ds, idOf);
   return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { successorsOf } from '../../../src/corpus/corpus-removal.ts';
-import { NO_ID } from '../../../src/core/ids.ts';
+import { NO_ID, type StorageIds } from '../../../src/core/ids.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 
 /** Three identical texts (resolved: the copies carry the fingerprint), an edited one and an unsaved copy. */
-function shown(): { docs: ScanDocs; storageIds: Uint32Array } {
+function shown(): { docs: ScanDocs; storageIds: StorageIds } {
   const n = 5;
   const paths = ['c/a.txt', 'c/b.txt', 'c/c.txt', 'c/d.txt', 'c/e.txt'];
   return {
@@ -22,7 +22,7 @@ function shown(): { docs: ScanDocs; storageIds: Uint32Array } {
       hashHi: Uint32Array.of(1, 1, 1, 2, 1),
       hashLo: Uint32Array.of(5, 5, 5, 6, 5),
     },
-    storageIds: Uint32Array.of(40, 12, 13, 14, NO_ID),
+    storageIds: Uint32Array.of(40, 12, 13, 14, NO_ID) as StorageIds,
   };
 }
 

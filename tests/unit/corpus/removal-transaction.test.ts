@@ -8,6 +8,7 @@ import { removeFromCorpus, type ShownCorpus } from '../../../src/corpus/corpus-r
 import { storedDocumentOf } from '../../../src/corpus/stored-documents.ts';
 import { buildIndex } from '../../../src/core/index/permuted-index.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
+import type { StorageIds } from '../../../src/core/ids.ts';
 import { addBatch, getCorpusSummary } from '../../../src/storage/corpus-repository.ts';
 import { getDocuments } from '../../../src/storage/corpus-reads.ts';
 import { queryStoredTables, writePermutedIndex } from '../../../src/storage/index-shards.ts';
@@ -36,7 +37,7 @@ function shown(): ShownCorpus {
       hashHi: Uint32Array.of(1, 1, 2),
       hashLo: Uint32Array.of(5, 5, 6),
     },
-    storageIds: Uint32Array.of(0, 1, 2),
+    storageIds: Uint32Array.of(0, 1, 2) as StorageIds,
   };
 }
 
