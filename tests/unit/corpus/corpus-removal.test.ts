@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { successorsOf } from '../../../src/corpus/corpus-removal.ts';
-import { NO_ID, type StorageIds } from '../../../src/core/ids.ts';
+import { NO_ID, type DocId, type StorageIds } from '../../../src/core/ids.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 
@@ -26,16 +26,22 @@ function shown(): { docs: ScanDocs; storageIds: StorageIds } {
   };
 }
 
+/** Positions in `shown()`. */
+const at = (...positions: number[]) => positions as DocId[];
+
 describe('successorsOf', () => {
   it('hands a removed head’s fingerprint to the first remaining saved member of its class, and to nobody else', () => {
-    const out = successorsOf(shown(), [0]);
+    const out = successorsOf(shown(), at(0));
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ id: 12, path: 'c/b.txt', status: 'ok', hi: 7, lo: 8, words: 60 });
   });
 
   it('skips members that leave too or are not saved, and classes nobody leaves', () => {
-    expect(successorsOf(shown(), [0, 1, 2]).map((d) => d.id)).toEqual([]);
-    expect(successorsOf(shown(), [3])).toEqual([]);
-    expect(successorsOf(shown(), [1]).map((d) => d.path)).toEqual(['c/a.txt']);
+    expect(successorsOf(shown(), at(0, 1, 2)).map((d) => d.id)).toEqual([]);
+    expect(successorsOf(shown(), at(3))).toEqual([]);
+    expect(successorsOf(shown(), at(1)).map((d) => d.path)).toEqual(['c/a.txt']);
+    // Checked by `npx tsc -b`: positions are DocIds, not any number (a storage id would type-check as one).
+    // @ts-expect-error plain numbers are not positions
+    successorsOf(shown(), [1]);
   });
 });

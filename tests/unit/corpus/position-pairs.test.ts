@@ -69,6 +69,8 @@ describe('pairsAtPositions', () => {
     const ids = Uint32Array.of(0, 1, 2, 3) as StorageIds;
     const out = pairsAtPositions(saved, ids, 0.8, Int32Array.of(0, 0, 2, 3), true);
     expect(out.a.buffer).toBe(saved.a.buffer);
+    // @ts-expect-error (checked by `npx tsc -b`) a plain Uint32Array is not a storage-id column
+    pairsAtPositions(saved, Uint32Array.of(0, 1, 2, 3), 0.8);
     expect(out.b.buffer).toBe(saved.b.buffer);
     expect(out.distance.buffer).toBe(saved.distance.buffer);
     expect([...out.jaccard]).toEqual([Math.fround(0.8), Math.fround(0.9), 1]);
