@@ -4,7 +4,7 @@
  */
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { StorageError } from '../storage/storage-error.ts';
-import type { StorageIds } from '../core/ids.ts';
+import type { DocId, StorageIds } from '../core/ids.ts';
 
 /** Saved pairs over restored positions, sorted by (a, b), with exact-verdict Jaccards (see below). */
 export interface PositionPairs {
@@ -78,16 +78,17 @@ export function pairsAtPositions(saved: VerifiedPairs, ids: StorageIds, threshol
 }
 
 /** Position of a stored id (-1 when not held): a table when ids are dense enough, else a map. */
-function positionLookup(ids: StorageIds): (id: number) => number {
+function positionLookup(ids: StorageIds): (id: number) => DocId | -1 {
   let max = 0;
   for (let p = 0; p < ids.length; p++) if (ids[p]! > max) max = ids[p]!;
   if (max < 4 * ids.length + 1024) {
     const table = new Int32Array(max + 1).fill(-1);
     for (let p = 0; p < ids.length; p++) table[ids[p]!] = p;
-    return (id) => (id <= max ? table[id]! : -1);
+    // The table holds positions (or -1): its entries are read back as what they were written as.
+    return (id) => (id <= max ? (table[id]! as DocId | -1) : -1);
   }
-  const map = new Map<number, number>();
-  for (let p = 0; p < ids.length; p++) map.set(ids[p]!, p);
+  const map = new Map<number, DocId>();
+  for (let p = 0; p < ids.length; p++) map.set(ids[p]!, p as DocId);
   return (id) => map.get(id) ?? -1;
 }
 

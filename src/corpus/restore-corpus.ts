@@ -3,7 +3,7 @@
  * per-document arrays (with the stored contents as Files), and the near-duplicate stage of the pipeline
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
-import type { StorageId, StorageIds } from '../core/ids.ts';
+import type { DocId, StorageId, StorageIds } from '../core/ids.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { type LoadedCorpus } from '../storage/corpus-repository.ts';
 import { getAllContentBatches } from '../storage/corpus-reads.ts';
@@ -264,7 +264,7 @@ export interface RestoredCorpus {
   /** True when the saved pairs stood for the search (no file read): the small sets come later (loadSmallSets). */
   fast: boolean;
   /** The references the person chose, as positions (the scan store's `pinned`). */
-  pinned: number[];
+  pinned: DocId[];
 }
 
 /**

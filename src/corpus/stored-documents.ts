@@ -3,7 +3,7 @@
  * `DocStatus` codes and the stored status and skip reason (both ways), and the messages a stored skip
  * shows after a reload, so a reload says what the scan said (a too-large file stays too large).
  */
-import type { StorageIds } from '../core/ids.ts';
+import type { DocId, StorageIds } from '../core/ids.ts';
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
 import { LOADED_COLUMNS } from '../storage/corpus-columns.ts';
@@ -107,7 +107,7 @@ export interface RestoredPositions {
   skipped: SkippedFile[];
   notes: DocNote[];
   /** The references a person chose, as positions. */
-  pinned: number[];
+  pinned: DocId[];
 }
 
 /**
@@ -145,8 +145,8 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
   }
   // Maps of every path and id only when something needs one (a restore without either skips 2 x n entries).
   const pins = pinnedFrom ? [...pinnedFrom] : [];
-  const byId = new Map<number, number>();
-  if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id, p));
+  const byId = new Map<number, DocId>();
+  if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id, p as DocId));
   const pinned = pins.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   return { docs, storageIds, skipped, notes, pinned };
 }
