@@ -12,6 +12,7 @@ import { neighboursOf } from '../core/groups/duplicate-relation.ts';
 import type { KeepMarksStore } from '../corpus/keep-marks-store.ts';
 import { useKeepMarksField } from '../ui/keep/use-keep-marks.ts';
 import { isSeparated, toggleSeparated } from '../core/keep/keep-marks.ts';
+import type { DocId } from '../core/ids.ts';
 
 /** The relation's Jaccard of two documents (1 for identical texts), NaN when they are not a pair. */
 function pairJaccard(result: ScanResult, a: number, b: number): number {
@@ -43,7 +44,7 @@ export function OpenPair({
   /** The saved "not a duplicate" pairs: this pair's button toggles its own. */
   marksStore: KeepMarksStore;
   onClose: () => void;
-  onRemove?: (positions: number[]) => void;
+  onRemove?: (positions: DocId[]) => void;
   /** Opens the pair (other, b) from the list of b's near-duplicates, which stays on show. */
   onOpen: (a: number, b: number) => void;
   onMakeReference?: (doc: number) => void;
@@ -90,8 +91,8 @@ export function OpenPair({
       />
       {onRemove && (
         <div className="app-pair-remove" role="group" aria-label="Remove from the saved corpus">
-          <RemoveFromCorpus path={docs.paths[a]} onRemove={() => onRemove([a])} noteId={`pair-${a}-${b}-on-disk`} />
-          <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b])} noteId={`pair-${a}-${b}-on-disk`} />
+          <RemoveFromCorpus path={docs.paths[a]} onRemove={() => onRemove([a as DocId])} noteId={`pair-${a}-${b}-on-disk`} />
+          <RemoveFromCorpus path={docs.paths[b]} onRemove={() => onRemove([b as DocId])} noteId={`pair-${a}-${b}-on-disk`} />
           <small id={`pair-${a}-${b}-on-disk`} className="corpus-remove__note">
             {ON_DISK_NOTE}
           </small>

@@ -23,6 +23,7 @@ import { useOpenPair, useRequestedParams } from './use-result-view.ts';
 import { ResultsLine } from './ResultsLine.tsx';
 import { useResultMarks } from './use-result-marks.ts';
 import type { CorpusPersistence } from '../corpus/corpus-persistence.ts';
+import type { DocId } from '../core/ids.ts';
 
 export interface ResultsWorkspaceProps {
   result: ScanResult;
@@ -35,7 +36,7 @@ export interface ResultsWorkspaceProps {
   /** True while a regroup runs in the workers. */
   regrouping: boolean;
   /** Removes documents (positions in `result.docs`) from the saved corpus; no remove buttons when absent. */
-  onRemove?: (positions: number[]) => void;
+  onRemove?: (positions: DocId[]) => void;
   /** Marks a document as the reference of its group (regroups without searching again). */
   onMakeReference?: (doc: number) => void;
   /** The corpus's keep marks (per set of documents) and keep rules: it reads and saves them. */

@@ -124,7 +124,7 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
  * the folder once). Null when the restored order or a copy left unresolved asks for the index thread's
  * grouping (findCandidates), which gives the same classes from the same documents.
  */
-function cachedClasses(docs: ScanDocs, storageIds: Uint32Array, cache: ScanCache, search: SearchOptions): FoundCandidates | null {
+function cachedClasses(docs: ScanDocs, storageIds: StorageIds, cache: ScanCache, search: SearchOptions): FoundCandidates | null {
   const n = docs.count;
   for (let p = 0; p < n; p++) if (storageIds[p] !== p || docs.status[p] === DocStatus.copy) return null;
   const representative = cache.representative.slice();
@@ -139,7 +139,7 @@ function cachedClasses(docs: ScanDocs, storageIds: Uint32Array, cache: ScanCache
 }
 
 /** The cache's groups (by stored id) at restored positions; null when a member was not restored (the merge then groups everything). */
-function groupsAtPositions(saved: ScanCache['groups'], storageIds: Uint32Array): SavedResult['relation'] | null {
+function groupsAtPositions(saved: ScanCache['groups'], storageIds: StorageIds): SavedResult['relation'] | null {
   // The cache is written in path order, so its ids usually are the positions: its table stands as it is.
   let same = storageIds.length === saved.table.groupOf.length;
   for (let p = 0; same && p < storageIds.length; p++) same = storageIds[p] === p;
@@ -165,7 +165,7 @@ function setSizeOf(search: SearchCorpus, representative: Int32Array, d: number):
 }
 
 /** The cache's feature-set sizes (by stored id) at restored positions: the column itself when each id is its position. */
-function setSizesAtPositions(sizes: Uint32Array, storageIds: Uint32Array): Uint32Array {
+function setSizesAtPositions(sizes: Uint32Array, storageIds: StorageIds): Uint32Array {
   let same = sizes.length === storageIds.length;
   for (let p = 0; same && p < storageIds.length; p++) same = storageIds[p] === p;
   if (same) return sizes;
@@ -226,7 +226,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   const corpus: LoadedCorpus = {
     count: n,
     ids: new Uint32Array(n),
-    flags: new Uint8Array(n),
+    storedFlags: new Uint8Array(n),
     paths: docs.paths.slice(),
     // Copied whole; the fingerprint and the time are set per document below.
     ...concatDocColumns(['sizes', 'words', 'hashHi', 'hashLo'], [docs]),
@@ -248,7 +248,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
       // storedDocumentOf's mapping of a plain fingerprinted document, without a record per document.
       corpus.hi[d] = docs.hi[d]!;
       corpus.lo[d] = docs.lo[d]!;
-      corpus.flags[d] = hashed ? DOC_FLAG_HAS_CONTENT_HASH : 0;
+      corpus.storedFlags[d] = hashed ? DOC_FLAG_HAS_CONTENT_HASH : 0;
     } else {
       // The app's own mapping of a scanned document to a stored one (status, skip reason, copies).
       const stored = storedDocumentOf(docs, d, d)!;
@@ -256,7 +256,7 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
         corpus.hi[d] = stored.hi;
         corpus.lo[d] = stored.lo;
       }
-      corpus.flags[d] =
+      corpus.storedFlags[d] =
         (stored.status === 'too-short' ? DOC_FLAG_TOO_SHORT : 0) | (stored.status === 'skipped' ? DOC_FLAG_SKIPPED : 0) | (stored.contentHash !== null ? DOC_FLAG_HAS_CONTENT_HASH : 0);
       if (stored.skipReason !== undefined) corpus.skipReasons.set(d, stored.skipReason);
     }

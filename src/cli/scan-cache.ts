@@ -96,7 +96,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     lo: bytesOf(c.lo),
     hashHi: bytesOf(c.hashHi),
     hashLo: bytesOf(c.hashLo),
-    flags: c.flags,
+    flags: c.storedFlags,
     sizes: bytesOf(c.sizes),
     lastModified: bytesOf(c.modified ?? new Float64Array(c.count)),
     ctimeMs: bytesOf(cache.ctimeMs),
@@ -199,7 +199,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const lo = doc('lo');
   const hashHi = doc('hashHi');
   const hashLo = doc('hashLo');
-  const flags = take('flags', u8, 1, n);
+  const storedFlags = take('flags', u8, 1, n);
   const sizes = doc('sizes');
   const modified = doc('modified', 'lastModified');
   const ctimeMs = take('ctimeMs', f64, 8, n);
@@ -245,7 +245,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     startedMs: head.startedMs,
     settings: head.settings,
     rule: head.rule,
-    corpus: { count: n, ids, hi, lo, flags, paths, hashHi, hashLo, sizes, modified, words, skipReasons, documentCount: n, nextId: n, revision: 0 },
+    corpus: { count: n, ids, hi, lo, storedFlags, paths, hashHi, hashLo, sizes, modified, words, skipReasons, documentCount: n, nextId: n, revision: 0 },
     ctimeMs,
     ino,
     pairs: {

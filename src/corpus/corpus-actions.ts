@@ -14,7 +14,7 @@ import type { CorpusSettings } from '../storage/settings-repository.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { checkFile } from './check-against-corpus.ts';
 import type { CheckResult, CheckTools } from './check-against-corpus.ts';
-import { NO_ID } from '../core/ids.ts';
+import { NO_ID, type DocId } from '../core/ids.ts';
 import { removeFromCorpus } from './corpus-removal.ts';
 import { verifiedByStorageId } from './restore-corpus.ts';
 import { storedTableSearch } from './stored-tables.ts';
@@ -100,7 +100,7 @@ export async function setKeepContents(c: CorpusContext, keep: boolean): Promise<
 }
 
 /** Removes the documents at `positions` of the corpus on show, then loads it again from storage. */
-export async function remove(c: CorpusContext, positions: readonly number[]): Promise<void> {
+export async function remove(c: CorpusContext, positions: readonly DocId[]): Promise<void> {
   await c.guarded(async () => {
     if (!c.base) return;
     const carried = verifiedByStorageId(c.base.result, c.base.storageIds, NO_ID);

@@ -16,6 +16,7 @@ import { createCorpusContext, type Base, type CorpusContext } from './corpus-con
 import type { PersistenceSnapshot } from './corpus-context.ts';
 import { followOtherTabs, keepTables, runRestore, saveVerified } from './corpus-loading.ts';
 import type { ShownCorpus } from '../scan/scan-run.ts';
+import type { DocId } from '../core/ids.ts';
 import { createScanSaving } from './corpus-scan-saving.ts';
 import * as actions from './corpus-actions.ts';
 import { openBundle, type OpenOutcome } from './open-bundle.ts';
@@ -45,7 +46,7 @@ export interface CorpusPersistence {
   resetLocalData(): Promise<void>;
   setKeepContents(keep: boolean): Promise<void>;
   /** Removes documents by their position in the current result. */
-  remove(positions: readonly number[]): Promise<void>;
+  remove(positions: readonly DocId[]): Promise<void>;
   /** Matches files against the corpus without adding them. */
   check(files: File[]): Promise<void>;
   dismissNotice(): void;

@@ -7,7 +7,7 @@
  */
 import { removeDocuments, type CorpusSummary, type NewDocument } from '../storage/corpus-repository.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { NO_ID } from '../core/ids.ts';
+import { NO_ID, type DocId, type StorageIds } from '../core/ids.ts';
 import { batchEntries, storedDocumentOf } from './stored-documents.ts';
 import type { ScanDocs } from '../scan/scan-result.ts';
 import type { EntriesFor } from '../storage/permuted-shards.ts';
@@ -15,24 +15,25 @@ import type { EntriesFor } from '../storage/permuted-shards.ts';
 /** A corpus on show: resolved docs (copies carry their original's fingerprint) and storage ids by position. */
 export interface ShownCorpus {
   docs: ScanDocs;
-  storageIds: Uint32Array;
+  storageIds: StorageIds;
 }
 
 /**
  * The positions whose stored documents are written anew when `positions` leave `shown`: for every exact
  * class (same content hash) that loses a member, its first remaining saved member.
  */
-function successorPositions(shown: ShownCorpus, positions: Iterable<number>, gone: ReadonlySet<number>): number[] {
+function successorPositions(shown: ShownCorpus, positions: Iterable<DocId>, gone: ReadonlySet<DocId>): DocId[] {
   const { docs, storageIds } = shown;
-  const leaving = new Set(positions);
+  const leaving = new Set<number>(positions);
   const key = (d: number) => `${docs.hashHi[d]}:${docs.hashLo[d]}`;
   const hashed = (d: number) => docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
   const classes = new Set<string>();
   for (const p of leaving) if (hashed(p)) classes.add(key(p));
-  const out: number[] = [];
+  const out: DocId[] = [];
   if (classes.size === 0) return out;
   // Positions are in path order: the first member met is the class's new head.
-  for (let d = 0; d < docs.count; d++) {
+  for (let q = 0; q < docs.count; q++) {
+    const d = q as DocId;
     if (leaving.has(d) || gone.has(d) || storageIds[d] === NO_ID || !hashed(d) || !classes.has(key(d))) continue;
     classes.delete(key(d));
     out.push(d);
@@ -44,7 +45,7 @@ function successorPositions(shown: ShownCorpus, positions: Iterable<number>, gon
  * The stored documents to write anew when `positions` leave `shown`: for every exact class (same
  * content hash) that loses a member, its first remaining saved member, with the class's fingerprint.
  */
-export function successorsOf(shown: ShownCorpus, positions: Iterable<number>, gone: ReadonlySet<number> = new Set()): NewDocument[] {
+export function successorsOf(shown: ShownCorpus, positions: Iterable<DocId>, gone: ReadonlySet<DocId> = new Set()): NewDocument[] {
   return successorsAt(shown, successorPositions(shown, positions, gone)).docs;
 }
 
@@ -55,16 +56,16 @@ type TableParams = { k: number; blocks: number } | null;
  * What a removal of `positions` writes anew: their classes' successors as stored documents and, with
  * stored `tables`, the successors' entries in them (null when there is nothing to add or no tables).
  */
-export function successorWrites(shown: ShownCorpus, positions: Iterable<number>, gone: ReadonlySet<number> = new Set(), tables: TableParams = null): { docs: NewDocument[]; entries: EntriesFor | null } {
+export function successorWrites(shown: ShownCorpus, positions: Iterable<DocId>, gone: ReadonlySet<DocId> = new Set(), tables: TableParams = null): { docs: NewDocument[]; entries: EntriesFor | null } {
   const { docs, at } = successorsAt(shown, successorPositions(shown, positions, gone));
   const entries = tables && at.length > 0 ? { k: tables.k, blocks: tables.blocks, entries: batchEntries(tables, shown.docs, at, shown.storageIds) } : null;
   return { docs, entries };
 }
 
 /** The successors at `at` as stored documents, and their positions (those that make one). */
-function successorsAt(shown: ShownCorpus, at: readonly number[]): { docs: NewDocument[]; at: number[] } {
+function successorsAt(shown: ShownCorpus, at: readonly DocId[]): { docs: NewDocument[]; at: DocId[] } {
   const docs: NewDocument[] = [];
-  const kept: number[] = [];
+  const kept: DocId[] = [];
   for (const d of at) {
     const doc = storedDocumentOf(shown.docs, d, shown.storageIds[d]!);
     if (doc) {
@@ -87,8 +88,8 @@ export type Removal = CorpusSummary & { removed: number; rewritten: number; tabl
  */
 export async function removeFromCorpus(
   shown: ShownCorpus,
-  positions: readonly number[],
-  gone: ReadonlySet<number> = new Set(),
+  positions: readonly DocId[],
+  gone: ReadonlySet<DocId> = new Set(),
   tables: TableParams = null,
 ): Promise<Removal | null> {
   const ids = positions.map((p) => shown.storageIds[p]!).filter((id) => id !== NO_ID);

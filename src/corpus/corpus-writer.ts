@@ -3,7 +3,7 @@
  * transaction each (so a closed tab or a full disk keeps every batch committed before it), under the
  * writer lock and a scan-session marker that tells the next load whether the scan was interrupted.
  */
-import type { StorageIds } from '../core/ids.ts';
+import type { DocId, StorageIds } from '../core/ids.ts';
 import { addBatch, compactChunks, getCorpusSummary, removeDocuments } from '../storage/corpus-repository.ts';
 import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts';
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
@@ -62,7 +62,7 @@ export interface BatchWriter {
   /** Per scan doc: 1 once it is in the saved corpus (committed, or saved before with the same contents). */
   readonly inCorpus: Uint8Array;
   /** Saved positions (of `options.saved`) this scan replaced with a new version. */
-  readonly replacedPositions: ReadonlySet<number>;
+  readonly replacedPositions: ReadonlySet<DocId>;
   /** After a failure: the storage ids given to documents whose batch never committed. */
   readonly lostIds: ReadonlySet<number>;
   /** Queues the batch `ids` of `docs` (with their bytes when contents are kept); commits run in order. */
@@ -91,7 +91,7 @@ export interface BatchWriterOptions {
    * The saved corpus on show: a file whose path is saved already is not added twice. With the same
    * contents it is not written; with other contents it is written and the saved document removed.
    */
-  saved?: { docs: ScanDocs; at: Map<string, number>; storageIds: Uint32Array } | null;
+  saved?: { docs: ScanDocs; at: ReadonlyMap<string, DocId>; storageIds: StorageIds } | null;
 }
 
 /** Opens the scan-session marker and returns the writer; the caller already holds the lock. */
@@ -109,7 +109,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
   const lostIds = new Set<number>();
   const storageIdOf = new Uint32Array(docs.count).fill(NO_ID) as StorageIds;
   /** Saved positions replaced by a new version so far (their copies' next head must not be one of them). */
-  const replacedPositions = new Set<number>();
+  const replacedPositions = new Set<DocId>();
   return {
     sessionId,
     storageIdOf,
@@ -221,7 +221,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
  * saved without one). The corpus on show takes it too, at once: a document written anew from it later
  * (an exact class's next head, when its head is removed or replaced) must not bring the old time back.
  */
-function noteRetime(retimed: Map<number, number>, saved: { docs: ScanDocs; storageIds: Uint32Array }, q: number, time: number): void {
+function noteRetime(retimed: Map<number, number>, saved: { docs: ScanDocs; storageIds: StorageIds }, q: number, time: number): void {
   if (!(time > 0) || time === (saved.docs.modified?.[q] ?? 0)) return;
   retimed.set(saved.storageIds[q]!, time);
   if (saved.docs.modified) saved.docs.modified[q] = time;

@@ -9,7 +9,7 @@
 import { retimeDocuments } from '../storage/corpus-repository.ts';
 import { statFiles } from '../scan/quick-check.ts';
 import type { ScanDocs } from '../scan/scan-result.ts';
-import { NO_ID } from '../core/ids.ts';
+import { NO_ID, type StorageIds } from '../core/ids.ts';
 
 /** Times stored per transaction. */
 export const TIMES_PER_TRANSACTION = 2048;
@@ -21,7 +21,7 @@ export const TIMES_PER_TRANSACTION = 2048;
  * and stores them, `TIMES_PER_TRANSACTION` at a time. Aborted by `signal` (a new scan), the documents
  * not yet stored keep no time, and the next quick check reads them again.
  */
-export async function saveFileTimes(docs: ScanDocs, storageIds: Uint32Array, lost: ReadonlySet<number>, signal: AbortSignal): Promise<void> {
+export async function saveFileTimes(docs: ScanDocs, storageIds: StorageIds, lost: ReadonlySet<number>, signal: AbortSignal): Promise<void> {
   const at: number[] = [];
   for (let d = 0; d < docs.count; d++) {
     const file = docs.files[d];

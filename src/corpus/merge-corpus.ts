@@ -17,7 +17,7 @@ import { savedClassesAt, savedGroupsAt, type SavedGrouped } from './merge-regrou
 import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-import { NO_ID, type StorageIds } from '../core/ids.ts';
+import { NO_ID, type DocId, type StorageIds } from '../core/ids.ts';
 
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
@@ -48,7 +48,7 @@ export interface MergeOutcome {
   /** Paths of the new files whose path was not saved (in path order). */
   added: string[];
   /** With `sync`: saved documents (positions in `before`) and listed skips no longer in the chosen folder, by path order. */
-  missing: { positions: number[]; paths: string[] };
+  missing: { positions: DocId[]; paths: string[] };
 }
 
 /** A folder chosen again: its top-level names and every path its listing holds (documents and skips). */
@@ -84,9 +84,9 @@ export function sameContents(a: ScanDocs, i: number, b: ScanDocs, j: number): bo
 }
 
 /** Saved positions by path (the saved corpus never holds a path twice once merges update in place). */
-export function positionsByPath(docs: ScanDocs): Map<string, number> {
-  const at = new Map<string, number>();
-  for (let p = 0; p < docs.count; p++) at.set(docs.paths[p]!, p);
+export function positionsByPath(docs: ScanDocs): Map<string, DocId> {
+  const at = new Map<string, DocId>();
+  for (let p = 0; p < docs.count; p++) at.set(docs.paths[p]!, p as DocId);
   return at;
 }
 
@@ -216,7 +216,7 @@ function partition(before: SavedCorpusPart, own: CorpusPart, sync: FolderSync | 
   for (let q = 0; q < savedDocs.count; q++) {
     if (dropSaved[q] || !(listedAt ? listedAt[q] < 0 : isMissing(sync, savedDocs.paths[q]!))) continue;
     dropSaved[q] = 1;
-    missing.positions.push(q);
+    missing.positions.push(q as DocId);
     missing.paths.push(savedDocs.paths[q]!);
   }
   const keepSaved: number[] = [];

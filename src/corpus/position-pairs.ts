@@ -4,6 +4,7 @@
  */
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { StorageError } from '../storage/storage-error.ts';
+import type { DocId, StorageIds } from '../core/ids.ts';
 
 /** Saved pairs over restored positions, sorted by (a, b), with exact-verdict Jaccards (see below). */
 export interface PositionPairs {
@@ -20,7 +21,7 @@ export interface PositionPairs {
  * lifted to the threshold they were verified at, so a pair verified exactly at the threshold keeps its
  * verdict when the threshold is unchanged.
  */
-export function pairsAtPositions(saved: VerifiedPairs, ids: Uint32Array, threshold: number, representative?: Int32Array, strict = false): PositionPairs {
+export function pairsAtPositions(saved: VerifiedPairs, ids: StorageIds, threshold: number, representative?: Int32Array, strict = false): PositionPairs {
   const same = pairsAsSaved(saved, ids, threshold, representative, strict);
   if (same) return same;
   const positionOf = positionLookup(ids);
@@ -77,16 +78,17 @@ export function pairsAtPositions(saved: VerifiedPairs, ids: Uint32Array, thresho
 }
 
 /** Position of a stored id (-1 when not held): a table when ids are dense enough, else a map. */
-function positionLookup(ids: Uint32Array): (id: number) => number {
+function positionLookup(ids: StorageIds): (id: number) => DocId | -1 {
   let max = 0;
   for (let p = 0; p < ids.length; p++) if (ids[p]! > max) max = ids[p]!;
   if (max < 4 * ids.length + 1024) {
     const table = new Int32Array(max + 1).fill(-1);
     for (let p = 0; p < ids.length; p++) table[ids[p]!] = p;
-    return (id) => (id <= max ? table[id]! : -1);
+    // The table holds positions (or -1): its entries are read back as what they were written as.
+    return (id) => (id <= max ? (table[id]! as DocId | -1) : -1);
   }
-  const map = new Map<number, number>();
-  for (let p = 0; p < ids.length; p++) map.set(ids[p]!, p);
+  const map = new Map<number, DocId>();
+  for (let p = 0; p < ids.length; p++) map.set(ids[p]!, p as DocId);
   return (id) => map.get(id) ?? -1;
 }
 
@@ -105,7 +107,7 @@ function liftedJaccards(saved: VerifiedPairs, threshold: number): Float64Array {
  * a mapping and a copy of every pair (the common case: the last scan wrote them so). Null otherwise;
  * with `strict`, a pair naming an id that is not stored is still found by the general path.
  */
-function pairsAsSaved(saved: VerifiedPairs, ids: Uint32Array, threshold: number, representative: Int32Array | undefined, strict: boolean): PositionPairs | null {
+function pairsAsSaved(saved: VerifiedPairs, ids: StorageIds, threshold: number, representative: Int32Array | undefined, strict: boolean): PositionPairs | null {
   const n = ids.length;
   for (let p = 0; p < n; p++) if (ids[p] !== p) return null;
   const m = saved.count;

@@ -3,7 +3,7 @@
  * per-document arrays (with the stored contents as Files), and the near-duplicate stage of the pipeline
  * (exact groups, candidates, verification, grouping) run over them without fingerprinting anything again.
  */
-import type { StorageId, StorageIds } from '../core/ids.ts';
+import type { DocId, StorageId, StorageIds } from '../core/ids.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { type LoadedCorpus } from '../storage/corpus-repository.ts';
 import { getAllContentBatches } from '../storage/corpus-reads.ts';
@@ -217,7 +217,7 @@ export async function groupFromSavedPairs(
   skipped: SkippedFile[],
   options: GroupingOptions,
   saved: VerifiedPairs,
-  storageIds: Uint32Array,
+  storageIds: StorageIds,
 ): Promise<GroupedCorpus> {
   // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets([]), fromSavedPairs(saved, storageIds, options));
@@ -228,7 +228,7 @@ export async function groupFromSavedPairs(
  * Search options under which the saved pairs are the candidates (nothing searched: radius 0) and
  * their Jaccards the known ones, each member replaced by its exact class's representative.
  */
-export function fromSavedPairs(saved: VerifiedPairs, storageIds: Uint32Array, options: GroupingOptions & { pinned?: readonly number[] }): SearchOptions {
+export function fromSavedPairs(saved: VerifiedPairs, storageIds: StorageIds, options: GroupingOptions & { pinned?: readonly number[] }): SearchOptions {
   return {
     ...options,
     searchK: 0,
@@ -264,7 +264,7 @@ export interface RestoredCorpus {
   /** True when the saved pairs stood for the search (no file read): the small sets come later (loadSmallSets). */
   fast: boolean;
   /** The references the person chose, as positions (the scan store's `pinned`). */
-  pinned: number[];
+  pinned: DocId[];
 }
 
 /**

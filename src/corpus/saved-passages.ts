@@ -5,12 +5,13 @@
  */
 import { passagesWithCopies } from '../scan/contained-search.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
+import type { StorageId, StorageIds } from '../core/ids.ts';
 
 /**
  * `passages` (by position) by stored id, every exact copy given its text's passages (whichever copy a
  * restore makes the representative has them); positions without an id (`missing`) are left out.
  */
-export function passagesByStorageId(passages: PackedSets, representative: Int32Array, storageIds: Uint32Array, missing: number): PackedSets {
+export function passagesByStorageId(passages: PackedSets, representative: Int32Array, storageIds: StorageIds, missing: StorageId): PackedSets {
   const all = passagesWithCopies(passages, representative);
   const keep: number[] = [];
   for (let i = 0; i < all.docs.length; i++) if (storageIds[all.docs[i]!] !== undefined && storageIds[all.docs[i]!] !== missing) keep.push(i);
@@ -18,7 +19,7 @@ export function passagesByStorageId(passages: PackedSets, representative: Int32A
 }
 
 /** Passages kept by stored id, at the positions `storageIds` gives those ids (ascending positions; ids not there left out). */
-export function passagesAtPositions(passages: PackedSets, storageIds: Uint32Array): PackedSets {
+export function passagesAtPositions(passages: PackedSets, storageIds: StorageIds): PackedSets {
   const positionOf = new Map<number, number>();
   storageIds.forEach((id, p) => positionOf.set(id, p));
   const keep: number[] = [];

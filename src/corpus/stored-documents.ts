@@ -3,7 +3,7 @@
  * `DocStatus` codes and the stored status and skip reason (both ways), and the messages a stored skip
  * shows after a reload, so a reload says what the scan said (a too-large file stays too large).
  */
-import type { StorageIds } from '../core/ids.ts';
+import type { DocId, StorageIds } from '../core/ids.ts';
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
 import { LOADED_COLUMNS } from '../storage/corpus-columns.ts';
@@ -51,7 +51,7 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
   const flags = new Uint8Array(c.count);
   for (const [p, reason] of c.skipReasons) if (reason === INVALID_UTF8_NOTE) flags[p] = DocFlag.invalidUtf8;
   for (let p = 0; p < c.count; p++) {
-    const f = c.flags[p]!;
+    const f = c.storedFlags[p]!;
     if (f & DOC_FLAG_TOO_SHORT) status[p] = DocStatus.tooShort;
     else if (f & DOC_FLAG_SKIPPED) status[p] = statusOfReason(c.skipReasons.get(p));
     else status[p] = DocStatus.ok;
@@ -107,7 +107,7 @@ export interface RestoredPositions {
   skipped: SkippedFile[];
   notes: DocNote[];
   /** The references a person chose, as positions. */
-  pinned: number[];
+  pinned: DocId[];
 }
 
 /**
@@ -145,19 +145,19 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
   }
   // Maps of every path and id only when something needs one (a restore without either skips 2 x n entries).
   const pins = pinnedFrom ? [...pinnedFrom] : [];
-  const byId = new Map<number, number>();
-  if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id, p));
+  const byId = new Map<number, DocId>();
+  if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id, p as DocId));
   const pinned = pins.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   return { docs, storageIds, skipped, notes, pinned };
 }
 
 /** The fingerprints of docs `ds` and their storage ids (from `idOf`), gathered for a table build. */
-export function fingerprintsOf(docs: ScanDocs, ds: readonly number[], idOf: ArrayLike<number>): { hi: Uint32Array; lo: Uint32Array; ids: Uint32Array } {
+export function fingerprintsOf(docs: ScanDocs, ds: readonly number[], idOf: StorageIds): { hi: Uint32Array; lo: Uint32Array; ids: Uint32Array } {
   return { ...gatherDocColumns(docs, ['hi', 'lo'], ds), ids: Uint32Array.from(ds, (d) => idOf[d]!) };
 }
 
 /** The permuted-table entries of a batch's fingerprinted docs `ds` (storage ids from `idOf`). */
-export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: Uint32Array): TableEntries[] {
+export function batchEntries(t: { k: number; blocks: number }, docs: ScanDocs, ds: readonly number[], idOf: StorageIds): TableEntries[] {
   const { hi, lo, ids } = fingerprintsOf(docs, ds, idOf);
   return permutedEntries({ k: t.k, blocks: t.blocks }, hi, lo, ids);
 }

@@ -51,14 +51,14 @@ export interface CorpusSummary {
 /**
  * The corpus restored in bulk: parallel arrays in ascending id order (position p = document ids[p]).
  * The document columns are corpus-columns.ts LOADED_COLUMNS (`modified` optional, for loaders that
- * predate it). Fingerprint halves are 0 for documents without one, content hash halves valid where `flags` has
- * DOC_FLAG_HAS_CONTENT_HASH, `modified` 0 where not recorded.
+ * predate it). Fingerprint halves are 0 for documents without one, content hash halves valid where
+ * `storedFlags` has DOC_FLAG_HAS_CONTENT_HASH, `modified` 0 where not recorded.
  */
 export interface LoadedCorpus extends CorpusSummary, DocColumns<(typeof LOADED_COLUMNS)[number]>, Partial<DocColumns<'modified'>> {
   count: number;
   ids: Uint32Array;
   /** DOC_FLAG_* bits per document (0 = fingerprinted, distinct bytes, no content hash): the stored flags, not `DocFlag`. */
-  flags: Uint8Array;
+  storedFlags: Uint8Array;
   paths: string[];
   /** Skip reasons of skipped documents, by position. */
   skipReasons: Map<number, string>;
@@ -169,7 +169,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   let count = 0;
   for (const record of chunkRecords) count += checkChunk(record).count;
   const ids = new Uint32Array(count);
-  const flags = new Uint8Array(count);
+  const storedFlags = new Uint8Array(count);
   const paths: string[] = new Array<string>(count);
   const cols = allocateDocColumns([...LOADED_COLUMNS, 'modified'], count);
   const { hi, lo, hashHi, hashLo } = cols;
@@ -196,7 +196,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
     ids.set(new Uint32Array(chunk.ids), at);
     keyBytesToHalves(chunk.fingerprints, hi, lo, at);
     keyBytesToHalves(chunk.contentHashes, hashHi, hashLo, at);
-    flags.set(new Uint8Array(chunk.flags), at);
+    storedFlags.set(new Uint8Array(chunk.flags), at);
     const parts = chunk.count === 0 ? [] : chunk.paths.split('\0');
     if (parts.length !== chunk.count) throw new StorageError('corrupt', `paths of chunk ${chunk.chunk}`);
     for (let i = 0; i < parts.length; i++) paths[at + i] = parts[i]!;
@@ -209,7 +209,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   if (count !== meta.documentCount) {
     throw new StorageError('corrupt', `chunks hold ${count} documents, counters say ${meta.documentCount}`);
   }
-  return { count, ids, flags, paths, ...cols, skipReasons, ...summaryOf(meta) };
+  return { count, ids, storedFlags, paths, ...cols, skipReasons, ...summaryOf(meta) };
 }
 
 /** The corpus counters without loading anything else. */

@@ -28,6 +28,7 @@ import { mulberry32 } from '../../fixtures/mulberry32.ts';
 import { exclusionMatcher, NO_EXCLUSIONS } from '../../../src/core/documents/exclusions.ts';
 import { putKeepExclusions } from '../../../src/storage/keep-marks.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
+import type { DocId } from '../../../src/core/ids.ts';
 
 // ---- the texts: real prose with natural near copies (MIT licenses of two packages) and exact copies ----
 
@@ -484,7 +485,7 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
         case 'remove': {
           const result = tab.store.getSnapshot().result;
           if (!result || result.docs.count === 0) break;
-          const d = a.r % result.docs.count;
+          const d = (a.r % result.docs.count) as DocId;
           const path = result.docs.paths[d]!;
           await tab.persistence.remove([d]);
           model.leave(path);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { successorsOf } from '../../../src/corpus/corpus-removal.ts';
-import { NO_ID } from '../../../src/core/ids.ts';
+import { NO_ID, type DocId, type StorageIds } from '../../../src/core/ids.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
 
 /** Three identical texts (resolved: the copies carry the fingerprint), an edited one and an unsaved copy. */
-function shown(): { docs: ScanDocs; storageIds: Uint32Array } {
+function shown(): { docs: ScanDocs; storageIds: StorageIds } {
   const n = 5;
   const paths = ['c/a.txt', 'c/b.txt', 'c/c.txt', 'c/d.txt', 'c/e.txt'];
   return {
@@ -22,20 +22,26 @@ function shown(): { docs: ScanDocs; storageIds: Uint32Array } {
       hashHi: Uint32Array.of(1, 1, 1, 2, 1),
       hashLo: Uint32Array.of(5, 5, 5, 6, 5),
     },
-    storageIds: Uint32Array.of(40, 12, 13, 14, NO_ID),
+    storageIds: Uint32Array.of(40, 12, 13, 14, NO_ID) as StorageIds,
   };
 }
 
+/** Positions in `shown()`. */
+const at = (...positions: number[]) => positions as DocId[];
+
 describe('successorsOf', () => {
   it('hands a removed head’s fingerprint to the first remaining saved member of its class, and to nobody else', () => {
-    const out = successorsOf(shown(), [0]);
+    const out = successorsOf(shown(), at(0));
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ id: 12, path: 'c/b.txt', status: 'ok', hi: 7, lo: 8, words: 60 });
   });
 
   it('skips members that leave too or are not saved, and classes nobody leaves', () => {
-    expect(successorsOf(shown(), [0, 1, 2]).map((d) => d.id)).toEqual([]);
-    expect(successorsOf(shown(), [3])).toEqual([]);
-    expect(successorsOf(shown(), [1]).map((d) => d.path)).toEqual(['c/a.txt']);
+    expect(successorsOf(shown(), at(0, 1, 2)).map((d) => d.id)).toEqual([]);
+    expect(successorsOf(shown(), at(3))).toEqual([]);
+    expect(successorsOf(shown(), at(1)).map((d) => d.path)).toEqual(['c/a.txt']);
+    // Checked by `npx tsc -b`: positions are DocIds, not any number (a storage id would type-check as one).
+    // @ts-expect-error plain numbers are not positions
+    successorsOf(shown(), [1]);
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { TIMES_PER_TRANSACTION, saveFileTimes } from '../../../src/corpus/file-times.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
+import type { StorageIds } from '../../../src/core/ids.ts';
 import { addBatch, loadCorpus, type NewDocument } from '../../../src/storage/corpus-repository.ts';
 import { useFreshDatabase } from '../storage/storage-test-db.ts';
 
@@ -37,7 +38,7 @@ describe('saveFileTimes', () => {
       return file;
     });
     const docs = { count: n, files } as unknown as ScanDocs;
-    const ids = Uint32Array.from(stored, (d) => d.id);
+    const ids = Uint32Array.from(stored, (d) => d.id) as StorageIds;
     await expect(saveFileTimes(docs, ids, new Set(), reload.signal)).rejects.toThrow();
     const times = (await loadCorpus()).modified!;
     expect(Array.from(times.subarray(0, TIMES_PER_TRANSACTION))).toEqual(Array.from({ length: TIMES_PER_TRANSACTION }, (_, i) => T0 + i));

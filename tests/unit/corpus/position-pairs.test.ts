@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { pairsAtPositions } from '../../../src/corpus/position-pairs.ts';
 import type { VerifiedPairs } from '../../../src/storage/verified-pairs.ts';
 import { mulberry32Unit } from '../../fixtures/mulberry32.ts';
+import type { StorageIds } from '../../../src/core/ids.ts';
 
 function model(saved: VerifiedPairs, ids: Uint32Array, threshold: number, representative?: Int32Array): number[][] {
   const positionOf = new Map([...ids].map((id, p) => [id, p]));
@@ -49,7 +50,7 @@ function randomCase(seed: number) {
   if (shape === 1) ids.reverse();
   const kept = shape === 2 ? ids.subarray(0, n - 1) : ids;
   const representative = rand() < 0.5 ? undefined : Int32Array.from({ length: kept.length }, (_, p) => (rand() < 0.2 && p > 0 ? p - 1 : p));
-  return { saved, ids: kept, representative, threshold: rand() < 0.5 ? 0.8 : 0.7 };
+  return { saved, ids: kept as StorageIds, representative, threshold: rand() < 0.5 ? 0.8 : 0.7 };
 }
 
 describe('pairsAtPositions', () => {
@@ -65,12 +66,15 @@ describe('pairsAtPositions', () => {
       k: 3, threshold: 0.8, grouping: 'reference', a: Uint32Array.of(0, 0, 2), b: Uint32Array.of(2, 3, 3),
       distance: Uint8Array.of(1, 2, 3), jaccard: Float32Array.of(0.8, 0.9, 1), histogram: new Uint32Array(4), count: 3,
     };
-    const out = pairsAtPositions(saved, Uint32Array.of(0, 1, 2, 3), 0.8, Int32Array.of(0, 0, 2, 3), true);
+    const ids = Uint32Array.of(0, 1, 2, 3) as StorageIds;
+    const out = pairsAtPositions(saved, ids, 0.8, Int32Array.of(0, 0, 2, 3), true);
     expect(out.a.buffer).toBe(saved.a.buffer);
+    // @ts-expect-error (checked by `npx tsc -b`) a plain Uint32Array is not a storage-id column
+    pairsAtPositions(saved, Uint32Array.of(0, 1, 2, 3), 0.8);
     expect(out.b.buffer).toBe(saved.b.buffer);
     expect(out.distance.buffer).toBe(saved.distance.buffer);
     expect([...out.jaccard]).toEqual([Math.fround(0.8), Math.fround(0.9), 1]);
     // A saved Jaccard below the threshold it was accepted at is damage, on this path too.
-    expect(() => pairsAtPositions({ ...saved, jaccard: Float32Array.of(0.5, 0.9, 1) }, Uint32Array.of(0, 1, 2, 3), 0.8, undefined, true)).toThrow(/below the threshold/);
+    expect(() => pairsAtPositions({ ...saved, jaccard: Float32Array.of(0.5, 0.9, 1) }, ids, 0.8, undefined, true)).toThrow(/below the threshold/);
   });
 });

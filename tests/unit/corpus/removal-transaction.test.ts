@@ -8,6 +8,7 @@ import { removeFromCorpus, type ShownCorpus } from '../../../src/corpus/corpus-r
 import { storedDocumentOf } from '../../../src/corpus/stored-documents.ts';
 import { buildIndex } from '../../../src/core/index/permuted-index.ts';
 import { DocStatus } from '../../../src/core/documents/document-status.ts';
+import type { DocId, StorageIds } from '../../../src/core/ids.ts';
 import { addBatch, getCorpusSummary } from '../../../src/storage/corpus-repository.ts';
 import { getDocuments } from '../../../src/storage/corpus-reads.ts';
 import { queryStoredTables, writePermutedIndex } from '../../../src/storage/index-shards.ts';
@@ -36,7 +37,7 @@ function shown(): ShownCorpus {
       hashHi: Uint32Array.of(1, 1, 2),
       hashLo: Uint32Array.of(5, 5, 6),
     },
-    storageIds: Uint32Array.of(0, 1, 2),
+    storageIds: Uint32Array.of(0, 1, 2) as StorageIds,
   };
 }
 
@@ -67,7 +68,7 @@ describe('removing a document', () => {
     const s = shown();
     const tables = await store(s);
     expect(await foundAtClass(s)).toEqual([0]);
-    const outcome = await removeFromCorpus(s, [0], undefined, tables);
+    const outcome = await removeFromCorpus(s, [0 as DocId], undefined, tables);
     // A failure (or a closed tab) right after the removal: the copy is a class head in storage, and the tables find it.
     expect((await getDocuments([1]))[0]).toMatchObject({ status: 'ok', hi: s.docs.hi[0], lo: s.docs.lo[0] });
     expect(await foundAtClass(s)).toEqual([1]);
@@ -83,7 +84,7 @@ describe('removing a document', () => {
       if (this.name === 'shards') throw new DOMException('injected', 'QuotaExceededError');
       return realPut.apply(this, args);
     };
-    await expect(removeFromCorpus(s, [0], undefined, tables)).rejects.toThrow();
+    await expect(removeFromCorpus(s, [0 as DocId], undefined, tables)).rejects.toThrow();
     IDBObjectStore.prototype.put = realPut;
     expect(await getCorpusSummary()).toEqual(before);
     expect((await getDocuments([0, 1])).map((d) => d?.status)).toEqual(['ok', 'skipped']);
@@ -94,7 +95,7 @@ describe('removing a document', () => {
   it('drops tables of another layout in the same transaction rather than leave them without the new head', async () => {
     const s = shown();
     const tables = await store(s);
-    const outcome = await removeFromCorpus(s, [0], undefined, { ...tables, k: K - 1 });
+    const outcome = await removeFromCorpus(s, [0 as DocId], undefined, { ...tables, k: K - 1 });
     expect(outcome?.tables).toBe('dropped');
     expect(await readTableLayout()).toBeNull();
   });

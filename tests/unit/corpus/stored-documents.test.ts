@@ -97,7 +97,7 @@ describe('restoredPositions', () => {
   const corpus = (paths: string[], ids: number[]): LoadedCorpus => {
     const n = paths.length;
     return {
-      count: n, ids: Uint32Array.from(ids), hi: new Uint32Array(n), lo: new Uint32Array(n), flags: new Uint8Array(n), paths,
+      count: n, ids: Uint32Array.from(ids), hi: new Uint32Array(n), lo: new Uint32Array(n), storedFlags: new Uint8Array(n), paths,
       hashHi: new Uint32Array(n), hashLo: new Uint32Array(n), sizes: new Float64Array(n), words: new Uint32Array(n), skipReasons: new Map(),
       documentCount: n, nextId: Math.max(0, ...ids) + 1, revision: 0,
     };

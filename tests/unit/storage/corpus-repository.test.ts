@@ -72,7 +72,7 @@ describe('addBatch and loadCorpus', () => {
     expect([...corpus.hi]).toEqual([doc(0).hi, 0, 0, doc(3).hi]);
     expect([...corpus.lo]).toEqual([doc(0).lo, 0, 0, doc(3).lo]);
     const H = DOC_FLAG_HAS_CONTENT_HASH;
-    expect([...corpus.flags]).toEqual([H, DOC_FLAG_TOO_SHORT | H, DOC_FLAG_SKIPPED, DOC_FLAG_EXACT_DUPLICATE | H]);
+    expect([...corpus.storedFlags]).toEqual([H, DOC_FLAG_TOO_SHORT | H, DOC_FLAG_SKIPPED, DOC_FLAG_EXACT_DUPLICATE | H]);
     expect(corpus.paths).toEqual(batch.map((d) => d.path));
     expect([corpus.hashHi[3], corpus.hashLo[3]]).toEqual([0, 0]);
     expect(corpus.hashLo[1]).toBe(1);

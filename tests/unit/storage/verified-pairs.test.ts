@@ -5,6 +5,7 @@ import { getVerifiedPairs, putVerifiedPairs } from '../../../src/storage/verifie
 import { pairsAtPositions } from '../../../src/corpus/position-pairs.ts';
 import type { VerifiedPairs } from '../../../src/storage/verified-pairs.ts';
 import { useFreshDatabase } from './storage-test-db.ts';
+import type { StorageIds } from '../../../src/core/ids.ts';
 
 useFreshDatabase();
 
@@ -62,19 +63,20 @@ describe('verified pairs', () => {
   });
 
   it('map to restored positions, sorted, missing ids left out, verdicts at the threshold kept', () => {
-    const ids = Uint32Array.of(10, 11, 12); // 30 was removed
+    const ids = Uint32Array.of(10, 11, 12) as StorageIds; // 30 was removed
     const atThreshold = { ...pairs, threshold: 0.7, a: Uint32Array.of(11, 10), b: Uint32Array.of(30, 12), jaccard: Float32Array.of(0.9, 0.7) };
     const known = pairsAtPositions(atThreshold, ids, 0.7);
+    const withRemoved = Uint32Array.of(10, 11, 12, 30) as StorageIds;
     expect(known.count).toBe(1);
     expect([known.a[0], known.b[0]]).toEqual([0, 2]);
     // Float32 0.7 is slightly below 0.7 as a double: lifted to the threshold it was verified at.
     expect(Math.fround(0.7) < 0.7).toBe(true);
     expect(known.jaccard[0]).toBe(0.7);
     // With another threshold the stored value is used as it is.
-    expect(pairsAtPositions(atThreshold, Uint32Array.of(10, 11, 12, 30), 0.5).jaccard[0]).toBe(Math.fround(0.7));
+    expect(pairsAtPositions(atThreshold, withRemoved, 0.5).jaccard[0]).toBe(Math.fround(0.7));
     // Members replaced by their representative (copies share a text); a pair that collapses is dropped.
     const reps = Int32Array.of(0, 0, 2, 3);
-    const mapped = pairsAtPositions(atThreshold, Uint32Array.of(10, 11, 12, 30), 0.7, reps);
+    const mapped = pairsAtPositions(atThreshold, withRemoved, 0.7, reps);
     expect([...mapped.a].map((a, i) => [a, mapped.b[i]])).toEqual([[0, 2], [0, 3]]);
   });
 });
