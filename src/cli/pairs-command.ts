@@ -5,10 +5,10 @@
  * stderr. The in-process permuted-table index or DuckDB (core/index/pairs-sql.ts) searches; both
  * give the same lines.
  */
-import { PairLimitError, allPairs } from '../core/index/all-pairs.ts';
+import { allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
-import { sortPairs, type PairList } from '../core/index/pair-list.ts';
+import { PairLimitError, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { processIo, TooManyPairsError, UsageError, reportFailure, write, type CliIo } from './cli-common.ts';
 import { defaultThreads, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import { openOutput, parquetOutput, textOutput, type PairOutput, type PairPaths } from './pairs-output.ts';

@@ -5,7 +5,8 @@
  * so a worker still loading its code when the caller starts searching takes fewer, and T threads need
  * T - 1 workers. The result is the single-thread `allPairs` result, pair for pair in the same order.
  */
-import { allPairsBruteForce, allPairsForTables } from '../core/index/all-pairs.ts';
+import { allPairsForTables } from '../core/index/all-pairs.ts';
+import { allPairsBruteForce } from '../core/index/brute-force-pairs.ts';
 import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
 import { createPairList, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { pairsApi, type ClaimedRunsRequest, type PairsApi } from '../workers/pairs-api.ts';

@@ -2,7 +2,7 @@
  * The merge's candidate step (merge-corpus.ts): the pairs searched joined with the saved corpus's
  * decided pairs, and the candidate histogram carried when only pairs with a new member were searched.
  */
-import { queryPairs } from '../core/index/all-pairs.ts';
+import { queryPairs } from '../core/index/brute-force-pairs.ts';
 import type { DuplicateSearchResult } from '../scan/near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from '../scan/search-corpus.ts';
 import type { ScanResult } from '../scan/scan-result.ts';

@@ -4,7 +4,8 @@
  * off the main thread. Inputs are copies of the scan's arrays; outputs are transferred.
  */
 import { transfer } from 'comlink';
-import { allPairs, queryPairs } from '../core/index/all-pairs.ts';
+import { allPairs } from '../core/index/all-pairs.ts';
+import { queryPairs } from '../core/index/brute-force-pairs.ts';
 import { queryPairsCheaper } from '../core/index/block-layout.ts';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { concatPairLists, sortPairs, type PairList } from '../core/index/pair-list.ts';

@@ -4,10 +4,10 @@
  * the same called in-process or over comlink in a worker thread (cli/pairs.thread.ts).
  */
 import { transfer } from 'comlink';
-import { allPairsForTables, type PairLimit } from '../core/index/all-pairs.ts';
+import { allPairsForTables } from '../core/index/all-pairs.ts';
 import { blockLayout } from '../core/index/block-layout.ts';
 import { allPairsForClaimedRuns, tableRuns, type ClaimedPairs } from '../core/index/claimed-runs.ts';
-import { sortPairs, trimPairList, type PairList } from '../core/index/pair-list.ts';
+import { sortPairs, trimPairList, type PairLimit, type PairList } from '../core/index/pair-list.ts';
 
 /** Tables [firstTable, endTable) of layout (k, blocks) over fingerprints `hi`/`lo` (shared between workers when in a SharedArrayBuffer). */
 export interface TableRangeRequest {

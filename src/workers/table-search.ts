@@ -4,10 +4,10 @@
  * (pairs-api.ts), the fingerprints and the pair limit shared where memory can be. Used by the scan's
  * candidate search (scan/split-search.ts) and by `simsift pairs --threads` (cli/pairs-threads.ts).
  */
-import { PairLimitError, splitTables, type PairLimit } from '../core/index/all-pairs.ts';
+import { splitTables } from '../core/index/all-pairs.ts';
 import { blockLayout } from '../core/index/block-layout.ts';
 import { joinClaimedPairs, tableRuns } from '../core/index/claimed-runs.ts';
-import { mergeSortedPairs, type PairList } from '../core/index/pair-list.ts';
+import { PairLimitError, mergeSortedPairs, type PairLimit, type PairList } from '../core/index/pair-list.ts';
 import { canShareMemory } from './claimed-hashes.ts';
 import type { ClaimedRunsPairs, ClaimedRunsRequest, TableRangePairs, TableRangeRequest } from './pairs-api.ts';
 

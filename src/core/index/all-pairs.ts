@@ -3,16 +3,9 @@
  * distance k, each reported once, by grouping documents on each table's key and comparing only
  * inside groups. Tables are independent, so a range of tables can run on its own thread.
  */
-import {
-  MAX_BLOCKS,
-  blockLayout,
-  chooseBlocks,
-  extractKeys,
-  type BlockLayout,
-  type TableKey,
-} from './block-layout.ts';
-import { createPairList, ensurePairCapacity, sortPairs, type PairList } from './pair-list.ts';
-import { popcount32 } from '../simhash/fingerprint64.ts';
+import { MAX_BLOCKS, blockLayout, chooseBlocks, keysAndCounts, type BlockLayout, type TableKey } from './block-layout.ts';
+import { allPairsBruteForce, checkSearchInput } from './brute-force-pairs.ts';
+import { PairLimitError, createPairList, ensurePairCapacity, type PairLimit, type PairList } from './pair-list.ts';
 import { createPairScanArena, type PairScanArena } from './pair-scan.ts';
 
 /** Options for `allPairs`. */
@@ -21,23 +14,6 @@ export interface AllPairsOptions {
   blocks?: number;
   /** Stop with a `PairLimitError` once more pairs than this are found (bounds memory; no limit when absent). */
   pairLimit?: PairLimit;
-}
-
-/**
- * A bound on the pairs a search may find. Threads searching parts of one layout share `shared`
- * (an Int32Array over a SharedArrayBuffer, starting at 0), so the bound holds for their sum.
- */
-export interface PairLimit {
-  limit: number;
-  shared?: Int32Array;
-}
-
-/** Thrown when a search finds more pairs than its `PairLimit`: the output would not fit. */
-export class PairLimitError extends Error {
-  constructor(readonly limit: number) {
-    super(`more than ${limit} pairs`);
-    this.name = 'PairLimitError';
-  }
 }
 
 /**
@@ -71,7 +47,7 @@ function createScratch(n: number, limit: PairLimit | undefined): Scratch {
  * count; use `sortPairs` for a canonical order.
  */
 export function allPairs(hi: Uint32Array, lo: Uint32Array, k: number, options: AllPairsOptions = {}): PairList {
-  const n = checkInput(hi, lo, k);
+  const n = checkSearchInput(hi, lo, k);
   // No block layout exists beyond k = 31 (m <= 32); at such distances every pair is a candidate anyway.
   if (options.blocks === undefined && k > MAX_BLOCKS - 1) return allPairsBruteForce(hi, lo, k, options.pairLimit);
   const blocks = options.blocks ?? chooseBlocks(n, k);
@@ -127,7 +103,7 @@ export function searchTableRuns(
   next: () => readonly [number, number] | null,
   afterRun?: (first: number, pairCount: number) => void,
 ): PairList {
-  const n = checkInput(hi, lo, layout.k);
+  const n = checkSearchInput(hi, lo, layout.k);
   let out = createPairList(1024);
   if (n < 2) return out;
   let scratch: Scratch | null = null;
@@ -197,12 +173,6 @@ export function splitTables(tableCount: number, parts: number): Int32Array {
   const bounds = new Int32Array(p + 1);
   for (let i = 0; i <= p; i++) bounds[i] = Math.round((i * tableCount) / p);
   return bounds;
-}
-
-function checkInput(hi: Uint32Array, lo: Uint32Array, k: number): number {
-  if (hi.length !== lo.length) throw new RangeError(`hi and lo differ in length (${hi.length} vs ${lo.length})`);
-  if (!Number.isInteger(k) || k < 0 || k > 64) throw new RangeError(`k must be an integer in 0..64 (got ${k})`);
-  return hi.length;
 }
 
 /** Groups all documents on table t's key (one counting-sort pass) and checks the pairs in each group. */
@@ -388,151 +358,4 @@ function countPairs(scratch: Scratch, added: number): void {
   scratch.counted += added;
   const total = limit.shared ? Atomics.add(limit.shared, 0, added) + added : scratch.counted;
   if (total > limit.limit) throw new PairLimitError(limit.limit);
-}
-
-/**
- * Writes each document's key (its first 32 bits: all that grouping needs) and counts the group
- * sizes in offsets[group + 1], in one pass. Keys of up to four runs of bits get a straight-line
- * loop; this pass is part of the per-table cost floor.
- */
-function keysAndCounts(
-  table: TableKey,
-  hi: Uint32Array,
-  lo: Uint32Array,
-  n: number,
-  key: Uint32Array,
-  offsets: Uint32Array,
-  shift: number,
-): void {
-  const seg = table.segments;
-  const runs: number[] = [];
-  for (let q = 0; q < seg.length; q += 5) if (seg[q + 3] === 0) runs.push(q);
-  if (runs.length > 4) {
-    extractKeys(table, hi, lo, n, key, null);
-    for (let i = 0; i < n; i++) offsets[(key[i] >>> shift) + 1]++;
-    return;
-  }
-  // Run r takes (word >>> right_r) & mask_r and puts it at << dest_r; unused runs have mask 0.
-  const src: Uint32Array[] = [hi, hi, hi, hi];
-  const right = new Int32Array(4);
-  const mask = new Int32Array(4);
-  const dest = new Int32Array(4);
-  runs.forEach((q, r) => {
-    const len = seg[q + 2];
-    src[r] = seg[q] === 0 ? hi : lo;
-    right[r] = 32 - seg[q + 1] - len;
-    mask[r] = len === 32 ? -1 : (1 << len) - 1;
-    dest[r] = seg[q + 4];
-  });
-  const [s0, s1, s2, s3] = src;
-  const [r0, r1, r2, r3] = right;
-  const [m0, m1, m2, m3] = mask;
-  const [d0, d1, d2, d3] = dest;
-  if (runs.length === 1) {
-    for (let i = 0; i < n; i++) {
-      const kv = ((s0[i] >>> r0) & m0) << d0;
-      key[i] = kv;
-      offsets[(kv >>> shift) + 1]++;
-    }
-  } else if (runs.length === 2) {
-    for (let i = 0; i < n; i++) {
-      const kv = (((s0[i] >>> r0) & m0) << d0) | (((s1[i] >>> r1) & m1) << d1);
-      key[i] = kv;
-      offsets[(kv >>> shift) + 1]++;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const kv =
-        (((s0[i] >>> r0) & m0) << d0) |
-        (((s1[i] >>> r1) & m1) << d1) |
-        (((s2[i] >>> r2) & m2) << d2) |
-        (((s3[i] >>> r3) & m3) << d3);
-      key[i] = kv;
-      offsets[(kv >>> shift) + 1]++;
-    }
-  }
-}
-
-function growPairs(a: Uint32Array, b: Uint32Array, d: Uint8Array, count: number): PairList {
-  const c = Math.max(16, a.length * 2);
-  const na = new Uint32Array(c);
-  const nb = new Uint32Array(c);
-  const nd = new Uint8Array(c);
-  na.set(a.subarray(0, count));
-  nb.set(b.subarray(0, count));
-  nd.set(d.subarray(0, count));
-  return { a: na, b: nb, distance: nd, count };
-}
-
-/**
- * The pairs within k with at least one member marked in `isQuery` (each once, a < b, sorted), by
- * comparing each query with every fingerprint: Q * n checks, far fewer than a search of all pairs when
- * a few documents are new to a large corpus whose other pairs were decided before.
- */
-export function queryPairs(hi: Uint32Array, lo: Uint32Array, isQuery: Uint8Array, k: number): PairList {
-  const n = checkInput(hi, lo, k);
-  let outA: Uint32Array = new Uint32Array(1024);
-  let outB: Uint32Array = new Uint32Array(1024);
-  let outD: Uint8Array = new Uint8Array(1024);
-  let count = 0;
-  for (let q = 0; q < n; q++) {
-    if (!isQuery[q]) continue;
-    const h = hi[q];
-    const l = lo[q];
-    for (let j = 0; j < n; j++) {
-      // A pair of two queries is found once, from its first member.
-      if (j === q || (isQuery[j] && j < q)) continue;
-      const d = popcount32((h ^ hi[j]) >>> 0) + popcount32((l ^ lo[j]) >>> 0);
-      if (d > k) continue;
-      if (count === outA.length) {
-        const grown = growPairs(outA, outB, outD, count);
-        outA = grown.a;
-        outB = grown.b;
-        outD = grown.distance;
-      }
-      outA[count] = Math.min(q, j);
-      outB[count] = Math.max(q, j);
-      outD[count] = d;
-      count++;
-    }
-  }
-  return sortPairs({ a: outA.subarray(0, count), b: outB.subarray(0, count), distance: outD.subarray(0, count), count });
-}
-
-/** Reference all-pairs by comparing every pair; only sensible for small n (tests, tiny corpora). */
-export function allPairsBruteForce(hi: Uint32Array, lo: Uint32Array, k: number, pairLimit?: PairLimit): PairList {
-  const n = checkInput(hi, lo, k);
-  let outA: Uint32Array = new Uint32Array(1024);
-  let outB: Uint32Array = new Uint32Array(1024);
-  let outD: Uint8Array = new Uint8Array(1024);
-  let count = 0;
-  for (let i = 0; i < n - 1; i++) {
-    const h = hi[i];
-    const l = lo[i];
-    for (let j = i + 1; j < n; j++) {
-      let x = h ^ hi[j];
-      x -= (x >>> 1) & 0x55555555;
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      x = (x + (x >>> 4)) & 0x0f0f0f0f;
-      let y = l ^ lo[j];
-      y -= (y >>> 1) & 0x55555555;
-      y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
-      y = (y + (y >>> 4)) & 0x0f0f0f0f;
-      const d = (Math.imul(x, 0x01010101) >>> 24) + (Math.imul(y, 0x01010101) >>> 24);
-      if (d > k) continue;
-      if (count === outA.length) {
-        if (pairLimit && count > pairLimit.limit) throw new PairLimitError(pairLimit.limit);
-        const grown = growPairs(outA, outB, outD, count);
-        outA = grown.a;
-        outB = grown.b;
-        outD = grown.distance;
-      }
-      outA[count] = i;
-      outB[count] = j;
-      outD[count] = d;
-      count++;
-    }
-  }
-  if (pairLimit && count > pairLimit.limit) throw new PairLimitError(pairLimit.limit);
-  return { a: outA, b: outB, distance: outD, count };
 }

@@ -4,9 +4,9 @@
  * that starts late (a worker still loading its code) takes fewer runs and no thread waits for another
  * to finish a fixed share. Joined in run order, the pairs are `allPairs`' result, pair for pair.
  */
-import { searchTableRuns, sharedPassEnd, type PairLimit } from './all-pairs.ts';
+import { searchTableRuns, sharedPassEnd } from './all-pairs.ts';
 import type { BlockLayout } from './block-layout.ts';
-import { createPairList, type PairList } from './pair-list.ts';
+import { createPairList, type PairLimit, type PairList } from './pair-list.ts';
 
 /** Bounds of the layout's runs of tables: run r is tables [bounds[r], bounds[r + 1]). */
 export function tableRuns(layout: BlockLayout): Int32Array {

@@ -1,6 +1,7 @@
 /**
  * The typed-array list of near-duplicate pairs (a < b, distance) that all-pairs produces, with
- * concatenation (for per-worker results) and a radix sort into (a, b) order.
+ * concatenation (for per-worker results), a radix sort into (a, b) order, and the bound on how many
+ * pairs a search may find.
  */
 
 /** Pairs as parallel typed arrays; only the first `count` entries are meaningful. */
@@ -187,4 +188,21 @@ function mergeTwo(x: PairList, y: PairList): PairList {
   }
   out.count = o;
   return out;
+}
+
+/**
+ * A bound on the pairs a search may find. Threads searching parts of one layout share `shared`
+ * (an Int32Array over a SharedArrayBuffer, starting at 0), so the bound holds for their sum.
+ */
+export interface PairLimit {
+  limit: number;
+  shared?: Int32Array;
+}
+
+/** Thrown when a search finds more pairs than its `PairLimit`: the output would not fit. */
+export class PairLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} pairs`);
+    this.name = 'PairLimitError';
+  }
 }

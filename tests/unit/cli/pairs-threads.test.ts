@@ -6,9 +6,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { startPairsPool } from '../../../src/cli/pairs-threads.ts';
-import { PairLimitError, allPairs, splitTables } from '../../../src/core/index/all-pairs.ts';
+import { allPairs, splitTables } from '../../../src/core/index/all-pairs.ts';
 import { blockLayout } from '../../../src/core/index/block-layout.ts';
-import { concatPairLists, sortPairs, type PairList } from '../../../src/core/index/pair-list.ts';
+import { PairLimitError, concatPairLists, sortPairs, type PairList } from '../../../src/core/index/pair-list.ts';
 import { pairsApi } from '../../../src/workers/pairs-api.ts';
 import { isAbortError } from '../../../src/workers/worker-bridge.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';

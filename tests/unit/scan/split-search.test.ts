@@ -8,9 +8,9 @@
  * with several.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PairLimitError, allPairs } from '../../../src/core/index/all-pairs.ts';
+import { allPairs } from '../../../src/core/index/all-pairs.ts';
 import { blockLayout, chooseBlocks } from '../../../src/core/index/block-layout.ts';
-import { concatPairLists, sortPairs } from '../../../src/core/index/pair-list.ts';
+import { PairLimitError, concatPairLists, sortPairs } from '../../../src/core/index/pair-list.ts';
 import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PairLimitError, allPairs, allPairsBruteForce, allPairsForTables, splitTables } from '../../../../src/core/index/all-pairs.ts';
+import { allPairs, allPairsForTables, splitTables } from '../../../../src/core/index/all-pairs.ts';
+import { allPairsBruteForce } from '../../../../src/core/index/brute-force-pairs.ts';
 import { blockLayout } from '../../../../src/core/index/block-layout.ts';
-import { concatPairLists, sortPairs } from '../../../../src/core/index/pair-list.ts';
+import { PairLimitError, concatPairLists, sortPairs } from '../../../../src/core/index/pair-list.ts';
 import { bruteForcePairs, flipBits, pairStrings, plantedSet, type Fingerprints } from './test-fingerprints.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 import { createPairScanArena } from '../../../../src/core/index/pair-scan.ts';

@@ -4,7 +4,7 @@
  * brute force restricted to pairs with a query member.
  */
 import { describe, expect, it } from 'vitest';
-import { allPairsBruteForce, queryPairs } from '../../../../src/core/index/all-pairs.ts';
+import { allPairsBruteForce, queryPairs } from '../../../../src/core/index/brute-force-pairs.ts';
 import { searchCandidates } from '../../../../src/workers/index-api.ts';
 import { pairStrings, plantedSet } from './test-fingerprints.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
