@@ -57,6 +57,9 @@ export async function buildCli() {
     target: 'node20',
     // Packages load from node_modules as they do under tsx (DuckDB's native module, xxhash-wasm's WASM).
     packages: 'external',
+    // comlink's package "main" is its UMD build: Node would load it as CommonJS (the CJS loader and a
+    // lexer pass over the file, on the main thread and again in every worker). Its ESM build loads as is.
+    plugins: [{ name: 'comlink-esm', setup: (b) => b.onResolve({ filter: /^comlink$/ }, () => ({ path: 'comlink/dist/esm/comlink.mjs', external: true })) }],
     metafile: true,
     logLevel: 'silent',
   });
