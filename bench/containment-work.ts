@@ -16,7 +16,7 @@ import { intersectionAtLeast } from '../src/core/simhash/simhash.ts';
 import { decodeFeatureSet } from '../src/core/groups/feature-set-codec.ts';
 import { chunkContainmentCounts } from '../src/core/groups/set-jaccard.ts';
 import { jaccardSorted, sizesAllow } from '../src/core/groups/jaccard.ts';
-import { searchCandidates } from '../src/workers/index-api.ts';
+import { searchCandidates } from '../src/core/index/candidate-search.ts';
 import { knownCounts, measuringOrder, noKnownContainment } from '../src/scan/containment-counts.ts';
 import { concatSets, type PackedSets } from '../src/core/groups/packed-sets.ts';
 import { containmentChunk, measuringLimits } from '../src/scan/contained-search.ts';

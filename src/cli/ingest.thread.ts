@@ -3,7 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { expose } from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { nodeIngestApi } from './node-ingest-api.ts';
-import { useExtractionWorker } from '../workers/ingest-api.ts';
+import { useExtractionWorker } from '../workers/ingest-read.ts';
 import { spawnThread } from './node-worker.ts';
 
 useExtractionWorker(() => spawnThread(new URL('./extract.thread.ts', import.meta.url)));

@@ -9,7 +9,7 @@ import { buildDuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import type { DuplicateSearchResult } from '../workers/index-api.ts';
+import type { DuplicateSearchResult } from '../core/groups/exact-duplicates.ts';
 import { gatherDocColumns, pickDocColumns, SEARCH_COLUMNS } from '../core/documents/doc-columns.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { GroupList } from '../core/groups/exact-groups.ts';

@@ -7,7 +7,8 @@
  */
 import { transfer } from 'comlink';
 import { MAX_BLOCKS, chooseBlocks, queryPairsCheaper, searchNanoseconds } from '../core/index/block-layout.ts';
-import type { CandidateSearchInput, CandidateSearchResult, DuplicateSearchInput, DuplicateSearchResult } from '../workers/index-api.ts';
+import type { CandidateSearchInput, CandidateSearchResult } from '../core/index/candidate-search.ts';
+import type { DuplicateSearchInput, DuplicateSearchResult } from '../core/groups/exact-duplicates.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { searchTableRanges } from '../workers/table-search.ts';
 

@@ -59,3 +59,18 @@ export function mergePackedByDoc(x: PackedSets, y: PackedSets): PackedSets {
   }
   return out;
 }
+
+/** Packs (index, set) entries into one PackedSets. */
+export function packSets(entries: Array<[number, Uint32Array]>): PackedSets {
+  const docs = new Uint32Array(entries.length);
+  const offsets = new Uint32Array(entries.length + 1);
+  let total = 0;
+  entries.forEach(([index, set], i) => {
+    docs[i] = index;
+    total += set.length;
+    offsets[i + 1] = total;
+  });
+  const keys = new Uint32Array(total);
+  entries.forEach(([, set], i) => keys.set(set, offsets[i]));
+  return { docs, offsets, keys };
+}

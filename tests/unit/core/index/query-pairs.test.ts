@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allPairsBruteForce, queryPairs } from '../../../../src/core/index/brute-force-pairs.ts';
-import { searchCandidates } from '../../../../src/workers/index-api.ts';
+import { searchCandidates } from '../../../../src/core/index/candidate-search.ts';
 import { pairStrings, plantedSet } from './test-fingerprints.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
