@@ -7,11 +7,9 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
-import { DocStatus, docStatusOfName, skipMessage } from '../core/documents/document-status.ts';
+import { defaultK } from '../core/quality/defaults.ts';
+import { skipMessage } from '../core/documents/document-status.ts';
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
-import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
-import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { describePhases, startCpuClock, type CpuClock } from './scan-phases.ts';
@@ -20,6 +18,7 @@ import { walkFiles } from './walk-files.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan } from './plan-output.ts';
 import { parseScanArgs, scanHelp, type ScanArgs } from './scan-options.ts';
+import { describeCacheUse, describeScan, plural, writeLeftOut } from './scan-summary.ts';
 import { defaultThreads } from './cli-options.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import { createNodeScanWorkers, type NodeScanWorkers } from './node-scan-workers.ts';
@@ -43,8 +42,6 @@ import { describeSettings, errorCode, processIo, reportFailure, UsageError, writ
 
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Opens `out` (atomic-file.ts: a temporary file beside it) before any file is read, so an unwritable
@@ -107,68 +104,6 @@ function accessCode(path: string | Buffer): string | null {
   } catch (error) {
     return errorCode(error);
   }
-}
-
-/** One line per count of the scan's files by what happened to them (`listed`: those skipped before the scan, while walking DIR). */
-function describeFiles(result: ScanResult, hidden: number, listed: readonly SkippedFile[]): string {
-  const counts = new Map<number, number>();
-  for (let d = 0; d < result.docs.count; d++) counts.set(result.docs.status[d], (counts.get(result.docs.status[d]) ?? 0) + 1);
-  let bytes = 0;
-  for (let d = 0; d < result.docs.count; d++) bytes += result.docs.sizes[d];
-  let distinct = 0;
-  for (let d = 0; d < result.docs.count; d++) if (result.representative[d] === d && result.docs.status[d] === DocStatus.ok) distinct++;
-  for (const skip of listed) {
-    const status = skip.reason === 'hidden' ? undefined : docStatusOfName(skip.reason);
-    if (status === undefined) continue;
-    counts.set(status, (counts.get(status) ?? 0) + 1);
-    bytes += skip.size;
-  }
-  const c = (status: number) => counts.get(status) ?? 0;
-  return (
-    `${plural(result.docs.count + listed.length, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
-    `${c(DocStatus.tooShort)} too short, ${c(DocStatus.binary)} binary, ${c(DocStatus.empty)} empty, ${c(DocStatus.tooLarge)} too large, ` +
-    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden, ${c(DocStatus.notRegular)} not regular files` +
-    // Documents whose text could not be extracted, named only when there are some.
-    ([['encrypted', DocStatus.encrypted], ['damaged', DocStatus.damaged], ['without text', DocStatus.noText], ['stopped at a safety limit', DocStatus.overLimit]] as const)
-      .filter(([, status]) => c(status) > 0)
-      .map(([what, status]) => `, ${c(status)} ${what}`)
-      .join('')
-  );
-}
-
-/** Skips named one by one on stderr: a person expected these files to be read (documents included). */
-const LISTED_SKIPS: ReadonlySet<string> = new Set(['unreadable', 'too-large', 'not-regular', 'encrypted', 'damaged', 'no-text', 'over-limit']);
-
-/**
- * The groups as the page's summary counts them (core groupCounts): every group, split into those of
- * identical copies only and those with a near-duplicate, and the sets of identical texts inside them.
- */
-function describeGroups(result: ScanResult): string {
-  const c = groupCounts(result.relation);
-  return (
-    `${plural(c.groups, 'group')} (${result.grouping}): ${plural(c.exactOnly, 'exact-duplicate group')} (identical copies only), ` +
-    `${plural(c.withNear, 'near-duplicate group')} (with a near-duplicate), ${plural(result.exactGroups.count, 'set')} of identical texts among them`
-  );
-}
-
-/** Components mode: how many components chain, with one example. */
-function describeChaining(result: ScanResult): string {
-  const chained = result.chained;
-  if (!chained) return '';
-  let found = 0;
-  let unknown = 0;
-  let first = -1;
-  for (let g = 0; g < chained.length; g++) {
-    if (chained[g] === CHAIN_FOUND) {
-      found++;
-      if (first < 0) first = g;
-    } else if (chained[g] === CHAIN_UNKNOWN) unknown++;
-  }
-  const example = first >= 0 ? `, e.g. group ${first + 1} around ${escapeName(result.docs.paths[result.groups.reference[first]])}` : '';
-  return (
-    (found === 0 ? '; no component chains' : `; ${plural(found, 'component chains', 'components chain')} (members linked through others although not near-duplicates${example})`) +
-    (unknown > 0 ? `, ${unknown} too large to check fully` : '')
-  );
 }
 
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
@@ -313,34 +248,13 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await writeCsv(result, output, io, csv);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
-    excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
-    for (const skip of [...listed, ...result.skipped]) {
-      if (LISTED_SKIPS.has(skip.reason)) await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
-    }
-    const v = result.verification;
+    await writeLeftOut(io, excluded, [...listed, ...result.skipped]);
     clock.mark();
     const end = performance.now();
     const seconds = (end - started) / 1000;
     const phases = describePhases(clock, { started, sessionFrom, writingFrom, end }, cacheOutcome !== null, args.containment > 0);
-    await write(
-      io.stderr,
-      `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
-        (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(scanned.length)}\n` : '') +
-        cacheLine +
-        `simsift scan: ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
-        (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
-        (cacheOutcome ? '(searched: the pairs with a file read now; the others as the cache decided them) ' : '') +
-        `(${recallNote(result.k, result.similarityThreshold)}), ` +
-        `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
-        `${v.joinOnly} of them not candidates); ${describeGroups(result)}${describeChaining(result)}; ` +
-        (args.containment > 0 ? `${plural(result.contained?.count ?? 0, 'contained document')} (containment >= ${args.containment}); ` : 'containment off; ') +
-        `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
-        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
-        `simsift scan: ${phases}\n` +
-        planned +
-        bundled,
-    );
+    const summary = describeScan({ result, hidden, listed, args, documents: scanned.length, pairsGiven: pairs ? pairs.count : null, cacheLine, merged: cacheOutcome !== null, threads, seconds, phases });
+    await write(io.stderr, summary + planned + bundled);
     return 0;
   } catch (error) {
     progress.clear();
@@ -362,17 +276,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 async function keepCache(file: string, dir: string, startedMs: number, result: ScanResult, identity: ListedIdentities, listedAt: Int32Array, search: SearchCorpus | null, use: CacheUse, outcome: CacheOutcome | null, reread: boolean): Promise<string> {
   const cache = cacheOfResult(await realpath(dir), startedMs, result, identity, listedAt, search);
   if (cache) await writeScanCache(file, cache);
-  const saved = cache ? `wrote ${escapeName(file)}` : `${escapeName(file)} not written (the scan did not finish every file)`;
-  if (outcome) {
-    const { notRead, unchanged, updated, added, missing } = outcome;
-    const read = unchanged + updated + added.length;
-    return (
-      `simsift scan: cache: ${plural(notRead, 'file')} not read (unchanged since the last scan); ${read} read: ${updated} changed, ` +
-      `${added.length} new, ${unchanged} with the same contents; ${missing.paths.length} gone; ${use.cache && use.note ? `${use.note}; ` : ''}${saved}\n`
-    );
-  }
-  const why = reread ? 'every file read (--reread)' : use.problem !== null ? `not used: ${terminalText(use.problem)}; every file read` : 'none yet; every file read';
-  return `simsift scan: cache: ${why}; ${saved}\n`;
+  return describeCacheUse(file, cache !== null, use, outcome, reread);
 }
 
 /** Examples shown of a problem with many instances. */
