@@ -4,40 +4,36 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { defaultK } from '../core/quality/defaults.ts';
-import { skipMessage } from '../core/documents/document-status.ts';
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { describePhases, startCpuClock, type CpuClock } from './scan-phases.ts';
-import { inPathOrder } from '../scan/collect-files.ts';
-import { walkFiles } from './walk-files.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan } from './plan-output.ts';
 import { parseScanArgs, scanHelp, type ScanArgs } from './scan-options.ts';
+import { chooseFiles } from './scan-files.ts';
 import { describeCacheUse, describeScan, plural, writeLeftOut } from './scan-summary.ts';
 import { defaultThreads } from './cli-options.ts';
-import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
+import type { ScanResult } from '../scan/scan-result.ts';
 import { createNodeScanWorkers, type NodeScanWorkers } from './node-scan-workers.ts';
-import { statListing, type ListedIdentities } from './stat-listing.ts';
+import type { ListedIdentities } from './stat-listing.ts';
 import { positionsIn } from '../scan/scan-docs.ts';
-import { cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, scanIntoCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
+import { cacheOfResult, lendUnchanged, openCache, scanIntoCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { plainScan, type ScanStage } from '../scan/scan-run.ts';
 import { writeScanCache } from './scan-cache.ts';
 import { takeCsvAhead } from '../scan/pairs-csv-ahead.ts';
 import { writeBundle } from './bundle-output.ts';
-import { diskFile } from './disk-file.ts';
 import { isWithin, realPathOf } from './apply-paths.ts';
 import type { PairsInput } from './pairs-input.ts';
 import { readPairsFile } from './read-input.ts';
 import { matchPairsByPath } from '../core/index/external-pairs.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
-import { encodeName, escapeName, fsPath, hasEscapedBytes, terminalText } from './terminal-names.ts';
+import { encodeName, escapeName, hasEscapedBytes, terminalText } from './terminal-names.ts';
 import { describeSettings, errorCode, processIo, reportFailure, UsageError, write, type CliIo } from './cli-common.ts';
 
 /** Progress line refresh interval on a terminal. */
@@ -96,16 +92,6 @@ function toTerminal(output: AtomicFile | undefined, io: CliIo): boolean {
   return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
 }
 
-/** Why this process may not read `path` (an error code), or null when it may. */
-function accessCode(path: string | Buffer): string | null {
-  try {
-    accessSync(path, constants.R_OK);
-    return null;
-  } catch (error) {
-    return errorCode(error);
-  }
-}
-
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
@@ -123,17 +109,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     clock = startCpuClock();
     const started = performance.now();
     const startedMs = Date.now();
-    let info;
-    try {
-      info = await stat(args.dir);
-    } catch (error) {
-      throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
-    }
-    if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
-    await refuseOutputsOverInputs([args.dir, ...(args.pairs === undefined ? [] : [args.pairs])], [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache], ['--bundle', args.bundle]]);
-    if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
-      throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
-    }
+    await checkPlaces(args);
     // The threads start (and compile their modules) while this thread walks and reads the cache; they take the stats.
     const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
@@ -149,61 +125,20 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // A bad pairs file fails here, before any file is read.
     const pairsInput = args.pairs === undefined ? undefined : await readPairsFile(args.pairs);
 
-    const listed: SkippedFile[] = [];
-    let hidden = 0;
-    let paths: string[];
-    try {
-      paths = await walkFiles(
-        args.dir,
-        (path, message) => listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message }),
-        () => hidden++,
-        (path, kind) => listed.push({ docId: -1, path, size: 0, reason: 'not-regular', message: skipMessage('not-regular', kind) }),
-      );
-    } catch (error) {
-      throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
-    }
-    const excluded: Array<[string, string]> = [];
-    // The stats go to the threads first: the restore's work on this thread would hold back the walk and the stats.
-    // A scan that reads every file (no cache to spare any) asks the threads, beside each stat, which it may read.
-    const readsAll = args.cache === undefined || args.reread || !existsSync(args.cache);
-    const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded, readsAll);
-    const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers!, new AbortController().signal, use.cache) : null));
-    restoring.catch(() => {});
-    const { kept, identity, denied } = await stating;
-    const cacheUse = await cacheRead;
-    // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
-    // for permission here (a read would only say NotReadableError).
-    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
-    // Listing positions of the files to read (the others the cache stands for); an unreadable one is set apart.
-    const unreadable = new Uint8Array(kept.length);
-    const toRead = (cached ? cached.read : Array.from(kept.keys())).filter((i) => {
-      const code = denied ? (denied.get(i) ?? null) : accessCode(fsPath(join(args.dir, kept[i])));
-      if (code === null) return true;
-      listed.push({ docId: -1, path: kept[i], size: 0, reason: 'unreadable', message: skipMessage('unreadable', code) });
-      unreadable[i] = 1;
-      return false;
-    });
-    // The folder's documents: those the cache stands for and those read now.
-    const scanned = kept.filter((_, i) => unreadable[i] === 0);
-    // Files as the app holds them: Blobs backed by the files on disk, opened when the scan reads them.
-    // Listed paths are normalized relative paths: DIR's prefix joined by hand (as path.join would, 100,000 times).
-    const prefix = join(args.dir, '_').slice(0, -1);
-    const fileAt = (i: number) => diskFile(prefix + kept[i], { size: identity.size[i], mtimeMs: identity.mtimeMs[i] });
-    const collected = inPathOrder({ files: toRead.map(fileAt), paths: toRead.map((i) => kept[i]), hidden: [] });
+    const { collected, scanned, kept, identity, unreadable, listed, hidden, excluded, cacheUse, fromCache, fileAt } = await chooseFiles({ args, workers, cacheRead });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
     const k = args.k ?? defaultK(scanned.length);
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
 
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, containmentThreshold: args.containment, grouping: args.grouping });
     let cacheOutcome: CacheOutcome | null = null;
-    const before = cached ? await restoring : null;
-    if (before && cached) await lendUnchanged(workers, new AbortController().signal, before, cached.unchanged, (k) => fileAt(cached.unchangedAt[k]));
+    if (fromCache) await lendUnchanged(workers, new AbortController().signal, fromCache.before, fromCache.check.unchanged, (k) => fileAt(fromCache.check.unchangedAt[k]));
     // The search corpus behind the result: the cache keeps the feature-set sizes it knows.
     let shown: SearchCorpus | null = null;
     const stage: ScanStage | null =
-      before && cached
+      fromCache
         ? async (scan) => {
-            const { grouped, outcome } = await scanIntoCache(scan, workers!, before, cached.unchanged.length, scanned, args.containment === 0 && !toTerminal(output, io));
+            const { grouped, outcome } = await scanIntoCache(scan, workers!, fromCache.before, fromCache.check.unchanged.length, scanned, args.containment === 0 && !toTerminal(output, io));
             cacheOutcome = outcome;
             shown = grouped.corpus;
             return grouped;
@@ -230,14 +165,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Each document's place in the listing (-1: none, or unreadable), for its times.
     const listedAt = positionsIn(result.docs.paths, kept).map((i) => (i >= 0 && unreadable[i] === 0 ? i : -1));
     result.docs.modified = Float64Array.from(listedAt, (i) => (i < 0 ? 0 : Math.floor(identity.mtimeMs[i])));
-    if (result.externalMismatched && result.externalMismatched.count > 0) {
-      const { count, examples } = result.externalMismatched;
-      const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
-      throw new UsageError(
-        `${plural(count, 'pair')} of ${JSON.stringify(args.pairs)} ${count === 1 ? 'does' : 'do'} not fit this scan's fingerprints ` +
-          `(${shown.join('; ')}${count > shown.length ? '; ...' : ''}): were they found from other files or other settings than ${describeSettings(args.settings)}?`,
-      );
-    }
+    refuseMismatchedPairs(result, args);
 
     if (planOutput !== undefined) checkProtected(result, args.plan);
     clock.mark();
@@ -266,6 +194,36 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     clock?.stop();
     workers?.ingest.terminate();
     workers?.index.terminate();
+  }
+}
+
+/**
+ * Refuses, with exit code 2 before anything starts: a DIR that is not a folder this process can read, an
+ * output over an input, and a cache inside DIR (the next scan would read it as a document).
+ */
+async function checkPlaces(args: ScanArgs): Promise<void> {
+  let info;
+  try {
+    info = await stat(args.dir);
+  } catch (error) {
+    throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
+  }
+  if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
+  await refuseOutputsOverInputs([args.dir, ...(args.pairs === undefined ? [] : [args.pairs])], [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache], ['--bundle', args.bundle]]);
+  if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
+    throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
+  }
+}
+
+/** Refuses the pairs of --pairs whose distances do not fit this scan's fingerprints (other files or settings). */
+function refuseMismatchedPairs(result: ScanResult, args: ScanArgs): void {
+  if (result.externalMismatched && result.externalMismatched.count > 0) {
+    const { count, examples } = result.externalMismatched;
+    const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
+    throw new UsageError(
+      `${plural(count, 'pair')} of ${JSON.stringify(args.pairs)} ${count === 1 ? 'does' : 'do'} not fit this scan's fingerprints ` +
+        `(${shown.join('; ')}${count > shown.length ? '; ...' : ''}): were they found from other files or other settings than ${describeSettings(args.settings)}?`,
+    );
   }
 }
 

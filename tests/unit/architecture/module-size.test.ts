@@ -13,7 +13,6 @@ const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
 /** Files other engineers are changing today: measured again once their change lands. */
 const BEING_CHANGED = new Set([
-  'cli/scan-command.ts', // being changed, #38/#39
   'workers/ingest-api.ts', // being changed, #38/#39
   'workers/index-api.ts', // being changed, #38/#39
 ]);
