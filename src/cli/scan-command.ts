@@ -4,174 +4,40 @@
  * comlink's Node adapter) and the same relation and CSV export as the app's "Export CSV", so both
  * give the same file for the same folder.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK, defaultKReason, recallNote } from '../core/quality/defaults.ts';
-import { DocStatus, docStatusOfName, skipMessage } from '../core/documents/document-status.ts';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { defaultK } from '../core/quality/defaults.ts';
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
-import { CONTAINMENT_DEFAULT_SETTING, DEFAULT_CONTAINMENT } from '../core/groups/contained-pairs.ts';
-import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
-import { groupCounts } from '../core/groups/duplicate-relation.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
 import { describePhases, startCpuClock, type CpuClock } from './scan-phases.ts';
-import { inPathOrder } from '../scan/collect-files.ts';
-import { walkFiles } from './walk-files.ts';
-import { parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
-import { checkProtected, writePlan, planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
-import { defaultThreads, MAX_THREADS, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
-import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
+import { checkProtected, writePlan } from './plan-output.ts';
+import { parseScanArgs, scanHelp, type ScanArgs } from './scan-options.ts';
+import { chooseFiles } from './scan-files.ts';
+import { describeCacheUse, describeScan, plural, writeLeftOut } from './scan-summary.ts';
+import { defaultThreads } from './cli-options.ts';
+import type { ScanResult } from '../scan/scan-result.ts';
 import { createNodeScanWorkers, type NodeScanWorkers } from './node-scan-workers.ts';
-import { statListing, type ListedIdentities } from './stat-listing.ts';
+import type { ListedIdentities } from './stat-listing.ts';
 import { positionsIn } from '../scan/scan-docs.ts';
-import { cacheOfResult, lendUnchanged, openCache, quickCheck, restoreCache, scanIntoCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
+import { cacheOfResult, lendUnchanged, openCache, scanIntoCache, type CacheOutcome, type CacheUse } from './cached-scan.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { plainScan, type ScanStage } from '../scan/scan-run.ts';
 import { writeScanCache } from './scan-cache.ts';
 import { takeCsvAhead } from '../scan/pairs-csv-ahead.ts';
 import { writeBundle } from './bundle-output.ts';
-import { diskFile } from './disk-file.ts';
 import { isWithin, realPathOf } from './apply-paths.ts';
 import type { PairsInput } from './pairs-input.ts';
 import { readPairsFile } from './read-input.ts';
 import { matchPairsByPath } from '../core/index/external-pairs.ts';
 import type { PairList } from '../core/index/pair-list.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
-import { encodeName, escapeName, fsPath, hasEscapedBytes, terminalText } from './terminal-names.ts';
-import {
-  defaultSettings,
-  describeSettings,
-  errorCode,
-  parseK,
-  processIo,
-  reportFailure,
-  SETTINGS_OPTIONS,
-  SETTINGS_USAGE,
-  settingsFromOptions,
-  UsageError,
-  write,
-  type CliIo,
-} from './cli-common.ts';
+import { encodeName, escapeName, hasEscapedBytes, terminalText } from './terminal-names.ts';
+import { describeSettings, errorCode, processIo, reportFailure, UsageError, write, type CliIo } from './cli-common.ts';
 
-const USAGE =
-  `usage: simsift scan DIR [--k N] [--similarity T] [--containment T] [--groups reference|components] ` +
-  `${SETTINGS_USAGE} [--out FILE.csv] [--threads T] [--pairs FILE] [--exclude GLOB]... [--min-size S] [--max-size S] [--cache FILE [--reread]] [--bundle FILE.simsift] ${KEEP_USAGE}`;
 /** Progress line refresh interval on a terminal. */
 const PROGRESS_MS = 100;
-
-type Grouping = 'reference' | 'components';
-
-type ScanArgs = {
-  dir: string;
-  /** Undefined: follows the corpus size (defaultK). */
-  k: number | undefined;
-  threshold: number;
-  /** `--containment T`: "A is contained in B" at >= T (0: off). */
-  containment: number;
-  grouping: Grouping;
-  out: string | undefined;
-  /** Ingest threads; undefined means one per core. */
-  threads: number | undefined;
-  settings: ReturnType<typeof defaultSettings>;
-  /** A pairs file found elsewhere (`simsift pairs --out x.parquet`, DuckDB, Spark): the candidates instead of the search. */
-  pairs: string | undefined;
-  /** `--plan FILE` and the keep rules (`--keep`, `--protect`, `--mark-near`). */
-  plan: PlanOptions;
-  /** `--exclude GLOB` (repeatable), `--min-size`, `--max-size`: files never read, listed with the rule. */
-  exclusions: Exclusions;
-  /** `--cache FILE`: the folder's last scan, so this one reads only what changed (cached-scan.ts); `--reread`: read every file anyway. */
-  cache: string | undefined;
-  reread: boolean;
-  /** `--bundle FILE`: the finished scan for the page to open beside the folder (bundle-output.ts). */
-  bundle: string | undefined;
-};
-
-/** Parses --similarity: a number in (0, 1]. */
-function parseThreshold(value: string | undefined): number {
-  const t = value === undefined || !/^\d*\.?\d+$/.test(value) ? Number.NaN : Number(value);
-  if (!(t > 0 && t <= 1)) throw new UsageError(`--similarity must be a number in (0, 1], e.g. 0.8 (got ${JSON.stringify(value ?? '')})`);
-  return t;
-}
-
-/** Parses --containment: a number in [0, 1] (0 turns the search off). */
-function parseContainment(value: string | undefined): number {
-  const t = value === undefined || !/^\d*\.?\d+$/.test(value) ? Number.NaN : Number(value);
-  if (!(t >= 0 && t <= 1)) throw new UsageError(`--containment must be a number in [0, 1], e.g. 0.9, or 0 to turn it off (got ${JSON.stringify(value ?? '')})`);
-  return t;
-}
-
-/** `simsift scan`'s options (cli-options.ts reads them). */
-const SCAN_OPTIONS = {
-  k: { type: 'string' },
-  similarity: { type: 'string' },
-  containment: { type: 'string' },
-  groups: { type: 'string' },
-  out: { type: 'string' },
-  threads: { type: 'string' },
-  pairs: { type: 'string' },
-  exclude: { type: 'string', multiple: true },
-  'min-size': { type: 'string' },
-  'max-size': { type: 'string' },
-  cache: { type: 'string' },
-  reread: { type: 'boolean' },
-  bundle: { type: 'string' },
-  ...SETTINGS_OPTIONS,
-  ...KEEP_OPTIONS,
-} as const;
-
-/** A size option (--min-size, --max-size), or null when not given. */
-function sizeOption(name: string, value: string | undefined): number | null {
-  if (value === undefined) return null;
-  if (value === '') throw new UsageError(`--${name} needs a value`);
-  const size = parseSize(value);
-  if (size === null) throw new UsageError(`--${name} must be a size such as 1000, 10k, 5MB or 2MiB (got ${JSON.stringify(value)})`);
-  return size;
-}
-
-/** A file name option (--out, --pairs): absent, or not empty. */
-function fileOption(name: string, value: string | undefined): string | undefined {
-  if (value === '') throw new UsageError(`--${name} needs a file name`);
-  return value;
-}
-
-function parseScanArgs(argv: string[]): ScanArgs | 'help' {
-  const parsed = parseOptions(argv, SCAN_OPTIONS, USAGE);
-  if (parsed === 'help') return 'help';
-  const { values, positionals } = parsed;
-  const groups = values.groups ?? 'reference';
-  if (groups !== 'reference' && groups !== 'components') throw new UsageError(`--groups must be reference or components (got ${JSON.stringify(groups)})`);
-  const exclude = values.exclude ?? [];
-  if (exclude.includes('')) throw new UsageError('--exclude needs a value');
-  for (const pattern of exclude) {
-    const problem = patternProblem(pattern.trim());
-    if (problem) throw new UsageError(`--exclude ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}...` : pattern)} ${problem}`);
-  }
-  const settings = settingsFromOptions(values);
-  const cache = fileOption('cache', values.cache);
-  if (cache !== undefined && values.pairs !== undefined) throw new UsageError('--cache and --pairs do not go together: pairs found elsewhere stand for the whole search');
-  if (cache !== undefined && settings.weights === 'tfidf') throw new UsageError('--cache does not work with --weights tfidf: every fingerprint depends on every file\'s words, so every file is read anyway');
-  if (values.reread && cache === undefined) throw new UsageError('--reread goes with --cache FILE (it reads every file and rewrites the cache)');
-  return {
-    dir: oneOperand(positionals, 'DIR', USAGE),
-    k: values.k === undefined ? undefined : parseK(values.k),
-    threshold: values.similarity === undefined ? DEFAULT_SIMILARITY_THRESHOLD : parseThreshold(values.similarity),
-    containment: values.containment === undefined ? CONTAINMENT_DEFAULT_SETTING : parseContainment(values.containment),
-    grouping: groups,
-    out: fileOption('out', values.out),
-    threads: parseThreads(values.threads),
-    settings,
-    pairs: fileOption('pairs', values.pairs),
-    plan: planFromOptions(values),
-    exclusions: { patterns: exclude, extensions: [], minSize: sizeOption('min-size', values['min-size']), maxSize: sizeOption('max-size', values['max-size']) },
-    cache,
-    reread: values.reread === true,
-    bundle: fileOption('bundle', values.bundle),
-  };
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Opens `out` (atomic-file.ts: a temporary file beside it) before any file is read, so an unwritable
@@ -226,78 +92,6 @@ function toTerminal(output: AtomicFile | undefined, io: CliIo): boolean {
   return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
 }
 
-/** Why this process may not read `path` (an error code), or null when it may. */
-function accessCode(path: string | Buffer): string | null {
-  try {
-    accessSync(path, constants.R_OK);
-    return null;
-  } catch (error) {
-    return errorCode(error);
-  }
-}
-
-/** One line per count of the scan's files by what happened to them (`listed`: those skipped before the scan, while walking DIR). */
-function describeFiles(result: ScanResult, hidden: number, listed: readonly SkippedFile[]): string {
-  const counts = new Map<number, number>();
-  for (let d = 0; d < result.docs.count; d++) counts.set(result.docs.status[d], (counts.get(result.docs.status[d]) ?? 0) + 1);
-  let bytes = 0;
-  for (let d = 0; d < result.docs.count; d++) bytes += result.docs.sizes[d];
-  let distinct = 0;
-  for (let d = 0; d < result.docs.count; d++) if (result.representative[d] === d && result.docs.status[d] === DocStatus.ok) distinct++;
-  for (const skip of listed) {
-    const status = skip.reason === 'hidden' ? undefined : docStatusOfName(skip.reason);
-    if (status === undefined) continue;
-    counts.set(status, (counts.get(status) ?? 0) + 1);
-    bytes += skip.size;
-  }
-  const c = (status: number) => counts.get(status) ?? 0;
-  return (
-    `${plural(result.docs.count + listed.length, 'file')}, ${(bytes / 1e6).toFixed(1)} MB: ${c(DocStatus.ok)} fingerprinted (${distinct} distinct texts), ` +
-    `${c(DocStatus.tooShort)} too short, ${c(DocStatus.binary)} binary, ${c(DocStatus.empty)} empty, ${c(DocStatus.tooLarge)} too large, ` +
-    `${c(DocStatus.unreadable)} unreadable, ${hidden} hidden, ${c(DocStatus.notRegular)} not regular files` +
-    // Documents whose text could not be extracted, named only when there are some.
-    ([['encrypted', DocStatus.encrypted], ['damaged', DocStatus.damaged], ['without text', DocStatus.noText], ['stopped at a safety limit', DocStatus.overLimit]] as const)
-      .filter(([, status]) => c(status) > 0)
-      .map(([what, status]) => `, ${c(status)} ${what}`)
-      .join('')
-  );
-}
-
-/** Skips named one by one on stderr: a person expected these files to be read (documents included). */
-const LISTED_SKIPS: ReadonlySet<string> = new Set(['unreadable', 'too-large', 'not-regular', 'encrypted', 'damaged', 'no-text', 'over-limit']);
-
-/**
- * The groups as the page's summary counts them (core groupCounts): every group, split into those of
- * identical copies only and those with a near-duplicate, and the sets of identical texts inside them.
- */
-function describeGroups(result: ScanResult): string {
-  const c = groupCounts(result.relation);
-  return (
-    `${plural(c.groups, 'group')} (${result.grouping}): ${plural(c.exactOnly, 'exact-duplicate group')} (identical copies only), ` +
-    `${plural(c.withNear, 'near-duplicate group')} (with a near-duplicate), ${plural(result.exactGroups.count, 'set')} of identical texts among them`
-  );
-}
-
-/** Components mode: how many components chain, with one example. */
-function describeChaining(result: ScanResult): string {
-  const chained = result.chained;
-  if (!chained) return '';
-  let found = 0;
-  let unknown = 0;
-  let first = -1;
-  for (let g = 0; g < chained.length; g++) {
-    if (chained[g] === CHAIN_FOUND) {
-      found++;
-      if (first < 0) first = g;
-    } else if (chained[g] === CHAIN_UNKNOWN) unknown++;
-  }
-  const example = first >= 0 ? `, e.g. group ${first + 1} around ${escapeName(result.docs.paths[result.groups.reference[first]])}` : '';
-  return (
-    (found === 0 ? '; no component chains' : `; ${plural(found, 'component chains', 'components chain')} (members linked through others although not near-duplicates${example})`) +
-    (unknown > 0 ? `, ${unknown} too large to check fully` : '')
-  );
-}
-
 /** Runs `simsift scan`; returns the exit code (2 for bad arguments or an unreadable DIR, 1 for a failure). */
 export async function runScan(argv: string[], io: CliIo = processIo): Promise<number> {
   const progress = createProgress(io);
@@ -309,51 +103,13 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
   try {
     const args = parseScanArgs(argv);
     if (args === 'help') {
-      await write(
-        io.stdout,
-        `${USAGE}\n` +
-          `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default: the largest k up to 16 whose\n` +
-          `                   search is expected to take at most ${Math.round(SEARCH_SHARE * 100)}% of the scan; ${defaultK(100_000)} at 100,000 files, ${defaultK(1_000_000)} at 1,000,000)\n` +
-          `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
-          `  --containment T  list "A is contained in B" (an excerpt in its whole, a document inside a longer one) when\n` +
-          `                   |A ∩ B| / |A| of the feature sets is >= T and the Jaccard is below --similarity: CSV rows with\n` +
-          `                   relation "contained" (default 0, off: it costs more than the rest of a\n` +
-          `                   scan allows a default; ${DEFAULT_CONTAINMENT.threshold} is the usual T)\n` +
-          "  --groups G       reference (default: every member verified against its group's reference) or\n" +
-          '                   components (connected components; stderr says how many chain)\n' +
-          '  --features F     word3 (3-word shingles, default), word1 (words), char5 (5-character n-grams), ...\n' +
-          '  --weights W      binary (default), tf, tfidf (document frequencies from DIR)\n' +
-          '  --stop-words     drop English stop words\n  --out FILE       write the CSV there instead of stdout\n' +
-          `  --threads T      fingerprinting threads, 1..${MAX_THREADS} (default: one per core)\n` +
-          '  --pairs FILE     candidate pairs found elsewhere, matched by path: the Parquet of `simsift pairs --out x.parquet`\n' +
-          '                   (or any Parquet with path_a, path_b, distance) or `simsift pairs --paths` text; verified and\n' +
-          '                   grouped as the scan\'s own search would be, which does not run\n' +
-          '  --exclude GLOB   leave out files whose path ends with GLOB (*, **, ?; e.g. "*.log", "drafts/**"); repeatable\n' +
-          '  --min-size S     leave out files smaller than S (bytes, or 10k, 5MB, 2MiB); --max-size S: larger than S\n' +
-          '  --cache FILE     keep this scan in FILE (outside DIR) and, when FILE holds the last scan of DIR with the same\n' +
-          '                   settings, read only the files whose size, modification time, change time or inode changed;\n' +
-          '                   the CSV is the same as without it\n' +
-          '  --reread         with --cache: read every file anyway (an edit that kept size and times), and rewrite FILE\n' +
-          '  --bundle FILE    write the finished scan (settings, fingerprints, sizes and times, verified pairs) for the page\'s\n' +
-          '                   "Open a CLI result", which shows it beside the folder without fingerprinting it again\n' +
-          KEEP_HELP,
-      );
+      await write(io.stdout, scanHelp());
       return 0;
     }
     clock = startCpuClock();
     const started = performance.now();
     const startedMs = Date.now();
-    let info;
-    try {
-      info = await stat(args.dir);
-    } catch (error) {
-      throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
-    }
-    if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
-    await refuseOutputsOverInputs([args.dir, ...(args.pairs === undefined ? [] : [args.pairs])], [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache], ['--bundle', args.bundle]]);
-    if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
-      throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
-    }
+    await checkPlaces(args);
     // The threads start (and compile their modules) while this thread walks and reads the cache; they take the stats.
     const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
@@ -369,61 +125,20 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // A bad pairs file fails here, before any file is read.
     const pairsInput = args.pairs === undefined ? undefined : await readPairsFile(args.pairs);
 
-    const listed: SkippedFile[] = [];
-    let hidden = 0;
-    let paths: string[];
-    try {
-      paths = await walkFiles(
-        args.dir,
-        (path, message) => listed.push({ docId: -1, path, size: 0, reason: 'unreadable', message }),
-        () => hidden++,
-        (path, kind) => listed.push({ docId: -1, path, size: 0, reason: 'not-regular', message: skipMessage('not-regular', kind) }),
-      );
-    } catch (error) {
-      throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
-    }
-    const excluded: Array<[string, string]> = [];
-    // The stats go to the threads first: the restore's work on this thread would hold back the walk and the stats.
-    // A scan that reads every file (no cache to spare any) asks the threads, beside each stat, which it may read.
-    const readsAll = args.cache === undefined || args.reread || !existsSync(args.cache);
-    const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded, readsAll);
-    const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers!, new AbortController().signal, use.cache) : null));
-    restoring.catch(() => {});
-    const { kept, identity, denied } = await stating;
-    const cacheUse = await cacheRead;
-    // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
-    // for permission here (a read would only say NotReadableError).
-    const cached = cacheUse?.cache && !args.reread ? quickCheck(cacheUse.cache, kept, identity) : null;
-    // Listing positions of the files to read (the others the cache stands for); an unreadable one is set apart.
-    const unreadable = new Uint8Array(kept.length);
-    const toRead = (cached ? cached.read : Array.from(kept.keys())).filter((i) => {
-      const code = denied ? (denied.get(i) ?? null) : accessCode(fsPath(join(args.dir, kept[i])));
-      if (code === null) return true;
-      listed.push({ docId: -1, path: kept[i], size: 0, reason: 'unreadable', message: skipMessage('unreadable', code) });
-      unreadable[i] = 1;
-      return false;
-    });
-    // The folder's documents: those the cache stands for and those read now.
-    const scanned = kept.filter((_, i) => unreadable[i] === 0);
-    // Files as the app holds them: Blobs backed by the files on disk, opened when the scan reads them.
-    // Listed paths are normalized relative paths: DIR's prefix joined by hand (as path.join would, 100,000 times).
-    const prefix = join(args.dir, '_').slice(0, -1);
-    const fileAt = (i: number) => diskFile(prefix + kept[i], { size: identity.size[i], mtimeMs: identity.mtimeMs[i] });
-    const collected = inPathOrder({ files: toRead.map(fileAt), paths: toRead.map((i) => kept[i]), hidden: [] });
+    const { collected, scanned, kept, identity, unreadable, listed, hidden, excluded, cacheUse, fromCache, fileAt } = await chooseFiles({ args, workers, cacheRead });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
     const k = args.k ?? defaultK(scanned.length);
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
 
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, containmentThreshold: args.containment, grouping: args.grouping });
     let cacheOutcome: CacheOutcome | null = null;
-    const before = cached ? await restoring : null;
-    if (before && cached) await lendUnchanged(workers, new AbortController().signal, before, cached.unchanged, (k) => fileAt(cached.unchangedAt[k]));
+    if (fromCache) await lendUnchanged(workers, new AbortController().signal, fromCache.before, fromCache.check.unchanged, (k) => fileAt(fromCache.check.unchangedAt[k]));
     // The search corpus behind the result: the cache keeps the feature-set sizes it knows.
     let shown: SearchCorpus | null = null;
     const stage: ScanStage | null =
-      before && cached
+      fromCache
         ? async (scan) => {
-            const { grouped, outcome } = await scanIntoCache(scan, workers!, before, cached.unchanged.length, scanned, args.containment === 0 && !toTerminal(output, io));
+            const { grouped, outcome } = await scanIntoCache(scan, workers!, fromCache.before, fromCache.check.unchanged.length, scanned, args.containment === 0 && !toTerminal(output, io));
             cacheOutcome = outcome;
             shown = grouped.corpus;
             return grouped;
@@ -450,14 +165,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // Each document's place in the listing (-1: none, or unreadable), for its times.
     const listedAt = positionsIn(result.docs.paths, kept).map((i) => (i >= 0 && unreadable[i] === 0 ? i : -1));
     result.docs.modified = Float64Array.from(listedAt, (i) => (i < 0 ? 0 : Math.floor(identity.mtimeMs[i])));
-    if (result.externalMismatched && result.externalMismatched.count > 0) {
-      const { count, examples } = result.externalMismatched;
-      const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
-      throw new UsageError(
-        `${plural(count, 'pair')} of ${JSON.stringify(args.pairs)} ${count === 1 ? 'does' : 'do'} not fit this scan's fingerprints ` +
-          `(${shown.join('; ')}${count > shown.length ? '; ...' : ''}): were they found from other files or other settings than ${describeSettings(args.settings)}?`,
-      );
-    }
+    refuseMismatchedPairs(result, args);
 
     if (planOutput !== undefined) checkProtected(result, args.plan);
     clock.mark();
@@ -468,34 +176,13 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     await writeCsv(result, output, io, csv);
     const planned = planOutput === undefined ? '' : await writePlan(result, args.plan, planOutput, args.dir);
     const bundled = bundleOutput === undefined ? '' : await writeBundle(result, { dir: args.dir, scannedAt: startedMs, kAuto: args.k === undefined && !pairs, exclusions: args.exclusions }, bundleOutput);
-    excluded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [path, rule] of excluded) await write(io.stderr, `excluded ${escapeName(path)}: ${terminalText(rule)}\n`);
-    for (const skip of [...listed, ...result.skipped]) {
-      if (LISTED_SKIPS.has(skip.reason)) await write(io.stderr, `skipped ${escapeName(skip.path)}: ${terminalText(skip.message)}\n`);
-    }
-    const v = result.verification;
+    await writeLeftOut(io, excluded, [...listed, ...result.skipped]);
     clock.mark();
     const end = performance.now();
     const seconds = (end - started) / 1000;
     const phases = describePhases(clock, { started, sessionFrom, writingFrom, end }, cacheOutcome !== null, args.containment > 0);
-    await write(
-      io.stderr,
-      `simsift scan: ${describeFiles(result, hidden, listed)}\n` +
-        (args.k === undefined && !pairs ? `simsift scan: ${defaultKReason(scanned.length)}\n` : '') +
-        cacheLine +
-        `simsift scan: ${plural(v.candidates, 'candidate pair')} within k=${result.k} ` +
-        (pairs ? `(from ${plural(pairs.count, 'pair')} of ${args.pairs}, not searched here) ` : '') +
-        (cacheOutcome ? '(searched: the pairs with a file read now; the others as the cache decided them) ' : '') +
-        `(${recallNote(result.k, result.similarityThreshold)}), ` +
-        `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
-        `${v.joinOnly} of them not candidates); ${describeGroups(result)}${describeChaining(result)}; ` +
-        (args.containment > 0 ? `${plural(result.contained?.count ?? 0, 'contained document')} (containment >= ${args.containment}); ` : 'containment off; ') +
-        `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
-        `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
-        `simsift scan: ${phases}\n` +
-        planned +
-        bundled,
-    );
+    const summary = describeScan({ result, hidden, listed, args, documents: scanned.length, pairsGiven: pairs ? pairs.count : null, cacheLine, merged: cacheOutcome !== null, threads, seconds, phases });
+    await write(io.stderr, summary + planned + bundled);
     return 0;
   } catch (error) {
     progress.clear();
@@ -511,23 +198,43 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 }
 
 /**
+ * Refuses, with exit code 2 before anything starts: a DIR that is not a folder this process can read, an
+ * output over an input, and a cache inside DIR (the next scan would read it as a document).
+ */
+async function checkPlaces(args: ScanArgs): Promise<void> {
+  let info;
+  try {
+    info = await stat(args.dir);
+  } catch (error) {
+    throw new UsageError(`cannot read ${JSON.stringify(args.dir)} (${errorCode(error)})`);
+  }
+  if (!info.isDirectory()) throw new UsageError(`${JSON.stringify(args.dir)} is not a directory`);
+  await refuseOutputsOverInputs([args.dir, ...(args.pairs === undefined ? [] : [args.pairs])], [['--out', args.out], ['--plan', args.plan.file], ['--cache', args.cache], ['--bundle', args.bundle]]);
+  if (args.cache !== undefined && isWithin(await realPathOf(resolve(args.cache)), await realPathOf(resolve(args.dir)))) {
+    throw new UsageError(`--cache ${JSON.stringify(args.cache)} is inside the folder being scanned: the next scan would read it as a document; choose a path outside ${JSON.stringify(args.dir)}`);
+  }
+}
+
+/** Refuses the pairs of --pairs whose distances do not fit this scan's fingerprints (other files or settings). */
+function refuseMismatchedPairs(result: ScanResult, args: ScanArgs): void {
+  if (result.externalMismatched && result.externalMismatched.count > 0) {
+    const { count, examples } = result.externalMismatched;
+    const shown = examples.map((m) => `${escapeName(result.docs.paths[m.a])} ~ ${escapeName(result.docs.paths[m.b])}: ${m.given} in the file, ${m.actual < 0 ? 'no fingerprint here' : `${m.actual} here`}`);
+    throw new UsageError(
+      `${plural(count, 'pair')} of ${JSON.stringify(args.pairs)} ${count === 1 ? 'does' : 'do'} not fit this scan's fingerprints ` +
+        `(${shown.join('; ')}${count > shown.length ? '; ...' : ''}): were they found from other files or other settings than ${describeSettings(args.settings)}?`,
+    );
+  }
+}
+
+/**
  * Writes the scan's cache (cached-scan.ts) and returns the summary's line about it: what the cache
  * spared, or why it could not be used.
  */
 async function keepCache(file: string, dir: string, startedMs: number, result: ScanResult, identity: ListedIdentities, listedAt: Int32Array, search: SearchCorpus | null, use: CacheUse, outcome: CacheOutcome | null, reread: boolean): Promise<string> {
   const cache = cacheOfResult(await realpath(dir), startedMs, result, identity, listedAt, search);
   if (cache) await writeScanCache(file, cache);
-  const saved = cache ? `wrote ${escapeName(file)}` : `${escapeName(file)} not written (the scan did not finish every file)`;
-  if (outcome) {
-    const { notRead, unchanged, updated, added, missing } = outcome;
-    const read = unchanged + updated + added.length;
-    return (
-      `simsift scan: cache: ${plural(notRead, 'file')} not read (unchanged since the last scan); ${read} read: ${updated} changed, ` +
-      `${added.length} new, ${unchanged} with the same contents; ${missing.paths.length} gone; ${use.cache && use.note ? `${use.note}; ` : ''}${saved}\n`
-    );
-  }
-  const why = reread ? 'every file read (--reread)' : use.problem !== null ? `not used: ${terminalText(use.problem)}; every file read` : 'none yet; every file read';
-  return `simsift scan: cache: ${why}; ${saved}\n`;
+  return describeCacheUse(file, cache !== null, use, outcome, reread);
 }
 
 /** Examples shown of a problem with many instances. */
