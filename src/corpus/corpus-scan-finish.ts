@@ -22,8 +22,8 @@ import { lendUnchangedFiles } from './corpus-quick-check.ts';
 export async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: ScanPlan, signal: AbortSignal): Promise<ShownCorpus> {
   const w = c.writing;
   // Storage ids are given as batches arrive (each batch's write), so the result can show before the batches
-  // still queued have committed: with kept contents those writes end well after the scan (100,000
-  // files: ~20 s, Chromium writing one blob file per document). They finish behind the results;
+  // still queued have committed: with kept contents those writes end well after the scan (Chromium
+  // writes a file per stored Blob). They finish behind the results;
   // a tab closed meanwhile keeps every committed batch and is offered the resume.
   const storageIds: StorageIds = w ? w.writer.storageIdOf : (new Uint32Array(own.result.docs.count).fill(NO_ID) as StorageIds);
   const before = w?.rebuild ? null : c.base;

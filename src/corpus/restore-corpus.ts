@@ -37,7 +37,7 @@ export interface RestoredFiles {
  * Files for the restored documents: each one's batch's stored Blob with its byte range (so the pair
  * view and verification can read it through `docFile`), or the shared `noContents()` File where the
  * contents were not kept (size 0: views ask for the file again). No Blob is made per document here
- * (see ScanDocs.ranges): a reload of 20,000 documents spent 12 s more making them than before.
+ * (see ScanDocs.ranges): making them was most of a reload's time.
  */
 export async function restoreFiles(c: LoadedCorpus, keepContents: boolean): Promise<RestoredFiles> {
   const files = new Array<Blob>(c.count).fill(noContents());

@@ -6,7 +6,7 @@
  *
  * Why the main thread reads at all: in Chromium a File from a folder input carries no metadata yet,
  * and posting it to a worker (or reading `size`/`slice`) fetches that metadata with a synchronous IPC
- * on the main thread, 0.13 ms per file when idle and up to 116 ms under load; `file.stream()` (see
+ * on the main thread, long under load; `file.stream()` (see
  * read-file-bytes.ts) needs no metadata and never blocks. Files over the read limit go to a worker
  * alone, as Files, and the worker reads them; in Node the limit is the document limit, because Node
  * cannot post a file-backed Blob at all, so the CLI's files go as their paths (FeedOptions.diskRef) and

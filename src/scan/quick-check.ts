@@ -32,7 +32,7 @@ export interface UnchangedTest {
 
 /**
  * Files asked for their size and time per main-thread task. In Chromium a folder input's File fetches
- * its metadata with a synchronous IPC on first ask (0.13 ms idle, far more under load): a few dozen
+ * its metadata with a synchronous IPC on first ask (far longer under load): a few dozen
  * per task, then the event loop runs, so no task grows long.
  */
 const STAT_CHUNK = 32;

@@ -29,7 +29,7 @@ export interface ScanDocs extends DocColumns<Exclude<DocColumnName, 'modified'>>
   /**
    * For documents restored with kept contents: bytes `[ranges[2d], ranges[2d + 1])` of `files[d]` are
    * the document (NaN: all of it). Why not a Blob per document: making one costs a round trip to the
-   * browser process, 0.5-0.7 ms in Chromium here, 10-14 s for 20,000 on every reload.
+   * browser process, paid for every document on every reload.
    */
   ranges?: Float64Array;
   /**
@@ -199,7 +199,7 @@ let missingContents: File | null = null;
 /**
  * The one File that stands for a saved document whose contents were not kept (a restore without kept
  * contents). Shared, so telling it apart costs nothing: asking a folder-input File its `size` is a
- * synchronous metadata fetch in Chromium (0.1-0.6 ms a file), too slow for every candidate pair.
+ * synchronous metadata fetch in Chromium, too slow for every candidate pair.
  * Ask `docSourceKind` rather than comparing with it.
  */
 export function noContents(): File {
@@ -256,8 +256,8 @@ export function rangesAt(docs: ScanDocs, at: readonly number[]): Float64Array | 
 
 /**
  * The File that stands for every document of one scan read through directory handles: the workers read
- * those files, and posting each File back to the page cost more than reading them (20,000 Files: 12 s
- * longer to groups, and main-thread tasks over 100 ms). Views open such a document again by its path
+ * those files, and posting each File back to the page cost more than reading them (and made long
+ * main-thread tasks). Views open such a document again by its path
  * with `open`, through `docBlob`. One per scan, so merged document lists keep telling them apart.
  */
 export function handleDocuments(open: (path: string) => Promise<File>): File {

@@ -54,8 +54,7 @@ export function isMeasured(jaccard: number): boolean {
  * Whether a document's contents can be read: a saved corpus restored without kept contents gives its
  * documents the shared `noContents()` File although they had text. Such a document is never measured
  * (its Jaccard would come out 0, and a verdict saved before would be overwritten by a wrong one).
- * Never `file.size`: on a folder-input File that is a synchronous IPC (11.7 s of main thread for
- * 33,638 candidate pairs of 20,000 files in the ingest bench).
+ * Never `file.size`: on a folder-input File that is a synchronous IPC, paid per candidate pair.
  */
 export function contentsReadable(docs: ScanDocs, d: number): boolean {
   return docSourceKind(docs, d) !== 'none' || docs.sizes[d] === 0;
@@ -76,9 +75,8 @@ export interface LoadedChunk {
  * Prepares the documents `ids` for a job in an ingest worker: a document with a kept feature set is
  * sent as that set (copied into one packed array: posting a view would copy its whole batch buffer);
  * the others' files are read here, asynchronously, and sent as bytes. Why not post the Files:
- * structured-cloning a File from a folder input fetches its metadata with a synchronous IPC, measured
- * 0.1 ms per file when idle and 0.3 ms under load (a 256-file chunk made 100-230 ms tasks in the
- * ingest bench); `readUpTo` (file.stream()) never blocks.
+ * structured-cloning a File from a folder input fetches its metadata with a synchronous IPC (a chunk
+ * of them made long tasks); `readUpTo` (file.stream()) never blocks.
  */
 export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit: number): Promise<LoadedChunk> {
   const { docs, keptSets } = corpus;
