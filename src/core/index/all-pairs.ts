@@ -3,6 +3,7 @@
  * distance k, each reported once, by grouping documents on each table's key and comparing only
  * inside groups. Tables are independent, so a range of tables can run on its own thread.
  */
+import { popcount32 } from '../simhash/fingerprint64.ts';
 import { MAX_BLOCKS, blockLayout, chooseBlocks, keysAndCounts, type BlockLayout, type TableKey } from './block-layout.ts';
 import { allPairsBruteForce, checkSearchInput } from './brute-force-pairs.ts';
 import { PairLimitError, createPairList, ensurePairCapacity, type PairLimit, type PairList } from './pair-list.ts';
@@ -131,18 +132,11 @@ function lowHalfFirst(layout: BlockLayout, blockMask: number): boolean {
   let keyInLo = 0;
   for (let b = 0; b < layout.blocks; b++) {
     if (blockMask & (1 << b)) {
-      keyInHi += popcount(layout.maskHi[b]);
-      keyInLo += popcount(layout.maskLo[b]);
+      keyInHi += popcount32(layout.maskHi[b]);
+      keyInLo += popcount32(layout.maskLo[b]);
     }
   }
   return keyInHi > keyInLo;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** The key blocks but the last (highest-numbered) one. */

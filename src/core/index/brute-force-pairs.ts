@@ -3,7 +3,7 @@
  * over every pair (for tests, tiny corpora and distances no block layout reaches) and the search of a
  * few new documents against all the others.
  */
-import { popcount32 } from '../simhash/fingerprint64.ts';
+import { hamming } from '../simhash/fingerprint64.ts';
 import { PairLimitError, sortPairs, type PairLimit, type PairList } from './pair-list.ts';
 
 /** The fingerprint count n; throws when hi and lo differ in length or k is not in 0..64. */
@@ -42,7 +42,7 @@ export function queryPairs(hi: Uint32Array, lo: Uint32Array, isQuery: Uint8Array
     for (let j = 0; j < n; j++) {
       // A pair of two queries is found once, from its first member.
       if (j === q || (isQuery[j] && j < q)) continue;
-      const d = popcount32((h ^ hi[j]) >>> 0) + popcount32((l ^ lo[j]) >>> 0);
+      const d = hamming(h, l, hi[j], lo[j]);
       if (d > k) continue;
       if (count === outA.length) {
         const grown = growPairs(outA, outB, outD, count);
@@ -70,15 +70,7 @@ export function allPairsBruteForce(hi: Uint32Array, lo: Uint32Array, k: number, 
     const h = hi[i];
     const l = lo[i];
     for (let j = i + 1; j < n; j++) {
-      let x = h ^ hi[j];
-      x -= (x >>> 1) & 0x55555555;
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      x = (x + (x >>> 4)) & 0x0f0f0f0f;
-      let y = l ^ lo[j];
-      y -= (y >>> 1) & 0x55555555;
-      y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
-      y = (y + (y >>> 4)) & 0x0f0f0f0f;
-      const d = (Math.imul(x, 0x01010101) >>> 24) + (Math.imul(y, 0x01010101) >>> 24);
+      const d = hamming(h, l, hi[j], lo[j]);
       if (d > k) continue;
       if (count === outA.length) {
         if (pairLimit && count > pairLimit.limit) throw new PairLimitError(pairLimit.limit);

@@ -3,6 +3,7 @@
  * fingerprints, so a command can refuse a search whose output would not fit (k = 64 on 200,000
  * fingerprints is 20 billion pairs) instead of running out of memory half way.
  */
+import { hamming } from '../simhash/fingerprint64.ts';
 
 /** Distance checks the estimate may spend (about 0.1 s in JavaScript, a few tenths in DuckDB). */
 export const ESTIMATE_BUDGET = 50_000_000;
@@ -47,15 +48,7 @@ export function estimatePairCount(hi: Uint32Array, lo: Uint32Array, k: number, b
     const h = hi[s];
     const l = lo[s];
     for (let j = 0; j < n; j++) {
-      let x = h ^ hi[j];
-      x -= (x >>> 1) & 0x55555555;
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      x = (x + (x >>> 4)) & 0x0f0f0f0f;
-      let y = l ^ lo[j];
-      y -= (y >>> 1) & 0x55555555;
-      y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
-      y = (y + (y >>> 4)) & 0x0f0f0f0f;
-      if ((Math.imul(x, 0x01010101) >>> 24) + (Math.imul(y, 0x01010101) >>> 24) <= k) matches++;
+      if (hamming(h, l, hi[j], lo[j]) <= k) matches++;
     }
     matches--; // the sample itself
   }
