@@ -39,15 +39,15 @@ export function OpenPair({
   marksStore,
 }: {
   result: ScanResult;
-  a: number;
-  b: number;
+  a: DocId;
+  b: DocId;
   /** The saved "not a duplicate" pairs: this pair's button toggles its own. */
   marksStore: KeepMarksStore;
   onClose: () => void;
   onRemove?: (positions: DocId[]) => void;
   /** Opens the pair (other, b) from the list of b's near-duplicates, which stays on show. */
-  onOpen: (a: number, b: number) => void;
-  onMakeReference?: (doc: number) => void;
+  onOpen: (a: DocId, b: DocId) => void;
+  onMakeReference?: (doc: DocId) => void;
 }) {
   const neighbours = useMemo(() => neighboursOf(result.relation, b), [result.relation, b]);
   const jaccard = useMemo(() => pairJaccard(result, a, b), [result, a, b]);

@@ -38,7 +38,7 @@ export interface ResultsWorkspaceProps {
   /** Removes documents (positions in `result.docs`) from the saved corpus; no remove buttons when absent. */
   onRemove?: (positions: DocId[]) => void;
   /** Marks a document as the reference of its group (regroups without searching again). */
-  onMakeReference?: (doc: number) => void;
+  onMakeReference?: (doc: DocId) => void;
   /** The corpus's keep marks (per set of documents) and keep rules: it reads and saves them. */
   keep: Pick<CorpusPersistence, 'keepMarks' | 'keepRules'>;
 }
@@ -109,7 +109,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
             paths={docs.paths}
             sizes={docs.sizes}
             selectedSlot={selectedSlot}
-            onOpenPair={(group, slot) => setSelected({ a: table.members[table.offsets[group]], b: table.members[slot] })}
+            onOpenPair={(group, slot) => setSelected({ a: table.members[table.offsets[group]] as DocId, b: table.members[slot] as DocId })}
             onViewChange={setOrder}
             height={560}
           />

@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { ScanResult } from '../scan/scan-result.ts';
 import { paramsOf, type GroupingParams, type ShownGroups } from './result-groups.ts';
+import type { DocId } from '../core/ids.ts';
 
 /**
  * What the user asked for last: the controls follow it at once, the groups when the regroup lands (a
@@ -35,8 +36,14 @@ function slotOf(table: ShownGroups['table'], a: number, b: number): number | nul
  * near-duplicates. It stays open through regroups and saves (the documents are the same); a scan of
  * other documents closes it. `selectedSlot` is its row in `table`, if it is a group's row.
  */
+/** The open pair's documents: a (the one opened from) and b (whose neighbours are listed). */
+export interface OpenPairIds {
+  a: DocId;
+  b: DocId;
+}
+
 export function useOpenPair(docs: ScanResult['docs'], table: ShownGroups['table']) {
-  const [selected, setSelected] = useState<{ a: number; b: number } | null>(null);
+  const [selected, setSelected] = useState<OpenPairIds | null>(null);
   const [selectionDocs, setSelectionDocs] = useState(docs);
   if (selectionDocs !== docs && selectionDocs.paths !== docs.paths) {
     setSelectionDocs(docs);

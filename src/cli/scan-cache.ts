@@ -14,6 +14,7 @@ import { writeAtomicFile } from './atomic-file.ts';
 import { xxh64Bytes } from '../core/simhash/fingerprint-kernel.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import { allocateDocColumn, docColumnBytes, type DocColumn, type DocColumnName } from '../core/documents/doc-columns.ts';
+import type { StorageIds } from '../core/ids.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
@@ -258,7 +259,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
       jaccard,
       histogram,
       count: m,
-      pinned: Uint32Array.from(head.pairs.pinned ?? []),
+      pinned: Uint32Array.from(head.pairs.pinned ?? []) as StorageIds,
     },
     passages: head.passages ? { docs: passageDocs, offsets: passageOffsets, keys: passageKeys } : null,
     setSizes,

@@ -360,7 +360,7 @@ export async function mergeCorpus(
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
   // The references a person chose in the saved corpus stay references.
-  const pinned = (options.pinned ?? before.result.pinned).flatMap((q) => (savedTo[q]! >= 0 ? [savedTo[q]!] : []));
+  const pinned = (options.pinned ?? before.result.pinned).flatMap((q) => (savedTo[q]! >= 0 ? [savedTo[q]! as DocId] : []));
   // Saved pairs decided at this k and threshold are carried: only pairs with a new member are searched
   // (each new document compared with every other when that is cheaper than a search of all pairs), and
   // the histogram of all candidates is carried (merge-candidates.ts carriedHistogram).

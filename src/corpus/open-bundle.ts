@@ -14,6 +14,7 @@ import { noContents, type ScanDocs } from '../scan/scan-result.ts';
 import { storedDocumentOf } from './stored-documents.ts';
 import { runRestore } from './corpus-loading.ts';
 import type { CorpusContext } from './corpus-context.ts';
+import type { StorageIds } from '../core/ids.ts';
 
 /** How opening ended: opened (the folder's sync runs), the person kept the saved corpus, or refused with why. */
 export type OpenOutcome = { kind: 'opened' } | { kind: 'kept' } | { kind: 'refused'; message: string };
@@ -72,7 +73,7 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
       replaceCorpus({
         documents: documentsOf(bundle, match.prefix),
         // A bundle carries no passages: contained documents off, not every file read again to sample them (Settings turns them on).
-        pairs: { k: bundle.k, threshold: bundle.threshold, grouping: bundle.grouping, ...bundle.pairs, pinned: new Uint32Array(), containment: 0 },
+        pairs: { k: bundle.k, threshold: bundle.threshold, grouping: bundle.grouping, ...bundle.pairs, pinned: new Uint32Array() as StorageIds, containment: 0 },
         settings: { fingerprint: bundle.settings, k: bundle.k, keepContents: c.snapshot.keepContents, rule: bundle.rule },
         exclusions: bundle.exclusions,
         folderRoots: root === null || folder === '' ? {} : { [folder]: root },

@@ -67,8 +67,8 @@ export interface GroupingOptions {
   k: number;
   similarityThreshold: number;
   grouping: Grouping;
-  /** Documents marked as references (positions). */
-  pinned?: readonly number[];
+  /** Documents marked as references. */
+  pinned?: readonly DocId[];
   /** "A is contained in B" at >= this (0: off; absent: the default). */
   containmentThreshold?: number;
   /** Sampled passages (positions) for the containment search, from the saved pairs; absent: none kept. */
@@ -198,7 +198,7 @@ export function verifiedByStorageId(result: ScanResult, storageIds: StorageIds, 
     jaccard,
     histogram: result.histogram.slice(),
     count,
-    pinned: Uint32Array.from(result.pinned.filter((p) => storageIds[p] !== undefined && storageIds[p] !== missing), (p) => storageIds[p]!),
+    pinned: Uint32Array.from(result.pinned.filter((p) => storageIds[p] !== undefined && storageIds[p] !== missing), (p) => storageIds[p]!) as StorageIds,
     containment: result.containmentThreshold ?? 0,
     ...(result.passages ? { passages: passagesByStorageId(result.passages, result.representative, storageIds, missing) } : {}),
   };
@@ -228,7 +228,7 @@ export async function groupFromSavedPairs(
  * Search options under which the saved pairs are the candidates (nothing searched: radius 0) and
  * their Jaccards the known ones, each member replaced by its exact class's representative.
  */
-export function fromSavedPairs(saved: VerifiedPairs, storageIds: StorageIds, options: GroupingOptions & { pinned?: readonly number[] }): SearchOptions {
+export function fromSavedPairs(saved: VerifiedPairs, storageIds: StorageIds, options: GroupingOptions): SearchOptions {
   return {
     ...options,
     searchK: 0,
@@ -283,7 +283,7 @@ export async function groupSavedCorpus(
   carried?: VerifiedPairs,
   onPhase?: (phase: RestorePhase) => void,
   notSaved: readonly [string, string, string][] = [],
-  savedPins: Uint32Array | null = null,
+  savedPins: StorageIds | null = null,
 ): Promise<RestoredCorpus> {
   const pinnedFrom = saved ? saved.pinned : (carried?.pinned ?? savedPins ?? undefined);
   const { docs, storageIds, skipped, notes, pinned } = restoredPositions(loaded, files, notSaved, pinnedFrom);

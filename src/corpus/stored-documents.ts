@@ -3,7 +3,7 @@
  * `DocStatus` codes and the stored status and skip reason (both ways), and the messages a stored skip
  * shows after a reload, so a reload says what the scan said (a too-large file stays too large).
  */
-import type { DocId, StorageIds } from '../core/ids.ts';
+import type { DocId, StorageId, StorageIds } from '../core/ids.ts';
 import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../storage/corpus-columns.ts';
 import type { LoadedCorpus, NewDocument } from '../storage/corpus-repository.ts';
 import { LOADED_COLUMNS } from '../storage/corpus-columns.ts';
@@ -116,7 +116,7 @@ export interface RestoredPositions {
  * files...), each path once, and the chosen references (`pinnedFrom`, by storage id; ids no longer
  * stored are gone).
  */
-export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; ranges?: Float64Array }, notSaved: readonly [string, string, string][], pinnedFrom: Iterable<number> | undefined): RestoredPositions {
+export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; ranges?: Float64Array }, notSaved: readonly [string, string, string][], pinnedFrom: StorageIds | undefined): RestoredPositions {
   const stored = docsFromCorpus(loaded, files.files, files.ranges);
   // A corpus kept in path order (the CLI's cache always is) is checked in one pass and not reordered.
   const order = ascending(stored.paths) ? null : pathOrder(stored.paths);
@@ -144,9 +144,9 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
     skipped.push({ docId: -1, path, size: 0, reason: reason as SkipReason, message });
   }
   // Maps of every path and id only when something needs one (a restore without either skips 2 x n entries).
-  const pins = pinnedFrom ? [...pinnedFrom] : [];
-  const byId = new Map<number, DocId>();
-  if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id, p as DocId));
+  const pins = pinnedFrom ? [...pinnedFrom] as StorageId[] : [];
+  const byId = new Map<StorageId, DocId>();
+  if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id as StorageId, p as DocId));
   const pinned = pins.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   return { docs, storageIds, skipped, notes, pinned };
 }

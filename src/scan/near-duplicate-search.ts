@@ -25,6 +25,7 @@ import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import { rememberCsvAhead } from './pairs-csv-ahead.ts';
+import type { DocId } from '../core/ids.ts';
 
 /** The near-duplicate fields of a ScanResult. */
 export type NearDuplicateFields = Pick<
@@ -54,7 +55,7 @@ export async function decideNearDuplicates(
   signal: AbortSignal,
   corpus: SearchCorpus,
   candidates: Candidates,
-  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly number[]; containmentThreshold?: number; previous?: PreviousGroups; csvAhead?: boolean },
+  options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly DocId[]; containmentThreshold?: number; previous?: PreviousGroups; csvAhead?: boolean },
   onGrouping?: () => void,
 ): Promise<NearDuplicateFields> {
   const { docs } = corpus;
@@ -159,7 +160,7 @@ export interface SearchOptions {
   k: number;
   similarityThreshold: number;
   grouping: Grouping;
-  pinned?: readonly number[];
+  pinned?: readonly DocId[];
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
   /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
   setSizes?: Uint32Array;

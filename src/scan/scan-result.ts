@@ -11,6 +11,7 @@ import type { SkipReason } from '../core/documents/document-status.ts';
 import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { ContainedRelation, PassageSamples } from '../core/groups/contained-pairs.ts';
 import type { DocColumnName, DocColumns } from '../core/documents/doc-columns.ts';
+import type { DocId } from '../core/ids.ts';
 
 /**
  * Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were
@@ -103,7 +104,7 @@ export interface ScanResult {
    */
   verified: ScoredPairs;
   /** Documents the person marked as references (kept across regroups). */
-  pinned: number[];
+  pinned: DocId[];
   /**
    * The one near-duplicate relation (exact copies and verified pairs, A ~ B and B = B' give A ~ B'):
    * what the groups, the pair view's neighbour list and the pairs CSV are all derived from.

@@ -22,6 +22,7 @@ import type { ScanSnapshot, ScanStore } from './scan-store.ts';
 import { recordPhase } from './phase-timing.ts';
 import { createScanMeter, type IngestOutput } from './scan-ingest.ts';
 import { createScanRun, plainScan, type RunParts, type ScanStage, type ShownCorpus } from './scan-run.ts';
+import type { DocId } from '../core/ids.ts';
 
 export { KEPT_SETS_BUDGET_BYTES } from './scan-ingest.ts';
 
@@ -35,7 +36,7 @@ export interface RegroupOptions {
   containmentThreshold?: number;
   grouping?: Grouping;
   /** Documents marked as references (replaces the list; see buildDuplicateRelation). */
-  pinned?: number[];
+  pinned?: DocId[];
 }
 
 export interface ScanSession {

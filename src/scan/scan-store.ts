@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS, type SimHashSettings } from '../core/simhash/settings
 import { DEFAULT_K as CORE_DEFAULT_K } from '../core/quality/defaults.ts';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
 import type { Grouping, ScanResult } from './scan-result.ts';
+import type { DocId } from '../core/ids.ts';
 
 /** The automation contract: mirrored on the app root as `data-scan-state`. */
 export type ScanState = 'idle' | 'scanning' | 'done' | 'error' | 'cancelled';
@@ -73,7 +74,7 @@ export interface ScanSnapshot {
   containmentThreshold: number;
   grouping: Grouping;
   /** Documents of the current result the person marked as references (emptied by a new scan). */
-  pinned: number[];
+  pinned: DocId[];
   settings: SimHashSettings;
   /** True while a regroup (new k, threshold or grouping over the current result) runs. */
   regrouping: boolean;

@@ -6,6 +6,7 @@ import { readTransaction, writeTransaction } from './database.ts';
 import type { VerifiedPairsRecord } from './schema.ts';
 import { StorageError } from './storage-error.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
+import type { StorageIds } from '../core/ids.ts';
 
 /** Verified pairs by stored document id (a < b), with their exact Jaccard and the threshold used. */
 export interface VerifiedPairs {
@@ -19,7 +20,7 @@ export interface VerifiedPairs {
   histogram: Uint32Array;
   count: number;
   /** Stored ids of the documents a person made references (in the order they were chosen). */
-  pinned?: Uint32Array;
+  pinned?: StorageIds;
   /** The containment threshold of the view (0: off); absent in pairs saved before containment. */
   containment?: number;
   /** The documents' sampled passages by stored id, so a reload searches contained documents without reading files. */
@@ -98,7 +99,7 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     jaccard: new Float32Array(record.jaccard),
     histogram: new Uint32Array(record.histogram),
     count: a.length,
-    ...(record.pinned ? { pinned: new Uint32Array(record.pinned) } : {}),
+    ...(record.pinned ? { pinned: new Uint32Array(record.pinned) as StorageIds } : {}),
     ...(record.containment !== undefined ? { containment: record.containment } : {}),
     ...(passages ? { passages } : {}),
   };
@@ -124,8 +125,8 @@ function savedPassages(record: VerifiedPairsRecord): PackedSets | undefined {
  * until its document leaves the corpus (ids are never reused), even when a write came in between that
  * left the saved pairs behind (a cancelled scan's batches, say). Null when none were saved.
  */
-export async function getSavedPins(): Promise<Uint32Array | null> {
+export async function getSavedPins(): Promise<StorageIds | null> {
   const record = await readTransaction(['meta'], (tx) => tx.objectStore('meta').get('verified'));
   if (!record || record.key !== 'verified' || !(record.pinned instanceof ArrayBuffer) || record.pinned.byteLength % 4 !== 0) return null;
-  return new Uint32Array(record.pinned);
+  return new Uint32Array(record.pinned) as StorageIds;
 }

@@ -9,6 +9,7 @@
 import type { GroupTable, ScoredPairs } from './group-table.ts';
 import { componentGroups, referenceGroupsOfClasses, type ClassGraph } from './relation-groups.ts';
 import { spliceGroups, type PreviousGroups } from './relation-splice.ts';
+import type { DocId } from '../ids.ts';
 
 /** What the relation is built from: the scan's exact classes and its verified pairs of representatives. */
 export interface RelationInput {
@@ -26,7 +27,7 @@ export interface RelationInput {
   /** How groups are formed (default 'reference'). */
   grouping?: 'reference' | 'components';
   /** Documents a person marked as references: chosen before any other (in this order). */
-  pinned?: readonly number[];
+  pinned?: readonly DocId[];
   /**
    * The groups a saved corpus had, at these positions, and the documents a change touched: only the
    * touched components are grouped again (relation-splice.ts); the groups are the same either way.
@@ -61,7 +62,7 @@ export interface DuplicateRelation extends ClassGraph {
 
 /** One near-duplicate of a document, for the pair view's list. */
 export interface Neighbour {
-  doc: number;
+  doc: DocId;
   /** Hamming distance of the fingerprints (0 for identical texts; 255 unknown). */
   distance: number;
   /** Exact Jaccard (1 for identical texts; NaN when not measured). */
@@ -204,14 +205,14 @@ export function neighboursOf(relation: DuplicateRelation, doc: number): Neighbou
   const out: Neighbour[] = [];
   const { classOffsets, classMembers, graphOffsets, graphNeighbour, graphEdge, verified } = relation;
   for (let i = classOffsets[c]; i < classOffsets[c + 1]; i++) {
-    if (classMembers[i] !== doc) out.push({ doc: classMembers[i], distance: 0, jaccard: 1, identical: true });
+    if (classMembers[i] !== doc) out.push({ doc: classMembers[i] as DocId, distance: 0, jaccard: 1, identical: true });
   }
   const near: Neighbour[] = [];
   for (let s = graphOffsets[c]; s < graphOffsets[c + 1]; s++) {
     const o = graphNeighbour[s];
     const e = graphEdge[s];
     for (let i = classOffsets[o]; i < classOffsets[o + 1]; i++) {
-      near.push({ doc: classMembers[i], distance: verified.distance[e], jaccard: verified.jaccard[e], identical: false });
+      near.push({ doc: classMembers[i] as DocId, distance: verified.distance[e], jaccard: verified.jaccard[e], identical: false });
     }
   }
   near.sort((x, y) => y.jaccard - x.jaccard || x.distance - y.distance || x.doc - y.doc);

@@ -10,6 +10,7 @@ import { buildDuplicateRelation, type DuplicateRelation } from './duplicate-rela
 import { sortScoredPairs, type GroupTable, type ScoredPairs } from './group-table.ts';
 import type { PreviousGroups } from './relation-splice.ts';
 import type { PackedSets } from './packed-sets.ts';
+import type { DocId } from '../ids.ts';
 
 /** What grouping needs: every candidate with its exact Jaccard, and the small documents' feature sets. */
 export interface GroupingInput {
@@ -31,7 +32,7 @@ export interface GroupingInput {
   /** Per doc: the doc whose text stands for it (exact copies), -1 when not fingerprinted. */
   representative: Int32Array;
   /** Documents a person marked as references (see buildDuplicateRelation). */
-  pinned?: number[];
+  pinned?: readonly DocId[];
   /** A merge's saved groups and touched documents: only the touched components are grouped again. */
   previous?: PreviousGroups;
   /** Build the pairs CSV over the paths held for it (`holdPairsCsvPaths`) once the result is sent (it is then copied, not transferred). */

@@ -1,5 +1,6 @@
 /** Turns the relation's class graph into the groups a person sees: the reference rule, then largest first. */
 import { GroupTableBuilder, UNKNOWN_DISTANCE, type GroupTable, type ScoredPairs } from './group-table.ts';
+import type { DocId } from '../ids.ts';
 
 
 /**
@@ -79,7 +80,7 @@ export function referenceGroupsOfClasses(
   classes: number,
   g: ClassGraph,
   lengths: ArrayLike<number>,
-  pinned: readonly number[],
+  pinned: readonly DocId[],
 ): { groups: GroupTable; identical: Uint8Array } {
   const { classOffsets, classMembers, graphOffsets, graphNeighbour, graphEdge, verified } = g;
   const size = (c: number) => classOffsets[c + 1] - classOffsets[c];

@@ -7,6 +7,7 @@
  */
 import type { GroupTable } from './group-table.ts';
 import { componentGroups, referenceGroupsOfClasses, type ClassGraph } from './relation-groups.ts';
+import type { DocId } from '../ids.ts';
 
 /** The saved relation's groups at a merged corpus's positions, and the documents a change touched. */
 export interface PreviousGroups {
@@ -162,7 +163,7 @@ export function spliceGroups(
   g: ClassGraph,
   lengths: ArrayLike<number>,
   grouping: 'reference' | 'components',
-  pinned: readonly number[],
+  pinned: readonly DocId[],
   previous: PreviousGroups,
 ): { groups: GroupTable; identical: Uint8Array } {
   const comp = classComponents(classes, g);

@@ -9,6 +9,7 @@ import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
 import { byContainer, CONTAINED_ROWS_STEP, containedCounts, shownContainers, type Container } from './contained-rows.ts';
+import type { DocId } from '../../core/ids.ts';
 
 export interface ContainedListProps {
   /** The contained pairs: `inner[i]` lies in `outer[i]` at `containment[i]`. */
@@ -16,9 +17,9 @@ export interface ContainedListProps {
   /** Path of each document id. */
   paths: readonly string[];
   /** The open pair (excerpt, whole), highlighted, or null. */
-  selected: { a: number; b: number } | null;
+  selected: { a: DocId; b: DocId } | null;
   /** Opens the pair (the contained document, its container). */
-  onOpenPair: (inner: number, outer: number) => void;
+  onOpenPair: (inner: DocId, outer: DocId) => void;
 }
 
 const PATH_CHARS = 72;
@@ -62,7 +63,7 @@ export function ContainedList({ contained, paths, selected, onOpenPair }: Contai
                       className={`ss-contained-row${open ? ' is-active' : ''}`}
                       aria-pressed={open}
                       aria-label={`${displayName(paths[inner])}, contained in ${displayName(paths[outer])}, containment ${value}`}
-                      onClick={() => onOpenPair(inner, outer)}
+                      onClick={() => onOpenPair(inner as DocId, outer as DocId)}
                     >
                       <PathName path={paths[inner]} maxChars={PATH_CHARS} />
                       <span className="ss-muted">contained in it · containment {value}</span>

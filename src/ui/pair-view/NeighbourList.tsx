@@ -4,6 +4,7 @@ import { UNKNOWN_DISTANCE } from '../../core/groups/group-table.ts';
 import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
+import type { DocId } from '../../core/ids.ts';
 
 export interface NeighbourListProps {
   /** The document whose near-duplicates are listed. */
@@ -14,7 +15,7 @@ export interface NeighbourListProps {
   /** The document the pair view compares `doc` with now (marked as current). */
   current: number;
   /** Opens the pair (doc, other). */
-  onOpen: (other: number) => void;
+  onOpen: (other: DocId) => void;
   /** Marks `doc` as the reference of its group (regroups); no button when absent. */
   onMakeReference?: () => void;
   /** True when `doc` already is a group's reference. */

@@ -414,7 +414,7 @@ export async function freshExportsOf(files: File[], pinnedPaths: readonly string
   let result = store.getSnapshot().result!;
   // Every file's own time: what the app must end with (it asks new files theirs once the results show).
   result.docs.modified = Float64Array.from(result.docs.files, (f, d) => (f instanceof File ? f.lastModified : (result.docs.modified?.[d] ?? 0)));
-  const pinned = pinnedPaths.map((p) => result.docs.paths.indexOf(p)).filter((d) => d >= 0);
+  const pinned = pinnedPaths.map((p) => result.docs.paths.indexOf(p) as DocId).filter((d) => d >= 0);
   if (pinned.length > 0) {
     await session.regroup({ pinned });
     result = store.getSnapshot().result!;
@@ -500,7 +500,7 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           const group = a.r % g.count;
           const slot = g.offsets[group]! + 1;
           if (slot >= g.offsets[group + 1]!) break;
-          const doc = g.members[slot]!;
+          const doc = g.members[slot]! as DocId;
           await tab.session.regroup({ pinned: [...tab.store.getSnapshot().pinned.filter((x) => x !== doc), doc] });
           if (!model.pinned.includes(result.docs.paths[doc]!)) model.pinned.push(result.docs.paths[doc]!);
           break;

@@ -8,6 +8,7 @@ import type { LoadedCorpus } from '../../../src/storage/corpus-repository.ts';
 import { concatDocs } from '../../../src/scan/scan-docs.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
 import { DocFlag, DocStatus, invalidUtf8Message } from '../../../src/core/documents/document-status.ts';
+import type { StorageIds } from '../../../src/core/ids.ts';
 
 function scanDocs(): ScanDocs {
   // Too large and unreadable: skips the page itself finds; a reload must give the same status back.
@@ -105,7 +106,7 @@ describe('restoredPositions', () => {
   const files = (n: number) => ({ files: new Array<Blob>(n).fill(new Blob()) });
 
   it('maps the pinned ids to positions in path order and lists files never stored once, none that is stored', () => {
-    const r = restoredPositions(corpus(['b.txt', 'a.txt', 'c.txt'], [7, 3, 9]), files(3), [['a.txt', 'hidden', 'm'], ['x/.h', 'hidden', 'm'], ['x/.h', 'hidden', 'm']], [9, 3, 42]);
+    const r = restoredPositions(corpus(['b.txt', 'a.txt', 'c.txt'], [7, 3, 9]), files(3), [['a.txt', 'hidden', 'm'], ['x/.h', 'hidden', 'm'], ['x/.h', 'hidden', 'm']], Uint32Array.of(9, 3, 42) as StorageIds);
     expect(r.docs.paths).toEqual(['a.txt', 'b.txt', 'c.txt']);
     expect(Array.from(r.storageIds)).toEqual([3, 7, 9]);
     expect(r.pinned).toEqual([2, 0]);

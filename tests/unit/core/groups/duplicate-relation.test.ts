@@ -5,6 +5,7 @@ import { pairsCsvBytes } from '../../../../src/core/export/pairs-csv-bytes.ts';
 import { pairsCsvText } from '../../../fixtures/pairs-csv.ts';
 import type { ScoredPairs } from '../../../../src/core/groups/group-table.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
+import type { DocId } from '../../../../src/core/ids.ts';
 
 function pairs(list: [number, number, number, number][]): ScoredPairs {
   return {
@@ -106,7 +107,7 @@ describe('the duplicate relation', () => {
       lengths: [10, 10, 10],
     };
     expect(buildDuplicateRelation(input).groups.reference[0]).toBe(0);
-    const pinned = buildDuplicateRelation({ ...input, pinned: [2] });
+    const pinned = buildDuplicateRelation({ ...input, pinned: [2 as DocId] });
     const group = pinned.groups.groupOf[2];
     expect(pinned.groups.reference[group]).toBe(2);
     expect(pinned.groups.groupOf[0]).toBe(group);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDuplicateRelation, type DuplicateRelation, type RelationInput } from '../../../../src/core/groups/duplicate-relation.ts';
 import { previousGroupsAt } from '../../../../src/core/groups/relation-splice.ts';
 import { mulberry32Unit } from '../../../fixtures/mulberry32.ts';
+import type { DocId } from '../../../../src/core/ids.ts';
 
 const SEQUENCES = Number(process.env.SIMSIFT_SPLICE_SEQUENCES ?? 400);
 
@@ -81,7 +82,7 @@ function relationInput(w: World, docs: readonly Doc[], pinnedPaths: readonly num
   };
   const pinned = pinnedPaths.flatMap((path) => {
     const i = docs.findIndex((d) => d.path === path);
-    return i >= 0 ? [i] : [];
+    return i >= 0 ? [i as DocId] : [];
   });
   return { count: n, representative, verified, lengths: Uint32Array.from(docs, (d) => w.words[d.text]!), grouping, pinned };
 }
