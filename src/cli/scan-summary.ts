@@ -6,6 +6,7 @@ import { defaultKReason, recallNote } from '../core/quality/defaults.ts';
 import { DocStatus, docStatusOfName } from '../core/documents/document-status.ts';
 import { CHAIN_FOUND, CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { groupCounts } from '../core/groups/duplicate-relation.ts';
+import { containedCounts, type ContainedPairs } from '../core/groups/contained-pairs.ts';
 import type { ScanResult, SkippedFile } from '../scan/scan-result.ts';
 import type { CacheOutcome, CacheUse } from './cached-scan.ts';
 import type { ScanArgs } from './scan-options.ts';
@@ -99,6 +100,12 @@ export interface ScanSummary {
   phases: string;
 }
 
+/** Pairs are not documents: one excerpt held by three wholes is one document in three pairs. */
+function describeContained(contained: ContainedPairs | undefined): string {
+  const c = contained ? containedCounts(contained) : { documents: 0, containers: 0, pairs: 0 };
+  return `${plural(c.pairs, 'contained pair')}: ${plural(c.documents, 'document')} inside ${plural(c.containers, 'other')}`;
+}
+
 /** The summary's lines on stderr, each starting `simsift scan: `. */
 export function describeScan(s: ScanSummary): string {
   const { result, hidden, listed, args, cacheLine, threads, seconds, phases } = s;
@@ -113,7 +120,7 @@ export function describeScan(s: ScanSummary): string {
       `(${recallNote(result.k, result.similarityThreshold)}), ` +
       `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
       `${v.joinOnly} of them not candidates); ${describeGroups(result)}${describeChaining(result)}; ` +
-      (args.containment > 0 ? `${plural(result.contained?.count ?? 0, 'contained document')} (containment >= ${args.containment}); ` : 'containment off; ') +
+      (args.containment > 0 ? `${describeContained(result.contained)} (containment >= ${args.containment}); ` : 'containment off; ') +
       `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
       `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
       `simsift scan: ${phases}\n`

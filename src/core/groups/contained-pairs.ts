@@ -45,6 +45,17 @@ export interface ContainedPairs {
   count: number;
 }
 
+/** How many documents lie inside another (each counted once, however many hold it), in how many containers, in how many pairs. */
+export function containedCounts(contained: ContainedPairs): { documents: number; containers: number; pairs: number } {
+  const inner = new Set<number>();
+  const outer = new Set<number>();
+  for (let i = 0; i < contained.count; i++) {
+    inner.add(contained.inner[i]!);
+    outer.add(contained.outer[i]!);
+  }
+  return { documents: inner.size, containers: outer.size, pairs: contained.count };
+}
+
 /** Contained pairs of a result (doc ids of distinct texts), with the fingerprint distance of each pair. */
 export interface ContainedRelation extends ContainedPairs {
   distance: Uint8Array;

@@ -8,7 +8,8 @@ import type { ContainedPairs } from '../../core/groups/contained-pairs.ts';
 import { displayName } from '../shared/display-name.ts';
 import { PathName } from '../shared/PathName.tsx';
 import '../shared/theme.css';
-import { byContainer, CONTAINED_ROWS_STEP, containedCounts, shownContainers, type Container } from './contained-rows.ts';
+import { byContainer, CONTAINED_ROWS_STEP, shownContainers, type Container } from './contained-rows.ts';
+import { containedCounts } from '../../core/groups/contained-pairs.ts';
 import type { DocId } from '../../core/ids.ts';
 
 export interface ContainedListProps {
@@ -32,7 +33,7 @@ export function ContainedList({ contained, paths, selected, onOpenPair }: Contai
   // A new result starts again from the first rows.
   const budget = more.of === containers ? more.budget : CONTAINED_ROWS_STEP;
   const { shown, hiddenPairs } = useMemo(() => shownContainers(containers, budget), [containers, budget]);
-  const counts = useMemo(() => containedCounts(contained, containers), [contained, containers]);
+  const counts = useMemo(() => containedCounts(contained), [contained]);
   if (contained.count === 0) return null;
   return (
     <section className="ss-panel ss-contained" aria-label="Contained documents">

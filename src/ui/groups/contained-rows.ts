@@ -35,13 +35,6 @@ export function byContainer(contained: ContainedPairs, paths: readonly string[])
     .map(([outer, pairs]) => ({ outer, pairs: pairs.sort((x, y) => byPath(contained.inner[x], contained.inner[y])) }));
 }
 
-/** How many documents lie inside another (each counted once, however many hold it) and in how many containers. */
-export function containedCounts(contained: ContainedPairs, containers: readonly Container[]): { documents: number; containers: number; pairs: number } {
-  const inner = new Set<number>();
-  for (let i = 0; i < contained.count; i++) inner.add(contained.inner[i]);
-  return { documents: inner.size, containers: containers.length, pairs: contained.count };
-}
-
 /**
  * The containers to render with at most `budget` pair rows in all (at least one row per container
  * shown): the first containers whole, the last one cut where the budget ends. `hiddenPairs` counts the

@@ -424,7 +424,7 @@ describe('simsift scan', { timeout: 120_000 }, () => {
     ]);
     expect(contained.map((row) => row[5])).toEqual([measure(whole.slice(100, 340).join(' '), whole.join(' ')).j.toFixed(4), measure(first.join(' '), [...first, ...prose(13, 300)].join(' ')).j.toFixed(4)]);
     expect(rows.length).toBe(3); // and no near-duplicate pair
-    expect(r.stderr).toMatch(/0 near-duplicate groups \(with a near-duplicate\), 0 sets of identical texts among them; 2 contained documents \(containment >= 0\.9\)/);
+    expect(r.stderr).toMatch(/0 near-duplicate groups \(with a near-duplicate\), 0 sets of identical texts among them; 2 contained pairs: 2 documents inside 2 others \(containment >= 0\.9\)/);
     // The keep rules never mark an excerpt or its whole (nor a document inside a longer one): not copies, even with --mark-near.
     const plan = join(dir, 'contained-plan.csv');
     const planned = await simsift(['scan', c, '--out', join(dir, 'contained.csv'), '--plan', plan, '--mark-near', '--containment', '0.9'], dir);

@@ -7,7 +7,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { emptyPairs } from '../../../src/core/groups/contained-pairs.ts';
-import { byContainer, CONTAINED_ROWS_STEP, containedCounts, shownContainers } from '../../../src/ui/groups/contained-rows.ts';
+import { byContainer, CONTAINED_ROWS_STEP, shownContainers } from '../../../src/ui/groups/contained-rows.ts';
+import { containedCounts } from '../../../src/core/groups/contained-pairs.ts';
 import { ContainedList } from '../../../src/ui/groups/ContainedList.tsx';
 
 /** Pairs (inner, outer) as ContainedPairs. */
@@ -30,8 +31,7 @@ describe('contained rows', () => {
   it('counts documents, not pairs, in its headline: a page inside 3 others is one document (linux-doc showed 31,277 "documents" of 6,368)', () => {
     const paths = ['a', 'b', 'c', 'd', 'e'];
     const contained = pairsOf([[0, 1], [0, 2], [0, 3], [4, 3]]);
-    const containers = byContainer(contained, paths);
-    expect(containedCounts(contained, containers)).toEqual({ documents: 2, containers: 3, pairs: 4 });
+    expect(containedCounts(contained)).toEqual({ documents: 2, containers: 3, pairs: 4 });
     const html = renderToStaticMarkup(createElement(ContainedList, { contained, paths, selected: null, onOpenPair: () => {} }));
     expect(html).toContain('2 documents lie inside 3 others (excerpts, or documents with more appended): 4 pairs, as some lie in several');
   });
@@ -64,7 +64,7 @@ describe('contained rows', () => {
   });
 
   it('shows a first screenful of a result as large as /usr/share/doc\'s, and every pair after enough "Show more"', () => {
-    // 33,770 contained documents under 3,477 containers, up to 75 in one (the CLI's CSV of that folder).
+    // 33,770 contained pairs under 3,477 containers, up to 75 in one (the CLI's CSV of that folder).
     const list: Array<[number, number]> = [];
     for (let c = 0; c < 3477; c++) for (let k = 0; k < (c % 75 === 0 ? 75 : 9 + (c % 3)); k++) list.push([100_000 + list.length, c]);
     const paths = Array.from({ length: 100_000 + list.length }, (_, d) => `doc/${String(d).padStart(6, '0')}`);
