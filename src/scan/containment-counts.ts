@@ -134,35 +134,43 @@ export function measuringOrder(candidates: ContainmentCandidates, todo: ArrayLik
  * a remembered pair measured again (`knownCounts` left it to measure) takes its new count, in place.
  */
 export function remember(known: KnownContainment, candidates: ContainmentCandidates, at: Int32Array, counts: Float64Array): KnownContainment {
-  const fresh: number[] = [];
+  let freshCount = 0;
   for (let p = 0; p < candidates.count; p++) {
     if (at[p] >= 0 && counts[3 * p + 1] > 0) known.common[at[p]] = counts[3 * p];
-    else if (at[p] < 0 && counts[3 * p + 1] > 0) fresh.push(p);
+    else if (at[p] < 0 && counts[3 * p + 1] > 0) freshCount++;
   }
-  if (fresh.length === 0) return known;
-  const n = known.count + fresh.length;
-  // Entries below known.count are old ones, the rest the fresh candidates.
-  const aOf = (i: number) => (i < known.count ? known.a[i] : candidates.inner[fresh[i - known.count]]);
-  const bOf = (i: number) => (i < known.count ? known.b[i] : candidates.outer[fresh[i - known.count]]);
-  const before = (x: number, y: number) => aOf(x) < aOf(y) || (aOf(x) === aOf(y) && bOf(x) < bOf(y));
-  const order = new Uint32Array(n);
+  if (freshCount === 0) return known;
+  const { inner, outer } = candidates;
+  const fresh = new Uint32Array(freshCount);
+  for (let p = 0, f = 0; p < candidates.count; p++) if (at[p] < 0 && counts[3 * p + 1] > 0) fresh[f++] = p;
   let freshSorted = true;
-  for (let j = 1; j < fresh.length && freshSorted; j++) freshSorted = before(known.count + j - 1, known.count + j);
-  if (freshSorted) {
-    // Both lists sorted (candidates come by (inner, outer)) and apart (a fresh pair is not known): one merge.
-    for (let r = 0, i = 0, j = known.count; r < n; r++) order[r] = j === n || (i < known.count && before(i, j)) ? i++ : j++;
-  } else {
-    for (let i = 0; i < n; i++) order[i] = i;
-    order.sort((x, y) => aOf(x) - aOf(y) || bOf(x) - bOf(y));
+  for (let f = 1; f < freshCount && freshSorted; f++) {
+    const x = fresh[f - 1];
+    const y = fresh[f];
+    freshSorted = inner[x] < inner[y] || (inner[x] === inner[y] && outer[x] < outer[y]);
   }
+  // Candidates come by (inner, outer): sorted already but where a caller's were not.
+  if (!freshSorted) fresh.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
+  const n = known.count + freshCount;
   const out: KnownContainment = { a: new Uint32Array(n), b: new Uint32Array(n), common: new Uint32Array(n), sizeA: new Uint32Array(n), sizeB: new Uint32Array(n), count: n };
-  order.forEach((i, r) => {
-    out.a[r] = aOf(i);
-    out.b[r] = bOf(i);
-    const p = i < known.count ? -1 : fresh[i - known.count];
-    out.common[r] = p < 0 ? known.common[i] : counts[3 * p];
-    out.sizeA[r] = p < 0 ? known.sizeA[i] : counts[3 * p + 1];
-    out.sizeB[r] = p < 0 ? known.sizeB[i] : counts[3 * p + 2];
-  });
+  // Both lists sorted and apart (a fresh pair is not known): one merge.
+  for (let r = 0, i = 0, f = 0; r < n; r++) {
+    const p = f < freshCount ? fresh[f] : 0;
+    if (f === freshCount || (i < known.count && (known.a[i] < inner[p] || (known.a[i] === inner[p] && known.b[i] < outer[p])))) {
+      out.a[r] = known.a[i];
+      out.b[r] = known.b[i];
+      out.common[r] = known.common[i];
+      out.sizeA[r] = known.sizeA[i];
+      out.sizeB[r] = known.sizeB[i];
+      i++;
+    } else {
+      out.a[r] = inner[p];
+      out.b[r] = outer[p];
+      out.common[r] = counts[3 * p];
+      out.sizeA[r] = counts[3 * p + 1];
+      out.sizeB[r] = counts[3 * p + 2];
+      f++;
+    }
+  }
   return out;
 }

@@ -19,7 +19,7 @@ import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
-import { finishContained, noContained, startContained } from './contained-search.ts';
+import { finishContained, noContained, startContained, type ContainedStart } from './contained-search.ts';
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
@@ -49,6 +49,7 @@ export async function searchCandidates(workers: ScanWorkers, signal: AbortSignal
 /**
  * From candidates to the result's near-duplicate fields: measures what is not known yet, decides and
  * groups in the index worker, checks components for chaining. `onGrouping` hears when measuring ends.
+ * `started`: containment's candidate search, started by `findCandidates` at these options' thresholds.
  */
 export async function decideNearDuplicates(
   workers: ScanWorkers,
@@ -57,6 +58,7 @@ export async function decideNearDuplicates(
   candidates: Candidates,
   options: { similarityThreshold: number; grouping: Grouping; pinned?: readonly DocId[]; containmentThreshold?: number; previous?: PreviousGroups; csvAhead?: boolean },
   onGrouping?: () => void,
+  started?: ContainedStart,
 ): Promise<NearDuplicateFields> {
   const { docs } = corpus;
   const t0 = performance.now();
@@ -64,7 +66,7 @@ export async function decideNearDuplicates(
   for (let p = 0; p < candidates.pairs.count; p++) if (!isMeasured(candidates.jaccard[p])) unknown++;
   // The containment candidates need no near-duplicate result: the index worker finds them while the ingest workers verify.
   const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
-  const containment = startContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
+  const containment = started ?? startContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold);
   // The CSV's paths go to the index worker while it waits for verification (see SearchOptions.csvAhead).
   const csvAhead = options.csvAhead === true && containmentThreshold === 0;
   if (csvAhead) workers.index.call(signal, (api) => api.holdPairsCsvPaths(docs.paths)).catch(() => {});
@@ -187,13 +189,19 @@ export interface SearchOptions {
   csvAhead?: boolean;
 }
 
-/** The stage's first half: exact groups and candidates, nothing verified or grouped yet. */
-export type FoundCandidates = Omit<DocsSearch, 'near' | 'groupingMs'>;
+/**
+ * The stage's first half: exact groups and candidates, nothing verified or grouped yet; `containment`,
+ * containment's candidate search when `findCandidates` started it.
+ */
+export type FoundCandidates = Omit<DocsSearch, 'near' | 'groupingMs'> & { containment?: ContainedStart };
 
 /**
  * The first half of `searchDocs`: exact grouping in the index worker, the candidate search on every
  * worker (split-search.ts), and the search corpus behind them. A caller that only needs the saved pairs back at their positions (the
- * CLI cache's restore, merged right after) stops here.
+ * CLI cache's restore, merged right after) stops here. `containmentEarly` (a caller that goes on to
+ * `decideNearDuplicates`): containment's candidate search starts in the index worker as soon as the exact
+ * groups are known, beside the table search (kept off the index worker) and verification; it ran after
+ * both, mostly alone, the ingest workers idle.
  */
 export async function findCandidates(
   workers: ScanWorkers,
@@ -202,6 +210,7 @@ export async function findCandidates(
   settings: SimHashSettings,
   smallSets: PackedSets,
   options: SearchOptions,
+  containmentEarly = false,
 ): Promise<FoundCandidates> {
   const t0 = performance.now();
   const { external } = options;
@@ -215,36 +224,50 @@ export async function findCandidates(
     ...(options.queries ? { queries: options.queries } : {}),
     ...(options.classes ? { classes: options.classes } : {}),
   };
+  const corpusOf = (exact: Pick<DuplicateSearchResult, 'status' | 'hi' | 'lo' | 'words' | 'reps' | 'representative'>, known: KnownPairs): SearchCorpus => ({
+    docs: { ...docs, status: exact.status, hi: exact.hi, lo: exact.lo, words: exact.words },
+    settings,
+    reps: exact.reps,
+    representative: exact.representative,
+    smallSets,
+    known,
+    ...(options.keptSets ? { keptSets: options.keptSets } : {}),
+    ...(options.setSizes ? { setSizes: options.setSizes } : {}),
+    ...(options.passages ? { passages: options.passages } : {}),
+  });
+  let early: { corpus: SearchCorpus; containment: ContainedStart } | undefined;
+  const containmentThreshold = options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING;
+  const afterExact =
+    containmentEarly && containmentThreshold > 0 && options.passages
+      ? (exact: Parameters<typeof corpusOf>[0]) => {
+          const corpus = corpusOf(exact, known0);
+          early = { corpus, containment: startContained(workers, signal, corpus, containmentThreshold, options.similarityThreshold) };
+          return true;
+        }
+      : undefined;
   // Pairs found outside replace the search (the index worker maps them); the search runs on every worker.
   const found = external
     ? await workers.index.call(signal, (api) => api.findDuplicates({ ...input, external }))
-    : await findDuplicatesSplit(workers, signal, input);
+    : await findDuplicatesSplit(workers, signal, input, afterExact);
   const t1 = performance.now();
   // Exact grouping on the index worker's clock; the candidate search's wall time (split-search.ts) ends at t1.
   recordPhase('exact-grouping', t0, t0 + found.exactMs, { exactGroups: found.exactGroups.count, distinct: found.reps.length });
   recordPhase('search', t1 - found.pairsMs, t1, { k: searchK, candidates: found.candidates.count });
-  const resolved: ScanDocs = { ...docs, status: found.status, hi: found.hi, lo: found.lo, words: found.words };
   const own: Candidates = { k: options.k, pairs: found.candidates, jaccard: found.jaccard, histogram: found.histogram };
   const chosen = options.candidates ? options.candidates(found, known0) : { candidates: own, known: known0 };
-  const corpus: SearchCorpus = {
-    docs: resolved,
-    settings,
-    reps: found.reps,
-    representative: found.representative,
-    smallSets,
-    known: chosen.known,
-    ...(options.keptSets ? { keptSets: options.keptSets } : {}),
-    ...(options.setSizes ? { setSizes: options.setSizes } : {}),
-    ...(options.passages ? { passages: options.passages } : {}),
-  };
+  // The corpus containment's search started with, if it did: the one the stage goes on with.
+  const started = early as { corpus: SearchCorpus; containment: ContainedStart } | undefined;
+  const corpus = started?.corpus ?? corpusOf(found, chosen.known);
+  corpus.known = chosen.known;
   return {
-    docs: resolved,
+    docs: corpus.docs,
     representative: found.representative,
     exactGroups: found.exactGroups,
     corpus,
     candidates: chosen.candidates,
     indexingMs: t1 - t0,
     ...(found.mismatched ? { mismatched: found.mismatched } : {}),
+    ...(started ? { containment: started.containment } : {}),
   };
 }
 
@@ -268,10 +291,10 @@ export async function searchDocs(
   options: SearchOptions,
   onPhase?: (phase: 'grouping') => void,
 ): Promise<DocsSearch> {
-  const found = await findCandidates(workers, signal, docs, settings, smallSets, options);
+  const { containment, ...found } = await findCandidates(workers, signal, docs, settings, smallSets, options, true);
   const t1 = performance.now();
   onPhase?.('grouping');
-  const near = await decideNearDuplicates(workers, signal, found.corpus, found.candidates, options);
+  const near = await decideNearDuplicates(workers, signal, found.corpus, found.candidates, options, undefined, containment);
   return { ...found, near, groupingMs: performance.now() - t1 };
 }
 

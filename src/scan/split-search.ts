@@ -8,7 +8,7 @@
 import { transfer } from 'comlink';
 import { MAX_BLOCKS, chooseBlocks, queryPairsCheaper, searchNanoseconds } from '../core/index/block-layout.ts';
 import type { CandidateSearchInput, CandidateSearchResult } from '../core/index/candidate-search.ts';
-import type { DuplicateSearchInput, DuplicateSearchResult } from '../core/groups/exact-duplicates.ts';
+import type { DuplicateSearchInput, DuplicateSearchResult, ExactDuplicates } from '../core/groups/exact-duplicates.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { searchTableRanges } from '../workers/table-search.ts';
 
@@ -17,10 +17,10 @@ const SPLIT_FROM_NS = 20e6;
 
 /**
  * The parts a search of n fingerprints within k is split into: `workers.searchParts`, else the index
- * worker and every ingest worker once the search is expected to take over 20 ms on one core.
+ * worker (unless `indexBusy`) and every ingest worker once the search is expected to take over 20 ms on one core.
  */
-export function searchParts(workers: ScanWorkers, n: number, k: number): number {
-  const parts = workers.searchParts ?? (searchNanoseconds(n, k) >= SPLIT_FROM_NS ? workers.ingest.size + 1 : 1);
+export function searchParts(workers: ScanWorkers, n: number, k: number, indexBusy = false): number {
+  const parts = workers.searchParts ?? (searchNanoseconds(n, k) >= SPLIT_FROM_NS ? workers.ingest.size + (indexBusy ? 0 : 1) : 1);
   return Math.max(1, Math.floor(parts));
 }
 
@@ -29,17 +29,22 @@ export function searchParts(workers: ScanWorkers, n: number, k: number): number 
  * the tables' search split into `parts` ranges: the first on the index worker, the others on the
  * ingest workers (one each while there are enough). A search the index worker does better alone (one
  * part, fewer than two representatives, k beyond any block layout, a few queries compared directly)
- * stays there.
+ * stays there. `indexBusy` (the index worker searches containment's candidates meanwhile): every part,
+ * the parts' merge and a search alone go to the ingest workers, so none waits behind that search.
  */
 export async function searchCandidatesSplit(
   workers: ScanWorkers,
   signal: AbortSignal,
   input: CandidateSearchInput,
-  parts = searchParts(workers, input.reps.length, input.k),
+  parts?: number,
+  indexBusy = false,
 ): Promise<CandidateSearchResult> {
   const { reps, hi, lo, k, queries } = input;
   const n = reps.length;
-  const alone = () => workers.index.call(signal, (api) => api.searchCandidates(input));
+  parts ??= searchParts(workers, n, k, indexBusy);
+  const merge = (x: CandidateSearchInput) =>
+    indexBusy ? workers.ingest.run(signal, (api) => api.searchCandidates(x)) : workers.index.call(signal, (api) => api.searchCandidates(x));
+  const alone = () => merge(input);
   if (parts <= 1 || n < 2 || (input.blocks === undefined && k > MAX_BLOCKS - 1)) return alone();
   if (queries) {
     let q = 0;
@@ -49,7 +54,7 @@ export async function searchCandidatesSplit(
   const blocks = input.blocks ?? chooseBlocks(n, k);
   const { parts: found } = await searchTableRanges(
     (request, part) =>
-      part === 0
+      part === 0 && !indexBusy
         ? workers.index.call(signal, (api) => api.pairsForTables(request))
         : // Submitted together, the ranges spread one to each ingest worker (the pool picks the least busy).
           workers.ingest.run(signal, (api) => api.pairsForTables(request)),
@@ -60,21 +65,24 @@ export async function searchCandidatesSplit(
     blocks,
   );
   const buffers = found.flatMap((p) => [p.a.buffer, p.b.buffer, p.distance.buffer]) as ArrayBuffer[];
-  return workers.index.call(signal, (api) => api.searchCandidates(transfer({ ...input, blocks, found }, buffers)));
+  return merge(transfer({ ...input, blocks, found }, buffers));
 }
 
 /**
  * `indexApi.findDuplicates` (no external pairs) with its search split over every worker: exact
  * groups in the index worker, then `searchCandidatesSplit` over the representatives. `pairsMs` is
- * the split search's wall time on this thread.
+ * the split search's wall time on this thread. `afterExact` hears the exact groups before the search
+ * starts and says whether it gave the index worker other work (then the search keeps off it).
  */
 export async function findDuplicatesSplit(
   workers: ScanWorkers,
   signal: AbortSignal,
   input: Omit<DuplicateSearchInput, 'external'>,
+  afterExact?: (exact: Omit<ExactDuplicates, 'repHi' | 'repLo'>) => boolean,
 ): Promise<DuplicateSearchResult> {
   const { known, queries, ...docs } = input;
   const { repHi, repLo, ...exact } = await workers.index.call(signal, (api) => api.groupExactDuplicates(docs));
+  const indexBusy = afterExact?.(exact) ?? false;
   const t1 = performance.now();
   const search: CandidateSearchInput = {
     reps: exact.reps,
@@ -85,6 +93,6 @@ export async function findDuplicatesSplit(
     ...(known ? { known } : {}),
     ...(queries ? { queries } : {}),
   };
-  const found = await searchCandidatesSplit(workers, signal, search);
+  const found = await searchCandidatesSplit(workers, signal, search, undefined, indexBusy);
   return { ...exact, ...found, pairsMs: performance.now() - t1 };
 }

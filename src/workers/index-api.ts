@@ -8,10 +8,11 @@
 import { transfer } from 'comlink';
 import { buildIndex, type PermutedIndex } from '../core/index/permuted-index.ts';
 import { candidatesFromPairs } from '../core/index/external-pairs.ts';
-import { searchCandidates, withKnown, type CandidateSearchInput, type CandidateSearchResult } from '../core/index/candidate-search.ts';
+import { searchCandidates, withKnown } from '../core/index/candidate-search.ts';
 import { exactDuplicates, type DuplicateSearchInput, type DuplicateSearchResult, type ExactDuplicates } from '../core/groups/exact-duplicates.ts';
 import { groupNearDuplicates, type GroupingInput, type GroupingResult } from '../core/groups/near-duplicate-grouping.ts';
 import { pairsApi } from './pairs-api.ts';
+import { candidateBuffers, candidateSearchApi } from './candidate-search-api.ts';
 import { mergeDocumentFrequencies, type DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
 import type { DuplicateRelation } from '../core/groups/duplicate-relation.ts';
 import type { ContainedRelation, ContainmentCandidates, ContainmentOptions, PassageSamples } from '../core/groups/contained-pairs.ts';
@@ -76,10 +77,7 @@ export const indexApi = {
   },
 
   /** The candidate search alone (a regroup at a new k): pairs of `reps` within k, known Jaccards attached. */
-  searchCandidates(input: CandidateSearchInput): CandidateSearchResult {
-    const found = searchCandidates(input);
-    return transfer(found, candidateBuffers(found));
-  },
+  searchCandidates: candidateSearchApi.searchCandidates,
 
   /**
    * Decides near-duplicates and groups them: candidates with exact Jaccard >= threshold, plus the
@@ -138,11 +136,6 @@ export function relationBuffers(r: DuplicateRelation): ArrayBufferLike[] {
       g.groupOf.buffer, g.offsets.buffer, g.members.buffer, g.reference.buffer, g.jaccardToReference.buffer, g.distanceToReference.buffer,
     ]),
   ];
-}
-
-function candidateBuffers(found: CandidateSearchResult): ArrayBuffer[] {
-  const c = found.candidates;
-  return [c.a.buffer, c.b.buffer, c.distance.buffer, found.jaccard.buffer, found.histogram.buffer] as ArrayBuffer[];
 }
 
 

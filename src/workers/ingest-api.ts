@@ -14,6 +14,7 @@ import { UNKNOWN_DISTANCE, type GroupTable } from '../core/groups/group-table.ts
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DEFAULT_INGEST_LIMITS, type HandleBatchResult, type IngestBatchOptions, type IngestBatchResult, type IngestItem, type IngestLimits, type ChainJob, type ChainJobResult, type LocalPairs } from './ingest-protocol.ts';
 import { pairsApi } from './pairs-api.ts';
+import { candidateSearchApi } from './candidate-search-api.ts';
 import { walkHandles, type EntryHandle, type HandleListing, type WalkOptions } from './directory-handles.ts';
 import type { KeptSets, PackedSets } from '../core/groups/packed-sets.ts';
 import { itemModified, itemSize, openPaths, useHandleRoots } from './ingest-read.ts';
@@ -188,6 +189,12 @@ export const ingestApi = {
    * split by tables over every worker once reading is done (scan/split-search.ts).
    */
   pairsForTables: pairsApi.pairsForTables,
+
+  /**
+   * The split search's parts sorted into one candidate list (candidate-search-api.ts): on an ingest
+   * worker while the index worker searches containment's candidates (scan/split-search.ts).
+   */
+  searchCandidates: candidateSearchApi.searchCandidates,
 };
 
 export type IngestApi = typeof ingestApi;

@@ -275,8 +275,17 @@ function sortedPairs(pairs: ContainedPairs): ContainedPairs {
   for (let i = 0; i < n; i++) order[i] = i;
   // Pairs judged in candidate order mostly come sorted already: then no comparator runs.
   let sorted = true;
+  let last = 0;
+  for (let i = 0; i < n; i++) last = Math.max(last, inner[i], outer[i]);
   for (let i = 1; i < n && sorted; i++) sorted = inner[i - 1] < inner[i] || (inner[i - 1] === inner[i] && outer[i - 1] <= outer[i]);
-  if (!sorted) order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
+  const side = last + 1;
+  if (!sorted && side * side * n < 2 ** 53) {
+    // (inner, outer, index) packed in one float, exact below 2^53, sorted as numbers: no comparator call a pair.
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = (inner[i] * side + outer[i]) * n + i;
+    packed.sort();
+    for (let r = 0; r < n; r++) order[r] = packed[r] % n;
+  } else if (!sorted) order.sort((x, y) => inner[x] - inner[y] || outer[x] - outer[y]);
   const out = emptyPairs(n);
   for (let r = 0; r < n; r++) {
     const i = order[r];
@@ -300,7 +309,17 @@ export function nameByFirstCopy(pairs: ContainedPairs, representative: Int32Arra
     const r = representative[d];
     if (r >= 0 && first[r] < 0) first[r] = d;
   }
-  const name = (d: number) => (representative[d] >= 0 ? first[representative[d]] : d);
-  const renamed = { ...pairs, inner: pairs.inner.map(name), outer: pairs.outer.map(name) };
-  return sortedPairs(renamed);
+  const inner = new Uint32Array(pairs.count);
+  const outer = new Uint32Array(pairs.count);
+  let renamed = false;
+  for (let i = 0; i < pairs.count; i++) {
+    const a = pairs.inner[i];
+    const b = pairs.outer[i];
+    inner[i] = representative[a] >= 0 ? first[representative[a]] : a;
+    outer[i] = representative[b] >= 0 ? first[representative[b]] : b;
+    renamed ||= inner[i] !== a || outer[i] !== b;
+  }
+  // Each text named by its first copy already (no copies, or the first ones fingerprinted): as it was.
+  if (!renamed) return sortedPairs(pairs);
+  return sortedPairs({ ...pairs, inner, outer });
 }

@@ -4,8 +4,9 @@
  * duplicates it finds exactly the single-thread search's candidates, in the same order, for 1..4
  * parts, with queries and known Jaccards too; the ingest workers do take ranges; the pair limit
  * holds for the parts' sum (one shared counter) or per part (its share) where memory is not shared;
- * and a whole scan verifies the same pairs (near, exact copies, rejected by size) with 1 part as
- * with several.
+ * a whole scan verifies the same pairs (near, exact copies, rejected by size) with 1 part as with 3;
+ * and with containment on, containment's candidate search starts on the index worker as soon as the
+ * exact groups are known, the table search (its parts and their merge) kept off it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { allPairs } from '../../../src/core/index/all-pairs.ts';
@@ -203,13 +204,13 @@ describe("a scan's verified pairs with the search in 1 part and in several", { t
     };
     const one = await scan(1);
     const v = one.r.verification;
-    console.log(`${files.length} files: ${one.r.exactGroups.count} exact groups, ${v.candidates} candidates, ${v.sizeRejected} rejected by size, ${one.r.verified.count} verified, with 1, 3 and 4 search parts`);
+    console.log(`${files.length} files: ${one.r.exactGroups.count} exact groups, ${v.candidates} candidates, ${v.sizeRejected} rejected by size, ${one.r.verified.count} verified, with 1 and 3 search parts (4 parts: the search alone, above)`);
     expect(one.ranges).toEqual([]);
     expect(one.r.exactGroups.count).toBeGreaterThan(10);
     expect(v.sizeRejected).toBeGreaterThan(10);
     expect(one.r.verified.count).toBeGreaterThan(200);
     expect(v.candidates).toBeGreaterThan(v.sizeRejected + one.r.verified.count);
-    for (const parts of [3, 4]) {
+    for (const parts of [3]) {
       const split = await scan(parts);
       expect(split.ranges.filter((x) => x.worker === 'ingest')).toHaveLength(parts - 1);
       const w = split.r.verification;
@@ -219,5 +220,44 @@ describe("a scan's verified pairs with the search in 1 part and in several", { t
       expect(split.r.exactGroups.count).toBe(one.r.exactGroups.count);
       expect(split.csv).toBe(one.csv);
     }
+  });
+});
+
+describe("a scan's containment search beside the table search", { timeout: 120_000 }, () => {
+  it('starts on the index worker once the exact groups are known, keeps the table search off it, and leaves the near-duplicates as they were', async () => {
+    const files = seededFolder(3840, 50);
+    const scan = async (containmentThreshold: number) => {
+      const events: string[] = [];
+      const on = <T extends object>(api: T, worker: string, names: string[]): T => {
+        const out = { ...api } as Record<string, unknown>;
+        for (const name of names) {
+          const f = (api as Record<string, (...args: unknown[]) => unknown>)[name];
+          out[name] = (...args: unknown[]) => (events.push(`${worker}:${name}`), f(...args));
+        }
+        return out as T;
+      };
+      const workers: ScanWorkers = {
+        ingest: createWorkerPool<IngestApi>(channelSpawner(on(ingestApi, 'ingest', ['pairsForTables', 'searchCandidates', 'verifyPairs'])).spawn, 2),
+        index: createWorkerBridge<IndexApi>(channelSpawner(on(indexApi, 'index', ['pairsForTables', 'searchCandidates', 'containmentCandidates'])).spawn),
+        readLimit: BROWSER_READ_LIMIT,
+        searchParts: 3,
+      };
+      const store = createScanStore({ k: 16, kAuto: false, similarityThreshold: 0.8, containmentThreshold });
+      await createScanSession(store, workers).start({ kind: 'file-list', files });
+      const r = store.getSnapshot().result!;
+      return { r, events, csv: pairsCsvText(r.relation, r.docs.paths) };
+    };
+    const off = await scan(0);
+    const on = await scan(0.9);
+    expect(on.r.contained?.count).toBeGreaterThan(10);
+    // Every table range and the merge on the ingest workers; containment's search asked before the merge.
+    expect(on.events.filter((e) => e.startsWith('index:') && e !== 'index:containmentCandidates')).toEqual([]);
+    expect(on.events.filter((e) => e === 'ingest:pairsForTables')).toHaveLength(3);
+    expect(on.events.indexOf('index:containmentCandidates')).toBeLessThan(on.events.indexOf('ingest:searchCandidates'));
+    expect(on.events.indexOf('index:containmentCandidates')).toBeLessThan(on.events.indexOf('ingest:verifyPairs'));
+    // Containment off: the search as before, part 0 and the merge on the index worker.
+    expect(off.events.filter((e) => e.startsWith('index:'))).toEqual(['index:pairsForTables', 'index:searchCandidates']);
+    expect(on.csv).toBe(off.csv);
+    expect(canonicalPairs(on.r)).toEqual(canonicalPairs(off.r));
   });
 });
