@@ -17,6 +17,9 @@ import { CHANGED_SINCE_LISTED } from './disk-file.ts';
 import { fsPath } from './terminal-names.ts';
 import { specialKind } from './input-files.ts';
 
+/** A function's parameters after its first (the items). */
+type Tail<F> = F extends (first: never, ...rest: infer R) => unknown ? R : never;
+
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
 export type PathBatchResult = DocColumns<FingerprintColumnName> & Pick<IngestBatchResult, 'skipped'>;
 
@@ -123,23 +126,51 @@ function readDiskItems(items: IngestItem[], into: Uint8Array): IngestItem[] {
   });
 }
 
-/** The CLI thread's API object (exposed by `ingest.thread.ts`). */
+/**
+ * Runs `use` over `items` with their disk items (`IngestItem.disk`) read here, into a buffer of the
+ * pool that is taken for the call: what `use` keeps of the bytes it copies (ingestItems keeps the
+ * contents as a Blob; the feature sets are computed from them), so the buffer is free once it settles.
+ */
+async function withDiskItems<T>(items: IngestItem[], use: (items: IngestItem[]) => Promise<T>): Promise<T> {
+  if (!items.some((item) => item.disk)) return use(items);
+  let total = 0;
+  for (const item of items) if (item.disk) total += item.disk.size;
+  const taken = readBuffers.findIndex((b) => b.byteLength >= total);
+  const buffer = taken >= 0 ? readBuffers.splice(taken, 1)[0] : new Uint8Array(Math.max(total, ARENA_BYTES));
+  try {
+    return await use(readDiskItems(items, buffer));
+  } finally {
+    readBuffers.push(buffer);
+  }
+}
+
+/** The CLI thread's API object (exposed by `ingest.thread.ts`): every call that takes items reads their disk items here. */
 export const nodeIngestApi = {
   ...ingestApi,
 
   /** The app's `ingestBatch`, after reading the items sent as paths on disk (`IngestItem.disk`) here. */
-  async ingestBatch(items: IngestItem[], settings: SimHashSettings, options?: IngestBatchOptions, onProgress?: (bytesRead: number) => void): Promise<IngestBatchResult> {
-    if (!items.some((item) => item.disk)) return ingestApi.ingestBatch(items, settings, options, onProgress);
-    let total = 0;
-    for (const item of items) if (item.disk) total += item.disk.size;
-    const taken = readBuffers.findIndex((b) => b.byteLength >= total);
-    const buffer = taken >= 0 ? readBuffers.splice(taken, 1)[0] : new Uint8Array(Math.max(total, ARENA_BYTES));
-    try {
-      // The kept contents are copied into a Blob (ingestItems), so the buffer is free once the batch settles.
-      return await ingestApi.ingestBatch(readDiskItems(items, buffer), settings, options, onProgress);
-    } finally {
-      readBuffers.push(buffer);
-    }
+  ingestBatch(items: IngestItem[], settings: SimHashSettings, options?: IngestBatchOptions, onProgress?: (bytesRead: number) => void): Promise<IngestBatchResult> {
+    return withDiskItems(items, (read) => ingestApi.ingestBatch(read, settings, options, onProgress));
+  },
+
+  /** The app's `verifyPairs` (exact Jaccards of a chunk), its disk items read here: a cached scan's unchanged files, read again. */
+  verifyPairs(items: IngestItem[], ...rest: Tail<typeof ingestApi.verifyPairs>): ReturnType<typeof ingestApi.verifyPairs> {
+    return withDiskItems(items, (read) => ingestApi.verifyPairs(read, ...rest));
+  },
+
+  /** The app's `measureContainment`, its disk items read here. */
+  measureContainment(items: IngestItem[], ...rest: Tail<typeof ingestApi.measureContainment>): ReturnType<typeof ingestApi.measureContainment> {
+    return withDiskItems(items, (read) => ingestApi.measureContainment(read, ...rest));
+  },
+
+  /** The app's `passagesOf`, its disk items read here. */
+  passagesOf(items: IngestItem[], ...rest: Tail<typeof ingestApi.passagesOf>): ReturnType<typeof ingestApi.passagesOf> {
+    return withDiskItems(items, (read) => ingestApi.passagesOf(read, ...rest));
+  },
+
+  /** The app's `chainGroups`, its disk items read here. */
+  chainGroups(items: IngestItem[], ...rest: Tail<typeof ingestApi.chainGroups>): ReturnType<typeof ingestApi.chainGroups> {
+    return withDiskItems(items, (read) => ingestApi.chainGroups(read, ...rest));
   },
 
   /**

@@ -149,6 +149,29 @@ function checksumOf(body: readonly Uint8Array[]): Uint8Array {
   return new Uint8Array(Uint32Array.of(lo, hi).buffer);
 }
 
+/**
+ * The stored paths (NUL-separated, in `text`'s encoding), each decoded as a string of its own: split()
+ * would give slices of one long string, which V8 compares through the slice each time, and the second
+ * scan compares these paths with the walk's over and over (quick check, restore, merge, times).
+ */
+export function splitPaths(bytes: Buffer, text: 'latin1' | 'utf16le'): string[] {
+  const paths: string[] = [];
+  let start = 0;
+  for (let end = nextNul(bytes, text, start); end >= 0; end = nextNul(bytes, text, start)) {
+    paths.push(bytes.toString(text, start, end));
+    start = end + (text === 'latin1' ? 1 : 2);
+  }
+  paths.push(bytes.toString(text, start));
+  return paths;
+}
+
+/** Where the next NUL unit at or after `from` starts in `bytes` (-1: none). */
+function nextNul(bytes: Buffer, text: 'latin1' | 'utf16le', from: number): number {
+  if (text === 'latin1') return bytes.indexOf(0, from);
+  for (let i = from; i + 1 < bytes.byteLength; i += 2) if (bytes[i] === 0 && bytes[i + 1] === 0) return i;
+  return -1;
+}
+
 /** Why a cache file could not be used: said on stderr, then every file is read. */
 export class CacheProblem extends Error {}
 
@@ -208,7 +231,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const words = doc('words');
   const setSizes = take('setSizes', u32, 4, n);
   if (head.pathText !== 'latin1' && head.pathText !== 'utf16le') throw damaged('head');
-  const pathText = take('paths', (b) => Buffer.from(b).toString(head.pathText), 0, n);
+  const paths = take('paths', (b) => (n === 0 ? [] : splitPaths(Buffer.from(b), head.pathText)), 0, n);
   const a = take('pairA', u32, 4, m);
   const b = take('pairB', u32, 4, m);
   const distance = take('pairDistance', u8, 1, m);
@@ -230,7 +253,6 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     if (!(r >= 0 && r <= d && representative[r] === r && hashHi[r] === hashHi[d] && hashLo[r] === hashLo[d])) throw damaged('classes');
   }
   for (let i = 0; i < pd; i++) if (!(passageDocs[i]! < n && passageOffsets[i]! <= passageOffsets[i + 1]! && passageOffsets[i + 1]! <= pk)) throw damaged('passages');
-  const paths = n === 0 ? [] : pathText.split('\0');
   if (paths.length !== n) throw damaged('paths');
   for (let p = 0; p < m; p++) if (!(a[p]! < b[p]! && b[p]! < n)) throw damaged('pairs');
   const skipReasons = new Map<number, string>();

@@ -87,6 +87,16 @@ function startCsv(result: ScanResult, output: AtomicFile | undefined, io: CliIo,
   return built;
 }
 
+/**
+ * Each document's modification time in whole milliseconds (`mtimeMs` at its listing position `listedAt`;
+ * 0 at -1). A loop, not Float64Array.from with a function: that iterates the source and boxes every time.
+ */
+function wholeMilliseconds(listedAt: Int32Array, mtimeMs: Float64Array): Float64Array {
+  const out = new Float64Array(listedAt.length);
+  for (let d = 0; d < listedAt.length; d++) out[d] = listedAt[d] < 0 ? 0 : Math.floor(mtimeMs[listedAt[d]]);
+  return out;
+}
+
 /** True when the CSV goes to a terminal (its names then escaped on this thread). */
 function toTerminal(output: AtomicFile | undefined, io: CliIo): boolean {
   return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true;
@@ -164,7 +174,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     // then decide alike here and in the page that opens this scan's bundle (stat gives fractions of a ms).
     // Each document's place in the listing (-1: none, or unreadable), for its times.
     const listedAt = positionsIn(result.docs.paths, kept).map((i) => (i >= 0 && unreadable[i] === 0 ? i : -1));
-    result.docs.modified = Float64Array.from(listedAt, (i) => (i < 0 ? 0 : Math.floor(identity.mtimeMs[i])));
+    result.docs.modified = wholeMilliseconds(listedAt, identity.mtimeMs);
     refuseMismatchedPairs(result, args);
 
     if (planOutput !== undefined) checkProtected(result, args.plan);

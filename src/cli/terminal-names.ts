@@ -45,10 +45,13 @@ function validSequenceLength(bytes: Uint8Array, i: number): number {
   return 0;
 }
 
+/** A unit that may be an escaped byte; one object (a literal in the function is a new RegExp per call, per path of a scan). */
+const MAYBE_ESCAPED = /[\udc80-\udcff]/;
+
 /** True when `text` holds a lone surrogate U+DC80..U+DCFF (an invalid byte of a name). */
 export function hasEscapedBytes(text: string): boolean {
   // The regular expression is native and fast; the loop below tells a lone one from a pair's low half.
-  if (!/[\udc80-\udcff]/.test(text)) return false;
+  if (!MAYBE_ESCAPED.test(text)) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {

@@ -365,7 +365,7 @@ export async function mergeCorpus(
   // (each new document compared with every other when that is cheaper than a search of all pairs), and
   // the histogram of all candidates is carried (merge-candidates.ts carriedHistogram).
   const carry = decided && before.search !== null && before.result.histogram.length === options.k + 1;
-  const queries = carry ? Uint8Array.from(wasSaved, (saved) => 1 - saved) : undefined;
+  const queries = carry ? wasSaved.map((saved) => 1 - saved) : undefined;
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets(parts), {
     ...options,
     ...(queries ? { queries } : {}),

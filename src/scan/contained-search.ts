@@ -174,7 +174,7 @@ function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus
   const limits = measuringLimits(todo.length, workers.ingest.size, sizes);
   return inChunks(workers, signal, todo.length, (from) => {
     const { ids, pairs, index, next } = containmentChunk(candidates, todo, from, limits);
-    const task = loadChunk(corpus, ids, workers.readLimit)
+    const task = loadChunk(corpus, ids, workers)
       .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, threshold, corpus.settings, undefined, loaded.kept)))
       .then((measured) => {
         // Three values a pair copied as they are: a subarray a pair was an allocation a pair.
@@ -211,7 +211,7 @@ async function passagesOfTexts(workers: ScanWorkers, signal: AbortSignal, corpus
   const parts: PackedSets[] = [];
   await inChunks(workers, signal, texts.length, (from) => {
     const ids = texts.slice(from, from + CHUNK_DOCS);
-    const task = loadChunk(corpus, ids, workers.readLimit)
+    const task = loadChunk(corpus, ids, workers)
       .then((loaded) => workers.ingest.run(signal, (api) => api.passagesOf(transfer(loaded.items, loaded.buffers), corpus.settings, undefined, loaded.kept)))
       .then((p) => void (parts[from / CHUNK_DOCS] = { ...p, docs: p.docs.map((i) => ids[i]) }));
     return { next: from + ids.length, task };

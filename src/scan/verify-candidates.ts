@@ -76,9 +76,11 @@ export interface LoadedChunk {
  * sent as that set (copied into one packed array: posting a view would copy its whole batch buffer);
  * the others' files are read here, asynchronously, and sent as bytes. Why not post the Files:
  * structured-cloning a File from a folder input fetches its metadata with a synchronous IPC (a chunk
- * of them made long tasks); `readUpTo` (file.stream()) never blocks.
+ * of them made long tasks); `readUpTo` (file.stream()) never blocks. A file the ingest threads read
+ * themselves (the CLI's files on disk: `workers.diskRef`) goes as its path, so this thread reads none.
  */
-export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], readLimit: number): Promise<LoadedChunk> {
+export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], workers: Pick<ScanWorkers, 'readLimit' | 'diskRef'>): Promise<LoadedChunk> {
+  const { readLimit, diskRef } = workers;
   const { docs, keptSets } = corpus;
   const items: IngestItem[] = new Array(ids.length);
   const toRead: number[] = [];
@@ -111,6 +113,11 @@ export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], re
         return null;
       });
       if (!file) continue;
+      const disk = diskRef?.(file) ?? null;
+      if (disk && disk.size <= readLimit) {
+        items[i].disk = disk;
+        continue;
+      }
       const read = await readUpTo(file, readLimit);
       if (read.kind === 'bytes') {
         items[i].bytes = read.bytes;
@@ -168,7 +175,7 @@ export async function verifyCandidates(
     const chunkIndex = index;
     const chunkIds = ids;
     const localPairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
-    const task = loadChunk(corpus, chunkIds, workers.readLimit)
+    const task = loadChunk(corpus, chunkIds, workers)
       .then((loaded) => {
         docsRead += loaded.read;
         return workers.ingest.run(signal, (api) => api.verifyPairs(transfer(loaded.items, loaded.buffers), localPairs, settings, undefined, loaded.kept));
@@ -331,7 +338,7 @@ export async function checkChaining(
       pairs: { a: Uint32Array.from(pa), b: Uint32Array.from(pb), distance: Uint8Array.from(pd), jaccard: Float32Array.from(pj), count: pa.length },
     };
     tasks.push(
-      loadChunk(corpus, items, workers.readLimit)
+      loadChunk(corpus, items, workers)
         .then((loaded) =>
           workers.ingest.run(signal, (api) => api.chainGroups(transfer(loaded.items, loaded.buffers), job, corpus.settings, threshold, undefined, loaded.kept)),
         )

@@ -21,7 +21,56 @@ export type RelationPairSink = (group: number, a: number, b: number, distance: n
  */
 export function* walkRelationPairs(relation: DuplicateRelation, each: RelationPairSink, pauseEvery: number): Generator<void> {
   let sinceYield = 0;
-  const { classOffsets, classMembers, graphOffsets, graphNeighbour, graphEdge, verified, groups } = relation;
+  const { classOffsets, classMembers, verified } = relation;
+  const { order, blockGroup, blockA, blockB, blockEdge } = exportBlocks(relation);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    const group = blockGroup[i] + 1;
+    const ca = blockA[i];
+    const cb = blockB[i];
+    const e = blockEdge[i];
+    if (e < 0) {
+      for (let x = classOffsets[ca]; x < classOffsets[ca + 1]; x++) {
+        for (let y = x + 1; y < classOffsets[ca + 1]; y++) {
+          each(group, classMembers[x], classMembers[y], 0, 1);
+          if (++sinceYield >= pauseEvery) {
+            sinceYield = 0;
+            yield;
+          }
+        }
+      }
+    } else {
+      const distance = verified.distance[e];
+      const jaccard = verified.jaccard[e];
+      for (let x = classOffsets[ca]; x < classOffsets[ca + 1]; x++) {
+        for (let y = classOffsets[cb]; y < classOffsets[cb + 1]; y++) {
+          each(group, classMembers[x], classMembers[y], distance, jaccard);
+          if (++sinceYield >= pauseEvery) {
+            sinceYield = 0;
+            yield;
+          }
+        }
+      }
+    }
+  }
+}
+
+/** The relation's class-level blocks (a class with itself: edge -1, or a verified edge between two classes) and their export order. */
+interface ExportBlocks {
+  order: Uint32Array;
+  blockGroup: Int32Array;
+  blockA: Uint32Array;
+  blockB: Uint32Array;
+  blockEdge: Int32Array;
+}
+
+/**
+ * The blocks the walk emits, each given to one group, in export order. A plain function, not part of
+ * the generator: it runs once per export over every class and edge, and V8 optimizes a plain loop
+ * sooner; the swaps are written out (a destructuring swap builds an array until then).
+ */
+function exportBlocks(relation: DuplicateRelation): ExportBlocks {
+  const { classOffsets, classMembers, graphOffsets, graphNeighbour, graphEdge, groups } = relation;
   const classes = classOffsets.length - 1;
   // Each class's group (that of its first document), looked up once: the walk below asks it about four times per pair.
   const primaryOf = new Int32Array(classes);
@@ -61,22 +110,22 @@ export function* walkRelationPairs(relation: DuplicateRelation, each: RelationPa
       if (o < c) continue;
       const pc = primary(c);
       const po = primary(o);
+      // The owner group, and whether the pair is listed the other way round (o first).
       let owner: number;
-      let first = c;
-      let second = o;
+      let swap = false;
       if (pc === po) {
         owner = pc;
-        if (rank[o] < rank[c]) [first, second] = [o, c];
+        swap = rank[o] < rank[c];
       } else if (leftoverRef[c]) owner = pc;
       else if (leftoverRef[o]) {
         owner = po;
-        [first, second] = [o, c];
+        swap = true;
       } else if (pc < po) owner = pc;
       else {
         owner = po;
-        [first, second] = [o, c];
+        swap = true;
       }
-      push(owner, first, second, graphEdge[s]);
+      push(owner, swap ? o : c, swap ? c : o, graphEdge[s]);
     }
   }
   // Which blocks lie outside their owner's own members, and each side's rank, once per block.
@@ -101,33 +150,5 @@ export function* walkRelationPairs(relation: DuplicateRelation, each: RelationPa
     if (end - start > 1) order.subarray(start, end).sort(byRest);
     start = end;
   }
-  for (const i of order) {
-    const group = blockGroup[i] + 1;
-    const ca = blockA[i];
-    const cb = blockB[i];
-    const e = blockEdge[i];
-    if (e < 0) {
-      for (let x = classOffsets[ca]; x < classOffsets[ca + 1]; x++) {
-        for (let y = x + 1; y < classOffsets[ca + 1]; y++) {
-          each(group, classMembers[x], classMembers[y], 0, 1);
-          if (++sinceYield >= pauseEvery) {
-            sinceYield = 0;
-            yield;
-          }
-        }
-      }
-    } else {
-      const distance = verified.distance[e];
-      const jaccard = verified.jaccard[e];
-      for (let x = classOffsets[ca]; x < classOffsets[ca + 1]; x++) {
-        for (let y = classOffsets[cb]; y < classOffsets[cb + 1]; y++) {
-          each(group, classMembers[x], classMembers[y], distance, jaccard);
-          if (++sinceYield >= pauseEvery) {
-            sinceYield = 0;
-            yield;
-          }
-        }
-      }
-    }
-  }
+  return { order, blockGroup, blockA, blockB, blockEdge };
 }

@@ -114,3 +114,22 @@ describe('nodeIngestApi.ingestBatch with files sent as paths (IngestItem.disk)',
     expect(r.skipped.find((s) => s.index === 4)?.message).toContain('ENOENT');
   });
 });
+
+describe('nodeIngestApi.verifyPairs and chainGroups with files sent as paths (IngestItem.disk)', () => {
+  it('reads them in the thread: the Jaccards and chain verdicts their bytes give', async () => {
+    const { stat } = await import('node:fs/promises');
+    // Two near copies (a shared run of words) and a third text.
+    const contents = [prose(21), `${prose(21, 250)} ${prose(22, 50)}`, prose(23)];
+    const names = ['v0.txt', 'v1.txt', 'v2.txt'].map((n) => join(dir, n));
+    await Promise.all(names.map((n, i) => writeFile(n, contents[i])));
+    const disk = await Promise.all(names.map(async (path) => ({ name: path, disk: { path, size: (await stat(path)).size, mtimeMs: (await stat(path)).mtimeMs } })));
+    const bytes = () => names.map((name, i) => ({ name, bytes: new TextEncoder().encode(contents[i]) }));
+    const pairs = { a: Uint32Array.from([0, 0, 1]), b: Uint32Array.from([1, 2, 2]), count: 3 };
+    const expected = await ingestApi.verifyPairs(bytes(), pairs, DEFAULT_SETTINGS);
+    expect(expected[0]).toBeGreaterThan(0.5);
+    expect([...(await nodeIngestApi.verifyPairs(disk, pairs, DEFAULT_SETTINGS))]).toEqual([...expected]);
+    const job = { offsets: Int32Array.from([0, 2]), members: Int32Array.from([0, 1]), pairs: { a: Uint32Array.from([0]), b: Uint32Array.from([1]), distance: Uint8Array.from([1]), jaccard: Float32Array.from([expected[0]]), count: 1 } };
+    const chained = await ingestApi.chainGroups(bytes(), job, DEFAULT_SETTINGS, 0.5);
+    expect(await nodeIngestApi.chainGroups(disk, job, DEFAULT_SETTINGS, 0.5)).toEqual(chained);
+  });
+});

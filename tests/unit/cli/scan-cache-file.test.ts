@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import xxhash from 'xxhash-wasm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScan } from '../../../src/cli/scan-command.ts';
-import { CacheProblem, readScanCache } from '../../../src/cli/scan-cache.ts';
+import { CacheProblem, readScanCache, splitPaths } from '../../../src/cli/scan-cache.ts';
 import { TEXTS } from '../corpus/corpus-model.ts';
 import { runCommand } from './run-command.ts';
 
@@ -49,5 +49,13 @@ describe('the scan cache file', () => {
       expect(headOf(file).pathText).toBe(pathText);
       expect((await readScanCache(file))!.corpus.paths).toEqual([...names].sort());
     }
+  });
+
+  it('decodes each stored path on its own, a NUL unit (two zero bytes at a unit boundary) between them', () => {
+    expect(splitPaths(Buffer.from('a\0b/c.txt\0\0d', 'latin1'), 'latin1')).toEqual(['a', 'b/c.txt', '', 'd']);
+    expect(splitPaths(Buffer.alloc(0), 'latin1')).toEqual(['']);
+    // 'x' then U+0100 is 78 00 00 01: two zero bytes across a unit boundary are no NUL; a lone surrogate comes back as it was.
+    const wide = ['x\u0100', '\u3000\ud800', '\u65e5'];
+    expect(splitPaths(Buffer.from(wide.join('\0'), 'utf16le'), 'utf16le')).toEqual(wide);
   });
 });
