@@ -113,7 +113,7 @@ const order = measuringOrder(candidates, todo, n);
 const limits = measuringLimits(order.length, workers, sizes);
 let chunks = 0;
 for (let from = 0; from < order.length; ) {
-  const { ids, pairs, index, next } = containmentChunk(candidates, order, from, limits);
+  const { ids, pairs, index, next } = containmentChunk(candidates, order, from, limits, chunks);
   chunks++;
   from = next;
   const offsets = new Uint32Array(ids.length + 1);

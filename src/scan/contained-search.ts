@@ -32,20 +32,45 @@ const CHUNK_KEYS = 1 << 22;
 const CHUNK_PAIRS = 1 << 18;
 const CHUNK_READS = 256;
 
+/**
+ * Each worker's first measuring chunk holds this part of the bounds: a worker waits while its first
+ * chunk's sets are copied on the page's thread, so the first ones are small and the rest follow behind.
+ */
+const FIRST_PART = 8;
+
+/** A job of fewer pairs a worker than this is not ramped: its chunks are cheap to copy anyway. */
+const RAMP_PAIRS = 4096;
+
 /** Where a measuring chunk closes (`containmentChunk`); `sizes[d]`: d's kept set's size, 0 for a set read again (one entry a document). */
 export interface ChunkLimits {
   keys: number;
   pairs: number;
   reads: number;
   sizes: ArrayLike<number>;
+  /** The first `firstChunks` chunks close at a `FIRST_PART` of `keys` and at `firstPairs` pairs. */
+  firstChunks: number;
+  firstPairs: number;
 }
 
 /**
  * The limits of the measuring chunks of `pairs` pairs among `workers` workers: no chunk above the
- * memory bounds, and a small job cut into one chunk a worker (each then decodes a set once at most).
+ * memory bounds, and a small job cut into one chunk a worker (each then decodes a set once at most); a
+ * larger job begins with one small chunk a worker, so each starts after a small copy.
  */
 export function measuringLimits(pairs: number, workers: number, sizes: ArrayLike<number>): ChunkLimits {
-  return { keys: CHUNK_KEYS, pairs: Math.max(1, Math.min(CHUNK_PAIRS, Math.ceil(pairs / Math.max(1, workers)))), reads: CHUNK_READS, sizes };
+  const w = Math.max(1, workers);
+  const share = Math.ceil(pairs / w);
+  const ramp = share >= RAMP_PAIRS;
+  const firstPairs = ramp ? Math.ceil(share / FIRST_PART) : share;
+  const rest = ramp ? Math.ceil((pairs - firstPairs * w) / w) : share;
+  return {
+    keys: CHUNK_KEYS,
+    pairs: Math.max(1, Math.min(CHUNK_PAIRS, rest)),
+    reads: CHUNK_READS,
+    sizes,
+    firstChunks: ramp ? w : 0,
+    firstPairs: Math.max(1, Math.min(CHUNK_PAIRS, firstPairs)),
+  };
 }
 
 /**
@@ -115,10 +140,10 @@ export function passagesWithCopies(passages: PackedSets, representative: Int32Ar
 }
 
 /**
- * The chunk of candidates `todo` (indexes) starting at `from`, closed at `limits`: its documents (`ids`,
+ * The chunk number `chunk` of candidates `todo` (indexes), starting at `from`, closed at `limits`: its documents (`ids`,
  * their sets sent once) and pairs (`pairs` in local ids; `index` their candidate indexes).
  */
-export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayLike<number>, from: number, limits: ChunkLimits): { ids: number[]; pairs: { a: Uint32Array; b: Uint32Array; count: number }; index: number[]; next: number } {
+export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayLike<number>, from: number, limits: ChunkLimits, chunk: number): { ids: number[]; pairs: { a: Uint32Array; b: Uint32Array; count: number }; index: number[]; next: number } {
   // Each document's local id + 1 (0: not in the chunk yet): a lookup a pair without hashing.
   const local = new Uint32Array(limits.sizes.length);
   const ids: number[] = [];
@@ -136,8 +161,11 @@ export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayL
     }
     return local[d] - 1;
   };
+  const first = chunk < limits.firstChunks;
+  const maxKeys = first ? Math.ceil(limits.keys / FIRST_PART) : limits.keys;
+  const maxPairs = first ? limits.firstPairs : limits.pairs;
   let at = from;
-  for (; at < todo.length && keys < limits.keys && reads < limits.reads && index.length < limits.pairs; at++) {
+  for (; at < todo.length && keys < maxKeys && reads < limits.reads && index.length < maxPairs; at++) {
     const p = todo[at];
     la.push(localOf(candidates.inner[p]));
     lb.push(localOf(candidates.outer[p]));
@@ -147,21 +175,25 @@ export function containmentChunk(candidates: ContainmentCandidates, todo: ArrayL
 }
 
 /**
- * Runs `chunk(from)` for the chunks of some work (each returns where the next starts, or `end`, and its
- * task) a bounded number at a time, as verification's: each holds its documents' feature sets, and all
- * of a large scan's at once were the whole corpus's sets copied again (twice the peak memory).
+ * Runs `chunk(from, c)` for the chunks of some work (the c-th returns where the next starts, or `end`, its
+ * task, and when its sets are loaded) a bounded number at a time, as verification's: each holds its documents' feature sets, and all
+ * of a large scan's at once were the whole corpus's sets copied again (twice the peak memory). The next
+ * chunk is cut once this one is loaded (and posted): cut at once, a worker waited for the copies of all
+ * the chunks in flight before its first.
  */
-async function inChunks(workers: ScanWorkers, signal: AbortSignal, end: number, chunk: (from: number) => { next: number; task: Promise<void> }): Promise<void> {
+export async function inChunks(workers: ScanWorkers, signal: AbortSignal, end: number, chunk: (from: number, c: number) => { next: number; task: Promise<void>; loaded: Promise<unknown> }): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = workers.ingest.size * 2;
-  for (let from = 0; from < end; ) {
+  for (let from = 0, c = 0; from < end; c++) {
     while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
     signal.throwIfAborted();
-    const { next, task } = chunk(from);
+    const { next, task, loaded } = chunk(from, c);
     from = next;
     // A failed chunk rejects the race and the search with it; it leaves the set either way.
     const tracked = task.finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
+    // Its failure is the task's, met by the race or the end.
+    await loaded.catch(() => {});
   }
   await Promise.all(inFlight);
 }
@@ -172,9 +204,10 @@ async function inChunks(workers: ScanWorkers, signal: AbortSignal, end: number, 
  */
 function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array, threshold: number, sizes: Uint32Array): Promise<void> {
   const limits = measuringLimits(todo.length, workers.ingest.size, sizes);
-  return inChunks(workers, signal, todo.length, (from) => {
-    const { ids, pairs, index, next } = containmentChunk(candidates, todo, from, limits);
-    const task = loadChunk(corpus, ids, workers)
+  return inChunks(workers, signal, todo.length, (from, c) => {
+    const { ids, pairs, index, next } = containmentChunk(candidates, todo, from, limits, c);
+    const load = loadChunk(corpus, ids, workers);
+    const task = load
       .then((loaded) => workers.ingest.run(signal, (api) => api.measureContainment(transfer(loaded.items, loaded.buffers), pairs, threshold, corpus.settings, undefined, loaded.kept)))
       .then((measured) => {
         // Three values a pair copied as they are: a subarray a pair was an allocation a pair.
@@ -185,7 +218,7 @@ function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus
           counts[3 * p + 2] = measured[3 * i + 2];
         }
       });
-    return { next, task };
+    return { next, task, loaded: load };
   });
 }
 
@@ -211,10 +244,11 @@ async function passagesOfTexts(workers: ScanWorkers, signal: AbortSignal, corpus
   const parts: PackedSets[] = [];
   await inChunks(workers, signal, texts.length, (from) => {
     const ids = texts.slice(from, from + CHUNK_DOCS);
-    const task = loadChunk(corpus, ids, workers)
+    const load = loadChunk(corpus, ids, workers);
+    const task = load
       .then((loaded) => workers.ingest.run(signal, (api) => api.passagesOf(transfer(loaded.items, loaded.buffers), corpus.settings, undefined, loaded.kept)))
       .then((p) => void (parts[from / CHUNK_DOCS] = { ...p, docs: p.docs.map((i) => ids[i]) }));
-    return { next: from + ids.length, task };
+    return { next: from + ids.length, task, loaded: load };
   });
   return concatSets(parts);
 }

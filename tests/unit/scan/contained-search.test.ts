@@ -3,9 +3,10 @@ import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
 import { inFolder, inThreadWorkers as workers } from './in-thread-workers.ts';
-import { containmentChunk, measuringLimits, type ChunkLimits } from '../../../src/scan/contained-search.ts';
+import { containmentChunk, inChunks, measuringLimits, type ChunkLimits } from '../../../src/scan/contained-search.ts';
 import { measuringOrder } from '../../../src/scan/containment-counts.ts';
 import type { ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
+import type { ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
 
 /** A 120-word text, made unique by `seed`. */
@@ -66,7 +67,7 @@ function candidatesOf(pairs: [number, number][]): ContainmentCandidates {
 function chunksOf(candidates: ContainmentCandidates, order: number[], limits: ChunkLimits): { ids: number[]; index: number[] }[] {
   const chunks: { ids: number[]; index: number[] }[] = [];
   for (let from = 0; from < order.length; ) {
-    const { ids, pairs, index, next } = containmentChunk(candidates, order, from, limits);
+    const { ids, pairs, index, next } = containmentChunk(candidates, order, from, limits, chunks.length);
     // Local ids name the chunk's documents.
     let wrong = 0;
     for (let i = 0; i < pairs.count; i++) wrong += +(ids[pairs.a[i]] !== candidates.inner[index[i]] || ids[pairs.b[i]] !== candidates.outer[index[i]]);
@@ -74,7 +75,11 @@ function chunksOf(candidates: ContainmentCandidates, order: number[], limits: Ch
     chunks.push({ ids, index });
     from = next;
   }
-  expect(chunks.flatMap((c) => c.index)).toEqual(order);
+  // Every candidate once, in order (counted: toEqual over thousands of numbers cost more than the cutting).
+  const all = chunks.flatMap((c) => c.index);
+  let misplaced = +(all.length !== order.length);
+  for (let i = 0; i < order.length; i++) misplaced += +(all[i] !== order[i]);
+  expect(misplaced).toBe(0);
   return chunks;
 }
 
@@ -105,13 +110,41 @@ describe('containment measuring chunks', () => {
       const limits = measuringLimits(order.length, 1 + (random() % 4), sizes);
       const largest = Math.max(...sizes);
       let over = 0;
-      for (const { ids, index } of chunksOf(candidates, order, limits)) {
+      chunksOf(candidates, order, limits).forEach(({ ids, index }, c) => {
+        const first = c < limits.firstChunks;
         // A chunk closes once over a bound: its last pair brought two documents at most.
-        over += +(ids.reduce((sum, d) => sum + sizes[d], 0) >= limits.keys + 2 * largest);
+        over += +(ids.reduce((sum, d) => sum + sizes[d], 0) >= (first ? Math.ceil(limits.keys / 8) : limits.keys) + 2 * largest);
         over += +(ids.filter((d) => sizes[d] === 0).length > limits.reads + 1);
-        over += +(index.length > limits.pairs);
-      }
+        over += +(index.length > (first ? limits.firstPairs : limits.pairs));
+      });
       expect(over, `case ${t}`).toBe(0);
     }
+  });
+
+  it('starts a large job with one small chunk a worker, the rest in a chunk a worker after them', () => {
+    // 9,000 pairs among 3,000 documents, 2 workers: small sets close chunks on pairs, large ones on keys.
+    const random = mulberry32(3931);
+    const candidates = candidatesOf(Array.from({ length: 9000 }, () => [random() % 3000, random() % 3000] as [number, number]).filter(([a, b]) => a !== b));
+    const order = Array.from({ length: candidates.count }, (_, p) => p);
+    const first = Math.ceil(Math.ceil(order.length / 2) / 8);
+    const small = chunksOf(candidates, order, measuringLimits(order.length, 2, new Uint32Array(3000).fill(100)));
+    expect(small.map((c) => c.index.length)).toEqual([first, first, Math.ceil((order.length - 2 * first) / 2), Math.floor((order.length - 2 * first) / 2)]);
+    const sizes = new Uint32Array(3000).fill(20000);
+    const keys = chunksOf(candidates, order, measuringLimits(order.length, 2, sizes)).map((c) => c.ids.reduce((sum, d) => sum + sizes[d], 0));
+    // The first two close at an eighth of the keys a chunk may decode, the others at all of it.
+    expect(keys.slice(0, 2).every((k) => k >= (1 << 22) / 8 && k < (1 << 22) / 8 + 2 * 20000)).toBe(true);
+    expect(keys.slice(2, -1).every((k) => k >= 1 << 22)).toBe(true);
+  });
+
+  it('cuts the next chunk only once the last one is loaded and sent: a worker does not wait for the copies of all the chunks in flight', async () => {
+    const events: string[] = [];
+    const workers = { ingest: { size: 2 } } as ScanWorkers;
+    await inChunks(workers, new AbortController().signal, 5, (from, c) => {
+      events.push(`cut ${c}`);
+      const loaded = Promise.resolve();
+      const task = loaded.then(() => void events.push(`sent ${c}`));
+      return { next: from + 1, task, loaded };
+    });
+    expect(events).toEqual([0, 1, 2, 3, 4].flatMap((c) => [`cut ${c}`, `sent ${c}`]));
   });
 });
