@@ -266,12 +266,19 @@ async function completePassages(workers: ScanWorkers, signal: AbortSignal, corpu
   return have ? mergePackedByDoc(have, sampled) : sampled;
 }
 
+/** 0, 1, .. count - 1. */
+function identity(count: number): Uint32Array {
+  const all = new Uint32Array(count);
+  for (let i = 0; i < count; i++) all[i] = i;
+  return all;
+}
+
 /** The containment stage's first half, started (`startContained`): its candidates, searched in the index worker. */
 export interface ContainedStart {
   threshold: number;
   jaccardThreshold: number;
-  /** Null: nothing to search (off, or under two texts with passages). */
-  found: Promise<{ candidates: ContainmentCandidates; sizes: Uint32Array } | null>;
+  /** Null: nothing to search (off, or under two texts with passages). `order`: every candidate, in `measuringOrder`. */
+  found: Promise<{ candidates: ContainmentCandidates; sizes: Uint32Array; order: number[] } | null>;
 }
 
 /**
@@ -289,7 +296,10 @@ export function startContained(workers: ScanWorkers, signal: AbortSignal, corpus
     const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
     const sizes = keptSetSizes(corpus);
     const candidates = await workers.index.call(signal, (api) => api.containmentCandidates({ n: corpus.docs.count, passages, options, sizes }));
-    return { candidates, sizes };
+    // Ordered now, while the near-duplicates are verified, not after with the workers waiting; the
+    // pairs left to measure then keep this order.
+    const order = measuringOrder(candidates, identity(candidates.count), corpus.docs.count);
+    return { candidates, sizes, order };
   };
   const found = search();
   // Awaited by finishContained; a failure while the caller awaits something else is not unhandled.
@@ -316,17 +326,18 @@ export async function finishContained(workers: ScanWorkers, signal: AbortSignal,
   const { threshold, jaccardThreshold } = start;
   const search = await start.found;
   if (!search) return noContained();
-  const { candidates, sizes } = search;
+  const { candidates, sizes, order } = search;
   const options = { ...DEFAULT_CONTAINMENT, threshold, jaccardThreshold };
   const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
   const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold, jaccardThreshold);
   const todo: number[] = [];
-  for (let p = 0; p < candidates.count; p++) {
+  for (let t = 0; t < order.length; t++) {
+    const p = order[t];
     if (counts[3 * p + 1] > 0 || at[p] === NEAR_DUPLICATE) continue;
     if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
   }
-  await measure(workers, signal, corpus, candidates, measuringOrder(candidates, todo, corpus.docs.count), counts, threshold, sizes);
+  await measure(workers, signal, corpus, candidates, todo, counts, threshold, sizes);
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { ingestApi, type IngestApi } from '../../../src/workers/ingest-api.ts';
@@ -8,6 +8,13 @@ import { measuringOrder } from '../../../src/scan/containment-counts.ts';
 import type { ContainmentCandidates } from '../../../src/core/groups/contained-pairs.ts';
 import type { ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import { mulberry32 } from '../../fixtures/mulberry32.ts';
+
+// measuringOrder as it is, counting its calls: when the stage orders its pairs.
+const ordering = vi.hoisted(() => ({ calls: 0 }));
+vi.mock('../../../src/scan/containment-counts.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/scan/containment-counts.ts')>();
+  return { ...original, measuringOrder: (...args: Parameters<typeof original.measuringOrder>) => (ordering.calls++, original.measuringOrder(...args)) };
+});
 
 /** A 120-word text, made unique by `seed`. */
 function text(seed: number): string {
@@ -54,6 +61,35 @@ describe('containment stage: what it measures', () => {
     expect(contained.filter((pair) => jaccards.has(pair)).length).toBeGreaterThanOrEqual(2);
     expect(containment.filter((pair) => jaccards.has(pair))).toEqual([]);
     expect(contained).toContain('z/e-0.85-40.txt ~ z/whole.txt');
+  });
+
+  it('orders the pairs to measure while the near-duplicates are verified, not after', async () => {
+    const words = [text(51), text(52), text(53), text(54)].join(' ').split(' ');
+    const files = [inFolder('y/whole.txt', words.join(' '))];
+    for (const [share, every] of [[0.85, 40], [0.97, 20]]) files.push(inFolder(`y/e-${share}.txt`, words.slice(0, Math.floor(words.length * share)).map((w, i) => (i % every === 7 ? `x${i}` : w)).join(' ')));
+    // Verification held until the order is made (or a second has passed).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let verifying = false;
+    const api = {
+      ...ingestApi,
+      async verifyPairs(...args: Parameters<IngestApi['verifyPairs']>) {
+        verifying = true;
+        await held;
+        return ingestApi.verifyPairs(...args);
+      },
+    };
+    const store = createScanStore({ containmentThreshold: 0.9, k: 16 });
+    const before = ordering.calls;
+    const scan = createScanSession(store, workers(api)).start({ kind: 'file-list', files });
+    try {
+      await vi.waitFor(() => expect([verifying, ordering.calls - before]).toEqual([true, 1]), { timeout: 1000, interval: 5 });
+    } finally {
+      release();
+      await scan;
+    }
+    expect(ordering.calls - before).toBe(1);
+    expect(store.getSnapshot().result!.contained!.count).toBeGreaterThanOrEqual(1);
   });
 });
 
