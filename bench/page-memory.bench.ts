@@ -121,7 +121,6 @@ export async function main(args: string[]): Promise<void> {
   const browser = await chromium.launch({ executablePath: process.env.SIMSIFT_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   try {
     const browserSession = await browser.newBrowserCDPSession();
-    await browserSession.send('Tracing.start', { traceConfig: { includedCategories: ['disabled-by-default-memory-infra'], memoryDumpConfig: { triggers: [] } as unknown as Record<string, never> }, transferMode: 'ReturnAsStream' });
     const page = await browser.newPage();
     await page.goto(url);
     await page.getByRole('region', { name: 'Drop zone' }).waitFor();
@@ -151,6 +150,8 @@ export async function main(args: string[]): Promise<void> {
     await page.waitForTimeout(1000);
     done = true;
     await sampler;
+    // Traced only for the dump: a trace started with the browser fills its buffer before the scan ends (the dump is then dropped).
+    await browserSession.send('Tracing.start', { traceConfig: { includedCategories: ['disabled-by-default-memory-infra'], memoryDumpConfig: { triggers: [] } as unknown as Record<string, never> }, transferMode: 'ReturnAsStream' });
     const dump = (await browserSession.send('Tracing.requestMemoryDump', { levelOfDetail: 'light' })) as { success: boolean };
     if (!dump.success) console.log('  (Chromium did not take the memory dump)');
     const complete = new Promise<{ stream: string }>((resolve) => browserSession.once('Tracing.tracingComplete', resolve as (e: unknown) => void));
