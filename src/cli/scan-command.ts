@@ -14,7 +14,7 @@ import { describePhases, startCpuClock, type CpuClock } from './scan-phases.ts';
 import { refuseOutputsOverInputs } from './output-places.ts';
 import { checkProtected, writePlan } from './plan-output.ts';
 import { parseScanArgs, scanHelp, type ScanArgs } from './scan-options.ts';
-import { chooseFiles } from './scan-files.ts';
+import { chooseFiles, readsEveryFile } from './scan-files.ts';
 import { describeCacheUse, describeScan, plural, writeLeftOut } from './scan-summary.ts';
 import { defaultThreads } from './cli-options.ts';
 import type { ScanResult } from '../scan/scan-result.ts';
@@ -120,11 +120,12 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
     const started = performance.now();
     const startedMs = Date.now();
     await checkPlaces(args);
-    // The threads start (and compile their modules) while this thread walks and reads the cache; they take the stats.
+    // The threads start (and compile their modules) while this thread walks and reads the cache; they take
+    // the stats. A cached rescan starts the index thread once they are taken (scan-files.ts readsEveryFile).
     const threads = args.threads ?? defaultThreads();
     workers = createNodeScanWorkers(threads);
     workers.ingest.warm();
-    workers.index.warm();
+    if (readsEveryFile(args)) workers.index.warm();
     // The cache is read while the folder is walked, and restored while the threads take the stats
     // (cached-scan.ts restoreCache needs none); both awaited once the stats are taken.
     const cacheRead = args.cache === undefined ? Promise.resolve(null) : openCache(args.cache, args.dir, args.settings, args.containment);

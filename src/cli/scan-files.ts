@@ -61,6 +61,16 @@ function accessCode(path: string | Buffer): string | null {
 }
 
 /**
+ * Whether this scan reads every file (no cache to spare any). A scan that may not, a cached rescan,
+ * starts the index thread after the stats: until then it only compiles its modules, on the cores the
+ * walk, the cache's restore and the ingest threads' stats need, and it has nothing to do before the
+ * changed files are read.
+ */
+export function readsEveryFile(args: Pick<ScanArgs, 'cache' | 'reread'>): boolean {
+  return args.cache === undefined || args.reread || !existsSync(args.cache);
+}
+
+/**
  * Walks DIR, has the threads stat the listing (the cache restored meanwhile), and chooses the files to
  * read: all of them, or with a usable cache only those it cannot stand for; an unreadable one is set apart.
  */
@@ -81,11 +91,13 @@ export async function chooseFiles({ args, workers, cacheRead }: FolderInput): Pr
   const excluded: Array<[string, string]> = [];
   // The stats go to the threads first: the restore's work on this thread would hold back the walk and the stats.
   // A scan that reads every file (no cache to spare any) asks the threads, beside each stat, which it may read.
-  const readsAll = args.cache === undefined || args.reread || !existsSync(args.cache);
+  const readsAll = readsEveryFile(args);
   const stating = statListing(workers, args.dir, args.exclusions, paths, listed, excluded, readsAll);
   const restoring = cacheRead.then((use) => (use?.cache && !args.reread ? restoreCache(workers, new AbortController().signal, use.cache) : null));
   restoring.catch(() => {});
   const { kept, identity, denied } = await stating;
+  // A cached rescan starts the index thread only now (see readsEveryFile); a no-op when it started with the others.
+  workers.index.warm();
   const cacheUse = await cacheRead;
   // With a usable cache, the files it stands for are not read (cached-scan.ts); the others are checked
   // for permission here (a read would only say NotReadableError).
