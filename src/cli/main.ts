@@ -28,12 +28,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       return (await import('./fingerprint-command.ts')).runFingerprint(rest, io);
     case 'scan':
       return (await import('./scan-command.ts')).runScan(rest, io);
-    case 'pairs': {
-      // Its worker thread starts before the command's modules load: the thread's own startup (a Node
-      // environment, then its code) is the longest wait before it can search.
-      const early = (await import('./pairs-early.ts')).startEarlyPairsThread(rest);
-      return (await import('./pairs-command.ts')).runPairs(rest, io, early);
-    }
+    case 'pairs':
+      return (await import('./pairs-command.ts')).runPairs(rest, io);
     case 'apply':
       return (await import('./apply-command.ts')).runApply(rest, io);
     case undefined:

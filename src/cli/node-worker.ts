@@ -4,9 +4,8 @@
  * would, so a thread that dies rejects its pending calls instead of leaving them pending.
  */
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import type { Worker, WorkerOptions } from 'node:worker_threads';
+import type { WorkerOptions } from 'node:worker_threads';
 import type { SpawnedWorker } from '../workers/worker-bridge.ts';
-import type { ThreadEnd } from './pairs-early.ts';
 import { startThread } from './thread-bootstrap.ts';
 
 type Listener = EventListenerOrEventListenerObject;
@@ -18,14 +17,7 @@ function deliver(listener: Listener, event: unknown): void {
 
 /** Starts a worker thread running the module `entry` (which exposes its API on `parentPort`). */
 export function spawnThread(entry: URL, options?: WorkerOptions): SpawnedWorker {
-  return wrapThread(startThread(entry, options));
-}
-
-/**
- * A started thread as a bridge's worker. `ended`: how it ended before this (pairs-early.ts), if it did;
- * such an end reaches each 'error' listener as soon as it is added, as it would have when it happened.
- */
-export function wrapThread(thread: Worker, ended: () => ThreadEnd | null = () => null): SpawnedWorker {
+  const thread = startThread(entry, options);
   const endpoint = nodeEndpoint(thread);
   const other = new Map<Listener, { event: 'error' | 'messageerror' | 'exit'; handler: (error: unknown) => void }[]>();
   return {
@@ -39,8 +31,6 @@ export function wrapThread(thread: Worker, ended: () => ThreadEnd | null = () =>
       const handlers = type === 'error' ? [{ event: 'error' as const, handler }, { event: 'exit' as const, handler: onExit as (e: unknown) => void }] : [{ event: 'messageerror' as const, handler }];
       other.set(listener, handlers);
       for (const h of handlers) thread.on(h.event, h.handler);
-      const end = type === 'error' ? ended() : null;
-      if (end) queueMicrotask(() => ('error' in end ? handler(end.error) : onExit(end.exitCode)));
     },
     removeEventListener(type, listener) {
       if (type === 'message') return endpoint.removeEventListener(type, listener);

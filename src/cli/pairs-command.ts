@@ -6,12 +6,11 @@
  * give the same lines.
  */
 import { allPairs } from '../core/index/all-pairs.ts';
-import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost } from '../core/index/block-layout.ts';
+import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { PairLimitError, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { processIo, TooManyPairsError, UsageError, reportFailure, write, type CliIo } from './cli-common.ts';
-import { USAGE, autoPairsThreads, parsePairsArgs, type PairsArgs } from './pairs-args.ts';
-import type { EarlyThread } from './pairs-early.ts';
+import { defaultThreads, oneOperand, parseOptions, parseThreads } from './cli-options.ts';
 import { openOutput, parquetOutput, textOutput, type PairOutput, type PairPaths } from './pairs-output.ts';
 import { isParquet, readHead } from './fingerprint-input.ts';
 import { readFingerprintFile } from './read-input.ts';
@@ -20,6 +19,8 @@ import { refuseOutputsOverInputs } from './output-places.ts';
 import { namedRegularFile, type NamedFile } from './input-files.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 
+const USAGE =
+  'usage: simsift pairs FILE [--k N] [--engine index|duckdb] [--blocks M] [--threads T] [--memory-limit SIZE] [--max-pairs P] [--out FILE] [--format text|parquet] [--paths]';
 const HELP = `${USAGE}
   FILE             fingerprints: text (16 hex digits a line, or \`simsift fingerprint\` output, where \`-\` rows have none)
                    or the Parquet file of \`simsift fingerprint DIR --format parquet\`; i and j are 0-based row numbers
@@ -39,8 +40,30 @@ const HELP = `${USAGE}
   --paths          append the two paths to each line: \`i j distance<TAB>path_a<TAB>path_b\` (tab, newline,
                    CR and backslash in a path written \\t \\n \\r \\\\)
 `;
+/** Default bound on reported pairs: ~1 GB of in-process pair lists, ~2 GB of output text. */
+export const DEFAULT_MAX_PAIRS = 100_000_000;
 
+interface PairsArgs {
+  file: string;
+  k: number;
+  engine: 'index' | 'duckdb';
+  blocks: number | undefined;
+  /** Undefined: decided from the estimated search time once n is known (index), DuckDB's default (duckdb). */
+  threads: number | undefined;
+  memoryLimit: string | undefined;
+  maxPairs: number;
+  out: string | undefined;
+  /** parquet: the pairs file `simsift scan --pairs` reads (always with paths). */
+  format: 'text' | 'parquet';
+  paths: boolean;
+}
 
+/**
+ * Searches estimated to take longer than this on one core use every core. The calling thread searches
+ * one range itself, so a second core adds one worker, started before the input is read: its startup
+ * overlaps the reading, and half the search moves off this thread.
+ */
+const AUTO_THREADS_ABOVE_NS = 0.05e9;
 /** A search shorter than this is not estimated first: its own pair limit stops it soon enough. */
 const ESTIMATE_ABOVE_NS = 2e9;
 /** The estimate's share of the search's expected time, and what one of its distance checks costs. */
@@ -56,13 +79,9 @@ function tooManyPairs(estimate: number, args: PairsArgs): TooManyPairsError {
 /**
  * Runs `simsift pairs` with the arguments after the subcommand name (e.g. `['fps.txt', '--k', '3']`)
  * and returns the exit code: 0 on success, 2 on bad arguments or input, 1 on an unexpected failure.
- * `prestarted`: a pair-search thread started from the same arguments (pairs-early.ts), which the
- * command takes as its first worker or terminates.
  */
-export async function runPairs(argv: string[], io: CliIo = processIo, prestarted: EarlyThread | null = null): Promise<number> {
+export async function runPairs(argv: string[], io: CliIo = processIo): Promise<number> {
   let pool: PairsPool | null = null;
-  // The thread main.ts started: the pool's first worker, or terminated unused.
-  let unused = prestarted;
   let output: PairOutput | null = null;
   try {
     const args = parsePairsArgs(argv);
@@ -81,7 +100,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo, prestarted
     // Threads start before the input is read, so their startup (loading their code) overlaps reading:
     // as many as asked, or by default as the search needs at the most fingerprints a text file's size allows.
     const early = args.threads ?? (isParquet(await readHead(file)) ? 1 : autoPairsThreads(Math.ceil(file.size / 17), args.k, args.blocks));
-    if (early > 1) [pool, unused] = [await startPool(early, unused), null];
+    if (early > 1) pool = await startPool(early);
 
     const readStart = performance.now();
     // Shared memory: the worker threads read the fingerprints where they were parsed, without a copy.
@@ -106,7 +125,7 @@ export async function runPairs(argv: string[], io: CliIo = processIo, prestarted
     // A Parquet input's count is known only now.
     if (args.threads === undefined && !pool) {
       const threads = autoPairsThreads(n, args.k, args.blocks);
-      if (threads > 1) [pool, unused] = [await startPool(threads, unused), null];
+      if (threads > 1) pool = await startPool(threads);
     }
     const searchStart = performance.now();
     let threadsUsed = 1;
@@ -171,17 +190,24 @@ export async function runPairs(argv: string[], io: CliIo = processIo, prestarted
   } catch (error) {
     return reportFailure('pairs', error, io);
   } finally {
-    unused?.thread.terminate();
     await pool?.close();
     await output?.close();
   }
 }
 
+/**
+ * The threads a search of n fingerprints within k uses by default: every core (at most one per table,
+ * and 8) once the one-thread estimate passes AUTO_THREADS_ABOVE_NS, else 1. `blocks` as given (or chosen).
+ */
+export function autoPairsThreads(n: number, k: number, blocks: number | undefined, cores = defaultThreads()): number {
+  const m = k > MAX_BLOCKS - 1 && blocks === undefined ? 0 : (blocks ?? chooseBlocks(n, k));
+  if (m === 0 || estimateCost(n, k, m) <= AUTO_THREADS_ABOVE_NS) return 1;
+  return Math.max(1, Math.min(cores, binomial(m, k), 8));
+}
 
-/** The pair-search threads, the first of them `early` when given: their pool (and comlink) loaded only when a search uses more than one. */
-async function startPool(threads: number, early: EarlyThread | null): Promise<PairsPool> {
-  const { pairsThreadSpawner, startPairsPool } = await import('./pairs-threads.ts');
-  return startPairsPool(threads, pairsThreadSpawner(early));
+/** The pair-search threads: their pool (and comlink) loaded only when a search uses more than one. */
+async function startPool(threads: number): Promise<PairsPool> {
+  return (await import('./pairs-threads.ts')).startPairsPool(threads);
 }
 
 /** A Parquet input's recorded settings: the Parquet decoder loaded only for a Parquet input. */
@@ -245,5 +271,61 @@ function checkedPaths(paths: string[] | undefined, args: PairsArgs): string[] | 
   return paths;
 }
 
+/** `simsift pairs`'s options (cli-options.ts reads them). */
+const PAIRS_OPTIONS = {
+  k: { type: 'string' },
+  engine: { type: 'string' },
+  blocks: { type: 'string' },
+  threads: { type: 'string' },
+  'memory-limit': { type: 'string' },
+  'max-pairs': { type: 'string' },
+  out: { type: 'string' },
+  format: { type: 'string' },
+  paths: { type: 'boolean' },
+} as const;
 
+function parsePairsArgs(argv: string[]): PairsArgs | 'help' {
+  const parsed = parseOptions(argv, PAIRS_OPTIONS, USAGE);
+  if (parsed === 'help') return 'help';
+  const { values, positionals } = parsed;
+  const file = oneOperand(positionals, 'FILE', USAGE);
+  let k = 3;
+  if (values.k !== undefined) {
+    k = parseInteger(values.k, '--k');
+    if (k < 0 || k > 64) throw new UsageError(`--k must be in 0..64 (got ${values.k})`);
+  }
+  const engine = values.engine ?? 'index';
+  if (engine !== 'index' && engine !== 'duckdb') throw new UsageError(`--engine must be index or duckdb (got ${JSON.stringify(engine)})`);
+  const blocks = values.blocks === undefined ? undefined : parseInteger(values.blocks, '--blocks');
+  let memoryLimit: string | undefined;
+  if (values['memory-limit'] !== undefined) {
+    if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(values['memory-limit'].trim())) {
+      throw new UsageError(`--memory-limit must be a size like 512MB or 4GB (got ${JSON.stringify(values['memory-limit'])})`);
+    }
+    memoryLimit = values['memory-limit'].trim();
+  }
+  let maxPairs = DEFAULT_MAX_PAIRS;
+  if (values['max-pairs'] !== undefined) {
+    const value = values['max-pairs'].replaceAll('_', '');
+    if (!/^\d{1,15}$/.test(value)) throw new UsageError(`--max-pairs must be a positive integer (got ${JSON.stringify(values['max-pairs'])})`);
+    maxPairs = Number(value);
+  }
+  const out = values.out;
+  const given = values.format;
+  if (given !== undefined && given !== 'text' && given !== 'parquet') throw new UsageError(`--format must be text or parquet (got ${JSON.stringify(given)})`);
+  let format: PairsArgs['format'] | undefined = given;
+  if (blocks !== undefined && !(engine === 'duckdb' && blocks === 0)) {
+    const problem = layoutProblem(k, blocks);
+    if (problem) throw new UsageError(`--blocks: ${problem}`);
+  }
+  format ??= out !== undefined && out.toLowerCase().endsWith('.parquet') ? 'parquet' : 'text';
+  if (format === 'parquet' && out === undefined) throw new UsageError('--format parquet needs --out FILE');
+  // A pairs file is read back by path (row numbers depend on how the fingerprints were listed).
+  const paths = format === 'parquet' || values.paths === true;
+  return { file, k, engine, blocks, threads: parseThreads(values.threads), memoryLimit, maxPairs, out, format, paths };
+}
 
+function parseInteger(value: string, name: string): number {
+  if (!/^-?\d{1,6}$/.test(value)) throw new UsageError(`${name} must be an integer (got ${JSON.stringify(value)})`);
+  return Number(value);
+}

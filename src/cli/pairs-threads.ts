@@ -13,8 +13,7 @@ import { pairsApi, type ClaimedRunsRequest, type PairsApi } from '../workers/pai
 import type { SpawnedWorker } from '../workers/worker-bridge.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 import { searchClaimedRuns } from '../workers/table-search.ts';
-import { wrapThread } from './node-worker.ts';
-import { startPairsThread, type EarlyThread } from './pairs-early.ts';
+import { spawnThread } from './node-worker.ts';
 
 /** A started pool of pair-search threads. */
 export interface PairsPool {
@@ -38,19 +37,9 @@ export interface PairsPool {
   close(): Promise<void>;
 }
 
-/** A pair-search thread (cli/pairs.thread.ts): thread-bootstrap.ts loads it. */
+/** A pair-search thread (cli/pairs.thread.ts) with none of the parent's loader flags (tsx's CLI): thread-bootstrap.ts loads it. */
 function spawnPairsThread(): SpawnedWorker {
-  return wrapThread(startPairsThread());
-}
-
-/** Spawns pair-search threads for `startPairsPool`, the first of them `first` when one was started early (pairs-early.ts). */
-export function pairsThreadSpawner(first: EarlyThread | null): () => SpawnedWorker {
-  let early = first;
-  return () => {
-    const taken = early;
-    early = null;
-    return taken ? wrapThread(taken.thread, taken.ended) : spawnPairsThread();
-  };
+  return spawnThread(new URL('./pairs.thread.ts', import.meta.url), { execArgv: [] });
 }
 
 /** The caller's share, searched in place: synchronous, so the workers must have been sent the search first. */

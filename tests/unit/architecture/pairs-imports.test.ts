@@ -59,12 +59,3 @@ describe('what `simsift pairs` loads up front', () => {
     expect(packages.has('node:crypto')).toBe(false);
   });
 });
-
-describe('what main.ts loads to start the pairs thread early', () => {
-  const { files, packages } = staticReach('src/cli/pairs-early.ts');
-
-  it('reaches neither comlink nor the command (the thread is to start before they load)', () => {
-    expect([...packages].filter((p) => !p.startsWith('node:'))).toEqual([]);
-    expect(files.filter((f) => /pairs-(command|threads)\.ts$|node-worker\.ts$/.test(f))).toEqual([]);
-  });
-});
