@@ -15,7 +15,7 @@ import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { docBlob, docSourceKind, type ScanDocs, type ScanResult } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
-import type { JobKeptSets, KeptSets } from '../core/groups/packed-sets.ts';
+import type { KeptSets } from '../core/groups/packed-sets.ts';
 
 /** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
 const CHUNK_DOCS = 256;
@@ -66,7 +66,7 @@ const READ_CONCURRENCY = 16;
 export interface LoadedChunk {
   items: IngestItem[];
   buffers: ArrayBuffer[];
-  kept: JobKeptSets;
+  kept: KeptSets;
   /** Documents that had to be read again (no kept set). */
   read: number;
 }
@@ -94,7 +94,15 @@ export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], wo
       words += set.length;
     } else toRead.push(i);
   }
-  const { kept, buffers } = keptForJob(keptLocal.map((i) => keptSets![ids[i]]!), Uint32Array.from(keptLocal), words);
+  const kept: KeptSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
+  let at = 0;
+  keptLocal.forEach((i, s) => {
+    const set = keptSets![ids[i]]!;
+    kept.words.set(set, at);
+    at += set.length;
+    kept.offsets[s + 1] = at;
+  });
+  const buffers = [kept.docs.buffer, kept.offsets.buffer, kept.words.buffer] as ArrayBuffer[];
   let next = 0;
   const lane = async () => {
     while (next < toRead.length) {
@@ -120,23 +128,6 @@ export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], wo
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, lane));
   return { items, buffers, kept, read: toRead.length };
-}
-
-/**
- * A job's kept sets (`sets`, of local items `docs`, `words` words in all): views of the shared memory
- * they were kept in when every one is (no copy here, none made to cross), else copied into one packed
- * array (posting a view of a batch's ArrayBuffer would copy that whole buffer).
- */
-export function keptForJob(sets: Uint32Array[], docs: Uint32Array<ArrayBuffer>, words: number): { kept: JobKeptSets; buffers: ArrayBuffer[] } {
-  if (sets.every((set) => set.buffer instanceof SharedArrayBuffer)) return { kept: { docs, views: sets }, buffers: [docs.buffer] };
-  const kept: KeptSets = { docs, offsets: new Uint32Array(sets.length + 1), words: new Uint32Array(words) };
-  let at = 0;
-  sets.forEach((set, s) => {
-    kept.words.set(set, at);
-    at += set.length;
-    kept.offsets[s + 1] = at;
-  });
-  return { kept, buffers: [kept.docs.buffer, kept.offsets.buffer, kept.words.buffer] as ArrayBuffer[] };
 }
 
 /** A document's feature-set size when known without reading it (its kept set, or a saved size), else -1. */

@@ -35,17 +35,10 @@ export class KeptSetArena {
     this.offsets[++this.count] = encodeFeatureSetInto(set, this.words, at);
   }
 
-  /**
-   * The batch's sets packed at their exact size (copies: the arena stays with the worker); with
-   * `shared`, the words in shared memory, so the page keeps them and verification jobs read them
-   * where they are, without a copy per job (SharedKeptSets).
-   */
-  packed(shared = false): KeptSets {
+  /** The batch's sets packed at their exact size (copies: the arena stays with the worker). */
+  packed(): KeptSets {
     const n = this.count;
-    const used = this.offsets[n]!;
-    const words = shared ? new Uint32Array(new SharedArrayBuffer(4 * used)) : new Uint32Array(used);
-    words.set(this.words.subarray(0, used));
-    return { docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n + 1), words };
+    return { docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n + 1), words: this.words.slice(0, this.offsets[n]) };
   }
 }
 

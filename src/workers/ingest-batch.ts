@@ -9,13 +9,13 @@ import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerp
 import type { DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
 import { PassageCollector } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet } from '../core/groups/feature-set-codec.ts';
-import { keptSetAt, packSets, type JobKeptSets } from '../core/groups/packed-sets.ts';
+import { packSets, type KeptSets } from '../core/groups/packed-sets.ts';
 import { batchColumns, KeptSetArena } from './batch-arena.ts';
 import { DOC_COLUMN_NAMES, docColumnBuffers } from '../core/documents/doc-columns.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DEFAULT_INGEST_LIMITS, type IngestBatchOptions, type IngestBatchResult, type IngestItem, type IngestLimits, SMALL_SET_WORDS } from './ingest-protocol.ts';
 import { DocStatus, invalidUtf8Message, skipMessage, tooShortMessage } from '../core/documents/document-status.ts';
-import { canShareMemory, claimHash } from './claimed-hashes.ts';
+import { claimHash } from './claimed-hashes.ts';
 import { decodeItem, getXxhash, itemModified, itemSize, readItem, type FileBytes } from './ingest-read.ts';
 
 interface CachedPrint {
@@ -76,7 +76,7 @@ export function useDocumentFrequencies(df: DocumentFrequencies, token: string): 
  * Each item's feature set (null when unreadable or not text): decoded from `kept` (sets kept from
  * fingerprinting) where it has one, else read and decoded from the item's bytes or file, a few at a time.
  */
-export async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits, kept?: JobKeptSets, decodeKept = true): Promise<Array<Uint32Array | null>> {
+export async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits, kept?: KeptSets, decodeKept = true): Promise<Array<Uint32Array | null>> {
   const xx = await getXxhash();
   const maker = setMakerFor(settings);
   const sets: Array<Uint32Array | null> = new Array(items.length);
@@ -84,7 +84,7 @@ export async function featureSetsOf(items: IngestItem[], settings: SimHashSettin
   if (kept) {
     for (let i = 0; i < kept.docs.length; i++) {
       // Left undefined when the caller decodes them itself (chunkJaccards, in the kernel's memory).
-      if (decodeKept) sets[kept.docs[i]] = decodeFeatureSet(keptSetAt(kept, i));
+      if (decodeKept) sets[kept.docs[i]] = decodeFeatureSet(kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]));
       known[kept.docs[i]] = 1;
     }
   }
@@ -257,10 +257,8 @@ function finishBatch(
   out.sets = packSets(smallSets);
   const buffers: ArrayBuffer[] = out.contents ? [out.contents.offsets.buffer as ArrayBuffer] : [];
   if (arena) {
-    // Shared where memory can be shared: the page keeps the words as they are and never copies them to verify.
-    out.kept = arena.packed(canShareMemory());
-    buffers.push(out.kept.docs.buffer as ArrayBuffer, out.kept.offsets.buffer as ArrayBuffer);
-    if (out.kept.words.buffer instanceof ArrayBuffer) buffers.push(out.kept.words.buffer);
+    out.kept = arena.packed();
+    buffers.push(out.kept.docs.buffer as ArrayBuffer, out.kept.offsets.buffer as ArrayBuffer, out.kept.words.buffer as ArrayBuffer);
   }
   if (passages) {
     out.passages = passages.packed();

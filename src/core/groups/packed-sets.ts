@@ -22,24 +22,6 @@ export interface KeptSets {
   words: Uint32Array;
 }
 
-/**
- * Encoded feature sets a verification, containment or chaining job reads where they are kept: views of
- * the shared memory fingerprinting wrote them to (set i, of local item `docs[i]`, is `views[i]`), so
- * nothing is copied on the page or into a fresh array per job to cross to a worker.
- */
-export interface SharedKeptSets {
-  docs: Uint32Array;
-  views: Uint32Array[];
-}
-
-/** A job's kept sets: packed (copied for the job) or views of shared memory. */
-export type JobKeptSets = KeptSets | SharedKeptSets;
-
-/** Set `i` (of `kept.docs[i]`) of a job's kept sets. */
-export function keptSetAt(kept: JobKeptSets, i: number): Uint32Array {
-  return 'views' in kept ? kept.views[i]! : kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]);
-}
-
 /** Packs per-batch small sets (batch indexes already mapped to doc ids) into one. */
 export function concatSets(parts: readonly PackedSets[]): PackedSets {
   let docs = 0;

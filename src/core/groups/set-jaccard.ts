@@ -8,7 +8,6 @@
 import { WASM_BASE64 } from './set-jaccard-wasm.ts';
 import { neededCommon } from './contained-pairs.ts';
 import { growMemoryTo } from '../wasm-memory.ts';
-import { keptSetAt, type JobKeptSets } from './packed-sets.ts';
 
 interface SetJaccardExports {
   memory: WebAssembly.Memory;
@@ -18,8 +17,12 @@ interface SetJaccardExports {
   containmentPairs(keys: number, offsets: number, a: number, b: number, need: number, count: number, out: number): void;
 }
 
-/** A chunk's encoded sets (feature-set-codec.ts): packed, or views of the shared memory they are kept in. */
-export type EncodedSets = JobKeptSets;
+/** A chunk's sets: encoded ones (feature-set-codec.ts) packed as set `docs[i]` = words[offsets[i] .. offsets[i + 1]). */
+export interface EncodedSets {
+  docs: Uint32Array;
+  offsets: Uint32Array;
+  words: Uint32Array;
+}
 
 /** Pairs of set indexes. */
 export interface SetPairs {
@@ -70,15 +73,12 @@ function loadChunk(count: number, encoded: EncodedSets | undefined, decoded: Rea
   const keyOffsets = new Uint32Array(count + 1);
   const fromEncoded = new Int32Array(count).fill(-1);
   if (encoded) for (let i = 0; i < encoded.docs.length; i++) fromEncoded[encoded.docs[i]] = i;
-  // Where each encoded set goes in the kernel's memory (in words from its start).
-  const wordAt = new Uint32Array((encoded?.docs.length ?? 0) + 1);
-  for (let e = 0; e < wordAt.length - 1; e++) wordAt[e + 1] = wordAt[e] + keptSetAt(encoded!, e).length;
   for (let s = 0; s < count; s++) {
     const e = fromEncoded[s];
     // An encoded set's word 0 is its key count.
-    keyOffsets[s + 1] = keyOffsets[s] + (e >= 0 ? keptSetAt(encoded!, e)[0]! : (decoded[s]?.length ?? 0));
+    keyOffsets[s + 1] = keyOffsets[s] + (e >= 0 ? encoded!.words[encoded!.offsets[e]] : (decoded[s]?.length ?? 0));
   }
-  const words = wordAt[wordAt.length - 1];
+  const words = encoded?.words.length ?? 0;
   const encodedAt = BASE;
   const keysAt = encodedAt + 4 * words;
   const offsetsAt = keysAt + 4 * keyOffsets[count];
@@ -89,15 +89,14 @@ function loadChunk(count: number, encoded: EncodedSets | undefined, decoded: Rea
   const end = outAt + outBytes;
   growMemoryTo(k.memory, end);
   const buffer = k.memory.buffer;
-  if (encoded && 'words' in encoded) new Uint32Array(buffer, encodedAt, words).set(encoded.words.subarray(encoded.offsets[0], encoded.offsets[encoded.docs.length]));
-  else if (encoded) for (let e = 0; e < encoded.docs.length; e++) new Uint32Array(buffer, encodedAt + 4 * wordAt[e], wordAt[e + 1] - wordAt[e]).set(encoded.views[e]!);
+  if (encoded) new Uint32Array(buffer, encodedAt, words).set(encoded.words);
   new Uint32Array(buffer, offsetsAt, count + 1).set(keyOffsets);
   new Uint32Array(buffer, aAt, pairs.count).set(pairs.a.subarray(0, pairs.count));
   new Uint32Array(buffer, bAt, pairs.count).set(pairs.b.subarray(0, pairs.count));
   const keys = new Uint32Array(buffer, keysAt, keyOffsets[count]);
   for (let s = 0; s < count; s++) {
     const e = fromEncoded[s];
-    if (e >= 0) k.decodeSet(encodedAt + 4 * wordAt[e], keysAt + 4 * keyOffsets[s]);
+    if (e >= 0) k.decodeSet(encodedAt + 4 * encoded!.offsets[e], keysAt + 4 * keyOffsets[s]);
     else if (decoded[s]) keys.set(decoded[s]!, keyOffsets[s]);
   }
   const sizes = new Uint32Array(count);

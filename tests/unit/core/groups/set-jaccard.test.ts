@@ -50,17 +50,6 @@ describe('chunkJaccards', () => {
       expect(got).toEqual(want);
       // All decoded (no encoded sets at all) gives the same.
       expect(chunkJaccards(count, undefined, sets, pairs)).toEqual(want);
-      // So do the encoded sets as views of shared memory, each where it was kept (SharedKeptSets).
-      const shared = new Uint32Array(new SharedArrayBuffer(4 * 200_000));
-      let at = 0;
-      const views = encodedSome.map((s) => {
-        const e = encodeFeatureSet(sets[s]);
-        const view = shared.subarray(at + 3, at + 3 + e.length);
-        view.set(e);
-        at += 3 + e.length;
-        return view;
-      });
-      expect(chunkJaccards(count, { docs: Uint32Array.from(encodedSome), views }, decoded, pairs)).toEqual(want);
     }
   });
 
