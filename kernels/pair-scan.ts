@@ -140,3 +140,57 @@ export function splitGroup(
   }
   // ends[v] is now the end of bucket v.
 }
+
+/**
+ * Groups the n fingerprints (u32 halves at `hi` and `lo`) on a table's key with one counting sort
+ * into 16-byte records at `grouped` (the half compared first, the other half, the document, the key)
+ * and leaves each group's end (u32) at `ends`. The key is up to four runs of bits, run r being
+ * ((word_r >>> right_r) & mask_r) << dest_r (an unused run has mask 0); its group is key >>> shift.
+ * With `counted` set, the keys and counts are already at `keys` and `ends[g + 1]` (a key of more runs).
+ */
+export function groupByKey(
+  hi: usize, lo: usize, n: i32, keys: usize, ends: usize, groups: i32, shift: u32, counted: i32,
+  w0: usize, r0: u32, m0: u32, d0: u32, w1: usize, r1: u32, m1: u32, d1: u32,
+  w2: usize, r2: u32, m2: u32, d2: u32, w3: usize, r3: u32, m3: u32, d3: u32,
+  grouped: usize, swap: i32,
+): void {
+  const bytes = <usize>n << 2;
+  if (!counted) {
+    memory.fill(ends, 0, (<usize>groups + 1) << 2);
+    if ((m1 | m2 | m3) == 0) {
+      for (let off: usize = 0; off < bytes; off += 4) {
+        const kv = ((load<u32>(w0 + off) >> r0) & m0) << d0;
+        store<u32>(keys + off, kv);
+        const at = ends + ((<usize>(kv >> shift) + 1) << 2);
+        store<u32>(at, load<u32>(at) + 1);
+      }
+    } else {
+      for (let off: usize = 0; off < bytes; off += 4) {
+        const kv = (((load<u32>(w0 + off) >> r0) & m0) << d0) | (((load<u32>(w1 + off) >> r1) & m1) << d1) |
+          (((load<u32>(w2 + off) >> r2) & m2) << d2) | (((load<u32>(w3 + off) >> r3) & m3) << d3);
+        store<u32>(keys + off, kv);
+        const at = ends + ((<usize>(kv >> shift) + 1) << 2);
+        store<u32>(at, load<u32>(at) + 1);
+      }
+    }
+  }
+  let sum: u32 = 0;
+  for (let g: i32 = 0; g <= groups; g++) {
+    const at = ends + (<usize>g << 2);
+    sum += load<u32>(at);
+    store<u32>(at, sum);
+  }
+  const first = swap ? lo : hi;
+  const second = swap ? hi : lo;
+  for (let i: i32 = 0; i < n; i++) {
+    const off = <usize>i << 2;
+    const kv = load<u32>(keys + off);
+    const at = ends + (<usize>(kv >> shift) << 2);
+    const q = load<u32>(at);
+    store<u32>(at, q + 1);
+    const dst = grouped + (<usize>q << 4);
+    store<u64>(dst, (<u64>load<u32>(second + off) << 32) | <u64>load<u32>(first + off));
+    store<u64>(dst, (<u64>kv << 32) | <u64>i, 8);
+  }
+  // ends[g] is now the end of group g.
+}

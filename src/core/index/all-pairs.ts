@@ -4,7 +4,7 @@
  * inside groups. Tables are independent, so a range of tables can run on its own thread.
  */
 import { popcount32 } from '../simhash/fingerprint64.ts';
-import { MAX_BLOCKS, blockLayout, chooseBlocks, keysAndCounts, type BlockLayout, type TableKey } from './block-layout.ts';
+import { MAX_BLOCKS, blockLayout, chooseBlocks, extractKeys, keyRuns, type BlockLayout, type TableKey } from './block-layout.ts';
 import { allPairsBruteForce, checkSearchInput } from './brute-force-pairs.ts';
 import { PairLimitError, createPairList, ensurePairCapacity, type PairLimit, type PairList } from './pair-list.ts';
 import { createPairScanArena, type PairScanArena } from './pair-scan.ts';
@@ -23,12 +23,11 @@ export interface AllPairsOptions {
  */
 const MAX_GROUP_BITS = 16;
 
-/** Reusable per-thread buffers, sized for n documents: the grouped records live in the kernel's memory. */
+/** Reusable per-thread buffers, sized for n documents, in the kernel's memory. */
 interface Scratch {
-  /** Each document's key (first word) for the current table. */
-  key: Uint32Array;
   /**
-   * The kernel's memory: `grouped` holds the documents grouped by key, 4 words each (the half
+   * The kernel's memory: a copy of the fingerprints' halves, each document's key (first word) for
+   * the current table; `grouped` holds the documents grouped by key, 4 words each (the half
    * compared first, the other half, document index, key), side by side so the scan streams through
    * one array; `ends` the group ends; `local` and `localEnds` a group re-sorted on its last key block.
    */
@@ -38,9 +37,38 @@ interface Scratch {
   counted: number;
 }
 
-function createScratch(n: number, limit: PairLimit | undefined): Scratch {
-  return { key: new Uint32Array(n), arena: createPairScanArena(n, (1 << MAX_GROUP_BITS) + 1), limit, counted: 0 };
+function createScratch(hi: Uint32Array, lo: Uint32Array, limit: PairLimit | undefined): Scratch {
+  const arena = createPairScanArena(hi.length, (1 << MAX_GROUP_BITS) + 1);
+  arena.hi.set(hi);
+  arena.lo.set(lo);
+  return { arena, limit, counted: 0 };
 }
+
+/**
+ * Groups all documents on `table`'s key (its leading 32 - shift bits: `groups` groups) into the
+ * arena's records, the half to compare first at word 0 (see lowHalfFirst); leaves each group's end
+ * in the arena's ends. The kernel computes the key, counts and scatters, unless the key has more bits
+ * runs than it takes: then the keys and counts are made here.
+ */
+function groupOnKey(table: TableKey, scratch: Scratch, n: number, groups: number, shift: number, swap: boolean): void {
+  const { arena } = scratch;
+  const runs = keyRuns(table);
+  if (runs === null) {
+    const { keys, ends } = arena;
+    extractKeys(table, arena.hi, arena.lo, n, keys, null);
+    ends.fill(0, 0, groups + 1);
+    for (let i = 0; i < n; i++) ends[(keys[i] >>> shift) + 1]++;
+  }
+  const r = runs ?? NO_RUNS;
+  const w = (q: number): number => (r[q] === 0 ? arena.hiAt : arena.loAt);
+  arena.kernel.groupByKey(
+    arena.hiAt, arena.loAt, n, arena.keysAt, arena.endsAt, groups, shift, runs === null ? 1 : 0,
+    w(0), r[1], r[2], r[3], w(4), r[5], r[6], r[7], w(8), r[9], r[10], r[11], w(12), r[13], r[14], r[15],
+    arena.groupedAt, swap ? 1 : 0,
+  );
+}
+
+const NO_RUNS = new Int32Array(16);
 
 /**
  * Every pair (a < b) of the n = hi.length fingerprints with hamming(a, b) <= k, each exactly once,
@@ -110,12 +138,12 @@ export function searchTableRuns(
   let scratch: Scratch | null = null;
   for (let run = next(); run !== null; run = next()) {
     // Made at the first run: a thread that finds nothing left to search allocates nothing.
-    scratch ??= createScratch(n, pairLimit);
+    scratch ??= createScratch(hi, lo, pairLimit);
     const [first, end] = run;
     if (prefixMask(layout.tables[first].keyMask) === 0) {
-      for (let t = first; t < end; t++) out = tablePairs(hi, lo, n, layout, t, scratch, out);
+      for (let t = first; t < end; t++) out = tablePairs(n, layout, t, scratch, out);
     } else {
-      out = prefixRunPairs(hi, lo, n, layout, first, end, scratch, out);
+      out = prefixRunPairs(n, layout, first, end, scratch, out);
     }
     afterRun?.(first, out.count);
   }
@@ -171,8 +199,6 @@ export function splitTables(tableCount: number, parts: number): Int32Array {
 
 /** Groups all documents on table t's key (one counting-sort pass) and checks the pairs in each group. */
 function tablePairs(
-  hi: Uint32Array,
-  lo: Uint32Array,
   n: number,
   layout: BlockLayout,
   t: number,
@@ -180,28 +206,12 @@ function tablePairs(
   out: PairList,
 ): PairList {
   const table = layout.tables[t];
-  const { key, arena } = scratch;
-  const { grouped, ends: offsets } = arena;
+  const { arena } = scratch;
   const groupBits = Math.min(table.bits, MAX_GROUP_BITS);
   const groups = 2 ** groupBits;
-  const shift = 32 - groupBits;
-
-  offsets.fill(0, 0, groups + 1);
-  keysAndCounts(table, hi, lo, n, key, offsets, shift);
-  for (let g = 1; g <= groups; g++) offsets[g] += offsets[g - 1];
-  // Records hold the half to compare first at word 0 (see lowHalfFirst).
   const swap = lowHalfFirst(layout, table.keyMask);
-  const firstHalf = swap ? lo : hi;
-  const secondHalf = swap ? hi : lo;
-  for (let i = 0; i < n; i++) {
-    const kv = key[i];
-    const p = offsets[kv >>> shift]++ << 2;
-    grouped[p] = firstHalf[i];
-    grouped[p + 1] = secondHalf[i];
-    grouped[p + 2] = i;
-    grouped[p + 3] = kv;
-  }
-  // After the scatter, offsets[g] is the end of group g. When the key is wider than the group digit,
+  groupOnKey(table, scratch, n, groups, 32 - groupBits, swap);
+  // The arena's ends hold each group's end. When the key is wider than the group digit,
   // groups mix keys: the kernel's mask (the whole key) keeps only candidates agreeing on it.
   const [keyHi, keyLo] = keyBits(layout, table);
   return scanRuns(scratch, arena.groupedAt, arena.endsAt, 0, groups, 0, layout, table, keyHi, keyLo, swap, out);
@@ -217,8 +227,6 @@ const SMALL_GROUP = 24;
  * full-size scatter per table (the dominant cost when there are many tables, i.e. larger k).
  */
 function prefixRunPairs(
-  hi: Uint32Array,
-  lo: Uint32Array,
   n: number,
   layout: BlockLayout,
   t0: number,
@@ -227,30 +235,18 @@ function prefixRunPairs(
   out: PairList,
 ): PairList {
   const first = layout.tables[t0];
-  const { key, arena } = scratch;
-  const { grouped, ends: offsets } = arena;
+  const { arena } = scratch;
+  const offsets = arena.ends;
   const firstLast = 31 - Math.clz32(first.keyMask);
   const prefixBits = first.bits - layout.size[firstLast];
   const groupBits = Math.min(prefixBits, MAX_GROUP_BITS);
   const groups = 2 ** groupBits;
-  const shift = 32 - groupBits;
-
-  // The prefix is the leading prefixBits of the first table's key.
-  offsets.fill(0, 0, groups + 1);
-  keysAndCounts(first, hi, lo, n, key, offsets, shift);
-  for (let g = 1; g <= groups; g++) offsets[g] += offsets[g - 1];
-  // Records hold the half to compare first at word 0; the prefix decides (the last block varies).
+  // The prefix is the leading prefixBits of the first table's key; the prefix decides which half
+  // goes first (the last block varies).
   const swap = lowHalfFirst(layout, prefixMask(first.keyMask));
-  const firstHalf = swap ? lo : hi;
-  const secondHalf = swap ? hi : lo;
+  groupOnKey(first, scratch, n, groups, 32 - groupBits, swap);
   // The word of a record holding the fingerprint's high half (the kernel's split reads the block from it).
   const hiWord = swap ? 1 : 0;
-  for (let i = 0; i < n; i++) {
-    const p = offsets[key[i] >>> shift]++ << 2;
-    grouped[p] = firstHalf[i];
-    grouped[p + 1] = secondHalf[i];
-    grouped[p + 2] = i;
-  }
 
   for (let t = t0; t < t1; t++) {
     const table = layout.tables[t];

@@ -284,64 +284,23 @@ export function chooseBlocks(n: number, k: number): number {
 }
 
 /**
- * Writes each document's key (its first 32 bits: all that grouping needs) and counts the group
- * sizes in offsets[group + 1], in one pass. Keys of up to four runs of bits get a straight-line
- * loop; this pass is part of the per-table cost floor.
+ * A table's key (its first 32 bits: all that grouping needs) as at most four runs of bits, 4 ints
+ * each: the word (0 = hi, 1 = lo), the right shift, the mask, the left shift (an unused run has mask
+ * 0), for the pair kernel's grouping pass; null for a key of more runs (`extractKeys` computes it).
  */
-export function keysAndCounts(
-  table: TableKey,
-  hi: Uint32Array,
-  lo: Uint32Array,
-  n: number,
-  key: Uint32Array,
-  offsets: Uint32Array,
-  shift: number,
-): void {
+export function keyRuns(table: TableKey): Int32Array | null {
   const seg = table.segments;
-  const runs: number[] = [];
-  for (let q = 0; q < seg.length; q += 5) if (seg[q + 3] === 0) runs.push(q);
-  if (runs.length > 4) {
-    extractKeys(table, hi, lo, n, key, null);
-    for (let i = 0; i < n; i++) offsets[(key[i] >>> shift) + 1]++;
-    return;
-  }
-  // Run r takes (word >>> right_r) & mask_r and puts it at << dest_r; unused runs have mask 0.
-  const src: Uint32Array[] = [hi, hi, hi, hi];
-  const right = new Int32Array(4);
-  const mask = new Int32Array(4);
-  const dest = new Int32Array(4);
-  runs.forEach((q, r) => {
+  const runs = new Int32Array(16);
+  let r = 0;
+  for (let q = 0; q < seg.length; q += 5) {
+    if (seg[q + 3] !== 0) continue;
+    if (r === 4) return null;
     const len = seg[q + 2];
-    src[r] = seg[q] === 0 ? hi : lo;
-    right[r] = 32 - seg[q + 1] - len;
-    mask[r] = len === 32 ? -1 : (1 << len) - 1;
-    dest[r] = seg[q + 4];
-  });
-  const [s0, s1, s2, s3] = src;
-  const [r0, r1, r2, r3] = right;
-  const [m0, m1, m2, m3] = mask;
-  const [d0, d1, d2, d3] = dest;
-  if (runs.length === 1) {
-    for (let i = 0; i < n; i++) {
-      const kv = ((s0[i] >>> r0) & m0) << d0;
-      key[i] = kv;
-      offsets[(kv >>> shift) + 1]++;
-    }
-  } else if (runs.length === 2) {
-    for (let i = 0; i < n; i++) {
-      const kv = (((s0[i] >>> r0) & m0) << d0) | (((s1[i] >>> r1) & m1) << d1);
-      key[i] = kv;
-      offsets[(kv >>> shift) + 1]++;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const kv =
-        (((s0[i] >>> r0) & m0) << d0) |
-        (((s1[i] >>> r1) & m1) << d1) |
-        (((s2[i] >>> r2) & m2) << d2) |
-        (((s3[i] >>> r3) & m3) << d3);
-      key[i] = kv;
-      offsets[(kv >>> shift) + 1]++;
-    }
+    runs[4 * r] = seg[q];
+    runs[4 * r + 1] = 32 - seg[q + 1] - len;
+    runs[4 * r + 2] = len === 32 ? -1 : (1 << len) - 1;
+    runs[4 * r + 3] = seg[q + 4];
+    r++;
   }
+  return runs;
 }

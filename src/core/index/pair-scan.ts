@@ -19,11 +19,20 @@ interface PairScanExports {
     records: number, from: number, to: number, local: number, ends: number, buckets: number,
     hiWord: number, rH: number, mH: number, loLen: number, rL: number, mL: number, digitShift: number,
   ): void;
+  groupByKey(
+    hi: number, lo: number, n: number, keys: number, ends: number, groups: number, shift: number, counted: number,
+    w0: number, r0: number, m0: number, d0: number, w1: number, r1: number, m1: number, d1: number,
+    w2: number, r2: number, m2: number, d2: number, w3: number, r3: number, m3: number, d3: number,
+    grouped: number, swap: number,
+  ): void;
 }
 
 /** The kernel's memory laid out for one search, with typed-array views over each region. */
 export interface PairScanArena {
-  /** Byte offsets of the regions (records are 16 bytes, ends 4, found pairs 12, block masks 8). */
+  /** Byte offsets of the regions (fingerprint halves and keys 4 bytes, records 16, ends 4, found pairs 12, block masks 8). */
+  readonly hiAt: number;
+  readonly loAt: number;
+  readonly keysAt: number;
   readonly groupedAt: number;
   readonly localAt: number;
   readonly endsAt: number;
@@ -32,7 +41,10 @@ export interface PairScanArena {
   readonly outAt: number;
   /** Found pairs the out region holds. */
   readonly capacity: number;
-  /** Views (4 words a record; ends; the blocks a table's pairs must differ on, as u32 halves; found pairs as document i, document j, distance). */
+  /** Views (the fingerprints' halves and one table's keys, a word per document; 4 words a record; ends; the blocks a table's pairs must differ on, as u32 halves; found pairs as document i, document j, distance). */
+  readonly hi: Uint32Array;
+  readonly lo: Uint32Array;
+  readonly keys: Uint32Array;
   readonly grouped: Uint32Array;
   readonly local: Uint32Array;
   readonly ends: Uint32Array;
@@ -58,7 +70,7 @@ const MAX_DIFFER = 32;
 const BASE = 65536;
 
 /**
- * A kernel instance whose memory holds `records` grouped records, as many re-sorted ones, `ends`
+ * A kernel instance whose memory holds `records` fingerprints and keys, as many grouped records, as many re-sorted ones, `ends`
  * run ends for each, and room for found pairs (at least one run's worth: `records`).
  */
 export function createPairScanArena(records: number, ends: number): PairScanArena {
@@ -66,7 +78,10 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
   const kernel = new WebAssembly.Instance(compiled, {}).exports as unknown as PairScanExports;
   const capacity = Math.max(4096, records);
-  const groupedAt = BASE;
+  const hiAt = BASE;
+  const loAt = hiAt + 4 * records;
+  const keysAt = loAt + 4 * records;
+  const groupedAt = keysAt + 4 * records;
   const localAt = groupedAt + 16 * records;
   const endsAt = localAt + 16 * records;
   const localEndsAt = endsAt + 4 * ends;
@@ -76,7 +91,10 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   growMemoryTo(kernel.memory, bytes);
   const buffer = kernel.memory.buffer;
   return {
-    groupedAt, localAt, endsAt, localEndsAt, differAt, outAt, capacity, kernel,
+    hiAt, loAt, keysAt, groupedAt, localAt, endsAt, localEndsAt, differAt, outAt, capacity, kernel,
+    hi: new Uint32Array(buffer, hiAt, records),
+    lo: new Uint32Array(buffer, loAt, records),
+    keys: new Uint32Array(buffer, keysAt, records),
     grouped: new Uint32Array(buffer, groupedAt, 4 * records),
     local: new Uint32Array(buffer, localAt, 4 * records),
     ends: new Uint32Array(buffer, endsAt, ends),
