@@ -15,7 +15,7 @@ const SIMSIFT = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'sims
 export const f3 = (x: number): string => (Number.isNaN(x) ? '  -  ' : x.toFixed(3));
 export const round = (x: number): number | null => (Number.isNaN(x) ? null : Math.round(x * 10000) / 10000);
 
-/** Options passed on to `simsift scan`; left out, the CLI's defaults apply (k follows the number of files). */
+/** Options passed on to `simsift scan`; left out, the CLI's defaults apply (k = DEFAULT_K). */
 export interface ScanOptions {
   k?: number;
   weights?: WeightScheme;
@@ -23,7 +23,7 @@ export interface ScanOptions {
 
 /** One `simsift scan` run and its exported CSV, scored. */
 export interface ScoredScan {
-  /** The k the CLI used (from its stderr summary: it follows the corpus size unless --k is given). */
+  /** The k the CLI used (from its stderr summary: DEFAULT_K unless --k is given). */
   k: number;
   /** Wall-clock seconds of the child process. */
   seconds: number;

@@ -199,13 +199,13 @@ export async function lendUnchanged(workers: ScanWorkers, signal: AbortSignal, b
 export type CacheOutcome = Pick<MergeOutcome, 'unchanged' | 'updated' | 'added' | 'missing'> & { notRead: number };
 
 /**
- * A scan merged into the cached corpus `before`: the scan runs whole, k following the whole folder
- * (`notRead` files are in it without being scanned); its own result is then merged into the cached
+ * A scan merged into the cached corpus `before`: the scan runs whole (`notRead` files are in the
+ * folder without being scanned: for the summary); its own result is then merged into the cached
  * corpus, the folder's listing (`listed`) deciding which cached files left. Returns the corpus to show
  * and what the merge did. `csvAhead`: the index thread builds the pairs CSV right after grouping (SearchOptions.csvAhead).
  */
 export async function scanIntoCache(scan: ScanRun, workers: ScanWorkers, before: SavedCorpusPart, notRead: number, listed: readonly string[], csvAhead = false): Promise<{ grouped: ShownCorpus; outcome: CacheOutcome }> {
-  const own = await plainScan(scan, notRead);
+  const own = await plainScan(scan);
   // Storage ids after the cached ones (never NO_ID: the merge then treats them as saved, as the app's).
   const storageIds = new Uint32Array(own.result.docs.count) as StorageIds;
   for (let d = 0; d < storageIds.length; d++) storageIds[d] = before.result.docs.count + d;

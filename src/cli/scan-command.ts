@@ -6,7 +6,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { defaultK } from '../core/quality/defaults.ts';
+import { DEFAULT_K } from '../core/quality/defaults.ts';
 import { pairsCsvBytes } from '../core/export/pairs-csv-bytes.ts';
 import { createScanStore, type ScanSnapshot } from '../scan/scan-store.ts';
 import { createScanSession } from '../scan/scan-session.ts';
@@ -138,7 +138,7 @@ export async function runScan(argv: string[], io: CliIo = processIo): Promise<nu
 
     const { collected, scanned, kept, identity, unreadable, listed, hidden, excluded, cacheUse, fromCache, fileAt } = await chooseFiles({ args, workers, cacheRead });
     // k as the session would choose it (by corpus size), known here to check the pairs against it.
-    const k = args.k ?? defaultK(scanned.length);
+    const k = args.k ?? DEFAULT_K;
     const pairs = pairsInput && args.pairs !== undefined ? matchPairs(pairsInput, args.pairs, args, collected.paths, k) : undefined;
 
     const store = createScanStore({ ...(args.k === undefined ? {} : { k: args.k }), settings: args.settings, similarityThreshold: args.threshold, containmentThreshold: args.containment, grouping: args.grouping });

@@ -1,5 +1,5 @@
 /** `simsift scan`'s command line: its usage, its help text, and its options parsed into `ScanArgs`. */
-import { DEFAULT_SIMILARITY_THRESHOLD, SEARCH_SHARE, defaultK } from '../core/quality/defaults.ts';
+import { DEFAULT_K, DEFAULT_RECALL, DEFAULT_SIMILARITY_THRESHOLD } from '../core/quality/defaults.ts';
 import { DEFAULT_CONTAINMENT, CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import { parseSize, patternProblem, type Exclusions } from '../core/documents/exclusions.ts';
 import { planFromOptions, KEEP_OPTIONS, KEEP_USAGE, KEEP_HELP, type PlanOptions } from './plan-output.ts';
@@ -14,7 +14,7 @@ export type Grouping = 'reference' | 'components';
 
 export type ScanArgs = {
   dir: string;
-  /** Undefined: follows the corpus size (defaultK). */
+  /** Undefined: DEFAULT_K. */
   k: number | undefined;
   threshold: number;
   /** `--containment T`: "A is contained in B" at >= T (0: off). */
@@ -125,8 +125,9 @@ export function parseScanArgs(argv: string[]): ScanArgs | 'help' {
 export function scanHelp(): string {
   return (
     `${USAGE}\n` +
-      `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default: the largest k up to 16 whose\n` +
-      `                   search is expected to take at most ${Math.round(SEARCH_SHARE * 100)}% of the scan; ${defaultK(100_000)} at 100,000 files, ${defaultK(1_000_000)} at 1,000,000)\n` +
+      `  --k N            candidate pairs: fingerprints at most N bits apart, 0..64 (default ${DEFAULT_K}: the smallest k whose\n` +
+      `                   expected recall at Jaccard 0.8-0.9 reaches ${DEFAULT_RECALL}, at any number of files; the summary says\n` +
+      `                   when its search is a large share of the scan, and which smaller k is faster)\n` +
       `  --similarity T   a candidate is a near-duplicate when the exact Jaccard of its feature sets is >= T (default ${DEFAULT_SIMILARITY_THRESHOLD})\n` +
       `  --containment T  list "A is contained in B" (an excerpt in its whole, a document inside a longer one) when\n` +
       `                   |A ∩ B| / |A| of the feature sets is >= T and the Jaccard is below --similarity: CSV rows with\n` +

@@ -26,7 +26,7 @@ export function createScanSaving(c: CorpusContext): ScanStage {
       // Saved beside the corpus (the keep panel's): a storage that cannot answer leaves nothing out.
       const exclusions = scan.source.kind === 'collected' ? NO_EXCLUSIONS : await getKeepExclusions().catch(() => NO_EXCLUSIONS);
       await scan.check(exclusions, unchangedTest(c, scan.settings));
-      const plan = await startSaving(c, scan.begin(c.base?.result.docs.count ?? 0), exclusions, scan.signal);
+      const plan = await startSaving(c, scan.begin(), exclusions, scan.signal);
       for await (const batch of scan.read(c.writing !== null && c.snapshot.keepContents)) {
         c.writing?.writer.write(batch.docs, batch.ids, batch.contents, c.snapshot.keepContents, c.tables);
       }

@@ -12,7 +12,7 @@ import { searchDocs, shortCopiesSkipped } from './near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
-import { defaultK } from '../core/quality/defaults.ts';
+import { DEFAULT_K } from '../core/quality/defaults.ts';
 import type { ScanStore } from './scan-store.ts';
 import { openHandlesInWorkers } from './handle-source.ts';
 import { recordPhase } from './phase-timing.ts';
@@ -60,8 +60,8 @@ export interface ScanRun {
    * corpus holds at the same path, size and time. Null: read every file.
    */
   check(exclusions: Exclusions, unchanged: UnchangedTest | null): Promise<void>;
-  /** Allocates the documents; k follows this scan's files plus `corpusSize` (the corpus they join) until the person sets one. */
-  begin(corpusSize: number): ScanStart;
+  /** Allocates the documents; k becomes the default (DEFAULT_K) unless the person set one. */
+  begin(): ScanStart;
   /** Reads and fingerprints every file: each batch as it finishes, its bytes too with `keepBytes`. */
   read(keepBytes: boolean): AsyncIterable<ScanBatch>;
   /** Searches, verifies and groups the scan's own documents (small feature sets, every Jaccard measured). */
@@ -74,11 +74,11 @@ export interface ScanRun {
  */
 export type ScanStage = (scan: ScanRun) => Promise<ShownCorpus>;
 
-/** A scan nobody saves: every stage, nothing left out, k from this scan's files plus `corpusSize`. */
-export async function plainScan(scan: ScanRun, corpusSize = 0): Promise<ShownCorpus> {
+/** A scan nobody saves: every stage, nothing left out. */
+export async function plainScan(scan: ScanRun): Promise<ShownCorpus> {
   await scan.list();
   await scan.check(NO_EXCLUSIONS, null);
-  scan.begin(corpusSize);
+  scan.begin();
   // Nobody keeps the batches: they are only read through.
   for await (const _ of scan.read(false));
   return scan.search();
@@ -165,15 +165,16 @@ export function createScanRun(p: RunParts): ScanRun {
       recordPhase('listing', t0, performance.now(), { files: listing.paths.length, leftOut: listing.hidden.length, excluded, handles: handleToken === null ? 0 : 1, unchanged: check.unchanged });
       checked = { listing, exclusions, check };
     },
-    begin(corpusSize) {
+    begin() {
       const { listing, exclusions, check } = checked!;
       const collected = check.toRead;
       p.listed(listing);
       skipped.push(...collected.hidden, ...listed!.unreadable);
       m.filesTotal = collected.files.length;
       m.filesListedOnly = collected.hidden.length + listed!.unreadable.length;
-      if (p.kAuto) {
-        p.k = defaultK(m.filesTotal + corpusSize);
+      // A corpus saved when the default followed its size may hold another k.
+      if (p.kAuto && p.k !== DEFAULT_K) {
+        p.k = DEFAULT_K;
         p.store.update({ k: p.k });
       }
       scanDocs = allocateDocs(collected);

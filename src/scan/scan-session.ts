@@ -253,7 +253,7 @@ export function createScanSession(store: ScanStore, workers: ScanWorkers, stage:
     regroup(options) {
       const patch: Partial<ScanSnapshot> = {};
       if (options.k !== undefined && options.k !== s.store.getSnapshot().k) {
-        // A k the person chose: it no longer follows the corpus size.
+        // A k the person chose: no longer the default.
         patch.k = options.k;
         patch.kAuto = false;
       }

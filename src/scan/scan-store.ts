@@ -66,7 +66,7 @@ export interface ScanSnapshot {
   rescanNote: string | null;
   /** Candidate search radius (Hamming distance) for the next scan or regroup. */
   k: number;
-  /** True while k follows the corpus size (`defaultK`); false once the person chose a k. */
+  /** True while k is the default (DEFAULT_K); false once the person chose a k. */
   kAuto: boolean;
   /** Exact-Jaccard threshold for the next scan or regroup. */
   similarityThreshold: number;

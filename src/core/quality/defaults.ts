@@ -4,6 +4,9 @@
  */
 import { searchNanoseconds } from '../index/block-layout.ts';
 
+/** Two documents are near-duplicates when the exact Jaccard of their feature sets is at least this. */
+export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;
+
 /**
  * Share of the near-duplicate pairs with exact Jaccard in [0.8, 0.9) (the hardest band, next to the
  * threshold) whose binary word-3 fingerprints are within k bits, i.e. the candidate recall the search
@@ -111,47 +114,56 @@ export function recallNote(k: number, similarity: number): string {
   return note;
 }
 
-/** The k for corpora of unknown size (the app's setting before a scan; see `defaultK`). */
-export const DEFAULT_K = 13;
-/** The largest default k: 0.995 expected recall; more bits would mostly add candidates that fail verification. */
-export const MAX_DEFAULT_K = 16;
-/** The smallest default k, whatever the corpus size. */
-export const MIN_DEFAULT_K = 8;
+/** The expected recall at Jaccard 0.8-0.9 the default k buys, whatever the corpus size. */
+export const DEFAULT_RECALL = 0.99;
+/**
+ * The default maximum Hamming distance: the smallest k whose expected recall at Jaccard 0.8-0.9
+ * (`expectedRecall`) reaches DEFAULT_RECALL. It does not follow the corpus size: a larger corpus
+ * pays for the same recall with a longer search, and the summary says so when that search is most of
+ * the scan (`defaultKReason`).
+ */
+export const DEFAULT_K = kForRecall(DEFAULT_SIMILARITY_THRESHOLD, DEFAULT_RECALL) ?? 64;
 /**
  * What a scan costs per document besides the search, in nanoseconds of one core: reading,
  * fingerprinting and verifying (about 1 ms a file for `simsift scan` on real text; the app takes longer).
  */
 export const SCAN_NS_PER_DOCUMENT = 1e6;
-/** The share of the scan's time the search may take at the default k. */
+/** The share of the scan the search may take before the summary names a faster k. */
 export const SEARCH_SHARE = 0.1;
 
 /** The one-core time of the search in nanoseconds for n fingerprints within k (its cost model). */
 export type SearchCost = (n: number, k: number) => number;
 
 /**
- * The default maximum Hamming distance for a corpus of `documents` documents: the largest k (from
- * MAX_DEFAULT_K down to MIN_DEFAULT_K) whose expected one-core search time, by `searchCost` (the
- * index's cost model, `searchNanoseconds`), stays within SEARCH_SHARE of the scan's expected time
- * (SCAN_NS_PER_DOCUMENT a document). k buys recall (`expectedRecall`), and the search is what a larger
- * k costs: so a small corpus gets k = 16, a large one what its search allows.
+ * The largest k below DEFAULT_K (down to 8) whose expected one-core search fits SEARCH_SHARE of the
+ * scan's expected time (SCAN_NS_PER_DOCUMENT a document); null when DEFAULT_K's search already fits.
+ * What the summary offers a person who would trade recall for time.
  */
-export function defaultK(documents: number, searchCost: SearchCost = searchNanoseconds): number {
+export function fasterK(documents: number, searchCost: SearchCost = searchNanoseconds): number | null {
   const budget = Math.max(documents, 1) * SCAN_NS_PER_DOCUMENT * SEARCH_SHARE;
-  for (let k = MAX_DEFAULT_K; k > MIN_DEFAULT_K; k--) if (searchCost(documents, k) <= budget) return k;
-  return MIN_DEFAULT_K;
+  if (searchCost(documents, DEFAULT_K) <= budget) return null;
+  for (let k = DEFAULT_K - 1; k > 8; k--) if (searchCost(documents, k) <= budget) return k;
+  return 8;
 }
 
-/** One line saying why `defaultK` chose k for this many documents (for summaries). */
+const seconds = (ns: number): string => (ns < 1e8 ? (ns / 1e9).toFixed(2) : (ns / 1e9).toFixed(1));
+
+/**
+ * One line saying why k is DEFAULT_K for this many documents (for summaries) and, when its search is
+ * expected to take more than SEARCH_SHARE of the scan, that it is the bottleneck and which k is faster.
+ */
 export function defaultKReason(documents: number, searchCost: SearchCost = searchNanoseconds): string {
-  const k = defaultK(documents, searchCost);
-  const seconds = searchCost(documents, k) / 1e9;
-  const budget = (Math.max(documents, 1) * SCAN_NS_PER_DOCUMENT * SEARCH_SHARE) / 1e9;
-  const why = k === MAX_DEFAULT_K ? 'the largest default' : `the largest k whose search fits ${Math.round(SEARCH_SHARE * 100)}% of the scan's expected time`;
-  return `k=${k} by default: ${why} (search about ${seconds < 0.1 ? seconds.toFixed(2) : seconds.toFixed(1)} s on one core, budget ${budget.toFixed(1)} s)`;
+  const k = DEFAULT_K;
+  const ns = searchCost(documents, k);
+  let line = `k=${k} by default: the smallest k whose expected recall at Jaccard 0.8-0.9 reaches ${DEFAULT_RECALL} (${expectedRecall(k).toFixed(3)}); search about ${seconds(ns)} s on one core`;
+  const faster = fasterK(documents, searchCost);
+  if (faster !== null) {
+    const rest = Math.max(documents, 1) * SCAN_NS_PER_DOCUMENT;
+    line += `, ${Math.round((100 * ns) / (ns + rest))}% of this scan's expected CPU: --k ${faster} searches in about ${seconds(searchCost(documents, faster))} s (expected recall ${expectedRecall(faster).toFixed(3)})`;
+  }
+  return line;
 }
 
-/** Two documents are near-duplicates when the exact Jaccard of their feature sets is at least this. */
-export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;
 
 /**
  * Documents with fewer words than this are "short": a fingerprint of a few dozen features is too noisy

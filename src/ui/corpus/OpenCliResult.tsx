@@ -16,7 +16,7 @@ function describeBundle(b: ScanBundle): string {
   const when = new Date(b.scannedAt).toISOString().slice(0, 16).replace('T', ' ');
   return (
     `A scan of ${b.root} by SimSift ${b.simsift} on ${when} UTC: ${n(b.documents.count, 'document')}, ${n(b.pairs.count, 'verified pair')} of different texts; ` +
-    `${formatFeatureSpec(b.settings.features)}, ${b.settings.weights}${b.settings.stopWords ? ', stop words' : ''}, k ${b.k}${b.kAuto ? ' (by corpus size)' : ''}, ` +
+    `${formatFeatureSpec(b.settings.features)}, ${b.settings.weights}${b.settings.stopWords ? ', stop words' : ''}, k ${b.k}${b.kAuto ? ' (the default)' : ''}, ` +
     `Jaccard ≥ ${b.threshold}, ${b.grouping} grouping.`
   );
 }

@@ -20,10 +20,10 @@ const K = 16;
 const workers = inThreadWorkers();
 
 /** Scans `files` (path -> text) and returns what the session's finish step is handed: the result and its search state. */
-async function scan(files: ReadonlyMap<string, string>, corpusSize = 0, containmentThreshold = 0.9): Promise<ShownCorpus> {
+async function scan(files: ReadonlyMap<string, string>, containmentThreshold = 0.9): Promise<ShownCorpus> {
   let shown: ShownCorpus | null = null;
   const store = createScanStore({ k: K, containmentThreshold });
-  const session = createScanSession(store, workers, async (run) => (shown = await plainScan(run, corpusSize)));
+  const session = createScanSession(store, workers, async (run) => (shown = await plainScan(run)));
   await session.start({ kind: 'file-list', files: [...files].map(([path, text]) => inFolder(path, text)) });
   expect(store.getSnapshot().state).toBe('done');
   return shown!;
@@ -51,7 +51,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
     const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
     // A new copy that comes first in path order (it becomes its class's representative), and a new text.
     const read = new Map([['e/0-copy-of-a.txt', TEXTS[0]!], ['e/d.txt', TEXTS[2]!]]);
-    const own = await scan(read, saved.size);
+    const own = await scan(read);
     const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
     const grouping = vi.spyOn(indexApi, 'groupExactDuplicates');
@@ -69,7 +69,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
     const before = await scan(saved);
     const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
     const read = new Map([['f/new-excerpt.txt', excerptOf(TEXTS[0]!)], ['f/new-whole.txt', TEXTS[1]!]]);
-    const own = await scan(read, saved.size);
+    const own = await scan(read);
     const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: own.result.containmentThreshold };
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
@@ -82,10 +82,10 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
 
   it('finds contained pairs when the same files are scanned again with containment over a corpus saved without it (the page turning it on)', async () => {
     const files = new Map([['g/whole.txt', TEXTS[3]!], ['g/part.txt', excerptOf(TEXTS[3]!)], ['g/other.txt', TEXTS[4]!]]);
-    const before = await scan(files, 0, 0);
+    const before = await scan(files, 0);
     expect(before.corpus.passages).toBeUndefined();
     const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
-    const own = await scan(files, files.size);
+    const own = await scan(files);
     const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
@@ -95,12 +95,12 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
 
   it('finds a new excerpt inside a saved document of a corpus saved without containment, the saved files not scanned again (their passages from their feature sets)', async () => {
     const saved = new Map([['h/whole.txt', TEXTS[5]!], ['h/part.txt', excerptOf(TEXTS[6]!)], ['h/other.txt', TEXTS[6]!]]);
-    const before = await scan(saved, 0, 0);
+    const before = await scan(saved, 0);
     expect(before.corpus.passages).toBeUndefined();
     const beforePart: CorpusPart = { result: before.result, storageIds: Uint32Array.from(before.result.docs.paths, (_, i) => i) as StorageIds, search: before.corpus };
     // Only the new file is read: the saved ones stand as they were saved.
     const read = new Map([['h/new-excerpt.txt', excerptOf(TEXTS[5]!)]]);
-    const own = await scan(read, saved.size);
+    const own = await scan(read);
     const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
     const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: 0.9 };
     const merged = (await mergeCorpus(workers, new AbortController().signal, beforePart, ownPart, options)).grouped.result;
@@ -138,7 +138,7 @@ describe('a merge that searches only the pairs with a new member', { timeout: 12
         else read.set(`f/longer${c}-${seed}.txt`, `${now.get(path) ?? pick(TEXTS)} ${pick(TEXTS)}`);
       }
       for (const [path, text] of read) now.set(path, text);
-      const own = await scan(read, now.size - read.size);
+      const own = await scan(read);
       const ownPart: CorpusPart = { result: own.result, storageIds: Uint32Array.from(own.result.docs.paths, (_, i) => 1000 + i) as StorageIds, search: own.corpus };
       const options = { settings: own.result.settings, k: K, similarityThreshold: own.result.similarityThreshold, grouping: own.result.grouping, containmentThreshold: own.result.containmentThreshold };
       const sync = { whole: true as const, listed: [...now.keys()].sort() };

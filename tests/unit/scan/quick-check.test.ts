@@ -115,7 +115,7 @@ describe('quickCheck through handles', () => {
     const stage = (withStats: boolean): ScanStage => async (scan) => {
       await scan.list(withStats);
       await scan.check(NO_EXCLUSIONS, unchangedTest());
-      scan.begin(0);
+      scan.begin();
       for await (const _ of scan.read(false));
       return scan.search();
     };

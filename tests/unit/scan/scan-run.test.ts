@@ -18,7 +18,7 @@ function recording(keepBytes: boolean) {
   const stage: ScanStage = async (scan) => {
     await scan.list();
     await scan.check(NO_EXCLUSIONS, null);
-    const { docs } = scan.begin(0);
+    const { docs } = scan.begin();
     order.push(`begin ${docs.count}`);
     try {
       for await (const batch of scan.read(keepBytes)) {

@@ -77,7 +77,7 @@ describe('scan session', () => {
     const stage: ScanStage = async (scan) => {
       await scan.list();
       await scan.check(exclusions, null);
-      scan.begin(0);
+      scan.begin();
       for await (const _ of scan.read(false));
       return scan.search();
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANDIDATE_RECALL_AT_K, MAX_DEFAULT_K, SCAN_NS_PER_DOCUMENT, SEARCH_SHARE, binomialRecall, defaultK, defaultKReason, describeRecall, expectedRecall, expectedRecallAt, kForRecall } from '../../../../src/core/quality/defaults.ts';
+import { CANDIDATE_RECALL_AT_K, DEFAULT_K, DEFAULT_RECALL, SCAN_NS_PER_DOCUMENT, SEARCH_SHARE, binomialRecall, defaultKReason, fasterK, describeRecall, expectedRecall, expectedRecallAt, kForRecall } from '../../../../src/core/quality/defaults.ts';
 import { searchNanoseconds } from '../../../../src/core/index/block-layout.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
@@ -65,20 +65,26 @@ describe('expected recall at the chosen similarity', () => {
   });
 });
 
-describe('defaultK', () => {
-  it('is the largest k whose search stays within its share of the scan, by the given cost', () => {
+describe('the default k', () => {
+  it('is the smallest k whose expected recall at Jaccard 0.8-0.9 reaches DEFAULT_RECALL, at any corpus size', () => {
+    expect(DEFAULT_K).toBe(16);
+    expect(expectedRecall(DEFAULT_K)).toBeGreaterThanOrEqual(DEFAULT_RECALL);
+    expect(expectedRecall(DEFAULT_K - 1)).toBeLessThan(DEFAULT_RECALL);
+  });
+
+  it('names a faster k only when its search would take more than its share of the scan', () => {
     const budget = (n: number) => n * SCAN_NS_PER_DOCUMENT * SEARCH_SHARE;
-    // A search that costs 2^k ns per document fits up to k = floor(log2(1e5)) = 16 ... and less when dearer.
-    expect(defaultK(1000, (n, k) => n * 2 ** k)).toBe(16);
-    expect(defaultK(1000, (n, k) => n * 2 ** (k + 3))).toBe(13);
-    expect(defaultK(1000, () => Infinity)).toBe(8);
+    expect(fasterK(1000, (n, k) => n * 2 ** k)).toBe(null);
+    // 2^(k+3) ns a document: k = 13 is the largest within 10% of 1 ms.
+    expect(fasterK(1000, (n, k) => n * 2 ** (k + 3))).toBe(13);
+    expect(fasterK(1000, () => Infinity)).toBe(8);
     for (const n of [1_000, 100_000, 1_000_000]) {
-      const k = defaultK(n);
-      expect(k === MAX_DEFAULT_K || searchNanoseconds(n, k + 1) > budget(n)).toBe(true);
-      expect(k === 8 || searchNanoseconds(n, k) <= budget(n)).toBe(true);
+      const k = fasterK(n);
+      if (k === null) expect(searchNanoseconds(n, DEFAULT_K)).toBeLessThanOrEqual(budget(n));
+      else expect(k === 8 || (searchNanoseconds(n, k) <= budget(n) && searchNanoseconds(n, k + 1) > budget(n))).toBe(true);
     }
-    // The index's cost model allows k = 16 at 100,000 documents.
-    expect(defaultK(100_000)).toBe(16);
-    expect(defaultKReason(100_000)).toMatch(/^k=16 by default: .*search about [\d.]+ s on one core, budget 10\.0 s/);
+    expect(defaultKReason(100_000)).toMatch(/^k=16 by default: the smallest k whose expected recall at Jaccard 0\.8-0\.9 reaches 0\.99 \(0\.99\d\); search about [\d.]+ s on one core$/);
+    // The index's cost model: at 1,000,000 documents k = 16 searches longer than 10% of the scan.
+    expect(defaultKReason(1_000_000)).toMatch(/search about [\d.]+ s on one core, \d+% of this scan's expected CPU: --k 13 searches in about [\d.]+ s \(expected recall 0\.936\)$/);
   });
 });
