@@ -47,3 +47,67 @@ export async function readUpTo(file: Blob, limit: number): Promise<ReadOutcome> 
     return { kind: 'error', message: describe(error) };
   }
 }
+
+/** A read lane's buffer, reused from file to file (a BYOB read moves it into a new ArrayBuffer: kept here). */
+export interface ReadScratch {
+  buffer: ArrayBuffer;
+}
+
+/** The first size of a lane's buffer; it grows by doubling, up to one byte past the read limit. */
+const SCRATCH_BYTES = 64 * 1024;
+
+/**
+ * The BYOB readers whose reads are under way. Why: Chromium collects a Blob's byte stream (and its
+ * reader) that only its pending read's continuation refers to, and that read never settles: a
+ * 20,000-file scan stopped with every read lane waiting (tests/e2e/ingest-collected-reads.spec.ts).
+ * Held here, the reader keeps its stream alive until the read ends. Default readers are not collected so.
+ */
+const reading = new Set<ReadableStreamBYOBReader>();
+
+/** A new read lane's buffer. */
+export function readScratch(): ReadScratch {
+  return { buffer: new ArrayBuffer(SCRATCH_BYTES) };
+}
+
+/**
+ * `readUpTo` into `scratch` (a view of it, valid until the lane's next read): the stream fills the
+ * lane's own buffer (a BYOB reader), so reading a file allocates nothing. Why: a fresh ArrayBuffer
+ * per file (the stream's chunks) was garbage in the page and the workers until their next full
+ * collection, most of the renderer's growth during a scan. Streams without BYOB reads take `readUpTo`.
+ */
+export async function readUpToInto(file: Blob, limit: number, scratch: ReadScratch): Promise<ReadOutcome> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = file.stream().getReader({ mode: 'byob' });
+  } catch {
+    return readUpTo(file, limit);
+  }
+  reading.add(reader);
+  try {
+    let at = 0;
+    for (;;) {
+      if (at === scratch.buffer.byteLength) {
+        // One byte past the limit is enough to tell a larger file.
+        const grown = new ArrayBuffer(Math.min(Math.max(2 * at, SCRATCH_BYTES), limit + 1));
+        new Uint8Array(grown).set(new Uint8Array(scratch.buffer, 0, at));
+        scratch.buffer = grown;
+      }
+      const { done, value } = await reader.read(new Uint8Array(scratch.buffer, at, scratch.buffer.byteLength - at));
+      // The read took the view's buffer and gives it back as a new ArrayBuffer (the old one is detached).
+      if (value) scratch.buffer = value.buffer as ArrayBuffer;
+      if (done) break;
+      at += value.byteLength;
+      if (at > limit) {
+        await reader.cancel();
+        return { kind: 'large' };
+      }
+    }
+    return { kind: 'bytes', bytes: new Uint8Array(scratch.buffer, 0, at) };
+  } catch (error) {
+    // A failed read may have left the buffer detached (byteLength 0): the lane starts a new one.
+    if (scratch.buffer.byteLength === 0) scratch.buffer = new ArrayBuffer(SCRATCH_BYTES);
+    return { kind: 'error', message: describe(error) };
+  } finally {
+    reading.delete(reader);
+  }
+}
