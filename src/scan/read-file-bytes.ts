@@ -20,7 +20,16 @@ function describe(error: unknown): string {
 /** Reads `file` completely if it has at most `limit` bytes; stops reading as soon as it exceeds it. */
 export async function readUpTo(file: Blob, limit: number): Promise<ReadOutcome> {
   try {
-    const reader = file.stream().getReader();
+    return await readStreamUpTo(file.stream(), limit);
+  } catch (error) {
+    return { kind: 'error', message: describe(error) };
+  }
+}
+
+/** `readUpTo` of a stream already opened (a file is opened once: some sources count each opening as a read). */
+async function readStreamUpTo(stream: ReadableStream<Uint8Array>, limit: number): Promise<ReadOutcome> {
+  try {
+    const reader = stream.getReader();
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
@@ -77,10 +86,16 @@ export function readScratch(): ReadScratch {
  */
 export async function readUpToInto(file: Blob, limit: number, scratch: ReadScratch): Promise<ReadOutcome> {
   let reader: ReadableStreamBYOBReader;
+  let stream: ReadableStream<Uint8Array>;
   try {
-    reader = file.stream().getReader({ mode: 'byob' });
+    stream = file.stream();
+  } catch (error) {
+    return { kind: 'error', message: describe(error) };
+  }
+  try {
+    reader = stream.getReader({ mode: 'byob' });
   } catch {
-    return readUpTo(file, limit);
+    return readStreamUpTo(stream, limit);
   }
   reading.add(reader);
   try {
