@@ -295,10 +295,7 @@ export async function searchDocs(
   const { containment, ...found } = await findCandidates(workers, signal, docs, settings, smallSets, options, true);
   const t1 = performance.now();
   // Only candidates' sets are measured; containment's search sizes every document from its set (left as they are).
-  if (!((options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING) > 0)) {
-    const kept = keepPairedSets(found.corpus, found.candidates.pairs);
-    recordPhase('kept-sets', t1, performance.now(), { ...kept, compacted: kept.compacted ? 1 : 0 });
-  }
+  if (!((options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING) > 0)) keepPairedSets(found.corpus, found.candidates.pairs);
   onPhase?.('grouping');
   const near = await decideNearDuplicates(workers, signal, found.corpus, found.candidates, options, undefined, containment);
   return { ...found, near, groupingMs: performance.now() - t1 };
