@@ -17,14 +17,11 @@ export function noKnownContainment(): KnownContainment {
   return { a: new Uint32Array(0), b: new Uint32Array(0), common: new Uint32Array(0), sizeA: new Uint32Array(0), sizeB: new Uint32Array(0), count: 0 };
 }
 
-/**
- * Per doc, the size of its feature set kept from fingerprinting, or else known without it (a set
- * dropped once the candidates were known, a saved size: `SearchCorpus.setSizes`); 0: unknown.
- */
+/** Per doc, the size of its feature set kept from fingerprinting (0: none kept, size unknown). */
 export function keptSetSizes(corpus: SearchCorpus): Uint32Array {
   const sizes = new Uint32Array(corpus.docs.count);
-  const { keptSets: kept, setSizes: saved } = corpus;
-  for (let d = 0; d < sizes.length; d++) sizes[d] = kept?.[d] ? encodedSetSize(kept[d]!) : (saved?.[d] ?? 0);
+  const kept = corpus.keptSets;
+  if (kept) for (let d = 0; d < sizes.length; d++) sizes[d] = kept[d] ? encodedSetSize(kept[d]!) : 0;
   return sizes;
 }
 

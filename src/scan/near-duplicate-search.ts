@@ -25,7 +25,6 @@ import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import { rememberCsvAhead } from './pairs-csv-ahead.ts';
-import { keepPairedSets } from './paired-sets.ts';
 import type { DocId } from '../core/ids.ts';
 
 /** The near-duplicate fields of a ScanResult. */
@@ -164,7 +163,7 @@ export interface SearchOptions {
   similarityThreshold: number;
   grouping: Grouping;
   pinned?: readonly DocId[];
-  keptSets?: Array<Uint32Array | undefined>;
+  keptSets?: ReadonlyArray<Uint32Array | undefined>;
   /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
   setSizes?: Uint32Array;
   /**
@@ -294,8 +293,6 @@ export async function searchDocs(
 ): Promise<DocsSearch> {
   const { containment, ...found } = await findCandidates(workers, signal, docs, settings, smallSets, options, true);
   const t1 = performance.now();
-  // Only candidates' sets are measured; containment's search sizes every document from its set (left as they are).
-  if (!((options.containmentThreshold ?? CONTAINMENT_DEFAULT_SETTING) > 0)) keepPairedSets(found.corpus, found.candidates.pairs);
   onPhase?.('grouping');
   const near = await decideNearDuplicates(workers, signal, found.corpus, found.candidates, options, undefined, containment);
   return { ...found, near, groupingMs: performance.now() - t1 };

@@ -195,7 +195,7 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
 }
 
 /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
-async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: Array<Uint32Array | undefined>, passages: PackedSets | undefined): Promise<void> {
+async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>, passages: PackedSets | undefined): Promise<void> {
   const controller = new AbortController();
   s.afterCancel = controller;
   try {

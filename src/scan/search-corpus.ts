@@ -25,7 +25,7 @@ export interface SearchCorpus {
    * Per doc: its feature set kept from fingerprinting, encoded (core/groups/feature-set-codec.ts), or
    * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
    */
-  keptSets?: Array<Uint32Array | undefined>;
+  keptSets?: ReadonlyArray<Uint32Array | undefined>;
   /**
    * Per doc: its feature set's size where known without the set (0: unknown), as a saved corpus keeps it
    * (the CLI's cache): verification's size bound then decides a pair without reading that document.
