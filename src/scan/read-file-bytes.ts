@@ -20,16 +20,7 @@ function describe(error: unknown): string {
 /** Reads `file` completely if it has at most `limit` bytes; stops reading as soon as it exceeds it. */
 export async function readUpTo(file: Blob, limit: number): Promise<ReadOutcome> {
   try {
-    return await readStreamUpTo(file.stream(), limit);
-  } catch (error) {
-    return { kind: 'error', message: describe(error) };
-  }
-}
-
-/** `readUpTo` of a stream already opened (a file is opened once: some sources count each opening as a read). */
-async function readStreamUpTo(stream: ReadableStream<Uint8Array>, limit: number): Promise<ReadOutcome> {
-  try {
-    const reader = stream.getReader();
+    const reader = file.stream().getReader();
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
@@ -86,16 +77,10 @@ export function readScratch(): ReadScratch {
  */
 export async function readUpToInto(file: Blob, limit: number, scratch: ReadScratch): Promise<ReadOutcome> {
   let reader: ReadableStreamBYOBReader;
-  let stream: ReadableStream<Uint8Array>;
   try {
-    stream = file.stream();
-  } catch (error) {
-    return { kind: 'error', message: describe(error) };
-  }
-  try {
-    reader = stream.getReader({ mode: 'byob' });
+    reader = file.stream().getReader({ mode: 'byob' });
   } catch {
-    return readStreamUpTo(stream, limit);
+    return readUpTo(file, limit);
   }
   reading.add(reader);
   try {
