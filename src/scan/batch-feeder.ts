@@ -14,34 +14,9 @@
  */
 import { MAX_DOCUMENT_BYTES } from '../core/documents/document-status.ts';
 import type { DiskRef, IngestItem } from '../workers/ingest-protocol.ts';
-import { readScratch, readUpToInto } from './read-file-bytes.ts';
+import { readUpTo } from './read-file-bytes.ts';
 
-/**
- * The buffers batches are read into, given back once a worker returns one (IngestBatchResult.input):
- * a scan reads its text into the same few buffers instead of a fresh one per file or per batch.
- */
-export class BatchBufferPool {
-  private readonly free: ArrayBuffer[] = [];
-  constructor(private readonly keep: number) {}
-
-  /** A buffer to read a batch into (of any size: the feeder grows it). */
-  take(): ArrayBuffer {
-    return this.free.pop() ?? new ArrayBuffer(FIRST_BATCH_BUFFER_BYTES);
-  }
-
-  /** Gives a batch's buffer back once nothing views it (at most `keep` are kept). */
-  give(buffer: ArrayBuffer | undefined): void {
-    if (buffer && buffer.byteLength > 0 && this.free.length < this.keep) this.free.push(buffer);
-  }
-}
-
-/** A new batch buffer's size; it grows by doubling to hold its batch. */
-const FIRST_BATCH_BUFFER_BYTES = 1024 * 1024;
-
-/**
- * One batch for a worker: doc ids and their items (bytes, or one large File), with the buffers to
- * transfer. Read bytes are views of one buffer (`buffers[0]`), which the sink may give back to the pool.
- */
+/** One batch for a worker: doc ids and their items (bytes, or one large File), with the buffers to transfer. */
 export interface FeedBatch {
   ids: number[];
   items: IngestItem[];
@@ -79,21 +54,6 @@ export interface FeedOptions {
   diskRef?: (file: Blob) => DiskRef | null;
   /** Each file's modification time (0: not asked; a new file's is asked once the results show, see corpus/file-times.ts): sent with its bytes. */
   modified?: { [d: number]: number; readonly length: number };
-  /** Where batch buffers come from (without one, each batch gets a new buffer). */
-  pool?: BatchBufferPool;
-}
-
-/** The batch being filled: its read files' bytes copied one after another into `buffer`. */
-interface OpenBatch {
-  ids: number[];
-  items: IngestItem[];
-  /** Where each item's bytes start in `buffer` (-1: an item on disk, no bytes). */
-  starts: number[];
-  buffer: ArrayBuffer | null;
-  /** Bytes copied into `buffer`. */
-  filled: number;
-  /** The batch's bytes, read here or on disk (what closes it). */
-  bytes: number;
 }
 
 /**
@@ -119,37 +79,14 @@ export async function feedFiles(
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
-  const newBatch = (): OpenBatch => ({ ids: [], items: [], starts: [], buffer: null, filled: 0, bytes: 0 });
-  let open = newBatch();
+  let open: FeedBatch = { ids: [], items: [], buffers: [], bytes: 0, large: false };
   const flush = () => {
     if (open.ids.length === 0) return;
-    const { ids, items, starts, buffer, filled, bytes } = open;
-    // The views are made only now: the buffer may have grown (moved) while the batch filled.
-    let end = filled;
-    for (let j = items.length - 1; j >= 0; j--) {
-      if (starts[j] < 0) continue;
-      items[j].bytes = new Uint8Array(buffer!, starts[j], end - starts[j]);
-      end = starts[j];
-    }
-    dispatch({ ids, items, buffers: buffer ? [buffer] : [], bytes, large: false });
-    open = newBatch();
-  };
-  /** Copies a file's bytes (a view of its lane's buffer) to the end of the open batch's buffer. */
-  const append = (bytes: Uint8Array) => {
-    let buffer = (open.buffer ??= options.pool?.take() ?? new ArrayBuffer(batchBytes));
-    if (open.filled + bytes.byteLength > buffer.byteLength) {
-      const grown = new ArrayBuffer(Math.max(2 * buffer.byteLength, open.filled + bytes.byteLength));
-      new Uint8Array(grown).set(new Uint8Array(buffer, 0, open.filled));
-      buffer = open.buffer = grown;
-    }
-    new Uint8Array(buffer, open.filled, bytes.byteLength).set(bytes);
-    open.starts.push(open.filled);
-    open.filled += bytes.byteLength;
-    open.bytes += bytes.byteLength;
+    dispatch(open);
+    open = { ids: [], items: [], buffers: [], bytes: 0, large: false };
   };
   let next = 0;
   const lane = async () => {
-    const scratch = readScratch();
     while (next < files.length && failure === null) {
       const d = next++;
       const file = options.fileAt ? options.fileAt(d) : files[d];
@@ -161,14 +98,13 @@ export async function feedFiles(
           sink.read?.(d, disk.size);
           open.ids.push(d);
           open.items.push({ name: paths[d], disk, ...(options.modified ? { lastModified: options.modified[d] } : {}) });
-          open.starts.push(-1);
           open.bytes += disk.size;
           if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();
         }
         while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
         continue;
       }
-      const read = await readUpToInto(file, readLimit, scratch);
+      const read = await readUpTo(file, readLimit);
       signal.throwIfAborted();
       if (read.kind === 'error') {
         sink.unreadable(d, read.message);
@@ -181,8 +117,9 @@ export async function feedFiles(
       } else {
         sink.read?.(d, read.bytes.byteLength);
         open.ids.push(d);
-        open.items.push({ name: paths[d], ...(options.modified ? { lastModified: options.modified[d] } : {}) });
-        append(read.bytes);
+        open.items.push({ name: paths[d], bytes: read.bytes, ...(options.modified ? { lastModified: options.modified[d] } : {}) });
+        open.buffers.push(read.bytes.buffer as ArrayBuffer);
+        open.bytes += read.bytes.byteLength;
         if (open.bytes >= batchBytes || open.ids.length >= batchFiles) flush();
       }
       while (inFlight.size >= maxInFlight) await Promise.race(inFlight);

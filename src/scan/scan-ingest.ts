@@ -15,7 +15,7 @@ import { docFile, type DocNote, type ScanDocs, type SkippedFile } from './scan-r
 import { REQUIRED_COLUMNS } from './scan-docs.ts';
 import { allocateDocColumns, DOC_COLUMN_NAMES, scatterDocColumns } from '../core/documents/doc-columns.ts';
 import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
-import { BatchBufferPool, feedFiles } from './batch-feeder.ts';
+import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
@@ -247,8 +247,6 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       onSent,
     );
   } else {
-    // One buffer per batch in flight, and the one being filled.
-    const pool = new BatchBufferPool(maxInFlight + 1);
     await feedFiles(
       scanDocs.files,
       scanDocs.paths,
@@ -259,9 +257,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
           const onProgress = large ? proxy((read: number) => void m.inflightBytes.set(key, read)) : undefined;
           // Decided when the batch is sent: batches in flight may take the budget a little past its end.
           const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, passages, returnInput: !large }, onProgress));
-          // The worker is done with the batch's bytes: the next batch is read into the same buffer.
-          pool.give(result.input);
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, passages }, onProgress));
           m.inflightBytes.delete(key);
           received(ids, result);
           m.bytesDone += large ? result.sizes[0] : bytes;
@@ -286,7 +282,6 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
         batchBytes: BATCH_BYTES,
         batchFiles: BATCH_FILES,
         readConcurrency: READ_CONCURRENCY,
-        pool,
         ...(modified ? { modified } : {}),
         // Kept contents (a rescan of a restored corpus): each document is its range of a stored batch.
         ...(scanDocs.ranges ? { fileAt: (d: number) => docFile(scanDocs, d) } : {}),
