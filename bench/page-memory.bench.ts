@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- page-memory [--files 20000] [--seed 1] [--port P] [--no-contents]`
+ * `npm run bench -- page-memory [--files 20000] [--seed 1] [--port P] [--no-contents] [--timeline]`
  *
  * What the app's renderer holds after a folder-input scan of real text (#38's memory target), told
  * apart as Chromium's own memory dump does: the renderer that runs the page (not every renderer
@@ -8,13 +8,14 @@
  * `Runtime.getHeapUsage`: objects and ArrayBuffer backing stores) at the RSS peak, Chromium's
  * allocator totals (a `light` memory-infra dump: partition_alloc's array_buffer and buffer
  * partitions, malloc, v8, blink_gc) when the results show, and the same RSS after a forced GC in
- * every thread (what was only uncollected garbage). Memory only: it prints no timings.
+ * every thread (what was only uncollected garbage). Memory only: it prints no timings. `--timeline`:
+ * the renderer's RSS about every 2 s, each sample named by the scan phases (simsift: measures) it fell in.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { chromium, type CDPSession } from '@playwright/test';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
 import { benchOptions, numberOption } from './harness.ts';
 import { realCorpusOnDisk } from './real-corpus.ts';
@@ -82,6 +83,23 @@ function workerHeaps(session: CDPSession) {
   };
 }
 
+/** Prints the page renderer's RSS samples about every `step` ms (and the peak), each named by the scan phases it fell in. */
+async function printTimeline(page: Page, samples: Array<[number, number]>, peak: number, step = 2000): Promise<void> {
+  const marks = await page.evaluate(() => ({
+    origin: performance.timeOrigin,
+    phases: performance.getEntriesByType('measure').filter((e) => e.name.startsWith('simsift:')).map((e) => [e.name.slice(8), e.startTime, e.startTime + e.duration] as [string, number, number]),
+  }));
+  const start = Math.min(...marks.phases.map(([, from]) => from));
+  let last = -Infinity;
+  for (const [at, rss] of samples) {
+    const t = at - marks.origin;
+    if (t < start || (t - last < step && rss !== peak)) continue;
+    last = t;
+    const during = marks.phases.filter(([, from, to]) => from <= t && t <= to).map(([name]) => name);
+    console.log(`    ${MB(rss).padStart(7)}${rss === peak ? ' (peak)' : ''} ${during.join(', ') || 'between phases'}`);
+  }
+}
+
 /** The allocator totals of process `pid` in a memory-infra trace streamed from `handle` (only dump events are kept). */
 async function allocatorTotals(browserSession: CDPSession, handle: string, pid: number): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
@@ -110,7 +128,7 @@ async function allocatorTotals(browserSession: CDPSession, handle: string, pid: 
 }
 
 export async function main(args: string[]): Promise<void> {
-  const o = benchOptions(args, { files: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'no-contents': { type: 'boolean' } }, 'usage: npm run bench -- page-memory [--files 20000] [--seed 1] [--port P] [--no-contents]');
+  const o = benchOptions(args, { files: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'no-contents': { type: 'boolean' }, timeline: { type: 'boolean' } }, 'usage: npm run bench -- page-memory [--files 20000] [--seed 1] [--port P] [--no-contents] [--timeline]');
   if (!o) return;
   const files = numberOption(o.files, 20_000, 'files');
   const corpus = realCorpusOnDisk(files, 10_000, numberOption(o.seed, 1, 'seed'));
@@ -132,11 +150,19 @@ export async function main(args: string[]): Promise<void> {
     const peaks = new Map(idle);
     let atPeak = await heaps.usage();
     let done = false;
+    const samples = new Map<number, Array<[number, number]>>();
     const sampler = (async () => {
       while (!done) {
         let grew = false;
         for (const p of rendererPids()) {
-          const now = residentOf(p);
+          let now: { rss: number; anon: number };
+          try {
+            now = residentOf(p);
+          } catch {
+            continue; // a renderer that exited since the listing
+          }
+          if (!samples.has(p)) samples.set(p, []);
+          samples.get(p)!.push([Date.now(), now.rss]);
           if (now.rss > (peaks.get(p)?.rss ?? 0)) (grew ||= now.rss - (idle.get(p)?.rss ?? 0) > 50e6), peaks.set(p, now);
         }
         if (grew) atPeak = await heaps.usage();
@@ -169,6 +195,10 @@ export async function main(args: string[]): Promise<void> {
     console.log(`  idle ${MB(before.rss)} RSS (${MB(before.anon)} anonymous); peak ${MB(peak.rss)} (${MB(peak.anon)}) = ${(peak.rss / text).toFixed(2)}x the text, growth ${((peak.rss - before.rss) / text).toFixed(2)}x`);
     console.log(`  after the results ${MB(end.rss)}; after a GC in every thread ${MB(collected.rss)} (${MB(collected.anon)} anonymous)`);
     console.log(`  JS heaps at the peak (used / ArrayBuffer backing): ${[...atPeak].map(([name, h]) => `${name} ${MB(h.used)} / ${MB(h.backing)}`).join(', ')}`);
+    if (o.timeline === true) {
+      console.log('  the renderer during the scan (RSS, the phases running):');
+      await printTimeline(page, samples.get(pid) ?? [], peak.rss);
+    }
     console.log(`  allocators after the results: ${[...allocators].sort((a, b) => b[1] - a[1]).map(([name, bytes]) => `${name} ${MB(bytes)}`).join(', ')}`);
   } finally {
     await browser.close();
