@@ -30,7 +30,9 @@ const P5: u64 = 0x27d4eb2f165667c5;
 
 /** For f < count: XXH64 of memory[u32 starts[f], u32 ends[f]) stored little-endian at out + 8f. */
 export function hash(starts: usize, ends: usize, count: i32, out: usize): void {
-  for (let f: i32 = 0; f < count; f++) {
+  if (count <= 0) return;
+  let f: i32 = 0;
+  do {
     let p = <usize>load<u32>(starts + (<usize>f << 2));
     const e = <usize>load<u32>(ends + (<usize>f << 2));
     const start = p;
@@ -77,7 +79,7 @@ export function hash(starts: usize, ends: usize, count: i32, out: usize): void {
     h = (h ^ (h >> 29)) * P3;
     h ^= h >> 32;
     store<u64>(out + (<usize>f << 3), h);
-  }
+  } while (++f < count);
 }
 
 const ONES: u64 = 0x0101010101010101;
