@@ -4,10 +4,8 @@
 // call with native 64-bit multiplies, per-document dedupe and bit counting of those hashes, and the
 // sorted distinct low halves of those hashes (the feature set).
 // src/core/simhash/fingerprint-kernel.ts states each export's contract; its results equal the
-// fingerprinter's JavaScript path (tests/unit/core/simhash/kernel-parity.test.ts).
-//
-// All addresses are the caller's: the kernel keeps no data in its memory (no static data, no heap),
-// so the caller lays out everything from address 0.
+// fingerprinter's JavaScript path (tests/unit/core/simhash/kernel-parity.test.ts). All addresses are
+// the caller's: the kernel keeps no data in its memory (no static data, no heap).
 
 const P1: u64 = 0x9e3779b185ebca87;
 const P2: u64 = 0xc2b2ae3d27d4eb4f;
@@ -25,9 +23,16 @@ const P5: u64 = 0x27d4eb2f165667c5;
   return (h ^ round(0, v)) * P1 + P4;
 }
 
+// @ts-ignore: decorator
+@inline function byteRound(h: u64, byte: u8): u64 {
+  return rotl<u64>(h ^ (<u64>byte * P5), 11) * P1;
+}
+
 /** For f < count: XXH64 of memory[u32 starts[f], u32 ends[f]) stored little-endian at out + 8f. */
 export function hash(starts: usize, ends: usize, count: i32, out: usize): void {
-  for (let f: i32 = 0; f < count; f++) {
+  if (count <= 0) return;
+  let f: i32 = 0;
+  do {
     let p = <usize>load<u32>(starts + (<usize>f << 2));
     const e = <usize>load<u32>(ends + (<usize>f << 2));
     const start = p;
@@ -62,24 +67,26 @@ export function hash(starts: usize, ends: usize, count: i32, out: usize): void {
       h = rotl<u64>(h ^ (<u64>load<u32>(p) * P1), 23) * P2 + P3;
       p += 4;
     }
-    while (p < e) {
-      h = rotl<u64>(h ^ (<u64>load<u8>(p) * P5), 11) * P1;
-      p++;
+    // At most 3 bytes remain: unrolled, no loop test per byte.
+    if (p < e) {
+      h = byteRound(h, load<u8>(p));
+      if (p + 1 < e) {
+        h = byteRound(h, load<u8>(p, 1));
+        if (p + 2 < e) h = byteRound(h, load<u8>(p, 2));
+      }
     }
-    h ^= h >> 33;
-    h *= P2;
-    h ^= h >> 29;
-    h *= P3;
+    h = (h ^ (h >> 33)) * P2;
+    h = (h ^ (h >> 29)) * P3;
     h ^= h >> 32;
     store<u64>(out + (<usize>f << 3), h);
-  }
+  } while (++f < count);
 }
 
 const ONES: u64 = 0x0101010101010101;
-const HIGH: u64 = 0x8080808080808080;
-const LOW7: u64 = 0x7f7f7f7f7f7f7f7f;
-/** Byte-sliced counters hold at most 255 per byte: they are flushed after this many counted hashes. */
-const FLUSH_EVERY: i32 = 255;
+const NIBBLE_ONES: u64 = 0x1111111111111111, LOW_NIBBLES: u64 = 0x0f0f0f0f0f0f0f0f;
+const HIGH: u64 = 0x8080808080808080, LOW7: u64 = 0x7f7f7f7f7f7f7f7f;
+/** SWAR lanes hold 15 (a nibble) or 255 (a byte): nibble counters take 15 hashes, byte counters 17 such groups. */
+const NIBBLE_GROUP: i32 = 15, BYTE_GROUPS: i32 = 17;
 
 /** counters[8k + j] += byte k of acc (acc_j counts bit 8k + j of each hash in byte k). */
 // @ts-ignore: decorator
@@ -90,69 +97,73 @@ const FLUSH_EVERY: i32 = 255;
   }
 }
 
+/** Whether h (not 0) is in the table already; if not, it is put in the empty slot its probe reached. */
+// @ts-ignore: decorator
+@inline function seenBefore(table: usize, mask: u32, h: u64): bool {
+  let slot = <u32>h & mask;
+  while (true) {
+    const at = table + (<usize>slot << 3);
+    const there = load<u64>(at);
+    if (there == 0) {
+      store<u64>(at, h);
+      return false;
+    }
+    if (there == h) return true;
+    slot = (slot + 1) & mask;
+  }
+}
+
 /**
  * For f < count, takes the hash at hashes + 8f; with `dedupe` skips it if the open-addressing table
  * at `table` (mask + 1 u64 slots, 0 = empty, zeroed by the caller per document; the hash 0 is
  * remembered apart) holds it and else records it; then adds 1 to the i32 counters[i] for each bit i
- * set in it. Returns how many hashes were counted. Bits are counted in eight u64 byte-sliced
- * accumulators (acc_j += (h >> j) & 0x0101..01), flushed every 255 hashes.
+ * set in it. Returns how many hashes were counted. Bits are counted in SWAR lanes, 4 shift-mask-adds
+ * a hash: four nibble-sliced accumulators (n_j += (h >> j) & 0x1111..11) take up to 15 hashes, then
+ * their even and odd nibbles go to eight byte-sliced ones (byte k of b_j counts bit 8k + j), which
+ * are flushed to the counters every 17 groups and after the last.
  */
 export function tally(hashes: usize, count: i32, table: usize, mask: u32, counters: usize, dedupe: i32): i32 {
-  let a0: u64 = 0, a1: u64 = 0, a2: u64 = 0, a3: u64 = 0, a4: u64 = 0, a5: u64 = 0, a6: u64 = 0, a7: u64 = 0;
-  let total: i32 = 0;
-  let pending: i32 = 0;
+  let b0: u64 = 0, b1: u64 = 0, b2: u64 = 0, b3: u64 = 0, b4: u64 = 0, b5: u64 = 0, b6: u64 = 0, b7: u64 = 0;
+  let skipped: i32 = 0, groups: i32 = 0, f: i32 = 0;
   let zeroSeen = false;
-  // Flushed in one place, every 255 counted hashes and once after the last (f == count): one
-  // inlined copy of the flushes keeps the module under 4 KB.
-  for (let f: i32 = 0; f <= count; f++) {
-    if (f < count) {
+  while (f < count) {
+    let n0: u64 = 0, n1: u64 = 0, n2: u64 = 0, n3: u64 = 0;
+    const stop = count - f > NIBBLE_GROUP ? f + NIBBLE_GROUP : count;
+    for (; f < stop; f++) {
       const h = load<u64>(hashes + (<usize>f << 3));
       if (dedupe) {
         if (h == 0) {
-          if (zeroSeen) continue;
-          zeroSeen = true;
-        } else {
-          let slot = <u32>h & mask;
-          let repeated = false;
-          for (;;) {
-            const at = table + (<usize>slot << 3);
-            const there = load<u64>(at);
-            if (there == 0) {
-              store<u64>(at, h);
-              break;
-            }
-            if (there == h) {
-              repeated = true;
-              break;
-            }
-            slot = (slot + 1) & mask;
+          if (zeroSeen) {
+            skipped++;
+            continue;
           }
-          if (repeated) continue;
+          zeroSeen = true;
+        } else if (seenBefore(table, mask, h)) {
+          skipped++;
+          continue;
         }
       }
-      a0 += h & ONES;
-      a1 += (h >> 1) & ONES;
-      a2 += (h >> 2) & ONES;
-      a3 += (h >> 3) & ONES;
-      a4 += (h >> 4) & ONES;
-      a5 += (h >> 5) & ONES;
-      a6 += (h >> 6) & ONES;
-      a7 += (h >> 7) & ONES;
-      total++;
-      if (++pending < FLUSH_EVERY) continue;
+      n0 += h & NIBBLE_ONES;
+      n1 += (h >> 1) & NIBBLE_ONES;
+      n2 += (h >> 2) & NIBBLE_ONES;
+      n3 += (h >> 3) & NIBBLE_ONES;
     }
-    flush(counters, a0, 0); flush(counters, a1, 1); flush(counters, a2, 2); flush(counters, a3, 3);
-    flush(counters, a4, 4); flush(counters, a5, 5); flush(counters, a6, 6); flush(counters, a7, 7);
-    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0;
-    pending = 0;
+    // Nibble 2k of n_j counts bit 8k + j, nibble 2k + 1 bit 8k + 4 + j.
+    b0 += n0 & LOW_NIBBLES; b4 += (n0 >> 4) & LOW_NIBBLES;
+    b1 += n1 & LOW_NIBBLES; b5 += (n1 >> 4) & LOW_NIBBLES;
+    b2 += n2 & LOW_NIBBLES; b6 += (n2 >> 4) & LOW_NIBBLES;
+    b3 += n3 & LOW_NIBBLES; b7 += (n3 >> 4) & LOW_NIBBLES;
+    // One inlined copy of the flushes (every 17 groups and after the last) keeps the module under 4 KB.
+    if (++groups < BYTE_GROUPS && f < count) continue;
+    flush(counters, b0, 0); flush(counters, b1, 1); flush(counters, b2, 2); flush(counters, b3, 3);
+    flush(counters, b4, 4); flush(counters, b5, 5); flush(counters, b6, 6); flush(counters, b7, 7);
+    b0 = b1 = b2 = b3 = b4 = b5 = b6 = b7 = 0;
+    groups = 0;
   }
-  return total;
+  return count - skipped;
 }
 
-/**
- * The high bit of each byte of v (8 bytes below 0x80) set iff that byte is in lo..hi:
- * (v + (0x80 - lo)) & ~(v + (0x7f - hi)) has it, with no carries between bytes below 0x80.
- */
+/** The high bit of each byte of v (8 bytes below 0x80, so no carries) set iff that byte is in lo..hi. */
 // @ts-ignore: decorator
 @inline function inRange(v: u64, lo: u64, hi: u64): u64 {
   return (v + (0x80 - lo) * ONES) & ~(v + (0x7f - hi) * ONES);
@@ -168,17 +179,12 @@ export function tally(hashes: usize, count: i32, table: usize, mask: u32, counte
 }
 
 /**
- * Tokenizes ASCII bytes [start, end) in place, as the fingerprinter's `compactAscii` without stop
- * words: each byte maps through the 256-byte `table` (its lowercase if it is a letter, digit or `_`,
- * else 0 = separator); tokens are written from address 0 joined by one space, their bounds to the
- * i32 arrays `starts` and `ends`. Returns the token count (the written length as an i32 at
- * `outLength`), or -1 when there are more than `capacity` tokens. `start` must be at least 8: tokens
- * are copied 8 bytes at a time, and the write position stays 8 bytes behind the read position.
+ * Tokenizes ASCII bytes [start, end) in place through the 256-byte `table` (a word byte's lowercase,
+ * else 0), as the fingerprinter's `compactAscii` without stop words and as fingerprint-kernel.ts
+ * details. `start` must be at least 8: tokens are copied 8 bytes at a time, 8 bytes behind.
  */
 export function compactAscii(start: usize, end: usize, table: usize, starts: usize, ends: usize, capacity: i32, outLength: usize): i32 {
-  let r = start;
-  let w: usize = 0;
-  let count: i32 = 0;
+  let r = start, w: usize = 0, count: i32 = 0;
   for (;;) {
     // Skip separators; at the end of the input, finish.
     while (r < end && load<u8>(table + <usize>load<u8>(r)) == 0) r++;
@@ -194,8 +200,7 @@ export function compactAscii(start: usize, end: usize, table: usize, starts: usi
         // k = how many leading bytes are word bytes (8 when all are); y's letters are lowercase.
         const nonWord = ((inRange(y, 0x61, 0x7a) | inRange(x, 0x30, 0x39) | inRange(x, 0x5f, 0x5f)) & HIGH) ^ HIGH;
         const k = <usize>(ctz<u64>(nonWord) >> 3);
-        w += k;
-        r += k;
+        w += k; r += k;
         if (k == 8) continue;
         break;
       }
@@ -206,6 +211,8 @@ export function compactAscii(start: usize, end: usize, table: usize, starts: usi
     }
     store<i32>(ends + (<usize>count << 2), <i32>w);
     count++;
+    // The token ended at a separator (or at the end): step past it without looking it up again.
+    r++;
   }
   store<i32>(outLength, <i32>w);
   return count;
@@ -222,20 +229,15 @@ const S_SEP: i32 = 0, S_WORD: i32 = 1, S_SOLO: i32 = 2;
  * in compactAscii; a BMP code point cp maps through the i32 `foldTable[cp]` (kind in bits 24..31,
  * folded code point in bits 0..23). Tokens are joined by one space (word mode) or by one space only
  * where a separator stood (`charMode` 1). Returns the token count (written length at `outLength`),
- * or -1 when the text needs the full normalization (a FOLD_ABORT code point or one beyond the BMP),
- * -2 when there are more than `capacity` tokens, or -3 - b when block b (code points 256b ..
- * 256b + 255) of the fold table is not filled yet (entry 0); the input is then partly overwritten.
- * The caller keeps the write position from reaching unread input (headroom before `start`);
- * copying 8 bytes at a time happens only while it is 8 bytes behind.
+ * or -1 (needs the full normalization), -2 (over `capacity` tokens) or -3 - b (fold-table block b not
+ * filled yet), as fingerprint-kernel.ts details. The caller keeps the write position from reaching
+ * unread input (headroom before `start`); 8-byte copies happen only while it is 8 bytes behind.
  */
 export function compactText(
   start: usize, end: usize, asciiTable: usize, foldTable: usize, starts: usize, ends: usize, capacity: i32, outLength: usize, charMode: i32,
 ): i32 {
-  let r = start;
-  let w: usize = 0;
-  let count: i32 = 0;
-  let state = S_SEP;
-  let sawSep = false;
+  let r = start, w: usize = 0, count: i32 = 0;
+  let state = S_SEP, sawSep = false;
   while (r < end) {
     const b = <u32>load<u8>(r);
     if (b < 0x80) {
@@ -258,8 +260,7 @@ export function compactText(
             const lowered = low7 | (0x20 * ONES);
             const word = inRange(lowered, 0x61, 0x7a) | inRange(low7, 0x30, 0x39) | inRange(low7, 0x5f, 0x5f);
             const k = <usize>(ctz<u64>(((word & ~x) & HIGH) ^ HIGH) >> 3);
-            w += k;
-            r += k;
+            w += k; r += k;
             if (k == 8) continue;
             break;
           }
@@ -267,6 +268,13 @@ export function compactText(
           if (v == 0) break;
           store<u8>(w++, v);
           if (++r >= end) break;
+        }
+        // Most runs end at an ASCII separator: close the word and step past it here, not in the next turn.
+        if (r < end && load<u8>(r) < 0x80) {
+          store<i32>(ends + (<usize>(count++) << 2), <i32>w);
+          state = S_SEP;
+          sawSep = true;
+          r++;
         }
         continue;
       }

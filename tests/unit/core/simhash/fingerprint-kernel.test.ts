@@ -88,6 +88,16 @@ describe('the fingerprint WebAssembly kernel', () => {
     expect([...counters]).toEqual(bitsOf([0n, 5n]));
   });
 
+  it('counts every bit of 1,000 all-ones hashes: no SWAR lane overflows (15 per nibble, 255 per byte)', () => {
+    const kernel = createFingerprintKernel();
+    const dv = new DataView(kernel.memory.buffer);
+    const HASHES = 0, COUNTERS = 8000, N = 1000;
+    for (let f = 0; f < N; f++) dv.setBigUint64(HASHES + 8 * f, 0xffffffffffffffffn, true);
+    const counters = new Int32Array(kernel.memory.buffer, COUNTERS, 64);
+    expect(kernel.tally(HASHES, N, 0, 0, COUNTERS, 0)).toBe(N);
+    expect([...counters]).toEqual(new Array(64).fill(N));
+  });
+
   it('gives the sorted distinct low halves of hashes (sortedSet), with any bucket bits, leaving the hashes as they were', () => {
     const kernel = createFingerprintKernel();
     kernel.memory.grow(2);
