@@ -65,8 +65,8 @@ export interface BatchWriter {
   readonly replacedPositions: ReadonlySet<DocId>;
   /** After a failure: the storage ids given to documents whose batch never committed. */
   readonly lostIds: ReadonlySet<number>;
-  /** Queues the batch `ids` of `docs` (with their bytes when contents are kept); commits run in order. */
-  write(docs: ScanDocs, ids: readonly number[], bytes: BatchContents | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null): void;
+  /** Queues the batch `ids` of `docs` (with their bytes when contents are kept, and the scan's message of each skipped doc); commits run in order. */
+  write(docs: ScanDocs, ids: readonly number[], bytes: BatchContents | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null, messages?: ReadonlyMap<number, string>): void;
   /** Resolves when every queued batch has committed or the writer failed; never rejects. */
   settled(): Promise<void>;
   /** Waits for the queued batches, records how the scan ended and releases the lock. */
@@ -126,7 +126,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
     inCorpus,
     lostIds,
     replacedPositions,
-    write(batchDocs, ids, bytes, keepContents, tables) {
+    write(batchDocs, ids, bytes, keepContents, tables, messages) {
       if (failed || closed) return;
       const documents: NewDocument[] = [];
       const kept = keepContents ? keptContents(batchDocs, bytes) : null;
@@ -150,7 +150,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
             replacedPositions.add(q);
           }
         }
-        const doc = storedDocumentOf(batchDocs, d, nextId);
+        const doc = storedDocumentOf(batchDocs, d, nextId, messages?.get(d));
         if (!doc) continue;
         storageIdOf[d] = nextId++;
         written.push(d);

@@ -72,8 +72,9 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
  * The scan's doc `d` as a stored document with id `id`, or null when it never finished (pending).
  * Copies are stored as skipped with reason 'copy': their fingerprint is their original's, resolved by
  * content hash when the corpus is grouped (docsFromCorpus maps the reason back to DocStatus.copy).
+ * `message`: what the scan said of a skipped file (its detail: a PDF without a text layer), kept for a reload.
  */
-export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocument | null {
+export function storedDocumentOf(docs: ScanDocs, d: number, id: number, message?: string): NewDocument | null {
   const status = docs.status[d]!;
   if (status === DocStatus.pending) return null;
   const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
@@ -96,7 +97,7 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number): NewDocu
   if (status === DocStatus.tooShort) return { ...base, status: 'too-short', skipReason: 'too-short', skipMessage: tooShortMessage(docs.words[d]!) };
   // A copy's fingerprint is its original's, resolved by content hash when the corpus is grouped.
   const reason = DOC_STATUS_NAME[status as DocStatusCode] ?? 'unreadable';
-  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : storedSkipMessage(reason, docs, d) };
+  return { ...base, status: 'skipped', skipReason: reason, skipMessage: reason === 'copy' ? 'Same text as another file.' : (message ?? storedSkipMessage(reason, docs, d)) };
 }
 
 /** The loaded corpus at positions in path order, with what a scan's result lists beside its documents. */
@@ -134,7 +135,9 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
       notes.push({ docId: p, path: docs.paths[p]!, message: invalidUtf8Message() });
       continue;
     }
-    skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message: storedSkipMessage(reason, docs, p) });
+    // The scan's own message when it was kept (a corpus saved before kept the generic one).
+    const message = loaded.skipMessages?.get(stored) || storedSkipMessage(reason, docs, p);
+    skipped.push({ docId: p, path: docs.paths[p]!, size: docs.sizes[p]!, reason: reason as SkipReason, message });
   }
   // Files the scans listed but never stored (hidden files...): skipped as after the scan, each path once.
   const listed = notSaved.length > 0 ? new Set(docs.paths) : new Set<string>();

@@ -169,6 +169,8 @@ export interface ScanBatch {
   docs: ScanDocs;
   ids: readonly number[];
   contents?: BatchContents;
+  /** What the scan said of each skipped doc of the batch (doc id -> message), saved so a reload says it too. */
+  messages?: ReadonlyMap<number, string>;
 }
 
 /** What the feeding works with: the scan's workers, signal, settings and where its results go. */
@@ -208,7 +210,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
     skipped.push({ docId: d, path: scanDocs.paths[d], size, reason, message });
     m.filesDone++;
     // Skips the page finds itself are part of the corpus too: saved like a batch, so a reload lists them.
-    onBatch({ docs: scanDocs, ids: [d] });
+    onBatch({ docs: scanDocs, ids: [d], messages: new Map([[d, message]]) });
   };
   /** Takes in one batch's result (doc ids `ids`, in batch order). */
   const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
@@ -224,7 +226,8 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       for (let i = 0; i < sets.docs.length; i++) sets.docs[i] = ids[sets.docs[i]];
       (sets === result.sets ? out.smallSets : out.passages).push(sets);
     }
-    onBatch(result.contents ? { docs: scanDocs, ids, contents: result.contents } : { docs: scanDocs, ids });
+    const messages = result.skipped.length > 0 ? new Map(result.skipped.map((s) => [ids[s.index]!, s.message])) : undefined;
+    onBatch({ docs: scanDocs, ids, ...(result.contents ? { contents: result.contents } : {}), ...(messages ? { messages } : {}) });
     m.filesDone += ids.length;
   };
   const maxInFlight = workers.ingest.size * 2;

@@ -152,7 +152,8 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
       exactGroups: emptyGroups(),
       ...noNearDuplicates(p.docs.count, p.k, similarityThreshold, grouping),
       partial: true,
-      timings: { ...p.timings, totalMs: performance.now() - t0 },
+      // Cancelled while reading: the time so far went to reading (0 would read "No file read" under the results).
+      timings: { ...p.timings, readingMs: p.timings.readingMs || (m.filesRead > 0 ? performance.now() - t0 : 0), totalMs: performance.now() - t0 },
     };
 
   try {

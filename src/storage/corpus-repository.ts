@@ -62,6 +62,8 @@ export interface LoadedCorpus extends CorpusSummary, DocColumns<(typeof LOADED_C
   paths: string[];
   /** Skip reasons of skipped documents, by position. */
   skipReasons: Map<number, string>;
+  /** The message stored with each skip (position -> message; none when empty). */
+  skipMessages?: Map<number, string>;
 }
 
 const EMPTY_META: CorpusMetaRecord = { key: 'corpus', nextId: 0, documentCount: 0, revision: 0 };
@@ -174,6 +176,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   const cols = allocateDocColumns([...LOADED_COLUMNS, 'modified'], count);
   const { hi, lo, hashHi, hashLo } = cols;
   const skipReasons = new Map<number, string>();
+  const skipMessages = new Map<number, string>();
   let at = 0;
   for (const chunk of chunkRecords) {
     for (const [c, field] of Object.entries(CHUNK_FIELD_OF) as [keyof typeof CHUNK_FIELD_OF, (typeof CHUNK_FIELD_OF)[keyof typeof CHUNK_FIELD_OF]][]) {
@@ -187,10 +190,11 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
       } catch {
         throw new StorageError('corrupt', `skip notes of chunk ${chunk.chunk}`);
       }
-      for (const [id, reason] of skips) {
+      for (const [id, reason, message] of skips) {
         const i = indexOfSorted(chunkIds, id);
         if (i < 0) throw new StorageError('corrupt', `skip entry of chunk ${chunk.chunk}`);
         skipReasons.set(at + i, reason);
+        if (message) skipMessages.set(at + i, message);
       }
     }
     ids.set(new Uint32Array(chunk.ids), at);
@@ -209,7 +213,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   if (count !== meta.documentCount) {
     throw new StorageError('corrupt', `chunks hold ${count} documents, counters say ${meta.documentCount}`);
   }
-  return { count, ids, storedFlags, paths, ...cols, skipReasons, ...summaryOf(meta) };
+  return { count, ids, storedFlags, paths, ...cols, skipReasons, skipMessages, ...summaryOf(meta) };
 }
 
 /** The corpus counters without loading anything else. */

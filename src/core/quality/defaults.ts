@@ -45,17 +45,22 @@ export function binomialRecall(k: number, jaccard: number): number {
   return Math.min(1, sum);
 }
 
+/** The real-text measurement at k (CANDIDATE_RECALL_AT_K; all pairs from 17 up), or undefined below the measured ks. */
+function measuredRecall(k: number): number | undefined {
+  return k >= 17 ? 1 : CANDIDATE_RECALL_AT_K[k];
+}
+
 /**
  * The expected recall at k for pairs at Jaccard 0.8-0.9, shown by the app and the CLI: the lower of
  * the binomial model (the mean of `binomialRecall` at Jaccard 0.8 and 0.85, the band's lower half,
  * where its misses are) and the real-text measurement (CANDIDATE_RECALL_AT_K). The measurement alone
  * promised more than a mixed corpus gave (0.987 shown at k = 13, 96.5% found); the model holds on any
- * text whose features behave as independent bits, and one corpus cannot vouch for every other.
+ * text whose features behave as independent bits, and one corpus cannot vouch for every other. Below
+ * the measured ks the model alone (not 0: the page said "0.0% found" at k = 7, where the model gives 32%).
  */
 export function expectedRecall(k: number): number {
   const model = (binomialRecall(k, 0.8) + binomialRecall(k, 0.85)) / 2;
-  const measured = k >= 17 ? 1 : (CANDIDATE_RECALL_AT_K[k] ?? 0);
-  return Math.min(model, measured);
+  return Math.min(model, measuredRecall(k) ?? model);
 }
 
 /** The share of a band's pairs a k should find for the page and the CLI to call a similarity reachable. */
@@ -89,7 +94,7 @@ export function kForRecall(similarity: number, target = RECALL_TARGET, maxK = 64
  */
 export function describeRecall(k: number, similarity: number, options: { maxK?: number } = {}): string {
   const recall = expectedRecallAt(k, similarity);
-  const measured = Math.abs(similarity - 0.8) < 1e-9;
+  const measured = Math.abs(similarity - 0.8) < 1e-9 && measuredRecall(k) !== undefined;
   let text =
     `At k = ${k}, about ${(recall * 100).toFixed(1)}% of the pairs at Jaccard ${similarity}–${bandTop(similarity)} are found ` +
     `(more of the pairs above; ${measured ? 'the lower of the SimHash model and a measurement on real text' : 'the SimHash model'}).`;

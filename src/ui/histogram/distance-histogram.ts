@@ -54,9 +54,13 @@ export interface AxisTick {
   fraction: number;
 }
 
+/** The least distance between two y labels, as a fraction of the axis: a 10px label and 2px over the 84px overview plot (app.css). */
+export const Y_LABEL_GAP = 12 / 84;
+
 /**
  * The y axis for bars up to `max` on `scale` (barHeights' scale): on the log scale 0 and the powers of
- * ten up to `max` (and `max` itself when the last power is low on the axis); on the linear scale 0 and multiples of the smallest round step (1, 2 or 5 × 10^n) that gives at most four.
+ * ten up to `max` (and `max` itself when the last power is low on the axis), a label too close to the one
+ * above it left out; on the linear scale 0 and multiples of the smallest round step (1, 2 or 5 × 10^n) that gives at most four.
  */
 export function yTicks(max: number, scale: 'linear' | 'log'): AxisTick[] {
   if (max <= 0) return [{ value: 0, fraction: 0 }];
@@ -66,7 +70,10 @@ export function yTicks(max: number, scale: 'linear' | 'log'): AxisTick[] {
     const ticks = values.map((value) => ({ value, fraction: Math.log1p(value) / Math.log1p(max) }));
     // Few powers of ten below a small maximum: the top of the axis is labelled too, where it has room.
     if (ticks[ticks.length - 1]!.fraction <= 0.8) ticks.push({ value: max, fraction: 1 });
-    return ticks;
+    // Under a large maximum 1 sits a few pixels above 0 and the two labels overlap: the lower one gives way.
+    const kept = [ticks[ticks.length - 1]!];
+    for (let i = ticks.length - 2; i >= 0; i--) if (kept[0]!.fraction - ticks[i]!.fraction >= Y_LABEL_GAP) kept.unshift(ticks[i]!);
+    return kept;
   }
   const power = 10 ** Math.floor(Math.log10(Math.max(1, max / 4)));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => max / s <= 4) ?? 10 * power;

@@ -7,7 +7,7 @@ import { docsFromCorpus, INVALID_UTF8_NOTE, restoredPositions, storedDocumentOf 
 import type { LoadedCorpus } from '../../../src/storage/corpus-repository.ts';
 import { concatDocs } from '../../../src/scan/scan-docs.ts';
 import type { ScanDocs } from '../../../src/scan/scan-result.ts';
-import { DocFlag, DocStatus, invalidUtf8Message } from '../../../src/core/documents/document-status.ts';
+import { DocFlag, DocStatus, invalidUtf8Message, skipMessage } from '../../../src/core/documents/document-status.ts';
 import type { StorageIds } from '../../../src/core/ids.ts';
 
 function scanDocs(): ScanDocs {
@@ -79,6 +79,27 @@ describe('storedDocumentOf and docsFromCorpus', () => {
       expect(Array.from(back.status)).toEqual([DocStatus.ok, DocStatus.ok]);
       expect(Array.from(back.flags)).toEqual([0, DocFlag.invalidUtf8]);
       expect(invalidUtf8Message()).toBe('Invalid UTF-8 bytes replaced with � (U+FFFD); the rest was read as UTF-8.');
+    } finally {
+      closeCorpusDb();
+    }
+  });
+
+  it('keeps the message a scan gave a skipped file through a reload (a scanned PDF, a binary file), and the generic one for a corpus saved without', async () => {
+    globalThis.indexedDB = new IDBFactory();
+    configureStorage({ name: 'restore-message-test', events: {} });
+    try {
+      // A person saw "No text (no text layer on its page (a scan? ...))" after the scan and "No text: there is no text to compare." after a reload.
+      const docs = scanDocs();
+      docs.status[6] = DocStatus.noText;
+      const noText = skipMessage('no-text', 'no text layer on its page (a scan? SimSift does not read text from images)');
+      const binary = skipMessage('binary', 'binary file: NUL byte at offset 3');
+      await addBatch({ documents: [storedDocumentOf(docs, 0, 1)!, storedDocumentOf(docs, 3, 2, binary)!, storedDocumentOf(docs, 4, 3)!, storedDocumentOf(docs, 6, 4, noText)!] });
+      const r = restoredPositions(await loadCorpus(), { files: [1, 2, 3, 4].map(() => new Blob()) }, [], undefined);
+      expect(r.skipped.map((s) => [s.path, s.message])).toEqual([
+        ['folder/3.txt', binary],
+        ['folder/4.txt', skipMessage('empty')],
+        ['folder/6.txt', noText],
+      ]);
     } finally {
       closeCorpusDb();
     }

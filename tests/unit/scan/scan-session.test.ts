@@ -133,6 +133,8 @@ describe('scan session', () => {
     const done = Array.from(partial.docs.status).filter((s) => s === DocStatus.ok).length;
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(3000);
+    // Cancelled while reading: files were read, so the line under the results must not say "No file read".
+    expect(partial.timings.readingMs).toBeGreaterThan(0);
     // What finished is searched in fresh workers after the cancel: the result is replaced, still partial.
     while (store.getSnapshot().result === partial) await new Promise((r) => setTimeout(r, 5));
     const searched = store.getSnapshot().result!;

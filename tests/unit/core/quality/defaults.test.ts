@@ -37,6 +37,13 @@ describe('expectedRecall', () => {
     // At k = 13 the real-text figure alone (0.987) promised more than a mixed corpus gave (0.965).
     expect(expectedRecall(13)).toBeLessThan(0.965);
   });
+  it('below the measured ks (k < 8) is the model, never 0: a person at k = 7 read "about 0.0% of the pairs are found"', () => {
+    for (let k = 0; k < 8; k++) expect(expectedRecall(k)).toBe((binomialRecall(k, 0.8) + binomialRecall(k, 0.85)) / 2);
+    for (let k = 1; k <= 20; k++) expect(expectedRecall(k)).toBeGreaterThanOrEqual(expectedRecall(k - 1));
+    expect(describeRecall(7, 0.8)).toBe(
+      'At k = 7, about 31.6% of the pairs at Jaccard 0.8–0.9 are found (more of the pairs above; the SimHash model). k = 7 cannot reach similarity 0.8: k = 14 would find 95%.',
+    );
+  });
 });
 
 describe('expected recall at the chosen similarity', () => {
