@@ -51,7 +51,7 @@ test('at a small k the check queries the stored permuted tables, and the corpus 
     await page.goto('/');
     await app.chooseFolder(join(dir, 'corpus'));
     await app.waitForState('done');
-    await expect(app.panel.getByLabel('Index in use')).toHaveText('index: linear scan (k too large for tables to pay)');
+    await expect(app.panel.getByLabel('Index in use')).toHaveText('index: a scan of every fingerprint (at this k, faster than permuted tables)');
     await page.getByRole('region', { name: 'Distance histogram' }).getByRole('spinbutton', { name: 'Threshold k (number)' }).fill('8');
     await expect(app.panel.getByLabel('Index in use')).toHaveText('index: permuted tables, 9 tables (k ≤ 8)');
 

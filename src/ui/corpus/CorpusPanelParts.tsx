@@ -48,7 +48,7 @@ export function CorpusFacts({ s }: { s: PersistenceSnapshot }) {
         <p aria-label="Index in use">
           {s.index.kind === 'tables'
             ? `index: permuted tables, ${s.index.tableCount} tables (k ≤ ${s.index.k})`
-            : 'index: linear scan (k too large for tables to pay)'}
+            : 'index: a scan of every fingerprint (at this k, faster than permuted tables)'}
         </p>
       )}
       {s.unmeasured > 0 && (
