@@ -21,7 +21,8 @@ export function fileCounts(result: Pick<ScanResult, 'docs' | 'skipped'>): FileCo
   const { status, count } = result.docs;
   for (let d = 0; d < count; d++) {
     if (status[d] === DocStatus.ok) compared++;
-    else if (status[d] === DocStatus.pending) notRead++;
+    // A copy still marked as one was never given its original's outcome: the scan stopped before the search.
+    else if (status[d] === DocStatus.pending || status[d] === DocStatus.copy) notRead++;
   }
   const skipped = result.skipped.length;
   return { scanned: compared + skipped, compared, skipped, notRead };

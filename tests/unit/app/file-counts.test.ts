@@ -22,6 +22,12 @@ describe('file counts', () => {
     expect(c.scanned).toBe(c.compared + c.skipped);
     expect(filesSum(c.scanned, c.compared, c.skipped, c.notRead)).toBe('6 files scanned = 2 compared + 4 skipped. 1 file not read (the scan was cancelled first).');
   });
+  it('a cancelled scan counts the exact copies its search never resolved as not read (they added up to nothing)', () => {
+    // Seen cancelling a scan of 983 files early: "0 files scanned ... 980 files not read".
+    const status = Uint8Array.from([DocStatus.copy, DocStatus.copy, DocStatus.pending]);
+    const c = fileCounts({ docs: { count: status.length, status } as ScanResult['docs'], skipped: [] });
+    expect(c).toEqual({ scanned: 0, compared: 0, skipped: 0, notRead: 3 });
+  });
   it('the progress line and the summary say the same numbers, with labels that say what they count', () => {
     // 41 files read and 2 hidden: 43 scanned, as the summary counts them (32 compared + 11 skipped).
     const progress = { phase: 'grouping' as const, filesDone: 41, filesTotal: 41, filesListedOnly: 2, filesExcluded: 0, filesUnchanged: 0, checkingOneByOne: false, bytesDone: 2e6, bytesTotal: 2e6, bytesTotalKnown: true, bytesPerSecond: 0, secondsLeft: null, elapsedMs: 3000 };
