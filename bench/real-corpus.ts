@@ -331,12 +331,34 @@ function allSourceTexts(): string[] {
  * file is a near copy of the one before (about 1 word in 100 replaced by a word from elsewhere).
  * Runs cut from the same place overlap, as texts crawled from one site do. A function of the seed
  * and the installed linux-doc and packages.
+ * With `siteFiles` > 0 the corpus is made of "sites" of that many files: each site after the first
+ * has its words renamed by its own seeded permutation of the vocabulary (word lengths and line
+ * structure kept), so runs overlap only within a site and the pairs grow with the corpus, not as its
+ * square (one pool of lines read 1,000,000 times over gives ~10^8 overlapping pairs).
  */
-export function buildIngestTextCorpus(dir: string, files: number, meanBytes: number, seed: number): IngestTextCorpus {
+export function buildIngestTextCorpus(dir: string, files: number, meanBytes: number, seed: number, siteFiles = 0): IngestTextCorpus {
   const rng = new Rng(seed);
   const lines = allSourceTexts().flatMap((t) => t.split('\n'));
   const words = lines.flatMap((l) => l.split(/\s+/).filter((w) => w.length > 2)).slice(0, 200_000);
   const encoder = new TextEncoder();
+  const vocabulary = siteFiles > 0 ? [...new Set(lines.flatMap((l) => l.match(/[A-Za-z]+/g) ?? []))] : [];
+  let siteOf = -1;
+  let renamed: Map<string, string> | null = null;
+  const rename = (text: string, i: number): string => {
+    if (siteFiles <= 0 || i < siteFiles) return text;
+    const site = Math.floor(i / siteFiles);
+    if (site !== siteOf) {
+      const siteRng = new Rng(seed * 1_000_003 + site);
+      const shuffled = vocabulary.slice();
+      for (let a = shuffled.length - 1; a > 0; a--) {
+        const b = siteRng.int(0, a);
+        [shuffled[a], shuffled[b]] = [shuffled[b]!, shuffled[a]!];
+      }
+      renamed = new Map(vocabulary.map((w, a) => [w, shuffled[a]!]));
+      siteOf = site;
+    }
+    return text.replace(/[A-Za-z]+/g, (w) => renamed!.get(w) ?? w);
+  };
   rmSync(dir, { recursive: true, force: true });
   let bytes = 0;
   let near = 0;
@@ -360,6 +382,8 @@ export function buildIngestTextCorpus(dir: string, files: number, meanBytes: num
     }
     const folder = join(dir, `d${String(Math.floor(i / 1000)).padStart(3, '0')}`);
     if (i % 1000 === 0) mkdirSync(folder, { recursive: true });
+    // Near copies come from `previous`, already renamed.
+    if (i % 10 !== 9) text = rename(text, i);
     const data = encoder.encode(text);
     writeFileSync(join(folder, `doc${String(i).padStart(6, '0')}.txt`), data);
     bytes += data.byteLength;
@@ -385,13 +409,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
 }
 
 /** The real-text corpus (files of about `meanBytes`), built once under bench/.data/. */
-export function realCorpusOnDisk(files: number, meanBytes: number, seed: number): { dir: string; files: number; bytes: number } {
-  const dir = join(here, '.data', `ingest-real-${files}-${meanBytes}-${seed}`);
+export function realCorpusOnDisk(files: number, meanBytes: number, seed: number, siteFiles = 0): { dir: string; files: number; bytes: number } {
+  const dir = join(here, '.data', `ingest-real-${files}-${meanBytes}-${seed}${siteFiles > 0 ? `-sites${siteFiles}` : ''}`);
   const marker = join(dir, 'corpus.json');
   if (existsSync(marker)) return { dir: join(dir, 'corpus'), ...JSON.parse(readFileSync(marker, 'utf8')) };
   rmSync(dir, { recursive: true, force: true });
   const t0 = performance.now();
-  const info = buildIngestTextCorpus(join(dir, 'corpus'), files, meanBytes, seed);
+  const info = buildIngestTextCorpus(join(dir, 'corpus'), files, meanBytes, seed, siteFiles);
   writeFileSync(marker, JSON.stringify({ files: info.files, bytes: info.bytes }));
   console.log(`built ${info.files} files of real text, ${(info.bytes / 1e6).toFixed(0)} MB, ${info.near} near copies, in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})`);
   return { dir: join(dir, 'corpus'), files: info.files, bytes: info.bytes };
