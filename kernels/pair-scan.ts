@@ -100,6 +100,17 @@ export function scanRuns(
   return found;
 }
 
+/** Turns counts (ends[v + 1] counting bucket v, ends[0] = 0) into starts: ends[v] is where bucket v starts. */
+// @ts-ignore: decorator
+@inline function countsToStarts(ends: usize, buckets: i32): void {
+  let sum: u32 = 0;
+  for (let v: i32 = 0; v <= buckets; v++) {
+    const at = ends + (<usize>v << 2);
+    sum += load<u32>(at);
+    store<u32>(at, sum);
+  }
+}
+
 /**
  * Splits records [from, to) at `records` into `local` (from record 0) by a digit of their last key
  * block, a stable counting sort over `buckets` buckets, and writes each bucket's end (a u32 record
@@ -123,12 +134,7 @@ export function splitGroup(
     const at = ends + ((<usize>v + 1) << 2);
     store<u32>(at, load<u32>(at) + 1);
   }
-  let sum: u32 = 0;
-  for (let v: i32 = 0; v <= buckets; v++) {
-    const at = ends + (<usize>v << 2);
-    sum += load<u32>(at);
-    store<u32>(at, sum);
-  }
+  countsToStarts(ends, buckets);
   for (let p = first; p < last; p += 16) {
     const v = ((((load<u32>(p + hiAt) >> rH) & mH) << loLen) | ((load<u32>(p + loAt) >> rL) & mL)) >> digitShift;
     const at = ends + (<usize>v << 2);
@@ -174,12 +180,7 @@ export function groupByKey(
       }
     }
   }
-  let sum: u32 = 0;
-  for (let g: i32 = 0; g <= groups; g++) {
-    const at = ends + (<usize>g << 2);
-    sum += load<u32>(at);
-    store<u32>(at, sum);
-  }
+  countsToStarts(ends, groups);
   const first = swap ? lo : hi;
   const second = swap ? hi : lo;
   for (let i: i32 = 0; i < n; i++) {

@@ -47,7 +47,7 @@ function createScratch(hi: Uint32Array, lo: Uint32Array, limit: PairLimit | unde
 /**
  * Groups all documents on `table`'s key (its leading 32 - shift bits: `groups` groups) into the
  * arena's records, the half to compare first at word 0 (see lowHalfFirst); leaves each group's end
- * in the arena's ends. The kernel computes the key, counts and scatters, unless the key has more bits
+ * in the arena's ends. The kernel computes the key, counts and scatters, unless the key has more bit
  * runs than it takes: then the keys and counts are made here.
  */
 function groupOnKey(table: TableKey, scratch: Scratch, n: number, groups: number, shift: number, swap: boolean): void {
