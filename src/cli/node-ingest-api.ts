@@ -10,15 +10,14 @@ import { DocStatus, skipMessage } from '../core/documents/document-status.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { allocateDocColumns, docColumnBuffers, FINGERPRINT_COLUMNS, scatterDocColumns, type DocColumns, type FingerprintColumnName } from '../core/documents/doc-columns.ts';
 import { ingestApi } from '../workers/ingest-api.ts';
-import { DEFAULT_INGEST_LIMITS, type BatchSkip, type DiskRef, type IngestBatchOptions, type IngestBatchResult, type IngestItem } from '../workers/ingest-protocol.ts';
+import { DEFAULT_INGEST_LIMITS, type BatchSkip, type ChainJob, type DiskRef, type IngestBatchOptions, type IngestBatchResult, type IngestItem, type IngestLimits, type LocalPairs } from '../workers/ingest-protocol.ts';
+import type { KeptSets } from '../core/groups/packed-sets.ts';
+import { spillKept, withSpilledSets } from './set-spill.ts';
 import { transfer } from 'comlink';
 import { errorCode } from './cli-common.ts';
 import { CHANGED_SINCE_LISTED } from './disk-file.ts';
 import { fsPath } from './terminal-names.ts';
 import { specialKind } from './input-files.ts';
-
-/** A function's parameters after its first (the items). */
-type Tail<F> = F extends (first: never, ...rest: infer R) => unknown ? R : never;
 
 /** What `simsift fingerprint` needs of a batch, one entry per path in the order given (as in IngestBatchResult). */
 export type PathBatchResult = DocColumns<FingerprintColumnName> & Pick<IngestBatchResult, 'skipped'>;
@@ -148,29 +147,35 @@ async function withDiskItems<T>(items: IngestItem[], use: (items: IngestItem[]) 
 export const nodeIngestApi = {
   ...ingestApi,
 
-  /** The app's `ingestBatch`, after reading the items sent as paths on disk (`IngestItem.disk`) here. */
-  ingestBatch(items: IngestItem[], settings: SimHashSettings, options?: IngestBatchOptions, onProgress?: (bytesRead: number) => void): Promise<IngestBatchResult> {
-    return withDiskItems(items, (read) => ingestApi.ingestBatch(read, settings, options, onProgress));
+  /** The app's `ingestBatch`, after reading the items sent as paths on disk (`IngestItem.disk`) here; with `spillSets`, its sets go to the spill file. */
+  async ingestBatch(items: IngestItem[], settings: SimHashSettings, options?: IngestBatchOptions, onProgress?: (bytesRead: number) => void): Promise<IngestBatchResult> {
+    const result = await withDiskItems(items, (read) => ingestApi.ingestBatch(read, settings, options, onProgress));
+    if (options?.spillSets) spillKept(result);
+    return result;
   },
 
-  /** The app's `verifyPairs` (exact Jaccards of a chunk), its disk items read here: a cached scan's unchanged files, read again. */
-  verifyPairs(items: IngestItem[], ...rest: Tail<typeof ingestApi.verifyPairs>): ReturnType<typeof ingestApi.verifyPairs> {
-    return withDiskItems(items, (read) => ingestApi.verifyPairs(read, ...rest));
+  /** The app's `verifyPairs` (exact Jaccards of a chunk), its disk items read here (a cached scan's unchanged files) and its spilled sets read back. */
+  verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.verifyPairs> {
+    const job = withSpilledSets(items, kept);
+    return withDiskItems(job.items, (read) => ingestApi.verifyPairs(read, pairs, settings, limits, job.kept));
   },
 
-  /** The app's `measureContainment`, its disk items read here. */
-  measureContainment(items: IngestItem[], ...rest: Tail<typeof ingestApi.measureContainment>): ReturnType<typeof ingestApi.measureContainment> {
-    return withDiskItems(items, (read) => ingestApi.measureContainment(read, ...rest));
+  /** The app's `measureContainment`, its disk items read here and its spilled sets read back. */
+  measureContainment(items: IngestItem[], pairs: LocalPairs, threshold: number, settings: SimHashSettings, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.measureContainment> {
+    const job = withSpilledSets(items, kept);
+    return withDiskItems(job.items, (read) => ingestApi.measureContainment(read, pairs, threshold, settings, limits, job.kept));
   },
 
-  /** The app's `passagesOf`, its disk items read here. */
-  passagesOf(items: IngestItem[], ...rest: Tail<typeof ingestApi.passagesOf>): ReturnType<typeof ingestApi.passagesOf> {
-    return withDiskItems(items, (read) => ingestApi.passagesOf(read, ...rest));
+  /** The app's `passagesOf`, its disk items read here and its spilled sets read back. */
+  passagesOf(items: IngestItem[], settings: SimHashSettings, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.passagesOf> {
+    const job = withSpilledSets(items, kept);
+    return withDiskItems(job.items, (read) => ingestApi.passagesOf(read, settings, limits, job.kept));
   },
 
-  /** The app's `chainGroups`, its disk items read here. */
-  chainGroups(items: IngestItem[], ...rest: Tail<typeof ingestApi.chainGroups>): ReturnType<typeof ingestApi.chainGroups> {
-    return withDiskItems(items, (read) => ingestApi.chainGroups(read, ...rest));
+  /** The app's `chainGroups`, its disk items read here and its spilled sets read back. */
+  chainGroups(items: IngestItem[], job: ChainJob, settings: SimHashSettings, threshold: number, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.chainGroups> {
+    const loaded = withSpilledSets(items, kept);
+    return withDiskItems(loaded.items, (read) => ingestApi.chainGroups(read, job, settings, threshold, limits, loaded.kept));
   },
 
   /**

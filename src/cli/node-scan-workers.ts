@@ -20,5 +20,6 @@ export function createNodeScanWorkers(threads: number): NodeScanWorkers {
     // reads it (node-ingest-api.ts); any other Blob (a kept range) is read here.
     readLimit: MAX_DOCUMENT_BYTES,
     diskRef: diskRefOf,
+    spillSets: true,
   };
 }

@@ -17,11 +17,13 @@ export function noKnownContainment(): KnownContainment {
   return { a: new Uint32Array(0), b: new Uint32Array(0), common: new Uint32Array(0), sizeA: new Uint32Array(0), sizeB: new Uint32Array(0), count: 0 };
 }
 
-/** Per doc, the size of its feature set kept from fingerprinting (0: none kept, size unknown). */
+/** Per doc, the size of its feature set kept (or spilled) from fingerprinting (0: none kept, size unknown). */
 export function keptSetSizes(corpus: SearchCorpus): Uint32Array {
   const sizes = new Uint32Array(corpus.docs.count);
   const kept = corpus.keptSets;
   if (kept) for (let d = 0; d < sizes.length; d++) sizes[d] = kept[d] ? encodedSetSize(kept[d]!) : 0;
+  const spilled = corpus.spilledSets;
+  if (spilled) for (let d = 0; d < sizes.length; d++) if (spilled.fd[d] !== 0 && !kept?.[d]) sizes[d] = spilled.keys[d];
   return sizes;
 }
 

@@ -23,7 +23,7 @@ import { finishContained, noContained, startContained, type ContainedStart } fro
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
 import { CONTAINMENT_DEFAULT_SETTING } from '../core/groups/contained-pairs.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-import type { PackedSets } from '../core/groups/packed-sets.ts';
+import type { PackedSets, SpilledSets } from '../core/groups/packed-sets.ts';
 import { rememberCsvAhead } from './pairs-csv-ahead.ts';
 import type { DocId } from '../core/ids.ts';
 
@@ -164,6 +164,8 @@ export interface SearchOptions {
   grouping: Grouping;
   pinned?: readonly DocId[];
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  /** Where the sets past the kept budget were spilled (SearchCorpus.spilledSets). */
+  spilledSets?: SpilledSets;
   /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
   setSizes?: Uint32Array;
   /**
@@ -232,6 +234,7 @@ export async function findCandidates(
     smallSets,
     known,
     ...(options.keptSets ? { keptSets: options.keptSets } : {}),
+    ...(options.spilledSets ? { spilledSets: options.spilledSets } : {}),
     ...(options.setSizes ? { setSizes: options.setSizes } : {}),
     ...(options.passages ? { passages: options.passages } : {}),
   });

@@ -18,7 +18,7 @@ import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
-import type { PackedSets } from '../core/groups/packed-sets.ts';
+import type { PackedSets, SpilledSets } from '../core/groups/packed-sets.ts';
 
 /** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
 const BATCH_BYTES = 4 * 1024 * 1024;
@@ -30,7 +30,8 @@ const READ_CONCURRENCY = 32;
  * candidate pair needs no second read of its files (see verify-candidates.ts `verifyCandidates`).
  * A set costs about 2.9 bytes per distinct feature (Rice-coded, core/groups/feature-set-codec.ts):
  * about 4.4 kB for a 10 kB English document with word 3-shingles, 0.4 bytes per byte of text, so
- * 1 GB of such text fits. Once the budget is spent, later documents are read again if they are candidates.
+ * 1 GB of such text fits. Once the budget is spent, the CLI's threads write the sets to a temporary file
+ * (src/cli/set-spill.ts); in the page, later documents are read again if they are candidates.
  */
 export const KEPT_SETS_BUDGET_BYTES = 512 * 1024 * 1024;
 
@@ -160,6 +161,8 @@ export interface IngestOutput {
   /** Per doc: its encoded feature set from fingerprinting (see KEPT_SETS_BUDGET_BYTES). */
   keptSets: Array<Uint32Array | undefined>;
   keptBytes: number;
+  /** The CLI: where each document's set went once the budget was spent (ScanWorkers.spillSets), else absent. */
+  spilled?: SpilledSets;
   /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched. */
   passages: PackedSets[];
 }
@@ -200,6 +203,7 @@ export interface IngestJob {
 export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void> {
   const { workers, signal, settings, keepBytes, onBatch, scanDocs, handleToken, meter: m, skipped, notes, onSent, modified } = job;
   const passages = job.passages === true;
+  const budget = workers.keptSetsBudget ?? KEPT_SETS_BUDGET_BYTES;
   // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
   const claims = canShareMemory() ? createClaimBuffer(m.filesTotal) : undefined;
   const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
@@ -220,6 +224,16 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       for (let i = 0; i < at.length; i++) out.keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
       out.keptBytes += words.byteLength;
     }
+    if (result.spilled && out.spilled) {
+      const { docs: at, fd } = result.spilled;
+      for (let i = 0; i < at.length; i++) {
+        const d = ids[at[i]];
+        out.spilled.fd[d] = fd;
+        out.spilled.at[d] = result.spilled.at[i];
+        out.spilled.words[d] = result.spilled.words[i];
+        out.spilled.keys[d] = result.spilled.keys[i];
+      }
+    }
     // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).
     for (const sets of [result.sets, result.passages]) {
       if (!sets || sets.docs.length === 0) continue;
@@ -236,7 +250,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
     await feedIdBatches(
       m.filesTotal,
       async (ids) => {
-        const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
+        const keepSets = out.keptBytes < budget;
         const paths = ids.map((d) => scanDocs.paths[d]);
         const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, passages }));
         received(ids, result);
@@ -258,9 +272,10 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
           // Only a batch holding a large file reports bytes while it runs; others finish within a blink.
           const key = ids[0];
           const onProgress = large ? proxy((read: number) => void m.inflightBytes.set(key, read)) : undefined;
-          // Decided when the batch is sent: batches in flight may take the budget a little past its end.
-          const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, passages }, onProgress));
+          // Decided when the batch is sent: batches in flight may take the budget a little past its end; past it, the CLI spills.
+          const spillSets = out.spilled !== undefined && out.keptBytes >= budget;
+          const keepSets = spillSets || out.keptBytes < budget;
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, spillSets, passages }, onProgress));
           m.inflightBytes.delete(key);
           received(ids, result);
           m.bytesDone += large ? result.sizes[0] : bytes;

@@ -7,7 +7,7 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
 import { checksOneByOne, collectSource, type ScanSource } from './scan-source.ts';
 import type { DocNote, Grouping, ScanDocs, ScanResult, SkippedFile } from './scan-result.ts';
-import { concatSets } from '../core/groups/packed-sets.ts';
+import { allocateSpilledSets, concatSets, type SpilledSets } from '../core/groups/packed-sets.ts';
 import { searchDocs, shortCopiesSkipped } from './near-duplicate-search.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { installDocumentFrequencies } from './document-frequency-pass.ts';
@@ -180,6 +180,7 @@ export function createScanRun(p: RunParts): ScanRun {
       scanDocs = allocateDocs(collected);
       p.docs = scanDocs;
       ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
+      if (workers.spillSets) ingested.spilled = allocateSpilledSets(scanDocs.count);
       if (check.stats) scanDocs.modified!.set(check.stats.modified);
       const folderPaths = (source.kind === 'file-list' && source.folderPaths && pathsNotExcluded(source.folderPaths, exclusions)) || (check.unchanged > 0 ? listing.paths : null);
       const sync = 'sync' in source && source.sync === true && (folderPaths ?? true);
@@ -209,12 +210,20 @@ export function createScanRun(p: RunParts): ScanRun {
   };
 }
 
+/** How many sets were spilled and their bytes (the phase record's counts). */
+function spilledCounts(spilled: SpilledSets): { spilledSets: number; spilledSetBytes: number } {
+  let sets = 0;
+  let bytes = 0;
+  for (let d = 0; d < spilled.fd.length; d++) if (spilled.fd[d] !== 0) (sets++, (bytes += 4 * spilled.words[d]));
+  return { spilledSets: sets, spilledSetBytes: bytes };
+}
+
 /** The scan's own search, verification and grouping, off the main thread (the `search` stage). */
 async function searchOwn(p: RunParts, scanDocs: ScanDocs): Promise<ShownCorpus> {
   const { workers, source, settings, signal, meter: m, t0, ingested, skipped, notes, timings } = p;
   timings.fingerprintingMs = performance.now() - t0 - timings.readingMs;
   recordPhase('reading', t0, t0 + timings.readingMs, { files: m.filesTotal, bytes: m.bytesRead });
-  const kept = { keptSets: ingested.keptSets.reduce((n) => n + 1, 0), keptSetBytes: ingested.keptBytes };
+  const kept = { keptSets: ingested.keptSets.reduce((n) => n + 1, 0), keptSetBytes: ingested.keptBytes, ...(ingested.spilled ? spilledCounts(ingested.spilled) : {}) };
   recordPhase('fingerprinting', t0 + timings.readingMs, t0 + timings.readingMs + timings.fingerprintingMs, kept);
 
   // Indexing (exact groups, candidates within k), verification and grouping, off the main thread.
@@ -224,9 +233,10 @@ async function searchOwn(p: RunParts, scanDocs: ScanDocs): Promise<ShownCorpus> 
   const sets = concatSets(ingested.smallSets);
   ingested.smallSets = [];
   const external = source.kind === 'collected' ? source.pairs : undefined;
-  const options = { k: p.k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}), external };
+  const options = { k: p.k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(ingested.spilled ? { spilledSets: ingested.spilled } : {}), ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}), external };
   const found = await searchDocs(workers, signal, scanDocs, settings, sets, options, () => m.setPhase('grouping'));
   ingested.keptSets = [];
+  delete ingested.spilled;
   signal.throwIfAborted();
   const tEnd = performance.now();
   p.tEnd = tEnd;

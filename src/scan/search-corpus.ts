@@ -7,7 +7,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanDocs, ScanResult } from './scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
-import type { PackedSets } from '../core/groups/packed-sets.ts';
+import type { PackedSets, SpilledSets } from '../core/groups/packed-sets.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -26,6 +26,8 @@ export interface SearchCorpus {
    * undefined (not kept: over the scan's budget, a restored corpus): verification reads the file then.
    */
   keptSets?: ReadonlyArray<Uint32Array | undefined>;
+  /** The CLI: where the sets not kept were spilled (read back by the ingest threads instead of the files). */
+  spilledSets?: SpilledSets;
   /**
    * Per doc: its feature set's size where known without the set (0: unknown), as a saved corpus keeps it
    * (the CLI's cache): verification's size bound then decides a pair without reading that document.

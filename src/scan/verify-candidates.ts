@@ -79,20 +79,23 @@ export interface LoadedChunk {
  * of them made long tasks); `readUpTo` (file.stream()) never blocks. A file the ingest threads read
  * themselves (the CLI's files on disk: `workers.diskRef`) goes as its path, so this thread reads none.
  */
-export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], workers: Pick<ScanWorkers, 'readLimit' | 'diskRef'>): Promise<LoadedChunk> {
+export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' | 'spilledSets'>, ids: readonly number[], workers: Pick<ScanWorkers, 'readLimit' | 'diskRef'>): Promise<LoadedChunk> {
   const { readLimit, diskRef } = workers;
   const { docs, keptSets } = corpus;
   const items: IngestItem[] = new Array(ids.length);
   const toRead: number[] = [];
   const keptLocal: number[] = [];
   let words = 0;
+  const spilled = corpus.spilledSets;
   for (let i = 0; i < ids.length; i++) {
-    const set = keptSets?.[ids[i]];
-    items[i] = { name: docs.paths[ids[i]] };
+    const d = ids[i];
+    const set = keptSets?.[d];
+    items[i] = { name: docs.paths[d] };
     if (set) {
       keptLocal.push(i);
       words += set.length;
-    } else toRead.push(i);
+    } else if (spilled && spilled.fd[d] !== 0) items[i].spilled = { fd: spilled.fd[d], at: spilled.at[d], words: spilled.words[d] };
+    else toRead.push(i);
   }
   const kept: KeptSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
   let at = 0;
@@ -131,9 +134,10 @@ export async function loadChunk(corpus: SearchCorpus, ids: readonly number[], wo
 }
 
 /** A document's feature-set size when known without reading it (its kept set, or a saved size), else -1. */
-export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'setSizes'>, d: number): number {
+export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'spilledSets' | 'setSizes'>, d: number): number {
   const set = corpus.keptSets?.[d];
   if (set) return encodedSetSize(set);
+  if (corpus.spilledSets && corpus.spilledSets.fd[d] !== 0) return corpus.spilledSets.keys[d];
   const saved = corpus.setSizes?.[d] ?? 0;
   return saved > 0 ? saved : -1;
 }
@@ -202,7 +206,8 @@ export async function verifyCandidates(
       ids.push(d);
       // A kept set is about a third of its text (the chunk's bytes bound a worker's memory either way).
       const set = corpus.keptSets?.[d];
-      bytes += set ? set.byteLength : docs.sizes[d];
+      const spilled = corpus.spilledSets?.fd[d] ? 4 * corpus.spilledSets.words[d] : -1;
+      bytes += set ? set.byteLength : spilled >= 0 ? spilled : docs.sizes[d];
     }
     return i;
   };

@@ -43,6 +43,28 @@ export interface IngestItem {
   error?: string;
   /** The file's modification time (ms since the epoch) when the page read its bytes; else the File's own. */
   lastModified?: number;
+  /** The CLI, in verification and chaining jobs: the feature set an ingest thread wrote to its spill file, read there instead of the file. */
+  spilled?: SpillRef;
+}
+
+/**
+ * The CLI: where an ingest thread wrote a document's encoded feature set (feature-set-codec.ts) beyond
+ * the kept sets' budget (src/cli/set-spill.ts): a file descriptor of this process (any thread reads it),
+ * the byte offset and the length in 32-bit words.
+ */
+export interface SpillRef {
+  fd: number;
+  at: number;
+  words: number;
+}
+
+/** A batch's spilled sets (`IngestBatchOptions.spillSets`): per entry, batch index, where, length and key count. */
+export interface SpilledBatch {
+  docs: Uint32Array;
+  fd: number;
+  at: Float64Array;
+  words: Uint32Array;
+  keys: Uint32Array;
 }
 
 /**
@@ -77,6 +99,8 @@ export interface IngestBatchResult extends DocColumns<Exclude<DocColumnName, 'mo
    * (core/groups/feature-set-codec.ts), so verification needs no second read (`docs` are batch indexes).
    */
   kept?: KeptSets;
+  /** With `spillSets` (the CLI): the kept sets as written to the thread's spill file instead (`kept` is then absent). */
+  spilled?: SpilledBatch;
   /**
    * With `passages`: the sampled passages (core/groups/contained-pairs.ts samplePassages) of every
    * document fingerprinted here, for the containment search (`docs` are batch indexes).
@@ -115,6 +139,11 @@ export interface IngestBatchOptions {
   keepBytes?: boolean;
   /** Return the encoded feature set of each document fingerprinted (`IngestBatchResult.kept`). */
   keepSets?: boolean;
+  /**
+   * With `keepSets`, the CLI's threads only: write the sets to this thread's spill file and return where
+   * (`IngestBatchResult.spilled`), so the main thread holds a few numbers a document instead of its set.
+   */
+  spillSets?: boolean;
   /** Return the sampled passages of each document fingerprinted (`IngestBatchResult.passages`): containment is searched. */
   passages?: boolean;
   /** The items' bytes are views of one buffer the page reads into again: send it back (`IngestBatchResult.input`). */

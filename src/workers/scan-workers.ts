@@ -26,6 +26,10 @@ export interface ScanWorkers {
    * instead of its bytes; null for a file the main thread reads.
    */
   diskRef?: (file: Blob) => DiskRef | null;
+  /** The CLI: the ingest threads can write kept sets beyond the budget to spill files (`IngestBatchOptions.spillSets`). */
+  spillSets?: boolean;
+  /** Bytes of feature sets the scan keeps in memory (default scan-ingest.ts KEPT_SETS_BUDGET_BYTES); tests shrink it. */
+  keptSetsBudget?: number;
   /**
    * The parts the candidate search is split into once reading is done (scan/split-search.ts): by
    * default one on the index worker and one on each ingest worker when the search is expected to take

@@ -1,0 +1,69 @@
+/**
+ * The CLI's spill of feature sets past the kept budget (src/cli/set-spill.ts): a scan whose budget is
+ * spent from the start verifies every candidate from the spilled sets, reading no file again, with the
+ * same Jaccards, pairs and CSV as measuring from the files; a set that cannot be read back makes its
+ * document unreadable for the pair, never a wrong value.
+ */
+import { describe, expect, it } from 'vitest';
+import { nodeIngestApi } from '../../../src/cli/node-ingest-api.ts';
+import { withSpilledSets } from '../../../src/cli/set-spill.ts';
+import { createScanSession } from '../../../src/scan/scan-session.ts';
+import { createScanStore } from '../../../src/scan/scan-store.ts';
+import { decideNearDuplicates, emptyKnown } from '../../../src/scan/near-duplicate-search.ts';
+import { plainScan, type ShownCorpus } from '../../../src/scan/scan-run.ts';
+import type { Candidates, SearchCorpus } from '../../../src/scan/search-corpus.ts';
+import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';
+import { TEXTS } from '../corpus/corpus-model.ts';
+import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
+import { inFolder, inThreadWorkers } from '../scan/in-thread-workers.ts';
+
+/** The corpus model's texts, each with two near copies (a line cut, a line added). */
+function files(): File[] {
+  const out: File[] = [];
+  TEXTS.forEach((text, i) => {
+    const lines = text.split('\n');
+    out.push(inFolder(`c/t${i}.txt`, text));
+    out.push(inFolder(`c/cut/t${i}.txt`, lines.slice(1).join('\n')));
+    out.push(inFolder(`c/more/t${i}.txt`, `${text}\nand one line more at the end of it`));
+  });
+  return out;
+}
+
+const unmeasured = (c: Candidates): Candidates => ({ ...c, jaccard: new Float64Array(c.pairs.count).fill(Number.NaN) });
+
+describe('spilled feature sets', () => {
+  it('verify every candidate without reading a file again, as reading the files would', async () => {
+    const workers = { ...inThreadWorkers(nodeIngestApi), spillSets: true, keptSetsBudget: 0 };
+    const store = createScanStore({ k: 16, kAuto: false, similarityThreshold: 0.5 });
+    let own: ShownCorpus | null = null;
+    await createScanSession(store, workers, async (scan) => (own = await plainScan(scan))).start({ kind: 'file-list', files: files() });
+    const { corpus, candidates } = own!;
+    expect(corpus.keptSets?.some((s) => s !== undefined) ?? false).toBe(false);
+    expect(corpus.spilledSets!.fd.filter((fd) => fd !== 0).length).toBeGreaterThan(corpus.reps.length / 2);
+    const signal = new AbortController().signal;
+    const spilled = unmeasured(candidates);
+    const fromSpill = await decideNearDuplicates(workers, signal, { ...corpus, known: emptyKnown() }, spilled, { similarityThreshold: 0.5, grouping: 'reference' });
+    const { spilledSets: _, ...withoutSpill } = corpus;
+    const read = unmeasured(candidates);
+    const fromFiles = await decideNearDuplicates(workers, signal, { ...withoutSpill, known: emptyKnown() } as SearchCorpus, read, { similarityThreshold: 0.5, grouping: 'reference' });
+    expect(fromSpill.verification.docsRead).toBe(0);
+    expect(fromFiles.verification.docsRead).toBeGreaterThan(0);
+    expect(fromSpill.verification.measured).toBeGreaterThan(0);
+    expect(Array.from(spilled.jaccard)).toEqual(Array.from(read.jaccard));
+    expect(fromSpill.verified.count).toBeGreaterThan(0);
+    expect(pairsCsvText(fromSpill.relation, corpus.docs.paths)).toBe(pairsCsvText(fromFiles.relation, corpus.docs.paths));
+  }, 60_000);
+
+  it('report an item whose set cannot be read back unreadable', async () => {
+    const batch = await nodeIngestApi.ingestBatch([{ name: 'a.txt', bytes: new TextEncoder().encode(TEXTS[0]!) }], DEFAULT_SETTINGS, { keepSets: true, spillSets: true });
+    expect(batch.kept).toBeUndefined();
+    const s = batch.spilled!;
+    const good = withSpilledSets([{ name: 'a.txt', spilled: { fd: s.fd, at: s.at[0]!, words: s.words[0]! } }], undefined);
+    expect(good.items[0]!.error).toBeUndefined();
+    expect(good.kept!.docs.length).toBe(1);
+    expect(good.kept!.words[0]).toBe(s.keys[0]);
+    const past = withSpilledSets([{ name: 'a.txt', spilled: { fd: s.fd, at: s.at[0]! + 1e9, words: s.words[0]! } }], undefined);
+    expect(past.items[0]!.error).toMatch(/ends early/);
+    expect(past.kept!.docs.length).toBe(0);
+  });
+});
