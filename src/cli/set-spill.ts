@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import type { KeptSets } from '../core/groups/packed-sets.ts';
+import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import type { IngestBatchResult, IngestItem, SpilledBatch } from '../workers/ingest-protocol.ts';
 
 /** This thread's spill file: its descriptor and end; null once it could not be opened or written. */
@@ -60,8 +61,7 @@ export function spillKept(result: IngestBatchResult): void {
   for (let i = 0; i < n; i++) {
     out.at[i] = spill.end + 4 * kept.offsets[i];
     out.words[i] = kept.offsets[i + 1] - kept.offsets[i];
-    // An encoded set's first word is its key count (feature-set-codec.ts).
-    out.keys[i] = kept.words[kept.offsets[i]];
+    out.keys[i] = encodedSetSize(kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]));
   }
   spill.end += bytes.length;
   result.spilled = out;
