@@ -154,7 +154,7 @@ const mb = (x: number) => `${(x / 1e6).toFixed(1)} MB`;
 console.log(
   [
     `documents ${n}, text ${mb(textBytes)}, distinct features ${features} (${(features / n).toFixed(0)} a document)`,
-    `kept feature sets (Rice-coded, no containment needed) ${mb(keptBytes)}`,
+    `kept feature sets (Elias-Fano coded, no containment needed) ${mb(keptBytes)}`,
     `passages: ${keys} keys (${(keys / n).toFixed(1)} a document, ${((100 * keys) / features).toFixed(1)}% of features), ${mb(passageBytes)} packed; collected in one pass over the ${features} features into the batch's packed keys (two passes and an array a document before)`,
     `candidate stage: ${stats.passages} distinct passages, ${stats.postings} postings, walked ${stats.walked}, sample lists merged ${stats.compared} (${stats.merged} entries stepped), candidates ${stats.candidates}`,
     `counts from the near-duplicate stage's Jaccards (k ${k}: ${jaccards.count} measured there): ${fromJaccards} candidates`,

@@ -1,97 +1,68 @@
 // Exact verification's inner loops (AssemblyScript, compiled to src/core/groups/set-jaccard-wasm.ts by
-// bin/build-kernels.js): encoding and decoding a Rice-coded feature set (core/groups/feature-set-codec.ts) and the
-// exact Jaccard of pairs of sorted, duplicate-free u32 sets by a branchless merge (a data-dependent
+// bin/build-kernels.js): encoding and decoding a kept feature set (Elias-Fano: core/groups/feature-set-codec.ts) and
+// the exact Jaccard of pairs of sorted, duplicate-free u32 sets by a branchless merge (a data-dependent
 // branch per step mispredicts about half the time on hashed keys).
 
 /**
- * Encodes the `n` (>= 1) sorted, distinct u32 keys at `keys` with the Rice parameter `L` (0..31, the
- * codec's choice) at `out`, in the codec's layout; returns the words written. Bits gather in a u64
- * (under 32 left between keys, so a key's one and low bits always fit) and leave a whole word at a time.
+ * Encodes the `n` (>= 1) sorted, distinct u32 keys at `keys` with `L` low bits a key (0..31, the codec's
+ * choice) at `out`, in the codec's layout; returns the words written. Both parts are cleared first and
+ * each key's bits ORed in: its low bits at bit i * L of the low part, one bit at (key >>> L) + i of the high part.
  */
 export function encodeSet(keys: usize, n: u32, L: u32, out: usize): u32 {
   store<u32>(out, n);
   store<u32>(out, L, 4);
-  let w = out + 8;
-  let acc: u64 = 0;
-  let bits: u32 = 0;
-  let previous: u32 = 0;
+  const low = out + 8;
+  const lowWords = <usize>((<u64>n * <u64>L + 31) >> 5);
+  const high = low + (lowWords << 2);
+  const last = load<u32>(keys + (<usize>(n - 1) << 2));
+  const highWords = <usize>((<u64>(last >>> L) + <u64>n + 31) >> 5);
+  memory.fill(low, 0, (lowWords + highWords) << 2);
   const mask: u64 = (<u64>1 << <u64>L) - 1;
+  let lowBit: u64 = 0;
   for (let i: u32 = 0; i < n; i++) {
     const key = load<u32>(keys + (<usize>i << 2));
-    const gap = key - previous;
-    previous = key;
-    // The quotient's zeros (finished words written whole), its one, then the gap's low L bits.
-    let q = gap >> L;
-    while (q >= 32 - bits) {
-      q -= 32 - bits;
-      store<u32>(w, <u32>acc);
-      w += 4;
-      acc = 0;
-      bits = 0;
-    }
-    bits += q;
-    acc |= (<u64>1 << <u64>bits) | ((<u64>gap & mask) << <u64>(bits + 1));
-    bits += 1 + L;
-    if (bits >= 32) {
-      store<u32>(w, <u32>acc);
-      w += 4;
-      acc >>= 32;
-      bits -= 32;
-    }
+    // Word-aligned u64: its upper word is at most the high part's first, and only zeros are ORed there.
+    const at = low + (<usize>(lowBit >> 5) << 2);
+    store<u64>(at, load<u64>(at) | ((<u64>key & mask) << (lowBit & 31)));
+    lowBit += <u64>L;
+    const bit = <usize>(key >>> L) + <usize>i;
+    const word = high + ((bit >> 5) << 2);
+    store<u32>(word, load<u32>(word) | (<u32>1 << <u32>(bit & 31)));
   }
-  if (bits > 0) {
-    store<u32>(w, <u32>acc);
-    w += 4;
-  }
-  return <u32>((w - out) >> 2);
+  return <u32>(2 + lowWords + highWords);
 }
 
 /**
- * Decodes the encoded set at `src` (word 0 the key count n, word 1 the Rice parameter L, then the bit
- * stream: the codec's layout) into n u32 keys at `dst`; returns n. Reads no word past the stream.
+ * Decodes the encoded set at `src` (the codec's layout: word 0 the key count n, word 1 the low bits a
+ * key L, the low part, then the high part) into n u32 keys at `dst`; returns n. Each set bit of the
+ * high part is a key, in order: its place minus the keys before it is the key's high bits. Nothing
+ * carries from key to key but the bit being cleared, and a key's low bits are read where it is (one
+ * word-aligned u64: it ends at most at the high part's first word). Reads no word past the code.
  */
 export function decodeSet(src: usize, dst: usize): u32 {
   const n = load<u32>(src);
   const L = load<u32>(src, 4);
-  const mask: u32 = L == 0 ? 0 : <u32>((<u64>1 << <u64>L) - 1);
-  let w = src + 8;
-  let bit: u32 = 0;
-  let previous: u32 = 0;
-  for (let i: u32 = 0; i < n; i++) {
-    // Unary quotient: the zeros up to the next one.
-    let q: u32 = 0;
-    while (true) {
-      const rest = load<u32>(w) >>> bit;
-      if (rest != 0) {
-        const zeros = ctz<u32>(rest);
-        q += zeros;
-        bit += zeros + 1;
-        break;
-      }
-      q += 32 - bit;
-      bit = 0;
-      w += 4;
+  const low = src + 8;
+  const lowWords = <usize>((<u64>n * <u64>L + 31) >> 5);
+  let word = low + (lowWords << 2);
+  const mask: u64 = (<u64>1 << <u64>L) - 1;
+  let i: u32 = 0;
+  // The high part's bit number of the current word's bit 0, less the keys decoded so far.
+  let base: u32 = 0;
+  let lowBit: u64 = 0;
+  while (i < n) {
+    let x = load<u32>(word);
+    while (x != 0) {
+      const hi = base + ctz<u32>(x);
+      x &= x - 1;
+      const lo = <u32>((load<u64>(low + (<usize>(lowBit >> 5) << 2)) >> (lowBit & 31)) & mask);
+      store<u32>(dst + (<usize>i << 2), (hi << L) | lo);
+      lowBit += <u64>L;
+      base--;
+      i++;
     }
-    if (bit == 32) {
-      bit = 0;
-      w += 4;
-    }
-    let r: u32 = 0;
-    if (L > 0) {
-      const room: u32 = 32 - bit;
-      r = load<u32>(w) >>> bit;
-      if (L < room) {
-        r &= mask;
-        bit += L;
-      } else {
-        w += 4;
-        bit = L - room;
-        if (bit > 0) r |= (load<u32>(w) & ((<u32>1 << bit) - 1)) << room;
-      }
-    }
-    // The gap q * 2^L + r is below 2^32 (keys are u32 and ascending).
-    previous += (q << L) + r;
-    store<u32>(dst + (<usize>i << 2), previous);
+    word += 4;
+    base += 32;
   }
   return n;
 }

@@ -28,7 +28,7 @@ const READ_CONCURRENCY = 32;
 /**
  * How much memory a scan may spend on keeping feature sets from fingerprinting, so that verifying a
  * candidate pair needs no second read of its files (see verify-candidates.ts `verifyCandidates`).
- * A set costs about 2.9 bytes per distinct feature (Rice-coded, core/groups/feature-set-codec.ts):
+ * A set costs about 2.9 bytes per distinct feature (Elias-Fano coded, core/groups/feature-set-codec.ts):
  * about 4.4 kB for a 10 kB English document with word 3-shingles, 0.4 bytes per byte of text, so
  * 1 GB of such text fits. Once the budget is spent, the CLI's threads write the sets to a temporary file
  * (src/cli/set-spill.ts); in the page, later documents are read again if they are candidates.

@@ -50,7 +50,7 @@ function instance(): SetJaccardExports {
 const BASE = 65536;
 
 /**
- * The codec's words for `keys` (sorted, distinct, at least one) with Rice parameter `L`, which take at
+ * The codec's words for `keys` (sorted, distinct, at least one) with `L` low bits a key, which take at
  * most `boundWords`, written by the kernel: a view of its memory, valid until its next call.
  */
 export function encodeSetWords(keys: Uint32Array, L: number, boundWords: number): Uint32Array {

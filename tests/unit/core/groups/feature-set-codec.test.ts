@@ -39,11 +39,14 @@ describe('feature set codec', () => {
     expect(roundTrip(burst)).toEqual(burst);
   });
 
-  it('writes the same words as ever (the layout both decoders read)', () => {
+  it('writes the Elias-Fano layout both decoders read (the same words as ever since)', () => {
+    // n 9, L 28 (2^32 / 9 keys apart); 8 words of low bits (key 1's 1 at bit 28, key 2's 2 at bit 56, ...);
+    // one word of high bits: a bit at (key >>> 28) + i for the high values 0,0,0,0,0,8,8,15,15.
     const clustered = Uint32Array.from([0, 1, 2, 1000, 1001, 2 ** 31, 2 ** 31 + 1, 2 ** 32 - 2, 2 ** 32 - 1]);
-    expect(Array.from(encodeFeatureSet(clustered))).toEqual([9, 28, 1610612737, 201326592, 3867148288, 3145731, 788529152, 8388600, 4127195136, 16777215, 0]);
-    // Word count and a hash of the words, from the encoder before it moved into the kernel.
-    const golden = ['1/4294967296: 4 3252074160', '7/4294967296: 9 3254703900', '40/4294967296: 38 3466685660', '40/80: 6 3934255364', '33/33: 5 2893787394', '1500/4294967296: 1077 2016005627'];
+    expect(Array.from(encodeFeatureSet(clustered))).toEqual([9, 28, 268435456, 33554432, 1048576000, 65601536, 0, 256, 4294967264, 268435455, 0b1100_0000_0110_0000_0001_1111]);
+    // Word count and a hash of the words, from the first Elias-Fano encoder (the Rice-coded gaps before
+    // took 4, 9, 38, 6, 5 and 1,077 words).
+    const golden = ['1/4294967296: 4 4034288685', '7/4294967296: 10 689250826', '40/4294967296: 39 3070587869', '40/80: 7 1485720669', '33/33: 5 2893787394', '1500/4294967296: 1098 2015692620'];
     const got = [[1, 2 ** 32], [7, 2 ** 32], [40, 2 ** 32], [40, 80], [33, 33], [1500, 2 ** 32]].map(([n, span]) => {
       const words = encodeFeatureSet(randomSet(n, n + span, span));
       let h = 0;
@@ -51,6 +54,17 @@ describe('feature set codec', () => {
       return `${n}/${span}: ${words.length} ${h}`;
     });
     expect(got).toEqual(golden);
+  });
+
+  it('gives back keys whose low bits straddle two words, at every number of low bits', () => {
+    // One key a span: L runs 31 down to 0 as the sets grow denser, and key i's low bits start at bit i * L.
+    for (let L = 0; L <= 31; L++) {
+      const n = 37;
+      const span = Math.min(2 ** 32, n * 2 ** L + 2 ** L);
+      const keys = randomSet(n, 100 + L, span);
+      const encoded = encodeFeatureSet(keys);
+      expect(decodeFeatureSet(encoded)).toEqual(keys);
+    }
   });
 
   it('decodes into a scratch array when it is large enough', () => {

@@ -91,13 +91,13 @@ describe('chunkContainmentCounts', () => {
 });
 
 describe('the kernel\'s decoder', () => {
-  it('decodes sets whose gaps make codes longer than its 64-bit window (a dense run, then gaps of a quotient of tens and hundreds of bits) exactly', () => {
+  it('decodes sets whose gaps leave whole words of the high part empty (a dense run, then gaps of tens and hundreds of words) exactly', () => {
     const next = mulberry32Unit(41);
     const sets: Uint32Array[] = [];
     for (const [dense, wide] of [[100, 1], [3000, 2], [40, 5], [1, 1], [500, 30]]) {
       const keys = new Set<number>();
       for (let i = 0; i < dense; i++) keys.add(i * 3);
-      // Gaps far above the mean the Rice parameter was chosen for: long unary quotients.
+      // Gaps far above the mean the low bits were chosen for: long runs of zero words in the high part.
       for (let i = 0; i < wide; i++) keys.add(2 ** 31 + Math.floor(next() * (2 ** 31 - 1)));
       sets.push(Uint32Array.from(keys).sort());
     }
