@@ -19,6 +19,7 @@ import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
+import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 
 /** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
 const BATCH_BYTES = 4 * 1024 * 1024;
@@ -160,6 +161,11 @@ export interface IngestOutput {
   /** Per doc: its encoded feature set from fingerprinting (see KEPT_SETS_BUDGET_BYTES). */
   keptSets: Array<Uint32Array | undefined>;
   keptBytes: number;
+  /**
+   * Per doc: its MinHash sketch (core/groups/minhash-sketch.ts), SKETCH_BINS Uint16 each (128 bytes a
+   * document, every document, kept set or not), all 0 until fingerprinted: verification's filter.
+   */
+  sketches: Uint16Array;
   /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched. */
   passages: PackedSets[];
 }
@@ -215,6 +221,8 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
   /** Takes in one batch's result (doc ids `ids`, in batch order). */
   const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
     storeBatch(scanDocs, ids, result, skipped, notes);
+    const sketches = result.sketches;
+    for (let j = 0; j < ids.length; j++) out.sketches.set(sketches.subarray(j * SKETCH_BINS, (j + 1) * SKETCH_BINS), ids[j] * SKETCH_BINS);
     if (result.kept) {
       const { docs: at, offsets, words } = result.kept;
       for (let i = 0; i < at.length; i++) out.keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);

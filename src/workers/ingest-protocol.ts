@@ -82,6 +82,11 @@ export interface IngestBatchResult extends DocColumns<Exclude<DocColumnName, 'mo
    * document fingerprinted here, for the containment search (`docs` are batch indexes).
    */
   passages?: PackedSets;
+  /**
+   * Each item's MinHash sketch (core/groups/minhash-sketch.ts), SKETCH_BINS entries per item in batch
+   * order; all 0 for an item not fingerprinted here (skipped, a copy, a text this worker had seen).
+   */
+  sketches: Uint16Array;
   /** With `returnInput`: the buffer the items' bytes were views of, transferred back to be reused. */
   input?: ArrayBuffer;
 }

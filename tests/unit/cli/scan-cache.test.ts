@@ -255,7 +255,7 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     const cached = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
     const fresh = await scan(dir, join(root, 'c.csv'), []);
     expect(cached.csv.equals(fresh.csv)).toBe(true);
-    const counts = (err: string) => /(\d+) candidates? rejected by feature-set sizes, (\d+) files? read again/.exec(err)!.slice(1).map(Number);
+    const counts = (err: string) => /(\d+) rejected by the size bound, \d+ by the sketches, \d+ measured, (\d+) files? read again/.exec(err)!.slice(1).map(Number);
     const [rejected, read] = counts(cached.err);
     const [freshRejected] = counts(fresh.err);
     // The fresh scan kept every set: what its bound rejected among t0's pairs, the cached scan rejects from the saved sizes.
@@ -278,7 +278,7 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     writeFileSync(join(dir, 'longer.txt'), `${readFileSync(join(dir, 'longer.txt'), 'utf8')} again`);
     const cached = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
     expect(cached.csv.equals((await scan(dir, join(root, 'c.csv'), [])).csv)).toBe(true);
-    const [rejected, read] = /(\d+) candidates? rejected by feature-set sizes, (\d+) files? read again/.exec(cached.err)!.slice(1).map(Number);
+    const [rejected, read] = /(\d+) rejected by the size bound, \d+ by the sketches, \d+ measured, (\d+) files? read again/.exec(cached.err)!.slice(1).map(Number);
     expect(read).toBe(0);
     expect(rejected).toBeGreaterThan(0);
     rmSync(root, { recursive: true, force: true });
