@@ -18,6 +18,7 @@ import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import { NO_ID, type DocId, type StorageIds } from '../core/ids.ts';
+import { SKETCH_BINS, sketchKnown } from '../core/groups/minhash-sketch.ts';
 
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
@@ -266,22 +267,35 @@ function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Arra
   const keptSets: Array<Uint32Array | undefined> = new Array(count);
   // Feature-set sizes saved without the sets (the CLI's cache): verification's size bound reads them.
   let setSizes: Uint32Array | undefined;
+  // MinHash sketches (a scan's, the CLI cache's): verification's sketch filter reads them.
+  let sketches: Uint16Array | undefined;
   const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);
   for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
     const sets = search?.keptSets;
     const sizes = search?.setSizes;
+    const sketched = search?.sketches;
     if (!search || setKey(search.settings) !== setKey(settings)) continue;
     if (sizes) setSizes ??= new Uint32Array(count);
+    if (sketched) sketches ??= new Uint16Array(count * SKETCH_BINS);
     for (let d = 0; d < to.length; d++) {
       if (to[d]! < 0) continue;
       if (sets?.[d]) keptSets[to[d]!] = sets[d];
       if (sizes) setSizes![to[d]!] = sizes[d]!;
+      if (sketched) sketches!.set(sketched.subarray(d * SKETCH_BINS, (d + 1) * SKETCH_BINS), to[d]! * SKETCH_BINS);
     }
   }
   // A saved document read again unchanged takes the set the scan kept (else containment reads it again).
   const ownSets = own.search && setKey(own.search.settings) === setKey(settings) ? own.search.keptSets : undefined;
   if (ownSets) sameOwn.forEach((d, q) => void (d >= 0 && savedTo[q]! >= 0 && ownSets[d] && (keptSets[savedTo[q]!] ??= ownSets[d])));
-  return { parts, keptSets, passages: concatSets(passages), ...(setSizes ? { setSizes } : {}) };
+  // And the scan's sketch, where the saved one is not known (same text, same sketch).
+  const ownSketches = own.search && setKey(own.search.settings) === setKey(settings) ? own.search.sketches : undefined;
+  if (ownSketches && sketches) {
+    sameOwn.forEach((d, q) => {
+      const to = savedTo[q]!;
+      if (d >= 0 && to >= 0 && !sketchKnown(sketches!, to)) sketches!.set(ownSketches.subarray(d * SKETCH_BINS, (d + 1) * SKETCH_BINS), to * SKETCH_BINS);
+    });
+  }
+  return { parts, keptSets, passages: concatSets(passages), ...(setSizes ? { setSizes } : {}), ...(sketches ? { sketches } : {}) };
 }
 
 /**
@@ -355,7 +369,7 @@ export async function mergeCorpus(
   }
   const known = mergeKnown(knownPairsOf(before, savedTo), knownPairsOf(own, ownTo));
 
-  const { parts, keptSets, passages, setSizes } = mergedSets(before, own, savedTo, ownTo, sameOwn, docs.count, options.settings);
+  const { parts, keptSets, passages, setSizes, sketches } = mergedSets(before, own, savedTo, ownTo, sameOwn, docs.count, options.settings);
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
@@ -373,6 +387,7 @@ export async function mergeCorpus(
     known,
     keptSets,
     ...(setSizes ? { setSizes } : {}),
+    ...(sketches ? { sketches } : {}),
     passages,
     previous: savedGroupsAt(before, savedTo, ownTo, docs.count, options, carry),
     classes: savedClassesAt(before, savedTo, docs.count),
