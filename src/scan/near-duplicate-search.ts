@@ -17,7 +17,7 @@ import type { PreviousGroups } from '../core/groups/relation-splice.ts';
 import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type SkippedFile, type VerificationStats } from './scan-result.ts';
 import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts';
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
-import { sketchesOfReps, type Candidates, type SearchCorpus } from './search-corpus.ts';
+import { setSizesOfReps, sketchesOfReps, type Candidates, type SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
 import { finishContained, noContained, startContained, type ContainedStart } from './contained-search.ts';
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
@@ -235,7 +235,7 @@ export async function findCandidates(
     smallSets,
     known,
     ...(options.keptSets ? { keptSets: options.keptSets } : {}),
-    ...(options.setSizes ? { setSizes: options.setSizes } : {}),
+    ...(options.setSizes ? { setSizes: setSizesOfReps(options.setSizes, exact.representative) } : {}),
     ...(options.sketches && options.sketches.length > 0 ? { sketches: sketchesOfReps(options.sketches, exact.representative) } : {}),
     ...(options.passages ? { passages: options.passages } : {}),
   });

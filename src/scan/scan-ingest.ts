@@ -166,6 +166,8 @@ export interface IngestOutput {
    * document, every document, kept set or not), all 0 until fingerprinted: verification's filter.
    */
   sketches: Uint16Array;
+  /** Per doc: its feature-set size (0 until fingerprinted), kept set or not: verification's size bound (4 bytes a document). */
+  setSizes: Uint32Array;
   /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched. */
   passages: PackedSets[];
 }
@@ -223,6 +225,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
     storeBatch(scanDocs, ids, result, skipped, notes);
     const sketches = result.sketches;
     for (let j = 0; j < ids.length; j++) out.sketches.set(sketches.subarray(j * SKETCH_BINS, (j + 1) * SKETCH_BINS), ids[j] * SKETCH_BINS);
+    if (result.setSizes) for (let j = 0; j < ids.length; j++) out.setSizes[ids[j]] = result.setSizes[j];
     if (result.kept) {
       const { docs: at, offsets, words } = result.kept;
       for (let i = 0; i < at.length; i++) out.keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
@@ -246,7 +249,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       async (ids) => {
         const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
         const paths = ids.map((d) => scanDocs.paths[d]);
-        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, passages }));
+        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, setSizes: true, passages }));
         received(ids, result);
         let bytes = 0;
         for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
@@ -268,7 +271,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
           const onProgress = large ? proxy((read: number) => void m.inflightBytes.set(key, read)) : undefined;
           // Decided when the batch is sent: batches in flight may take the budget a little past its end.
           const keepSets = out.keptBytes < KEPT_SETS_BUDGET_BYTES;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, passages }, onProgress));
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, setSizes: true, passages }, onProgress));
           m.inflightBytes.delete(key);
           received(ids, result);
           m.bytesDone += large ? result.sizes[0] : bytes;

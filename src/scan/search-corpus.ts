@@ -66,6 +66,15 @@ export function sketchesOfReps(sketches: Uint16Array, representative: Int32Array
   return sketches;
 }
 
+/** `setSizes` (0: unknown) with each representative's size known where one of its exact copies has it, in place (see `sketchesOfReps`). */
+export function setSizesOfReps(setSizes: Uint32Array, representative: Int32Array): Uint32Array {
+  for (let d = 0; d < representative.length; d++) {
+    const r = representative[d];
+    if (r >= 0 && r !== d && setSizes[r] === 0) setSizes[r] = setSizes[d];
+  }
+  return setSizes;
+}
+
 /** Candidates of one search radius. */
 export interface Candidates {
   k: number;

@@ -155,6 +155,7 @@ async function ingestItemsWith(
     notes: [],
     sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
     sketches: new Uint16Array(n * SKETCH_BINS),
+    ...(options.setSizes ? { setSizes: new Uint32Array(n) } : {}),
     bytesRead: 0,
     fingerprinted: 0,
   };
@@ -216,7 +217,10 @@ async function ingestItemsWith(
       // sets are kept, and for the short-document join when the text is small.
       // The set is a view of the fingerprinter's scratch: encoded or sampled at once, copied only when small.
       // The sketch for every document fingerprinted, kept set or not: verification's filter (one pass over the hashes).
-      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets || options.passages ? Infinity : SMALL_SET_WORDS, true, out.sketches, i * SKETCH_BINS);
+      // With set sizes asked for, the set is made for every document (as it is for every kept one) to count its keys.
+      const wholeSet = options.keepSets || options.passages || options.setSizes;
+      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, wholeSet ? Infinity : SMALL_SET_WORDS, true, out.sketches, i * SKETCH_BINS);
+      if (out.setSizes && r.status === 'ok') out.setSizes[i] = r.set!.length;
       const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
       const set = small ? r.set!.slice() : null;
       // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
@@ -273,6 +277,6 @@ function finishBatch(
     out.input = input;
     buffers.push(input);
   }
-  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, out.sketches];
+  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, out.sketches, ...(out.setSizes ? [out.setSizes] : [])];
   return { out, buffers: [...buffers, ...arrays.map((array) => array.buffer as ArrayBuffer), ...docColumnBuffers(columns, DOC_COLUMN_NAMES)] };
 }
