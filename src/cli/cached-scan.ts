@@ -27,6 +27,7 @@ import { CacheProblem, readScanCache, type ScanCache } from './scan-cache.ts';
 import type { ListedIdentities } from './stat-listing.ts';
 import { positionsIn, sortedPaths } from '../scan/scan-docs.ts';
 import { describeSettings } from './cli-common.ts';
+import { SKETCH_BINS, sketchKnown } from '../core/groups/minhash-sketch.ts';
 
 /** The cache as this scan can use it, or why it cannot (then every file is read and the cache rewritten). */
 /** An opened cache (`note`: what it lacks and the scan does instead), or why there is none to use. */
@@ -110,6 +111,7 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   const found = cachedClasses(docs, storageIds, cache, search) ?? (await findCandidates(workers, signal, docs, cache.settings, concatSets([]), search));
   if (cache.passages) found.corpus.passages = passagesAtPositions(cache.passages, storageIds);
   if (cache.setSizes) found.corpus.setSizes = setSizesAtPositions(cache.setSizes, storageIds);
+  found.corpus.sketches = sketchesAtPositions(cache.sketches, storageIds);
   // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
   const c = found.candidates;
   const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: new Float32Array(c.jaccard), count: c.pairs.count };
@@ -164,6 +166,13 @@ function setSizeOf(search: SearchCorpus, representative: Int32Array, d: number):
   return own >= 0 || r < 0 || r === d ? own : knownSetSize(search, r);
 }
 
+/** Where document d's sketch is known: itself, else its representative (an exact copy's text is its), else -1. */
+function sketchSourceOf(sketches: Uint16Array, representative: Int32Array, d: number): number {
+  if (sketchKnown(sketches, d)) return d;
+  const r = representative[d] ?? -1;
+  return r >= 0 && r !== d && sketchKnown(sketches, r) ? r : -1;
+}
+
 /** The cache's feature-set sizes (by stored id) at restored positions: the column itself when each id is its position. */
 function setSizesAtPositions(sizes: Uint32Array, storageIds: StorageIds): Uint32Array {
   let same = sizes.length === storageIds.length;
@@ -171,6 +180,19 @@ function setSizesAtPositions(sizes: Uint32Array, storageIds: StorageIds): Uint32
   if (same) return sizes;
   const out = new Uint32Array(storageIds.length);
   for (let p = 0; p < storageIds.length; p++) out[p] = sizes[storageIds[p]!] ?? 0;
+  return out;
+}
+
+/** The cache's sketches (by stored id) at restored positions: the column itself when each id is its position. */
+function sketchesAtPositions(sketches: Uint16Array, storageIds: StorageIds): Uint16Array {
+  let same = sketches.length === storageIds.length * SKETCH_BINS;
+  for (let p = 0; same && p < storageIds.length; p++) same = storageIds[p] === p;
+  if (same) return sketches;
+  const out = new Uint16Array(storageIds.length * SKETCH_BINS);
+  for (let p = 0; p < storageIds.length; p++) {
+    const id = storageIds[p]!;
+    if ((id + 1) * SKETCH_BINS <= sketches.length) out.set(sketches.subarray(id * SKETCH_BINS, (id + 1) * SKETCH_BINS), p * SKETCH_BINS);
+  }
   return out;
 }
 
@@ -239,6 +261,8 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   const ctimeMs = new Float64Array(n);
   const ino = new Float64Array(n);
   const setSizes = new Uint32Array(n);
+  // Each document's sketch, a copy its representative's (search corpora fill representatives, not copies).
+  const sketches = new Uint16Array(n * SKETCH_BINS);
   for (let d = 0; d < n; d++) {
     if (docs.status[d] === DocStatus.pending) return null;
     const at = listedAt[d];
@@ -264,9 +288,11 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
     ctimeMs[d] = at < 0 ? 0 : identity.ctimeMs[at];
     ino[d] = at < 0 ? 0 : identity.ino[at];
     if (search) setSizes[d] = Math.max(0, setSizeOf(search, result.representative, d));
+    const from = search?.sketches ? sketchSourceOf(search.sketches, result.representative, d) : -1;
+    if (from >= 0) sketches.set(search!.sketches!.subarray(from * SKETCH_BINS, (from + 1) * SKETCH_BINS), d * SKETCH_BINS);
   }
   // Positions are the stored ids here, so the passages are kept as they are.
   const passages = result.passages ?? null;
   const groups = { table: result.relation.groups, identical: result.relation.identical };
-  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids as StorageIds, -1 as StorageId), passages, setSizes, groups, representative: result.representative };
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids as StorageIds, -1 as StorageId), passages, setSizes, sketches, groups, representative: result.representative };
 }

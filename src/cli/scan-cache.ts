@@ -15,10 +15,11 @@ import { xxh64Bytes } from '../core/simhash/fingerprint-kernel.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import { allocateDocColumn, docColumnBytes, type DocColumn, type DocColumnName } from '../core/documents/doc-columns.ts';
 import type { StorageIds } from '../core/ids.ts';
+import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 
 const MAGIC = 'SIMSIFT-SCAN-CACHE\n';
 /** Bumped when the layout changes: a cache of another version is not read (the scan reads every file). */
-const CACHE_VERSION = 6;
+const CACHE_VERSION = 7;
 
 /** A scan as the cache keeps it. Document positions are their stored ids (0..count-1, path order). */
 export interface ScanCache {
@@ -41,6 +42,11 @@ export interface ScanCache {
    * with an unchanged document without reading it again (verify-candidates.ts knownSetSize).
    */
   setSizes: Uint32Array;
+  /**
+   * Per document: its MinHash sketch (core/groups/minhash-sketch.ts, SKETCH_BINS entries, all 0: not
+   * known), so verification's sketch filter decides a pair with an unchanged document without reading it.
+   */
+  sketches: Uint16Array;
   /** The relation's groups by position, so the next scan groups again only the components its changes touch. */
   groups: { table: GroupTable; identical: Uint8Array };
   /**
@@ -73,7 +79,7 @@ interface Head {
  * The file's columns in the order they are written; the document columns keep the names format 5
  * wrote (`lastModified` holds the corpus's `modified`: mapped here and in `readScanCache` only).
  */
-const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys', 'groupOffsets', 'groupMembers', 'groupJaccard', 'groupDistance', 'groupIdentical', 'groupOf', 'representative'] as const;
+const COLUMNS = ['hi', 'lo', 'hashHi', 'hashLo', 'flags', 'sizes', 'lastModified', 'ctimeMs', 'ino', 'words', 'setSizes', 'sketches', 'paths', 'pairA', 'pairB', 'pairDistance', 'pairJaccard', 'histogram', 'passageDocs', 'passageOffsets', 'passageKeys', 'groupOffsets', 'groupMembers', 'groupJaccard', 'groupDistance', 'groupIdentical', 'groupOf', 'representative'] as const;
 type ColumnName = (typeof COLUMNS)[number];
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -104,6 +110,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     ino: bytesOf(cache.ino),
     words: bytesOf(c.words),
     setSizes: bytesOf(cache.setSizes),
+    sketches: bytesOf(cache.sketches),
     paths,
     pairA: bytesOf(p.a),
     pairB: bytesOf(p.b),
@@ -230,6 +237,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
   const ino = take('ino', f64, 8, n);
   const words = doc('words');
   const setSizes = take('setSizes', u32, 4, n);
+  const sketches = take('sketches', (b) => new Uint16Array(b), 2 * SKETCH_BINS, n);
   if (head.pathText !== 'latin1' && head.pathText !== 'utf16le') throw damaged('head');
   const paths = take('paths', (b) => (n === 0 ? [] : splitPaths(Buffer.from(b), head.pathText)), 0, n);
   const a = take('pairA', u32, 4, m);
@@ -285,6 +293,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     },
     passages: head.passages ? { docs: passageDocs, offsets: passageOffsets, keys: passageKeys } : null,
     setSizes,
+    sketches,
     groups,
     representative,
   };

@@ -121,7 +121,7 @@ export function describeScan(s: ScanSummary): string {
       `${result.verified.count} verified (Jaccard >= ${result.similarityThreshold}; ${v.joinPairs} from the short-document join, ` +
       `${v.joinOnly} of them not candidates); ${describeGroups(result)}${describeChaining(result)}; ` +
       (args.containment > 0 ? `${describeContained(result.contained)} (containment >= ${args.containment}); ` : 'containment off; ') +
-      `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${plural(v.sizeRejected, 'candidate')} rejected by feature-set sizes, ${v.docsRead} files read again for exact Jaccard; ` +
+      `${describeSettings(args.settings)}; ${plural(threads, 'thread')}; ${v.sizeRejected} rejected by the size bound, ${v.sketchRejected} by the sketches, ${v.measured} measured, ${v.docsRead} files read again for exact Jaccard; ` +
       `total ${seconds.toFixed(2)} s${args.out !== undefined ? `; wrote ${escapeName(args.out)}` : ''}\n` +
       `simsift scan: ${phases}\n`
   );

@@ -5,11 +5,9 @@
  * measured again (its new pairs stay unmeasured and are counted, never scored 0). Framework-free and
  * free of storage: it computes the merged result, the caller saves it.
  */
-import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import { emptyKnown, searchDocs } from '../scan/near-duplicate-search.ts';
-import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
-import { passagesWithCopies } from '../scan/contained-search.ts';
+import { concatSets } from '../core/groups/packed-sets.ts';
 import type { SearchCorpus } from '../scan/search-corpus.ts';
 import { concatDocs, gatherDocs, indexInSorted, pathOrder, positionsIn } from '../scan/scan-docs.ts';
 import { carriedHistogram, mergedCandidates } from './merge-candidates.ts';
@@ -18,6 +16,7 @@ import type { GroupedCorpus, GroupingOptions } from './restore-corpus.ts';
 import { docFile, type DocNote, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import { NO_ID, type DocId, type StorageIds } from '../core/ids.ts';
+import { mergedSets } from './merge-sets.ts';
 
 /** A corpus on show: its result, each position's storage id, and the search state behind it when known. */
 export interface CorpusPart {
@@ -147,15 +146,6 @@ function mergeKnown(x: KnownPairs, y: KnownPairs): KnownPairs {
   return { a: out.a.slice(0, out.count), b: out.b.slice(0, out.count), jaccard: out.jaccard.slice(0, out.count), count: out.count };
 }
 
-/** Small feature sets at merged positions, one part per document; sets of dropped documents are left out. */
-function mapSets(sets: PackedSets, at: Int32Array, parts: PackedSets[]): void {
-  for (let i = 0; i < sets.docs.length; i++) {
-    const d = at[sets.docs[i]!]!;
-    if (d < 0) continue;
-    parts.push({ docs: Uint32Array.of(d), offsets: Uint32Array.of(0, sets.offsets[i + 1]! - sets.offsets[i]!), keys: sets.keys.subarray(sets.offsets[i]!, sets.offsets[i + 1]!) });
-  }
-}
-
 /** Which saved and which new documents the merged corpus holds, and what the person is told about it. */
 interface Partition {
   keepSaved: number[];
@@ -239,52 +229,6 @@ function refreshFromOwn(joined: ScanDocs, keepSaved: readonly number[], sameOwn:
 }
 
 /**
- * The feature sets both parts hold, at merged positions: small documents' sets (ascending doc ids, as a
- * scan's come) and the sets kept from fingerprinting (they depend on the features and stop words only).
- */
-function mergedSets(before: SavedCorpusPart, own: CorpusPart, savedTo: Int32Array, ownTo: Int32Array, sameOwn: Int32Array, count: number, settings: SimHashSettings) {
-  const parts: PackedSets[] = [];
-  if (before.search) mapSets(before.search.smallSets, savedTo, parts);
-  if (own.search) mapSets(own.search.smallSets, ownTo, parts);
-  parts.sort((x, y) => x.docs[0]! - y.docs[0]!);
-  // Sampled passages (containment), the same way: both parts' at merged positions, ascending. A saved
-  // document the scan read again unchanged takes the scan's passages (a saved corpus made without
-  // containment has none), and then not its own as well.
-  const passages: PackedSets[] = [];
-  const ownPassagesTo = ownTo.slice();
-  const savedPassagesTo = savedTo.slice();
-  if (own.search?.passages) {
-    sameOwn.forEach((d, q) => {
-      if (d < 0 || savedTo[q]! < 0) return;
-      ownPassagesTo[d] = savedTo[q]!;
-      savedPassagesTo[q] = -1;
-    });
-  }
-  if (before.search?.passages) mapSets(passagesWithCopies(before.search.passages, before.result.representative), savedPassagesTo, passages);
-  if (own.search?.passages) mapSets(passagesWithCopies(own.search.passages, own.result.representative), ownPassagesTo, passages);
-  passages.sort((x, y) => x.docs[0]! - y.docs[0]!);
-  const keptSets: Array<Uint32Array | undefined> = new Array(count);
-  // Feature-set sizes saved without the sets (the CLI's cache): verification's size bound reads them.
-  let setSizes: Uint32Array | undefined;
-  const setKey = (s: SimHashSettings) => JSON.stringify([s.features, s.stopWords]);
-  for (const [search, to] of [[before.search, savedTo], [own.search, ownTo]] as const) {
-    const sets = search?.keptSets;
-    const sizes = search?.setSizes;
-    if (!search || setKey(search.settings) !== setKey(settings)) continue;
-    if (sizes) setSizes ??= new Uint32Array(count);
-    for (let d = 0; d < to.length; d++) {
-      if (to[d]! < 0) continue;
-      if (sets?.[d]) keptSets[to[d]!] = sets[d];
-      if (sizes) setSizes![to[d]!] = sizes[d]!;
-    }
-  }
-  // A saved document read again unchanged takes the set the scan kept (else containment reads it again).
-  const ownSets = own.search && setKey(own.search.settings) === setKey(settings) ? own.search.keptSets : undefined;
-  if (ownSets) sameOwn.forEach((d, q) => void (d >= 0 && savedTo[q]! >= 0 && ownSets[d] && (keptSets[savedTo[q]!] ??= ownSets[d])));
-  return { parts, keptSets, passages: concatSets(passages), ...(setSizes ? { setSizes } : {}) };
-}
-
-/**
  * Merges `own` (a scan's result, positions after the saved ones) into `before` (the saved corpus) and
  * groups the union with `options`. A path saved already is updated in place: with the same contents
  * the new file is left out, with other contents it replaces the saved document. Candidates: every pair within k with a new member, plus the saved
@@ -355,7 +299,7 @@ export async function mergeCorpus(
   }
   const known = mergeKnown(knownPairsOf(before, savedTo), knownPairsOf(own, ownTo));
 
-  const { parts, keptSets, passages, setSizes } = mergedSets(before, own, savedTo, ownTo, sameOwn, docs.count, options.settings);
+  const { parts, keptSets, passages, setSizes, sketches } = mergedSets({ search: before.search, representative: before.result.representative }, { search: own.search, representative: own.result.representative }, savedTo, ownTo, sameOwn, docs.count, options.settings);
   // Saved-vs-saved candidates were all decided under the same k and threshold: the accepted ones are
   // in `known`, the others were rejected (or could not be measured) and stay so.
   const decided = before.result.k === options.k && before.result.similarityThreshold === options.similarityThreshold;
@@ -373,6 +317,7 @@ export async function mergeCorpus(
     known,
     keptSets,
     ...(setSizes ? { setSizes } : {}),
+    ...(sketches ? { sketches } : {}),
     passages,
     previous: savedGroupsAt(before, savedTo, ownTo, docs.count, options, carry),
     classes: savedClassesAt(before, savedTo, docs.count),

@@ -17,7 +17,7 @@ import type { PreviousGroups } from '../core/groups/relation-splice.ts';
 import { emptyScoredPairs, type Grouping, type ScanDocs, type ScanResult, type SkippedFile, type VerificationStats } from './scan-result.ts';
 import { DocStatus, tooShortMessage } from '../core/documents/document-status.ts';
 import { checkChaining, isMeasured, rememberJaccards, verifyCandidates } from './verify-candidates.ts';
-import type { Candidates, SearchCorpus } from './search-corpus.ts';
+import { setSizesOfReps, sketchesOfReps, type Candidates, type SearchCorpus } from './search-corpus.ts';
 import { recordPhase } from './phase-timing.ts';
 import { finishContained, noContained, startContained, type ContainedStart } from './contained-search.ts';
 import { findDuplicatesSplit, searchCandidatesSplit } from './split-search.ts';
@@ -70,7 +70,7 @@ export async function decideNearDuplicates(
   // The CSV's paths go to the index worker while it waits for verification (see SearchOptions.csvAhead).
   const csvAhead = options.csvAhead === true && containmentThreshold === 0;
   if (csvAhead) workers.index.call(signal, (api) => api.holdPairsCsvPaths(docs.paths)).catch(() => {});
-  const { measured, docsRead, sizeRejected } = await verifyCandidates(workers, signal, corpus, candidates, options.similarityThreshold);
+  const { measured, docsRead, sizeRejected, sketchRejected } = await verifyCandidates(workers, signal, corpus, candidates, options.similarityThreshold);
   rememberJaccards(corpus, candidates);
   const t1 = performance.now();
   onGrouping?.();
@@ -106,7 +106,7 @@ export async function decideNearDuplicates(
   const tGrouped = performance.now();
   const contained = await containing;
   const t2 = performance.now();
-  recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, sizeRejected, docsRead });
+  recordPhase('verification', t0, t1, { candidates: candidates.pairs.count, measured, sizeRejected, sketchRejected, docsRead });
   recordPhase('grouping', t1, tGrouped, { verified: verified.count, groups: groups.count });
   // Containment runs beside verification and grouping; what it adds is the wait after them.
   if (containmentThreshold > 0) recordPhase('containment', tGrouped, t2, { contained: contained?.count ?? 0 });
@@ -115,6 +115,7 @@ export async function decideNearDuplicates(
     candidates: candidates.pairs.count,
     measured,
     sizeRejected,
+    sketchRejected,
     cached: candidates.pairs.count - unknown,
     docsRead,
     joinPairs: grouped.joinPairs,
@@ -168,6 +169,8 @@ export interface SearchOptions {
   spilledSets?: SpilledSets;
   /** Feature-set sizes known without the sets (SearchCorpus.setSizes). */
   setSizes?: Uint32Array;
+  /** MinHash sketches per doc (SearchCorpus.sketches). */
+  sketches?: Uint16Array;
   /**
    * Sampled passages (doc ids) for the containment search; `containmentThreshold` (0: off) decides it.
    * Absent when none were collected: an empty set would tell a saved copy (the CLI's cache) there were none.
@@ -235,7 +238,8 @@ export async function findCandidates(
     known,
     ...(options.keptSets ? { keptSets: options.keptSets } : {}),
     ...(options.spilledSets ? { spilledSets: options.spilledSets } : {}),
-    ...(options.setSizes ? { setSizes: options.setSizes } : {}),
+    ...(options.setSizes ? { setSizes: setSizesOfReps(options.setSizes, exact.representative) } : {}),
+    ...(options.sketches && options.sketches.length > 0 ? { sketches: sketchesOfReps(options.sketches, exact.representative) } : {}),
     ...(options.passages ? { passages: options.passages } : {}),
   });
   let early: { corpus: SearchCorpus; containment: ContainedStart } | undefined;
@@ -316,7 +320,7 @@ export function noNearDuplicates(n: number, k: number, similarityThreshold: numb
     chained: null,
     histogram: new Uint32Array(k + 1),
     short: new Uint8Array(n),
-    verification: { candidates: 0, measured: 0, sizeRejected: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
+    verification: { candidates: 0, measured: 0, sizeRejected: 0, sketchRejected: 0, cached: 0, docsRead: 0, joinPairs: 0, joinOnly: 0, verifyMs: 0, groupMs: 0 },
     contained: noContained(),
   };
 }

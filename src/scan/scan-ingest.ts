@@ -19,6 +19,7 @@ import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
 import type { PackedSets, SpilledSets } from '../core/groups/packed-sets.ts';
+import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 
 /** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
 const BATCH_BYTES = 4 * 1024 * 1024;
@@ -163,6 +164,13 @@ export interface IngestOutput {
   keptBytes: number;
   /** The CLI: where each document's set went once the budget was spent (ScanWorkers.spillSets), else absent. */
   spilled?: SpilledSets;
+  /**
+   * Per doc: its MinHash sketch (core/groups/minhash-sketch.ts), SKETCH_BINS Uint16 each (128 bytes a
+   * document, every document, kept set or not), all 0 until fingerprinted: verification's filter.
+   */
+  sketches: Uint16Array;
+  /** Per doc: its feature-set size (0 until fingerprinted), kept set or not: verification's size bound (4 bytes a document). */
+  setSizes: Uint32Array;
   /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched. */
   passages: PackedSets[];
 }
@@ -219,6 +227,9 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
   /** Takes in one batch's result (doc ids `ids`, in batch order). */
   const received = (ids: number[], result: IngestBatchResult & { files?: Array<File | null> }) => {
     storeBatch(scanDocs, ids, result, skipped, notes);
+    const sketches = result.sketches;
+    for (let j = 0; j < ids.length; j++) out.sketches.set(sketches.subarray(j * SKETCH_BINS, (j + 1) * SKETCH_BINS), ids[j] * SKETCH_BINS);
+    if (result.setSizes) for (let j = 0; j < ids.length; j++) out.setSizes[ids[j]] = result.setSizes[j];
     if (result.kept) {
       const { docs: at, offsets, words } = result.kept;
       for (let i = 0; i < at.length; i++) out.keptSets[ids[at[i]]] = words.subarray(offsets[i], offsets[i + 1]);
@@ -252,7 +263,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       async (ids) => {
         const keepSets = out.keptBytes < budget;
         const paths = ids.map((d) => scanDocs.paths[d]);
-        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, passages }));
+        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, setSizes: true, passages }));
         received(ids, result);
         let bytes = 0;
         for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
@@ -275,7 +286,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
           // Decided when the batch is sent: batches in flight may take the budget a little past its end; past it, the CLI spills.
           const spillSets = out.spilled !== undefined && out.keptBytes >= budget;
           const keepSets = spillSets || out.keptBytes < budget;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, spillSets, passages }, onProgress));
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, spillSets, setSizes: true, passages }, onProgress));
           m.inflightBytes.delete(key);
           received(ids, result);
           m.bytesDone += large ? result.sizes[0] : bytes;

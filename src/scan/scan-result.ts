@@ -76,6 +76,11 @@ export interface VerificationStats {
    * any measuring: not measured, not remembered, decided again at the next threshold.
    */
   sizeRejected: number;
+  /**
+   * Candidates the size bound allowed and the MinHash sketches rejected (core/groups/minhash-sketch.ts:
+   * a pair at the threshold is lost with probability below 1e-9), likewise never measured or remembered.
+   */
+  sketchRejected: number;
   /** Candidates whose Jaccard came from the cache (measured by an earlier grouping of this scan). */
   cached: number;
   /** Documents read again for verification (a document may be read once per chunk it appears in). */

@@ -20,6 +20,7 @@ import { allocateDocs, ingestAll, type IngestOutput, type ScanBatch, type ScanMe
 import { quickCheck, type UnchangedFiles, type UnchangedTest } from './quick-check.ts';
 import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
 import { NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
+import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 
 export type { ScanBatch } from './scan-ingest.ts';
 
@@ -181,6 +182,8 @@ export function createScanRun(p: RunParts): ScanRun {
       p.docs = scanDocs;
       ingested.keptSets = new Array<Uint32Array | undefined>(scanDocs.count);
       if (workers.spillSets) ingested.spilled = allocateSpilledSets(scanDocs.count);
+      ingested.sketches = new Uint16Array(scanDocs.count * SKETCH_BINS);
+      ingested.setSizes = new Uint32Array(scanDocs.count);
       if (check.stats) scanDocs.modified!.set(check.stats.modified);
       const folderPaths = (source.kind === 'file-list' && source.folderPaths && pathsNotExcluded(source.folderPaths, exclusions)) || (check.unchanged > 0 ? listing.paths : null);
       const sync = 'sync' in source && source.sync === true && (folderPaths ?? true);
@@ -233,10 +236,23 @@ async function searchOwn(p: RunParts, scanDocs: ScanDocs): Promise<ShownCorpus> 
   const sets = concatSets(ingested.smallSets);
   ingested.smallSets = [];
   const external = source.kind === 'collected' ? source.pairs : undefined;
-  const options = { k: p.k, similarityThreshold, containmentThreshold, grouping, keptSets: ingested.keptSets, ...(ingested.spilled ? { spilledSets: ingested.spilled } : {}), ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}), external };
+  const options = {
+    k: p.k,
+    similarityThreshold,
+    containmentThreshold,
+    grouping,
+    keptSets: ingested.keptSets,
+    ...(ingested.spilled ? { spilledSets: ingested.spilled } : {}),
+    sketches: ingested.sketches,
+    setSizes: ingested.setSizes,
+    ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}),
+    external,
+  };
   const found = await searchDocs(workers, signal, scanDocs, settings, sets, options, () => m.setPhase('grouping'));
   ingested.keptSets = [];
   delete ingested.spilled;
+  ingested.sketches = new Uint16Array(0);
+  ingested.setSizes = new Uint32Array(0);
   signal.throwIfAborted();
   const tEnd = performance.now();
   p.tEnd = tEnd;

@@ -132,7 +132,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     containmentThreshold,
     grouping,
     // What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search).
-    ingested: { smallSets: [], keptSets: [], keptBytes: 0, passages: [] },
+    ingested: { smallSets: [], keptSets: [], keptBytes: 0, sketches: new Uint16Array(0), setSizes: new Uint32Array(0), passages: [] },
     skipped: [],
     notes: [],
     timings: { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 },
@@ -184,7 +184,7 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
     if (s.store.getSnapshot().state === 'cancelled' && !s.current) {
       const partial = partialResult();
       s.store.update({ result: partial });
-      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets, ingested.passages.length > 0 ? concatSets(ingested.passages) : undefined);
+      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets, { sketches: ingested.sketches, setSizes: ingested.setSizes }, ingested.passages.length > 0 ? concatSets(ingested.passages) : undefined);
     }
     return;
   }
@@ -196,13 +196,20 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
 }
 
 /** Searches what a cancelled scan finished (exact and near-duplicates), publishing it still marked partial. */
-async function searchPartial(s: SessionState, partial: ScanResult, sets: PackedSets, keptSets: ReadonlyArray<Uint32Array | undefined>, passages: PackedSets | undefined): Promise<void> {
+async function searchPartial(
+  s: SessionState,
+  partial: ScanResult,
+  sets: PackedSets,
+  keptSets: ReadonlyArray<Uint32Array | undefined>,
+  known: { sketches: Uint16Array; setSizes: Uint32Array },
+  passages: PackedSets | undefined,
+): Promise<void> {
   const controller = new AbortController();
   s.afterCancel = controller;
   try {
     const { k, similarityThreshold, grouping } = partial;
     const { containmentThreshold } = s.store.getSnapshot();
-    const found = await searchDocs(s.workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, containmentThreshold, grouping, keptSets, ...(passages ? { passages } : {}) });
+    const found = await searchDocs(s.workers, controller.signal, partial.docs, partial.settings, sets, { k, similarityThreshold, containmentThreshold, grouping, keptSets, ...known, ...(passages ? { passages } : {}) });
     if (s.afterCancel !== controller || s.current) return;
     const result: ScanResult = { ...partial, docs: found.docs, representative: found.representative, exactGroups: found.exactGroups, ...found.near };
     s.last = { corpus: found.corpus, candidates: found.candidates, result };

@@ -8,6 +8,7 @@ import { DocStatus } from '../core/documents/document-status.ts';
 import type { ScanDocs, ScanResult } from './scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 import type { PackedSets, SpilledSets } from '../core/groups/packed-sets.ts';
+import { SKETCH_BINS, sketchKnown } from '../core/groups/minhash-sketch.ts';
 
 /** What the near-duplicate stage needs from a finished fingerprinting pass (kept for regroups). */
 export interface SearchCorpus {
@@ -33,6 +34,11 @@ export interface SearchCorpus {
    * (the CLI's cache): verification's size bound then decides a pair without reading that document.
    */
   setSizes?: Uint32Array;
+  /**
+   * Per doc: its MinHash sketch (core/groups/minhash-sketch.ts, SKETCH_BINS entries each, all 0: not
+   * known): verification's filter rejects a pair the two sketches rule out without reading either.
+   */
+  sketches?: Uint16Array;
   /** Sampled passages of fingerprinted documents (doc ids, ascending), for the containment search (contained-search.ts). */
   passages?: PackedSets;
   /** Exact containment counts measured so far for this corpus (contained-search.ts). */
@@ -47,6 +53,28 @@ export interface KnownContainment {
   sizeA: Uint32Array;
   sizeB: Uint32Array;
   count: number;
+}
+
+/**
+ * `sketches` with each representative's sketch known where one of its exact copies has it (a copy a
+ * worker fingerprinted while another, earlier by path, stands for the text): filled in place, same text, same sketch.
+ */
+export function sketchesOfReps(sketches: Uint16Array, representative: Int32Array): Uint16Array {
+  for (let d = 0; d < representative.length; d++) {
+    const r = representative[d];
+    if (r < 0 || r === d || !sketchKnown(sketches, d) || sketchKnown(sketches, r)) continue;
+    sketches.copyWithin(r * SKETCH_BINS, d * SKETCH_BINS, (d + 1) * SKETCH_BINS);
+  }
+  return sketches;
+}
+
+/** `setSizes` (0: unknown) with each representative's size known where one of its exact copies has it, in place (see `sketchesOfReps`). */
+export function setSizesOfReps(setSizes: Uint32Array, representative: Int32Array): Uint32Array {
+  for (let d = 0; d < representative.length; d++) {
+    const r = representative[d];
+    if (r >= 0 && r !== d && setSizes[r] === 0) setSizes[r] = setSizes[d];
+  }
+  return setSizes;
 }
 
 /** Candidates of one search radius. */

@@ -8,6 +8,7 @@ import { transfer } from 'comlink';
 import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { sizesAllow } from '../core/groups/jaccard.ts';
 import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
+import { SKETCH_BINS, sketchesAllow, sketchMatchFloor } from '../core/groups/minhash-sketch.ts';
 import { localityOrder } from '../core/groups/pair-locality.ts';
 import type { ChainJob, IngestItem } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
@@ -39,13 +40,14 @@ function distinctDocs(count: number, pairs: { a: ArrayLike<number>; b: ArrayLike
 }
 
 /**
- * A candidate's "Jaccard" when the size bound rejected it (`sizesAllow`): below every threshold, never
- * remembered, shown or saved as a measured value, and decided again (bound or measure) by the next
- * verification at whatever threshold that one has. NaN stays "not measured" (could not be read).
+ * A candidate's "Jaccard" when a bound rejected it before measuring (the size bound `sizesAllow`, or the
+ * sketches, `sketchesAllow`): below the threshold of that verification, never remembered, shown or
+ * saved as a measured value, and decided again (bound or measure) by the next verification at
+ * whatever threshold that one has. NaN stays "not measured" (could not be read).
  */
-export const SIZE_REJECTED = -1;
+export const BOUND_REJECTED = -1;
 
-/** Whether a candidate's value is a measured Jaccard (not NaN, not SIZE_REJECTED). */
+/** Whether a candidate's value is a measured Jaccard (not NaN, not BOUND_REJECTED). */
 export function isMeasured(jaccard: number): boolean {
   return jaccard >= 0;
 }
@@ -147,10 +149,12 @@ export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'spilledSet
  * feature set comes from `corpus.keptSets` (kept from fingerprinting, within the scan's budget, see
  * scan-session.ts) or, without one, from reading its file again. When both documents' set sizes are known
  * (kept sets, or sizes a saved corpus kept: `knownSetSize`): a pair they show cannot reach `threshold`
- * (`sizesAllow`) is marked SIZE_REJECTED instead, with nothing sent or merged. Pairs are cut into
+ * (`sizesAllow`) is marked BOUND_REJECTED instead, with nothing sent or merged; so is a pair whose two
+ * MinHash sketches (`corpus.sketches`, every fingerprinted document's) rule it out (`sketchesAllow`:
+ * a pair at the threshold is lost with probability below 1e-9). Pairs are cut into
  * chunks along the candidate graph (`localityOrder`), so a document's neighbours mostly share its
  * chunk and its set is sent and decoded once or twice, not once per neighbour. `docsRead` counts
- * the files read again; `sizeRejected` the pairs the bound decided.
+ * the files read again; `sizeRejected` and `sketchRejected` the pairs each bound decided.
  */
 export async function verifyCandidates(
   workers: ScanWorkers,
@@ -158,7 +162,7 @@ export async function verifyCandidates(
   corpus: SearchCorpus,
   candidates: Candidates,
   threshold: number,
-): Promise<{ measured: number; docsRead: number; sizeRejected: number }> {
+): Promise<{ measured: number; docsRead: number; sizeRejected: number; sketchRejected: number }> {
   const { docs, settings } = corpus;
   const { pairs, jaccard } = candidates;
   const slice = createTimeSlicer();
@@ -171,6 +175,9 @@ export async function verifyCandidates(
   let measured = 0;
   let docsRead = 0;
   let sizeRejected = 0;
+  let sketchRejected = 0;
+  const sketches = corpus.sketches;
+  const floor = sketches ? sketchMatchFloor(threshold) : null;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
   const maxInFlight = workers.ingest.size * 2;
@@ -220,8 +227,14 @@ export async function verifyCandidates(
     const sizeA = knownSetSize(corpus, pairs.a[p]);
     const sizeB = knownSetSize(corpus, pairs.b[p]);
     if (sizeA >= 0 && sizeB >= 0 && !sizesAllow(sizeA, sizeB, threshold)) {
-      jaccard[p] = SIZE_REJECTED;
+      jaccard[p] = BOUND_REJECTED;
       sizeRejected++;
+      continue;
+    }
+    // Then the sketches (every fingerprinted document has one; an unknown one allows the pair).
+    if (floor && !sketchesAllow(sketches!, pairs.a[p] * SKETCH_BINS, sketches!, pairs.b[p] * SKETCH_BINS, floor)) {
+      jaccard[p] = BOUND_REJECTED;
+      sketchRejected++;
       continue;
     }
     jaccard[p] = Number.NaN; // a pair the bound rejected at a higher threshold is measured now
@@ -249,10 +262,10 @@ export async function verifyCandidates(
   flush();
   while (inFlight.size > 0) await Promise.race(inFlight);
   if (failure !== null) throw failure;
-  return { measured, docsRead, sizeRejected };
+  return { measured, docsRead, sizeRejected, sketchRejected };
 }
 
-/** Adds the candidates' measured Jaccards (never NaN or SIZE_REJECTED) to the corpus' cache (a merge of two (a, b)-sorted lists). */
+/** Adds the candidates' measured Jaccards (never NaN or BOUND_REJECTED) to the corpus' cache (a merge of two (a, b)-sorted lists). */
 export function rememberJaccards(corpus: SearchCorpus, candidates: Candidates): void {
   const old = corpus.known;
   const { pairs, jaccard } = candidates;

@@ -10,6 +10,7 @@ import type { DocumentFrequencies } from '../core/simhash/document-frequencies.t
 import { PassageCollector } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet } from '../core/groups/feature-set-codec.ts';
 import { packSets, type KeptSets } from '../core/groups/packed-sets.ts';
+import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 import { batchColumns, KeptSetArena } from './batch-arena.ts';
 import { DOC_COLUMN_NAMES, docColumnBuffers } from '../core/documents/doc-columns.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
@@ -153,6 +154,8 @@ async function ingestItemsWith(
     skipped: [],
     notes: [],
     sets: { docs: new Uint32Array(0), offsets: new Uint32Array(0), keys: new Uint32Array(0) },
+    sketches: new Uint16Array(n * SKETCH_BINS),
+    ...(options.setSizes ? { setSizes: new Uint32Array(n) } : {}),
     bytesRead: 0,
     fingerprinted: 0,
   };
@@ -213,7 +216,11 @@ async function ingestItemsWith(
       // The feature set comes from the fingerprint's own tokens and hashes: for verification when
       // sets are kept, and for the short-document join when the text is small.
       // The set is a view of the fingerprinter's scratch: encoded or sampled at once, copied only when small.
-      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, options.keepSets || options.passages ? Infinity : SMALL_SET_WORDS, true);
+      // The sketch for every document fingerprinted, kept set or not: verification's filter (one pass over the hashes).
+      // With set sizes asked for, the set is made for every document (as it is for every kept one) to count its keys.
+      const wholeSet = options.keepSets || options.passages || options.setSizes;
+      const r = fp.fingerprintNormalizedWithSet(read.utf8, read.ascii, wholeSet ? Infinity : SMALL_SET_WORDS, true, out.sketches, i * SKETCH_BINS);
+      if (out.setSizes && r.status === 'ok') out.setSizes[i] = r.set!.length;
       const small = r.status === 'ok' && r.words < SMALL_SET_WORDS;
       const set = small ? r.set!.slice() : null;
       // Kept for verification (only texts fingerprinted here: a copy is measured through its original).
@@ -270,6 +277,6 @@ function finishBatch(
     out.input = input;
     buffers.push(input);
   }
-  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys];
+  const arrays = [out.sets.docs, out.sets.offsets, out.sets.keys, out.sketches, ...(out.setSizes ? [out.setSizes] : [])];
   return { out, buffers: [...buffers, ...arrays.map((array) => array.buffer as ArrayBuffer), ...docColumnBuffers(columns, DOC_COLUMN_NAMES)] };
 }

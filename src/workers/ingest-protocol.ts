@@ -106,6 +106,16 @@ export interface IngestBatchResult extends DocColumns<Exclude<DocColumnName, 'mo
    * document fingerprinted here, for the containment search (`docs` are batch indexes).
    */
   passages?: PackedSets;
+  /**
+   * Each item's MinHash sketch (core/groups/minhash-sketch.ts), SKETCH_BINS entries per item in batch
+   * order; all 0 for an item not fingerprinted here (skipped, a copy, a text this worker had seen).
+   */
+  sketches: Uint16Array;
+  /**
+   * With `setSizes`: each item's feature-set size (distinct keys), 0 for an item not fingerprinted here:
+   * verification's exact size bound for documents whose sets are not kept.
+   */
+  setSizes?: Uint32Array;
   /** With `returnInput`: the buffer the items' bytes were views of, transferred back to be reused. */
   input?: ArrayBuffer;
 }
@@ -144,6 +154,8 @@ export interface IngestBatchOptions {
    * (`IngestBatchResult.spilled`), so the main thread holds a few numbers a document instead of its set.
    */
   spillSets?: boolean;
+  /** Return each fingerprinted document's feature-set size (`IngestBatchResult.setSizes`), kept set or not. */
+  setSizes?: boolean;
   /** Return the sampled passages of each document fingerprinted (`IngestBatchResult.passages`): containment is searched. */
   passages?: boolean;
   /** The items' bytes are views of one buffer the page reads into again: send it back (`IngestBatchResult.input`). */

@@ -39,6 +39,7 @@ import { createDocumentFrequencyTable } from './document-frequencies.ts';
 import type { DocumentFrequencies } from './document-frequencies.ts';
 import { createEngine, RELEASE_BYTES, type Engine } from './fingerprint-engine.ts';
 import { featureCount, tokenizeNormalized, tokenizeText } from './compact-tokens.ts';
+import { sketchKeys } from '../groups/minhash-sketch.ts';
 import { bitsOut, createTfidfSums, distinctLowHalves, hashAndCount, hashFeatures, resetTable, signBits, tableFeatures } from './feature-bits.ts';
 
 /** The fingerprint of one document. `hi`/`lo` are 0 and meaningless when `status` is 'too-short'. */
@@ -80,9 +81,18 @@ export type Fingerprinter = {
    * `fingerprintNormalized`, and also `featureSetNormalized` when the document has fewer than
    * `setBelowWords` words (else `set` is null): from the same tokens and feature hashes, one pass
    * instead of two (the features do not depend on the weights). With `scratch`, the set is a view
-   * valid only until this fingerprinter's next call (the caller copies what it keeps).
+   * valid only until this fingerprinter's next call (the caller copies what it keeps). With `sketch`,
+   * the document's MinHash sketch (core/groups/minhash-sketch.ts) goes to `sketch[sketchAt ..]`, from
+   * the same hashes, whether or not the set is made (left as it is when the document is too short).
    */
-  fingerprintNormalizedWithSet(utf8: Uint8Array, ascii: boolean, setBelowWords: number, scratch?: boolean): FingerprintResult & { set: Uint32Array | null };
+  fingerprintNormalizedWithSet(
+    utf8: Uint8Array,
+    ascii: boolean,
+    setBelowWords: number,
+    scratch?: boolean,
+    sketch?: Uint16Array,
+    sketchAt?: number,
+  ): FingerprintResult & { set: Uint32Array | null };
 };
 
 /**
@@ -163,10 +173,11 @@ export function createFingerprinter(settings: SimHashSettings, options: Fingerpr
     featureSet: (text) => featureSetPrepared(prepare(text)),
     fingerprintNormalized: (utf8, ascii) => fingerprintPrepared(prepareNormalized(utf8, ascii)),
     featureSetNormalized: (utf8, ascii) => featureSetPrepared(prepareNormalized(utf8, ascii)),
-    fingerprintNormalizedWithSet(utf8, ascii, setBelowWords, scratch = false) {
+    fingerprintNormalizedWithSet(utf8, ascii, setBelowWords, scratch = false, sketch, sketchAt = 0) {
       const count = prepareNormalized(utf8, ascii);
       const print = fingerprintHashed(count);
-      // Every weighting left the features' hashes in e.hashes.
+      // Every weighting left the features' hashes in e.hashes (lo at 2f: the set's keys).
+      if (sketch && count > 0) sketchKeys(e.hashes, count, 2, sketch, sketchAt);
       const set = print.words < setBelowWords ? (count === 0 ? new Uint32Array(0) : distinctLowHalves(e, count, scratch)) : null;
       release();
       return { ...print, set };

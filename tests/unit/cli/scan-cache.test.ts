@@ -244,23 +244,26 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('decides an edited file\'s pairs with unchanged files by their saved feature-set sizes, reading none of those the sizes rule out (before: every one was read)', async () => {
+  it('decides an edited file\'s pairs with unchanged files by their saved feature-set sizes and sketches, reading none of those they rule out (before: every one was read)', async () => {
     const { root, dir, cache } = await textsFolder();
     // t0 with a third more words after it: near by fingerprint, too far apart in size to reach 0.8.
     const words = TEXTS[3]!.split(/\s+/);
     writeFileSync(join(dir, 'longer.txt'), `${TEXTS[0]}\n${words.slice(0, Math.floor(TEXTS[0]!.split(/\s+/).length / 3)).join(' ')}`);
     await pastRacyWindow();
-    await scan(dir, join(root, 'a.csv'), ['--cache', cache]);
+    // k = 64: every pair is a candidate, so t0 also meets unchanged files of about its size that are not near it (the sketches' pairs).
+    await scan(dir, join(root, 'a.csv'), ['--cache', cache, '--k', '64']);
     writeFileSync(join(dir, 't0.txt'), `${TEXTS[0]} and one more sentence here.`);
-    const cached = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
-    const fresh = await scan(dir, join(root, 'c.csv'), []);
+    const cached = await scan(dir, join(root, 'b.csv'), ['--cache', cache, '--k', '64']);
+    const fresh = await scan(dir, join(root, 'c.csv'), ['--k', '64']);
     expect(cached.csv.equals(fresh.csv)).toBe(true);
-    const counts = (err: string) => /(\d+) candidates? rejected by feature-set sizes, (\d+) files? read again/.exec(err)!.slice(1).map(Number);
-    const [rejected, read] = counts(cached.err);
+    const counts = (err: string) => /(\d+) rejected by the size bound, (\d+) by the sketches, \d+ measured, (\d+) files? read again/.exec(err)!.slice(1).map(Number);
+    const [rejected, sketched, read] = counts(cached.err);
     const [freshRejected] = counts(fresh.err);
     // The fresh scan kept every set: what its bound rejected among t0's pairs, the cached scan rejects from the saved sizes.
     expect(rejected).toBeGreaterThan(0);
     expect(freshRejected).toBeGreaterThanOrEqual(rejected);
+    // The pairs the sizes allow, the saved sketches decide (seen failing without them: 0 here, and files read).
+    expect(sketched).toBeGreaterThan(0);
     expect(read).toBe(0);
     rmSync(root, { recursive: true, force: true });
   });
@@ -278,7 +281,7 @@ describe('simsift scan --cache', { timeout: Math.max(600_000, SEQUENCES * 150_00
     writeFileSync(join(dir, 'longer.txt'), `${readFileSync(join(dir, 'longer.txt'), 'utf8')} again`);
     const cached = await scan(dir, join(root, 'b.csv'), ['--cache', cache]);
     expect(cached.csv.equals((await scan(dir, join(root, 'c.csv'), [])).csv)).toBe(true);
-    const [rejected, read] = /(\d+) candidates? rejected by feature-set sizes, (\d+) files? read again/.exec(cached.err)!.slice(1).map(Number);
+    const [rejected, read] = /(\d+) rejected by the size bound, \d+ by the sketches, \d+ measured, (\d+) files? read again/.exec(cached.err)!.slice(1).map(Number);
     expect(read).toBe(0);
     expect(rejected).toBeGreaterThan(0);
     rmSync(root, { recursive: true, force: true });

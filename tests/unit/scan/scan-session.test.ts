@@ -171,7 +171,9 @@ describe('scan session: verified near-duplicates', () => {
     const pairs = Array.from({ length: r.verified.count }, (_, p) => `${name(r.verified.a[p])}-${name(r.verified.b[p])}:${r.verified.jaccard[p].toFixed(3)}`);
     expect(pairs).toEqual(['a.txt-b.txt:0.815', 'b.txt-c.txt:0.815']);
     expect(r.verification.candidates).toBe(6);
-    expect(r.verification.measured).toBe(6);
+    // u's three pairs (an unrelated text) are rejected by the MinHash sketches, the others measured.
+    expect(r.verification.sketchRejected).toBe(3);
+    expect(r.verification.measured).toBe(3);
     // Every feature set was kept from fingerprinting: no file is read a second time.
     expect(r.verification.docsRead).toBe(0);
     expect(Array.from(r.histogram).reduce((x, y) => x + y, 0)).toBe(6);
@@ -195,7 +197,9 @@ describe('scan session: verified near-duplicates', () => {
     expect(r).not.toBe(first);
     expect(r.docs).toBe(first.docs); // nothing fingerprinted again
     expect(r.verification.measured).toBe(0);
-    expect(r.verification.cached).toBe(6);
+    // u's pairs were never measured (the sketches decide them again at 0.6): the three measured ones are cached.
+    expect(r.verification.cached).toBe(3);
+    expect(r.verification.sketchRejected).toBe(3);
     expect(r.verified.count).toBe(3); // a-c (0.66) now counts
     expect(r.grouping).toBe('components');
     expect(Array.from(r.chained!)).toEqual([0]); // a, b, c are a clique at 0.6

@@ -11,7 +11,7 @@ import { realTextSources } from '../../../bench/real-corpus.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { decideNearDuplicates, emptyKnown } from '../../../src/scan/near-duplicate-search.ts';
-import { SIZE_REJECTED } from '../../../src/scan/verify-candidates.ts';
+import { BOUND_REJECTED } from '../../../src/scan/verify-candidates.ts';
 import { plainScan, type ShownCorpus } from '../../../src/scan/scan-run.ts';
 import type { Candidates, SearchCorpus } from '../../../src/scan/search-corpus.ts';
 import type { Grouping } from '../../../src/scan/scan-result.ts';
@@ -19,7 +19,7 @@ import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { inFolder, inThreadWorkers } from './in-thread-workers.ts';
 
 const K = 16;
-const THRESHOLDS = [0.3, 0.5, 0.55, 0.7, 0.8, 0.9, 0.95];
+const THRESHOLDS = [0.3, 0.5, 0.7, 0.8, 0.9, 0.95];
 const FIXTURE_DOCUMENTS = join(import.meta.dirname, '../../fixtures/documents');
 
 const workers = () => inThreadWorkers();
@@ -54,7 +54,7 @@ function unmeasured(c: Candidates): Candidates {
 }
 
 function withoutKeptSets(corpus: SearchCorpus): SearchCorpus {
-  const { keptSets: _, ...rest } = corpus;
+  const { keptSets: _, sketches: __, setSizes: ___, ...rest } = corpus;
   return { ...rest, known: emptyKnown() };
 }
 
@@ -95,25 +95,51 @@ describe('the size bound before exact Jaccard, on real text', () => {
         const filtered = await decideNearDuplicates(w, signal, { ...own.corpus, known: emptyKnown() }, bounded, { similarityThreshold: t, grouping });
         const measuredAll = unmeasured(own.candidates);
         const truth = await decideNearDuplicates(w, signal, withoutKeptSets(own.corpus), measuredAll, { similarityThreshold: t, grouping });
-        expect(truth.verification.sizeRejected).toBe(0);
+        expect(truth.verification.sizeRejected + truth.verification.sketchRejected).toBe(0);
         expect(pairsOf(filtered.verified)).toEqual(pairsOf(truth.verified));
         expect(csvOf(filtered, paths)).toBe(csvOf(truth, paths));
-        expect(filtered.verification.measured + filtered.verification.sizeRejected).toBe(truth.verification.measured);
+        expect(filtered.verification.measured + filtered.verification.sizeRejected + filtered.verification.sketchRejected).toBe(truth.verification.measured);
         // Every pair the bound rejected really is below the threshold; every other value is the measured one.
         for (let p = 0; p < bounded.pairs.count; p++) {
-          if (bounded.jaccard[p] === SIZE_REJECTED) expect(measuredAll.jaccard[p]).toBeLessThan(t);
+          if (bounded.jaccard[p] === BOUND_REJECTED) expect(measuredAll.jaccard[p]).toBeLessThan(t);
           else expect(bounded.jaccard[p]).toBe(measuredAll.jaccard[p]);
         }
         rejectedAnywhere += filtered.verification.sizeRejected;
         if (grouping === 'reference') {
           counts.push(
-            `t=${t}: ${bounded.pairs.count} candidates, ${filtered.verification.sizeRejected} rejected by size, ${filtered.verification.measured} measured, ${filtered.verified.count} pairs (same without the bound)`,
+            `t=${t}: ${bounded.pairs.count} candidates, ${filtered.verification.sizeRejected} rejected by size, ${filtered.verification.sketchRejected} by the sketches, ${filtered.verification.measured} measured, ${filtered.verified.count} pairs (same without the bound)`,
           );
         }
       }
     }
     console.log(`size bound over ${files.length} real-text files at k=${K}:\n  ${counts.join('\n  ')}`);
     expect(rejectedAnywhere).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('decides by the set sizes and sketches every document has, without reading, the pairs of documents whose sets were not kept (the budget spent): same pairs and CSV, fewer files read', async () => {
+    const w = workers();
+    const paths = own.result.docs.paths;
+    const { keptSets: _, ...unkept } = own.corpus;
+    expect(own.corpus.sketches?.length).toBe(own.result.docs.count * 64);
+    for (const t of [0.9]) {
+      const kept = await decideNearDuplicates(w, signal, { ...own.corpus, known: emptyKnown() }, unmeasured(own.candidates), { similarityThreshold: t, grouping: 'reference' });
+      const bounded = unmeasured(own.candidates);
+      const filtered = await decideNearDuplicates(w, signal, { ...unkept, known: emptyKnown() }, bounded, { similarityThreshold: t, grouping: 'reference' });
+      const measuredAll = unmeasured(own.candidates);
+      const truth = await decideNearDuplicates(w, signal, withoutKeptSets(own.corpus), measuredAll, { similarityThreshold: t, grouping: 'reference' });
+      expect(pairsOf(filtered.verified)).toEqual(pairsOf(truth.verified));
+      expect(csvOf(filtered, paths)).toBe(csvOf(truth, paths));
+      // The sizes came with every document, not only with the kept sets: the bounds decide as much without them.
+      expect([filtered.verification.sizeRejected, filtered.verification.sketchRejected]).toEqual([kept.verification.sizeRejected, kept.verification.sketchRejected]);
+      expect(filtered.verification.sizeRejected).toBeGreaterThan(0);
+      expect(filtered.verification.sketchRejected).toBeGreaterThan(0);
+      expect(filtered.verification.measured + filtered.verification.sizeRejected + filtered.verification.sketchRejected).toBe(truth.verification.measured);
+      expect(filtered.verification.docsRead).toBeLessThan(truth.verification.docsRead);
+      for (let p = 0; p < bounded.pairs.count; p++) if (bounded.jaccard[p] === BOUND_REJECTED) expect(measuredAll.jaccard[p]).toBeLessThan(t);
+      console.log(
+        `t=${t} without kept sets: ${bounded.pairs.count} candidates, ${filtered.verification.sizeRejected} rejected by the size bound, ${filtered.verification.sketchRejected} by the sketches, ${filtered.verification.docsRead} files read (${truth.verification.docsRead} without either)`,
+      );
+    }
   }, 120_000);
 
   it('never remembers a rejected pair, and a regroup at a lower threshold finds what the bound rejected at a higher one', async () => {
