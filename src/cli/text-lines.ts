@@ -29,9 +29,15 @@ function textLines(): TextLinesExports {
 
 const align8 = (at: number) => Math.ceil(at / 8) * 8;
 
-/** Where the fingerprints of a text of `length` bytes at `at` go, and the memory's end after them. */
+/**
+ * Lines parsed per kernel call, their fingerprints then copied out: a region this small is touched
+ * once and reused, where one for every line would be as much fresh memory as the fingerprints.
+ */
+const CHUNK_LINES = 65536;
+
+/** Where the fingerprints of a text of `length` bytes at `at` go (a chunk's worth), and the memory's end after them. */
 function fingerprintRegions(at: number, length: number): { hiAt: number; loAt: number; end: number } {
-  const lines = Math.ceil(length / LINE_BYTES);
+  const lines = Math.min(Math.ceil(length / LINE_BYTES), CHUNK_LINES);
   const hiAt = align8(at + length);
   const loAt = hiAt + 4 * lines;
   return { hiAt, loAt, end: loAt + 4 * lines };
@@ -65,9 +71,19 @@ export function parseLeadingHexLines(bytes: Uint8Array, hi: Uint32Array, lo: Uin
   const { hiAt, loAt, end } = fingerprintRegions(at, bytes.length);
   // A view made elsewhere than textInputBuffer without room behind it: growing would detach it.
   if (end > k.memory.buffer.byteLength) return 0;
-  const n = Math.min(k.parseHexLines(at, bytes.length, hiAt, loAt), hi.length, lo.length);
-  hi.set(new Uint32Array(k.memory.buffer, hiAt, n));
-  lo.set(new Uint32Array(k.memory.buffer, loAt, n));
+  const chunk = (loAt - hiAt) / 4;
+  const chunkHi = new Uint32Array(k.memory.buffer, hiAt, chunk);
+  const chunkLo = new Uint32Array(k.memory.buffer, loAt, chunk);
+  let n = 0;
+  // A chunk ends at a line's end, so each call sees whole lines (the last may end at the end of the text).
+  for (let from = 0; from < bytes.length; from = n * LINE_BYTES) {
+    const length = Math.min(bytes.length - from, chunk * LINE_BYTES);
+    const parsed = Math.min(k.parseHexLines(at + from, length, hiAt, loAt), hi.length - n, lo.length - n);
+    hi.set(chunkHi.subarray(0, parsed), n);
+    lo.set(chunkLo.subarray(0, parsed), n);
+    n += parsed;
+    if (parsed < chunk) break;
+  }
   return n;
 }
 

@@ -53,6 +53,21 @@ describe('parseLeadingHexLines', () => {
     }
   });
 
+  it('parses past its chunks of 65,536 lines, and stops at a bad line on either side of a chunk end', () => {
+    const line = (i: number) => (0x10000000 + i).toString(16) + '0123abcd\n';
+    const text = Array.from({ length: 2 * 65536 + 3 }, (_, i) => line(i)).join('');
+    const bytes = encoder.encode(text);
+    const all = parse(bytes);
+    expect([all.n, all.hi[65536], all.lo[131074]]).toEqual([2 * 65536 + 3, 0x10000000 + 65536, 0x0123abcd]);
+    for (const bad of [65535, 65536, 131072]) {
+      const broken = bytes.slice();
+      broken[bad * 17 + 3] = 0x67;
+      expect([bad, parse(broken).n]).toEqual([bad, bad]);
+    }
+    // Exactly one chunk, the last line without its newline.
+    expect(parse(bytes.subarray(0, 65536 * 17 - 1)).n).toBe(65536);
+  });
+
   it('parses a text read into its input buffer where it lies, as it parses a copy', () => {
     const rnd = mulberry32(7);
     const text = Array.from({ length: 500 }, () => Array.from({ length: 16 }, () => HEX[rnd() % 16]).join('') + '\n').join('');
