@@ -31,13 +31,17 @@ export function nextRow(): i32 {
   return <bool>(<i32>((x & mask) == 0) & <i32>(popcnt<u64>(x) <= limit));
 }
 
-/** Writes the pair (docA, the record at p's document, the distance popcount(x)) as found pair `found`; returns found + 1. */
+/**
+ * Writes the pair (docA, the record at p's document, the distance popcount(x)) as found pair `found`
+ * into the three columns at `out` (`capacity` u32 documents i, as many documents j, as many u8
+ * distances: the caller copies each out whole); returns found + 1.
+ */
 // @ts-ignore: decorator
-@inline function emit(out: usize, found: i32, docA: u32, p: usize, x: u64): i32 {
-  const at = out + <usize>found * 12;
-  store<u32>(at, docA);
-  store<u32>(at, load<u32>(p, 8), 4);
-  store<u32>(at, <u32>popcnt<u64>(x), 8);
+@inline function emit(out: usize, capacity: usize, found: i32, docA: u32, p: usize, x: u64): i32 {
+  const i = <usize>found;
+  store<u32>(out + (i << 2), docA);
+  store<u32>(out + (capacity << 2) + (i << 2), load<u32>(p, 8));
+  store<u8>(out + (capacity << 3) + i, <u8>popcnt<u64>(x));
   return found + 1;
 }
 
@@ -46,7 +50,7 @@ export function nextRow(): i32 {
  * run's end (or `row` for the first) to the u32 `ends[r]`. Writes each pair (i, j), i < j, of one run
  * with (fingerprint_i XOR fingerprint_j) & mask == 0, popcount <= k, and a nonzero XOR on each of the
  * `differCount` u64 block masks at `differ` (a pair that agrees on one of those blocks belongs to an
- * earlier table) to `out` as three u32: document i, document j (word 2 of each record), the distance.
+ * earlier table) to the columns at `out` (see emit): document i, document j (word 2 of each record), the distance.
  * Stops before a row whose pairs might not fit in `capacity` (nextRun/nextRow say where to go on)
  * and returns the number of pairs written.
  */
@@ -80,14 +84,14 @@ export function scanRuns(
         if (<i32>(popcnt<u64>(x0) <= limit) | <i32>(popcnt<u64>(x1) <= limit) | <i32>(popcnt<u64>(x2) <= limit) | <i32>(popcnt<u64>(x3) <= limit)) {
           for (let q: usize = 0; q < 64; q += 16) {
             const x = a ^ load<u64>(p + q);
-            if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, found, docA, p + q, x);
+            if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, <usize>capacity, found, docA, p + q, x);
           }
         }
         p += 64;
       }
       while (p < last) {
         const x = a ^ load<u64>(p);
-        if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, found, docA, p, x);
+        if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, <usize>capacity, found, docA, p, x);
         p += 16;
       }
       row++;

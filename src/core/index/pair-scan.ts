@@ -29,7 +29,7 @@ interface PairScanExports {
 
 /** The kernel's memory laid out for one search, with typed-array views over each region. */
 export interface PairScanArena {
-  /** Byte offsets of the regions (fingerprint halves and keys 4 bytes, records 16, ends 4, found pairs 12, block masks 8). */
+  /** Byte offsets of the regions (fingerprint halves and keys 4 bytes, records 16, ends 4, found pairs 9 as three columns, block masks 8). */
   readonly hiAt: number;
   readonly loAt: number;
   readonly keysAt: number;
@@ -41,7 +41,7 @@ export interface PairScanArena {
   readonly outAt: number;
   /** Found pairs the out region holds. */
   readonly capacity: number;
-  /** Views (the fingerprints' halves and one table's keys, a word per document; 4 words a record; ends; the blocks a table's pairs must differ on, as u32 halves; found pairs as document i, document j, distance). */
+  /** Views (the fingerprints' halves and one table's keys, a word per document; 4 words a record; ends; the blocks a table's pairs must differ on, as u32 halves; found pairs as columns: documents i, documents j, distances). */
   readonly hi: Uint32Array;
   readonly lo: Uint32Array;
   readonly keys: Uint32Array;
@@ -50,7 +50,9 @@ export interface PairScanArena {
   readonly ends: Uint32Array;
   readonly localEnds: Uint32Array;
   readonly differ: Uint32Array;
-  readonly out: Uint32Array;
+  readonly outA: Uint32Array;
+  readonly outB: Uint32Array;
+  readonly outDistance: Uint8Array;
   readonly kernel: PairScanExports;
 }
 
@@ -87,7 +89,7 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   const localEndsAt = endsAt + 4 * ends;
   const differAt = localEndsAt + 4 * ends;
   const outAt = differAt + 8 * MAX_DIFFER;
-  const bytes = outAt + 12 * capacity;
+  const bytes = outAt + 9 * capacity;
   growMemoryTo(kernel.memory, bytes);
   const buffer = kernel.memory.buffer;
   return {
@@ -100,6 +102,8 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
     ends: new Uint32Array(buffer, endsAt, ends),
     localEnds: new Uint32Array(buffer, localEndsAt, ends),
     differ: new Uint32Array(buffer, differAt, 2 * MAX_DIFFER),
-    out: new Uint32Array(buffer, outAt, 3 * capacity),
+    outA: new Uint32Array(buffer, outAt, capacity),
+    outB: new Uint32Array(buffer, outAt + 4 * capacity, capacity),
+    outDistance: new Uint8Array(buffer, outAt + 8 * capacity, capacity),
   };
 }

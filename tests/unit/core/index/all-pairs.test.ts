@@ -230,7 +230,7 @@ describe('the pair-scan kernel', () => {
     arena.differ.set([0xff, 0]);
     const scan = (differCount: number) => {
       const count = arena.kernel.scanRuns(arena.groupedAt, arena.endsAt, 0, 1, 0, 8, 0, 0, arena.differAt, differCount, arena.outAt, arena.capacity);
-      return Array.from({ length: count }, (_, p) => Array.from(arena.out.subarray(3 * p, 3 * p + 3)).join(' '));
+      return Array.from({ length: count }, (_, p) => `${arena.outA[p]} ${arena.outB[p]} ${arena.outDistance[p]}`);
     };
     // Within 8: (10,11) 4, (10,12) 4, (10,13) 8, (11,12) 8; (11,13) and (12,13) are 12 apart.
     expect(scan(0)).toEqual(['10 11 4', '10 12 4', '10 13 8', '11 12 8']);
