@@ -199,3 +199,50 @@ export function groupByKey(
   }
   // ends[g] is now the end of group g.
 }
+
+/** Digit bits of one radix pass: 2,048 counters stay in L1. */
+const SORT_DIGIT: i32 = 11;
+
+/**
+ * Sorts the n pairs held as columns (u32 at `a`, u32 at `b`, u8 at `distance`) by (a, b), in place:
+ * each packed into a u64 key a << (bBits + 7) | b << 7 | distance (the caller sees to
+ * keyBits = aBits + bBits + 7 <= 64), the keys radix-sorted SORT_DIGIT bits a pass between `keys` and
+ * `spare` (8n bytes each) with 2^SORT_DIGIT + 1 counters at `counts`, then unpacked. Pairs are distinct,
+ * so the distance never decides an order.
+ */
+export function sortPairColumns(a: usize, b: usize, distance: usize, n: i32, bBits: i32, keyBits: i32, keys: usize, spare: usize, counts: usize): void {
+  const shiftA = <u64>(bBits + 7);
+  for (let i: usize = 0; i < <usize>n; i++) {
+    store<u64>(keys + (i << 3), (<u64>load<u32>(a + (i << 2)) << shiftA) | (<u64>load<u32>(b + (i << 2)) << 7) | <u64>load<u8>(distance + i));
+  }
+  const buckets: i32 = 1 << SORT_DIGIT;
+  const mask: u64 = <u64>(buckets - 1);
+  let src = keys;
+  let dst = spare;
+  for (let shift: i32 = 0; shift < keyBits; shift += SORT_DIGIT) {
+    const s = <u64>shift;
+    memory.fill(counts, 0, (<usize>buckets + 1) << 2);
+    for (let i: usize = 0; i < <usize>n; i++) {
+      const at = counts + ((<usize>((load<u64>(src + (i << 3)) >> s) & mask) + 1) << 2);
+      store<u32>(at, load<u32>(at) + 1);
+    }
+    countsToStarts(counts, buckets);
+    for (let i: usize = 0; i < <usize>n; i++) {
+      const key = load<u64>(src + (i << 3));
+      const at = counts + (<usize>((key >> s) & mask) << 2);
+      const q = load<u32>(at);
+      store<u32>(at, q + 1);
+      store<u64>(dst + (<usize>q << 3), key);
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  const maskB: u64 = (<u64>1 << <u64>bBits) - 1;
+  for (let i: usize = 0; i < <usize>n; i++) {
+    const key = load<u64>(src + (i << 3));
+    store<u8>(distance + i, <u8>(key & 127));
+    store<u32>(b + (i << 2), <u32>((key >> 7) & maskB));
+    store<u32>(a + (i << 2), <u32>(key >> shiftA));
+  }
+}

@@ -19,6 +19,7 @@ interface PairScanExports {
     records: number, from: number, to: number, local: number, ends: number, buckets: number,
     hiWord: number, rH: number, mH: number, loLen: number, rL: number, mL: number, digitShift: number,
   ): void;
+  sortPairColumns(a: number, b: number, distance: number, n: number, bBits: number, keyBits: number, keys: number, spare: number, counts: number): void;
   groupByKey(
     hi: number, lo: number, n: number, keys: number, ends: number, groups: number, shift: number, counted: number,
     w0: number, r0: number, m0: number, d0: number, w1: number, r1: number, m1: number, d1: number,
@@ -106,4 +107,32 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
     outB: new Uint32Array(buffer, outAt + 4 * capacity, capacity),
     outDistance: new Uint8Array(buffer, outAt + 8 * capacity, capacity),
   };
+}
+
+/** Counters of one of the kernel's sort passes (2^11 buckets, and one more). */
+const SORT_COUNTS = 2049;
+
+/**
+ * Sorts the first n pairs of the columns a, b, distance by (a, b) in place, in a kernel instance of
+ * its own (dropped after, memory and all): the ids take bBits and keyBits - bBits - 7 bits, keyBits <= 64.
+ */
+export function sortPairColumns(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n: number, bBits: number, keyBits: number): void {
+  compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
+  const kernel = new WebAssembly.Instance(compiled, {}).exports as unknown as PairScanExports;
+  const aAt = BASE;
+  const bAt = aAt + 4 * n;
+  const dAt = bAt + 4 * n;
+  const keysAt = Math.ceil((dAt + n) / 8) * 8;
+  const spareAt = keysAt + 8 * n;
+  const countsAt = spareAt + 8 * n;
+  growMemoryTo(kernel.memory, countsAt + 4 * SORT_COUNTS);
+  const buffer = kernel.memory.buffer;
+  const columns = [new Uint32Array(buffer, aAt, n), new Uint32Array(buffer, bAt, n), new Uint8Array(buffer, dAt, n)] as const;
+  columns[0].set(a.subarray(0, n));
+  columns[1].set(b.subarray(0, n));
+  columns[2].set(distance.subarray(0, n));
+  kernel.sortPairColumns(aAt, bAt, dAt, n, bBits, keyBits, keysAt, spareAt, countsAt);
+  a.set(columns[0]);
+  b.set(columns[1]);
+  distance.set(columns[2]);
 }

@@ -186,16 +186,18 @@ describe('splitting tables across workers', () => {
 });
 
 describe('sortPairs', () => {
-  // Short lists sort by comparison, longer ones as packed numbers while ids stay below 2^23, else by
-  // radix passes: every side of both switches, ids at the packing's edge and distances up to 64.
+  // Short lists sort by comparison, longer ones in the kernel while a, b and the distance pack into 64
+  // bits, else by radix passes: every side of both switches, ids at the packing's edge (b below 2^29
+  // and a below 2^28: exactly 64 bits; b at 2^29: 65) and distances up to 64.
   it.each([
     [2, 200_000],
     [700, 200_000],
     [1023, 200_000],
     [1024, 200_000],
     [5000, 200_000],
-    [5000, 2 ** 23 - 2],
     [5000, 2 ** 23],
+    [5000, 2 ** 29 - 1],
+    [5000, 2 ** 29],
     [5000, 2 ** 32 - 2],
   ])('orders %i pairs with ids below %i by (a, b) and keeps each pair with its distance', (n, span) => {
     const rnd = mulberry32(5);
