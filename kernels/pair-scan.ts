@@ -246,3 +246,42 @@ export function sortPairColumns(a: usize, b: usize, distance: usize, n: i32, bBi
     store<u32>(a + (i << 2), <u32>(key >> shiftA));
   }
 }
+
+/**
+ * Merges two lists of pairs, each sorted by (a, b) and held as columns (u32 a, u32 b, u8 distance:
+ * x's at xa, xb, xd, y's at ya, yb, yd), into the columns at oa, ob, od; a pair is in at most one list.
+ */
+export function mergePairColumns(
+  xa: usize, xb: usize, xd: usize, xn: i32, ya: usize, yb: usize, yd: usize, yn: i32, oa: usize, ob: usize, od: usize,
+): void {
+  let i: usize = 0;
+  let j: usize = 0;
+  let o: usize = 0;
+  const xEnd = <usize>xn;
+  const yEnd = <usize>yn;
+  while (i < xEnd && j < yEnd) {
+    const x = (<u64>load<u32>(xa + (i << 2)) << 32) | <u64>load<u32>(xb + (i << 2));
+    const y = (<u64>load<u32>(ya + (j << 2)) << 32) | <u64>load<u32>(yb + (j << 2));
+    if (x < y) {
+      store<u32>(oa + (o << 2), <u32>(x >> 32));
+      store<u32>(ob + (o << 2), <u32>x);
+      store<u8>(od + o, load<u8>(xd + i));
+      i++;
+    } else {
+      store<u32>(oa + (o << 2), <u32>(y >> 32));
+      store<u32>(ob + (o << 2), <u32>y);
+      store<u8>(od + o, load<u8>(yd + j));
+      j++;
+    }
+    o++;
+  }
+  const xRest = xEnd - i;
+  memory.copy(oa + (o << 2), xa + (i << 2), xRest << 2);
+  memory.copy(ob + (o << 2), xb + (i << 2), xRest << 2);
+  memory.copy(od + o, xd + i, xRest);
+  o += xRest;
+  const yRest = yEnd - j;
+  memory.copy(oa + (o << 2), ya + (j << 2), yRest << 2);
+  memory.copy(ob + (o << 2), yb + (j << 2), yRest << 2);
+  memory.copy(od + o, yd + j, yRest);
+}

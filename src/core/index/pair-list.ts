@@ -3,7 +3,7 @@
  * concatenation (for per-worker results), a radix sort into (a, b) order, and the bound on how many
  * pairs a search may find.
  */
-import { sortPairColumns } from './pair-scan.ts';
+import { mergePairColumns, sortPairColumns } from './pair-scan.ts';
 
 /** Pairs as parallel typed arrays; only the first `count` entries are meaningful. */
 export interface PairList {
@@ -100,7 +100,7 @@ export function sortPairs(list: PairList): PairList {
   }
   const aBits = 32 - Math.clz32(maxA);
   const bBits = 32 - Math.clz32(maxB);
-  if (n <= KERNEL_SORT_MAX && aBits + bBits + 7 <= 64) {
+  if (n <= KERNEL_PAIRS_MAX && aBits + bBits + 7 <= 64) {
     sortPairColumns(a, b, d, n, bBits, aBits + bBits + 7);
     return { a, b, distance: d, count: n };
   }
@@ -133,11 +133,11 @@ export function sortPairs(list: PairList): PairList {
 }
 
 /**
- * Up to this many pairs sort in the pair kernel (25 bytes a pair of its memory while it sorts); its
- * loops run optimized from their first call, where a one-shot run (the CLI) would pay the JavaScript
- * loops' warm-up.
+ * Up to this many pairs sort or merge in the pair kernel (25 bytes a pair of its memory while it
+ * works); its loops run optimized from their first call, where a one-shot run (the CLI) would pay the
+ * JavaScript loops' warm-up.
  */
-const KERNEL_SORT_MAX = 1 << 24;
+const KERNEL_PAIRS_MAX = 1 << 24;
 
 /**
  * Merges lists each sorted by (a, b) into one sorted list (a pair in at most one of them): what
@@ -151,6 +151,11 @@ export function mergeSortedPairs(lists: readonly PairList[]): PairList {
 
 function mergeTwo(x: PairList, y: PairList): PairList {
   const out = createPairList(x.count + y.count);
+  if (x.count + y.count <= KERNEL_PAIRS_MAX) {
+    mergePairColumns(x, y, out);
+    out.count = x.count + y.count;
+    return out;
+  }
   let i = 0;
   let j = 0;
   let o = 0;

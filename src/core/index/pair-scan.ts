@@ -7,6 +7,14 @@
 import { WASM_BASE64 } from './pair-scan-wasm.ts';
 import { growMemoryTo } from '../wasm-memory.ts';
 
+/** Pairs as columns (pair-list.ts's PairList, spelled out: that module imports this one). */
+interface PairColumns {
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+  count: number;
+}
+
 interface PairScanExports {
   memory: WebAssembly.Memory;
   scanRuns(
@@ -18,6 +26,9 @@ interface PairScanExports {
   splitGroup(
     records: number, from: number, to: number, local: number, ends: number, buckets: number,
     hiWord: number, rH: number, mH: number, loLen: number, rL: number, mL: number, digitShift: number,
+  ): void;
+  mergePairColumns(
+    xa: number, xb: number, xd: number, xn: number, ya: number, yb: number, yd: number, yn: number, oa: number, ob: number, od: number,
   ): void;
   sortPairColumns(a: number, b: number, distance: number, n: number, bBits: number, keyBits: number, keys: number, spare: number, counts: number): void;
   groupByKey(
@@ -109,6 +120,44 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   };
 }
 
+/** A kernel instance of its own, for one sort or merge (its memory dropped with it). */
+function scratchKernel(): PairScanExports {
+  compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
+  return new WebAssembly.Instance(compiled, {}).exports as unknown as PairScanExports;
+}
+
+/**
+ * Merges the pairs of x and y, each sorted by (a, b) (a pair in at most one), into `out` from its
+ * start (room for both counts), in a kernel instance of its own.
+ */
+export function mergePairColumns(x: PairColumns, y: PairColumns, out: PairColumns): void {
+  const kernel = scratchKernel();
+  const xn = x.count;
+  const yn = y.count;
+  const n = xn + yn;
+  const xa = BASE;
+  const xb = xa + 4 * xn;
+  const ya = xb + 4 * xn;
+  const yb = ya + 4 * yn;
+  const oa = yb + 4 * yn;
+  const ob = oa + 4 * n;
+  const xd = ob + 4 * n;
+  const yd = xd + xn;
+  const od = yd + yn;
+  growMemoryTo(kernel.memory, od + n);
+  const buffer = kernel.memory.buffer;
+  new Uint32Array(buffer, xa, xn).set(x.a.subarray(0, xn));
+  new Uint32Array(buffer, xb, xn).set(x.b.subarray(0, xn));
+  new Uint8Array(buffer, xd, xn).set(x.distance.subarray(0, xn));
+  new Uint32Array(buffer, ya, yn).set(y.a.subarray(0, yn));
+  new Uint32Array(buffer, yb, yn).set(y.b.subarray(0, yn));
+  new Uint8Array(buffer, yd, yn).set(y.distance.subarray(0, yn));
+  kernel.mergePairColumns(xa, xb, xd, xn, ya, yb, yd, yn, oa, ob, od);
+  out.a.set(new Uint32Array(buffer, oa, n));
+  out.b.set(new Uint32Array(buffer, ob, n));
+  out.distance.set(new Uint8Array(buffer, od, n));
+}
+
 /** Counters of one of the kernel's sort passes (2^11 buckets, and one more). */
 const SORT_COUNTS = 2049;
 
@@ -117,8 +166,7 @@ const SORT_COUNTS = 2049;
  * its own (dropped after, memory and all): the ids take bBits and keyBits - bBits - 7 bits, keyBits <= 64.
  */
 export function sortPairColumns(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n: number, bBits: number, keyBits: number): void {
-  compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
-  const kernel = new WebAssembly.Instance(compiled, {}).exports as unknown as PairScanExports;
+  const kernel = scratchKernel();
   const aAt = BASE;
   const bAt = aAt + 4 * n;
   const dAt = bAt + 4 * n;
