@@ -1,7 +1,8 @@
 /**
  * The command line's text-lines kernel (kernels/text-lines.ts) and its memory: `simsift pairs` reads a
  * text input straight into that memory (textInputBuffer), parses its lines of 16 hex digits there, and
- * formats its pair lines there. One instance per thread, made at first use.
+ * formats its pair lines there. One instance per thread, made at first use and let go once it has
+ * parsed an input read into it (its memory holds the whole input).
  */
 import type { PairList } from '../core/index/pair-list.ts';
 import { growMemoryTo } from '../core/wasm-memory.ts';
@@ -64,6 +65,8 @@ export function parseLeadingHexLines(bytes: Uint8Array, hi: Uint32Array, lo: Uin
   let at = BASE;
   if (bytes.buffer === k.memory.buffer) {
     at = bytes.byteOffset;
+    // The next use makes a new instance: this one's memory (the whole input) goes once its reader drops the view.
+    kernel = null;
   } else {
     growMemoryTo(k.memory, fingerprintRegions(BASE, bytes.length).end);
     new Uint8Array(k.memory.buffer).set(bytes, BASE);

@@ -76,6 +76,8 @@ describe('parseLeadingHexLines', () => {
     buffer.set(encoder.encode(text));
     expect(parse(buffer)).toEqual(copied);
     expect(copied.n).toBe(500);
+    // Parsed, the input's memory is let go: the next input gets memory of its own.
+    expect(textInputBuffer(text.length).buffer).not.toBe(buffer.buffer);
   });
 });
 
