@@ -16,6 +16,13 @@ const out = join(root, 'dist-cli');
 const current = join(out, 'current.json');
 /** The entry points: the command line and the modules its worker threads run (see src/cli/thread-bootstrap.ts). */
 const ENTRIES = ['main', 'ingest.thread', 'index.thread', 'pairs.thread', 'extract.thread', 'parquet.thread'];
+/**
+ * Threads also built as one CommonJS file each (x.thread.cjs), which thread-bootstrap.ts starts when
+ * present: a thread loading one script skips Node's ESM loader (resolving and linking its chunks),
+ * a quarter of a pair-search thread's startup, which the search waits for. Only threads whose code
+ * bundles whole (no native or ESM-only package: the pair search's comlink is bundled in).
+ */
+const SINGLE_FILE_THREADS = ['pairs.thread'];
 /** Builds older than this, other than the current one, are removed by the next build. */
 const KEEP_OLD_MS = 60 * 60 * 1000;
 
@@ -63,7 +70,22 @@ export async function buildCli() {
     metafile: true,
     logLevel: 'silent',
   });
-  const inputs = Object.keys(result.metafile.inputs).map((path) => {
+  const single = await build({
+    absWorkingDir: root,
+    entryPoints: SINGLE_FILE_THREADS.map((entry) => ({ in: `src/cli/${entry}.ts`, out: entry })),
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // comlink's ESM build, bundled in (its package "main" is the UMD build).
+    mainFields: ['module', 'main'],
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const sources = new Set([...Object.keys(result.metafile.inputs), ...Object.keys(single.metafile.inputs)].filter((path) => !path.includes('node_modules/')));
+  const inputs = [...sources].map((path) => {
     const s = statSync(join(root, path));
     return [path, s.size, s.mtimeMs];
   });

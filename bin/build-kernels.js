@@ -15,6 +15,7 @@ const KERNELS = [
   { source: 'kernels/pair-scan.ts', out: 'src/core/index/pair-scan-wasm.ts', what: "the all-pairs search's inner loop" },
   { source: 'kernels/set-jaccard.ts', out: 'src/core/groups/set-jaccard-wasm.ts', what: "the feature-set codec's encoder and decoder and exact verification's Jaccard merge" },
   { source: 'kernels/fingerprint.ts', out: 'src/core/simhash/fingerprint-wasm.ts', what: "the fingerprinter's tokenizers, XXH64, bit counts and feature sets" },
+  { source: 'kernels/text-lines.ts', out: 'src/cli/text-lines-wasm.ts', what: "the command line's fingerprint lines in and pair lines out" },
 ];
 const FLAGS = ['--optimizeLevel', '3', '--shrinkLevel', '0', '--runtime', 'stub', '--noAssert', '--enable', 'simd', '--initialMemory', '1'];
 

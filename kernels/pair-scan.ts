@@ -31,13 +31,17 @@ export function nextRow(): i32 {
   return <bool>(<i32>((x & mask) == 0) & <i32>(popcnt<u64>(x) <= limit));
 }
 
-/** Writes the pair (docA, the record at p's document, the distance popcount(x)) as found pair `found`; returns found + 1. */
+/**
+ * Writes the pair (docA, the record at p's document, the distance popcount(x)) as found pair `found`
+ * into the three columns at `out` (`capacity` u32 documents i, as many documents j, as many u8
+ * distances: the caller copies each out whole); returns found + 1.
+ */
 // @ts-ignore: decorator
-@inline function emit(out: usize, found: i32, docA: u32, p: usize, x: u64): i32 {
-  const at = out + <usize>found * 12;
-  store<u32>(at, docA);
-  store<u32>(at, load<u32>(p, 8), 4);
-  store<u32>(at, <u32>popcnt<u64>(x), 8);
+@inline function emit(out: usize, capacity: usize, found: i32, docA: u32, p: usize, x: u64): i32 {
+  const i = <usize>found;
+  store<u32>(out + (i << 2), docA);
+  store<u32>(out + (capacity << 2) + (i << 2), load<u32>(p, 8));
+  store<u8>(out + (capacity << 3) + i, <u8>popcnt<u64>(x));
   return found + 1;
 }
 
@@ -46,7 +50,7 @@ export function nextRow(): i32 {
  * run's end (or `row` for the first) to the u32 `ends[r]`. Writes each pair (i, j), i < j, of one run
  * with (fingerprint_i XOR fingerprint_j) & mask == 0, popcount <= k, and a nonzero XOR on each of the
  * `differCount` u64 block masks at `differ` (a pair that agrees on one of those blocks belongs to an
- * earlier table) to `out` as three u32: document i, document j (word 2 of each record), the distance.
+ * earlier table) to the columns at `out` (see emit): document i, document j (word 2 of each record), the distance.
  * Stops before a row whose pairs might not fit in `capacity` (nextRun/nextRow say where to go on)
  * and returns the number of pairs written.
  */
@@ -80,14 +84,14 @@ export function scanRuns(
         if (<i32>(popcnt<u64>(x0) <= limit) | <i32>(popcnt<u64>(x1) <= limit) | <i32>(popcnt<u64>(x2) <= limit) | <i32>(popcnt<u64>(x3) <= limit)) {
           for (let q: usize = 0; q < 64; q += 16) {
             const x = a ^ load<u64>(p + q);
-            if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, found, docA, p + q, x);
+            if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, <usize>capacity, found, docA, p + q, x);
           }
         }
         p += 64;
       }
       while (p < last) {
         const x = a ^ load<u64>(p);
-        if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, found, docA, p, x);
+        if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, <usize>capacity, found, docA, p, x);
         p += 16;
       }
       row++;
@@ -194,4 +198,90 @@ export function groupByKey(
     store<u64>(dst, (<u64>kv << 32) | <u64>i, 8);
   }
   // ends[g] is now the end of group g.
+}
+
+/** Digit bits of one radix pass: 2,048 counters stay in L1. */
+const SORT_DIGIT: i32 = 11;
+
+/**
+ * Sorts the n pairs held as columns (u32 at `a`, u32 at `b`, u8 at `distance`) by (a, b), in place:
+ * each packed into a u64 key a << (bBits + 7) | b << 7 | distance (the caller sees to
+ * keyBits = aBits + bBits + 7 <= 64), the keys radix-sorted SORT_DIGIT bits a pass between `keys` and
+ * `spare` (8n bytes each) with 2^SORT_DIGIT + 1 counters at `counts`, then unpacked. Pairs are distinct,
+ * so the distance never decides an order.
+ */
+export function sortPairColumns(a: usize, b: usize, distance: usize, n: i32, bBits: i32, keyBits: i32, keys: usize, spare: usize, counts: usize): void {
+  const shiftA = <u64>(bBits + 7);
+  for (let i: usize = 0; i < <usize>n; i++) {
+    store<u64>(keys + (i << 3), (<u64>load<u32>(a + (i << 2)) << shiftA) | (<u64>load<u32>(b + (i << 2)) << 7) | <u64>load<u8>(distance + i));
+  }
+  const buckets: i32 = 1 << SORT_DIGIT;
+  const mask: u64 = <u64>(buckets - 1);
+  let src = keys;
+  let dst = spare;
+  for (let shift: i32 = 0; shift < keyBits; shift += SORT_DIGIT) {
+    const s = <u64>shift;
+    memory.fill(counts, 0, (<usize>buckets + 1) << 2);
+    for (let i: usize = 0; i < <usize>n; i++) {
+      const at = counts + ((<usize>((load<u64>(src + (i << 3)) >> s) & mask) + 1) << 2);
+      store<u32>(at, load<u32>(at) + 1);
+    }
+    countsToStarts(counts, buckets);
+    for (let i: usize = 0; i < <usize>n; i++) {
+      const key = load<u64>(src + (i << 3));
+      const at = counts + (<usize>((key >> s) & mask) << 2);
+      const q = load<u32>(at);
+      store<u32>(at, q + 1);
+      store<u64>(dst + (<usize>q << 3), key);
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  const maskB: u64 = (<u64>1 << <u64>bBits) - 1;
+  for (let i: usize = 0; i < <usize>n; i++) {
+    const key = load<u64>(src + (i << 3));
+    store<u8>(distance + i, <u8>(key & 127));
+    store<u32>(b + (i << 2), <u32>((key >> 7) & maskB));
+    store<u32>(a + (i << 2), <u32>(key >> shiftA));
+  }
+}
+
+/**
+ * Merges two lists of pairs, each sorted by (a, b) and held as columns (u32 a, u32 b, u8 distance:
+ * x's at xa, xb, xd, y's at ya, yb, yd), into the columns at oa, ob, od; a pair is in at most one list.
+ */
+export function mergePairColumns(
+  xa: usize, xb: usize, xd: usize, xn: i32, ya: usize, yb: usize, yd: usize, yn: i32, oa: usize, ob: usize, od: usize,
+): void {
+  let i: usize = 0;
+  let j: usize = 0;
+  let o: usize = 0;
+  const xEnd = <usize>xn;
+  const yEnd = <usize>yn;
+  while (i < xEnd && j < yEnd) {
+    const x = (<u64>load<u32>(xa + (i << 2)) << 32) | <u64>load<u32>(xb + (i << 2));
+    const y = (<u64>load<u32>(ya + (j << 2)) << 32) | <u64>load<u32>(yb + (j << 2));
+    if (x < y) {
+      store<u32>(oa + (o << 2), <u32>(x >> 32));
+      store<u32>(ob + (o << 2), <u32>x);
+      store<u8>(od + o, load<u8>(xd + i));
+      i++;
+    } else {
+      store<u32>(oa + (o << 2), <u32>(y >> 32));
+      store<u32>(ob + (o << 2), <u32>y);
+      store<u8>(od + o, load<u8>(yd + j));
+      j++;
+    }
+    o++;
+  }
+  const xRest = xEnd - i;
+  memory.copy(oa + (o << 2), xa + (i << 2), xRest << 2);
+  memory.copy(ob + (o << 2), xb + (i << 2), xRest << 2);
+  memory.copy(od + o, xd + i, xRest);
+  o += xRest;
+  const yRest = yEnd - j;
+  memory.copy(oa + (o << 2), ya + (j << 2), yRest << 2);
+  memory.copy(ob + (o << 2), yb + (j << 2), yRest << 2);
+  memory.copy(od + o, yd + j, yRest);
 }

@@ -10,6 +10,7 @@ import { open } from 'node:fs/promises';
 import { errorCode, UsageError } from './cli-common.ts';
 import { nameFromBytes, unescapeName } from './terminal-names.ts';
 import type { NamedFile } from './input-files.ts';
+import { parseLeadingHexLines } from './text-lines.ts';
 
 /** The fingerprints of an input file. */
 export interface FingerprintInput {
@@ -88,6 +89,12 @@ export function parseFingerprintLines(bytes: Uint8Array, name: string, withPaths
   let n = 0;
   let pos = 0;
   let line = 0;
+  if (!paths) {
+    // The leading lines of 16 hex digits alone (`simsift fingerprint`'s without paths) in the kernel.
+    n = parseLeadingHexLines(bytes, hi, lo);
+    pos = n * 17;
+    line = n;
+  }
   for (; pos < length; line++) {
     // Most lines are 16 hex digits and a newline (what `simsift fingerprint` writes without paths):
     // read those without searching for the line's end, two digits a lookup.

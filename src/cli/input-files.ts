@@ -48,15 +48,16 @@ export async function namedRegularFile(given: string, what = ''): Promise<NamedF
 /**
  * Reads a checked file whole, opened without blocking and without following a link swapped in since,
  * and only if it is still a regular file; never more than its size at the open, so a file that grows
- * while read cannot make the read endless.
+ * while read cannot make the read endless. `into` gives the memory to read it into (a new buffer by default).
  */
-export async function readNamedFile(file: NamedFile, what = ''): Promise<Buffer> {
+export async function readNamedFile(file: NamedFile, what = '', into?: (size: number) => Uint8Array): Promise<Buffer> {
   let handle;
   try {
     handle = await open(file.real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const info = await handle.stat();
     if (!info.isFile()) throw new UsageError(`cannot read ${what}${JSON.stringify(file.given)}: it is ${specialKind(info)} now, not a regular file`);
-    const bytes = Buffer.allocUnsafe(info.size);
+    const place = into?.(info.size);
+    const bytes = place ? Buffer.from(place.buffer, place.byteOffset, place.length) : Buffer.allocUnsafe(info.size);
     let at = 0;
     while (at < bytes.length) {
       const { bytesRead } = await handle.read(bytes, at, bytes.length - at, at);

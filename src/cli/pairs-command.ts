@@ -5,6 +5,7 @@
  * stderr. The in-process permuted-table index or DuckDB (core/index/pairs-sql.ts) searches; both
  * give the same lines.
  */
+import './wasm-top-tier.ts';
 import { allPairs } from '../core/index/all-pairs.ts';
 import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
 import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';

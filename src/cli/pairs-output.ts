@@ -9,6 +9,7 @@ import { SIMSIFT_VERSION } from '../core/version.ts';
 import { flushStream, openAtomicFile, outputError, writeStream, type AtomicFile } from './atomic-file.ts';
 import { UsageError } from './cli-common.ts';
 import { escapeName } from './terminal-names.ts';
+import { pairLineBytes } from './text-lines.ts';
 
 /**
  * Opens --out now (atomic-file.ts: a temporary file beside it, renamed over it when complete), so a bad
@@ -109,38 +110,10 @@ async function writePairs(pairs: PairList, write: (chunk: string | Uint8Array) =
       }
       await write(text);
     } else {
-      // Digits written as bytes: a string per line cost 4x the CPU in a one-shot run. A new buffer per
-      // chunk, since a stream may hold the last one until it drains.
-      const bytes = Buffer.allocUnsafe((end - start) * PAIR_LINE_MAX);
-      let at = 0;
-      for (let i = start; i < end; i++) {
-        at = writeDecimal(bytes, at, pairs.a[i]);
-        bytes[at++] = 32;
-        at = writeDecimal(bytes, at, pairs.b[i]);
-        bytes[at++] = 32;
-        at = writeDecimal(bytes, at, pairs.distance[i]);
-        bytes[at++] = 10;
-      }
-      await write(bytes.subarray(0, at));
+      // Digits written as bytes, in the text kernel: a string per line cost 4x the CPU in a one-shot run.
+      await write(pairLineBytes(pairs, start, end));
     }
   }
-}
-
-/** Longest `i j distance` line: two 32-bit numbers (10 digits each), a distance <= 64, two spaces and a newline. */
-const PAIR_LINE_MAX = 10 + 1 + 10 + 1 + 2 + 1;
-
-/** Writes the decimal digits of the unsigned integer `value` at `at`; returns the position after them. */
-function writeDecimal(out: Uint8Array, at: number, value: number): number {
-  let digits = 1;
-  for (let v = value; v >= 10; v = Math.floor(v / 10)) digits++;
-  let p = at + digits;
-  let v = value;
-  do {
-    const rest = Math.floor(v / 10);
-    out[--p] = 48 + v - rest * 10;
-    v = rest;
-  } while (v > 0);
-  return at + digits;
 }
 
 /**

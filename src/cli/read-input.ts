@@ -12,6 +12,7 @@ import { UsageError } from './cli-common.ts';
 import { isParquet, parseFingerprintLines, readHead, type FingerprintInput } from './fingerprint-input.ts';
 import { namedRegularFile, readNamedFile, type NamedFile } from './input-files.ts';
 import type { PairsInput } from './pairs-input.ts';
+import { textInputBuffer } from './text-lines.ts';
 import type { Decoded, ParquetDecodeApi } from './parquet-decode-api.ts';
 
 /**
@@ -56,7 +57,8 @@ async function decodeInThread<T>(file: NamedFile, decode: (api: Remote<ParquetDe
  */
 export async function readFingerprintFile(file: NamedFile, withPaths = false, shared = false): Promise<FingerprintInput> {
   if (isParquet(await readHead(file))) return decodeInThread(file, (api) => api.fingerprints(file, withPaths));
-  const bytes = await readNamedFile(file);
+  // Without paths, read into the text kernel's memory, where its lines are parsed without a copy.
+  const bytes = await readNamedFile(file, '', withPaths ? undefined : textInputBuffer);
   return { format: 'text', ...parseFingerprintLines(bytes, file.given, withPaths, shared) };
 }
 

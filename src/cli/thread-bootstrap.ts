@@ -2,9 +2,10 @@
  * Starting the CLI's worker threads: the one place that knows whether the CLI runs from its prebuilt
  * bundle (dist-cli/, see bin/build-cli.js) or from the TypeScript sources through tsx.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
@@ -39,16 +40,22 @@ function tsWorkerSource(entry: URL): string {
   return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
 }
 
+/** A built thread entry for `source` (x.thread.ts in a build's folder): its one-file CommonJS build when it has one, else its module. */
+function builtThread(source: string): string {
+  const single = source.replace(/\.ts$/, '.cjs');
+  return existsSync(single) ? single : source.replace(/\.ts$/, '.mjs');
+}
+
 /**
  * Starts a worker thread running the module `entry` (`new URL('./x.thread.ts', import.meta.url)`):
- * in the bundle, the bundled `x.thread.mjs` beside it, with no loader; from the sources, the current
+ * in the bundle, the bundled `x.thread.cjs` or `x.thread.mjs` beside it, with no loader; from the sources, the current
  * bundle's when it is fresh, else through tsx.
  */
 export function startThread(entry: URL, options: WorkerOptions = {}): Worker {
-  if (BUNDLED) return new Worker(new URL(entry.href.replace(/\.ts$/, '.mjs')), options);
+  if (BUNDLED) return new Worker(builtThread(fileURLToPath(entry)), options);
   // The bundle holds the thread entries of this folder only (a test's own thread runs through tsx).
   if (BUILT_THREADS !== null && new URL('.', entry).href === new URL('.', import.meta.url).href) {
-    return new Worker(join(BUILT_THREADS, basename(entry.pathname).replace(/\.ts$/, '.mjs')), options);
+    return new Worker(builtThread(join(BUILT_THREADS, basename(entry.pathname))), options);
   }
   return new Worker(tsWorkerSource(entry), { ...options, eval: true });
 }

@@ -309,7 +309,7 @@ function scanRuns(
   swap: boolean,
   out: PairList,
 ): PairList {
-  const { kernel, outAt, capacity, out: found, differAt, differ } = scratch.arena;
+  const { kernel, outAt, capacity, outA, outB, outDistance, differAt, differ } = scratch.arena;
   const k = layout.k;
   // Word 0 of a record (the kernel's low 32 bits) is lo when swapped; the block masks likewise.
   const mask0 = swap ? keyLo : keyHi;
@@ -327,14 +327,11 @@ function scanRuns(
     row = kernel.nextRow();
     if (count === 0) continue;
     if (out.count + count > out.a.length) out = ensurePairCapacity(out, out.count + count);
-    const { a, b, distance } = out;
     // The scatters are stable, so document order holds inside a run: the first document is smaller.
     const c = out.count;
-    for (let p = 0; p < count; p++) {
-      a[c + p] = found[3 * p];
-      b[c + p] = found[3 * p + 1];
-      distance[c + p] = found[3 * p + 2];
-    }
+    out.a.set(outA.subarray(0, count), c);
+    out.b.set(outB.subarray(0, count), c);
+    out.distance.set(outDistance.subarray(0, count), c);
     countPairs(scratch, count);
     out.count = c + count;
   }

@@ -3,6 +3,7 @@
  * concatenation (for per-worker results), a radix sort into (a, b) order, and the bound on how many
  * pairs a search may find.
  */
+import { mergePairColumns, sortPairColumns } from './pair-scan.ts';
 
 /** Pairs as parallel typed arrays; only the first `count` entries are meaningful. */
 export interface PairList {
@@ -67,7 +68,8 @@ export function concatPairLists(lists: readonly PairList[]): PairList {
 
 /**
  * Sorts pairs by (a, b), so output does not depend on the block count or thread split: by comparison
- * when short, as packed numbers up to a million pairs, else by a stable LSD radix sort (16-bit digits;
+ * when short, else in the pair kernel as one 64-bit key a pair (a, b and the distance packed) while
+ * they fit one and there are at most 2^24 pairs, else by a stable LSD radix sort (16-bit digits;
  * digits that are zero for every entry are skipped). A search reports each pair once.
  */
 export function sortPairs(list: PairList): PairList {
@@ -96,7 +98,12 @@ export function sortPairs(list: PairList): PairList {
     if (a[i] > maxA) maxA = a[i];
     if (b[i] > maxB) maxB = b[i];
   }
-  if (n <= PACKED_SORT_MAX && maxA < PACKED_ID_LIMIT && maxB < PACKED_ID_LIMIT) return sortPacked(a, b, d, n);
+  const aBits = 32 - Math.clz32(maxA);
+  const bBits = 32 - Math.clz32(maxB);
+  if (n <= KERNEL_PAIRS_MAX && aBits + bBits + 7 <= 64) {
+    sortPairColumns(a, b, d, n, bBits, aBits + bBits + 7);
+    return { a, b, distance: d, count: n };
+  }
   let a2 = new Uint32Array(n);
   let b2 = new Uint32Array(n);
   let d2 = new Uint8Array(n);
@@ -126,27 +133,11 @@ export function sortPairs(list: PairList): PairList {
 }
 
 /**
- * Up to this many pairs sort as one number each by the engine's native sort: a one-shot run (the CLI)
- * pays the radix loops' warm-up, several times the sort itself; beyond it the radix sort's linear time wins.
+ * Up to this many pairs sort or merge in the pair kernel (25 bytes a pair of its memory while it
+ * works); its loops run optimized from their first call, where a one-shot run (the CLI) would pay the
+ * JavaScript loops' warm-up.
  */
-const PACKED_SORT_MAX = 1 << 20;
-/** Document ids below 2^23, so (a, b, distance) packs exactly into a double's 53 bits: 23 + 23 + 7. */
-const PACKED_ID_LIMIT = 1 << 23;
-
-/** Sorts by (a, b) through keys (a * 2^23 + b) * 128 + distance: pairs are distinct, so no ties. */
-function sortPacked(a: Uint32Array, b: Uint32Array, d: Uint8Array, n: number): PairList {
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = (a[i] * PACKED_ID_LIMIT + b[i]) * 128 + d[i];
-  keys.sort();
-  for (let i = 0; i < n; i++) {
-    const key = keys[i];
-    const pair = Math.floor(key / 128);
-    d[i] = key - pair * 128;
-    a[i] = Math.floor(pair / PACKED_ID_LIMIT);
-    b[i] = pair - a[i] * PACKED_ID_LIMIT;
-  }
-  return { a, b, distance: d, count: n };
-}
+const KERNEL_PAIRS_MAX = 1 << 24;
 
 /**
  * Merges lists each sorted by (a, b) into one sorted list (a pair in at most one of them): what
@@ -160,6 +151,11 @@ export function mergeSortedPairs(lists: readonly PairList[]): PairList {
 
 function mergeTwo(x: PairList, y: PairList): PairList {
   const out = createPairList(x.count + y.count);
+  if (x.count + y.count <= KERNEL_PAIRS_MAX) {
+    mergePairColumns(x, y, out);
+    out.count = x.count + y.count;
+    return out;
+  }
   let i = 0;
   let j = 0;
   let o = 0;

@@ -7,6 +7,14 @@
 import { WASM_BASE64 } from './pair-scan-wasm.ts';
 import { growMemoryTo } from '../wasm-memory.ts';
 
+/** Pairs as columns (pair-list.ts's PairList, spelled out: that module imports this one). */
+interface PairColumns {
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+  count: number;
+}
+
 interface PairScanExports {
   memory: WebAssembly.Memory;
   scanRuns(
@@ -19,6 +27,10 @@ interface PairScanExports {
     records: number, from: number, to: number, local: number, ends: number, buckets: number,
     hiWord: number, rH: number, mH: number, loLen: number, rL: number, mL: number, digitShift: number,
   ): void;
+  mergePairColumns(
+    xa: number, xb: number, xd: number, xn: number, ya: number, yb: number, yd: number, yn: number, oa: number, ob: number, od: number,
+  ): void;
+  sortPairColumns(a: number, b: number, distance: number, n: number, bBits: number, keyBits: number, keys: number, spare: number, counts: number): void;
   groupByKey(
     hi: number, lo: number, n: number, keys: number, ends: number, groups: number, shift: number, counted: number,
     w0: number, r0: number, m0: number, d0: number, w1: number, r1: number, m1: number, d1: number,
@@ -29,7 +41,7 @@ interface PairScanExports {
 
 /** The kernel's memory laid out for one search, with typed-array views over each region. */
 export interface PairScanArena {
-  /** Byte offsets of the regions (fingerprint halves and keys 4 bytes, records 16, ends 4, found pairs 12, block masks 8). */
+  /** Byte offsets of the regions (fingerprint halves and keys 4 bytes, records 16, ends 4, found pairs 9 as three columns, block masks 8). */
   readonly hiAt: number;
   readonly loAt: number;
   readonly keysAt: number;
@@ -41,7 +53,7 @@ export interface PairScanArena {
   readonly outAt: number;
   /** Found pairs the out region holds. */
   readonly capacity: number;
-  /** Views (the fingerprints' halves and one table's keys, a word per document; 4 words a record; ends; the blocks a table's pairs must differ on, as u32 halves; found pairs as document i, document j, distance). */
+  /** Views (the fingerprints' halves and one table's keys, a word per document; 4 words a record; ends; the blocks a table's pairs must differ on, as u32 halves; found pairs as columns: documents i, documents j, distances). */
   readonly hi: Uint32Array;
   readonly lo: Uint32Array;
   readonly keys: Uint32Array;
@@ -50,7 +62,9 @@ export interface PairScanArena {
   readonly ends: Uint32Array;
   readonly localEnds: Uint32Array;
   readonly differ: Uint32Array;
-  readonly out: Uint32Array;
+  readonly outA: Uint32Array;
+  readonly outB: Uint32Array;
+  readonly outDistance: Uint8Array;
   readonly kernel: PairScanExports;
 }
 
@@ -87,7 +101,7 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   const localEndsAt = endsAt + 4 * ends;
   const differAt = localEndsAt + 4 * ends;
   const outAt = differAt + 8 * MAX_DIFFER;
-  const bytes = outAt + 12 * capacity;
+  const bytes = outAt + 9 * capacity;
   growMemoryTo(kernel.memory, bytes);
   const buffer = kernel.memory.buffer;
   return {
@@ -100,6 +114,73 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
     ends: new Uint32Array(buffer, endsAt, ends),
     localEnds: new Uint32Array(buffer, localEndsAt, ends),
     differ: new Uint32Array(buffer, differAt, 2 * MAX_DIFFER),
-    out: new Uint32Array(buffer, outAt, 3 * capacity),
+    outA: new Uint32Array(buffer, outAt, capacity),
+    outB: new Uint32Array(buffer, outAt + 4 * capacity, capacity),
+    outDistance: new Uint8Array(buffer, outAt + 8 * capacity, capacity),
   };
+}
+
+/** A kernel instance of its own, for one sort or merge (its memory dropped with it). */
+function scratchKernel(): PairScanExports {
+  compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
+  return new WebAssembly.Instance(compiled, {}).exports as unknown as PairScanExports;
+}
+
+/**
+ * Merges the pairs of x and y, each sorted by (a, b) (a pair in at most one), into `out` from its
+ * start (room for both counts), in a kernel instance of its own.
+ */
+export function mergePairColumns(x: PairColumns, y: PairColumns, out: PairColumns): void {
+  const kernel = scratchKernel();
+  const xn = x.count;
+  const yn = y.count;
+  const n = xn + yn;
+  const xa = BASE;
+  const xb = xa + 4 * xn;
+  const ya = xb + 4 * xn;
+  const yb = ya + 4 * yn;
+  const oa = yb + 4 * yn;
+  const ob = oa + 4 * n;
+  const xd = ob + 4 * n;
+  const yd = xd + xn;
+  const od = yd + yn;
+  growMemoryTo(kernel.memory, od + n);
+  const buffer = kernel.memory.buffer;
+  new Uint32Array(buffer, xa, xn).set(x.a.subarray(0, xn));
+  new Uint32Array(buffer, xb, xn).set(x.b.subarray(0, xn));
+  new Uint8Array(buffer, xd, xn).set(x.distance.subarray(0, xn));
+  new Uint32Array(buffer, ya, yn).set(y.a.subarray(0, yn));
+  new Uint32Array(buffer, yb, yn).set(y.b.subarray(0, yn));
+  new Uint8Array(buffer, yd, yn).set(y.distance.subarray(0, yn));
+  kernel.mergePairColumns(xa, xb, xd, xn, ya, yb, yd, yn, oa, ob, od);
+  out.a.set(new Uint32Array(buffer, oa, n));
+  out.b.set(new Uint32Array(buffer, ob, n));
+  out.distance.set(new Uint8Array(buffer, od, n));
+}
+
+/** Counters of one of the kernel's sort passes (2^11 buckets, and one more). */
+const SORT_COUNTS = 2049;
+
+/**
+ * Sorts the first n pairs of the columns a, b, distance by (a, b) in place, in a kernel instance of
+ * its own (dropped after, memory and all): the ids take bBits and keyBits - bBits - 7 bits, keyBits <= 64.
+ */
+export function sortPairColumns(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n: number, bBits: number, keyBits: number): void {
+  const kernel = scratchKernel();
+  const aAt = BASE;
+  const bAt = aAt + 4 * n;
+  const dAt = bAt + 4 * n;
+  const keysAt = Math.ceil((dAt + n) / 8) * 8;
+  const spareAt = keysAt + 8 * n;
+  const countsAt = spareAt + 8 * n;
+  growMemoryTo(kernel.memory, countsAt + 4 * SORT_COUNTS);
+  const buffer = kernel.memory.buffer;
+  const columns = [new Uint32Array(buffer, aAt, n), new Uint32Array(buffer, bAt, n), new Uint8Array(buffer, dAt, n)] as const;
+  columns[0].set(a.subarray(0, n));
+  columns[1].set(b.subarray(0, n));
+  columns[2].set(distance.subarray(0, n));
+  kernel.sortPairColumns(aAt, bAt, dAt, n, bBits, keyBits, keysAt, spareAt, countsAt);
+  a.set(columns[0]);
+  b.set(columns[1]);
+  distance.set(columns[2]);
 }

@@ -38,7 +38,7 @@ describe('the bundled simsift', { timeout: 180_000 }, () => {
   it('is built on first run, runs its worker threads from the bundle, and prints what the sources print', async () => {
     const bundled = await run(['fingerprint', '--threads', '2', '.']);
     const current = JSON.parse(await readFile(join(project, 'dist-cli/current.json'), 'utf8')) as { dir: string };
-    expect(await readdir(join(project, 'dist-cli', current.dir))).toEqual(expect.arrayContaining(['main.mjs', 'ingest.thread.mjs', 'index.thread.mjs', 'pairs.thread.mjs', 'extract.thread.mjs', 'parquet.thread.mjs']));
+    expect(await readdir(join(project, 'dist-cli', current.dir))).toEqual(expect.arrayContaining(['main.mjs', 'ingest.thread.mjs', 'index.thread.mjs', 'pairs.thread.mjs', 'pairs.thread.cjs', 'extract.thread.mjs', 'parquet.thread.mjs']));
     const source = await run(['fingerprint', '--threads', '2', '.'], { SIMSIFT_FROM_SOURCE: '1' });
     expect(bundled.code).toBe(0);
     expect(bundled.stdout.split('\n')).toHaveLength(4);

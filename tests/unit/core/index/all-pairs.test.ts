@@ -186,16 +186,18 @@ describe('splitting tables across workers', () => {
 });
 
 describe('sortPairs', () => {
-  // Short lists sort by comparison, longer ones as packed numbers while ids stay below 2^23, else by
-  // radix passes: every side of both switches, ids at the packing's edge and distances up to 64.
+  // Short lists sort by comparison, longer ones in the kernel while a, b and the distance pack into 64
+  // bits, else by radix passes: every side of both switches, ids at the packing's edge (b below 2^29
+  // and a below 2^28: exactly 64 bits; b at 2^29: 65) and distances up to 64.
   it.each([
     [2, 200_000],
     [700, 200_000],
     [1023, 200_000],
     [1024, 200_000],
     [5000, 200_000],
-    [5000, 2 ** 23 - 2],
     [5000, 2 ** 23],
+    [5000, 2 ** 29 - 1],
+    [5000, 2 ** 29],
     [5000, 2 ** 32 - 2],
   ])('orders %i pairs with ids below %i by (a, b) and keeps each pair with its distance', (n, span) => {
     const rnd = mulberry32(5);
@@ -230,7 +232,7 @@ describe('the pair-scan kernel', () => {
     arena.differ.set([0xff, 0]);
     const scan = (differCount: number) => {
       const count = arena.kernel.scanRuns(arena.groupedAt, arena.endsAt, 0, 1, 0, 8, 0, 0, arena.differAt, differCount, arena.outAt, arena.capacity);
-      return Array.from({ length: count }, (_, p) => Array.from(arena.out.subarray(3 * p, 3 * p + 3)).join(' '));
+      return Array.from({ length: count }, (_, p) => `${arena.outA[p]} ${arena.outB[p]} ${arena.outDistance[p]}`);
     };
     // Within 8: (10,11) 4, (10,12) 4, (10,13) 8, (11,12) 8; (11,13) and (12,13) are 12 apart.
     expect(scan(0)).toEqual(['10 11 4', '10 12 4', '10 13 8', '11 12 8']);

@@ -34,4 +34,24 @@ describe('mergeSortedPairs', () => {
       expect(trimmed(mergeSortedPairs(lists.map(sortPairs))), `seed ${seed}`).toEqual(trimmed(want));
     }
   });
+
+  it('orders ids across the whole 32-bit range, a first, then b', () => {
+    const rnd = mulberry32(38);
+    // A few values of a (so b decides often), each near the top or bottom of the range; b anywhere.
+    const as = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 2];
+    const lists = [createPairList(400), createPairList(400)];
+    const seen = new Set<string>();
+    for (let p = 0; p < 800; p++) {
+      const a = as[rnd() % as.length];
+      const b = Math.min(2 ** 32 - 1, a + 1 + (rnd() % 2 ** 31));
+      if (seen.has(`${a} ${b}`)) continue;
+      seen.add(`${a} ${b}`);
+      const list = lists[rnd() % 2];
+      list.a[list.count] = a;
+      list.b[list.count] = b;
+      list.distance[list.count++] = rnd() % 65;
+    }
+    const want = sortPairs(concatPairLists(lists));
+    expect(trimmed(mergeSortedPairs(lists.map(sortPairs)))).toEqual(trimmed(want));
+  });
 });
