@@ -87,6 +87,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           counts={result.histogram}
           verifiedDistance={result.relation.verified.distance}
           verifiedCount={result.relation.verified.count}
+          bounds={result.verification}
           similarity={requested.similarityThreshold}
           threshold={requested.k}
           maxThreshold={MAX_K}

@@ -80,3 +80,26 @@ export function yTicks(max: number, scale: 'linear' | 'log'): AxisTick[] {
   for (let v = step; v <= max; v += step) values.push(v);
   return values.map((value) => ({ value, fraction: value / max }));
 }
+
+/** The part of verification the caption names: candidates, and those the set sizes or sketches ruled out unmeasured. */
+export interface BoundCounts {
+  candidates: number;
+  sizeRejected: number;
+  sketchRejected: number;
+}
+
+/**
+ * How the `within` candidates were decided, for the caption after "N candidate pairs ... within k":
+ * the set sizes and MinHash sketches rule pairs out without measuring them, so "each checked by exact
+ * Jaccard" is said only when neither did. `bounds` from another search (not `within` candidates) is ignored.
+ */
+export function describeChecks(within: number, verified: number | null, bounds?: BoundCounts): string {
+  const tail = verified === null ? '' : `: ${verified.toLocaleString('en')} verified`;
+  const ruledOut = bounds && bounds.candidates === within ? bounds.sizeRejected + bounds.sketchRejected : 0;
+  if (ruledOut === 0) return `, each checked by exact Jaccard${tail}`;
+  const by = [
+    bounds!.sizeRejected > 0 ? `${bounds!.sizeRejected.toLocaleString('en')} by their feature-set sizes` : '',
+    bounds!.sketchRejected > 0 ? `${bounds!.sketchRejected.toLocaleString('en')} by their MinHash sketches` : '',
+  ].filter(Boolean);
+  return `: ${by.join(' and ')} ruled out without measuring, the other ${(within - ruledOut).toLocaleString('en')} checked by exact Jaccard${tail}`;
+}

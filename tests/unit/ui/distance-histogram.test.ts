@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barHeights, distanceHistogram, pairsWithin, verifiedAndRejected, Y_LABEL_GAP, yTicks } from '../../../src/ui/histogram/distance-histogram.ts';
+import { barHeights, describeChecks, distanceHistogram, pairsWithin, verifiedAndRejected, Y_LABEL_GAP, yTicks } from '../../../src/ui/histogram/distance-histogram.ts';
 
 describe('distanceHistogram', () => {
   it('counts pairs per distance, only the first `count` entries, ignoring impossible distances', () => {
@@ -59,5 +59,22 @@ describe('verified and rejected pairs, and the y axis', () => {
         for (let i = 1; i < ticks.length; i++) expect(ticks[i]!.fraction - ticks[i - 1]!.fraction, `${scale} ${max}`).toBeGreaterThanOrEqual(Y_LABEL_GAP);
       }
     }
+  });
+});
+
+describe('describeChecks: how the caption says the candidates were decided', () => {
+  it('names the pairs the set sizes and sketches ruled out unmeasured, and the rest measured (89 = 48 + 20 + 21)', () => {
+    // The person check's folder of copyright files: the CLI said 48 by the size bound, 20 by the sketches, 21 measured.
+    expect(describeChecks(89, 6, { candidates: 89, sizeRejected: 48, sketchRejected: 20 })).toBe(
+      ': 48 by their feature-set sizes and 20 by their MinHash sketches ruled out without measuring, the other 21 checked by exact Jaccard: 6 verified',
+    );
+    expect(describeChecks(10, 2, { candidates: 10, sizeRejected: 0, sketchRejected: 3 })).toBe(
+      ': 3 by their MinHash sketches ruled out without measuring, the other 7 checked by exact Jaccard: 2 verified',
+    );
+  });
+  it('says every candidate was measured only when no bound ruled one out, or the counts are of another search', () => {
+    expect(describeChecks(89, 6, { candidates: 89, sizeRejected: 0, sketchRejected: 0 })).toBe(', each checked by exact Jaccard: 6 verified');
+    expect(describeChecks(40, 6, { candidates: 89, sizeRejected: 48, sketchRejected: 20 })).toBe(', each checked by exact Jaccard: 6 verified');
+    expect(describeChecks(89, null)).toBe(', each checked by exact Jaccard');
   });
 });
