@@ -42,19 +42,23 @@ export function nextRow(): i32 {
 }
 
 /**
- * The first step of four records from p (16 bytes each, before `last`) with one within k of a, or
- * where fewer than four are left: a loop of its own that carries nothing of scanRuns' state (inlined,
+ * The first step of eight records from p (16 bytes each, before `last`) with one within k of a, or
+ * where fewer than eight are left: a loop of its own that carries nothing of scanRuns' state (inlined,
  * it still compiles to fewer reloads per step than the loop written inside scanRuns). popcount - (k + 1)
- * is negative just for a distance within k: one sign test of the four ORed, no compare and flag each.
+ * is negative just for a distance within k: one sign test of the eight ORed, no compare and flag each.
  */
 function skipNear(a: u64, p: usize, last: usize, above: i64): usize {
-  while (p + 48 < last) {
+  while (p + 112 < last) {
     const d0 = <i64>popcnt<u64>(a ^ load<u64>(p)) - above;
     const d1 = <i64>popcnt<u64>(a ^ load<u64>(p, 16)) - above;
     const d2 = <i64>popcnt<u64>(a ^ load<u64>(p, 32)) - above;
     const d3 = <i64>popcnt<u64>(a ^ load<u64>(p, 48)) - above;
-    if ((d0 | d1 | d2 | d3) < 0) return p;
-    p += 64;
+    const d4 = <i64>popcnt<u64>(a ^ load<u64>(p, 64)) - above;
+    const d5 = <i64>popcnt<u64>(a ^ load<u64>(p, 80)) - above;
+    const d6 = <i64>popcnt<u64>(a ^ load<u64>(p, 96)) - above;
+    const d7 = <i64>popcnt<u64>(a ^ load<u64>(p, 112)) - above;
+    if ((d0 | d1 | d2 | d3 | d4 | d5 | d6 | d7) < 0) return p;
+    p += 128;
   }
   return p;
 }
@@ -88,15 +92,15 @@ export function scanRuns(
       const docA = load<u32>(records + (<usize>row << 4), 8);
       let p = records + (<usize>(row + 1) << 4);
       const last = records + (<usize>end << 4);
-      // Four records a step (skipNear), the four within k, if any, tested on the key mask and the
-      // must-differ blocks here.
+      // Eight records a step (skipNear), the eight within k, if any, tested on the key mask and the
+      // must-differ blocks here; the last few one by one.
       p = skipNear(a, p, last, above);
-      while (p + 48 < last) {
-        for (let q: usize = 0; q < 64; q += 16) {
+      while (p + 112 < last) {
+        for (let q: usize = 0; q < 128; q += 16) {
           const x = a ^ load<u64>(p + q);
           if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, found, docA, p + q, x);
         }
-        p = skipNear(a, p + 64, last, above);
+        p = skipNear(a, p + 128, last, above);
       }
       while (p < last) {
         const x = a ^ load<u64>(p);

@@ -240,12 +240,12 @@ describe('the pair-scan kernel', () => {
 });
 
 describe('the pair-scan kernel at the distance bound', () => {
-  it.each([0, 1, 16, 31, 63])('finds every pair of one run within k = %i, in each of the four-record step\'s lanes and the tail', (k) => {
+  it.each([0, 1, 16, 31, 63])('finds every pair of one run within k = %i, in each lane of the kernel\'s step and the tail', (k) => {
     const n = 23;
     const arena = createPairScanArena(n, 4);
     const rnd = mulberry32(11 + k);
     const prints: Array<[number, number]> = [];
-    // Record i is k - 1, k or k + 1 bits from record 0 (cycling by 3, so across the 4 lanes), random bits otherwise apart.
+    // Record i is k - 1, k or k + 1 bits from record 0 (cycling by 3, so across the step's lanes), random bits otherwise apart.
     for (let i = 0; i < n; i++) {
       const bits = i === 0 ? 0 : Math.max(0, Math.min(64, k - 1 + (i % 3)));
       let w0 = 0, w1 = 0;
