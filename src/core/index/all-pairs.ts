@@ -21,7 +21,7 @@ export interface AllPairsOptions {
  * Widest group digit for one counting-sort pass: 2^16 counters (256 KiB) stay in L2 cache.
  * Wider keys are grouped on their leading 16 bits and the rest compared inside the group.
  */
-const MAX_GROUP_BITS = 16;
+export const MAX_GROUP_BITS = 16;
 
 /** Reusable per-thread buffers, sized for n documents, in the kernel's memory. */
 interface Scratch {
@@ -218,7 +218,7 @@ function tablePairs(
 }
 
 /** Groups larger than this are re-sorted on the last key block; smaller ones are compared directly. */
-const SMALL_GROUP = 24;
+export const SMALL_GROUP = 24;
 
 /**
  * Pairs of tables [t0, t1), which share every key block but the last: one pass groups all

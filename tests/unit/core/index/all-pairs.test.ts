@@ -240,3 +240,34 @@ describe('the pair-scan kernel', () => {
     expect(scan(1)).toEqual(['10 11 4', '10 12 4', '11 12 8']);
   });
 });
+
+describe('the pair-scan kernel at the distance bound', () => {
+  it.each([0, 1, 16, 31, 63])('finds every pair of one run within k = %i, in each lane of the kernel\'s step and the tail', (k) => {
+    const n = 23;
+    const arena = createPairScanArena(n, 4);
+    const rnd = mulberry32(11 + k);
+    const prints: Array<[number, number]> = [];
+    // Record i is k - 1, k or k + 1 bits from record 0 (cycling by 3, so across the step's lanes), random bits otherwise apart.
+    for (let i = 0; i < n; i++) {
+      const bits = i === 0 ? 0 : Math.max(0, Math.min(64, k - 1 + (i % 3)));
+      let w0 = 0, w1 = 0;
+      const order = Array.from({ length: 64 }, (_, b) => b).sort(() => (rnd() & 1) - 0.5);
+      for (const b of order.slice(0, bits)) if (b < 32) w0 |= 1 << b; else w1 |= 1 << (b - 32);
+      prints.push([w0 >>> 0, w1 >>> 0]);
+    }
+    prints.forEach(([w0, w1], r) => arena.grouped.set([w0, w1, r, 0], 4 * r));
+    arena.ends[0] = n;
+    const count = arena.kernel.scanRuns(arena.groupedAt, arena.endsAt, 0, 1, 0, k, 0, 0, arena.differAt, 0, arena.outAt, arena.capacity);
+    const got = Array.from({ length: count }, (_, p) => Array.from(arena.out.subarray(3 * p, 3 * p + 3)).join(' '));
+    const want: string[] = [];
+    const pop = (x: number) => { let c = 0; for (; x; x &= x - 1) c++; return c; };
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const d = pop((prints[i][0] ^ prints[j][0]) >>> 0) + pop((prints[i][1] ^ prints[j][1]) >>> 0);
+        if (d <= k) want.push(`${i} ${j} ${d}`);
+      }
+    }
+    expect(want.some((p) => p.startsWith('0 ') && p.endsWith(` ${k}`))).toBe(true);
+    expect(got).toEqual(want);
+  });
+});
