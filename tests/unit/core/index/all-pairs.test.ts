@@ -258,7 +258,7 @@ describe('the pair-scan kernel at the distance bound', () => {
     prints.forEach(([w0, w1], r) => arena.grouped.set([w0, w1, r, 0], 4 * r));
     arena.ends[0] = n;
     const count = arena.kernel.scanRuns(arena.groupedAt, arena.endsAt, 0, 1, 0, k, 0, 0, arena.differAt, 0, arena.outAt, arena.capacity);
-    const got = Array.from({ length: count }, (_, p) => Array.from(arena.out.subarray(3 * p, 3 * p + 3)).join(' '));
+    const got = Array.from({ length: count }, (_, p) => `${arena.outA[p]} ${arena.outB[p]} ${arena.outDistance[p]}`);
     const want: string[] = [];
     const pop = (x: number) => { let c = 0; for (; x; x &= x - 1) c++; return c; };
     for (let i = 0; i < n; i++) {
