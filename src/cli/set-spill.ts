@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import type { KeptSets } from '../core/groups/packed-sets.ts';
-import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import type { IngestBatchResult, IngestItem, SpilledBatch } from '../workers/ingest-protocol.ts';
 
 /** This thread's spill file: its descriptor and end; null once it could not be opened or written. */
@@ -57,11 +56,10 @@ export function spillKept(result: IngestBatchResult): void {
     spill = null;
     return;
   }
-  const out: SpilledBatch = { docs: kept.docs, fd: spill.fd, at: new Float64Array(n), words: new Uint32Array(n), keys: new Uint32Array(n) };
+  const out: SpilledBatch = { docs: kept.docs, fd: spill.fd, at: new Float64Array(n), words: new Uint32Array(n) };
   for (let i = 0; i < n; i++) {
     out.at[i] = spill.end + 4 * kept.offsets[i];
     out.words[i] = kept.offsets[i + 1] - kept.offsets[i];
-    out.keys[i] = encodedSetSize(kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]));
   }
   spill.end += bytes.length;
   result.spilled = out;

@@ -22,8 +22,8 @@ export function keptSetSizes(corpus: SearchCorpus): Uint32Array {
   const sizes = new Uint32Array(corpus.docs.count);
   const kept = corpus.keptSets;
   if (kept) for (let d = 0; d < sizes.length; d++) sizes[d] = kept[d] ? encodedSetSize(kept[d]!) : 0;
-  const spilled = corpus.spilledSets;
-  if (spilled) for (let d = 0; d < sizes.length; d++) if (spilled.fd[d] !== 0 && !kept?.[d]) sizes[d] = spilled.keys[d];
+  const { spilledSets: spilled, setSizes } = corpus;
+  if (spilled && setSizes) for (let d = 0; d < sizes.length; d++) if (spilled.fd[d] !== 0 && !kept?.[d]) sizes[d] = setSizes[d];
   return sizes;
 }
 

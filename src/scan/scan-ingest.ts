@@ -242,7 +242,6 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
         out.spilled.fd[d] = fd;
         out.spilled.at[d] = result.spilled.at[i];
         out.spilled.words[d] = result.spilled.words[i];
-        out.spilled.keys[d] = result.spilled.keys[i];
       }
     }
     // Small documents' feature sets stay for the short-document join (batch indexes -> doc ids).

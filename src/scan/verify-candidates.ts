@@ -136,10 +136,9 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
 }
 
 /** A document's feature-set size when known without reading it (its kept set, or a saved size), else -1. */
-export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'spilledSets' | 'setSizes'>, d: number): number {
+export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'setSizes'>, d: number): number {
   const set = corpus.keptSets?.[d];
   if (set) return encodedSetSize(set);
-  if (corpus.spilledSets && corpus.spilledSets.fd[d] !== 0) return corpus.spilledSets.keys[d];
   const saved = corpus.setSizes?.[d] ?? 0;
   return saved > 0 ? saved : -1;
 }

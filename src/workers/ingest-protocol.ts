@@ -58,13 +58,12 @@ export interface SpillRef {
   words: number;
 }
 
-/** A batch's spilled sets (`IngestBatchOptions.spillSets`): per entry, batch index, where, length and key count. */
+/** A batch's spilled sets (`IngestBatchOptions.spillSets`): per entry, batch index, where and length. */
 export interface SpilledBatch {
   docs: Uint32Array;
   fd: number;
   at: Float64Array;
   words: Uint32Array;
-  keys: Uint32Array;
 }
 
 /**

@@ -24,18 +24,17 @@ export interface KeptSets {
 
 /**
  * Per document: where its encoded feature set was spilled (the CLI's ingest threads, src/cli/set-spill.ts):
- * fd 0 when it was not; `keys` is the set's size, for the size bound without reading it back.
+ * fd 0 when it was not (its size is the scan's `setSizes`, kept for every document).
  */
 export interface SpilledSets {
   fd: Int32Array;
   at: Float64Array;
   words: Uint32Array;
-  keys: Uint32Array;
 }
 
 /** Room for `count` documents' spill places, none spilled yet. */
 export function allocateSpilledSets(count: number): SpilledSets {
-  return { fd: new Int32Array(count), at: new Float64Array(count), words: new Uint32Array(count), keys: new Uint32Array(count) };
+  return { fd: new Int32Array(count), at: new Float64Array(count), words: new Uint32Array(count) };
 }
 
 /** Packs per-batch small sets (batch indexes already mapped to doc ids) into one. */
