@@ -337,36 +337,41 @@ export function chunksOf(cols: Columns): CorpusChunkRecord[] {
  * among the chunks keyed `fromId` and up, into chunks of up to CHUNK_CAPACITY, in one transaction: a
  * restore then reads a few big records, not one per batch. The documents and counters do not change
  * (no revision bump); a crash before or during it leaves the small chunks, which read the same.
- * Returns how many chunks were joined away.
+ * Returns how many chunks were joined away. Each joined chunk is built after the previous one's put
+ * succeeds, so its decode, join and clone are a main-thread task of their own, not one task the size of
+ * the scan (the transaction stays alive: a request is pending at every step).
  */
 export async function compactChunks(fromId = 0): Promise<number> {
   return writeTransaction(['corpus-chunks'], async (tx) => {
     const store = tx.objectStore('corpus-chunks');
     const records = await store.getAll(IDBKeyRange.lowerBound(fromId));
-    const writes = new RequestGroup();
-    let joined = 0;
+    const runs: CorpusChunkRecord[][] = [];
     let run: CorpusChunkRecord[] = [];
     let runCount = 0;
-    const flush = () => {
-      if (run.length > 1) {
-        const cols = concatColumns(...run.map((r) => columnsFromChunk(r)));
-        for (const r of run.slice(1)) writes.add(store.delete(r.chunk));
-        writes.add(store.put(chunkFromColumns(run[0]!.chunk, cols)));
-        joined += run.length - 1;
-      }
+    const close = () => {
+      if (run.length > 1) runs.push(run);
       run = [];
       runCount = 0;
     };
     for (const record of records) {
       checkChunk(record);
-      if (record.count >= SMALL_CHUNK || runCount + record.count > CHUNK_CAPACITY) flush();
+      if (record.count >= SMALL_CHUNK || runCount + record.count > CHUNK_CAPACITY) close();
       if (record.count < SMALL_CHUNK) {
         run.push(record);
         runCount += record.count;
       }
     }
-    flush();
-    await writes.done();
+    close();
+    records.length = 0;
+    let joined = 0;
+    for (const parts of runs) {
+      const cols = concatColumns(...parts.map((r) => columnsFromChunk(r)));
+      const writes = new RequestGroup();
+      for (const r of parts.slice(1)) writes.add(store.delete(r.chunk));
+      writes.add(store.put(chunkFromColumns(parts[0]!.chunk, cols)));
+      await writes.done();
+      joined += parts.length - 1;
+    }
     return joined;
   });
 }
