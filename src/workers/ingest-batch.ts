@@ -92,10 +92,12 @@ export async function featureSetsOf(items: IngestItem[], settings: SimHashSettin
   let next = 0;
   const lane = async () => {
     // Each lane its own buffer: decoding awaits (a document's extraction), and lanes run between awaits.
-    const out = createUtf8Buffer();
+    // Made on the lane's first file only: most jobs read none (their sets are kept), and fresh pages are dear.
+    let out: Utf8Buffer | null = null;
     while (next < items.length) {
       const i = next++;
       if (known[i]) continue;
+      out ??= createUtf8Buffer();
       const read = await decodeItem(await readItem(items[i], limits, () => undefined), items[i].name, xx, out);
       sets[i] = read.ok ? maker.featureSetNormalized(read.utf8, read.ascii) : null;
     }
