@@ -26,6 +26,8 @@ const CHUNK_PAIRS = 20_000;
 const MIN_CHUNK_DOCS = 32;
 /** Components larger than this are not checked for chaining (CHAIN_UNKNOWN): the check reads every member. */
 const MAX_CHAIN_MEMBERS = 64;
+/** A set size not looked up yet (knownSetSize gives -1 for an unknown one). */
+const UNKNOWN_SIZE = -2;
 
 /** How many documents the pairs at `order` name. */
 function distinctDocs(count: number, pairs: { a: ArrayLike<number>; b: ArrayLike<number> }, order: ArrayLike<number>): number {
@@ -165,11 +167,16 @@ export async function verifyCandidates(
   const { docs, settings } = corpus;
   const { pairs, jaccard } = candidates;
   const slice = createTimeSlicer();
-  const local = new Map<number, number>();
+  // A chunk's documents: ids[i] is local document i; localIndex[d] is d's local index while stamp[d] is the chunk's.
+  const localIndex = new Uint32Array(docs.count);
+  const stamp = new Uint32Array(docs.count);
+  let chunkNo = 1;
   let ids: number[] = [];
-  let index: number[] = [];
-  let la: number[] = [];
-  let lb: number[] = [];
+  // A chunk's pairs (local indices) and their candidate positions, up to CHUNK_PAIRS.
+  const la = new Uint32Array(CHUNK_PAIRS);
+  const lb = new Uint32Array(CHUNK_PAIRS);
+  const index = new Uint32Array(CHUNK_PAIRS);
+  let chunkPairs = 0;
   let bytes = 0;
   let measured = 0;
   let docsRead = 0;
@@ -181,10 +188,10 @@ export async function verifyCandidates(
   let failure: unknown = null;
   const maxInFlight = workers.ingest.size * 2;
   const flush = () => {
-    if (index.length === 0) return;
-    const chunkIndex = index;
+    if (chunkPairs === 0) return;
+    const chunkIndex = index.slice(0, chunkPairs);
     const chunkIds = ids;
-    const localPairs = { a: Uint32Array.from(la), b: Uint32Array.from(lb), count: la.length };
+    const localPairs = { a: la.slice(0, chunkPairs), b: lb.slice(0, chunkPairs), count: chunkPairs };
     const task = loadChunk(corpus, chunkIds, workers)
       .then((loaded) => {
         docsRead += loaded.read;
@@ -197,34 +204,49 @@ export async function verifyCandidates(
       .catch((error: unknown) => void (failure ??= error))
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
-    local.clear();
+    chunkNo++;
     ids = [];
-    index = [];
-    la = [];
-    lb = [];
+    chunkPairs = 0;
     bytes = 0;
   };
   const localOf = (d: number): number => {
-    let i = local.get(d);
-    if (i === undefined) {
-      i = ids.length;
-      local.set(d, i);
-      ids.push(d);
-      // A kept set is about a third of its text (the chunk's bytes bound a worker's memory either way).
-      const set = corpus.keptSets?.[d];
-      const spilled = corpus.spilledSets?.fd[d] ? 4 * corpus.spilledSets.words[d] : -1;
-      bytes += set ? set.byteLength : spilled >= 0 ? spilled : docs.sizes[d];
-    }
+    if (stamp[d] === chunkNo) return localIndex[d];
+    const i = ids.length;
+    stamp[d] = chunkNo;
+    localIndex[d] = i;
+    ids.push(d);
+    // A kept set is about a third of its text (the chunk's bytes bound a worker's memory either way).
+    const set = corpus.keptSets?.[d];
+    const spilled = corpus.spilledSets?.fd[d] ? 4 * corpus.spilledSets.words[d] : -1;
+    bytes += set ? set.byteLength : spilled >= 0 ? spilled : docs.sizes[d];
     return i;
+  };
+  // Each document's known set size, looked up once (UNKNOWN_SIZE until then).
+  const sizeOf = new Int32Array(docs.count).fill(UNKNOWN_SIZE);
+  const knownSize = (d: number): number => {
+    let size = sizeOf[d];
+    if (size === UNKNOWN_SIZE) sizeOf[d] = size = knownSetSize(corpus, d);
+    return size;
+  };
+  // Each document's readability likewise (0: not looked up, 1: readable, 2: not).
+  const readableOf = new Uint8Array(docs.count);
+  const readable = (d: number): boolean => {
+    if (readableOf[d] === 0) readableOf[d] = contentsReadable(docs, d) ? 1 : 2;
+    return readableOf[d] === 1;
   };
   // First the pairs to measure: the size bound and readability decide the others.
   const todo = new Uint32Array(pairs.count);
   let toMeasure = 0;
   for (let p = 0; p < pairs.count; p++) {
+    if ((p & 4095) === 4095) {
+      const pause = slice();
+      if (pause) await pause;
+      signal.throwIfAborted();
+    }
     if (isMeasured(jaccard[p])) continue;
     // The size bound first, from the kept sets' key counts (or sizes saved without the sets): exact, so no pair that could reach the threshold is lost.
-    const sizeA = knownSetSize(corpus, pairs.a[p]);
-    const sizeB = knownSetSize(corpus, pairs.b[p]);
+    const sizeA = knownSize(pairs.a[p]);
+    const sizeB = knownSize(pairs.b[p]);
     if (sizeA >= 0 && sizeB >= 0 && !sizesAllow(sizeA, sizeB, threshold)) {
       jaccard[p] = BOUND_REJECTED;
       sizeRejected++;
@@ -238,7 +260,7 @@ export async function verifyCandidates(
     }
     jaccard[p] = Number.NaN; // a pair the bound rejected at a higher threshold is measured now
     // Left unknown (NaN: not accepted, not remembered) rather than measured against nothing.
-    if (contentsReadable(docs, pairs.a[p]) && contentsReadable(docs, pairs.b[p])) todo[toMeasure++] = p;
+    if (readable(pairs.a[p]) && readable(pairs.b[p])) todo[toMeasure++] = p;
   }
   // Chunks follow the candidate graph, so a document's set goes to few chunks (pair-locality.ts).
   const order = localityOrder(docs.count, pairs.a, pairs.b, todo.subarray(0, toMeasure));
@@ -246,17 +268,19 @@ export async function verifyCandidates(
   const chunkDocs = Math.min(CHUNK_DOCS, Math.max(MIN_CHUNK_DOCS, Math.ceil(distinctDocs(docs.count, pairs, order) / workers.ingest.size)));
   for (let t = 0; t < order.length; t++) {
     const p = order[t];
-    la.push(localOf(pairs.a[p]));
-    lb.push(localOf(pairs.b[p]));
-    index.push(p);
-    if (ids.length >= chunkDocs || bytes >= CHUNK_BYTES || index.length >= CHUNK_PAIRS) {
+    la[chunkPairs] = localOf(pairs.a[p]);
+    lb[chunkPairs] = localOf(pairs.b[p]);
+    index[chunkPairs++] = p;
+    if (ids.length >= chunkDocs || bytes >= CHUNK_BYTES || chunkPairs >= CHUNK_PAIRS) {
       flush();
       while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
       if (failure !== null) throw failure;
     }
-    const pause = slice();
-    if (pause) await pause;
-    signal.throwIfAborted();
+    if ((t & 255) === 255) {
+      const pause = slice();
+      if (pause) await pause;
+      signal.throwIfAborted();
+    }
   }
   flush();
   while (inFlight.size > 0) await Promise.race(inFlight);
