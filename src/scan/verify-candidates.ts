@@ -1,31 +1,28 @@
 /**
  * Owns measuring candidate pairs: the exact Jaccard of every candidate not measured before (ingest
  * workers, from the feature sets kept from fingerprinting or by reading the two files again), the
- * cache of measured Jaccards, and the chaining checks of components. The main thread only cuts the
+ * cache of measured Jaccards (chaining checks: chain-check.ts). The main thread only cuts the
  * work into chunks, in time slices. Part of the one near-duplicate stage (near-duplicate-search.ts).
  */
 import { transfer } from 'comlink';
-import { CHAIN_UNKNOWN } from '../core/groups/components.ts';
 import { sizesAllow } from '../core/groups/jaccard.ts';
 import { encodedSetSize } from '../core/groups/feature-set-codec.ts';
 import { SKETCH_BINS, sketchesAllow, sketchMatchFloor } from '../core/groups/minhash-sketch.ts';
 import { localityOrder } from '../core/groups/pair-locality.ts';
-import type { ChainJob, IngestItem } from '../workers/ingest-protocol.ts';
+import type { IngestItem } from '../workers/ingest-protocol.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
-import { docBlob, docSourceKind, type ScanDocs, type ScanResult } from './scan-result.ts';
+import { docBlob, docSourceKind, type ScanDocs } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
 import type { KeptSets } from '../core/groups/packed-sets.ts';
 
 /** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
-const CHUNK_DOCS = 256;
+export const CHUNK_DOCS = 256;
 const CHUNK_BYTES = 8 * 1024 * 1024;
 const CHUNK_PAIRS = 20_000;
 /** A small job's chunks hold at least this many documents (a chunk's fixed cost: a post and a worker's turn). */
 const MIN_CHUNK_DOCS = 32;
-/** Components larger than this are not checked for chaining (CHAIN_UNKNOWN): the check reads every member. */
-const MAX_CHAIN_MEMBERS = 64;
 /** A set size not looked up yet (knownSetSize gives -1 for an unknown one). */
 const UNKNOWN_SIZE = -2;
 
@@ -146,6 +143,67 @@ export function knownSetSize(corpus: Pick<SearchCorpus, 'keptSets' | 'setSizes'>
 }
 
 /**
+ * The candidates to measure (positions, in candidate order): those not measured before that neither
+ * bound rejects (these are marked BOUND_REJECTED) and whose two documents can be read.
+ */
+async function boundPass(
+  corpus: SearchCorpus,
+  candidates: Candidates,
+  threshold: number,
+  slice: () => Promise<void> | null,
+  signal: AbortSignal,
+): Promise<{ todo: Uint32Array; sizeRejected: number; sketchRejected: number }> {
+  const { docs } = corpus;
+  const { pairs, jaccard } = candidates;
+  // Each document's known set size, looked up once (UNKNOWN_SIZE until then).
+  const sizeOf = new Int32Array(docs.count).fill(UNKNOWN_SIZE);
+  const knownSize = (d: number): number => {
+    let size = sizeOf[d];
+    if (size === UNKNOWN_SIZE) sizeOf[d] = size = knownSetSize(corpus, d);
+    return size;
+  };
+  // Each document's readability likewise (0: not looked up, 1: readable, 2: not).
+  const readableOf = new Uint8Array(docs.count);
+  const readable = (d: number): boolean => {
+    if (readableOf[d] === 0) readableOf[d] = contentsReadable(docs, d) ? 1 : 2;
+    return readableOf[d] === 1;
+  };
+  // First the pairs to measure: the size bound and readability decide the others.
+  const todo = new Uint32Array(pairs.count);
+  let toMeasure = 0;
+  let sizeRejected = 0;
+  let sketchRejected = 0;
+  const sketches = corpus.sketches;
+  const floor = sketches ? sketchMatchFloor(threshold) : null;
+  for (let p = 0; p < pairs.count; p++) {
+    if ((p & 4095) === 4095) {
+      const pause = slice();
+      if (pause) await pause;
+      signal.throwIfAborted();
+    }
+    if (isMeasured(jaccard[p])) continue;
+    // The size bound first, from the kept sets' key counts (or sizes saved without the sets): exact, so no pair that could reach the threshold is lost.
+    const sizeA = knownSize(pairs.a[p]);
+    const sizeB = knownSize(pairs.b[p]);
+    if (sizeA >= 0 && sizeB >= 0 && !sizesAllow(sizeA, sizeB, threshold)) {
+      jaccard[p] = BOUND_REJECTED;
+      sizeRejected++;
+      continue;
+    }
+    // Then the sketches (every fingerprinted document has one; an unknown one allows the pair).
+    if (floor && !sketchesAllow(sketches!, pairs.a[p] * SKETCH_BINS, sketches!, pairs.b[p] * SKETCH_BINS, floor)) {
+      jaccard[p] = BOUND_REJECTED;
+      sketchRejected++;
+      continue;
+    }
+    jaccard[p] = Number.NaN; // a pair the bound rejected at a higher threshold is measured now
+    // Left unknown (NaN: not accepted, not remembered) rather than measured against nothing.
+    if (readable(pairs.a[p]) && readable(pairs.b[p])) todo[toMeasure++] = p;
+  }
+  return { todo: todo.subarray(0, toMeasure), sizeRejected, sketchRejected };
+}
+
+/**
  * Measures the exact Jaccard of every candidate not measured yet, in the ingest workers. A document's
  * feature set comes from `corpus.keptSets` (kept from fingerprinting, within the scan's budget, see
  * scan-session.ts) or, without one, from reading its file again. When both documents' set sizes are known
@@ -180,10 +238,6 @@ export async function verifyCandidates(
   let bytes = 0;
   let measured = 0;
   let docsRead = 0;
-  let sizeRejected = 0;
-  let sketchRejected = 0;
-  const sketches = corpus.sketches;
-  const floor = sketches ? sketchMatchFloor(threshold) : null;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
   const maxInFlight = workers.ingest.size * 2;
@@ -221,49 +275,9 @@ export async function verifyCandidates(
     bytes += set ? set.byteLength : spilled >= 0 ? spilled : docs.sizes[d];
     return i;
   };
-  // Each document's known set size, looked up once (UNKNOWN_SIZE until then).
-  const sizeOf = new Int32Array(docs.count).fill(UNKNOWN_SIZE);
-  const knownSize = (d: number): number => {
-    let size = sizeOf[d];
-    if (size === UNKNOWN_SIZE) sizeOf[d] = size = knownSetSize(corpus, d);
-    return size;
-  };
-  // Each document's readability likewise (0: not looked up, 1: readable, 2: not).
-  const readableOf = new Uint8Array(docs.count);
-  const readable = (d: number): boolean => {
-    if (readableOf[d] === 0) readableOf[d] = contentsReadable(docs, d) ? 1 : 2;
-    return readableOf[d] === 1;
-  };
-  // First the pairs to measure: the size bound and readability decide the others.
-  const todo = new Uint32Array(pairs.count);
-  let toMeasure = 0;
-  for (let p = 0; p < pairs.count; p++) {
-    if ((p & 4095) === 4095) {
-      const pause = slice();
-      if (pause) await pause;
-      signal.throwIfAborted();
-    }
-    if (isMeasured(jaccard[p])) continue;
-    // The size bound first, from the kept sets' key counts (or sizes saved without the sets): exact, so no pair that could reach the threshold is lost.
-    const sizeA = knownSize(pairs.a[p]);
-    const sizeB = knownSize(pairs.b[p]);
-    if (sizeA >= 0 && sizeB >= 0 && !sizesAllow(sizeA, sizeB, threshold)) {
-      jaccard[p] = BOUND_REJECTED;
-      sizeRejected++;
-      continue;
-    }
-    // Then the sketches (every fingerprinted document has one; an unknown one allows the pair).
-    if (floor && !sketchesAllow(sketches!, pairs.a[p] * SKETCH_BINS, sketches!, pairs.b[p] * SKETCH_BINS, floor)) {
-      jaccard[p] = BOUND_REJECTED;
-      sketchRejected++;
-      continue;
-    }
-    jaccard[p] = Number.NaN; // a pair the bound rejected at a higher threshold is measured now
-    // Left unknown (NaN: not accepted, not remembered) rather than measured against nothing.
-    if (readable(pairs.a[p]) && readable(pairs.b[p])) todo[toMeasure++] = p;
-  }
+  const { todo, sizeRejected, sketchRejected } = await boundPass(corpus, candidates, threshold, slice, signal);
   // Chunks follow the candidate graph, so a document's set goes to few chunks (pair-locality.ts).
-  const order = localityOrder(docs.count, pairs.a, pairs.b, todo.subarray(0, toMeasure));
+  const order = localityOrder(docs.count, pairs.a, pairs.b, todo);
   // A small job (a cached rescan's few hundred documents) is cut into a chunk per worker, not one chunk for one of them.
   const chunkDocs = Math.min(CHUNK_DOCS, Math.max(MIN_CHUNK_DOCS, Math.ceil(distinctDocs(docs.count, pairs, order) / workers.ingest.size)));
   for (let t = 0; t < order.length; t++) {
@@ -319,99 +333,4 @@ export function rememberJaccards(corpus: SearchCorpus, candidates: Candidates): 
     }
   }
   corpus.known = { a: a.slice(0, w), b: b.slice(0, w), jaccard: j.slice(0, w), count: w };
-}
-
-/**
- * Chaining checks of the components that are not cliques, in the ingest workers (they re-read the
- * members). Components of more than MAX_CHAIN_MEMBERS are left CHAIN_UNKNOWN. Fills the table's
- * missing Jaccards to the reference as a side effect.
- */
-export async function checkChaining(
-  workers: ScanWorkers,
-  signal: AbortSignal,
-  corpus: SearchCorpus,
-  grouped: { verified: ScanResult['verified']; groups: ScanResult['groups']; unchecked: Uint8Array },
-  threshold: number,
-): Promise<Uint8Array> {
-  const { groups, verified, unchecked } = grouped;
-  const status = new Uint8Array(groups.count);
-  // Verified pairs by group, so a job carries only its own pairs.
-  const pairsOf = new Map<number, number[]>();
-  for (let p = 0; p < verified.count; p++) {
-    const g = groups.groupOf[verified.a[p]];
-    if (g < 0 || !unchecked[g] || g !== groups.groupOf[verified.b[p]]) continue;
-    let list = pairsOf.get(g);
-    if (!list) pairsOf.set(g, (list = []));
-    list.push(p);
-  }
-  const tasks: Promise<void>[] = [];
-  let jobGroups: number[] = [];
-  const dispatch = () => {
-    if (jobGroups.length === 0) return;
-    const groupIds = jobGroups;
-    jobGroups = [];
-    const items: number[] = [];
-    const offsets = new Int32Array(groupIds.length + 1);
-    const members: number[] = [];
-    const local = new Map<number, number>();
-    const pa: number[] = [];
-    const pb: number[] = [];
-    const pd: number[] = [];
-    const pj: number[] = [];
-    groupIds.forEach((g, i) => {
-      for (let s = groups.offsets[g]; s < groups.offsets[g + 1]; s++) {
-        const d = groups.members[s];
-        local.set(d, items.length);
-        members.push(items.length);
-        items.push(d);
-      }
-      offsets[i + 1] = members.length;
-      for (const p of pairsOf.get(g) ?? []) {
-        pa.push(local.get(verified.a[p])!);
-        pb.push(local.get(verified.b[p])!);
-        pd.push(verified.distance[p]);
-        pj.push(verified.jaccard[p]);
-      }
-    });
-    const job: ChainJob = {
-      offsets,
-      members: Int32Array.from(members),
-      pairs: { a: Uint32Array.from(pa), b: Uint32Array.from(pb), distance: Uint8Array.from(pd), jaccard: Float32Array.from(pj), count: pa.length },
-    };
-    tasks.push(
-      loadChunk(corpus, items, workers)
-        .then((loaded) =>
-          workers.ingest.run(signal, (api) => api.chainGroups(transfer(loaded.items, loaded.buffers), job, corpus.settings, threshold, undefined, loaded.kept)),
-        )
-        .then((r) => {
-          groupIds.forEach((g, i) => {
-            status[g] = r.status[i];
-            for (let s = 0; s < groups.offsets[g + 1] - groups.offsets[g]; s++) {
-              const value = r.jaccardToReference[offsets[i] + s];
-              if (!Number.isNaN(value)) groups.jaccardToReference[groups.offsets[g] + s] = value;
-            }
-          });
-        }),
-    );
-  };
-  let jobDocs = 0;
-  for (let g = 0; g < groups.count; g++) {
-    if (!unchecked[g]) continue;
-    const size = groups.offsets[g + 1] - groups.offsets[g];
-    let readable = true;
-    for (let s = groups.offsets[g]; s < groups.offsets[g + 1] && readable; s++) readable = contentsReadable(corpus.docs, groups.members[s]);
-    if (size > MAX_CHAIN_MEMBERS || !readable) {
-      status[g] = CHAIN_UNKNOWN;
-      continue;
-    }
-    jobGroups.push(g);
-    jobDocs += size;
-    if (jobDocs >= CHUNK_DOCS) {
-      dispatch();
-      jobDocs = 0;
-    }
-  }
-  dispatch();
-  await Promise.all(tasks);
-  return status;
 }
