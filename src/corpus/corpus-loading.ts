@@ -176,6 +176,11 @@ export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedVi
     t = now;
   };
   const loaded = await loadCorpus({ pause: yieldToEventLoop });
+  // Sets of an older fingerprint rule are not this version's: their sizes and sketches would mislead the bounds.
+  if (isStaleRule(c.savedSettings)) {
+    loaded.setSizes.fill(0);
+    loaded.sketches.fill(0);
+  }
   step('corpus');
   const files = await restoreFiles(loaded, c.snapshot.keepContents);
   step('contents');
