@@ -106,12 +106,12 @@ export async function restoreCache(workers: ScanWorkers, signal: AbortSignal, ca
   const files = new Array<Blob>(cache.corpus.count).fill(noContents());
   const { pairs } = cache;
   const options = { settings: cache.settings, k: pairs.k, similarityThreshold: pairs.threshold, grouping: pairs.grouping === 'components' ? 'components' as const : 'reference' as const };
-  const { docs, storageIds, skipped, notes, pinned } = restoredPositions(cache.corpus, { files }, [], pairs.pinned);
+  const { docs, storageIds, skipped, notes, pinned, setSizes, sketches } = restoredPositions(cache.corpus, { files }, [], pairs.pinned);
   const search = fromSavedPairs(pairs, storageIds, { ...options, pinned });
   const found = cachedClasses(docs, storageIds, cache, search) ?? (await findCandidates(workers, signal, docs, cache.settings, concatSets([]), search));
   if (cache.passages) found.corpus.passages = passagesAtPositions(cache.passages, storageIds);
-  if (cache.setSizes) found.corpus.setSizes = setSizesAtPositions(cache.setSizes, storageIds);
-  found.corpus.sketches = sketchesAtPositions(cache.sketches, storageIds);
+  found.corpus.setSizes = setSizes;
+  found.corpus.sketches = sketches;
   // The saved pairs are all verified (accepted at this threshold, lifted to it), in (a, b) order: as the grouping would list them.
   const c = found.candidates;
   const verified = { a: c.pairs.a, b: c.pairs.b, distance: c.pairs.distance, jaccard: new Float32Array(c.jaccard), count: c.pairs.count };
@@ -173,29 +173,6 @@ function sketchSourceOf(sketches: Uint16Array, representative: Int32Array, d: nu
   return r >= 0 && r !== d && sketchKnown(sketches, r) ? r : -1;
 }
 
-/** The cache's feature-set sizes (by stored id) at restored positions: the column itself when each id is its position. */
-function setSizesAtPositions(sizes: Uint32Array, storageIds: StorageIds): Uint32Array {
-  let same = sizes.length === storageIds.length;
-  for (let p = 0; same && p < storageIds.length; p++) same = storageIds[p] === p;
-  if (same) return sizes;
-  const out = new Uint32Array(storageIds.length);
-  for (let p = 0; p < storageIds.length; p++) out[p] = sizes[storageIds[p]!] ?? 0;
-  return out;
-}
-
-/** The cache's sketches (by stored id) at restored positions: the column itself when each id is its position. */
-function sketchesAtPositions(sketches: Uint16Array, storageIds: StorageIds): Uint16Array {
-  let same = sketches.length === storageIds.length * SKETCH_BINS;
-  for (let p = 0; same && p < storageIds.length; p++) same = storageIds[p] === p;
-  if (same) return sketches;
-  const out = new Uint16Array(storageIds.length * SKETCH_BINS);
-  for (let p = 0; p < storageIds.length; p++) {
-    const id = storageIds[p]!;
-    if ((id + 1) * SKETCH_BINS <= sketches.length) out.set(sketches.subarray(id * SKETCH_BINS, (id + 1) * SKETCH_BINS), p * SKETCH_BINS);
-  }
-  return out;
-}
-
 /**
  * Gives the restored documents the quick check kept (`unchanged`: cache positions) their files on disk
  * (`fileOf(k)`: the file of `unchanged[k]`), so a pair that needs one's exact Jaccard reads that one
@@ -254,15 +231,16 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
     ...concatDocColumns(['sizes', 'words', 'hashHi', 'hashLo'], [docs]),
     ...allocateDocColumns(['hi', 'lo', 'modified'], n),
     skipReasons: new Map(),
+    setSizes: new Uint32Array(n),
+    // Each document's sketch, a copy its representative's (search corpora fill representatives, not copies).
+    sketches: new Uint16Array(n * SKETCH_BINS),
     documentCount: n,
     nextId: n,
     revision: 0,
   };
+  const { setSizes, sketches } = corpus;
   const ctimeMs = new Float64Array(n);
   const ino = new Float64Array(n);
-  const setSizes = new Uint32Array(n);
-  // Each document's sketch, a copy its representative's (search corpora fill representatives, not copies).
-  const sketches = new Uint16Array(n * SKETCH_BINS);
   for (let d = 0; d < n; d++) {
     if (docs.status[d] === DocStatus.pending) return null;
     const at = listedAt[d];
@@ -294,5 +272,5 @@ export function cacheOfResult(dir: string, startedMs: number, result: ScanResult
   // Positions are the stored ids here, so the passages are kept as they are.
   const passages = result.passages ?? null;
   const groups = { table: result.relation.groups, identical: result.relation.identical };
-  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids as StorageIds, -1 as StorageId), passages, setSizes, sketches, groups, representative: result.representative };
+  return { dir, startedMs, settings: result.settings, rule: FINGERPRINT_RULE, corpus, ctimeMs, ino, pairs: verifiedByStorageId(result, corpus.ids as StorageIds, -1 as StorageId), passages, groups, representative: result.representative };
 }

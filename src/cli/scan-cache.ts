@@ -30,6 +30,10 @@ export interface ScanCache {
   settings: SimHashSettings;
   /** The fingerprint rule the documents were made with (core/simhash/fingerprint-rule.ts). */
   rule: number;
+  /**
+   * The documents; its `setSizes` and `sketches` let verification's size bound and sketch test decide a
+   * pair with an unchanged document without reading it again (verify-candidates.ts).
+   */
   corpus: LoadedCorpus;
   /** Per document: stat ctime and inode (size and mtime are the corpus's sizes and modified). */
   ctimeMs: Float64Array;
@@ -37,16 +41,6 @@ export interface ScanCache {
   pairs: VerifiedPairs;
   /** Sampled passages of the fingerprinted documents (by position) for the containment search; null: made with containment off. */
   passages: PackedSets | null;
-  /**
-   * Per document: its feature set's size (0: not known), so verification's size bound decides a pair
-   * with an unchanged document without reading it again (verify-candidates.ts knownSetSize).
-   */
-  setSizes: Uint32Array;
-  /**
-   * Per document: its MinHash sketch (core/groups/minhash-sketch.ts, SKETCH_BINS entries, all 0: not
-   * known), so verification's sketch filter decides a pair with an unchanged document without reading it.
-   */
-  sketches: Uint16Array;
   /** The relation's groups by position, so the next scan groups again only the components its changes touch. */
   groups: { table: GroupTable; identical: Uint8Array };
   /**
@@ -109,8 +103,8 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
     ctimeMs: bytesOf(cache.ctimeMs),
     ino: bytesOf(cache.ino),
     words: bytesOf(c.words),
-    setSizes: bytesOf(cache.setSizes),
-    sketches: bytesOf(cache.sketches),
+    setSizes: bytesOf(c.setSizes),
+    sketches: bytesOf(c.sketches),
     paths,
     pairA: bytesOf(p.a),
     pairB: bytesOf(p.b),
@@ -276,7 +270,7 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
     startedMs: head.startedMs,
     settings: head.settings,
     rule: head.rule,
-    corpus: { count: n, ids, hi, lo, storedFlags, paths, hashHi, hashLo, sizes, modified, words, skipReasons, documentCount: n, nextId: n, revision: 0 },
+    corpus: { count: n, ids, hi, lo, storedFlags, paths, hashHi, hashLo, sizes, modified, words, skipReasons, setSizes, sketches, documentCount: n, nextId: n, revision: 0 },
     ctimeMs,
     ino,
     pairs: {
@@ -292,8 +286,6 @@ export async function readScanCache(file: string): Promise<ScanCache | null> {
       pinned: Uint32Array.from(head.pairs.pinned ?? []) as StorageIds,
     },
     passages: head.passages ? { docs: passageDocs, offsets: passageOffsets, keys: passageKeys } : null,
-    setSizes,
-    sketches,
     groups,
     representative,
   };

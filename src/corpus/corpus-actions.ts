@@ -106,7 +106,7 @@ export async function remove(c: CorpusContext, positions: readonly DocId[]): Pro
     const carried = verifiedByStorageId(c.base.result, c.base.storageIds, NO_ID);
     // The shown documents, resolved: a copy of a removed original carries the class's fingerprint.
     // One transaction: the documents, their contents, a class's new head with its table entries.
-    const outcome = await removeFromCorpus({ docs: c.base.result.docs, storageIds: c.base.storageIds }, positions, undefined, c.tables);
+    const outcome = await removeFromCorpus({ docs: c.base.result.docs, storageIds: c.base.storageIds, ...(c.base.search ? { known: c.base.search } : {}) }, positions, undefined, c.tables);
     if (!outcome) {
       c.update({ notice: 'This document is not in the saved corpus (the scan that found it was not saved).' });
       return;

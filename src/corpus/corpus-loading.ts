@@ -5,7 +5,7 @@
  */
 import { getCorpusSummary, loadCorpus } from '../storage/corpus-repository.ts';
 import { findUnfinishedScan, listNotSavedFiles } from '../storage/scan-sessions.ts';
-import { getSettings, putSettings } from '../storage/settings-repository.ts';
+import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
 import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { getSavedPins, getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
@@ -189,6 +189,13 @@ export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedVi
     c.scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping, ...containment });
   }
   const options = groupingOptions(c.scanStore.getSnapshot());
+  // The saved sizes and sketches are of the stored fingerprint settings and rule: grouped under others
+  // (an older rule's corpus, settings changed meanwhile), they would mislead the bounds.
+  const stored = c.savedSettings;
+  if (stored && settingsChange(stored, { k: stored.k, keepContents: stored.keepContents, fingerprint: options.settings }) === 'fingerprints') {
+    loaded.setSizes.fill(0);
+    loaded.sketches.fill(0);
+  }
   // The references a person chose outlive saved pairs a later write left behind.
   const pins = saved ? null : await getSavedPins();
   const restored = await groupSavedCorpus(c.workers, signal, loaded, files, saved, options, carried, phase, listedNotSaved, pins);

@@ -8,7 +8,7 @@
 import { removeDocuments, type CorpusSummary, type NewDocument } from '../storage/corpus-repository.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { NO_ID, type DocId, type StorageIds } from '../core/ids.ts';
-import { batchEntries, storedDocumentOf } from './stored-documents.ts';
+import { batchEntries, storedDocumentOf, type KnownSets } from './stored-documents.ts';
 import type { ScanDocs } from '../scan/scan-result.ts';
 import type { EntriesFor } from '../storage/permuted-shards.ts';
 
@@ -16,6 +16,8 @@ import type { EntriesFor } from '../storage/permuted-shards.ts';
 export interface ShownCorpus {
   docs: ScanDocs;
   storageIds: StorageIds;
+  /** Its search corpus's set sizes and sketches: a class's new head is written with its text's (absent: not known). */
+  known?: KnownSets;
 }
 
 /**
@@ -67,7 +69,7 @@ function successorsAt(shown: ShownCorpus, at: readonly DocId[]): { docs: NewDocu
   const docs: NewDocument[] = [];
   const kept: DocId[] = [];
   for (const d of at) {
-    const doc = storedDocumentOf(shown.docs, d, shown.storageIds[d]!);
+    const doc = storedDocumentOf(shown.docs, d, shown.storageIds[d]!, undefined, shown.known);
     if (doc) {
       docs.push(doc);
       kept.push(d);

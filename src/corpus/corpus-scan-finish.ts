@@ -35,7 +35,7 @@ export async function finishSaving(c: CorpusContext, own: ShownCorpus, plan: Sca
   const outcome = before ? await mergeInto(c, before, ownPart, signal, plan) : null;
   const merged = outcome?.merged ?? ownPart;
   // Saved files the chosen folder no longer holds: out of the corpus (their copies take over).
-  const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds }, positions: outcome.missing.positions } : null;
+  const missing = outcome && outcome.missing.positions.length > 0 ? { shown: { docs: before!.result.docs, storageIds: before!.storageIds, ...(before!.search ? { known: before!.search } : {}) }, positions: outcome.missing.positions } : null;
   c.hold({ type: 'replaced', base: merged });
   if (w) {
     void c.dispatch({ type: 'writer-released', writer: w });

@@ -28,7 +28,7 @@ export function createScanSaving(c: CorpusContext): ScanStage {
       await scan.check(exclusions, unchangedTest(c, scan.settings));
       const plan = await startSaving(c, scan.begin(), exclusions, scan.signal);
       for await (const batch of scan.read(c.writing !== null && c.snapshot.keepContents)) {
-        c.writing?.writer.write(batch.docs, batch.ids, batch.contents, c.snapshot.keepContents, c.tables, batch.messages);
+        c.writing?.writer.write(batch, c.snapshot.keepContents, c.tables);
       }
       return await finishSaving(c, await scan.search(), plan, scan.signal);
     } catch (error) {

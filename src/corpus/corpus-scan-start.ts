@@ -176,7 +176,7 @@ async function openWriter(c: CorpusContext, docs: ScanDocs, signal: AbortSignal,
           .then((usage) => c.update({ usage }))
           .catch(() => undefined);
       },
-      saved: c.base && !rebuild ? { docs: c.base.result.docs, at: positionsByPath(c.base.result.docs), storageIds: c.base.storageIds } : null,
+      saved: c.base && !rebuild ? { docs: c.base.result.docs, at: positionsByPath(c.base.result.docs), storageIds: c.base.storageIds, ...(c.base.search ? { known: c.base.search } : {}) } : null,
       onFailure: (error) => {
         // Stop cleanly: what was committed stays; the failed batch was rolled back as a whole.
         if (isStorageError(error) && error.kind === 'quota') c.session?.stop(storageFull(c, writer.inCorpus, docs, error, writer.lostIds));

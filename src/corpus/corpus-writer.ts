@@ -9,13 +9,14 @@ import type { CorpusSummary, NewDocument } from '../storage/corpus-repository.ts
 import { beginScanSession, endScanSession, markStorageFull } from '../storage/scan-sessions.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
 import { docFile, type ScanDocs } from '../scan/scan-result.ts';
-import { batchEntries, storedDocumentOf } from './stored-documents.ts';
+import { batchEntries, storedDocumentOf, type KnownSets } from './stored-documents.ts';
 import { sameContents } from './merge-corpus.ts';
 import { NO_ID } from '../core/ids.ts';
 import { successorWrites } from './corpus-removal.ts';
 import { DocStatus } from '../core/documents/document-status.ts';
 import type { ContentBatch } from '../storage/content-batches.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
+import type { ScanBatch } from '../scan/scan-ingest.ts';
 
 /** How long a write waits for the writer lock held by a moment's write (a restore, another tab's small write). */
 export const LOCK_WAIT_MS = 3000;
@@ -65,8 +66,11 @@ export interface BatchWriter {
   readonly replacedPositions: ReadonlySet<DocId>;
   /** After a failure: the storage ids given to documents whose batch never committed. */
   readonly lostIds: ReadonlySet<number>;
-  /** Queues the batch `ids` of `docs` (with their bytes when contents are kept, and the scan's message of each skipped doc); commits run in order. */
-  write(docs: ScanDocs, ids: readonly number[], bytes: BatchContents | undefined, keepContents: boolean, tables: { k: number; blocks: number } | null, messages?: ReadonlyMap<number, string>): void;
+  /**
+   * Queues a scan's batch: its docs `ids` (with their bytes when contents are kept, the scan's message of
+   * each skipped doc, and the feature-set sizes and sketches fingerprinting found); commits run in order.
+   */
+  write(batch: ScanBatch, keepContents: boolean, tables: { k: number; blocks: number } | null): void;
   /** Resolves when every queued batch has committed or the writer failed; never rejects. */
   settled(): Promise<void>;
   /** Waits for the queued batches, records how the scan ended and releases the lock. */
@@ -91,7 +95,7 @@ export interface BatchWriterOptions {
    * The saved corpus on show: a file whose path is saved already is not added twice. With the same
    * contents it is not written; with other contents it is written and the saved document removed.
    */
-  saved?: { docs: ScanDocs; at: ReadonlyMap<string, DocId>; storageIds: StorageIds } | null;
+  saved?: { docs: ScanDocs; at: ReadonlyMap<string, DocId>; storageIds: StorageIds; known?: KnownSets } | null;
 }
 
 /** Opens the scan-session marker and returns the writer; the caller already holds the lock. */
@@ -126,7 +130,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
     inCorpus,
     lostIds,
     replacedPositions,
-    write(batchDocs, ids, bytes, keepContents, tables, messages) {
+    write({ docs: batchDocs, ids, contents: bytes, messages, known }, keepContents, tables) {
       if (failed || closed) return;
       const documents: NewDocument[] = [];
       const kept = keepContents ? keptContents(batchDocs, bytes) : null;
@@ -150,7 +154,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
             replacedPositions.add(q);
           }
         }
-        const doc = storedDocumentOf(batchDocs, d, nextId, messages?.get(d));
+        const doc = storedDocumentOf(batchDocs, d, nextId, messages?.get(d), known);
         if (!doc) continue;
         storageIdOf[d] = nextId++;
         written.push(d);
@@ -169,7 +173,7 @@ export async function openBatchWriter(docs: ScanDocs, options: BatchWriterOption
       // without a fingerprint): the class's first remaining member is written anew as the head, in
       // the removal's transaction, as "Remove from corpus" does (corpus-removal.ts).
       // With their entries in the stored tables (without tables for this k the set is rebuilt at the end anyway).
-      const successors = saved && replaced.length > 0 ? successorWrites({ docs: saved.docs, storageIds: saved.storageIds }, [...replacedPositions], undefined, t) : null;
+      const successors = saved && replaced.length > 0 ? successorWrites({ docs: saved.docs, storageIds: saved.storageIds, ...(saved.known ? { known: saved.known } : {}) }, [...replacedPositions], undefined, t) : null;
       chain = chain.then(async () => {
         if (failed) return;
         try {

@@ -327,6 +327,9 @@ export async function mergeCorpus(
     },
   });
   const { candidates } = found;
+  // The carried histogram counts the saved corpus's rejected candidates too, which were not checked again.
+  const decidedBefore = carry ? Math.max(0, candidates.histogram.reduce((n, c) => n + c, 0) - candidates.pairs.count) : 0;
+  if (decidedBefore > 0) found.near.verification = { ...found.near.verification, decidedBefore };
   let unmeasured = 0;
   for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p]!)) unmeasured++;
   const result: ScanResult = {

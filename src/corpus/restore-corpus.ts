@@ -77,6 +77,9 @@ export interface GroupingOptions {
   csvAhead?: boolean;
 }
 
+/** Feature-set sizes and sketches a restored corpus knows without its sets (SearchOptions'), for verification's bounds. */
+export type KnownSetColumns = Pick<SearchOptions, 'setSizes' | 'sketches'>;
+
 /**
  * Ingest items for docs `ids`, read here as verification reads them (verify-candidates.ts): a Node
  * thread cannot be posted a file-backed Blob, and these documents are small. A file that cannot be read
@@ -129,7 +132,7 @@ export async function groupDocs(
   signal: AbortSignal,
   docs: ScanDocs,
   skipped: SkippedFile[],
-  options: GroupingOptions,
+  options: GroupingOptions & KnownSetColumns,
   known: KnownPairs = emptyKnown(),
   onPhase?: (phase: RestorePhase) => void,
 ): Promise<GroupedCorpus> {
@@ -215,7 +218,7 @@ export async function groupFromSavedPairs(
   signal: AbortSignal,
   docs: ScanDocs,
   skipped: SkippedFile[],
-  options: GroupingOptions,
+  options: GroupingOptions & KnownSetColumns,
   saved: VerifiedPairs,
   storageIds: StorageIds,
 ): Promise<GroupedCorpus> {
@@ -228,7 +231,7 @@ export async function groupFromSavedPairs(
  * Search options under which the saved pairs are the candidates (nothing searched: radius 0) and
  * their Jaccards the known ones, each member replaced by its exact class's representative.
  */
-export function fromSavedPairs(saved: VerifiedPairs, storageIds: StorageIds, options: GroupingOptions): SearchOptions {
+export function fromSavedPairs(saved: VerifiedPairs, storageIds: StorageIds, options: GroupingOptions & KnownSetColumns): SearchOptions {
   return {
     ...options,
     searchK: 0,
@@ -286,11 +289,13 @@ export async function groupSavedCorpus(
   savedPins: StorageIds | null = null,
 ): Promise<RestoredCorpus> {
   const pinnedFrom = saved ? saved.pinned : (carried?.pinned ?? savedPins ?? undefined);
-  const { docs, storageIds, skipped, notes, pinned } = restoredPositions(loaded, files, notSaved, pinnedFrom);
+  const { docs, storageIds, skipped, notes, pinned, setSizes, sketches } = restoredPositions(loaded, files, notSaved, pinnedFrom);
   const withNotes = (grouped: GroupedCorpus): GroupedCorpus => ({ ...grouped, result: { ...grouped.result, notes } });
   const passagesFrom = (saved ?? carried)?.passages;
   // A saved view's passages (by stored id) come back at positions: containment needs no file read.
-  const chosen = { ...options, pinned, ...(passagesFrom ? { passages: passagesAtPositions(passagesFrom, storageIds) } : {}) };
+  // The saved set sizes and sketches: a pair with a saved document is decided by the size bound or the
+  // sketch test where they rule it out, without reading the document (verify-candidates.ts).
+  const chosen = { ...options, pinned, setSizes, sketches, ...(passagesFrom ? { passages: passagesAtPositions(passagesFrom, storageIds) } : {}) };
   if (saved && savedPairsFit(saved, options)) {
     onPhase?.('grouping saved pairs');
     const grouped = await groupFromSavedPairs(workers, signal, docs, skipped, chosen, saved, storageIds);

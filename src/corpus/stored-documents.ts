@@ -23,6 +23,7 @@ import {
 import type { DocNote, ScanDocs, SkippedFile } from '../scan/scan-result.ts';
 import { ascending, gatherDocs, pathOrder } from '../scan/scan-docs.ts';
 import { toHex } from '../core/simhash/fingerprint64.ts';
+import { SKETCH_BINS, sketchKnown } from '../core/groups/minhash-sketch.ts';
 import { permutedEntries } from '../storage/index-shards.ts';
 import type { TableEntries } from '../storage/shard-runs.ts';
 
@@ -73,8 +74,9 @@ export function docsFromCorpus(c: LoadedCorpus, files: Blob[], ranges?: Float64A
  * Copies are stored as skipped with reason 'copy': their fingerprint is their original's, resolved by
  * content hash when the corpus is grouped (docsFromCorpus maps the reason back to DocStatus.copy).
  * `message`: what the scan said of a skipped file (its detail: a PDF without a text layer), kept for a reload.
+ * `known`: the feature-set sizes and sketches known for the docs (kept so a reload's verification uses them).
  */
-export function storedDocumentOf(docs: ScanDocs, d: number, id: number, message?: string): NewDocument | null {
+export function storedDocumentOf(docs: ScanDocs, d: number, id: number, message?: string, known?: KnownSets): NewDocument | null {
   const status = docs.status[d]!;
   if (status === DocStatus.pending) return null;
   const hashed = docs.hashHi[d] !== 0 || docs.hashLo[d] !== 0;
@@ -90,6 +92,7 @@ export function storedDocumentOf(docs: ScanDocs, d: number, id: number, message?
     lo: docs.lo[d]!,
     words: docs.words[d]!,
     features: 0,
+    ...knownSetOf(known, d),
   };
   if (status === DocStatus.ok) {
     return docs.flags[d]! & DocFlag.invalidUtf8 ? { ...base, skipReason: INVALID_UTF8_NOTE, skipMessage: invalidUtf8Message() } : base;
@@ -109,6 +112,10 @@ export interface RestoredPositions {
   notes: DocNote[];
   /** The references a person chose, as positions. */
   pinned: DocId[];
+  /** Feature-set size per position (0: not known): verification's size bound (SearchCorpus.setSizes). */
+  setSizes: Uint32Array;
+  /** MinHash sketch per position (SKETCH_BINS each, all 0: not known): verification's sketch test. */
+  sketches: Uint16Array;
 }
 
 /**
@@ -151,7 +158,40 @@ export function restoredPositions(loaded: LoadedCorpus, files: { files: Blob[]; 
   const byId = new Map<StorageId, DocId>();
   if (pins.length > 0) storageIds.forEach((id, p) => byId.set(id as StorageId, p as DocId));
   const pinned = pins.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-  return { docs, storageIds, skipped, notes, pinned };
+  const setSizes = order ? Uint32Array.from(order, (p) => loaded.setSizes[p]!) : loaded.setSizes;
+  return { docs, storageIds, skipped, notes, pinned, setSizes, sketches: order ? sketchesAt(loaded.sketches, order) : loaded.sketches };
+}
+
+/** The sketches (SKETCH_BINS per document) of documents `order`, in that order. */
+function sketchesAt(sketches: Uint16Array, order: ArrayLike<number>): Uint16Array {
+  const out = new Uint16Array(order.length * SKETCH_BINS);
+  for (let i = 0; i < order.length; i++) out.set(sketches.subarray(order[i]! * SKETCH_BINS, (order[i]! + 1) * SKETCH_BINS), i * SKETCH_BINS);
+  return out;
+}
+
+/**
+ * Document d's feature-set size and sketch as the search `known` holds them (copies of a text take its
+ * representative's: same text, same set), for storing it: absent where not known.
+ */
+export function knownSetOf(known: KnownSets | undefined, d: number): Pick<NewDocument, 'setSize' | 'sketch'> {
+  if (!known) return {};
+  const r = known.representative?.[d] ?? -1;
+  const from = (has: (x: number) => boolean) => (has(d) ? d : r >= 0 && r !== d && has(r) ? r : -1);
+  const sized = known.setSizes ? from((x) => known.setSizes![x]! > 0) : -1;
+  const sketched = known.sketches ? from((x) => sketchKnown(known.sketches!, x)) : -1;
+  return {
+    ...(sized >= 0 ? { setSize: known.setSizes![sized]! } : {}),
+    // A copy: the view would pin the scan's whole column until the batch is written.
+    ...(sketched >= 0 ? { sketch: known.sketches!.slice(sketched * SKETCH_BINS, (sketched + 1) * SKETCH_BINS) } : {}),
+  };
+}
+
+/** What a scan or a corpus on show knows of its documents' feature sets, by position (SearchCorpus's columns). */
+export interface KnownSets {
+  setSizes?: Uint32Array;
+  sketches?: Uint16Array;
+  /** Exact classes (SearchCorpus.representative); absent: each document on its own (a scan's batch, before its search). */
+  representative?: Int32Array;
 }
 
 /** The fingerprints of docs `ds` and their storage ids (from `idOf`), gathered for a table build. */

@@ -182,6 +182,8 @@ export interface ScanBatch {
   contents?: BatchContents;
   /** What the scan said of each skipped doc of the batch (doc id -> message), saved so a reload says it too. */
   messages?: ReadonlyMap<number, string>;
+  /** The scan's feature-set sizes and sketches by doc id (IngestOutput's, the batch's filled in), saved so a reload's verification has them. */
+  known?: { setSizes: Uint32Array; sketches: Uint16Array };
 }
 
 /** What the feeding works with: the scan's workers, signal, settings and where its results go. */
@@ -251,7 +253,8 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       (sets === result.sets ? out.smallSets : out.passages).push(sets);
     }
     const messages = result.skipped.length > 0 ? new Map(result.skipped.map((s) => [ids[s.index]!, s.message])) : undefined;
-    onBatch({ docs: scanDocs, ids, ...(result.contents ? { contents: result.contents } : {}), ...(messages ? { messages } : {}) });
+    const known = { setSizes: out.setSizes, sketches: out.sketches };
+    onBatch({ docs: scanDocs, ids, known, ...(result.contents ? { contents: result.contents } : {}), ...(messages ? { messages } : {}) });
     m.filesDone += ids.length;
   };
   const maxInFlight = workers.ingest.size * 2;

@@ -83,6 +83,11 @@ export interface VerificationStats {
   sketchRejected: number;
   /** Candidates whose Jaccard came from the cache (measured by an earlier grouping of this scan). */
   cached: number;
+  /**
+   * A merge into the saved corpus: candidates of saved documents only, decided by an earlier scan and
+   * not checked again (in the histogram, not in `candidates`); absent elsewhere.
+   */
+  decidedBefore?: number;
   /** Documents read again for verification (a document may be read once per chunk it appears in). */
   docsRead: number;
   /** Near-duplicate pairs found by the exact short-document join, and how many of those the fingerprint search had missed. */

@@ -6,6 +6,7 @@ import { halvesToKeyBytes } from './key-codec.ts';
 import { StorageError } from './storage-error.ts';
 import { toHex } from '../core/simhash/fingerprint64.ts';
 import { allocateDocColumns, type DocColumnName } from '../core/documents/doc-columns.ts';
+import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 
 /** Why a document has no fingerprint. */
 export type DocumentStatus = 'ok' | 'too-short' | 'skipped';
@@ -41,6 +42,13 @@ export interface CorpusChunkRecord {
   duplicateOf: ArrayBuffer;
   /** JSON array of [id, reason, message] for the skipped documents of this chunk. */
   skips: string;
+  /**
+   * Uint32 feature-set sizes (distinct keys; 0: not known), so verification's size bound decides a pair
+   * with a saved document without reading it. Absent in chunks written before schema v4: all unknown.
+   */
+  setSizes?: ArrayBuffer;
+  /** Uint16 MinHash sketches, SKETCH_BINS per document (core/groups/minhash-sketch.ts; all 0: not known). Absent before v4. */
+  sketches?: ArrayBuffer;
 }
 
 /** Bits of the flags column. */
@@ -72,6 +80,10 @@ export interface NewDocument {
   skipMessage?: string;
   /** Id of an earlier document with the same bytes. */
   duplicateOf?: number;
+  /** Its feature set's size (distinct keys) under the stored settings; absent or 0: not known. */
+  setSize?: number;
+  /** Its MinHash sketch (SKETCH_BINS entries); absent: not known. */
+  sketch?: Uint16Array;
 }
 
 /** A stored document as read back (same fields; hi/lo are 0 unless status is 'ok'). */
@@ -88,9 +100,13 @@ const WIDTHS = {
   words: 4,
   features: 4,
   duplicateOf: 4,
+  setSizes: 4,
+  sketches: 2 * SKETCH_BINS,
 } as const;
 type BinaryColumn = keyof typeof WIDTHS;
 const BINARY_COLUMNS = Object.keys(WIDTHS) as BinaryColumn[];
+/** Columns a chunk written before schema v4 lacks (read as zeros: not known). */
+const SINCE_V4: ReadonlySet<BinaryColumn> = new Set(['setSizes', 'sketches']);
 
 /**
  * The chunk fields that hold a core document column (core/documents/doc-columns.ts) as a little-endian
@@ -123,6 +139,8 @@ export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
   const flags = new Uint8Array(n);
   const features = new Uint32Array(n);
   const duplicateOf = new Uint32Array(n);
+  const setSizes = new Uint32Array(n);
+  const sketches = new Uint16Array(n * SKETCH_BINS);
   const skips: SkipEntry[] = [];
   let previous = -1;
   docs.forEach((d, i) => {
@@ -158,6 +176,11 @@ export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
     cols.words[i] = d.words;
     features[i] = d.features;
     duplicateOf[i] = d.duplicateOf ?? 0;
+    setSizes[i] = d.setSize ?? 0;
+    if (d.sketch) {
+      if (d.sketch.length !== SKETCH_BINS) throw new StorageError('invalid-input', `sketch of document ${d.id} has ${d.sketch.length} entries`);
+      sketches.set(d.sketch, i * SKETCH_BINS);
+    }
     if (d.status === 'skipped' || d.skipReason !== undefined || d.skipMessage !== undefined) {
       skips.push([d.id, d.skipReason ?? '', d.skipMessage ?? '']);
     }
@@ -172,6 +195,8 @@ export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
       ...(Object.fromEntries(Object.entries(CHUNK_FIELD_OF).map(([c, field]) => [field, bytes(cols[c as keyof typeof CHUNK_FIELD_OF])])) as Record<(typeof CHUNK_FIELD_OF)[keyof typeof CHUNK_FIELD_OF], Uint8Array>),
       features: bytes(features),
       duplicateOf: bytes(duplicateOf),
+      setSizes: bytes(setSizes),
+      sketches: bytes(sketches),
     },
     paths: docs.map((d) => d.path),
     skips,
@@ -195,6 +220,8 @@ export function chunkFromColumns(chunk: number, cols: Columns): CorpusChunkRecor
     features: buffer('features'),
     duplicateOf: buffer('duplicateOf'),
     skips: JSON.stringify(cols.skips),
+    setSizes: buffer('setSizes'),
+    sketches: buffer('sketches'),
   };
 }
 
@@ -207,7 +234,7 @@ export function checkChunk(record: CorpusChunkRecord): CorpusChunkRecord {
     Number.isInteger(record.chunk) &&
     typeof record.paths === 'string' &&
     typeof record.skips === 'string' &&
-    BINARY_COLUMNS.every((c) => record[c] instanceof ArrayBuffer && record[c].byteLength === n * WIDTHS[c]);
+    BINARY_COLUMNS.every((c) => (record[c] === undefined && SINCE_V4.has(c)) || (record[c] instanceof ArrayBuffer && record[c].byteLength === n * WIDTHS[c]));
   if (!ok) throw new StorageError('corrupt', `corpus chunk ${String(record?.chunk)}`);
   return record;
 }
@@ -225,7 +252,8 @@ export function columnsFromChunk(record: CorpusChunkRecord): Columns {
   }
   if (!Array.isArray(skips)) throw new StorageError('corrupt', `skip notes of chunk ${record.chunk}`);
   const bin = {} as Record<BinaryColumn, Uint8Array>;
-  for (const c of BINARY_COLUMNS) bin[c] = new Uint8Array(record[c]);
+  // A chunk from before v4 knows no set sizes or sketches: zeros, which read as "not known".
+  for (const c of BINARY_COLUMNS) bin[c] = record[c] ? new Uint8Array(record[c]) : new Uint8Array(record.count * WIDTHS[c]);
   return { count: record.count, bin, paths, skips };
 }
 
@@ -306,7 +334,7 @@ export function documentAt(cols: Columns, i: number): StoredDocument {
   const hash = new DataView(cols.bin.contentHashes.buffer, cols.bin.contentHashes.byteOffset + i * 8, 8);
   const f64 = (c: 'sizes' | 'lastModified'): number =>
     new DataView(cols.bin[c].buffer, cols.bin[c].byteOffset + i * 8, 8).getFloat64(0, true);
-  const u32 = (c: 'words' | 'features' | 'duplicateOf'): number =>
+  const u32 = (c: 'words' | 'features' | 'duplicateOf' | 'setSizes'): number =>
     new DataView(cols.bin[c].buffer, cols.bin[c].byteOffset + i * 4, 4).getUint32(0, true);
   const status: DocumentStatus =
     flags & DOC_FLAG_SKIPPED ? 'skipped' : flags & DOC_FLAG_TOO_SHORT ? 'too-short' : 'ok';
@@ -331,10 +359,14 @@ export function documentAt(cols: Columns, i: number): StoredDocument {
     doc.skipMessage = skip[2];
   }
   if (flags & DOC_FLAG_EXACT_DUPLICATE) doc.duplicateOf = u32('duplicateOf');
+  const setSize = u32('setSizes');
+  if (setSize > 0) doc.setSize = setSize;
+  const sketch = new Uint16Array(cols.bin.sketches.slice(i * WIDTHS.sketches, (i + 1) * WIDTHS.sketches).buffer);
+  if (sketch.some((v) => v !== 0)) doc.sketch = sketch;
   return doc;
 }
 
-function bytes(view: Uint32Array | Float64Array): Uint8Array {
+function bytes(view: Uint32Array | Uint16Array | Float64Array): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 

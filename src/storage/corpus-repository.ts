@@ -19,6 +19,7 @@ import { forgetAllFolderHandlesInTransaction } from './folder-handles.ts';
 import { forgetFolderRootsInTransaction } from './folder-roots.ts';
 import { contentRecordOf, removeContentsInTransaction, type ContentBatch } from './content-batches.ts';
 import { allocateDocColumns, docColumnConstructor, type DocColumns } from '../core/documents/doc-columns.ts';
+import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 
 export type { NewDocument, StoredDocument };
 export { CHUNK_CAPACITY };
@@ -64,6 +65,10 @@ export interface LoadedCorpus extends CorpusSummary, DocColumns<(typeof LOADED_C
   skipReasons: Map<number, string>;
   /** The message stored with each skip (position -> message; none when empty). */
   skipMessages?: Map<number, string>;
+  /** Feature-set size per position (0: not known, e.g. saved before schema v4). */
+  setSizes: Uint32Array;
+  /** MinHash sketch per position, SKETCH_BINS entries each (all 0: not known). */
+  sketches: Uint16Array;
 }
 
 const EMPTY_META: CorpusMetaRecord = { key: 'corpus', nextId: 0, documentCount: 0, revision: 0 };
@@ -177,6 +182,8 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   const { hi, lo, hashHi, hashLo } = cols;
   const skipReasons = new Map<number, string>();
   const skipMessages = new Map<number, string>();
+  const setSizes = new Uint32Array(count);
+  const sketches = new Uint16Array(count * SKETCH_BINS);
   let at = 0;
   for (const chunk of chunkRecords) {
     for (const [c, field] of Object.entries(CHUNK_FIELD_OF) as [keyof typeof CHUNK_FIELD_OF, (typeof CHUNK_FIELD_OF)[keyof typeof CHUNK_FIELD_OF]][]) {
@@ -201,6 +208,9 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
     keyBytesToHalves(chunk.fingerprints, hi, lo, at);
     keyBytesToHalves(chunk.contentHashes, hashHi, hashLo, at);
     storedFlags.set(new Uint8Array(chunk.flags), at);
+    // A chunk saved before v4 has neither: its documents stay "not known" (zeros).
+    if (chunk.setSizes) setSizes.set(new Uint32Array(chunk.setSizes), at);
+    if (chunk.sketches) sketches.set(new Uint16Array(chunk.sketches), at * SKETCH_BINS);
     const parts = chunk.count === 0 ? [] : chunk.paths.split('\0');
     if (parts.length !== chunk.count) throw new StorageError('corrupt', `paths of chunk ${chunk.chunk}`);
     for (let i = 0; i < parts.length; i++) paths[at + i] = parts[i]!;
@@ -213,7 +223,7 @@ export async function loadCorpus(options: { pause?: () => Promise<void> } = {}):
   if (count !== meta.documentCount) {
     throw new StorageError('corrupt', `chunks hold ${count} documents, counters say ${meta.documentCount}`);
   }
-  return { count, ids, storedFlags, paths, ...cols, skipReasons, skipMessages, ...summaryOf(meta) };
+  return { count, ids, storedFlags, paths, ...cols, skipReasons, skipMessages, setSizes, sketches, ...summaryOf(meta) };
 }
 
 /** The corpus counters without loading anything else. */

@@ -20,9 +20,11 @@ export const DB_NAME = 'simsift-corpus';
  * field in the column chunks only (per-document records were over 20 times slower to write and 7 times
  * larger when v2 was made, with bench/restore.bench.ts). v3 keeps file
  * contents as one record per ingest batch (`content-batches`) instead of one Blob per document
- * (`contents`): Chromium writes a file per stored Blob.
+ * (`contents`): Chromium writes a file per stored Blob. v4 chunks also keep each document's feature-set
+ * size and MinHash sketch (`setSizes`, `sketches`), so after a reload verification's size bound and
+ * sketch test reject a pair with a saved document without reading it again.
  */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /**
  * One shard of one permuted table: the entries whose key starts with the shard's leading bits,
@@ -232,6 +234,9 @@ export function migrate(
       anyDb.deleteObjectStore('contents'); // a new database: nothing to convert
     } else convertOrAbort(tx, convertContentsToBatches(anyDb, tx));
   }
+  // v3 -> v4: nothing is rewritten. A v3 chunk has no `setSizes` or `sketches`, which read as "not
+  // known" (the document is read when a pair needs it), so the upgrade cannot fail on a full disk;
+  // the bump closes older tabs' connections, which would write chunks without them.
 }
 
 /** A step that moves data: when it fails, the whole upgrade aborts and the old database stays as it was. */

@@ -6,7 +6,7 @@ import { useId, useMemo, useState } from 'react';
 import { parseK } from '../shared/scan-settings.ts';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
 import { describeRecall } from '../../core/quality/defaults.ts';
-import { barHeights, describeChecks, pairsWithin, verifiedAndRejected, yTicks, type BoundCounts } from './distance-histogram.ts';
+import { barHeights, boundsRuledOut, describeChecks, pairsWithin, verifiedAndRejected, yTicks, type BoundCounts } from './distance-histogram.ts';
 import '../shared/theme.css';
 
 export interface DistanceHistogramProps {
@@ -42,7 +42,7 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
   const scaled = (n: number) => (max === 0 ? 0 : scale === 'log' ? Math.log1p(n) / Math.log1p(max) : n / max);
   const ticks = yTicks(max, scale);
   const within = pairsWithin(counts, threshold);
-  const boundsUsed = bounds !== undefined && bounds.candidates === within && bounds.sizeRejected + bounds.sketchRejected > 0;
+  const boundsUsed = boundsRuledOut(within, bounds);
 
   const bars = [];
   const axis = [];

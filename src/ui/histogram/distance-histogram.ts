@@ -86,6 +86,13 @@ export interface BoundCounts {
   candidates: number;
   sizeRejected: number;
   sketchRejected: number;
+  /** A merge's candidates decided by an earlier scan, not checked again (VerificationStats.decidedBefore). */
+  decidedBefore?: number;
+}
+
+/** Whether `bounds` describe the `within` candidates (with a merge's, those decided before) and ruled any out. */
+export function boundsRuledOut(within: number, bounds: BoundCounts | undefined): boolean {
+  return bounds !== undefined && bounds.candidates + (bounds.decidedBefore ?? 0) === within && bounds.sizeRejected + bounds.sketchRejected > 0;
 }
 
 /**
@@ -95,11 +102,12 @@ export interface BoundCounts {
  */
 export function describeChecks(within: number, verified: number | null, bounds?: BoundCounts): string {
   const tail = verified === null ? '' : `: ${verified.toLocaleString('en')} verified`;
-  const ruledOut = bounds && bounds.candidates === within ? bounds.sizeRejected + bounds.sketchRejected : 0;
-  if (ruledOut === 0) return `, each checked by exact Jaccard${tail}`;
+  if (!boundsRuledOut(within, bounds)) return `, each checked by exact Jaccard${tail}`;
+  const { sizeRejected, sketchRejected, decidedBefore = 0 } = bounds!;
   const by = [
-    bounds!.sizeRejected > 0 ? `${bounds!.sizeRejected.toLocaleString('en')} by their feature-set sizes` : '',
-    bounds!.sketchRejected > 0 ? `${bounds!.sketchRejected.toLocaleString('en')} by their MinHash sketches` : '',
+    sizeRejected > 0 ? `${sizeRejected.toLocaleString('en')} by their feature-set sizes` : '',
+    sketchRejected > 0 ? `${sketchRejected.toLocaleString('en')} by their MinHash sketches` : '',
   ].filter(Boolean);
-  return `: ${by.join(' and ')} ruled out without measuring, the other ${(within - ruledOut).toLocaleString('en')} checked by exact Jaccard${tail}`;
+  const before = decidedBefore > 0 ? `, ${decidedBefore.toLocaleString('en')} of saved documents decided before` : '';
+  return `: ${by.join(' and ')} ruled out without measuring${before}, the other ${(within - sizeRejected - sketchRejected - decidedBefore).toLocaleString('en')} checked by exact Jaccard${tail}`;
 }

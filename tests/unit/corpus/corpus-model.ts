@@ -4,7 +4,8 @@
  * another tab's clear), runs them through the real controller, scan session and worker APIs (over
  * MessageChannels) on fake-indexeddb, and compares what the app would export with a fresh scan of the
  * same files (a session with no saved corpus): the pairs CSV, the groups CSV (as the list shows them by
- * default) and every document's modification time, byte for byte.
+ * default) and every document's modification time, byte for byte; and each saved document's feature-set
+ * size and MinHash sketch with those a fresh fingerprinting of its file gives.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,10 @@ import { exclusionMatcher, NO_EXCLUSIONS } from '../../../src/core/documents/exc
 import { putKeepExclusions } from '../../../src/storage/keep-marks.ts';
 import { channelSpawner } from '../workers/comlink-channel.ts';
 import type { DocId } from '../../../src/core/ids.ts';
+import { loadCorpus } from '../../../src/storage/corpus-repository.ts';
+import { createClaimBuffer } from '../../../src/workers/claimed-hashes.ts';
+import { DOC_FLAG_SKIPPED, DOC_FLAG_TOO_SHORT } from '../../../src/storage/corpus-columns.ts';
+import { SKETCH_BINS, sketchKnown } from '../../../src/core/groups/minhash-sketch.ts';
 
 // ---- the texts: real prose with natural near copies (MIT licenses of two packages) and exact copies ----
 
@@ -422,6 +427,36 @@ export async function freshExportsOf(files: File[], pinnedPaths: readonly string
   return exportsOf(result);
 }
 
+/**
+ * Each saved document's feature-set size and sketch as storage holds them (`actual`) and as fingerprinting
+ * its file afresh gives them (`expected`), one line per document in path order: a fingerprinted document
+ * must have both, and any other (a copy, a short file) may have neither, but never a wrong one.
+ */
+async function storedSets(model: Model): Promise<{ expected: string; actual: string }> {
+  const saved = await loadCorpus();
+  const expected: string[] = [];
+  const actual: string[] = [];
+  const line = (path: string, size: number, sketch: Uint16Array) => `${path}\tsize ${size}\tsketch ${sketch.join(' ')}`;
+  for (const p of [...saved.paths.keys()].sort((x, y) => (saved.paths[x]! < saved.paths[y]! ? -1 : 1))) {
+    const path = saved.paths[p]!;
+    const sketch = saved.sketches.subarray(p * SKETCH_BINS, (p + 1) * SKETCH_BINS);
+    const fingerprinted = (saved.storedFlags[p]! & (DOC_FLAG_SKIPPED | DOC_FLAG_TOO_SHORT)) === 0;
+    if (!fingerprinted && saved.setSizes[p] === 0 && !sketchKnown(saved.sketches, p)) continue;
+    const text = model.corpus.get(path)?.text;
+    // Fingerprinted alone with claims of its own: a worker without claims leaves a text it saw before unsketched.
+    const fresh = text === undefined ? null : await ingestApi.ingestBatch([{ name: path, bytes: new TextEncoder().encode(text) }], model.settings, { setSizes: true, claims: createClaimBuffer(1) });
+    expected.push(fresh ? line(path, fresh.setSizes![0]!, fresh.sketches) : `${path}\tnot in the corpus`);
+    actual.push(line(path, saved.setSizes[p]!, sketch));
+  }
+  return { expected: expected.join('\n'), actual: actual.join('\n') };
+}
+
+/** Null when the saved sizes and sketches are those of a fresh fingerprinting (see storedSets), else both listings. */
+async function storedSetsDiffer(model: Model): Promise<{ expected: string; actual: string } | null> {
+  const sets = await storedSets(model);
+  return sets.expected === sets.actual ? null : { expected: `--- saved feature sets ---\n${sets.expected}`, actual: `--- saved feature sets ---\n${sets.actual}` };
+}
+
 // ---- running a sequence ----
 
 let dbCounter = 0;
@@ -580,6 +615,8 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
         const expected = await freshExports(model);
         const actual = exportsOf(tab.store.getSnapshot().result);
         if (actual !== expected) return { step, expected, actual };
+        const sets = await storedSetsDiffer(model);
+        if (sets) return { step, ...sets };
       }
       if (last) {
         await reload();

@@ -209,6 +209,43 @@ describe('merging new files into a saved corpus after a reload', () => {
   });
 });
 
+/** A 520-word text unique to `seed`: its cuts below stay over the short documents' 200 words (whose sets a restore reads). */
+function long(seed: number): string {
+  return `${text(seed)} ${text(seed + 5000)}`;
+}
+
+/** The first `share` of `long(seed)`'s words: its Jaccard with the whole text is about `share`, its set that much smaller. */
+function cut(seed: number, share: number): string {
+  const words = long(seed).split(' ');
+  return words.slice(0, Math.round(words.length * share)).join(' ');
+}
+
+describe('a new file after a reload, against saved documents its bounds rule out', () => {
+  it('reads none of the saved documents the saved set sizes rule out (before: each candidate with a saved document was read again)', async () => {
+    // Saved: cuts of 12 texts to 60% and 70% (Jaccard with the whole text about that, under 0.8, and
+    // often within k of it); new after the reload: the 12 whole texts.
+    const first = await tab();
+    await first.session.start({ kind: 'file-list', files: Array.from({ length: 12 }, (_, i) => [inFolder(`saved/${i}-60.txt`, cut(i + 1, 0.6)), inFolder(`saved/${i}-70.txt`, cut(i + 1, 0.7))]).flat() });
+    await settled(first);
+    reload(first);
+    const second = await tab();
+    expect(second.store.getSnapshot().state).toBe('done');
+    second.reads.length = 0;
+    await second.session.start({ kind: 'file-list', files: Array.from({ length: 12 }, (_, i) => inFolder(`new/${i}.txt`, long(i + 1))) });
+    await settled(second);
+    const merged = second.store.getSnapshot().result!;
+    expect(merged.docs.count).toBe(36);
+    const v = merged.verification;
+    // Candidates with a saved member were found and ruled out by the saved sizes, none read.
+    expect(v.sizeRejected).toBeGreaterThan(0);
+    expect(second.reads.filter((n) => n.startsWith('saved/'))).toEqual([]);
+    expect(v.docsRead).toBe(0);
+    // And they are no pairs: the ruled-out documents' Jaccards are below the threshold.
+    expect(pairPaths(merged).filter((p) => p.includes('new/'))).toEqual([]);
+    console.log(`after a reload, 12 new files against 24 saved: ${v.candidates} candidates, ${v.sizeRejected} ruled out by the saved set sizes, ${v.sketchRejected} by the sketches, ${v.measured} measured, ${v.docsRead} files read again`);
+  });
+});
+
 describe('choosing a saved folder again', () => {
   it('updates paths in place: unchanged files are skipped and said so, a changed file replaces its saved version', async () => {
     const first = await tab();

@@ -1,3 +1,4 @@
+import { SKETCH_BINS } from '../../../src/core/groups/minhash-sketch.ts';
 import { describe, expect, it } from 'vitest';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -121,6 +122,8 @@ describe('restoredPositions', () => {
     return {
       count: n, ids: Uint32Array.from(ids), hi: new Uint32Array(n), lo: new Uint32Array(n), storedFlags: new Uint8Array(n), paths,
       hashHi: new Uint32Array(n), hashLo: new Uint32Array(n), sizes: new Float64Array(n), words: new Uint32Array(n), skipReasons: new Map(),
+      // Each document's size is its id, its sketch's first bin the id + 1: where they land is seen.
+      setSizes: Uint32Array.from(ids), sketches: Uint16Array.from({ length: n * SKETCH_BINS }, (_, i) => (i % SKETCH_BINS === 0 ? ids[i / SKETCH_BINS]! + 1 : 0)),
       documentCount: n, nextId: Math.max(0, ...ids) + 1, revision: 0,
     };
   };
@@ -132,6 +135,9 @@ describe('restoredPositions', () => {
     expect(Array.from(r.storageIds)).toEqual([3, 7, 9]);
     expect(r.pinned).toEqual([2, 0]);
     expect(r.skipped.map((s) => s.path)).toEqual(['x/.h']);
+    // The saved set sizes and sketches follow their documents to the positions in path order.
+    expect(Array.from(r.setSizes)).toEqual([3, 7, 9]);
+    expect([0, 1, 2].map((p) => r.sketches[p * SKETCH_BINS])).toEqual([4, 8, 10]);
   });
 
   it('without pins or unsaved files, restores in path order with none', () => {

@@ -7,7 +7,9 @@ import {
   deleteCorpusDatabase,
   getCorpusDb,
 } from '../../../src/storage/database.ts';
-import { loadCorpus } from '../../../src/storage/corpus-repository.ts';
+import { addBatch, compactChunks, loadCorpus, removeDocuments, type NewDocument } from '../../../src/storage/corpus-repository.ts';
+import { chunkFromColumns, columnsFromDocuments } from '../../../src/storage/corpus-columns.ts';
+import { SKETCH_BINS } from '../../../src/core/groups/minhash-sketch.ts';
 import { findDocumentsByContentHash, findStoredPaths, getContent, getDocuments } from '../../../src/storage/corpus-reads.ts';
 import { halvesToKey } from '../../../src/storage/key-codec.ts';
 import { DB_VERSION, migrate } from '../../../src/storage/schema.ts';
@@ -99,6 +101,29 @@ async function createVersion2(contents: ContentRecordV2[]): Promise<void> {
   db.close();
 }
 
+/** A fingerprinted document; with `known`, its feature-set size and sketch (the sketch's bins all `id + 1`). */
+function v4Doc(id: number, known: boolean): NewDocument {
+  const doc: NewDocument = { id, path: `d/${id}.txt`, size: 10 + id, lastModified: id, contentHash: id.toString(16).padStart(16, '0'), status: 'ok', hi: id, lo: 7, words: 60, features: 0 };
+  return known ? { ...doc, setSize: 40 + id, sketch: new Uint16Array(SKETCH_BINS).fill(id + 1) } : doc;
+}
+
+/** Creates the database as schema version 3 wrote it: chunks without set sizes or sketches. */
+async function createVersion3(docs: NewDocument[]): Promise<void> {
+  const db = await openDB(TEST_DB, 3, {
+    upgrade(database, oldVersion, _newVersion, tx) {
+      migrate(database as unknown as IDBPDatabase<CorpusDB>, oldVersion, 3, tx as never);
+    },
+  });
+  const { setSizes: _s, sketches: _k, ...v3Chunk } = chunkFromColumns(docs[0]!.id, columnsFromDocuments(docs));
+  const tx = db.transaction(['corpus-chunks', 'meta'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('corpus-chunks').put(v3Chunk),
+    tx.objectStore('meta').put({ key: 'corpus', nextId: docs.at(-1)!.id + 1, documentCount: docs.length, revision: 1 }),
+    tx.done,
+  ]);
+  db.close();
+}
+
 describe('opening the corpus database', () => {
   it('creates every store at the current version', async () => {
     const db = await getCorpusDb();
@@ -154,6 +179,26 @@ describe('opening the corpus database', () => {
     for (const i of [0, 1, 127, 255, 256, 299]) expect(await (await getContent(i * 2))!.text()).toBe(texts[i]);
     expect(await getContent(3)).toBeNull();
     expect(await getContent(600)).toBeNull();
+  });
+
+  it('upgrades a version 3 database: every document stays, its set size and sketch not known until written; joined, removed and rewritten chunks keep both', async () => {
+    await createVersion3([v4Doc(0, false), v4Doc(1, false), v4Doc(2, false)]);
+    const db = await getCorpusDb();
+    expect(db.version).toBe(DB_VERSION);
+    let corpus = await loadCorpus();
+    expect(corpus.paths).toEqual(['d/0.txt', 'd/1.txt', 'd/2.txt']);
+    expect([...corpus.hi]).toEqual([0, 1, 2]);
+    expect([...corpus.setSizes]).toEqual([0, 0, 0]);
+    expect(corpus.sketches.every((v) => v === 0)).toBe(true);
+    // A v4 batch beside the v3 chunk, then both joined into one chunk (a scan's end).
+    await addBatch({ documents: [v4Doc(3, true), v4Doc(4, true)] });
+    expect(await compactChunks(0)).toBe(1);
+    // Document 4 removed, document 1 written anew with a size and a sketch (a class's new head).
+    await removeDocuments([4], [v4Doc(1, true)]);
+    corpus = await loadCorpus();
+    expect([...corpus.ids]).toEqual([0, 1, 2, 3]);
+    expect([...corpus.setSizes]).toEqual([0, 41, 0, 43]);
+    expect([0, 1, 2, 3].map((p) => [...new Set(corpus.sketches.subarray(p * SKETCH_BINS, (p + 1) * SKETCH_BINS))])).toEqual([[0], [2], [0], [4]]);
   });
 
   it('refuses a database from a newer version with a typed error', async () => {

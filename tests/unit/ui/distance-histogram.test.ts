@@ -72,6 +72,13 @@ describe('describeChecks: how the caption says the candidates were decided', () 
       ': 3 by their MinHash sketches ruled out without measuring, the other 7 checked by exact Jaccard: 2 verified',
     );
   });
+  it("after a merge into the saved corpus, names the saved documents' candidates decided before apart (the histogram counts them, the merge did not check them)", () => {
+    expect(describeChecks(100, 9, { candidates: 70, sizeRejected: 40, sketchRejected: 5, decidedBefore: 30 })).toBe(
+      ': 40 by their feature-set sizes and 5 by their MinHash sketches ruled out without measuring, 30 of saved documents decided before, the other 25 checked by exact Jaccard: 9 verified',
+    );
+    // Counts that do not add up to the histogram's are of another search: not named.
+    expect(describeChecks(90, 9, { candidates: 70, sizeRejected: 40, sketchRejected: 5, decidedBefore: 30 })).toBe(', each checked by exact Jaccard: 9 verified');
+  });
   it('says every candidate was measured only when no bound ruled one out, or the counts are of another search', () => {
     expect(describeChecks(89, 6, { candidates: 89, sizeRejected: 0, sketchRejected: 0 })).toBe(', each checked by exact Jaccard: 6 verified');
     expect(describeChecks(40, 6, { candidates: 89, sizeRejected: 48, sketchRejected: 20 })).toBe(', each checked by exact Jaccard: 6 verified');
