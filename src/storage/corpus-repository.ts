@@ -347,9 +347,8 @@ export function chunksOf(cols: Columns): CorpusChunkRecord[] {
  * among the chunks keyed `fromId` and up, into chunks of up to CHUNK_CAPACITY, in one transaction: a
  * restore then reads a few big records, not one per batch. The documents and counters do not change
  * (no revision bump); a crash before or during it leaves the small chunks, which read the same.
- * Returns how many chunks were joined away. Each joined chunk is built after the previous one's put
- * succeeds, so its decode, join and clone are a main-thread task of their own, not one task the size of
- * the scan (the transaction stays alive: a request is pending at every step).
+ * Returns how many chunks were joined away. Each joined chunk is built once the previous one's put
+ * succeeds: a main-thread task of its own, not one the size of the scan.
  */
 export async function compactChunks(fromId = 0): Promise<number> {
   return writeTransaction(['corpus-chunks'], async (tx) => {
@@ -366,23 +365,19 @@ export async function compactChunks(fromId = 0): Promise<number> {
     for (const record of records) {
       checkChunk(record);
       if (record.count >= SMALL_CHUNK || runCount + record.count > CHUNK_CAPACITY) close();
-      if (record.count < SMALL_CHUNK) {
-        run.push(record);
-        runCount += record.count;
-      }
+      if (record.count >= SMALL_CHUNK) continue;
+      run.push(record);
+      runCount += record.count;
     }
     close();
-    records.length = 0;
-    let joined = 0;
     for (const parts of runs) {
       const cols = concatColumns(...parts.map((r) => columnsFromChunk(r)));
       const writes = new RequestGroup();
       for (const r of parts.slice(1)) writes.add(store.delete(r.chunk));
       writes.add(store.put(chunkFromColumns(parts[0]!.chunk, cols)));
       await writes.done();
-      joined += parts.length - 1;
     }
-    return joined;
+    return runs.reduce((joined, parts) => joined + parts.length - 1, 0);
   });
 }
 
