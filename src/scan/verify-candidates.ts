@@ -16,7 +16,7 @@ import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { docBlob, docSourceKind, type ScanDocs, type ScanResult } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
-import type { KeptSets } from '../core/groups/packed-sets.ts';
+import { isSharedMemory, type JobSets, type SharedSets } from '../core/groups/packed-sets.ts';
 
 /** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
 const CHUNK_DOCS = 256;
@@ -68,7 +68,7 @@ const READ_CONCURRENCY = 16;
 export interface LoadedChunk {
   items: IngestItem[];
   buffers: ArrayBuffer[];
-  kept: KeptSets;
+  kept: JobSets;
   /** Documents that had to be read again (no kept set). */
   read: number;
 }
@@ -87,19 +87,21 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
   const items: IngestItem[] = new Array(ids.length);
   const toRead: number[] = [];
   const keptLocal: number[] = [];
+  const sharedLocal: number[] = [];
   let words = 0;
   const spilled = corpus.spilledSets;
   for (let i = 0; i < ids.length; i++) {
     const d = ids[i];
     const set = keptSets?.[d];
     items[i] = { name: docs.paths[d] };
-    if (set) {
+    if (set && isSharedMemory(set.buffer)) sharedLocal.push(i);
+    else if (set) {
       keptLocal.push(i);
       words += set.length;
     } else if (spilled && spilled.fd[d] !== 0) items[i].spilled = { fd: spilled.fd[d], at: spilled.at[d], words: spilled.words[d] };
     else toRead.push(i);
   }
-  const kept: KeptSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
+  const kept: JobSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
   let at = 0;
   keptLocal.forEach((i, s) => {
     const set = keptSets![ids[i]]!;
@@ -108,6 +110,10 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
     kept.offsets[s + 1] = at;
   });
   const buffers = [kept.docs.buffer, kept.offsets.buffer, kept.words.buffer] as ArrayBuffer[];
+  if (sharedLocal.length > 0) {
+    kept.shared = sharedSetsOf(sharedLocal, (i) => keptSets![ids[i]]!);
+    buffers.push(...([kept.shared.docs, kept.shared.buffer, kept.shared.at, kept.shared.length].map((a) => a.buffer) as ArrayBuffer[]));
+  }
   let next = 0;
   const lane = async () => {
     while (next < toRead.length) {
@@ -133,6 +139,24 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, lane));
   return { items, buffers, kept, read: toRead.length };
+}
+
+/** The sets `setOf(i)` (views of shared memory) of local items `local`, named by place (`SharedSets`): a few numbers a set, nothing copied. */
+function sharedSetsOf(local: readonly number[], setOf: (i: number) => Uint32Array): SharedSets {
+  const n = local.length;
+  const out: SharedSets = { docs: Uint32Array.from(local), buffer: new Uint32Array(n), at: new Uint32Array(n), length: new Uint32Array(n), buffers: [] };
+  // Each batch's buffer named once, however many of its sets the job takes.
+  const index = new Map<SharedArrayBuffer, number>();
+  for (let s = 0; s < n; s++) {
+    const set = setOf(local[s]);
+    const buffer = set.buffer as SharedArrayBuffer;
+    let b = index.get(buffer);
+    if (b === undefined) index.set(buffer, (b = out.buffers.push(buffer) - 1));
+    out.buffer[s] = b;
+    out.at[s] = set.byteOffset >>> 2;
+    out.length[s] = set.length;
+  }
+  return out;
 }
 
 /** A document's feature-set size when known without reading it (its kept set, or a saved size), else -1. */

@@ -23,6 +23,35 @@ export interface KeptSets {
 }
 
 /**
+ * Encoded feature sets named where they lie, not copied: set i (of `docs[i]`) is `length[i]` words from
+ * word `at[i]` of `buffers[buffer[i]]`. The buffers are shared with every worker (SharedArrayBuffers,
+ * which a post shares instead of copying), so a job names its kept sets without copying them on the
+ * page's thread; each worker copies what it decodes into its own kernel's memory.
+ */
+export interface SharedSets {
+  docs: Uint32Array;
+  buffer: Uint32Array;
+  at: Uint32Array;
+  length: Uint32Array;
+  buffers: SharedArrayBuffer[];
+}
+
+/** A job's encoded sets (verification, containment, chaining): the ones copied into it, and `shared` ones named by place. */
+export interface JobSets extends KeptSets {
+  shared?: SharedSets;
+}
+
+/** Set i of `shared`: a view of its words in their shared buffer. */
+export function sharedSetWords(shared: SharedSets, i: number): Uint32Array {
+  return new Uint32Array(shared.buffers[shared.buffer[i]], 4 * shared.at[i], shared.length[i]);
+}
+
+/** Whether `buffer` is shared memory (false where SharedArrayBuffer does not exist: a page not cross-origin isolated). */
+export function isSharedMemory(buffer: ArrayBufferLike): buffer is SharedArrayBuffer {
+  return typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer;
+}
+
+/**
  * Per document: where its encoded feature set was spilled (the CLI's ingest threads, src/cli/set-spill.ts):
  * fd 0 when it was not (its size is the scan's `setSizes`, kept for every document).
  */
