@@ -66,15 +66,23 @@ export function allocateSpilledSets(count: number): SpilledSets {
   return { fd: new Int32Array(count), at: new Float64Array(count), words: new Uint32Array(count) };
 }
 
-/** Packs per-batch small sets (batch indexes already mapped to doc ids) into one. */
-export function concatSets(parts: readonly PackedSets[]): PackedSets {
+/** `n` zeros, in shared memory with `shared`. */
+function uint32s(n: number, shared: boolean): Uint32Array {
+  return shared ? new Uint32Array(new SharedArrayBuffer(4 * n)) : new Uint32Array(n);
+}
+
+/**
+ * Packs per-batch small sets (batch indexes already mapped to doc ids) into one; `shared`: in shared
+ * memory (SharedArrayBuffers), so posting it to a worker shares it instead of copying it.
+ */
+export function concatSets(parts: readonly PackedSets[], shared = false): PackedSets {
   let docs = 0;
   let keys = 0;
   for (const p of parts) {
     docs += p.docs.length;
     keys += p.keys.length;
   }
-  const out: PackedSets = { docs: new Uint32Array(docs), offsets: new Uint32Array(docs + 1), keys: new Uint32Array(keys) };
+  const out: PackedSets = { docs: uint32s(docs, shared), offsets: uint32s(docs + 1, shared), keys: uint32s(keys, shared) };
   let d = 0;
   let k = 0;
   for (const p of parts) {
