@@ -16,7 +16,7 @@ import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { docBlob, docSourceKind, type ScanDocs, type ScanResult } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
-import { isSharedMemory, type JobSets, type SharedSets } from '../core/groups/packed-sets.ts';
+import { isSharedMemory, sharedSetsOf, type JobSets } from '../core/groups/packed-sets.ts';
 
 /** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
 const CHUNK_DOCS = 256;
@@ -139,24 +139,6 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, lane));
   return { items, buffers, kept, read: toRead.length };
-}
-
-/** The sets `setOf(i)` (views of shared memory) of local items `local`, named by place (`SharedSets`): a few numbers a set, nothing copied. */
-function sharedSetsOf(local: readonly number[], setOf: (i: number) => Uint32Array): SharedSets {
-  const n = local.length;
-  const out: SharedSets = { docs: Uint32Array.from(local), buffer: new Uint32Array(n), at: new Uint32Array(n), length: new Uint32Array(n), buffers: [] };
-  // Each batch's buffer named once, however many of its sets the job takes.
-  const index = new Map<SharedArrayBuffer, number>();
-  for (let s = 0; s < n; s++) {
-    const set = setOf(local[s]);
-    const buffer = set.buffer as SharedArrayBuffer;
-    let b = index.get(buffer);
-    if (b === undefined) index.set(buffer, (b = out.buffers.push(buffer) - 1));
-    out.buffer[s] = b;
-    out.at[s] = set.byteOffset >>> 2;
-    out.length[s] = set.length;
-  }
-  return out;
 }
 
 /** A document's feature-set size when known without reading it (its kept set, or a saved size), else -1. */

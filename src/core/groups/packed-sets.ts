@@ -46,6 +46,24 @@ export function sharedSetWords(shared: SharedSets, i: number): Uint32Array {
   return new Uint32Array(shared.buffers[shared.buffer[i]], 4 * shared.at[i], shared.length[i]);
 }
 
+/** The sets `setOf(i)` (views of shared memory) of local items `local`, named by place (`SharedSets`): a few numbers a set, nothing copied. */
+export function sharedSetsOf(local: readonly number[], setOf: (i: number) => Uint32Array): SharedSets {
+  const n = local.length;
+  const out: SharedSets = { docs: Uint32Array.from(local), buffer: new Uint32Array(n), at: new Uint32Array(n), length: new Uint32Array(n), buffers: [] };
+  // Each batch's buffer named once, however many of its sets the job takes.
+  const index = new Map<SharedArrayBuffer, number>();
+  for (let s = 0; s < n; s++) {
+    const set = setOf(local[s]);
+    const buffer = set.buffer as SharedArrayBuffer;
+    let b = index.get(buffer);
+    if (b === undefined) index.set(buffer, (b = out.buffers.push(buffer) - 1));
+    out.buffer[s] = b;
+    out.at[s] = set.byteOffset >>> 2;
+    out.length[s] = set.length;
+  }
+  return out;
+}
+
 /** Whether `buffer` is shared memory (false where SharedArrayBuffer does not exist: a page not cross-origin isolated). */
 export function isSharedMemory(buffer: ArrayBufferLike): buffer is SharedArrayBuffer {
   return typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer;

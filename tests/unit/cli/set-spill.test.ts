@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeIngestApi } from '../../../src/cli/node-ingest-api.ts';
 import { withSpilledSets } from '../../../src/cli/set-spill.ts';
 import { encodedSetSize } from '../../../src/core/groups/feature-set-codec.ts';
-import { isSharedMemory, type JobSets } from '../../../src/core/groups/packed-sets.ts';
+import { isSharedMemory, sharedSetsOf, type JobSets } from '../../../src/core/groups/packed-sets.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { decideNearDuplicates, emptyKnown } from '../../../src/scan/near-duplicate-search.ts';
@@ -64,7 +64,10 @@ describe('spilled feature sets', () => {
     const k = kept.kept!;
     // Items: a (shared), b (spilled), c (shared), as loadChunk names them.
     const job: JobSets = { docs: new Uint32Array(0), offsets: new Uint32Array(1), words: new Uint32Array(0) };
-    job.shared = { docs: Uint32Array.of(0, 2), buffer: Uint32Array.of(0, 0), at: Uint32Array.of(k.offsets[0]!, k.offsets[1]!), length: Uint32Array.of(k.offsets[1]! - k.offsets[0]!, k.offsets[2]! - k.offsets[1]!), buffers: [k.words.buffer as SharedArrayBuffer] };
+    // As the page keeps them: each set a view of its batch's shared words.
+    const view = (s: number) => k.words.subarray(k.offsets[s]!, k.offsets[s + 1]!);
+    job.shared = sharedSetsOf([0, 2], (i) => view(i / 2));
+    expect([...job.shared.at, job.shared.buffers.length]).toEqual([k.offsets[0], k.offsets[1], 1]);
     const items = [{ name: 'a.txt' }, { name: 'b.txt', spilled: { fd: spilled.fd, at: spilled.at[0]!, words: spilled.words[0]! } }, { name: 'c.txt' }];
     const pairs = { a: Uint32Array.of(0, 1, 0), b: Uint32Array.of(1, 2, 2), count: 3 };
     const fromSets = await nodeIngestApi.measureContainment(items, pairs, 0, DEFAULT_SETTINGS, undefined, job);
