@@ -11,7 +11,7 @@ import type { SimHashSettings } from '../core/simhash/settings.ts';
 import { allocateDocColumns, docColumnBuffers, FINGERPRINT_COLUMNS, scatterDocColumns, type DocColumns, type FingerprintColumnName } from '../core/documents/doc-columns.ts';
 import { ingestApi } from '../workers/ingest-api.ts';
 import { DEFAULT_INGEST_LIMITS, type BatchSkip, type ChainJob, type DiskRef, type IngestBatchOptions, type IngestBatchResult, type IngestItem, type IngestLimits, type LocalPairs } from '../workers/ingest-protocol.ts';
-import type { KeptSets } from '../core/groups/packed-sets.ts';
+import type { JobSets } from '../core/groups/packed-sets.ts';
 import { spillKept, withSpilledSets } from './set-spill.ts';
 import { transfer } from 'comlink';
 import { errorCode } from './cli-common.ts';
@@ -155,25 +155,25 @@ export const nodeIngestApi = {
   },
 
   /** The app's `verifyPairs` (exact Jaccards of a chunk), its disk items read here (a cached scan's unchanged files) and its spilled sets read back. */
-  verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.verifyPairs> {
+  verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits?: IngestLimits, kept?: JobSets): ReturnType<typeof ingestApi.verifyPairs> {
     const job = withSpilledSets(items, kept);
     return withDiskItems(job.items, (read) => ingestApi.verifyPairs(read, pairs, settings, limits, job.kept));
   },
 
   /** The app's `measureContainment`, its disk items read here and its spilled sets read back. */
-  measureContainment(items: IngestItem[], pairs: LocalPairs, threshold: number, settings: SimHashSettings, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.measureContainment> {
+  measureContainment(items: IngestItem[], pairs: LocalPairs, threshold: number, settings: SimHashSettings, limits?: IngestLimits, kept?: JobSets): ReturnType<typeof ingestApi.measureContainment> {
     const job = withSpilledSets(items, kept);
     return withDiskItems(job.items, (read) => ingestApi.measureContainment(read, pairs, threshold, settings, limits, job.kept));
   },
 
   /** The app's `passagesOf`, its disk items read here and its spilled sets read back. */
-  passagesOf(items: IngestItem[], settings: SimHashSettings, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.passagesOf> {
+  passagesOf(items: IngestItem[], settings: SimHashSettings, limits?: IngestLimits, kept?: JobSets): ReturnType<typeof ingestApi.passagesOf> {
     const job = withSpilledSets(items, kept);
     return withDiskItems(job.items, (read) => ingestApi.passagesOf(read, settings, limits, job.kept));
   },
 
   /** The app's `chainGroups`, its disk items read here and its spilled sets read back. */
-  chainGroups(items: IngestItem[], job: ChainJob, settings: SimHashSettings, threshold: number, limits?: IngestLimits, kept?: KeptSets): ReturnType<typeof ingestApi.chainGroups> {
+  chainGroups(items: IngestItem[], job: ChainJob, settings: SimHashSettings, threshold: number, limits?: IngestLimits, kept?: JobSets): ReturnType<typeof ingestApi.chainGroups> {
     const loaded = withSpilledSets(items, kept);
     return withDiskItems(loaded.items, (read) => ingestApi.chainGroups(read, job, settings, threshold, limits, loaded.kept));
   },

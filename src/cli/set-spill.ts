@@ -12,7 +12,7 @@ import { closeSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { KeptSets } from '../core/groups/packed-sets.ts';
+import type { JobSets } from '../core/groups/packed-sets.ts';
 import type { IngestBatchResult, IngestItem, SpilledBatch } from '../workers/ingest-protocol.ts';
 
 /** This thread's spill file: its descriptor and end; null once it could not be opened or written. */
@@ -69,13 +69,13 @@ export function spillKept(result: IngestBatchResult): void {
  * A job's items and kept sets with the items' spilled sets (`IngestItem.spilled`) read back into the
  * kept sets; an item whose set cannot be read back is reported unreadable with the reason.
  */
-export function withSpilledSets(items: IngestItem[], kept: KeptSets | undefined): { items: IngestItem[]; kept: KeptSets | undefined } {
+export function withSpilledSets(items: IngestItem[], kept: JobSets | undefined): { items: IngestItem[]; kept: JobSets | undefined } {
   let extra = 0;
   let words = kept?.words.length ?? 0;
   for (const item of items) if (item.spilled) (extra++, (words += item.spilled.words));
   if (extra === 0) return { items, kept };
   const own = kept?.docs.length ?? 0;
-  const out: KeptSets = { docs: new Uint32Array(own + extra), offsets: new Uint32Array(own + extra + 1), words: new Uint32Array(words) };
+  const out: JobSets = { docs: new Uint32Array(own + extra), offsets: new Uint32Array(own + extra + 1), words: new Uint32Array(words) };
   if (kept) {
     out.docs.set(kept.docs);
     out.offsets.set(kept.offsets);
@@ -105,5 +105,7 @@ export function withSpilledSets(items: IngestItem[], kept: KeptSets | undefined)
     return rest;
   });
   // Items whose read failed left no entry: the arrays end at the last one read.
-  return { items: read, kept: { docs: out.docs.subarray(0, s), offsets: out.offsets.subarray(0, s + 1), words: out.words.subarray(0, at) } };
+  // Sets named in shared memory stay there: only the copied ones are joined with those read back.
+  const shared = kept?.shared ? { shared: kept.shared } : {};
+  return { items: read, kept: { docs: out.docs.subarray(0, s), offsets: out.offsets.subarray(0, s + 1), words: out.words.subarray(0, at), ...shared } };
 }

@@ -202,7 +202,7 @@ export async function inChunks(workers: ScanWorkers, signal: AbortSignal, end: n
  * Measures the candidates `todo` (indexes) in the ingest workers at `threshold`: their counts, in
  * `counts` (3 a pair; -1s stay where nothing could be read; below the threshold, `COUNT_BELOW` | a bound).
  */
-function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: readonly number[], counts: Float64Array, threshold: number, sizes: Uint32Array): Promise<void> {
+function measure(workers: ScanWorkers, signal: AbortSignal, corpus: SearchCorpus, candidates: ContainmentCandidates, todo: Uint32Array, counts: Float64Array, threshold: number, sizes: Uint32Array): Promise<void> {
   const limits = measuringLimits(todo.length, workers.ingest.size, sizes);
   return inChunks(workers, signal, todo.length, (from, c) => {
     const { ids, pairs, index, next } = containmentChunk(candidates, todo, from, limits, c);
@@ -278,7 +278,7 @@ export interface ContainedStart {
   threshold: number;
   jaccardThreshold: number;
   /** Null: nothing to search (off, or under two texts with passages). `order`: every candidate, in `measuringOrder`. */
-  found: Promise<{ candidates: ContainmentCandidates; sizes: Uint32Array; order: number[] } | null>;
+  found: Promise<{ candidates: ContainmentCandidates; sizes: Uint32Array; order: Uint32Array } | null>;
 }
 
 /**
@@ -331,13 +331,14 @@ export async function finishContained(workers: ScanWorkers, signal: AbortSignal,
   const known = corpus.containment ?? noKnownContainment();
   const counts = new Float64Array(3 * candidates.count);
   const at = knownCounts(candidates, known, corpus.known, sizes, counts, threshold, jaccardThreshold);
-  const todo: number[] = [];
+  const todo = new Uint32Array(order.length);
+  let left = 0;
   for (let t = 0; t < order.length; t++) {
     const p = order[t];
     if (counts[3 * p + 1] > 0 || at[p] === NEAR_DUPLICATE) continue;
-    if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo.push(p);
+    if (contentsReadable(corpus.docs, candidates.inner[p]) && contentsReadable(corpus.docs, candidates.outer[p])) todo[left++] = p;
   }
-  await measure(workers, signal, corpus, candidates, todo, counts, threshold, sizes);
+  await measure(workers, signal, corpus, candidates, todo.subarray(0, left), counts, threshold, sizes);
   corpus.containment = remember(known, candidates, at, counts);
   const found = new ContainedBuffer();
   for (let p = 0; p < candidates.count; p++) found.judge(candidates.inner[p], candidates.outer[p], counts[3 * p], counts[3 * p + 1], counts[3 * p + 2], options);

@@ -111,7 +111,7 @@ export const HUB_CONTAINERS = 64;
  * at their container's rank: a hub is small and decoded again in each chunk, where walking through it
  * would pull its containers, a whole component, into one chunk after another.
  */
-export function measuringOrder(candidates: ContainmentCandidates, todo: ArrayLike<number>, n: number): number[] {
+export function measuringOrder(candidates: ContainmentCandidates, todo: ArrayLike<number>, n: number): Uint32Array {
   const { inner, outer } = candidates;
   const m = todo.length;
   const containers = new Uint32Array(n);
@@ -128,7 +128,7 @@ export function measuringOrder(candidates: ContainmentCandidates, todo: ArrayLik
     const p = todo[t];
     key[t] = containers[inner[p]] > HUB_CONTAINERS ? rank[outer[p]] : Math.min(rank[inner[p]], rank[outer[p]]);
   }
-  return Array.from(stableOrderByKey(todo, key, ranks));
+  return stableOrderByKey(todo, key, ranks);
 }
 
 /**

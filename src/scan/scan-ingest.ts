@@ -216,6 +216,8 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
   const budget = workers.keptSetsBudget ?? KEPT_SETS_BUDGET_BYTES;
   // The feeder reads small files here and batches their bytes; larger files go to a worker alone.
   const claims = canShareMemory() ? createClaimBuffer(m.filesTotal) : undefined;
+  // Kept sets in shared memory: verification and containment name them to the workers, never copy them here.
+  const shareSets = claims !== undefined;
   const skip = (d: number, size: number, reason: 'unreadable' | 'too-large', status: number, message: string) => {
     m.filesRead++;
     scanDocs.sizes[d] = size;
@@ -265,7 +267,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
       async (ids) => {
         const keepSets = out.keptBytes < budget;
         const paths = ids.map((d) => scanDocs.paths[d]);
-        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, setSizes: true, passages }));
+        const result = await workers.ingest.run(signal, (api) => api.ingestHandles(handleToken, paths, settings, { claims, keepBytes, keepSets, shareSets, setSizes: true, passages }));
         received(ids, result);
         let bytes = 0;
         for (let j = 0; j < ids.length; j++) if (result.status[j] !== DocStatus.unreadable) bytes += result.sizes[j];
@@ -288,7 +290,7 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
           // Decided when the batch is sent: batches in flight may take the budget a little past its end; past it, the CLI spills.
           const spillSets = out.spilled !== undefined && out.keptBytes >= budget;
           const keepSets = spillSets || out.keptBytes < budget;
-          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, spillSets, setSizes: true, passages }, onProgress));
+          const result = await workers.ingest.run(signal, (api) => api.ingestBatch(transfer(items, buffers), settings, { claims, keepBytes, keepSets, spillSets, shareSets, setSizes: true, passages }, onProgress));
           m.inflightBytes.delete(key);
           received(ids, result);
           m.bytesDone += large ? result.sizes[0] : bytes;

@@ -21,6 +21,7 @@ import { quickCheck, type UnchangedFiles, type UnchangedTest } from './quick-che
 import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
 import { NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
 import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
+import { canShareMemory } from '../workers/claimed-hashes.ts';
 
 export type { ScanBatch } from './scan-ingest.ts';
 
@@ -245,7 +246,8 @@ async function searchOwn(p: RunParts, scanDocs: ScanDocs): Promise<ShownCorpus> 
     ...(ingested.spilled ? { spilledSets: ingested.spilled } : {}),
     sketches: ingested.sketches,
     setSizes: ingested.setSizes,
-    ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages) } : {}),
+    // In shared memory where it can be: the index worker's candidate search reads it without a copy.
+    ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages, canShareMemory()) } : {}),
     external,
   };
   const found = await searchDocs(workers, signal, scanDocs, settings, sets, options, () => m.setPhase('grouping'));

@@ -15,7 +15,7 @@ import type { Candidates, SearchCorpus } from './search-corpus.ts';
 import { readUpTo } from './read-file-bytes.ts';
 import { docBlob, docSourceKind, type ScanDocs } from './scan-result.ts';
 import { createTimeSlicer } from './yield-to-event-loop.ts';
-import type { KeptSets } from '../core/groups/packed-sets.ts';
+import { isSharedMemory, sharedSetsOf, type JobSets } from '../core/groups/packed-sets.ts';
 
 /** A verification chunk closes at this many documents, bytes or pairs (memory per worker stays small). */
 export const CHUNK_DOCS = 256;
@@ -67,7 +67,7 @@ const READ_CONCURRENCY = 16;
 export interface LoadedChunk {
   items: IngestItem[];
   buffers: ArrayBuffer[];
-  kept: KeptSets;
+  kept: JobSets;
   /** Documents that had to be read again (no kept set). */
   read: number;
 }
@@ -86,19 +86,21 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
   const items: IngestItem[] = new Array(ids.length);
   const toRead: number[] = [];
   const keptLocal: number[] = [];
+  const sharedLocal: number[] = [];
   let words = 0;
   const spilled = corpus.spilledSets;
   for (let i = 0; i < ids.length; i++) {
     const d = ids[i];
     const set = keptSets?.[d];
     items[i] = { name: docs.paths[d] };
-    if (set) {
+    if (set && isSharedMemory(set.buffer)) sharedLocal.push(i);
+    else if (set) {
       keptLocal.push(i);
       words += set.length;
     } else if (spilled && spilled.fd[d] !== 0) items[i].spilled = { fd: spilled.fd[d], at: spilled.at[d], words: spilled.words[d] };
     else toRead.push(i);
   }
-  const kept: KeptSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
+  const kept: JobSets = { docs: Uint32Array.from(keptLocal), offsets: new Uint32Array(keptLocal.length + 1), words: new Uint32Array(words) };
   let at = 0;
   keptLocal.forEach((i, s) => {
     const set = keptSets![ids[i]]!;
@@ -107,6 +109,10 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
     kept.offsets[s + 1] = at;
   });
   const buffers = [kept.docs.buffer, kept.offsets.buffer, kept.words.buffer] as ArrayBuffer[];
+  if (sharedLocal.length > 0) {
+    kept.shared = sharedSetsOf(sharedLocal, (i) => keptSets![ids[i]]!);
+    buffers.push(...([kept.shared.docs, kept.shared.buffer, kept.shared.at, kept.shared.length].map((a) => a.buffer) as ArrayBuffer[]));
+  }
   let next = 0;
   const lane = async () => {
     while (next < toRead.length) {

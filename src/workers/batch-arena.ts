@@ -35,10 +35,16 @@ export class KeptSetArena {
     this.offsets[++this.count] = encodeFeatureSetInto(set, this.words, at);
   }
 
-  /** The batch's sets packed at their exact size (copies: the arena stays with the worker). */
-  packed(): KeptSets {
+  /**
+   * The batch's sets packed at their exact size (copies: the arena stays with the worker); `shared`:
+   * their words in a SharedArrayBuffer, so later jobs name them to any worker without copying them.
+   */
+  packed(shared = false): KeptSets {
     const n = this.count;
-    return { docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n + 1), words: this.words.slice(0, this.offsets[n]) };
+    const length = this.offsets[n]!;
+    const words = shared ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length);
+    words.set(this.words.subarray(0, length));
+    return { docs: this.docs.slice(0, n), offsets: this.offsets.slice(0, n + 1), words };
   }
 }
 

@@ -16,7 +16,7 @@ import { DEFAULT_INGEST_LIMITS, type HandleBatchResult, type IngestBatchOptions,
 import { pairsApi } from './pairs-api.ts';
 import { candidateSearchApi } from './candidate-search-api.ts';
 import { walkHandles, type EntryHandle, type HandleListing, type WalkOptions } from './directory-handles.ts';
-import type { KeptSets, PackedSets } from '../core/groups/packed-sets.ts';
+import type { JobSets, PackedSets } from '../core/groups/packed-sets.ts';
 import { itemModified, itemSize, openPaths, useHandleRoots } from './ingest-read.ts';
 import { featureSetsOf, ingestItems, useDocumentFrequencies } from './ingest-batch.ts';
 
@@ -100,7 +100,7 @@ export const ingestApi = {
    * indexes) comes from `kept` (decoded once, in the kernel) or from reading the item once; returns
    * each pair's exact Jaccard (float64, as core jaccardSorted).
    */
-  async verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Float64Array> {
+  async verifyPairs(items: IngestItem[], pairs: LocalPairs, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: JobSets): Promise<Float64Array> {
     const read = await featureSetsOf(items, settings, limits, kept, false);
     const jaccard = chunkJaccards(items.length, kept, read, pairs);
     return transfer(jaccard, [jaccard.buffer]);
@@ -111,7 +111,7 @@ export const ingestApi = {
    * items, |A ∩ B| (exact when the containment reaches the threshold, else `COUNT_BELOW` | a bound),
    * |A| and |B| of their feature sets (from `kept` or read here), three numbers a pair.
    */
-  async measureContainment(items: IngestItem[], pairs: LocalPairs, threshold: number, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<Uint32Array> {
+  async measureContainment(items: IngestItem[], pairs: LocalPairs, threshold: number, settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: JobSets): Promise<Uint32Array> {
     // As verifyPairs: kept sets decoded once each in the kernel's memory, not into fresh arrays.
     const read = await featureSetsOf(items, settings, limits, kept, false);
     const counts = chunkContainmentCounts(items.length, kept, read, pairs, threshold);
@@ -123,7 +123,7 @@ export const ingestApi = {
    * reading the item once: what fingerprinting collects, for a corpus fingerprinted without them
    * (containment turned on afterwards). Local indexes; an item that cannot be read has none.
    */
-  async passagesOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: KeptSets): Promise<PackedSets> {
+  async passagesOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits = DEFAULT_INGEST_LIMITS, kept?: JobSets): Promise<PackedSets> {
     const sets = await featureSetsOf(items, settings, limits, kept);
     const passages = new PassageCollector();
     sets.forEach((set, i) => set && set.length > 0 && passages.add(i, set));
@@ -142,7 +142,7 @@ export const ingestApi = {
     settings: SimHashSettings,
     threshold: number,
     limits: IngestLimits = DEFAULT_INGEST_LIMITS,
-    kept?: KeptSets,
+    kept?: JobSets,
   ): Promise<ChainJobResult> {
     const sets = await featureSetsOf(items, settings, limits, kept);
     const count = job.offsets.length - 1;

@@ -9,7 +9,7 @@ import { createFingerprinter, type Fingerprinter } from '../core/simhash/fingerp
 import type { DocumentFrequencies } from '../core/simhash/document-frequencies.ts';
 import { PassageCollector } from '../core/groups/contained-pairs.ts';
 import { decodeFeatureSet } from '../core/groups/feature-set-codec.ts';
-import { packSets, type KeptSets } from '../core/groups/packed-sets.ts';
+import { packSets, sharedSetWords, type JobSets } from '../core/groups/packed-sets.ts';
 import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 import { batchColumns, KeptSetArena } from './batch-arena.ts';
 import { DOC_COLUMN_NAMES, docColumnBuffers } from '../core/documents/doc-columns.ts';
@@ -77,7 +77,7 @@ export function useDocumentFrequencies(df: DocumentFrequencies, token: string): 
  * Each item's feature set (null when unreadable or not text): decoded from `kept` (sets kept from
  * fingerprinting) where it has one, else read and decoded from the item's bytes or file, a few at a time.
  */
-export async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits, kept?: KeptSets, decodeKept = true): Promise<Array<Uint32Array | null>> {
+export async function featureSetsOf(items: IngestItem[], settings: SimHashSettings, limits: IngestLimits, kept?: JobSets, decodeKept = true): Promise<Array<Uint32Array | null>> {
   const xx = await getXxhash();
   const maker = setMakerFor(settings);
   const sets: Array<Uint32Array | null> = new Array(items.length);
@@ -87,6 +87,13 @@ export async function featureSetsOf(items: IngestItem[], settings: SimHashSettin
       // Left undefined when the caller decodes them itself (chunkJaccards, in the kernel's memory).
       if (decodeKept) sets[kept.docs[i]] = decodeFeatureSet(kept.words.subarray(kept.offsets[i], kept.offsets[i + 1]));
       known[kept.docs[i]] = 1;
+    }
+    const shared = kept.shared;
+    if (shared) {
+      for (let i = 0; i < shared.docs.length; i++) {
+        if (decodeKept) sets[shared.docs[i]] = decodeFeatureSet(sharedSetWords(shared, i));
+        known[shared.docs[i]] = 1;
+      }
     }
   }
   let next = 0;
@@ -266,8 +273,11 @@ function finishBatch(
   out.sets = packSets(smallSets);
   const buffers: ArrayBuffer[] = out.contents ? [out.contents.offsets.buffer as ArrayBuffer] : [];
   if (arena) {
-    out.kept = arena.packed();
-    buffers.push(out.kept.docs.buffer as ArrayBuffer, out.kept.offsets.buffer as ArrayBuffer, out.kept.words.buffer as ArrayBuffer);
+    // Shared words are not transferred: a post shares them.
+    const shared = options.shareSets === true && !options.spillSets;
+    out.kept = arena.packed(shared);
+    buffers.push(out.kept.docs.buffer as ArrayBuffer, out.kept.offsets.buffer as ArrayBuffer);
+    if (!shared) buffers.push(out.kept.words.buffer as ArrayBuffer);
   }
   if (passages) {
     out.passages = passages.packed();

@@ -153,6 +153,11 @@ export interface IngestBatchOptions {
    * (`IngestBatchResult.spilled`), so the main thread holds a few numbers a document instead of its set.
    */
   spillSets?: boolean;
+  /**
+   * With `keepSets` (not `spillSets`): the kept sets' words in a SharedArrayBuffer, so a verification
+   * or containment job names them (`SharedSets`) instead of the page's thread copying them into it.
+   */
+  shareSets?: boolean;
   /** Return each fingerprinted document's feature-set size (`IngestBatchResult.setSizes`), kept set or not. */
   setSizes?: boolean;
   /** Return the sampled passages of each document fingerprinted (`IngestBatchResult.passages`): containment is searched. */

@@ -59,7 +59,7 @@ export function findContainedPairs(
  * little else. `sizes[d]`, when given and above 0, is d's exact feature-set size: it orders the pair as
  * the exact check will, and drops pairs whose sizes cannot be contained (`containmentSizesAllow`).
  * `passages.keys` is the search's scratch space and is left reordered (the index worker's own copy:
- * every fresh large array costs its page faults).
+ * every fresh large array costs its page faults), unless it lies in shared memory (the page's, read only).
  */
 export function containmentCandidates(
   n: number,

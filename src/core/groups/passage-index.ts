@@ -3,7 +3,7 @@
  * the postings (passage, document) grouped by passage, the passages held by two documents or more laid
  * out rarest first, and each document's list of them.
  */
-import type { PackedSets } from './packed-sets.ts';
+import { isSharedMemory, type PackedSets } from './packed-sets.ts';
 
 /**
  * Passages held by two documents or more (runs), laid out rarest first: run r (a rank: fewest
@@ -29,7 +29,8 @@ export interface SharedPassages {
 /**
  * Builds `SharedPassages` of documents `0..n-1` from their sampled passages (`passages.docs`
  * ascending) and their sizes (`sizes[d]`, 0 when unknown; none: all unknown); uses `passages.keys` as
- * scratch space, left reordered (every fresh large array costs its page faults).
+ * scratch space, left reordered (every fresh large array costs its page faults), unless they lie in
+ * shared memory (another thread's, read only).
  */
 export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Array): SharedPassages {
   const { docs, offsets } = passages;
@@ -37,7 +38,8 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   // The postings sorted by passage, each passage's documents in the order the run lists keep, and the
   // runs (passages of two documents or more) found as each bucket is sorted.
   const order = largestFirst(docs, sizes);
-  const keys = passages.keys.subarray(offsets[0], offsets[docs.length]);
+  // Keys in shared memory are the page's own copy, never written: the scratch is then this thread's.
+  const keys = isSharedMemory(passages.keys.buffer) ? new Uint32Array(total) : passages.keys.subarray(offsets[0], offsets[docs.length]);
   const sorted = sortPostings(passages, order, [new Uint32Array(2 * total), new Uint32Array(total), keys]);
   const { runs, pairs } = sorted;
   const sortedDocs = sorted.docs;

@@ -8,6 +8,7 @@
 import { WASM_BASE64 } from './set-jaccard-wasm.ts';
 import { neededCommon } from './contained-pairs.ts';
 import { growMemoryTo } from '../wasm-memory.ts';
+import { sharedSetWords, type SharedSets } from './packed-sets.ts';
 
 interface SetJaccardExports {
   memory: WebAssembly.Memory;
@@ -17,11 +18,15 @@ interface SetJaccardExports {
   containmentPairs(keys: number, offsets: number, a: number, b: number, need: number, count: number, out: number): void;
 }
 
-/** A chunk's sets: encoded ones (feature-set-codec.ts) packed as set `docs[i]` = words[offsets[i] .. offsets[i + 1]). */
+/**
+ * A chunk's sets: encoded ones (feature-set-codec.ts) packed as set `docs[i]` = words[offsets[i] .. offsets[i + 1]),
+ * and those named in shared memory (`shared`, packed-sets.ts), copied straight into the kernel's memory.
+ */
 export interface EncodedSets {
   docs: Uint32Array;
   offsets: Uint32Array;
   words: Uint32Array;
+  shared?: SharedSets;
 }
 
 /** Pairs of set indexes. */
@@ -71,15 +76,27 @@ export function encodeSetWords(keys: Uint32Array, L: number, boundWords: number)
 function loadChunk(count: number, encoded: EncodedSets | undefined, decoded: ReadonlyArray<Uint32Array | null | undefined>, pairs: SetPairs, outBytes: number): { k: SetJaccardExports; keysAt: number; offsetsAt: number; aAt: number; bAt: number; outAt: number; sizes: Uint32Array } {
   const k = instance();
   const keyOffsets = new Uint32Array(count + 1);
+  // Where each set's encoded words start in the kernel's memory (in words; -1: none), the packed ones first, then the shared ones.
   const fromEncoded = new Int32Array(count).fill(-1);
-  if (encoded) for (let i = 0; i < encoded.docs.length; i++) fromEncoded[encoded.docs[i]] = i;
+  let words = encoded?.words.length ?? 0;
+  if (encoded) for (let i = 0; i < encoded.docs.length; i++) fromEncoded[encoded.docs[i]] = encoded.offsets[i];
+  const shared = encoded?.shared;
+  if (shared) {
+    for (let i = 0; i < shared.docs.length; i++) {
+      fromEncoded[shared.docs[i]] = words;
+      words += shared.length[i];
+    }
+  }
+  const encodedAt = BASE;
+  growMemoryTo(k.memory, encodedAt + 4 * words);
+  const encodedWords = new Uint32Array(k.memory.buffer, encodedAt, words);
+  if (encoded) encodedWords.set(encoded.words);
+  if (shared) for (let i = 0; i < shared.docs.length; i++) encodedWords.set(sharedSetWords(shared, i), fromEncoded[shared.docs[i]]);
   for (let s = 0; s < count; s++) {
     const e = fromEncoded[s];
     // An encoded set's word 0 is its key count.
-    keyOffsets[s + 1] = keyOffsets[s] + (e >= 0 ? encoded!.words[encoded!.offsets[e]] : (decoded[s]?.length ?? 0));
+    keyOffsets[s + 1] = keyOffsets[s] + (e >= 0 ? encodedWords[e] : (decoded[s]?.length ?? 0));
   }
-  const words = encoded?.words.length ?? 0;
-  const encodedAt = BASE;
   const keysAt = encodedAt + 4 * words;
   const offsetsAt = keysAt + 4 * keyOffsets[count];
   const aAt = offsetsAt + 4 * (count + 1);
@@ -89,14 +106,13 @@ function loadChunk(count: number, encoded: EncodedSets | undefined, decoded: Rea
   const end = outAt + outBytes;
   growMemoryTo(k.memory, end);
   const buffer = k.memory.buffer;
-  if (encoded) new Uint32Array(buffer, encodedAt, words).set(encoded.words);
   new Uint32Array(buffer, offsetsAt, count + 1).set(keyOffsets);
   new Uint32Array(buffer, aAt, pairs.count).set(pairs.a.subarray(0, pairs.count));
   new Uint32Array(buffer, bAt, pairs.count).set(pairs.b.subarray(0, pairs.count));
   const keys = new Uint32Array(buffer, keysAt, keyOffsets[count]);
   for (let s = 0; s < count; s++) {
     const e = fromEncoded[s];
-    if (e >= 0) k.decodeSet(encodedAt + 4 * encoded!.offsets[e], keysAt + 4 * keyOffsets[s]);
+    if (e >= 0) k.decodeSet(encodedAt + 4 * e, keysAt + 4 * keyOffsets[s]);
     else if (decoded[s]) keys.set(decoded[s]!, keyOffsets[s]);
   }
   const sizes = new Uint32Array(count);

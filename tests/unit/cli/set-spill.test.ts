@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeIngestApi } from '../../../src/cli/node-ingest-api.ts';
 import { withSpilledSets } from '../../../src/cli/set-spill.ts';
 import { encodedSetSize } from '../../../src/core/groups/feature-set-codec.ts';
+import { isSharedMemory, sharedSetsOf, type JobSets } from '../../../src/core/groups/packed-sets.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';
 import { createScanStore } from '../../../src/scan/scan-store.ts';
 import { decideNearDuplicates, emptyKnown } from '../../../src/scan/near-duplicate-search.ts';
@@ -54,6 +55,26 @@ describe('spilled feature sets', () => {
     expect(fromSpill.verified.count).toBeGreaterThan(0);
     expect(pairsCsvText(fromSpill.relation, corpus.docs.paths)).toBe(pairsCsvText(fromFiles.relation, corpus.docs.paths));
   }, 60_000);
+
+  it('measure a job whose sets are some in shared memory, some spilled, as reading the files would', async () => {
+    const [a, b, c] = [TEXTS[1]!, `${TEXTS[1]!}\nand one line more`, TEXTS[1]!.split('\n').slice(1).join('\n')].map((text) => new TextEncoder().encode(text));
+    const kept = await nodeIngestApi.ingestBatch([{ name: 'a.txt', bytes: a }, { name: 'c.txt', bytes: c }], DEFAULT_SETTINGS, { keepSets: true, shareSets: true });
+    expect(isSharedMemory(kept.kept!.words.buffer)).toBe(true);
+    const spilled = (await nodeIngestApi.ingestBatch([{ name: 'b.txt', bytes: b }], DEFAULT_SETTINGS, { keepSets: true, spillSets: true })).spilled!;
+    const k = kept.kept!;
+    // Items: a (shared), b (spilled), c (shared), as loadChunk names them.
+    const job: JobSets = { docs: new Uint32Array(0), offsets: new Uint32Array(1), words: new Uint32Array(0) };
+    // As the page keeps them: each set a view of its batch's shared words.
+    const view = (s: number) => k.words.subarray(k.offsets[s]!, k.offsets[s + 1]!);
+    job.shared = sharedSetsOf([0, 2], (i) => view(i / 2));
+    expect([...job.shared.at, job.shared.buffers.length]).toEqual([k.offsets[0], k.offsets[1], 1]);
+    const items = [{ name: 'a.txt' }, { name: 'b.txt', spilled: { fd: spilled.fd, at: spilled.at[0]!, words: spilled.words[0]! } }, { name: 'c.txt' }];
+    const pairs = { a: Uint32Array.of(0, 1, 0), b: Uint32Array.of(1, 2, 2), count: 3 };
+    const fromSets = await nodeIngestApi.measureContainment(items, pairs, 0, DEFAULT_SETTINGS, undefined, job);
+    const fromFiles = await nodeIngestApi.measureContainment([{ name: 'a.txt', bytes: a }, { name: 'b.txt', bytes: b }, { name: 'c.txt', bytes: c }], pairs, 0, DEFAULT_SETTINGS);
+    expect(Array.from(fromSets)).toEqual(Array.from(fromFiles));
+    expect(fromSets[1]).toBeGreaterThan(0);
+  });
 
   it('report an item whose set cannot be read back unreadable', async () => {
     const batch = await nodeIngestApi.ingestBatch([{ name: 'a.txt', bytes: new TextEncoder().encode(TEXTS[0]!) }], DEFAULT_SETTINGS, { keepSets: true, spillSets: true, setSizes: true });

@@ -100,7 +100,7 @@ function candidatesOf(pairs: [number, number][]): ContainmentCandidates {
 }
 
 /** The chunks `measure` sends for `order`: each chunk's documents and its candidates, in order. */
-function chunksOf(candidates: ContainmentCandidates, order: number[], limits: ChunkLimits): { ids: number[]; index: number[] }[] {
+function chunksOf(candidates: ContainmentCandidates, order: ArrayLike<number>, limits: ChunkLimits): { ids: number[]; index: number[] }[] {
   const chunks: { ids: number[]; index: number[] }[] = [];
   for (let from = 0; from < order.length; ) {
     const { ids, pairs, index, next } = containmentChunk(candidates, order, from, limits, chunks.length);

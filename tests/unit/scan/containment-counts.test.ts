@@ -11,10 +11,10 @@ function candidatesOf(pairs: [number, number][]): ContainmentCandidates {
 }
 
 /** Feature-set decodes of measuring `order` in chunks of at most `docs` documents (each chunk decodes the sets it names once). */
-function decodes(candidates: ContainmentCandidates, order: readonly number[], docs: number): number {
+function decodes(candidates: ContainmentCandidates, order: ArrayLike<number>, docs: number): number {
   let total = 0;
   let chunk = new Set<number>();
-  for (const p of order) {
+  for (const p of Array.from(order)) {
     if (chunk.size >= docs) {
       total += chunk.size;
       chunk = new Set();
@@ -56,7 +56,7 @@ describe('measuringOrder', () => {
       }
       for (const p of todo) if (rank[candidates.outer[p]] < 0) rank[candidates.outer[p]] = ranked++;
       const key = (p: number) => (hub(p) ? rank[candidates.outer[p]] : Math.min(rank[candidates.inner[p]], rank[candidates.outer[p]]));
-      expect(order, `case ${t}`).toEqual(todo.slice().sort((x, y) => key(x) - key(y) || x - y));
+      expect(Array.from(order), `case ${t}`).toEqual(todo.slice().sort((x, y) => key(x) - key(y) || x - y));
     }
   });
 

@@ -104,7 +104,12 @@ describe('sharedPassages', () => {
       const { passages, sizes } = randomPassages(random, n, 1 + (random() % 40), c % 2 ? 29 : 6);
       const withSizes = c % 3 ? sizes : undefined;
       const want = model(n, passages, withSizes);
-      const got = sharedPassages(n, { ...passages, keys: passages.keys.slice() }, withSizes);
+      // Every other case its keys in shared memory (the page's copy: read, never written).
+      const inShared = c % 2 === 0;
+      const keys = inShared ? new Uint32Array(new SharedArrayBuffer(4 * passages.keys.length)) : passages.keys.slice();
+      if (inShared) keys.set(passages.keys);
+      const got = sharedPassages(n, { ...passages, keys }, withSizes);
+      if (inShared) expect(Array.from(keys), `seed ${SEED}, case ${c}: shared keys left as they were`).toEqual(Array.from(passages.keys));
       const runDocs = Array.from({ length: got.runStart.length - 1 }, (_, r) => Array.from(got.docOf.subarray(got.runStart[r], got.runStart[r + 1])));
       const lists = Array.from({ length: n }, (_, d) => Array.from(got.docRuns.subarray(got.runsOfDoc[d], got.runsOfDoc[d + 1])));
       expect({ runDocs, lists, passages: got.passages }, `seed ${SEED}, case ${c}`).toEqual(want);

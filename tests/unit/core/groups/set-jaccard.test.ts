@@ -26,6 +26,32 @@ function pack(sets: Uint32Array[], which: number[]): EncodedSets {
   return { docs: Uint32Array.from(which), offsets, words };
 }
 
+/**
+ * `pack(sets, packed)` with the sets `shared` named in shared memory instead (`EncodedSets.shared`):
+ * spread over two SharedArrayBuffers, each set after a few words of another's, as a scan's batches hold them.
+ */
+function packWithShared(sets: Uint32Array[], packed: number[], shared: number[]): EncodedSets {
+  const out = pack(sets, packed);
+  const encoded = shared.map((s) => encodeFeatureSet(sets[s]));
+  const buffers = [0, 1].map((b) => {
+    let words = 3;
+    encoded.forEach((e, i) => i % 2 === b && (words += e.length + 3));
+    return new SharedArrayBuffer(4 * words);
+  });
+  const ends = [3, 3];
+  const n = shared.length;
+  out.shared = { docs: Uint32Array.from(shared), buffer: new Uint32Array(n), at: new Uint32Array(n), length: new Uint32Array(n), buffers };
+  encoded.forEach((e, i) => {
+    const b = i % 2;
+    new Uint32Array(buffers[b]).set(e, ends[b]);
+    out.shared!.buffer[i] = b;
+    out.shared!.at[i] = ends[b];
+    out.shared!.length[i] = e.length;
+    ends[b] += e.length + 3;
+  });
+  return out;
+}
+
 describe('chunkJaccards', () => {
   it('equals jaccardSorted on every pair of random near-duplicate sets, encoded or not', () => {
     const next = mulberry32Unit(38);
@@ -48,8 +74,12 @@ describe('chunkJaccards', () => {
       const none = new Uint32Array(0);
       const want = Float64Array.from(a, (x, p) => jaccardSorted(sets[x] ?? none, sets[b[p]] ?? none));
       expect(got).toEqual(want);
-      // All decoded (no encoded sets at all) gives the same.
+      // All decoded (no encoded sets at all) gives the same, and so do encoded sets in shared memory.
       expect(chunkJaccards(count, undefined, sets, pairs)).toEqual(want);
+      const packedSome = encodedSome.filter((s) => s % 3 === 0);
+      const sharedSome = encodedSome.filter((s) => s % 3 !== 0);
+      expect(chunkJaccards(count, packWithShared(sets, packedSome, sharedSome), decoded, pairs)).toEqual(want);
+      expect(chunkJaccards(count, packWithShared(sets, [], encodedSome), decoded, pairs)).toEqual(want);
     }
   });
 
@@ -86,6 +116,8 @@ describe('chunkContainmentCounts', () => {
       // Threshold 0: no count stops early.
       expect(chunkContainmentCounts(count, pack(sets, encodedSome), sets.map((set, s) => (s % 4 === 1 ? set : undefined)), pairs, 0)).toEqual(want);
       expect(chunkContainmentCounts(count, undefined, sets, pairs, 0)).toEqual(want);
+      const sharedSome = encodedSome.filter((s) => s % 3 !== 0);
+      expect(chunkContainmentCounts(count, packWithShared(sets, encodedSome.filter((s) => s % 3 === 0), sharedSome), sets.map((set, s) => (s % 4 === 1 ? set : undefined)), pairs, 0)).toEqual(want);
     }
   });
 });
