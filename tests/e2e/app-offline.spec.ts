@@ -31,7 +31,10 @@ test('after one visit the app opens and scans offline, and asks nothing of anoth
   await context.setOffline(true);
   await page.reload();
   await expect(app.root).toHaveAttribute('data-scan-state', 'idle');
-  expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+  // The network is off: a URL outside the precache cannot be fetched (navigator.onLine is no witness:
+  // Chromium 150 reads true after a reload under the emulated offline network).
+  const probe = `${origin}/offline-probe-${Date.now()}`;
+  expect(await page.evaluate((url) => fetch(url, { cache: 'no-store' }).then(() => 'fetched', () => 'failed'), probe)).toBe('failed');
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   // The cached page keeps its headers, so the index workers still share memory as they did online.
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(isolatedOnline);
@@ -48,5 +51,5 @@ test('after one visit the app opens and scans offline, and asks nothing of anoth
   expect(requests.length).toBeGreaterThan(0);
   const outside = requests.filter((url) => !url.startsWith('data:') && new URL(url.startsWith('blob:') ? url.slice(5) : url).origin !== origin);
   expect(outside).toEqual([]);
-  expect(failed).toEqual([]);
+  expect(failed.filter((line) => !line.startsWith(probe))).toEqual([]);
 });
