@@ -13,7 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { allPairsForTables } from '../src/core/index/all-pairs.ts';
-import { blockLayout, chooseBlocks, estimateCost, searchWork, type BlockLayout, type SearchWork } from '../src/core/index/block-layout.ts';
+import { blockLayout, type BlockLayout } from '../src/core/index/block-layout.ts';
+import { chooseBlocks, estimateCost, searchWork, type SearchWork } from '../src/core/index/search-cost.ts';
 import { countSearchWork, passesOf } from '../tests/fixtures/search-work.ts';
 import { mulberry32 } from '../tests/fixtures/mulberry32.ts';
 

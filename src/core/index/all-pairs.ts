@@ -4,7 +4,8 @@
  * inside groups. Tables are independent, so a range of tables can run on its own thread.
  */
 import { popcount32 } from '../simhash/fingerprint64.ts';
-import { MAX_BLOCKS, MAX_GROUP_BITS, SMALL_GROUP, blockLayout, chooseBlocks, extractKeys, keyRuns, type BlockLayout, type TableKey } from './block-layout.ts';
+import { MAX_BLOCKS, blockLayout, extractKeys, keyRuns, type BlockLayout, type TableKey } from './block-layout.ts';
+import { MAX_GROUP_BITS, SMALL_GROUP, chooseBlocks } from './search-cost.ts';
 import { allPairsBruteForce, checkSearchInput } from './brute-force-pairs.ts';
 import { PairLimitError, createPairList, ensurePairCapacity, type PairLimit, type PairList } from './pair-list.ts';
 import { createPairScanArena, type PairScanArena } from './pair-scan.ts';
