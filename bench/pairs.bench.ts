@@ -6,7 +6,8 @@
  */
 import { startPairsPool } from '../src/cli/pairs-threads.ts';
 import { allPairs } from '../src/core/index/all-pairs.ts';
-import { binomial, chooseBlocks } from '../src/core/index/block-layout.ts';
+import { binomial } from '../src/core/index/block-layout.ts';
+import { chooseBlocks } from '../src/core/index/search-cost.ts';
 import { sortPairs, type PairList } from '../src/core/index/pair-list.ts';
 import { buildIndex, queryIndex } from '../src/core/index/permuted-index.ts';
 import { mulberry32 as makeRandom } from '../tests/fixtures/mulberry32.ts';

@@ -7,7 +7,8 @@
  */
 import './wasm-top-tier.ts';
 import { allPairs } from '../core/index/all-pairs.ts';
-import { MAX_BLOCKS, binomial, chooseBlocks, estimateCost, layoutProblem } from '../core/index/block-layout.ts';
+import { MAX_BLOCKS, binomial, layoutProblem } from '../core/index/block-layout.ts';
+import { chooseBlocks, estimateCost } from '../core/index/search-cost.ts';
 import { ESTIMATE_BUDGET, allPairCount, estimatePairCount } from '../core/index/pair-estimate.ts';
 import { PairLimitError, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { processIo, TooManyPairsError, UsageError, reportFailure, write, type CliIo } from './cli-common.ts';

@@ -7,7 +7,8 @@
  */
 import { allPairsForTables } from '../core/index/all-pairs.ts';
 import { allPairsBruteForce } from '../core/index/brute-force-pairs.ts';
-import { MAX_BLOCKS, blockLayout, chooseBlocks } from '../core/index/block-layout.ts';
+import { MAX_BLOCKS, blockLayout } from '../core/index/block-layout.ts';
+import { chooseBlocks } from '../core/index/search-cost.ts';
 import { createPairList, sortPairs, type PairList } from '../core/index/pair-list.ts';
 import { pairsApi, type ClaimedRunsRequest, type PairsApi } from '../workers/pairs-api.ts';
 import type { SpawnedWorker } from '../workers/worker-bridge.ts';

@@ -6,7 +6,8 @@
  * pairs, so the candidates are the same, in the same order, whatever the number of parts.
  */
 import { transfer } from 'comlink';
-import { MAX_BLOCKS, chooseBlocks, queryPairsCheaper, searchNanoseconds } from '../core/index/block-layout.ts';
+import { MAX_BLOCKS } from '../core/index/block-layout.ts';
+import { chooseBlocks, queryPairsCheaper, searchNanoseconds } from '../core/index/search-cost.ts';
 import type { CandidateSearchInput, CandidateSearchResult } from '../core/index/candidate-search.ts';
 import type { DuplicateSearchInput, DuplicateSearchResult, ExactDuplicates } from '../core/groups/exact-duplicates.ts';
 import type { ScanWorkers } from '../workers/scan-workers.ts';

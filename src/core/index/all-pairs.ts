@@ -4,7 +4,8 @@
  * inside groups. Tables are independent, so a range of tables can run on its own thread.
  */
 import { popcount32 } from '../simhash/fingerprint64.ts';
-import { MAX_BLOCKS, blockLayout, chooseBlocks, extractKeys, keyRuns, type BlockLayout, type TableKey } from './block-layout.ts';
+import { MAX_BLOCKS, blockLayout, extractKeys, keyRuns, type BlockLayout, type TableKey } from './block-layout.ts';
+import { MAX_GROUP_BITS, SMALL_GROUP, chooseBlocks } from './search-cost.ts';
 import { allPairsBruteForce, checkSearchInput } from './brute-force-pairs.ts';
 import { PairLimitError, createPairList, ensurePairCapacity, type PairLimit, type PairList } from './pair-list.ts';
 import { createPairScanArena, type PairScanArena } from './pair-scan.ts';
@@ -16,12 +17,6 @@ export interface AllPairsOptions {
   /** Stop with a `PairLimitError` once more pairs than this are found (bounds memory; no limit when absent). */
   pairLimit?: PairLimit;
 }
-
-/**
- * Widest group digit for one counting-sort pass: 2^16 counters (256 KiB) stay in L2 cache.
- * Wider keys are grouped on their leading 16 bits and the rest compared inside the group.
- */
-export const MAX_GROUP_BITS = 16;
 
 /** Reusable per-thread buffers, sized for n documents, in the kernel's memory. */
 interface Scratch {
@@ -217,9 +212,6 @@ function tablePairs(
   return scanRuns(scratch, arena.groupedAt, arena.endsAt, 0, groups, 0, layout, table, keyHi, keyLo, swap, out);
 }
 
-/** Groups larger than this are re-sorted on the last key block; smaller ones are compared directly. */
-export const SMALL_GROUP = 24;
-
 /**
  * Pairs of tables [t0, t1), which share every key block but the last: one pass groups all
  * documents on the shared blocks (their leading <= 16 bits), then each table splits every group
@@ -245,23 +237,18 @@ function prefixRunPairs(
   // goes first (the last block varies).
   const swap = lowHalfFirst(layout, prefixMask(first.keyMask));
   groupOnKey(first, scratch, n, groups, 32 - groupBits, swap);
-  // The word of a record holding the fingerprint's high half (the kernel's split reads the block from it).
-  const hiWord = swap ? 1 : 0;
+  // A record's first u64 is the fingerprint (lo first: hi in its high word) or the fingerprint
+  // rotated by 32 (hi first): the kernel's split rotates it back, and on to the block's start.
+  const rotation = swap ? 0 : 32;
 
   for (let t = t0; t < t1; t++) {
     const table = layout.tables[t];
     const j = 31 - Math.clz32(table.keyMask);
     // Whole-key equality by masks: exact, whatever the group digit covered.
     const [keyHi, keyLo] = keyBits(layout, table);
-    // Block j's value = ((h >>> rH) & mH) << loLen | ((l >>> rL) & mL).
-    const start = layout.start[j];
+    // Block j's leading bits are the top bits of the fingerprint rotated left by the block's start.
+    const rotate = (rotation + layout.start[j]) & 63;
     const size = layout.size[j];
-    const hiLen = Math.max(0, Math.min(start + size, 32) - start);
-    const loLen = size - hiLen;
-    const rH = 32 - start - hiLen;
-    const mH = hiLen === 32 ? -1 : (1 << hiLen) - 1;
-    const rL = loLen === 0 ? 0 : 32 - (start + hiLen - 32) - loLen;
-    const mL = loLen === 32 ? -1 : (1 << loLen) - 1;
 
     // Consecutive small groups are scanned in place by one kernel call; a large one is split first.
     let begin = 0;
@@ -276,7 +263,7 @@ function prefixRunPairs(
         // kernel sorts the group into `local` (in its memory, so no record crosses into JavaScript).
         const digitBits = Math.min(size, 32 - Math.clz32(count), MAX_GROUP_BITS);
         const buckets = 1 << digitBits;
-        arena.kernel.splitGroup(arena.groupedAt, begin, end, arena.localAt, arena.localEndsAt, buckets, hiWord, rH, mH, loLen, rL, mL, size - digitBits);
+        arena.kernel.splitGroup(arena.groupedAt, begin, end, arena.localAt, arena.localEndsAt, buckets, rotate, 64 - digitBits);
         // localEnds[v] is now the end of bucket v.
         out = scanRuns(scratch, arena.localAt, arena.localEndsAt, 0, buckets, 0, layout, table, keyHi, keyLo, swap, out);
         smallFrom = g + 1;

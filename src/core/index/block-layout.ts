@@ -227,63 +227,6 @@ export function ownsPair(table: TableKey, agree: number): boolean {
 }
 
 /**
- * Estimated all-pairs time in nanoseconds for n fingerprints with m blocks on one core: per table,
- * one pass over the documents (key, count, scatter or in-cache split: ~20 ns each) plus the
- * candidates inside the groups (the key's leading <= 16 bits), ~0.6 ns each in the WebAssembly
- * kernel (one XOR, mask test and i64.popcnt, whether the key bits or the distance reject it).
- * Calibrated with `npm run bench -- pairs` on 100,000 fingerprints at k = 16: it must order the
- * layouts as measured, not predict their seconds (README, "What *k* costs").
- */
-export function estimateCost(n: number, k: number, blocks: number): number {
-  const tables = binomial(blocks, k);
-  const keyBits = Math.floor(((blocks - k) * 64) / blocks);
-  const groupBits = Math.min(keyBits, 16);
-  const candidates = (n * n) / 2 ** (groupBits + 1);
-  const perTable = n * 20 + 2 ** groupBits + candidates * 0.6;
-  return tables * perTable;
-}
-
-/** The expected one-core all-pairs time in nanoseconds for n fingerprints within k, at the block count chosen for them. */
-export function searchNanoseconds(n: number, k: number): number {
-  if (k > MAX_BLOCKS - 1) return allPairsChecks(n);
-  return estimateCost(Math.max(n, 2), k, chooseBlocks(n, k));
-}
-
-/** Nanoseconds per fingerprint comparison of `queryPairs` (a popcount of two XORs), for choosing it over the tables. */
-const QUERY_CHECK_NS = 2;
-
-/**
- * True when comparing each of `queries` fingerprints with all n (`queryPairs`) costs less than the
- * tables' search of all pairs: a few documents new to a large corpus whose other pairs were decided.
- */
-export function queryPairsCheaper(queries: number, n: number, k: number): boolean {
-  return queries * n * QUERY_CHECK_NS < searchNanoseconds(n, k);
-}
-
-function allPairsChecks(n: number): number {
-  return (n * (n - 1)) / 2;
-}
-
-/**
- * The block count m used when the caller gives none: the cheapest m in k+1..k+12 (at most
- * MAX_BLOCKS) by `estimateCost`.
- */
-export function chooseBlocks(n: number, k: number): number {
-  if (!Number.isInteger(k) || k < 0 || k > 63) throw new RangeError(`k must be an integer in 0..63 (got ${k})`);
-  let best = k + 1;
-  let bestCost = Infinity;
-  for (let m = k + 1; m <= Math.min(MAX_BLOCKS, 64, k + 12); m++) {
-    if (layoutProblem(k, m)) continue;
-    const cost = estimateCost(Math.max(n, 2), k, m);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = m;
-    }
-  }
-  return best;
-}
-
-/**
  * A table's key (its first 32 bits: all that grouping needs) as at most four runs of bits, 4 ints
  * each: the word (0 = hi, 1 = lo), the right shift, the mask, the left shift (an unused run has mask
  * 0), for the pair kernel's grouping pass; null for a key of more runs (`extractKeys` computes it).

@@ -5,7 +5,7 @@
  */
 import { allPairs } from './all-pairs.ts';
 import { queryPairs } from './brute-force-pairs.ts';
-import { queryPairsCheaper } from './block-layout.ts';
+import { queryPairsCheaper } from './search-cost.ts';
 import { concatPairLists, sortPairs, type KnownPairs, type PairList } from './pair-list.ts';
 
 /** A candidate search over representatives whose fingerprints are given (`hi[r]`, `lo[r]` of `reps[r]`). */

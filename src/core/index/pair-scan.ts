@@ -23,10 +23,7 @@ interface PairScanExports {
   ): number;
   nextRun(): number;
   nextRow(): number;
-  splitGroup(
-    records: number, from: number, to: number, local: number, ends: number, buckets: number,
-    hiWord: number, rH: number, mH: number, loLen: number, rL: number, mL: number, digitShift: number,
-  ): void;
+  splitGroup(records: number, from: number, to: number, local: number, ends: number, buckets: number, rotate: number, shift: number): void;
   mergePairColumns(
     xa: number, xb: number, xd: number, xn: number, ya: number, yb: number, yd: number, yn: number, oa: number, ob: number, od: number,
   ): void;

@@ -4,7 +4,8 @@
  * plus one-fingerprint queries by binary search and merging in new documents.
  */
 import { popcount32 } from '../simhash/fingerprint64.ts';
-import { agreeingBlocks, blockLayout, chooseBlocks, extractKey, extractKeys, type BlockLayout } from './block-layout.ts';
+import { agreeingBlocks, blockLayout, extractKey, extractKeys, type BlockLayout } from './block-layout.ts';
+import { chooseBlocks } from './search-cost.ts';
 
 /**
  * One permuted table, sorted by key. keyHi holds the key's first 32 bits (MSB-aligned); keyLo the

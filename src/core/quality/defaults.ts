@@ -2,7 +2,7 @@
  * The detection-quality defaults SimSift ships with, chosen from `npm run bench -- quality`
  * (bench/quality.bench.ts); the CLI and the app read them from here so both answer the same.
  */
-import { searchNanoseconds } from '../index/block-layout.ts';
+import { searchNanoseconds } from '../index/search-cost.ts';
 
 /** Two documents are near-duplicates when the exact Jaccard of their feature sets is at least this. */
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;

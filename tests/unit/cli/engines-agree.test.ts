@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { duckdbPairs } from '../../../src/cli/duckdb-pairs.ts';
 import { fingerprintsParquet } from '../../../src/core/export/fingerprints-parquet.ts';
 import { allPairs } from '../../../src/core/index/all-pairs.ts';
-import { chooseBlocks } from '../../../src/core/index/block-layout.ts';
+import { chooseBlocks } from '../../../src/core/index/search-cost.ts';
 import { sortPairs } from '../../../src/core/index/pair-list.ts';
 import { chooseSqlBlocks } from '../../../src/core/index/pairs-sql.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/simhash/settings.ts';

@@ -10,7 +10,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { allPairs } from '../../../src/core/index/all-pairs.ts';
-import { blockLayout, chooseBlocks } from '../../../src/core/index/block-layout.ts';
+import { blockLayout } from '../../../src/core/index/block-layout.ts';
+import { chooseBlocks } from '../../../src/core/index/search-cost.ts';
 import { PairLimitError, concatPairLists, sortPairs } from '../../../src/core/index/pair-list.ts';
 import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { createScanSession } from '../../../src/scan/scan-session.ts';

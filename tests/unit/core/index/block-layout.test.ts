@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_BLOCKS,
-  agreeingBlocks,
-  binomial,
-  blockLayout,
-  chooseBlocks,
-  extractKey,
-  extractKeys,
-  layoutProblem,
-  ownsPair,
-} from '../../../../src/core/index/block-layout.ts';
+import { MAX_BLOCKS, agreeingBlocks, binomial, blockLayout, extractKey, extractKeys, layoutProblem, ownsPair } from '../../../../src/core/index/block-layout.ts';
 import { fromHalves } from '../../../../src/core/simhash/fingerprint64.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
@@ -110,21 +100,5 @@ describe('blockLayout', () => {
     expect(layoutProblem(14, 30)).toMatch(/tables/);
     expect(layoutProblem(3, 4)).toBeNull();
     expect(() => blockLayout(3, 2)).toThrow(RangeError);
-  });
-});
-
-describe('chooseBlocks', () => {
-  it('returns a buildable layout for every k in 0..31 and small and large n', () => {
-    for (let k = 0; k <= 31; k++) {
-      for (const n of [0, 10, 1000, 100_000, 1_000_000, 10_000_000]) {
-        const m = chooseBlocks(n, k);
-        expect(m).toBeGreaterThan(k);
-        expect(layoutProblem(k, m)).toBeNull();
-      }
-    }
-  });
-
-  it('picks m = 4 or 5 for k = 3 at a million fingerprints (fastest in measurements)', () => {
-    expect([4, 5]).toContain(chooseBlocks(1_000_000, 3));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CANDIDATE_RECALL_AT_K, DEFAULT_K, DEFAULT_RECALL, SCAN_NS_PER_DOCUMENT, SEARCH_SHARE, binomialRecall, defaultKReason, fasterK, describeRecall, expectedRecall, expectedRecallAt, kForRecall } from '../../../../src/core/quality/defaults.ts';
-import { searchNanoseconds } from '../../../../src/core/index/block-layout.ts';
+import { searchNanoseconds } from '../../../../src/core/index/search-cost.ts';
 import { mulberry32 } from '../../../fixtures/mulberry32.ts';
 
 describe('binomialRecall', () => {
