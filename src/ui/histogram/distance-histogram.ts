@@ -98,11 +98,13 @@ export function boundsRuledOut(within: number, bounds: BoundCounts | undefined):
 /**
  * How the `within` candidates were decided, for the caption after "N candidate pairs ... within k":
  * the set sizes and MinHash sketches rule pairs out without measuring them, so "each checked by exact
- * Jaccard" is said only when neither did. `bounds` from another search (not `within` candidates) is ignored.
+ * Jaccard" is said only when the counts show neither did. Counts unknown (a reload) or from another
+ * search (not `within` candidates) say only what is always true.
  */
 export function describeChecks(within: number, verified: number | null, bounds?: BoundCounts): string {
   const tail = verified === null ? '' : `: ${verified.toLocaleString('en')} verified`;
-  if (!boundsRuledOut(within, bounds)) return `, each checked by exact Jaccard${tail}`;
+  if (bounds && bounds.sizeRejected + bounds.sketchRejected + (bounds.decidedBefore ?? 0) === 0) return `, each checked by exact Jaccard${tail}`;
+  if (!boundsRuledOut(within, bounds)) return `, each decided by the feature-set sizes, MinHash sketches or exact Jaccard${tail}`;
   const { sizeRejected, sketchRejected, decidedBefore = 0 } = bounds!;
   const by = [
     sizeRejected > 0 ? `${sizeRejected.toLocaleString('en')} by their feature-set sizes` : '',
