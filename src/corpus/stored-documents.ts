@@ -176,14 +176,16 @@ function sketchesAt(sketches: Uint16Array, order: ArrayLike<number>): Uint16Arra
 export function knownSetOf(known: KnownSets | undefined, d: number): Pick<NewDocument, 'setSize' | 'sketch'> {
   if (!known) return {};
   const r = known.representative?.[d] ?? -1;
-  const from = (has: (x: number) => boolean) => (has(d) ? d : r >= 0 && r !== d && has(r) ? r : -1);
-  const sized = known.setSizes ? from((x) => known.setSizes![x]! > 0) : -1;
-  const sketched = known.sketches ? from((x) => sketchKnown(known.sketches!, x)) : -1;
-  return {
-    ...(sized >= 0 ? { setSize: known.setSizes![sized]! } : {}),
-    // A copy: the view would pin the scan's whole column until the batch is written.
-    ...(sketched >= 0 ? { sketch: known.sketches!.slice(sketched * SKETCH_BINS, (sketched + 1) * SKETCH_BINS) } : {}),
-  };
+  const sizes = known.setSizes;
+  const sketches = known.sketches;
+  // Plain checks, no closures: this runs once per stored document in the page's batch writer.
+  const sized = !sizes ? -1 : sizes[d]! > 0 ? d : r >= 0 && sizes[r]! > 0 ? r : -1;
+  const sketched = !sketches ? -1 : sketchKnown(sketches, d) ? d : r >= 0 && sketchKnown(sketches, r) ? r : -1;
+  const out: Pick<NewDocument, 'setSize' | 'sketch'> = {};
+  if (sized >= 0) out.setSize = sizes![sized]!;
+  // A view: the batch's columns copy it once (columnsFromDocuments), right after.
+  if (sketched >= 0) out.sketch = sketches!.subarray(sketched * SKETCH_BINS, (sketched + 1) * SKETCH_BINS);
+  return out;
 }
 
 /** What a scan or a corpus on show knows of its documents' feature sets, by position (SearchCorpus's columns). */

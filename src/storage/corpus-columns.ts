@@ -205,7 +205,11 @@ export function columnsFromDocuments(docs: readonly NewDocument[]): Columns {
 
 /** The chunk record for columns (exactly-sized buffers), keyed `chunk`. */
 export function chunkFromColumns(chunk: number, cols: Columns): CorpusChunkRecord {
-  const buffer = (c: BinaryColumn): ArrayBuffer => cols.bin[c].slice().buffer;
+  // A column that is its whole buffer goes as it is (the put clones it at once); a view is copied out.
+  const buffer = (c: BinaryColumn): ArrayBuffer => {
+    const view = cols.bin[c];
+    return view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? view.buffer : view.slice().buffer;
+  };
   return {
     chunk,
     count: cols.count,

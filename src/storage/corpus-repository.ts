@@ -347,37 +347,36 @@ export function chunksOf(cols: Columns): CorpusChunkRecord[] {
  * among the chunks keyed `fromId` and up, into chunks of up to CHUNK_CAPACITY, in one transaction: a
  * restore then reads a few big records, not one per batch. The documents and counters do not change
  * (no revision bump); a crash before or during it leaves the small chunks, which read the same.
- * Returns how many chunks were joined away. Each joined chunk is built once the previous one's put
- * succeeds: a main-thread task of its own, not one the size of the scan.
+ * Returns how many chunks were joined away. The chunks are read one by one (a cursor) and each run is
+ * joined as it closes: every step is a main-thread task of one chunk's size, not one the size of the scan.
  */
 export async function compactChunks(fromId = 0): Promise<number> {
   return writeTransaction(['corpus-chunks'], async (tx) => {
     const store = tx.objectStore('corpus-chunks');
-    const records = await store.getAll(IDBKeyRange.lowerBound(fromId));
-    const runs: CorpusChunkRecord[][] = [];
+    let joined = 0;
     let run: CorpusChunkRecord[] = [];
     let runCount = 0;
-    const close = () => {
-      if (run.length > 1) runs.push(run);
+    const close = async () => {
+      const parts = run;
       run = [];
       runCount = 0;
-    };
-    for (const record of records) {
-      checkChunk(record);
-      if (record.count >= SMALL_CHUNK || runCount + record.count > CHUNK_CAPACITY) close();
-      if (record.count >= SMALL_CHUNK) continue;
-      run.push(record);
-      runCount += record.count;
-    }
-    close();
-    for (const parts of runs) {
+      if (parts.length < 2) return;
       const cols = concatColumns(...parts.map((r) => columnsFromChunk(r)));
       const writes = new RequestGroup();
       for (const r of parts.slice(1)) writes.add(store.delete(r.chunk));
       writes.add(store.put(chunkFromColumns(parts[0]!.chunk, cols)));
       await writes.done();
+      joined += parts.length - 1;
+    };
+    for (let cursor = await store.openCursor(IDBKeyRange.lowerBound(fromId)); cursor; cursor = await cursor.continue()) {
+      const record = checkChunk(cursor.value);
+      if (record.count >= SMALL_CHUNK || runCount + record.count > CHUNK_CAPACITY) await close();
+      if (record.count >= SMALL_CHUNK) continue;
+      run.push(record);
+      runCount += record.count;
     }
-    return runs.reduce((joined, parts) => joined + parts.length - 1, 0);
+    await close();
+    return joined;
   });
 }
 
