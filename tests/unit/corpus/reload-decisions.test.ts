@@ -1,12 +1,15 @@
 /**
  * What the histogram tells after a plain reload (#38): the caption and legend say how the candidates were
  * decided exactly as before the reload (the counts are saved with the pairs), and pairs saved without the
- * counts (an older SimSift) are said to be not known, never "each checked by exact Jaccard".
+ * counts (an older SimSift) are said to be not known, never "each checked by exact Jaccard". And the
+ * restore's settings guard: saved set sizes and sketches of another fingerprint rule never decide a pair.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { realTextSources } from '../../../bench/real-corpus.ts';
 import { closeCorpusDb, writeTransaction } from '../../../src/storage/database.ts';
+import { getSettings, putSettings } from '../../../src/storage/settings-repository.ts';
+import { FINGERPRINT_RULE, UNSTAMPED_RULE } from '../../../src/core/simhash/fingerprint-rule.ts';
 import { decisionsOf, type ScanResult } from '../../../src/scan/scan-result.ts';
 import { describeChecks, describeRejected, pairsWithin, verifiedAndRejected } from '../../../src/ui/histogram/distance-histogram.ts';
 import { fileOf, settled, tabsPerTest } from './corpus-model.ts';
@@ -83,5 +86,36 @@ describe('the histogram after a plain reload', () => {
       caption: `, each decided by the feature-set sizes, MinHash sketches or exact Jaccard: ${before.caption.split(': ').pop()}`,
       legend: ' (by set sizes, sketches or exact Jaccard)',
     });
+  });
+});
+
+/** Deletes the saved pairs, so the next restore searches and verifies again (as after a write the pairs do not fit). */
+const forgetSavedPairs = () => writeTransaction(['meta'], async (tx) => void (await tx.objectStore('meta').delete('verified')));
+
+describe("the restore's settings guard", () => {
+  it('verifies with the saved set sizes and sketches of this rule, and never with those of another rule', async () => {
+    let t = await tab();
+    await t.session.start({ kind: 'file-list', files: folder(), sync: true });
+    await settled(t);
+    const scanned = t.store.getSnapshot().result!.verification;
+    // Without saved pairs the restore verifies again, and the saved sizes rule out what the scan's did.
+    await forgetSavedPairs();
+    t = await reload(t);
+    const same = t.store.getSnapshot().result!.verification;
+    expect(same.restored).toBeUndefined();
+    expect(same.sizeRejected).toBe(scanned.sizeRejected);
+    expect(same.sizeRejected).toBeGreaterThan(0);
+
+    // The same corpus stamped with an older fingerprint rule: its sizes and sketches are of other feature
+    // sets, so every candidate is measured from the kept contents and none is ruled out by them.
+    expect(UNSTAMPED_RULE).not.toBe(FINGERPRINT_RULE);
+    await putSettings({ ...(await getSettings())!, rule: UNSTAMPED_RULE });
+    await forgetSavedPairs();
+    t = await reload(t);
+    const older = t.store.getSnapshot().result!.verification;
+    expect(older.restored).toBeUndefined();
+    expect([older.sizeRejected, older.sketchRejected]).toEqual([0, 0]);
+    expect(older.measured).toBe(older.candidates - older.cached);
+    expect(older.candidates).toBe(scanned.candidates);
   });
 });
