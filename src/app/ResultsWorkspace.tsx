@@ -3,7 +3,7 @@
  * pair (bit diff and texts side by side), export, settings and the Skipped panel, put together.
  */
 import { useMemo, useRef, useState } from 'react';
-import type { ScanResult } from '../scan/scan-result.ts';
+import { decisionsOf, type ScanResult } from '../scan/scan-result.ts';
 import { Summary } from '../ui/summary/Summary.tsx';
 import { DistanceHistogram } from '../ui/histogram/DistanceHistogram.tsx';
 import { GroupList } from '../ui/groups/GroupList.tsx';
@@ -87,7 +87,7 @@ export function ResultsWorkspace({ result, onRegroup, onRescan, busy, regrouping
           counts={result.histogram}
           verifiedDistance={result.relation.verified.distance}
           verifiedCount={result.relation.verified.count}
-          bounds={result.verification}
+          decided={decisionsOf(result.verification)}
           similarity={requested.similarityThreshold}
           threshold={requested.k}
           maxThreshold={MAX_K}

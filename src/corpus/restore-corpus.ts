@@ -21,7 +21,8 @@ import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import { pairsAtPositions } from './position-pairs.ts';
 import { readUpTo } from '../scan/read-file-bytes.ts';
 import { passagesAtPositions, passagesByStorageId } from './saved-passages.ts';
-import { docFile, noContents, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
+import { decisionCounts } from '../core/groups/candidate-decisions.ts';
+import { decisionsOf, docFile, noContents, type Grouping, type ScanDocs, type ScanResult, type SkippedFile } from '../scan/scan-result.ts';
 import type { KnownPairs } from '../core/index/pair-list.ts';
 
 /** Up to this many documents, the stored contents are read back as Files on restore (more would hold too many handles). */
@@ -174,6 +175,7 @@ export interface GroupedCorpus {
 /** A result's verified pairs by stored id (pairs with an unsaved member are left out), with its grouping parameters. */
 export function verifiedByStorageId(result: ScanResult, storageIds: StorageIds, missing: StorageId): VerifiedPairs {
   const v = result.verified;
+  const decided = decisionsOf(result.verification);
   // Typed columns, counted then filled (number arrays grown pair by pair cost a tenth of a second at 200,000 pairs).
   let count = 0;
   for (let p = 0; p < v.count; p++) if (storageIds[v.a[p]!] !== missing && storageIds[v.b[p]!] !== missing) count++;
@@ -204,6 +206,8 @@ export function verifiedByStorageId(result: ScanResult, storageIds: StorageIds, 
     pinned: Uint32Array.from(result.pinned.filter((p) => storageIds[p] !== undefined && storageIds[p] !== missing), (p) => storageIds[p]!) as StorageIds,
     containment: result.containmentThreshold ?? 0,
     ...(result.passages ? { passages: passagesByStorageId(result.passages, result.representative, storageIds, missing) } : {}),
+    // Of the whole histogram, as it is saved whole (pairs with an unsaved member included).
+    ...(decided !== 'not known' ? { decisions: decisionCounts(decided) } : {}),
   };
 }
 
@@ -224,6 +228,8 @@ export async function groupFromSavedPairs(
 ): Promise<GroupedCorpus> {
   // smallSets stay empty here (no file is read): the caller fills them in with `loadSmallSets`.
   const found = await searchDocs(workers, signal, docs, options.settings, concatSets([]), fromSavedPairs(saved, storageIds, options));
+  // This search only took the saved pairs: how they were decided is what was saved with them, if anything.
+  found.near.verification = { ...found.near.verification, restored: saved.decisions ?? 'not known' };
   return groupedOf(docs, found, skipped, options, 0);
 }
 

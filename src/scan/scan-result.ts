@@ -12,6 +12,7 @@ import type { ExternalCandidates } from '../core/index/external-pairs.ts';
 import type { ContainedRelation, PassageSamples } from '../core/groups/contained-pairs.ts';
 import type { DocColumnName, DocColumns } from '../core/documents/doc-columns.ts';
 import type { DocId } from '../core/ids.ts';
+import type { CandidateDecisions, KnownDecisions } from '../core/groups/candidate-decisions.ts';
 
 /**
  * Every file the scan read (not hidden ones), by doc id (0..count-1, in the order the files were
@@ -65,29 +66,21 @@ export interface DocNote {
 /** How near-duplicates are grouped: reference-centred (default; never chains) or connected components. */
 export type Grouping = 'reference' | 'components';
 
-/** What exact verification cost and found (for the summary and the benchmarks). */
-export interface VerificationStats {
-  /** Candidate pairs within k (fingerprint search). */
-  candidates: number;
+/**
+ * What exact verification cost and found (for the summary and the benchmarks): the counts of
+ * CandidateDecisions are this search's own.
+ */
+export interface VerificationStats extends CandidateDecisions {
   /** Candidates whose Jaccard was measured now (re-reading both files in the ingest workers). */
   measured: number;
-  /**
-   * Candidates rejected by the size bound (J <= min / max of the feature-set sizes < threshold) before
-   * any measuring: not measured, not remembered, decided again at the next threshold.
-   */
-  sizeRejected: number;
-  /**
-   * Candidates the size bound allowed and the MinHash sketches rejected (core/groups/minhash-sketch.ts:
-   * a pair at the threshold is lost with probability below 1e-9), likewise never measured or remembered.
-   */
-  sketchRejected: number;
   /** Candidates whose Jaccard came from the cache (measured by an earlier grouping of this scan). */
   cached: number;
   /**
-   * A merge into the saved corpus: candidates of saved documents only, decided by an earlier scan and
-   * not checked again (in the histogram, not in `candidates`); absent elsewhere.
+   * A reload whose saved pairs stood for the search decided nothing itself (the counts above are its
+   * own: the saved pairs taken, nothing ruled out): how the search that found those pairs decided its
+   * candidates, saved with them, or 'not known' (saved without them). Absent: this search decided them.
    */
-  decidedBefore?: number;
+  restored?: KnownDecisions;
   /** Documents read again for verification (a document may be read once per chunk it appears in). */
   docsRead: number;
   /** Near-duplicate pairs found by the exact short-document join, and how many of those the fingerprint search had missed. */
@@ -96,6 +89,11 @@ export interface VerificationStats {
   /** Wall-clock milliseconds: measuring Jaccards, then grouping (join, groups, chaining checks). */
   verifyMs: number;
   groupMs: number;
+}
+
+/** How the result's candidates were decided, as the page tells it: this search's counts, or those a reload restored (perhaps not known). */
+export function decisionsOf(v: VerificationStats): KnownDecisions {
+  return v.restored ?? v;
 }
 
 /** The complete output of one scan. */

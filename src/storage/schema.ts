@@ -4,6 +4,7 @@
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
+import type { CandidateDecisions } from '../core/groups/candidate-decisions.ts';
 import { chunkFromColumns, columnsFromDocuments, sliceColumns } from './corpus-columns.ts';
 import type { CorpusChunkRecord, DocumentStatus, NewDocument } from './corpus-columns.ts';
 import { keyToHalves } from './key-codec.ts';
@@ -153,6 +154,8 @@ export interface VerifiedPairsRecord {
   passageDocs?: ArrayBuffer;
   passageOffsets?: ArrayBuffer;
   passageKeys?: ArrayBuffer;
+  /** How the search that found the pairs decided its candidates (absent: saved before these were kept). */
+  decisions?: CandidateDecisions;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { VerifiedPairsRecord } from './schema.ts';
 import { StorageError } from './storage-error.ts';
 import type { PackedSets } from '../core/groups/packed-sets.ts';
 import type { StorageIds } from '../core/ids.ts';
+import type { CandidateDecisions } from '../core/groups/candidate-decisions.ts';
 
 /** Verified pairs by stored document id (a < b), with their exact Jaccard and the threshold used. */
 export interface VerifiedPairs {
@@ -25,6 +26,11 @@ export interface VerifiedPairs {
   containment?: number;
   /** The documents' sampled passages by stored id, so a reload searches contained documents without reading files. */
   passages?: PackedSets;
+  /**
+   * How the search that found the pairs decided the histogram's candidates, so a reload that shows them
+   * can say it again; absent: not known (saved before they were kept, or by a CLI bundle).
+   */
+  decisions?: CandidateDecisions;
 }
 
 /**
@@ -64,6 +70,7 @@ export function verifiedPairsRecord(revision: number, pairs: VerifiedPairs): Ver
     ...(pairs.passages
       ? { passageDocs: pairs.passages.docs.slice().buffer, passageOffsets: pairs.passages.offsets.slice().buffer, passageKeys: pairs.passages.keys.slice().buffer }
       : {}),
+    ...(pairs.decisions ? { decisions: { ...pairs.decisions } } : {}),
   };
   return record;
 }
@@ -85,7 +92,8 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     typeof record.threshold === 'number' &&
     typeof record.grouping === 'string' &&
     (record.pinned === undefined || (record.pinned instanceof ArrayBuffer && record.pinned.byteLength % 4 === 0)) &&
-    (record.containment === undefined || (typeof record.containment === 'number' && record.containment >= 0 && record.containment <= 1));
+    (record.containment === undefined || (typeof record.containment === 'number' && record.containment >= 0 && record.containment <= 1)) &&
+    (record.decisions === undefined || decisionsValid(record.decisions));
   if (!ok) throw new StorageError('corrupt', 'verified pairs');
   const passages = savedPassages(record);
   const a = new Uint32Array(record.a);
@@ -102,7 +110,15 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     ...(record.pinned ? { pinned: new Uint32Array(record.pinned) as StorageIds } : {}),
     ...(record.containment !== undefined ? { containment: record.containment } : {}),
     ...(passages ? { passages } : {}),
+    ...(record.decisions ? { decisions: { ...record.decisions } } : {}),
   };
+}
+
+/** Saved decision counts are whole, not negative, and no more ruled out than there were candidates. */
+function decisionsValid(d: CandidateDecisions): boolean {
+  if (typeof d !== 'object' || d === null) return false;
+  const counts = [d.candidates, d.sizeRejected, d.sketchRejected, d.decidedBefore ?? 0];
+  return counts.every((n) => Number.isInteger(n) && n >= 0) && d.sizeRejected + d.sketchRejected <= d.candidates;
 }
 
 /** The record's passages, checked (offsets ascending within the keys), or undefined when it has none. */

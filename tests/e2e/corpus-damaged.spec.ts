@@ -4,50 +4,33 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { writeCorpusFolder } from '../fixtures/corpus-folder.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
+import { walkSavedRecords } from './saved-records.ts';
 
-/** The damage done to a saved record (the page's CSP allows no eval: each kind is written out). */
+/** The damage done to a saved record. */
 type Damage = 'pair-id' | 'pair-jaccard' | 'session-counts';
 
-/** Damages a record of the app's IndexedDB as a failing disk or a bug might. */
+/** Damages a record of the app's IndexedDB as a failing disk or a bug might: the saved pairs, or the newest scan session. */
 async function damage(page: Page, kind: Damage): Promise<void> {
-  await page.evaluate(
-    (kind) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('simsift-corpus');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const store = kind === 'session-counts' ? 'scan-sessions' : 'meta';
-          const tx = db.transaction(store, 'readwrite');
-          const os = tx.objectStore(store);
-          const read = kind === 'session-counts' ? os.openCursor(null, 'prev') : os.get('verified');
-          read.onsuccess = () => {
-            const result = read.result as IDBCursorWithValue | Record<string, unknown> | null;
-            if (!result) return reject(new Error(`nothing to damage in ${store}`));
-            const record = ('value' in result ? result.value : result) as Record<string, unknown>;
-            if (kind === 'pair-id') {
-              const a = new Uint32Array((record.a as ArrayBuffer).slice(0));
-              a[0] = 999_999;
-              record.a = a.buffer;
-            } else if (kind === 'pair-jaccard') {
-              const j = new Float32Array((record.jaccard as ArrayBuffer).slice(0));
-              j[0] = 0.123;
-              record.jaccard = j.buffer;
-            } else {
-              record.state = 'storage-full';
-              record.committed = 1_000_000;
-            }
-            os.put(record);
-          };
-          tx.oncomplete = () => {
-            db.close();
-            resolve();
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
+  const store = kind === 'session-counts' ? 'scan-sessions' : 'meta';
+  const damaged = await walkSavedRecords(
+    page,
+    store,
+    (record, kind) => {
+      if (kind === 'session-counts') return { put: { ...record, state: 'storage-full', committed: 1_000_000 }, take: true, stop: true };
+      if (record.key !== 'verified') return undefined;
+      if (kind === 'pair-id') {
+        const a = new Uint32Array((record.a as ArrayBuffer).slice(0));
+        a[0] = 999_999;
+        return { put: { ...record, a: a.buffer }, take: true, stop: true };
+      }
+      const j = new Float32Array((record.jaccard as ArrayBuffer).slice(0));
+      j[0] = 0.123;
+      return { put: { ...record, jaccard: j.buffer }, take: true, stop: true };
+    },
     kind,
+    { direction: 'prev', write: true },
   );
+  if (damaged.length === 0) throw new Error(`nothing to damage in ${store}`);
 }
 
 /** Scans the small corpus folder into the saved corpus and waits until everything is written. */

@@ -3,6 +3,7 @@
  * documents' feature-set sizes and MinHash sketches: the histogram's caption names the candidates they
  * ruled out without measuring, as it does after a scan; a corpus saved without them (before schema v4)
  * reads those documents instead and finds the same groups. Real prose (the npm packages' documents).
+ * A plain reload in between says what the scan said of its candidates, caption and legend alike.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { realTextSources } from '../../bench/real-corpus.ts';
 import { PersistencePage, waitForSaved } from './persistence-page.ts';
+import { walkSavedRecords } from './saved-records.ts';
 
 /** Writes `text` at `path` under `root`, making its folders. */
 function put(root: string, path: string, text: string): void {
@@ -35,29 +37,17 @@ function writeFolders(dir: string): { saved: string; whole: string; count: numbe
 
 /** Takes the set sizes and sketches out of every saved chunk, as a corpus saved before schema v4 has none. */
 async function forgetSavedSets(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('simsift-corpus');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction('corpus-chunks', 'readwrite');
-          const store = tx.objectStore('corpus-chunks');
-          let stripped = 0;
-          store.openCursor().onsuccess = (event) => {
-            const cursor = (event.target as IDBRequest<IDBCursorWithValue | null>).result;
-            if (!cursor) return;
-            const { setSizes: _s, sketches: _k, ...older } = cursor.value as Record<string, unknown>;
-            cursor.update(older);
-            stripped++;
-            cursor.continue();
-          };
-          tx.oncomplete = () => (db.close(), resolve(stripped));
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
+  const stripped = await walkSavedRecords(
+    page,
+    'corpus-chunks',
+    (chunk) => {
+      const { setSizes: _s, sketches: _k, ...older } = chunk;
+      return { put: older, take: 1 };
+    },
+    null,
+    { write: true },
   );
+  return stripped.length;
 }
 
 /** Scans the saved folder, reloads (with `older`: the saved chunks stripped first), adds the whole documents; the caption and figures then. */
@@ -70,10 +60,15 @@ async function reloadThenAdd(page: Page, folders: ReturnType<typeof writeFolders
   await app.waitForState('done');
   await waitForSaved(page);
   await shot('1-saved-scan');
+  // What the histogram says of its candidates (caption and legend) is said again after a plain reload.
+  const told = async () => [await histogram.getByRole('status').innerText(), await histogram.getByText(/candidates rejected/).innerText()];
+  const scanned = await told();
+  console.log(`after the scan: ${scanned.join('; ')}`);
   if (older) expect(await forgetSavedSets(page)).toBeGreaterThan(0);
   await page.reload();
   await app.waitForState('done');
   await shot('2-after-reload');
+  expect(await told()).toEqual(scanned);
   await app.chooseFolder(folders.whole);
   await app.waitForState('done');
   await expect(app.savedDocuments).toHaveText(`${folders.count} documents saved in this browser`);

@@ -4,24 +4,12 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateCorpus } from '../fixtures/generate-corpus.ts';
 import { PersistencePage } from './persistence-page.ts';
+import { walkSavedRecords } from './saved-records.ts';
 
 /** The newest scan session's committed count, read straight from the app's IndexedDB. */
-function committedSoFar(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('simsift-corpus');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const cursor = db.transaction('scan-sessions').objectStore('scan-sessions').openCursor(null, 'prev');
-          cursor.onsuccess = () => {
-            resolve((cursor.result?.value as { committed?: number } | undefined)?.committed ?? 0);
-            db.close();
-          };
-        };
-      }),
-  );
+async function committedSoFar(page: Page): Promise<number> {
+  const [committed] = await walkSavedRecords(page, 'scan-sessions', (session) => ({ take: (session.committed as number | undefined) ?? 0, stop: true }), null, { direction: 'prev' });
+  return committed ?? 0;
 }
 
 test('a scan cut off by a reload is offered for resuming, and resuming scans only the missing files', async ({ page }) => {

@@ -6,7 +6,8 @@ import { useId, useMemo, useState } from 'react';
 import { parseK } from '../shared/scan-settings.ts';
 import { similarityEstimate } from '../../core/simhash/fingerprint64.ts';
 import { describeRecall } from '../../core/quality/defaults.ts';
-import { barHeights, boundsRuledOut, describeChecks, pairsWithin, verifiedAndRejected, yTicks, type BoundCounts } from './distance-histogram.ts';
+import { barHeights, describeChecks, describeRejected, pairsWithin, verifiedAndRejected, yTicks } from './distance-histogram.ts';
+import type { KnownDecisions } from '../../core/groups/candidate-decisions.ts';
 import '../shared/theme.css';
 
 export interface DistanceHistogramProps {
@@ -15,8 +16,8 @@ export interface DistanceHistogramProps {
   /** Distances of the verified pairs of distinct texts (the relation's), the first `verifiedCount` of them. */
   verifiedDistance?: Uint8Array;
   verifiedCount?: number;
-  /** The verification's candidates and those its set sizes or sketches ruled out unmeasured (the caption names them). */
-  bounds?: BoundCounts;
+  /** How the candidates were decided (the caption and legend name them), or not known (a reload of pairs saved without the counts). */
+  decided: KnownDecisions;
   /** The similarity (Jaccard) threshold in use: the recall note is stated for the pairs just above it. */
   similarity: number;
   /** The current threshold k (pairs at distance <= k are near-duplicates). */
@@ -28,7 +29,7 @@ export interface DistanceHistogramProps {
 }
 
 /** Bars of pair counts by distance, the threshold marked, a slider and number field for k. */
-export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0, bounds, similarity, threshold, maxThreshold, onThresholdChange }: DistanceHistogramProps) {
+export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0, decided, similarity, threshold, maxThreshold, onThresholdChange }: DistanceHistogramProps) {
   const [scale, setScale] = useState<'linear' | 'log'>('log');
   // Show distances up to the searched range (at least a few columns past k so the cut is visible).
   const shown = Math.min(counts.length, Math.max(maxThreshold, threshold) + 1);
@@ -42,7 +43,6 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
   const scaled = (n: number) => (max === 0 ? 0 : scale === 'log' ? Math.log1p(n) / Math.log1p(max) : n / max);
   const ticks = yTicks(max, scale);
   const within = pairsWithin(counts, threshold);
-  const boundsUsed = boundsRuledOut(within, bounds);
 
   const bars = [];
   const axis = [];
@@ -74,7 +74,7 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
         <p className="ss-hist-legend ss-muted">
           <span className="ss-hist-key ss-hist-key--verified" /> verified near-duplicates{' '}
           <span className="ss-hist-key ss-hist-key--rejected" /> candidates rejected
-          {boundsUsed ? ' (by set sizes, sketches or exact Jaccard)' : ' by exact Jaccard'}
+          {describeRejected(within, decided)}
         </p>
       )}
       <div className="ss-hist-plot">
@@ -97,7 +97,7 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
         <span className="ss-muted" role="status">
           {within.toLocaleString()} candidate {within === 1 ? 'pair' : 'pairs'} of distinct texts within k = {threshold}{' '}
           (similarity estimate ≥ {similarityEstimate(threshold).toFixed(3)})
-          {describeChecks(within, verifiedDistance ? pairsWithin(split.verified, threshold) : null, bounds)}
+          {describeChecks(within, verifiedDistance ? pairsWithin(split.verified, threshold) : null, decided)}
         </span>
         <span className="ss-muted ss-recall-note">{describeRecall(threshold, similarity, { maxK: maxThreshold })}</span>
         <label className="ss-muted" style={{ marginLeft: 'auto' }}>

@@ -1,4 +1,5 @@
-/** Counting near-duplicate pairs per Hamming distance, for the distance histogram. */
+/** Counting near-duplicate pairs per Hamming distance, for the distance histogram, and the words that say how they were decided. */
+import type { CandidateDecisions, KnownDecisions } from '../../core/groups/candidate-decisions.ts';
 
 /**
  * Pairs per Hamming distance: `counts[d]` is the number of the first `count` entries of `distance`
@@ -81,35 +82,41 @@ export function yTicks(max: number, scale: 'linear' | 'log'): AxisTick[] {
   return values.map((value) => ({ value, fraction: value / max }));
 }
 
-/** The part of verification the caption names: candidates, and those the set sizes or sketches ruled out unmeasured. */
-export interface BoundCounts {
-  candidates: number;
-  sizeRejected: number;
-  sketchRejected: number;
-  /** A merge's candidates decided by an earlier scan, not checked again (VerificationStats.decidedBefore). */
-  decidedBefore?: number;
+/** The decision counts when they are of the `within` candidates (with a merge's, those decided before), else null: not known (a reload of pairs saved without them) or of another search. */
+export function decisionsWithin(within: number, decided: KnownDecisions): CandidateDecisions | null {
+  return decided !== 'not known' && decided.candidates + (decided.decidedBefore ?? 0) === within ? decided : null;
 }
 
-/** Whether `bounds` describe the `within` candidates (with a merge's, those decided before) and ruled any out. */
-export function boundsRuledOut(within: number, bounds: BoundCounts | undefined): boolean {
-  return bounds !== undefined && bounds.candidates + (bounds.decidedBefore ?? 0) === within && bounds.sizeRejected + bounds.sketchRejected > 0;
+/** Whether the counts show every one of the `within` candidates was decided by its exact Jaccard (nothing ruled out by a bound or decided before). */
+export function checkedByJaccardOnly(within: number, decided: KnownDecisions): boolean {
+  const d = decisionsWithin(within, decided);
+  return d !== null && d.sizeRejected + d.sketchRejected + (d.decidedBefore ?? 0) === 0;
+}
+
+/** The legend's words after "candidates rejected": by exact Jaccard only when the caption says each was checked so. */
+export function describeRejected(within: number, decided: KnownDecisions): string {
+  return checkedByJaccardOnly(within, decided) ? ' by exact Jaccard' : ' (by set sizes, sketches or exact Jaccard)';
 }
 
 /**
  * How the `within` candidates were decided, for the caption after "N candidate pairs ... within k":
  * the set sizes and MinHash sketches rule pairs out without measuring them, so "each checked by exact
- * Jaccard" is said only when the counts show neither did. Counts unknown (a reload) or from another
- * search (not `within` candidates) say only what is always true.
+ * Jaccard" is said only when the counts show neither did. Counts not known (a reload of pairs saved
+ * without them) or from another search (not `within` candidates) say only what is always true.
  */
-export function describeChecks(within: number, verified: number | null, bounds?: BoundCounts): string {
+export function describeChecks(within: number, verified: number | null, decided: KnownDecisions): string {
   const tail = verified === null ? '' : `: ${verified.toLocaleString('en')} verified`;
-  if (bounds && bounds.sizeRejected + bounds.sketchRejected + (bounds.decidedBefore ?? 0) === 0) return `, each checked by exact Jaccard${tail}`;
-  if (!boundsRuledOut(within, bounds)) return `, each decided by the feature-set sizes, MinHash sketches or exact Jaccard${tail}`;
-  const { sizeRejected, sketchRejected, decidedBefore = 0 } = bounds!;
+  const d = decisionsWithin(within, decided);
+  if (d === null) return `, each decided by the feature-set sizes, MinHash sketches or exact Jaccard${tail}`;
+  if (checkedByJaccardOnly(within, d)) return `, each checked by exact Jaccard${tail}`;
+  const { sizeRejected, sketchRejected, decidedBefore = 0 } = d;
   const by = [
     sizeRejected > 0 ? `${sizeRejected.toLocaleString('en')} by their feature-set sizes` : '',
     sketchRejected > 0 ? `${sketchRejected.toLocaleString('en')} by their MinHash sketches` : '',
   ].filter(Boolean);
-  const before = decidedBefore > 0 ? `, ${decidedBefore.toLocaleString('en')} of saved documents decided before` : '';
-  return `: ${by.join(' and ')} ruled out without measuring${before}, the other ${(within - sizeRejected - sketchRejected - decidedBefore).toLocaleString('en')} checked by exact Jaccard${tail}`;
+  const parts = [
+    by.length > 0 ? `${by.join(' and ')} ruled out without measuring` : '',
+    decidedBefore > 0 ? `${decidedBefore.toLocaleString('en')} of saved documents decided before` : '',
+  ].filter(Boolean);
+  return `: ${parts.join(', ')}, the other ${(within - sizeRejected - sketchRejected - decidedBefore).toLocaleString('en')} checked by exact Jaccard${tail}`;
 }

@@ -55,6 +55,21 @@ describe('verified pairs', () => {
     await expect(getVerifiedPairs()).rejects.toThrow(/saved passages/);
   });
 
+  it('keep how their search decided its candidates (absent when saved without), and refuse damaged counts', async () => {
+    await addBatch({ documents: [10, 11, 12].map(doc) });
+    const { revision } = await getCorpusSummary();
+    expect(await putVerifiedPairs(revision, pairs)).toBe(true);
+    expect((await getVerifiedPairs())!.decisions).toBeUndefined();
+    const decisions = { candidates: 22, sizeRejected: 6, sketchRejected: 1, decidedBefore: 3 };
+    expect(await putVerifiedPairs(revision, { ...pairs, decisions })).toBe(true);
+    expect((await getVerifiedPairs())!.decisions).toEqual(decisions);
+    // More ruled out than there were candidates, or a count that is not whole: damage, said.
+    await putVerifiedPairs(revision, { ...pairs, decisions: { candidates: 5, sizeRejected: 6, sketchRejected: 0 } });
+    await expect(getVerifiedPairs()).rejects.toThrow(/verified pairs/);
+    await putVerifiedPairs(revision, { ...pairs, decisions: { candidates: 5, sizeRejected: 0.5, sketchRejected: 0 } });
+    await expect(getVerifiedPairs()).rejects.toThrow(/verified pairs/);
+  });
+
   it('are dropped when the corpus is cleared', async () => {
     await addBatch({ documents: [10, 11, 12].map(doc) });
     await putVerifiedPairs((await getCorpusSummary()).revision, pairs);

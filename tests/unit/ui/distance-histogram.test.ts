@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barHeights, describeChecks, distanceHistogram, pairsWithin, verifiedAndRejected, Y_LABEL_GAP, yTicks } from '../../../src/ui/histogram/distance-histogram.ts';
+import { barHeights, describeChecks, describeRejected, distanceHistogram, pairsWithin, verifiedAndRejected, Y_LABEL_GAP, yTicks } from '../../../src/ui/histogram/distance-histogram.ts';
 
 describe('distanceHistogram', () => {
   it('counts pairs per distance, only the first `count` entries, ignoring impossible distances', () => {
@@ -82,7 +82,26 @@ describe('describeChecks: how the caption says the candidates were decided', () 
   it('says every candidate was measured only when the counts show no bound ruled one out', () => {
     expect(describeChecks(89, 6, { candidates: 89, sizeRejected: 0, sketchRejected: 0 })).toBe(', each checked by exact Jaccard: 6 verified');
     expect(describeChecks(40, 6, { candidates: 89, sizeRejected: 48, sketchRejected: 20 })).toBe(', each decided by the feature-set sizes, MinHash sketches or exact Jaccard: 6 verified');
-    // After a reload the counts are not known: never "each checked by exact Jaccard", which could be untrue.
-    expect(describeChecks(89, null)).toBe(', each decided by the feature-set sizes, MinHash sketches or exact Jaccard');
+    // After a reload of pairs saved without the counts: never "each checked by exact Jaccard", which could be untrue.
+    expect(describeChecks(89, null, 'not known')).toBe(', each decided by the feature-set sizes, MinHash sketches or exact Jaccard');
+    expect(describeChecks(22, 16, 'not known')).toBe(', each decided by the feature-set sizes, MinHash sketches or exact Jaccard: 16 verified');
+    // A reload's own search that only took the 16 saved pairs (nothing ruled out) is not of the 22 candidates: not named.
+    expect(describeChecks(22, 16, { candidates: 16, sizeRejected: 0, sketchRejected: 0 })).toBe(', each decided by the feature-set sizes, MinHash sketches or exact Jaccard: 16 verified');
+  });
+  it('after a merge with nothing ruled out by a bound, names those decided before and the rest measured', () => {
+    expect(describeChecks(100, 9, { candidates: 70, sizeRejected: 0, sketchRejected: 0, decidedBefore: 30 })).toBe(
+      ': 30 of saved documents decided before, the other 70 checked by exact Jaccard: 9 verified',
+    );
+  });
+});
+
+describe('describeRejected: the legend says the same as the caption', () => {
+  it('"by exact Jaccard" only when the caption says each candidate was checked by exact Jaccard', () => {
+    expect(describeRejected(89, { candidates: 89, sizeRejected: 0, sketchRejected: 0 })).toBe(' by exact Jaccard');
+    const any = ' (by set sizes, sketches or exact Jaccard)';
+    expect(describeRejected(22, { candidates: 22, sizeRejected: 6, sketchRejected: 0 })).toBe(any);
+    expect(describeRejected(22, 'not known')).toBe(any);
+    expect(describeRejected(22, { candidates: 16, sizeRejected: 0, sketchRejected: 0 })).toBe(any);
+    expect(describeRejected(100, { candidates: 70, sizeRejected: 0, sketchRejected: 0, decidedBefore: 30 })).toBe(any);
   });
 });
