@@ -245,7 +245,7 @@ export function fromSavedPairs(saved: VerifiedPairs, storageIds: StorageIds, opt
       const pairs = pairsAtPositions(saved, storageIds, options.similarityThreshold, exact.representative, true);
       // The saved Jaccards also seed the cache a later regroup looks up (pairs are sorted by (a, b)).
       return {
-        candidates: { k: options.k, pairs: { a: pairs.a, b: pairs.b, distance: pairs.distance, count: pairs.count }, jaccard: pairs.jaccard, histogram: saved.histogram },
+        candidates: { k: options.k, pairs: { a: pairs.a, b: pairs.b, distance: pairs.distance, count: pairs.count }, jaccard: pairs.jaccard, histogram: saved.histogram, acceptedAt: saved.threshold },
         known: { a: pairs.a, b: pairs.b, jaccard: pairs.jaccard, count: pairs.count },
       };
     },

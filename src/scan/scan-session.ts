@@ -16,7 +16,7 @@ import {
   searchCandidates,
   searchDocs,
 } from './near-duplicate-search.ts';
-import { adoptResult, type Candidates, type SearchCorpus, type ShownSearch } from './search-corpus.ts';
+import { adoptResult, candidatesServe, type Candidates, type SearchCorpus, type ShownSearch } from './search-corpus.ts';
 import type { SimHashSettings } from '../core/simhash/settings.ts';
 import type { ScanSnapshot, ScanStore } from './scan-store.ts';
 import { recordPhase } from './phase-timing.ts';
@@ -233,7 +233,7 @@ async function regroupLoop(s: SessionState): Promise<ShownCorpus | null> {
     const controller = new AbortController();
     s.afterCancel = controller;
     try {
-      const candidates = k === target.candidates.k ? target.candidates : await searchCandidates(s.workers, controller.signal, target.corpus, k);
+      const candidates = candidatesServe(target.candidates, k, similarityThreshold) ? target.candidates : await searchCandidates(s.workers, controller.signal, target.corpus, k);
       const near = await decideNearDuplicates(s.workers, controller.signal, target.corpus, candidates, { similarityThreshold, containmentThreshold, grouping, pinned });
       const result: ScanResult = { ...target.result, ...near };
       if (s.last !== target || s.current) break;

@@ -84,6 +84,16 @@ export interface Candidates {
   /** Exact Jaccard per pair, NaN until measured. */
   jaccard: Float64Array;
   histogram: Uint32Array;
+  /**
+   * Set when the pairs are only those a search accepted at this similarity threshold (a fast restore's
+   * saved pairs), not every candidate within k: a regroup at a lower threshold must search again.
+   */
+  acceptedAt?: number;
+}
+
+/** True when `candidates` hold every pair a regroup at `k` and `similarityThreshold` could accept. */
+export function candidatesServe(candidates: Candidates, k: number, similarityThreshold: number): boolean {
+  return candidates.k === k && !(similarityThreshold < (candidates.acceptedAt ?? 0));
 }
 
 /** A result on show and the search state behind it; `adopted`: a result the session did not search. */

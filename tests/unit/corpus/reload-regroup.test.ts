@@ -1,0 +1,66 @@
+/**
+ * A regroup after a plain reload finds what it finds after the scan: the fast restore's candidates are
+ * only the pairs the scan accepted, so a lower similarity threshold must search again, not regroup them.
+ */
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { realTextSources } from '../../../bench/real-corpus.ts';
+import { closeCorpusDb } from '../../../src/storage/database.ts';
+import { fileOf, settled, tabsPerTest } from './corpus-model.ts';
+
+const tab = tabsPerTest('reload-regroup');
+
+/** Real prose, each document whole and cut to 60% and 75% of its lines: the cuts are near the whole only below 0.8. */
+function folder(): File[] {
+  const decoder = new TextDecoder();
+  return realTextSources({ kernel: 'if-installed' })
+    .filter((s) => !s.path.startsWith('kernel/'))
+    .slice(0, 12)
+    .flatMap((s, i) => {
+      const lines = decoder.decode(s.bytes).split('\n');
+      const t = 1_700_000_000_000 + i * 1000;
+      return [
+        fileOf(`f/whole/${s.path}`, lines.join('\n'), t),
+        fileOf(`f/cut60/${s.path}`, lines.slice(0, Math.ceil(lines.length * 0.6)).join('\n'), t),
+        fileOf(`f/cut75/${s.path}`, lines.slice(0, Math.ceil(lines.length * 0.75)).join('\n'), t),
+      ];
+    });
+}
+
+/** The verified pairs on show, as sorted "a b" path pairs. */
+function pairsShown(t: Awaited<ReturnType<typeof tab>>): string[] {
+  const r = t.store.getSnapshot().result!;
+  const v = r.relation.verified;
+  const out: string[] = [];
+  for (let p = 0; p < v.count; p++) out.push([r.docs.paths[v.a[p]!]!, r.docs.paths[v.b[p]!]!].sort().join(' '));
+  return out.sort();
+}
+
+async function regroupTo(t: Awaited<ReturnType<typeof tab>>, similarityThreshold: number): Promise<void> {
+  await t.session.regroup({ similarityThreshold });
+  await settled(t);
+  expect(t.store.getSnapshot().result!.similarityThreshold).toBe(similarityThreshold);
+}
+
+describe('a regroup after a plain reload', () => {
+  it('at a lower similarity threshold shows the pairs the same regroup shows after the scan', async () => {
+    let t = await tab();
+    await t.session.start({ kind: 'file-list', files: folder(), sync: true });
+    await settled(t);
+    const atScan = pairsShown(t);
+    await regroupTo(t, 0.5);
+    const lowerAfterScan = pairsShown(t);
+    // The cuts join their wholes only below 0.8: the case needs pairs the scan did not accept.
+    expect(lowerAfterScan.length).toBeGreaterThan(atScan.length);
+    await regroupTo(t, 0.8);
+    expect(pairsShown(t)).toEqual(atScan);
+
+    // A plain reload (the saved pairs stand for the search), then the same lower threshold.
+    t.persistence.close();
+    closeCorpusDb();
+    t = await tab();
+    expect(pairsShown(t)).toEqual(atScan);
+    await regroupTo(t, 0.5);
+    expect(pairsShown(t)).toEqual(lowerAfterScan);
+  });
+});
