@@ -92,9 +92,7 @@ export async function loadChunk(corpus: Pick<SearchCorpus, 'docs' | 'keptSets' |
   for (let i = 0; i < ids.length; i++) {
     const d = ids[i];
     const set = keptSets?.[d];
-    // A name only where the worker may read the file (HTML is recognized by it): a kept set needs none,
-    // and every chunk cloned all its names to the worker for nothing.
-    items[i] = { name: set ? '' : docs.paths[d] };
+    items[i] = { name: docs.paths[d] };
     if (set && isSharedMemory(set.buffer)) sharedLocal.push(i);
     else if (set) {
       keptLocal.push(i);
