@@ -18,7 +18,7 @@ import type { ScanPhase, ScanProgress, ScanStore } from './scan-store.ts';
 import { feedFiles } from './batch-feeder.ts';
 import { feedIdBatches } from './handle-source.ts';
 import type { BatchContents } from '../workers/ingest-protocol.ts';
-import type { PackedSets, SpilledSets } from '../core/groups/packed-sets.ts';
+import type { PackedSets, PackedSetsJoin, SpilledSets } from '../core/groups/packed-sets.ts';
 import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
 
 /** A batch closes at this many bytes or files: small enough to spread over the pool, big enough to amortize a message. */
@@ -171,8 +171,8 @@ export interface IngestOutput {
   sketches: Uint16Array;
   /** Per doc: its feature-set size (0 until fingerprinted), kept set or not: verification's size bound (4 bytes a document). */
   setSizes: Uint32Array;
-  /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched. */
-  passages: PackedSets[];
+  /** Sampled passages of the documents fingerprinted (doc ids), when containment is searched: joined as batches arrive. */
+  passages: PackedSetsJoin;
 }
 
 /** One ingest batch finished: `ids` are the doc ids whose entries in `docs` are now final; `contents`, with `keepBytes`, holds their bytes in one Blob (`ids[j]`'s range is empty when a worker read the File). */
@@ -252,7 +252,9 @@ export async function ingestAll(job: IngestJob, out: IngestOutput): Promise<void
     for (const sets of [result.sets, result.passages]) {
       if (!sets || sets.docs.length === 0) continue;
       for (let i = 0; i < sets.docs.length; i++) sets.docs[i] = ids[sets.docs[i]];
-      (sets === result.sets ? out.smallSets : out.passages).push(sets);
+      if (sets === result.sets) out.smallSets.push(sets);
+      // Room for as many passages a file as so far, and a tenth more: the join grows about once, not by doubling.
+      else out.passages.add(sets, Math.ceil(((out.passages.keyCount + sets.keys.length) / (m.filesDone + ids.length)) * m.filesTotal * 1.1));
     }
     const messages = result.skipped.length > 0 ? new Map(result.skipped.map((s) => [ids[s.index]!, s.message])) : undefined;
     const known = { setSizes: out.setSizes, sketches: out.sketches };

@@ -21,7 +21,6 @@ import { quickCheck, type UnchangedFiles, type UnchangedTest } from './quick-che
 import { leaveOutExcluded, pathsNotExcluded } from './scan-exclusions.ts';
 import { NO_EXCLUSIONS, type Exclusions } from '../core/documents/exclusions.ts';
 import { SKETCH_BINS } from '../core/groups/minhash-sketch.ts';
-import { canShareMemory } from '../workers/claimed-hashes.ts';
 
 export type { ScanBatch } from './scan-ingest.ts';
 
@@ -247,7 +246,7 @@ async function searchOwn(p: RunParts, scanDocs: ScanDocs): Promise<ShownCorpus> 
     sketches: ingested.sketches,
     setSizes: ingested.setSizes,
     // In shared memory where it can be: the index worker's candidate search reads it without a copy.
-    ...(containmentThreshold > 0 ? { passages: concatSets(ingested.passages, canShareMemory()) } : {}),
+    ...(containmentThreshold > 0 ? { passages: ingested.passages.packed() } : {}),
     external,
   };
   const found = await searchDocs(workers, signal, scanDocs, settings, sets, options, () => m.setPhase('grouping'));

@@ -9,7 +9,8 @@ import type { ScanWorkers } from '../workers/scan-workers.ts';
 import type { CollectedFiles } from './collect-files.ts';
 import { rescanSource, type ScanSource } from './scan-source.ts';
 import { emptyGroups, type Grouping, type ScanResult } from './scan-result.ts';
-import { concatSets, type PackedSets } from '../core/groups/packed-sets.ts';
+import { concatSets, PackedSetsJoin, type PackedSets } from '../core/groups/packed-sets.ts';
+import { canShareMemory } from '../workers/claimed-hashes.ts';
 import {
   decideNearDuplicates,
   noNearDuplicates,
@@ -132,7 +133,7 @@ async function run(s: SessionState, source: ScanSource, controller: AbortControl
     containmentThreshold,
     grouping,
     // What fingerprinting kept (filled as batches arrive, so a cancel keeps it for the partial search).
-    ingested: { smallSets: [], keptSets: [], keptBytes: 0, sketches: new Uint16Array(0), setSizes: new Uint32Array(0), passages: [] },
+    ingested: { smallSets: [], keptSets: [], keptBytes: 0, sketches: new Uint16Array(0), setSizes: new Uint32Array(0), passages: new PackedSetsJoin(canShareMemory()) },
     skipped: [],
     notes: [],
     timings: { readingMs: 0, fingerprintingMs: 0, indexingMs: 0, groupingMs: 0, totalMs: 0 },
@@ -184,7 +185,7 @@ function endWithoutResult(s: SessionState, error: unknown, signal: AbortSignal, 
     if (s.store.getSnapshot().state === 'cancelled' && !s.current) {
       const partial = partialResult();
       s.store.update({ result: partial });
-      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets, { sketches: ingested.sketches, setSizes: ingested.setSizes }, ingested.passages.length > 0 ? concatSets(ingested.passages) : undefined);
+      if (partial) void searchPartial(s, partial, concatSets(ingested.smallSets), ingested.keptSets, { sketches: ingested.sketches, setSizes: ingested.setSizes }, ingested.passages.count > 0 ? ingested.passages.packed() : undefined);
     }
     return;
   }

@@ -34,6 +34,9 @@ let normalizedInUse = false;
 // The encoded feature sets of the batch being fingerprinted; reused from batch to batch.
 const keptArena = new KeptSetArena();
 let keptArenaInUse = false;
+/** The worker's passage collector, reused from batch to batch as the arena is: growing one a batch cost fresh pages each time. */
+const passageCollector = new PassageCollector();
+let passagesInUse = false;
 
 // One fingerprinter per settings, and a cache of fingerprints by content hash: identical texts
 // that land in this worker are fingerprinted once. Bounded so a long session cannot grow it forever.
@@ -132,11 +135,14 @@ export async function ingestItems(
   // The kept-set arena likewise: a batch that interleaves with one holding it gets its own.
   const arena = options.keepSets ? (keptArenaInUse ? new KeptSetArena() : keptArena) : null;
   keptArenaInUse ||= arena === keptArena;
+  const passages = options.passages ? (passagesInUse ? new PassageCollector() : passageCollector) : null;
+  passagesInUse ||= passages === passageCollector;
   try {
-    return await ingestItemsWith(items, options, onProgress, limits, xx, fp, buffer, arena);
+    return await ingestItemsWith(items, options, onProgress, limits, xx, fp, buffer, arena, passages);
   } finally {
     if (buffer === normalized) normalizedInUse = false;
     if (arena === keptArena) keptArenaInUse = false;
+    if (passages === passageCollector) passagesInUse = false;
   }
 }
 
@@ -150,6 +156,7 @@ async function ingestItemsWith(
   fp: Fingerprinter,
   buffer: Utf8Buffer,
   arena: KeptSetArena | null,
+  passages: PassageCollector | null,
 ): Promise<{ out: IngestBatchResult; buffers: ArrayBuffer[] }> {
   const n = items.length;
   const columns = batchColumns(n);
@@ -158,6 +165,7 @@ async function ingestItemsWith(
     columns.modified[i] = itemModified(items[i]);
   }
   arena?.reset();
+  passages?.reset();
   const out: IngestBatchResult = {
     ...columns,
     skipped: [],
@@ -191,7 +199,6 @@ async function ingestItemsWith(
   };
   for (let i = 0; i < Math.min(n, limits.readAhead); i++) startRead(i);
   const smallSets: Array<[number, Uint32Array]> = [];
-  const passages = options.passages ? new PassageCollector() : null;
   for (let i = 0; i < n; i++) {
     const pending = reads[i];
     reads[i] = undefined;

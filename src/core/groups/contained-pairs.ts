@@ -133,7 +133,14 @@ export class PassageCollector {
     this.offsets.push(c);
   }
 
-  /** The passages collected, packed. */
+  /** Forgets the documents added; their keys' memory stays for the next ones. */
+  reset(): void {
+    this.docs = [];
+    this.offsets = [0];
+    this.count = 0;
+  }
+
+  /** The passages collected, packed (copies: the collector may be reused). */
   packed(): PassageSamples {
     return { docs: Uint32Array.from(this.docs), offsets: Uint32Array.from(this.offsets), keys: this.keys.slice(0, this.count) };
   }

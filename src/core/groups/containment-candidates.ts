@@ -58,8 +58,7 @@ export function findContainedPairs(
  * shares one of any s - needed + 1 of them), so common passages are walked only by documents made of
  * little else. `sizes[d]`, when given and above 0, is d's exact feature-set size: it orders the pair as
  * the exact check will, and drops pairs whose sizes cannot be contained (`containmentSizesAllow`).
- * `passages.keys` is the search's scratch space and is left reordered (the index worker's own copy:
- * every fresh large array costs its page faults), unless it lies in shared memory (the page's, read only).
+ * `passages` are only read (in shared memory, the page's own copy).
  */
 export function containmentCandidates(
   n: number,
@@ -72,7 +71,7 @@ export function containmentCandidates(
   if (options.threshold <= 0 || n < 2) return { candidates: out.candidates(), stats };
   const sampleCount = new Uint32Array(n);
   for (let i = 0; i < passages.docs.length; i++) sampleCount[passages.docs[i]] = passages.offsets[i + 1] - passages.offsets[i];
-  const { runStart, docOf, runsOfDoc, docRuns, placeOf, passages: distinct, postings } = sharedPassages(n, passages, sizes);
+  const { runStart, docOf, runsOfDoc, docRuns, passages: distinct, postings } = sharedPassages(n, passages, sizes);
   stats.passages = distinct;
   stats.postings = postings;
   // A comes before B when it is the inner one: the smaller set, by exact sizes when both are known.
@@ -85,9 +84,8 @@ export function containmentCandidates(
 
   const seen = new Uint8Array(n);
   const touched = new Uint32Array(n);
-  // Where in A's list, and in its own, each touched B first turned up: the first passage they share (below).
+  // Where in A's list each touched B first turned up: the first passage they share (below).
   const firstShared = new Uint32Array(n);
-  const firstPlace = new Uint32Array(n);
   let longestList = 0;
   for (let d = 0; d < n; d++) longestList = Math.max(longestList, runsOfDoc[d + 1] - runsOfDoc[d]);
   // One bit per run (rank): set when it is in the list of the A being searched. A bit, not A's place in
@@ -132,7 +130,6 @@ export function containmentCandidates(
         if (b === a || seen[b]) continue;
         seen[b] = 1;
         firstShared[b] = k;
-        firstPlace[b] = placeOf[i];
         touched[touchedCount++] = b;
       }
       stats.walked += i - runFrom[k - from];
@@ -148,14 +145,28 @@ export function containmentCandidates(
       stats.compared++;
       // Passages held by one document are in no run: A's shared ones must hold all `needed`. Both lists
       // are in rank order, and A's prefix was walked in it, so neither shares anything before the run
-      // where B first turned up: the count starts there, in both (in B's list at the place the walk read).
-      if (!sharesAtLeast(docRuns, inA, firstShared[b], from + own, firstPlace[b], runsOfDoc[b + 1], needed, stats)) continue;
+      // where B first turned up: the count starts there, in both (found in B's list by a binary search:
+      // a few of the entries the count reads next, where a column of places cost a fresh array).
+      const bFrom = placeIn(docRuns, runsOfDoc[b], runsOfDoc[b + 1], docRuns[firstShared[b]]);
+      if (!sharesAtLeast(docRuns, inA, firstShared[b], from + own, bFrom, runsOfDoc[b + 1], needed, stats)) continue;
       stats.candidates++;
       out.push(a, b);
     }
     for (let i = 0; i < own; i++) inA[docRuns[from + i] >>> 5] = 0;
   }
   return { candidates: out.candidates(), stats };
+}
+
+/** Where `rank` lies in the ascending `list[from..to)`, which holds it. */
+function placeIn(list: Uint32Array, from: number, to: number, rank: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < rank) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

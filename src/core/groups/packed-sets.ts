@@ -113,6 +113,74 @@ export function concatSets(parts: readonly PackedSets[], shared = false): Packed
   return out;
 }
 
+/**
+ * Packed sets joined as their parts arrive, `concatSets` of every part added so far, built as they come:
+ * a scan's passages, which `concatSets` copied all at once into fresh memory at the start of the search
+ * (on the page's thread, while the search waited), are copied batch by batch while files are read. In
+ * shared memory only (room grows to the caller's expectation, or doubles; what is never written costs no page); unshared, the
+ * parts are kept and joined by `packed`, since posting a view of a larger buffer copies all of it.
+ */
+export class PackedSetsJoin {
+  private parts: PackedSets[] = [];
+  private docs: Uint32Array = new Uint32Array(0);
+  private offsets: Uint32Array = new Uint32Array(1);
+  private keys: Uint32Array = new Uint32Array(0);
+  private docCount = 0;
+  private keysAdded = 0;
+
+  constructor(private readonly shared: boolean) {}
+
+  /** Documents added so far. */
+  get count(): number {
+    return this.docCount;
+  }
+
+  /** Keys added so far. */
+  get keyCount(): number {
+    return this.keysAdded;
+  }
+
+  /**
+   * Appends `part` (its offsets from 0), as `concatSets` would put it after the parts before it.
+   * `expectedKeys`: how many keys the caller expects in all, the room taken when the keys must grow
+   * (at most 16 times those added: an estimate from a few parts can be far off).
+   */
+  add(part: PackedSets, expectedKeys = 0): void {
+    const n = part.docs.length;
+    const keys = this.keysAdded + part.keys.length;
+    if (!this.shared) this.parts.push(part);
+    else {
+      if (this.docCount + n + 1 > this.offsets.length) {
+        const room = Math.max(2 * this.offsets.length, this.docCount + n + 1);
+        this.docs = grownShared(this.docs, room, this.docCount);
+        this.offsets = grownShared(this.offsets, room, this.docCount + 1);
+      }
+      if (keys > this.keys.length) {
+        const expected = Number.isFinite(expectedKeys) ? Math.min(expectedKeys, 16 * keys) : 0;
+        this.keys = grownShared(this.keys, Math.max(2 * this.keys.length, keys, expected), this.keysAdded);
+      }
+      this.docs.set(part.docs, this.docCount);
+      for (let i = 0; i < n; i++) this.offsets[this.docCount + i + 1] = this.keysAdded + part.offsets[i + 1];
+      this.keys.set(part.keys, this.keysAdded);
+    }
+    this.docCount += n;
+    this.keysAdded = keys;
+  }
+
+  /** Everything added: views of the join's shared memory (no copy; later adds leave them as they are), or unshared, the parts joined. */
+  packed(): PackedSets {
+    if (!this.shared) return concatSets(this.parts);
+    return { docs: this.docs.subarray(0, this.docCount), offsets: this.offsets.subarray(0, this.docCount + 1), keys: this.keys.subarray(0, this.keysAdded) };
+  }
+}
+
+/** `a`'s first `keep` entries in shared memory of `room` entries. */
+function grownShared(a: Uint32Array, room: number, keep: number): Uint32Array {
+  const next = uint32s(room, true);
+  next.set(a.subarray(0, keep));
+  return next;
+}
+
 /** Two packed sets of disjoint documents, each ascending, as one ascending by document. */
 export function mergePackedByDoc(x: PackedSets, y: PackedSets): PackedSets {
   const n = x.docs.length + y.docs.length;

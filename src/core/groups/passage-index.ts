@@ -3,7 +3,7 @@
  * the postings (passage, document) grouped by passage, the passages held by two documents or more laid
  * out rarest first, and each document's list of them.
  */
-import { isSharedMemory, type PackedSets } from './packed-sets.ts';
+import type { PackedSets } from './packed-sets.ts';
 
 /**
  * Passages held by two documents or more (runs), laid out rarest first: run r (a rank: fewest
@@ -12,15 +12,12 @@ import { isSharedMemory, type PackedSets } from './packed-sets.ts';
  * first smaller one; document d's ranks are `docRuns[runsOfDoc[d]..runsOfDoc[d + 1])`, ascending: its
  * rarest passages first, and a sorted list two documents' shared passages are merged from. Rank order
  * is storage order, so the prefix walks, which visit mostly the rarest runs, read the front of the arrays.
- * `placeOf[i]`: where posting `docOf[i]` of its run lies in `docRuns`, so a walk that meets a document
- * in a run knows where that run is in the document's list without searching it.
  */
 export interface SharedPassages {
   runStart: Uint32Array;
   docOf: Uint32Array;
   runsOfDoc: Uint32Array;
   docRuns: Uint32Array;
-  placeOf: Uint32Array;
   /** Distinct passages, and (passage, document) postings, held by any number of documents. */
   passages: number;
   postings: number;
@@ -28,41 +25,38 @@ export interface SharedPassages {
 
 /**
  * Builds `SharedPassages` of documents `0..n-1` from their sampled passages (`passages.docs`
- * ascending) and their sizes (`sizes[d]`, 0 when unknown; none: all unknown); uses `passages.keys` as
- * scratch space, left reordered (every fresh large array costs its page faults), unless they lie in
- * shared memory (another thread's, read only).
+ * ascending) and their sizes (`sizes[d]`, 0 when unknown; none: all unknown); `passages` are only
+ * read. The fresh memory is one array twice as long as the postings (`postingRuns`), which ends up
+ * holding both lists of documents (every fresh page costs a fault).
  */
 export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Array): SharedPassages {
   const { docs, offsets } = passages;
   const total = offsets[docs.length] - offsets[0];
-  // The postings sorted by passage, each passage's documents in the order the run lists keep, and the
-  // runs (passages of two documents or more) found as each bucket is sorted.
+  // The runs in passage order, each one's documents in the order the run lists keep.
   const order = largestFirst(docs, sizes);
-  // Keys in shared memory are the page's own copy, never written: the scratch is then this thread's.
-  const keys = isSharedMemory(passages.keys.buffer) ? new Uint32Array(total) : passages.keys.subarray(offsets[0], offsets[docs.length]);
-  const sorted = sortPostings(passages, order, [new Uint32Array(2 * total), new Uint32Array(total), keys]);
-  const { runs, pairs } = sorted;
-  const sortedDocs = sorted.docs;
+  const found = postingRuns(passages, order);
+  const { runs, lengths } = found;
+  const runDocs = found.docs;
   // A count per length, and the postings kept.
   let longest = 0;
   let kept = 0;
   for (let r = 0; r < runs; r++) {
-    const length = pairs[2 * r + 1];
+    const length = lengths[r];
     kept += length;
     if (length > longest) longest = length;
   }
   const byLength = new Uint32Array(longest + 2);
-  for (let r = 0; r < runs; r++) byLength[pairs[2 * r + 1] + 1]++;
+  for (let r = 0; r < runs; r++) byLength[lengths[r] + 1]++;
   // Ranks: runs by length, then by their first document (largest-first order), then in passage order:
   // two stable counting sorts. Runs a family of documents shares then lie side by side, and a walk over
   // one document's rarest runs reads neighbouring memory, not a place at random for each run.
   const place = new Uint32Array(n);
   for (let j = 0; j < order.length; j++) place[docs[order[j]]] = j;
   const byFirst = new Uint32Array(order.length + 1);
-  for (let r = 0; r < runs; r++) byFirst[place[sortedDocs[pairs[2 * r]]] + 1]++;
+  for (let r = 0, at = 0; r < runs; at += lengths[r++]) byFirst[place[runDocs[at]] + 1]++;
   for (let j = 0; j < order.length; j++) byFirst[j + 1] += byFirst[j];
   const runsByFirst = new Uint32Array(runs);
-  for (let r = 0; r < runs; r++) runsByFirst[byFirst[place[sortedDocs[pairs[2 * r]]]]++] = r;
+  for (let r = 0, at = 0; r < runs; at += lengths[r++]) runsByFirst[byFirst[place[runDocs[at]]]++] = r;
   // Then each rank, and where its documents start, with the postings of all shorter runs before it:
   // by rank for the walks, and by run for the layout below, which reads it in run order.
   for (let l = 0; l <= longest; l++) byLength[l + 1] += byLength[l];
@@ -74,39 +68,31 @@ export function sharedPassages(n: number, passages: PackedSets, sizes?: Uint32Ar
   const startOf = new Uint32Array(runs);
   for (let t = 0; t < runs; t++) {
     const r = runsByFirst[t];
-    const l = pairs[2 * r + 1];
+    const l = lengths[r];
     const rank = rankStart[l]++;
     startOf[r] = runStart[rank] = postingsBefore[l] + (rank - byLength[l]) * l;
   }
   runStart[runs] = kept;
-  // The runs' documents, read in passage order (the sorted postings front to back) and written to their
-  // ranks' places, into the back half of the pairs array (the runs' starts and lengths are at its front).
-  const docOf = pairs.subarray(total, total + kept);
+  // The runs' documents, read in passage order and written to their ranks' places, in `postingRuns`' spare memory.
+  const docOf = found.spare;
   const runsOfDoc = new Uint32Array(n + 1);
-  for (let r = 0; r < runs; r++) {
-    const from = pairs[2 * r];
-    const to = from + pairs[2 * r + 1];
+  for (let r = 0, at = 0; r < runs; r++) {
     let c = startOf[r];
-    for (let i = from; i < to; i++) {
-      const d = sortedDocs[i];
+    for (const end = at + lengths[r]; at < end; at++) {
+      const d = runDocs[at];
       docOf[c++] = d;
       runsOfDoc[d + 1]++;
     }
   }
   for (let d = 0; d < n; d++) runsOfDoc[d + 1] += runsOfDoc[d];
   // Each document's ranks, filled rank by rank so every list comes out ascending, in the memory of the
-  // sorted keys, and each posting's place there in that of the sorted documents (neither needed past here).
+  // runs' documents in passage order (not needed past here).
   const fill = runsOfDoc.slice(0, n);
-  const docRuns = sorted.keys.subarray(0, kept);
-  const placeOf = sortedDocs.subarray(0, kept);
+  const docRuns = runDocs.subarray(0, kept);
   for (let rank = 0; rank < runs; rank++) {
-    for (let i = runStart[rank]; i < runStart[rank + 1]; i++) {
-      const at = fill[docOf[i]]++;
-      docRuns[at] = rank;
-      placeOf[i] = at;
-    }
+    for (let i = runStart[rank]; i < runStart[rank + 1]; i++) docRuns[fill[docOf[i]]++] = rank;
   }
-  return { runStart, docOf, runsOfDoc, docRuns, placeOf, passages: sorted.distinct, postings: total };
+  return { runStart, docOf, runsOfDoc, docRuns, passages: found.distinct, postings: total };
 }
 
 /**
@@ -134,38 +120,39 @@ export function largestFirst(docs: Uint32Array, sizes?: Uint32Array): Uint32Arra
  */
 const MAX_DIGIT_BITS = 11;
 
-/** The postings a bucket of the first pass holds on average, at most: the rest of its sort stays in a core's cache. */
+/** The postings a bucket holds on average, at least: a bucket's sort stays in a core's cache. */
 const BUCKET_POSTINGS = 1024;
 
-/** `sortPostings`' result: the sorted postings, and where those of a passage held by two documents or more lie. */
-export interface SortedPostings {
-  keys: Uint32Array;
+/** `postingRuns`' result: the passages held by two documents or more (runs), in passage order. */
+export interface PostingRuns {
+  /** Run after run, each run's documents in the order given (a run starts where the one before ends). */
   docs: Uint32Array;
-  /**
-   * The scratch pairs array (twice as long as the postings): run r's (two postings or more of one key)
-   * start in the sorted postings and length at `pairs[2r]`, `pairs[2r + 1]`, in key order; the rest free.
-   */
-  pairs: Uint32Array;
+  /** Run r's length, `lengths[r]` (two or more). */
+  lengths: Uint32Array;
   runs: number;
   /** Distinct keys. */
   distinct: number;
+  /** Memory past `docs`, as long, free for the caller: the same buffer, so no fresh pages. */
+  spare: Uint32Array;
 }
 
 /**
- * The postings of `passages` (each document's keys, `docs[i]`'s at `offsets[i]..offsets[i + 1]`), the
- * documents taken in `order` (indexes of `docs`), sorted by key, each key's documents in `order`: a
+ * The runs of `passages` (each document's keys, `docs[i]`'s at `offsets[i]..offsets[i + 1]`): the keys
+ * held by two documents or more, in key order, each one's documents in `order` (indexes of `docs`). A
  * stable radix sort on the key (skipping the low bits no key sets: sampling zeroes them). One pass
  * scatters the postings, read in place in `order`, by their top digit into buckets of about
  * `BUCKET_POSTINGS`, each posting a (key, document) pair of neighbouring words, so a bucket's write
  * position is one cache line, not two; each bucket is then sorted by the bits below (least significant
- * digit first) in a scratch as large as the largest bucket, in cache, its last pass writing keys and
- * documents apart, and its runs of one key found while it is still in cache: one pass through main
- * memory where a digit at a time over the whole array took three, and a fourth found the runs. `scratch` is (pairs, twice as long as the postings; docs;
- * keys, each as long: the keys array may be the passages' keys, read only by the first pass).
+ * digit first) in scratches as large as the largest bucket, in cache, and its runs read off there, their
+ * documents written to the front of the same array (behind what is still to be read). One array twice
+ * as long as the postings is the fresh memory: sorted keys and documents in arrays of their own, three
+ * more as long, are never needed (only the runs are).
  */
-export function sortPostings(passages: PackedSets, order: Uint32Array, scratch: [Uint32Array, Uint32Array, Uint32Array]): SortedPostings {
-  // Locals, so the hot loops below look up no property.
-  const { docs, offsets, keys } = passages;
+export function postingRuns(passages: PackedSets, order: Uint32Array): PostingRuns {
+  // Locals, so the hot loops below look up no property. The keys read as int32 (the same bits): TurboFan
+  // took small keys for int32s and threw its code away at the first past 2^31.
+  const { docs, offsets } = passages;
+  const keys = new Int32Array(passages.keys.buffer, passages.keys.byteOffset, passages.keys.length);
   const from = offsets[0];
   const to = offsets[docs.length];
   const total = to - from;
@@ -181,122 +168,86 @@ export function sortPostings(passages: PackedSets, order: Uint32Array, scratch: 
   // No key bit set: one pass on bit 0 still lays the postings out in `order`.
   const low = any === 0 ? 0 : 31 - Math.clz32(any & -any);
   const width = any === 0 ? 1 : 32 - Math.clz32(any) - low;
-  // The top digit: enough buckets for small ones, and at most two digits left below it.
+  // The top digit: enough buckets for small ones, and at most two digits left below it. No key sets a
+  // bit above it, so it is the key shifted.
   const wanted = Math.ceil(Math.log2(Math.max(1, total / BUCKET_POSTINGS)));
   const topBits = Math.min(width, Math.max(1, width - 2 * MAX_DIGIT_BITS, Math.min(MAX_DIGIT_BITS, wanted)));
   const topShift = low + width - topBits;
   const buckets = 1 << topBits;
-  const mask = buckets - 1;
   const starts = new Uint32Array(buckets + 1);
   if (low + width === 32 && topBits <= MAX_DIGIT_BITS) {
     // The top digit is the keys' top `topBits` bits: sums of the fine counts.
     for (let f = 0; f < fine.length; f++) starts[(f >>> (MAX_DIGIT_BITS - topBits)) + 1] += fine[f];
   } else {
-    for (let i = from; i < to; i++) starts[((keys[i] >>> topShift) & mask) + 1]++;
+    for (let i = from; i < to; i++) starts[(keys[i] >>> topShift) + 1]++;
   }
   let largest = 0;
   for (let t = 0; t < buckets; t++) {
     largest = Math.max(largest, starts[t + 1]);
     starts[t + 1] += starts[t];
   }
-  const [pairs, toDocs, toKeys] = scratch;
+  const pairs = new Int32Array(2 * total);
   const fill = starts.slice(0, buckets);
   for (let j = 0; j < order.length; j++) {
     const i = order[j];
     const doc = docs[i];
     for (let k = offsets[i]; k < offsets[i + 1]; k++) {
       const key = keys[k];
-      const at = 2 * fill[(key >>> topShift) & mask]++;
+      const at = 2 * fill[key >>> topShift]++;
       pairs[at] = key;
       pairs[at + 1] = doc;
     }
   }
-  const { runs, distinct } = sortBuckets(starts, pairs, largest, [toKeys, toDocs], low, width - topBits);
-  return { keys: toKeys, docs: toDocs, pairs, runs, distinct };
-}
-
-/**
- * Sorts each bucket `starts[t]..starts[t + 1]` of `pairs` (key, document: two words a posting) by the
- * key's `bits` bits from `low` up, stably, least significant digit first, into `out` (keys, docs) at the
- * same places: one digit's pass straight there, two through a scratch for `largest` postings. Then
- * finds the bucket's runs of one key, written to the front of `pairs` (its postings read by then: a run
- * is two postings or more, four words of pairs).
- */
-function sortBuckets(starts: Uint32Array, pairs: Uint32Array, largest: number, out: [Uint32Array, Uint32Array], low: number, bits: number): { runs: number; distinct: number } {
-  const [keys, docs] = out;
+  // The sort below the top digit: one digit's pass or two, between two scratches of (key, document) pairs.
+  const bits = width - topBits;
   const passes = bits === 0 ? 0 : Math.ceil(bits / MAX_DIGIT_BITS);
   const digit = passes === 0 ? 0 : Math.ceil(bits / passes);
-  const size = 1 << digit;
-  const mask = size - 1;
-  const counts = new Uint32Array(size);
-  const between = new Uint32Array(passes === 2 ? 2 * largest : 0);
+  const digitMask = (1 << digit) - 1;
+  const digitCounts = new Uint32Array(1 << digit);
+  const scratch = [new Int32Array(passes > 0 ? 2 * largest : 0), new Int32Array(passes > 1 ? 2 * largest : 0)];
+  const lengths = new Uint32Array(total >>> 1);
+  let kept = 0;
   let runs = 0;
   let distinct = 0;
-  for (let t = 0; t + 1 < starts.length; t++) {
+  for (let t = 0; t < buckets; t++) {
     const s = starts[t];
-    const e = starts[t + 1];
-    if (passes === 0 || e - s < 2) {
-      for (let i = s; i < e; i++) {
-        keys[i] = pairs[2 * i];
-        docs[i] = pairs[2 * i + 1];
+    const count = starts[t + 1] - s;
+    if (count === 0) continue;
+    let source = pairs;
+    let base = 2 * s;
+    for (let pass = 0, shift = low; pass < passes; pass++, shift += digit) {
+      digitCounts.fill(0);
+      for (let i = 0; i < count; i++) digitCounts[(source[base + 2 * i] >>> shift) & digitMask]++;
+      let at = 0;
+      for (let v = 0; v < digitCounts.length; v++) {
+        const x = digitCounts[v];
+        digitCounts[v] = at;
+        at += x;
       }
-    } else {
-      // The low digit, into the scratch (from its start) when a second pass follows.
-      let shift = low;
-      counts.fill(0);
-      for (let i = s; i < e; i++) counts[(pairs[2 * i] >>> shift) & mask]++;
-      let at = passes === 2 ? 0 : s;
-      for (let c = 0; c < size; c++) {
-        const n = counts[c];
-        counts[c] = at;
-        at += n;
+      const target = scratch[pass];
+      for (let i = 0; i < count; i++) {
+        const key = source[base + 2 * i];
+        const p = 2 * digitCounts[(key >>> shift) & digitMask]++;
+        target[p] = key;
+        target[p + 1] = source[base + 2 * i + 1];
       }
-      if (passes === 1) {
-        for (let i = s; i < e; i++) {
-          const key = pairs[2 * i];
-          const p = counts[(key >>> shift) & mask]++;
-          keys[p] = key;
-          docs[p] = pairs[2 * i + 1];
-        }
-      } else {
-        for (let i = s; i < e; i++) {
-          const key = pairs[2 * i];
-          const p = 2 * counts[(key >>> shift) & mask]++;
-          between[p] = key;
-          between[p + 1] = pairs[2 * i + 1];
-        }
-        // The high digit, from the scratch into place.
-        shift += digit;
-        counts.fill(0);
-        const n = e - s;
-        for (let i = 0; i < n; i++) counts[(between[2 * i] >>> shift) & mask]++;
-        at = s;
-        for (let c = 0; c < size; c++) {
-          const m = counts[c];
-          counts[c] = at;
-          at += m;
-        }
-        for (let i = 0; i < n; i++) {
-          const key = between[2 * i];
-          const p = counts[(key >>> shift) & mask]++;
-          keys[p] = key;
-          docs[p] = between[2 * i + 1];
-        }
-      }
+      source = target;
+      base = 0;
     }
-    // The bucket's keys, in cache: a key is in no other bucket.
-    for (let i = s; i < e; ) {
-      const key = keys[i];
+    // The bucket's runs, in cache (a key is in no other bucket); their documents go to the front of
+    // `pairs`, at most as far as the postings read so far: never over one still to be read.
+    for (let i = 0; i < count; ) {
+      const key = source[base + 2 * i];
       let j = i + 1;
-      while (j < e && keys[j] === key) j++;
+      while (j < count && source[base + 2 * j] === key) j++;
       distinct++;
       if (j - i > 1) {
-        pairs[2 * runs] = i;
-        pairs[2 * runs + 1] = j - i;
-        runs++;
+        lengths[runs++] = j - i;
+        for (; i < j; i++) pairs[kept++] = source[base + 2 * i + 1];
       }
       i = j;
     }
   }
-  return { runs, distinct };
+  const runDocs = new Uint32Array(pairs.buffer, 0, 2 * total);
+  return { docs: runDocs.subarray(0, kept), lengths: lengths.subarray(0, runs), runs, distinct, spare: runDocs.subarray(total, total + kept) };
 }

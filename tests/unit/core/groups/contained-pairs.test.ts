@@ -328,6 +328,43 @@ describe('PassageCollector', () => {
   });
 });
 
+const COLLECTOR_SEED = Number(process.env.SIMSIFT_COLLECTOR_SEED ?? Date.now() % 2 ** 31);
+
+describe('PassageCollector reused (reset between batches, as each ingest worker keeps one)', () => {
+  it(`packs each batch as a fresh collector would, and leaves the batches packed before untouched (seed ${COLLECTOR_SEED}; SIMSIFT_COLLECTOR_SEED to repeat)`, () => {
+    const random = mulberry32(COLLECTOR_SEED);
+    const collector = new PassageCollector(3, 1);
+    let model: { docs: number[]; keys: number[][] } = { docs: [], keys: [] };
+    const packedBefore: Array<{ packed: ReturnType<PassageCollector['packed']>; keys: number[][] }> = [];
+    const steps: string[] = [];
+    for (let step = 0; step < 400; step++) {
+      const op = random() % 10;
+      if (op < 6) {
+        const doc = (model.docs.at(-1) ?? -1) + 1 + (random() % 3);
+        const set = sorted(Array.from({ length: [0, 2, 40, 900][random() % 4] }, () => random()));
+        collector.add(doc, set);
+        model.docs.push(doc);
+        model.keys.push(Array.from(set).filter((k) => (k & 7) === 0));
+        steps.push(`add(${doc}, ${set.length} keys)`);
+      } else if (op < 9) {
+        const packed = collector.packed();
+        steps.push('packed');
+        const got = { docs: Array.from(packed.docs), keys: model.docs.map((_, i) => Array.from(packed.keys.subarray(packed.offsets[i], packed.offsets[i + 1]))) };
+        expect(got, `seed ${COLLECTOR_SEED}, after ${steps.join(', ')}`).toEqual(model);
+        packedBefore.push({ packed, keys: got.keys });
+      } else {
+        collector.reset();
+        model = { docs: [], keys: [] };
+        steps.push('reset');
+      }
+    }
+    // Batches packed earlier are copies: later batches written into the same memory leave them as they were.
+    for (const { packed, keys } of packedBefore) {
+      expect(keys.map((_, i) => Array.from(packed.keys.subarray(packed.offsets[i], packed.offsets[i + 1]))), `seed ${COLLECTOR_SEED}`).toEqual(keys);
+    }
+  });
+});
+
 describe('passagesNeeded', () => {
   it('asks 2/3 of T of a small sample, and no fewer than four spreads below T of a large one', () => {
     expect(passagesNeeded(4, 0.9)).toBe(3);
