@@ -6,6 +6,11 @@
 // A record is 16 bytes: the fingerprint as one little-endian u64 (the half compared first in the low
 // word, as all-pairs lays it out), then two u32 words the scan does not read (document, key).
 
+/** Bytes of the records one step of scanRuns tests: eight. */
+const STEP: usize = 128;
+/** Candidates' bytes past which a row is scanned by skipNear (sixteen steps). */
+const LONG_ROW: usize = 16 * STEP;
+
 /** Where the last `scanRuns` stopped: the run it was in and the next row to compare. */
 let resumeRun: i32 = 0;
 let resumeRow: i32 = 0;
@@ -46,23 +51,32 @@ export function nextRow(): i32 {
 }
 
 /**
- * The first step of eight records from p (16 bytes each, before `last`) with one within k of a, or
- * where fewer than eight are left: a loop of its own that carries nothing of scanRuns' state (inlined,
- * it still compiles to fewer reloads per step than the loop written inside scanRuns). popcount - (k + 1)
- * is negative just for a distance within k: one sign test of the eight ORed, no compare and flag each.
+ * True when one of the eight records from p is within k of a (popcount - (k + 1) is negative just
+ * for a distance within k: one sign test of the eight ORed, no compare and flag each).
+ */
+// @ts-ignore: decorator
+@inline function stepNear(a: u64, p: usize, above: i64): bool {
+  const d0 = <i64>popcnt<u64>(a ^ load<u64>(p)) - above;
+  const d1 = <i64>popcnt<u64>(a ^ load<u64>(p, 16)) - above;
+  const d2 = <i64>popcnt<u64>(a ^ load<u64>(p, 32)) - above;
+  const d3 = <i64>popcnt<u64>(a ^ load<u64>(p, 48)) - above;
+  const d4 = <i64>popcnt<u64>(a ^ load<u64>(p, 64)) - above;
+  const d5 = <i64>popcnt<u64>(a ^ load<u64>(p, 80)) - above;
+  const d6 = <i64>popcnt<u64>(a ^ load<u64>(p, 96)) - above;
+  const d7 = <i64>popcnt<u64>(a ^ load<u64>(p, 112)) - above;
+  return (d0 | d1 | d2 | d3 | d4 | d5 | d6 | d7) < 0;
+}
+
+/**
+ * The first step (STEP bytes: eight records) from p, before `last`, with a record within k of a, or
+ * `last` or beyond when none has one: a step reads on past `last` (up to seven records; the arena keeps
+ * READ_AHEAD bytes after each region, pair-scan.ts) and is tested whole. A function of its own (two
+ * callers: not inlined) keeps a, p, last and above in registers through the loop.
  */
 function skipNear(a: u64, p: usize, last: usize, above: i64): usize {
-  while (p + 112 < last) {
-    const d0 = <i64>popcnt<u64>(a ^ load<u64>(p)) - above;
-    const d1 = <i64>popcnt<u64>(a ^ load<u64>(p, 16)) - above;
-    const d2 = <i64>popcnt<u64>(a ^ load<u64>(p, 32)) - above;
-    const d3 = <i64>popcnt<u64>(a ^ load<u64>(p, 48)) - above;
-    const d4 = <i64>popcnt<u64>(a ^ load<u64>(p, 64)) - above;
-    const d5 = <i64>popcnt<u64>(a ^ load<u64>(p, 80)) - above;
-    const d6 = <i64>popcnt<u64>(a ^ load<u64>(p, 96)) - above;
-    const d7 = <i64>popcnt<u64>(a ^ load<u64>(p, 112)) - above;
-    if ((d0 | d1 | d2 | d3 | d4 | d5 | d6 | d7) < 0) return p;
-    p += 128;
+  while (p < last) {
+    if (stepNear(a, p, above)) return p;
+    p += STEP;
   }
   return p;
 }
@@ -75,6 +89,12 @@ function skipNear(a: u64, p: usize, last: usize, above: i64): usize {
  * earlier table) to the columns at `out` (see emit): document i, document j (word 2 of each record), the distance.
  * Stops before a row whose pairs might not fit in `capacity` (nextRun/nextRow say where to go on)
  * and returns the number of pairs written.
+ *
+ * A row compares eight records a step, reading on past its run's end (up to 7 records: the arena
+ * keeps READ_AHEAD bytes after each region, pair-scan.ts): popcount - (k + 1) is negative just for a
+ * distance within k, so one sign test of the eight ORed passes a step with none, and the rare step
+ * that fails it is checked record by record up to the run's end. A short run (k = 3 at 1M: about 15
+ * records) so costs each row a step or two, where a loop per record paid each candidate's tests.
  */
 export function scanRuns(
   records: usize, ends: usize, run: i32, runEnd: i32, row: i32, k: i32, maskLow: u32, maskHigh: u32, differ: usize, differCount: i32,
@@ -86,30 +106,28 @@ export function scanRuns(
   let found: i32 = 0;
   while (run < runEnd) {
     const end = <i32>load<u32>(ends + (<usize>run << 2));
+    const last = records + (<usize>end << 4);
     while (row < end - 1) {
       if (capacity - found < end - row) {
         resumeRun = run;
         resumeRow = row;
         return found;
       }
-      const a = load<u64>(records + (<usize>row << 4));
-      const docA = load<u32>(records + (<usize>row << 4), 8);
-      let p = records + (<usize>(row + 1) << 4);
-      const last = records + (<usize>end << 4);
-      // Eight records a step (skipNear), the eight within k, if any, tested on the key mask and the
-      // must-differ blocks here; the last few one by one.
-      p = skipNear(a, p, last, above);
-      while (p + 112 < last) {
-        for (let q: usize = 0; q < 128; q += 16) {
-          const x = a ^ load<u64>(p + q);
-          if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, <usize>capacity, found, docA, p + q, x);
+      const at = records + (<usize>row << 4);
+      const a = load<u64>(at);
+      let p = at + 16;
+      if (last - p > LONG_ROW) {
+        // A long row (long runs: k = 16): skipNear's loop, with fewer values live than this one's.
+        p = skipNear(a, p, last, above);
+        while (p < last) {
+          found = nearInStep(a, at, p, last, mask, limit, differ, differCount, out, capacity, found);
+          p = skipNear(a, p + STEP, last, above);
         }
-        p = skipNear(a, p + 128, last, above);
-      }
-      while (p < last) {
-        const x = a ^ load<u64>(p);
-        if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, <usize>capacity, found, docA, p, x);
-        p += 16;
+      } else {
+        // A short row (short runs: k = 3 at 1M, about 15 records): its steps here, without a call.
+        for (; p < last; p += STEP) {
+          if (stepNear(a, p, above)) found = nearInStep(a, at, p, last, mask, limit, differ, differCount, out, capacity, found);
+        }
       }
       row++;
     }
@@ -118,6 +136,23 @@ export function scanRuns(
   }
   resumeRun = run;
   resumeRow = row;
+  return found;
+}
+
+/**
+ * The pairs of row `at` (its fingerprint a) with the records of the step from p (before `last`):
+ * those within k on the key mask and the must-differ blocks, written as in scanRuns; returns found.
+ * Its own function: the rare path out of scanRuns' loop, which keeps fewer values live without it.
+ */
+function nearInStep(
+  a: u64, at: usize, p: usize, last: usize, mask: u64, limit: u64, differ: usize, differCount: i32, out: usize, capacity: i32, found: i32,
+): i32 {
+  const docA = load<u32>(at, 8);
+  const stop = min<usize>(p + STEP, last);
+  for (let q = p; q < stop; q += 16) {
+    const x = a ^ load<u64>(q);
+    if (near(x, mask, limit) && differsOnAll(x, differ, differCount)) found = emit(out, <usize>capacity, found, docA, q, x);
+  }
   return found;
 }
 

@@ -81,6 +81,12 @@ const MAX_DIFFER = 32;
 const BASE = 65536;
 
 /**
+ * Bytes kept after each region of records: the kernel's scan reads up to seven records past a run's
+ * end (it tests eight a step and ignores those beyond), and the last run ends at its region's end.
+ */
+const READ_AHEAD = 128;
+
+/**
  * A kernel instance whose memory holds `records` fingerprints and keys, as many grouped records, as many re-sorted ones, `ends`
  * run ends for each, and room for found pairs (at least one run's worth: `records`).
  */
@@ -93,8 +99,8 @@ export function createPairScanArena(records: number, ends: number): PairScanAren
   const loAt = hiAt + 4 * records;
   const keysAt = loAt + 4 * records;
   const groupedAt = keysAt + 4 * records;
-  const localAt = groupedAt + 16 * records;
-  const endsAt = localAt + 16 * records;
+  const localAt = groupedAt + 16 * records + READ_AHEAD;
+  const endsAt = localAt + 16 * records + READ_AHEAD;
   const localEndsAt = endsAt + 4 * ends;
   const differAt = localEndsAt + 4 * ends;
   const outAt = differAt + 8 * MAX_DIFFER;
