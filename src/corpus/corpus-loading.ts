@@ -30,9 +30,11 @@ export async function saveVerified(c: CorpusContext, shown: Base): Promise<void>
         await putVerifiedPairs(revision, verifiedByStorageId(shown.result, shown.storageIds, NO_ID));
         // Under the lock: `shown` is the corpus at this revision (this tab's own writes included).
         c.hold({ type: 'revision', revision: asRevision(revision), of: shown });
-        // The k on show (a regroup may have changed it) is the one the next load restores.
-        if (c.savedSettings && c.savedSettings.k !== shown.result.k) {
-          const next = { ...c.savedSettings, k: shown.result.k };
+        // The k on show (a regroup may have changed it) is the one the next load restores, and the next
+        // scan keeps it if the person chose it.
+        const { kAuto } = c.scanStore.getSnapshot();
+        if (c.savedSettings && (c.savedSettings.k !== shown.result.k || (c.savedSettings.kAuto ?? true) !== kAuto)) {
+          const next = { ...c.savedSettings, k: shown.result.k, kAuto };
           await putSettings(next);
           c.hold({ type: 'settings', settings: next });
         }
@@ -94,7 +96,8 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
   phase('loading the corpus');
   c.hold({ type: 'settings', settings: await getSettings() });
   if (c.savedSettings) {
-    c.scanStore.update({ settings: c.savedSettings.fingerprint, k: c.savedSettings.k });
+    // A k the person chose stays chosen: the next scan keeps it (scan-run.ts begin), as before the reload.
+    c.scanStore.update({ settings: c.savedSettings.fingerprint, k: c.savedSettings.k, kAuto: c.savedSettings.kAuto ?? true });
     c.update({ keepContents: c.savedSettings.keepContents });
     if (isStaleRule(c.savedSettings)) c.update({ notice: STALE_RULE_NOTICE });
   }
