@@ -1,6 +1,7 @@
 /**
- * A regroup after a plain reload finds what it finds after the scan: the fast restore's candidates are
- * only the pairs the scan accepted, so a lower similarity threshold must search again, not regroup them.
+ * A regroup after a plain reload, or after the unchanged folder was chosen again, finds what it finds
+ * after the scan: the fast restore's and the merge's candidates are only the saved pairs the scan
+ * accepted, so a lower similarity threshold must search again, not regroup them.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +60,25 @@ describe('a regroup after a plain reload', () => {
     t.persistence.close();
     closeCorpusDb();
     t = await tab();
+    expect(pairsShown(t)).toEqual(atScan);
+    await regroupTo(t, 0.5);
+    expect(pairsShown(t)).toEqual(lowerAfterScan);
+  });
+
+  it('after the unchanged folder was chosen again, at a lower similarity threshold, shows the pairs the same regroup shows after the scan', async () => {
+    const t = await tab();
+    const files = folder();
+    await t.session.start({ kind: 'file-list', files, sync: true });
+    await settled(t);
+    const atScan = pairsShown(t);
+    await regroupTo(t, 0.5);
+    const lowerAfterScan = pairsShown(t);
+    expect(lowerAfterScan.length).toBeGreaterThan(atScan.length);
+    await regroupTo(t, 0.8);
+
+    // The same folder again: nothing is read, the saved pairs decided at 0.8 are carried by the merge.
+    await t.session.start({ kind: 'file-list', files, sync: true });
+    await settled(t);
     expect(pairsShown(t)).toEqual(atScan);
     await regroupTo(t, 0.5);
     expect(pairsShown(t)).toEqual(lowerAfterScan);
