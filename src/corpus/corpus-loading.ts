@@ -8,7 +8,7 @@ import { findUnfinishedScan, listNotSavedFiles } from '../storage/scan-sessions.
 import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
 import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { getSavedPins, getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
+import { getSavedPins, getSavedView, getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { Grouping, ScanResult } from '../scan/scan-result.ts';
 import { yieldToEventLoop } from '../scan/yield-to-event-loop.ts';
@@ -186,10 +186,12 @@ export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedVi
   step('saved-pairs');
   const listedNotSaved = await listNotSavedFiles();
   step('not-saved');
-  // The last view's threshold and grouping come back with the pairs decided under them.
-  if (saved && useSavedView) {
-    const containment = saved.containment !== undefined ? { containmentThreshold: saved.containment } : {};
-    c.scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping, ...containment });
+  // The last view's threshold and grouping come back with the pairs decided under them, or alone when a
+  // later write (a cancelled scan's batches) left those pairs behind.
+  const view = useSavedView ? (saved ?? (await getSavedView())) : null;
+  if (view) {
+    const containment = view.containment !== undefined ? { containmentThreshold: view.containment } : {};
+    c.scanStore.update({ similarityThreshold: view.threshold, grouping: view.grouping as Grouping, ...containment });
   }
   const options = groupingOptions(c.scanStore.getSnapshot());
   // The saved sizes and sketches are of the stored fingerprint settings and rule: grouped under others
