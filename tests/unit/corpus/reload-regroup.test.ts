@@ -43,18 +43,24 @@ async function regroupTo(t: Awaited<ReturnType<typeof tab>>, similarityThreshold
   expect(t.store.getSnapshot().result!.similarityThreshold).toBe(similarityThreshold);
 }
 
+/** The folder scanned (at 0.8), then the pairs shown at the scan's threshold and at 0.5, back at 0.8. */
+async function scanned(t: Awaited<ReturnType<typeof tab>>, files: File[]): Promise<{ atScan: string[]; lowerAfterScan: string[] }> {
+  await t.session.start({ kind: 'file-list', files, sync: true });
+  await settled(t);
+  const atScan = pairsShown(t);
+  await regroupTo(t, 0.5);
+  const lowerAfterScan = pairsShown(t);
+  // The cuts join their wholes only below 0.8: the case needs pairs the scan did not accept.
+  expect(lowerAfterScan.length).toBeGreaterThan(atScan.length);
+  await regroupTo(t, 0.8);
+  expect(pairsShown(t)).toEqual(atScan);
+  return { atScan, lowerAfterScan };
+}
+
 describe('a regroup after a plain reload', () => {
   it('at a lower similarity threshold shows the pairs the same regroup shows after the scan', async () => {
     let t = await tab();
-    await t.session.start({ kind: 'file-list', files: folder(), sync: true });
-    await settled(t);
-    const atScan = pairsShown(t);
-    await regroupTo(t, 0.5);
-    const lowerAfterScan = pairsShown(t);
-    // The cuts join their wholes only below 0.8: the case needs pairs the scan did not accept.
-    expect(lowerAfterScan.length).toBeGreaterThan(atScan.length);
-    await regroupTo(t, 0.8);
-    expect(pairsShown(t)).toEqual(atScan);
+    const { atScan, lowerAfterScan } = await scanned(t, folder());
 
     // A plain reload (the saved pairs stand for the search), then the same lower threshold.
     t.persistence.close();
@@ -68,13 +74,7 @@ describe('a regroup after a plain reload', () => {
   it('after the unchanged folder was chosen again, at a lower similarity threshold, shows the pairs the same regroup shows after the scan', async () => {
     const t = await tab();
     const files = folder();
-    await t.session.start({ kind: 'file-list', files, sync: true });
-    await settled(t);
-    const atScan = pairsShown(t);
-    await regroupTo(t, 0.5);
-    const lowerAfterScan = pairsShown(t);
-    expect(lowerAfterScan.length).toBeGreaterThan(atScan.length);
-    await regroupTo(t, 0.8);
+    const { atScan, lowerAfterScan } = await scanned(t, files);
 
     // The same folder again: nothing is read, the saved pairs decided at 0.8 are carried by the merge.
     await t.session.start({ kind: 'file-list', files, sync: true });
