@@ -88,9 +88,9 @@ export async function resetLocalData(c: CorpusContext): Promise<void> {
 /** Saves whether the files' contents are kept with the corpus. */
 export async function setKeepContents(c: CorpusContext, keep: boolean): Promise<void> {
   await c.guarded(async () => {
-    const { settings, k } = c.scanStore.getSnapshot();
+    const { settings, k, kAuto } = c.scanStore.getSnapshot();
     // The saved fingerprints' rule stays (a corpus of an older rule is not made current by this).
-    const next: CorpusSettings = { fingerprint: c.savedSettings?.fingerprint ?? settings, k: c.savedSettings?.k ?? k, keepContents: keep, rule: c.savedSettings?.rule };
+    const next: CorpusSettings = { fingerprint: c.savedSettings?.fingerprint ?? settings, k: c.savedSettings?.k ?? k, kAuto: c.savedSettings ? c.savedSettings.kAuto : kAuto, keepContents: keep, rule: c.savedSettings?.rule };
     await withWriterLock(() => putSettings(next), { wait: true });
     c.hold({ type: 'settings', settings: next });
     c.update({ keepContents: keep });

@@ -8,7 +8,7 @@ import { findUnfinishedScan, listNotSavedFiles } from '../storage/scan-sessions.
 import { getSettings, putSettings, settingsChange } from '../storage/settings-repository.ts';
 import { isStaleRule, STALE_RULE_NOTICE } from '../storage/fingerprint-rule.ts';
 import { withWriterLock } from '../storage/tab-coordination.ts';
-import { getSavedPins, getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
+import { getSavedPins, getSavedView, getVerifiedPairs, putVerifiedPairs } from '../storage/verified-pairs.ts';
 import type { VerifiedPairs } from '../storage/verified-pairs.ts';
 import type { Grouping, ScanResult } from '../scan/scan-result.ts';
 import { yieldToEventLoop } from '../scan/yield-to-event-loop.ts';
@@ -30,9 +30,11 @@ export async function saveVerified(c: CorpusContext, shown: Base): Promise<void>
         await putVerifiedPairs(revision, verifiedByStorageId(shown.result, shown.storageIds, NO_ID));
         // Under the lock: `shown` is the corpus at this revision (this tab's own writes included).
         c.hold({ type: 'revision', revision: asRevision(revision), of: shown });
-        // The k on show (a regroup may have changed it) is the one the next load restores.
-        if (c.savedSettings && c.savedSettings.k !== shown.result.k) {
-          const next = { ...c.savedSettings, k: shown.result.k };
+        // The k on show (a regroup may have changed it) is the one the next load restores, and the next
+        // scan keeps it if the person chose it.
+        const { kAuto } = c.scanStore.getSnapshot();
+        if (c.savedSettings && (c.savedSettings.k !== shown.result.k || (c.savedSettings.kAuto ?? true) !== kAuto)) {
+          const next = { ...c.savedSettings, k: shown.result.k, kAuto };
           await putSettings(next);
           c.hold({ type: 'settings', settings: next });
         }
@@ -94,7 +96,8 @@ async function restoreWithProgress(c: CorpusContext, carried: VerifiedPairs | un
   phase('loading the corpus');
   c.hold({ type: 'settings', settings: await getSettings() });
   if (c.savedSettings) {
-    c.scanStore.update({ settings: c.savedSettings.fingerprint, k: c.savedSettings.k });
+    // A k the person chose stays chosen: the next scan keeps it (scan-run.ts begin), as before the reload.
+    c.scanStore.update({ settings: c.savedSettings.fingerprint, k: c.savedSettings.k, kAuto: c.savedSettings.kAuto ?? true });
     c.update({ keepContents: c.savedSettings.keepContents });
     if (isStaleRule(c.savedSettings)) c.update({ notice: STALE_RULE_NOTICE });
   }
@@ -183,10 +186,12 @@ export async function loadBase(c: CorpusContext, signal: AbortSignal, useSavedVi
   step('saved-pairs');
   const listedNotSaved = await listNotSavedFiles();
   step('not-saved');
-  // The last view's threshold and grouping come back with the pairs decided under them.
-  if (saved && useSavedView) {
-    const containment = saved.containment !== undefined ? { containmentThreshold: saved.containment } : {};
-    c.scanStore.update({ similarityThreshold: saved.threshold, grouping: saved.grouping as Grouping, ...containment });
+  // The last view's threshold and grouping come back with the pairs decided under them, or alone when a
+  // later write (a cancelled scan's batches) left those pairs behind.
+  const view = useSavedView ? (saved ?? (await getSavedView())) : null;
+  if (view) {
+    const containment = view.containment !== undefined ? { containmentThreshold: view.containment } : {};
+    c.scanStore.update({ similarityThreshold: view.threshold, grouping: view.grouping as Grouping, ...containment });
   }
   const options = groupingOptions(c.scanStore.getSnapshot());
   // The saved sizes and sketches are of the stored fingerprint settings and rule: grouped under others

@@ -96,8 +96,8 @@ export async function startSaving(c: CorpusContext, start: ScanStart, exclusions
   c.stopTimes();
   await c.saving;
   if (!mayWrite(c.state)) return plan;
-  const { settings, k } = c.scanStore.getSnapshot();
-  const next: CorpusSettings = { fingerprint: settings, k, keepContents: c.snapshot.keepContents };
+  const { settings, k, kAuto } = c.scanStore.getSnapshot();
+  const next: CorpusSettings = { fingerprint: settings, k, kAuto, keepContents: c.snapshot.keepContents };
   // Only other fingerprint settings make the saved corpus unusable; another k only regroups it.
   const change = settingsChange(c.savedSettings, next);
   let rebuild = false;

@@ -322,7 +322,8 @@ export async function mergeCorpus(
     previous: savedGroupsAt(before, savedTo, ownTo, docs.count, options, carry),
     classes: savedClassesAt(before, savedTo, docs.count),
     candidates: (search) => {
-      const candidates = mergedCandidates(search, before, savedTo, wasSaved, decided, options.k);
+      // Decided saved-vs-saved pairs are only the accepted ones: a regroup at a lower threshold searches again.
+      const candidates = { ...mergedCandidates(search, before, savedTo, wasSaved, decided, options.k), ...(decided ? { acceptedAt: options.similarityThreshold } : {}) };
       return { candidates: carry ? { ...candidates, histogram: carriedHistogram(before, savedTo, search, options.k) } : candidates, known };
     },
   });

@@ -74,7 +74,7 @@ export async function openBundle(c: CorpusContext, bundle: ScanBundle, source: S
         documents: documentsOf(bundle, match.prefix),
         // A bundle carries no passages: contained documents off, not every file read again to sample them (Settings turns them on).
         pairs: { k: bundle.k, threshold: bundle.threshold, grouping: bundle.grouping, ...bundle.pairs, pinned: new Uint32Array() as StorageIds, containment: 0 },
-        settings: { fingerprint: bundle.settings, k: bundle.k, keepContents: c.snapshot.keepContents, rule: bundle.rule },
+        settings: { fingerprint: bundle.settings, k: bundle.k, kAuto: bundle.kAuto, keepContents: c.snapshot.keepContents, rule: bundle.rule },
         exclusions: bundle.exclusions,
         folderRoots: root === null || folder === '' ? {} : { [folder]: root },
       }),

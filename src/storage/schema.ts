@@ -100,6 +100,11 @@ export interface SettingsRecord {
   fingerprint: FingerprintSettings;
   /** Hamming distance threshold the tables were built for. */
   k: number;
+  /**
+   * False when the person chose k (the slider, the CLI's --k): the next scan keeps it. True, or absent
+   * (saved before this was kept): k is the default, which the next scan takes.
+   */
+  kAuto?: boolean;
   /** Keep file contents as Blobs so the pair view works after a reload. */
   keepContents: boolean;
   /** The fingerprint rule the stored fingerprints were made with (storage/fingerprint-rule.ts); absent before it was stamped. */

@@ -25,7 +25,7 @@ export async function getSettings(): Promise<CorpusSettings | null> {
   const record = await readTransaction(['settings'], (tx) => tx.objectStore('settings').get('current'));
   if (!record) return null;
   checkSettings(record);
-  return { fingerprint: record.fingerprint, k: record.k, keepContents: record.keepContents, rule: storedRule(record) };
+  return { fingerprint: record.fingerprint, k: record.k, ...(record.kAuto !== undefined ? { kAuto: record.kAuto } : {}), keepContents: record.keepContents, rule: storedRule(record) };
 }
 
 /**
@@ -82,6 +82,7 @@ function checkSettings(record: SettingsRecord, kind: 'corrupt' | 'invalid-input'
     Number.isInteger(record.k) &&
     record.k >= 0 &&
     record.k < 64 &&
+    (record.kAuto === undefined || typeof record.kAuto === 'boolean') &&
     typeof record.keepContents === 'boolean' &&
     (record.rule === undefined || Number.isInteger(record.rule));
   if (!ok) throw new StorageError(kind, 'settings record');

@@ -136,6 +136,21 @@ function savedPassages(record: VerifiedPairsRecord): PackedSets | undefined {
   return { docs, offsets, keys };
 }
 
+/** The view the saved pairs were decided under: the similarity threshold, the grouping and the containment threshold. */
+export type SavedView = Pick<VerifiedPairs, 'threshold' | 'grouping' | 'containment'>;
+
+/**
+ * The view a person last had (SavedView), whatever revision it was saved at: like the references, a
+ * choice that outlives a write that left the saved pairs behind (a cancelled scan's batches). Null when
+ * none was saved.
+ */
+export async function getSavedView(): Promise<SavedView | null> {
+  const record = await readTransaction(['meta'], (tx) => tx.objectStore('meta').get('verified'));
+  if (!record || record.key !== 'verified' || typeof record.threshold !== 'number' || typeof record.grouping !== 'string') return null;
+  const containment = typeof record.containment === 'number' && record.containment >= 0 && record.containment <= 1 ? { containment: record.containment } : {};
+  return { threshold: record.threshold, grouping: record.grouping, ...containment };
+}
+
 /**
  * The references a person chose (stored ids), whatever revision they were saved at: a choice stays
  * until its document leaves the corpus (ids are never reused), even when a write came in between that

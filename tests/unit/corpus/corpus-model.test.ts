@@ -1,18 +1,22 @@
 /**
  * The saved corpus's invariant, checked by comparison: after any sequence of things a person can do,
  * the Export CSV and groups CSV the app would produce equal, byte for byte, those of a fresh scan of the
- * same files (and so do the modification times and the references the person chose). Seeded: a
+ * same files (and so do the modification times, the references the person chose and the k, threshold
+ * and grouping the page groups with: a fresh scan is grouped with the same). Seeded: a
  * failure prints its seed and the shortest failing sequence. SIMSIFT_MODEL_SEQUENCES sets how many
  * sequences run (500 by default; the lead's long run takes 5,000), SIMSIFT_MODEL_SEED the first seed,
- * SIMSIFT_MODEL_LENGTH the actions per sequence (6).
+ * SIMSIFT_MODEL_LENGTH the actions per sequence (6); SIMSIFT_MODEL_REGROUP_SEQUENCES how many more are
+ * drawn mostly among the grouping changes (similarity threshold, k, grouping mode) between scans and
+ * reloads (150).
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { generate, lineDiff, runSequence, shrink, type Action } from './corpus-model.ts';
+import { ACTION_WEIGHTS, generate, lineDiff, REGROUP_WEIGHTS, runSequence, shrink, type Action } from './corpus-model.ts';
 
 const SEQUENCES = Number(process.env.SIMSIFT_MODEL_SEQUENCES ?? 500);
 const FIRST_SEED = Number(process.env.SIMSIFT_MODEL_SEED ?? 1);
 const LENGTH = Number(process.env.SIMSIFT_MODEL_LENGTH ?? 6);
+const REGROUP_SEQUENCES = Number(process.env.SIMSIFT_MODEL_REGROUP_SEQUENCES ?? 150);
 
 /** Shortest failing sequences the random test found, each a defect fixed since (they failed before). */
 const FOUND: [string, Action[]][] = [
@@ -45,6 +49,18 @@ const FOUND: [string, Action[]][] = [
   [
     'identical files too short to fingerprint are each listed as skipped after a reload (the restore left out the copies of a short file)',
     [{ t: 'disk-short', r: 0, name: 's0.txt' }, { t: 'disk-short', r: 1, name: 's1.txt' }, { t: 'disk-short', r: 2, name: 's2.txt' }, { t: 'choose-folder' }, { t: 'reload' }],
+  ],
+  [
+    'a k the person chose is kept by the scan resumed after a reload (the reloaded page took the saved k for the default and scanned at 16; seed 85)',
+    [{ t: 'choose-folder' }, { t: 'hamming', r: 1677332469 }, { t: 'cancel-resume', early: false }],
+  ],
+  [
+    'a lower similarity threshold after the unchanged folder was chosen again shows the pairs between the thresholds (the merge carried only the accepted saved pairs; seed 360)',
+    [{ t: 'choose-folder' }, { t: 'similarity', r: 3457233831 }, { t: 'choose-folder' }, { t: 'similarity', r: 665547972 }],
+  ],
+  [
+    "a lower similarity threshold after a plain reload shows the pairs between the thresholds (fbdbb18's defect, found again by seed 5 of the grouping run with that fix undone)",
+    [{ t: 'disk-cut-copy', r: 3318907087, name: 'n0.txt' }, { t: 'choose-folder' }, { t: 'reload' }, { t: 'similarity', r: 59362549 }],
   ],
 ];
 
@@ -101,23 +117,23 @@ describe('sequences the model test found', () => {
   }
 });
 
+/** Runs `count` sequences from FIRST_SEED drawn with `weights`; the first failure fails the test with its seed and shortest sequence. */
+async function randomSequences(count: number, weights: Parameters<typeof generate>[2]): Promise<void> {
+  for (let seed = FIRST_SEED; seed < FIRST_SEED + count; seed++) {
+    const actions = generate(seed, LENGTH, weights);
+    const failure = await runSequence(actions);
+    if (!failure) continue;
+    const shortest = await shrink(actions);
+    const again = (await runSequence(shortest)) ?? failure;
+    const message =
+      `seed ${seed}: after step ${again.step} the app's exports differ from a fresh scan of the same files.\n` +
+      `shortest failing sequence (${shortest.length} steps):\n${shortest.map((a, i) => `  ${i}. ${JSON.stringify(a)}`).join('\n')}\n` +
+      `lines only in the fresh scan (-) / only in the app (+):\n${lineDiff(again.expected, again.actual)}`;
+    expect.fail(message);
+  }
+}
+
 describe('the saved corpus equals a fresh scan of the same files after any sequence of actions', () => {
-  it(
-    `${SEQUENCES} random sequences of ${LENGTH} actions`,
-    async () => {
-      for (let seed = FIRST_SEED; seed < FIRST_SEED + SEQUENCES; seed++) {
-        const actions = generate(seed, LENGTH);
-        const failure = await runSequence(actions);
-        if (!failure) continue;
-        const shortest = await shrink(actions);
-        const again = (await runSequence(shortest)) ?? failure;
-        const message =
-          `seed ${seed}: after step ${again.step} the app's exports differ from a fresh scan of the same files.\n` +
-          `shortest failing sequence (${shortest.length} steps):\n${shortest.map((a, i) => `  ${i}. ${JSON.stringify(a)}`).join('\n')}\n` +
-          `lines only in the fresh scan (-) / only in the app (+):\n${lineDiff(again.expected, again.actual)}`;
-        expect.fail(message);
-      }
-    },
-    30 * 60_000,
-  );
+  it(`${SEQUENCES} random sequences of ${LENGTH} actions`, () => randomSequences(SEQUENCES, ACTION_WEIGHTS), 30 * 60_000);
+  it(`${REGROUP_SEQUENCES} random sequences of ${LENGTH} actions, mostly grouping changes between scans and reloads`, () => randomSequences(REGROUP_SEQUENCES, REGROUP_WEIGHTS), 30 * 60_000);
 });

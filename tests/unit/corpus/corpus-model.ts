@@ -13,7 +13,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach } from 'vitest';
 import { createCorpusPersistence, type CorpusPersistence } from '../../../src/corpus/corpus-persistence.ts';
 import { createScanSession, type ScanSession } from '../../../src/scan/scan-session.ts';
-import { createScanStore, type ScanStore } from '../../../src/scan/scan-store.ts';
+import { createScanStore, DEFAULT_K, type ScanStore } from '../../../src/scan/scan-store.ts';
 import { closeCorpusDb, configureStorage } from '../../../src/storage/database.ts';
 import { createWorkerBridge } from '../../../src/workers/worker-bridge.ts';
 import { createWorkerPool } from '../../../src/workers/worker-pool.ts';
@@ -22,6 +22,8 @@ import { indexApi, type IndexApi } from '../../../src/workers/index-api.ts';
 import { BROWSER_READ_LIMIT, type ScanWorkers } from '../../../src/workers/scan-workers.ts';
 import type { ScanResult } from '../../../src/scan/scan-result.ts';
 import { DEFAULT_SETTINGS, type SimHashSettings } from '../../../src/core/simhash/settings.ts';
+import { DEFAULT_SIMILARITY_THRESHOLD } from '../../../src/core/quality/defaults.ts';
+import type { Grouping } from '../../../src/scan/scan-result.ts';
 import { pairsCsvText } from '../../fixtures/pairs-csv.ts';
 import { groupsCsv } from '../../../src/core/export/groups-csv.ts';
 import { lowerCasePaths, orderGroups } from '../../../src/ui/groups/group-view.ts';
@@ -69,6 +71,8 @@ export type Action =
   | { t: 'disk-edit'; r: number; seed: number }
   | { t: 'disk-copy'; r: number; name: string }
   | { t: 'disk-edited-copy'; r: number; name: string; seed: number }
+  /** A copy of a file's first 70% of words: a near copy only below the default threshold (Jaccard about 0.77). */
+  | { t: 'disk-cut-copy'; r: number; name: string }
   | { t: 'choose-files'; r: number; name: string; bare: boolean }
   | { t: 'remove'; r: number }
   | { t: 'pin'; r: number }
@@ -89,7 +93,13 @@ export type Action =
    */
   | { t: 'exclude'; r: number }
   /** A file too short to fingerprint written into the folder (`r` picks its text among a few: often the same as another's). */
-  | { t: 'disk-short'; r: number; name: string };
+  | { t: 'disk-short'; r: number; name: string }
+  /** The settings panel's similarity threshold changed (`r` picks it among MODEL_THRESHOLDS): a regroup. */
+  | { t: 'similarity'; r: number }
+  /** The k slider moved (`r` picks k among MODEL_KS): a regroup. */
+  | { t: 'hamming'; r: number }
+  /** The grouping mode changed (`r` picks it among MODEL_GROUPINGS): a regroup. */
+  | { t: 'grouping'; r: number };
 
 /** The short texts `disk-short` writes: below the fingerprint's minimum, so the scan lists them as skipped. */
 const SHORT_TEXTS: readonly string[] = ['hi', 'hi', 'ok then'];
@@ -101,36 +111,67 @@ export const MODEL_SETTINGS: readonly SimHashSettings[] = [
   { features: { kind: 'char-ngram', n: 4 }, weights: 'binary', stopWords: false },
 ];
 
+/** The similarity thresholds the `similarity` action picks among (the default, 0.8, among them). */
+export const MODEL_THRESHOLDS: readonly number[] = [0.5, 0.7, DEFAULT_SIMILARITY_THRESHOLD, 0.9];
+/** The ks the `hamming` action picks among (the default among them). */
+export const MODEL_KS: readonly number[] = [6, 10, DEFAULT_K, 24];
+export const MODEL_GROUPINGS: readonly Grouping[] = ['reference', 'components'];
+
 /** `text` with one letter changed, same length (same bytes count for ASCII). */
 export function sameSizeEdit(text: string): string {
   const at = text.search(/[a-y]/);
   return at < 0 ? text : text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) + 1) + text.slice(at + 1);
 }
 
-/** A random sequence of `length` actions (the first chooses the folder). */
-export function generate(seed: number, length: number): Action[] {
+/** How often each action is drawn: every action a person can take. */
+export const ACTION_WEIGHTS: readonly [Action['t'], number][] = [
+  ['choose-folder', 4],
+  ['disk-delete', 2],
+  ['disk-edit', 2],
+  ['disk-copy', 2],
+  ['disk-edited-copy', 2],
+  ['disk-cut-copy', 2],
+  ['choose-files', 2],
+  ['remove', 2],
+  ['pin', 1],
+  ['cancel-resume', 2],
+  ['reload', 2],
+  ['other-tab-clear', 1],
+  ['disk-touch', 2],
+  ['disk-hidden-edit', 1],
+  ['reread', 1],
+  ['settings-after-reload', 1],
+  ['exclude', 2],
+  ['disk-short', 1],
+  ['similarity', 2],
+  ['hamming', 2],
+  ['grouping', 1],
+];
+
+/**
+ * The grouping changes between scans, reloads and near copies at several similarities: a regroup's
+ * candidates after a reload or a merge are reached in a few steps (rare among every action).
+ */
+export const REGROUP_WEIGHTS: readonly [Action['t'], number][] = [
+  ['choose-folder', 3],
+  ['disk-edit', 1],
+  ['disk-edited-copy', 1],
+  ['disk-cut-copy', 2],
+  ['choose-files', 1],
+  ['remove', 1],
+  ['pin', 1],
+  ['cancel-resume', 1],
+  ['reload', 3],
+  ['similarity', 4],
+  ['hamming', 2],
+  ['grouping', 2],
+];
+
+/** A random sequence of `length` actions drawn with `weights` (the first chooses the folder). */
+export function generate(seed: number, length: number, weights: readonly [Action['t'], number][] = ACTION_WEIGHTS): Action[] {
   const next = mulberry32(seed);
   const out: Action[] = [{ t: 'choose-folder' }];
   let names = 0;
-  const weights: [Action['t'], number][] = [
-    ['choose-folder', 4],
-    ['disk-delete', 2],
-    ['disk-edit', 2],
-    ['disk-copy', 2],
-    ['disk-edited-copy', 2],
-    ['choose-files', 2],
-    ['remove', 2],
-    ['pin', 1],
-    ['cancel-resume', 2],
-    ['reload', 2],
-    ['other-tab-clear', 1],
-    ['disk-touch', 2],
-    ['disk-hidden-edit', 1],
-    ['reread', 1],
-    ['settings-after-reload', 1],
-    ['exclude', 2],
-    ['disk-short', 1],
-  ];
   const total = weights.reduce((s, [, w]) => s + w, 0);
   while (out.length < length) {
     let x = next() % total;
@@ -151,12 +192,16 @@ export function generate(seed: number, length: number): Action[] {
       case 'disk-hidden-edit':
       case 'settings-after-reload':
       case 'exclude':
+      case 'similarity':
+      case 'hamming':
+      case 'grouping':
         out.push({ t, r });
         break;
       case 'disk-edit':
         out.push({ t, r, seed: seedOf });
         break;
       case 'disk-copy':
+      case 'disk-cut-copy':
       case 'disk-short':
         out.push({ t, r, name });
         break;
@@ -200,15 +245,16 @@ function scanWorkers(): ScanWorkers {
 /**
  * The real scan workers, except that the index worker's first search (split or not) waits forever:
  * every file is read and handed to the writer, and the scan is still running. Later searches run.
+ * `armed` false: searches run until `arm()` (a restore searches too), and the first after it waits.
  */
-export function workersHoldingFirstSearch(): { workers: ScanWorkers; searching: Promise<void> } {
+export function workersHoldingFirstSearch(armed = true): { workers: ScanWorkers; searching: Promise<void>; arm: () => void } {
   let reached!: () => void;
   const searching = new Promise<void>((resolve) => (reached = resolve));
   let held = false;
   const hold =
     <A extends unknown[], R>(real: (...args: A) => R) =>
     (...args: A): R | Promise<never> => {
-      if (held) return real(...args);
+      if (held || !armed) return real(...args);
       held = true;
       reached();
       return new Promise<never>(() => undefined);
@@ -221,6 +267,7 @@ export function workersHoldingFirstSearch(): { workers: ScanWorkers; searching: 
       readLimit: BROWSER_READ_LIMIT,
     },
     searching,
+    arm: () => void (armed = true),
   };
 }
 
@@ -319,6 +366,16 @@ interface DiskFile {
   modified: number;
 }
 
+/** The values a result is grouped with: k, the similarity threshold and the grouping mode. */
+export interface View {
+  k: number;
+  similarityThreshold: number;
+  grouping: Grouping;
+}
+
+/** A new page's values (nothing saved). */
+export const DEFAULT_VIEW: View = { k: DEFAULT_K, similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD, grouping: 'reference' };
+
 class Model {
   /** The chosen folder `f` as it is on disk now. */
   disk = new Map<string, DiskFile>();
@@ -326,8 +383,15 @@ class Model {
   corpus = new Map<string, DiskFile>();
   /** Paths the person made references (kept while the document stays as it was). */
   pinned: string[] = [];
-  /** The fingerprint settings the corpus was last made with. */
+  /** The fingerprint settings the corpus was last made with (the page's: the next scan uses them). */
   settings: SimHashSettings = DEFAULT_SETTINGS;
+  /** The page's grouping values: the result on show was grouped with them, and the next scan and regroup use them. */
+  view: View = DEFAULT_VIEW;
+  /**
+   * What a reload brings back: the fingerprint settings and k saved by a scan or regroup (null: none, or
+   * cleared), and the threshold and grouping of the last result shown over the saved corpus.
+   */
+  saved: { settings: SimHashSettings; view: View } | null = null;
   /** The keep panel's exclusion patterns (saved; the scans leave the files they match unread). */
   exclusions: string[] = [];
   clock = 1_700_000_000_000;
@@ -383,6 +447,17 @@ class Model {
     this.pinned = this.pinned.filter((x) => x !== path);
   }
 
+  /** A scan or regroup over the saved corpus wrote the page's values with it. */
+  keepView(): void {
+    this.saved = { settings: this.settings, view: this.view };
+  }
+
+  /** A new page: the saved values, or a new page's when nothing is saved or the corpus is empty (nothing is restored). */
+  reloaded(): void {
+    this.settings = this.saved?.settings ?? DEFAULT_SETTINGS;
+    this.view = this.saved && this.corpus.size > 0 ? this.saved.view : { ...DEFAULT_VIEW, k: this.saved?.view.k ?? DEFAULT_K };
+  }
+
   corpusFiles(): File[] {
     return [...this.corpus.keys()].sort().map((p) => fileOf(p, this.corpus.get(p)!.text, this.corpus.get(p)!.modified));
   }
@@ -390,7 +465,10 @@ class Model {
 
 // ---- what the app would export ----
 
-/** The pairs CSV ("Export CSV"), the groups CSV as the list shows them by default, each document's modification time and the histogram of candidates the page plots. */
+/**
+ * The pairs CSV ("Export CSV"), the groups CSV as the list shows them by default, each document's
+ * modification time, the histogram of candidates the page plots and the values it was grouped with.
+ */
 export function exportsOf(result: ScanResult | null): string {
   if (!result || result.docs.count === 0) return '';
   const { relation, docs } = result;
@@ -399,20 +477,24 @@ export function exportsOf(result: ScanResult | null): string {
   const groups = groupsCsv(relation.groups, docs.paths, order, relation.identical);
   const times = docs.paths.map((p, d) => `${p}\t${docs.modified?.[d] ?? 0}`).join('\n');
   const skipped = result.skipped.map((s) => `${s.path}\t${s.reason}\t${s.message}`).sort().join('\n');
-  return `${pairs}\n--- groups ---\n${groups}\n--- modified ---\n${times}\n--- skipped ---\n${skipped}\n--- pinned ---\n${result.pinned.map((d) => docs.paths[d]).sort().join('\n')}\n--- histogram ---\n${[...result.histogram].join(',')}`;
+  return `${pairs}\n--- groups ---\n${groups}\n--- modified ---\n${times}\n--- skipped ---\n${skipped}\n--- pinned ---\n${result.pinned.map((d) => docs.paths[d]).sort().join('\n')}\n--- histogram ---\n${[...result.histogram].join(',')}\n--- grouped with ---\nk ${result.k}, similarity ${result.similarityThreshold}, ${result.grouping}`;
 }
 
 let freshWorkers: ScanWorkers | null = null;
 
 /** A fresh scan of exactly the files the corpus should hold, on a session with no saved corpus. */
 async function freshExports(model: Model): Promise<string> {
-  return freshExportsOf(model.corpusFiles(), model.pinned, model.settings);
+  return freshExportsOf(model.corpusFiles(), model.pinned, model.settings, model.view);
 }
 
-/** What a fresh scan of `files` (a session with no saved corpus) exports, with the documents at `pinnedPaths` made references. */
-export async function freshExportsOf(files: File[], pinnedPaths: readonly string[] = [], settings?: SimHashSettings): Promise<string> {
+/**
+ * What a fresh scan of `files` (a session with no saved corpus) exports, with the documents at
+ * `pinnedPaths` made references; `view`: the grouping values the page starts with (a store made with
+ * a k keeps it).
+ */
+export async function freshExportsOf(files: File[], pinnedPaths: readonly string[] = [], settings?: SimHashSettings, view?: View): Promise<string> {
   if (files.length === 0) return '';
-  const store = createScanStore(settings ? { settings } : {});
+  const store = createScanStore({ ...(settings ? { settings } : {}), ...view });
   freshWorkers ??= scanWorkers();
   const session = createScanSession(store, freshWorkers);
   await session.start({ kind: 'file-list', files });
@@ -457,6 +539,12 @@ async function storedSetsDiffer(model: Model): Promise<{ expected: string; actua
   return sets.expected === sets.actual ? null : { expected: `--- saved feature sets ---\n${sets.expected}`, actual: `--- saved feature sets ---\n${sets.actual}` };
 }
 
+/** True when the page's store holds the model's fingerprint settings and grouping values. */
+function sameValues(page: { settings: SimHashSettings; k: number; similarityThreshold: number; grouping: Grouping }, model: Model): boolean {
+  const v = model.view;
+  return JSON.stringify(page.settings) === JSON.stringify(model.settings) && page.k === v.k && page.similarityThreshold === v.similarityThreshold && page.grouping === v.grouping;
+}
+
 // ---- running a sequence ----
 
 let dbCounter = 0;
@@ -473,6 +561,7 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
     closeCorpusDb();
     tab = await openTab();
     tabs.push(tab);
+    model.reloaded();
   };
   try {
     for (let step = 0; step < actions.length; step++) {
@@ -482,6 +571,7 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
         case 'choose-folder':
           await tab.session.start({ kind: 'file-list', files: model.folderFiles(), sync: true });
           model.sync();
+          model.keepView();
           break;
         case 'disk-delete': {
           const paths = model.diskPaths();
@@ -497,6 +587,12 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
         case 'disk-copy': {
           const p = pick(model.diskPaths())!;
           model.disk.set(`f/${a.name}`, { text: model.disk.get(p)!.text, modified: model.tick() });
+          break;
+        }
+        case 'disk-cut-copy': {
+          const p = pick(model.diskPaths())!;
+          const words = model.disk.get(p)!.text.split(' ');
+          model.disk.set(`f/c/${a.name}`, { text: words.slice(0, Math.ceil(words.length * 0.7)).join(' '), modified: model.tick() });
           break;
         }
         case 'disk-short':
@@ -515,6 +611,7 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           const file = { text, modified: model.tick() };
           await tab.session.start({ kind: 'file-list', files: [fileOf(path, file.text, file.modified)] });
           model.put(path, file);
+          model.keepView();
           break;
         }
         case 'remove': {
@@ -551,10 +648,26 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           tab.session.cancel();
           await running;
           await settled(tab);
+          const chosen = { settings: model.settings, view: model.view };
+          // The cancel came after the scan had ended: its corpus and values were saved.
+          if (tab.store.getSnapshot().state === 'done') {
+            model.sync();
+            model.keepView();
+          }
           await reload();
+          if (tab.persistence.getSnapshot().documentCount > 0) {
+            // The person's values are kept with what the scan committed, as by a scan that ended.
+            model.settings = chosen.settings;
+            model.view = chosen.view;
+          } else if (!sameValues(tab.store.getSnapshot(), model)) {
+            // Nothing committed: the scan may have saved its values before the cancel (then they are back) or not.
+            model.settings = chosen.settings;
+            model.view = chosen.view;
+          }
           if (tab.persistence.getSnapshot().interrupted) await tab.persistence.resume(model.folderFiles());
           else await tab.session.start({ kind: 'file-list', files: model.folderFiles(), sync: true });
           model.sync();
+          model.keepView();
           break;
         }
         case 'reload':
@@ -576,6 +689,7 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           tab.persistence.rereadAll();
           await tab.session.start({ kind: 'file-list', files: model.folderFiles(), sync: true });
           model.sync(true);
+          model.keepView();
           break;
         case 'settings-after-reload': {
           await settled(tab);
@@ -587,6 +701,7 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           // A rescan is a new scan of the same files: references are not carried over.
           model.pinned = [];
           model.settings = settings;
+          model.keepView();
           break;
         }
         case 'exclude': {
@@ -605,6 +720,20 @@ export async function runSequence(actions: readonly Action[]): Promise<{ step: n
           for (let i = 0; i < 500 && tab.store.getSnapshot().result; i++) await pause(2);
           model.corpus.clear();
           model.pinned = [];
+          model.saved = null;
+          break;
+        }
+        case 'similarity':
+        case 'hamming':
+        case 'grouping': {
+          // The settings panel and the k slider are on the results: without them there is nothing to change.
+          const result = tab.store.getSnapshot().result;
+          if (!result || result.docs.count === 0) break;
+          const options: Partial<View> = a.t === 'similarity' ? { similarityThreshold: pick(MODEL_THRESHOLDS)! } : a.t === 'hamming' ? { k: pick(MODEL_KS)! } : { grouping: pick(MODEL_GROUPINGS)! };
+          await tab.session.regroup(options);
+          model.view = { ...model.view, ...options };
+          // Saved with the regrouped pairs (the threshold and grouping) and the settings (k).
+          model.keepView();
           break;
         }
       }

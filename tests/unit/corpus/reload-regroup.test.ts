@@ -1,6 +1,7 @@
 /**
- * A regroup after a plain reload finds what it finds after the scan: the fast restore's candidates are
- * only the pairs the scan accepted, so a lower similarity threshold must search again, not regroup them.
+ * A regroup after a plain reload, or after the unchanged folder was chosen again, finds what it finds
+ * after the scan: the fast restore's and the merge's candidates are only the saved pairs the scan
+ * accepted, so a lower similarity threshold must search again, not regroup them.
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
@@ -42,23 +43,42 @@ async function regroupTo(t: Awaited<ReturnType<typeof tab>>, similarityThreshold
   expect(t.store.getSnapshot().result!.similarityThreshold).toBe(similarityThreshold);
 }
 
+/** The folder scanned (at 0.8), then the pairs shown at the scan's threshold and at 0.5, back at 0.8. */
+async function scanned(t: Awaited<ReturnType<typeof tab>>, files: File[]): Promise<{ atScan: string[]; lowerAfterScan: string[] }> {
+  await t.session.start({ kind: 'file-list', files, sync: true });
+  await settled(t);
+  const atScan = pairsShown(t);
+  await regroupTo(t, 0.5);
+  const lowerAfterScan = pairsShown(t);
+  // The cuts join their wholes only below 0.8: the case needs pairs the scan did not accept.
+  expect(lowerAfterScan.length).toBeGreaterThan(atScan.length);
+  await regroupTo(t, 0.8);
+  expect(pairsShown(t)).toEqual(atScan);
+  return { atScan, lowerAfterScan };
+}
+
 describe('a regroup after a plain reload', () => {
   it('at a lower similarity threshold shows the pairs the same regroup shows after the scan', async () => {
     let t = await tab();
-    await t.session.start({ kind: 'file-list', files: folder(), sync: true });
-    await settled(t);
-    const atScan = pairsShown(t);
-    await regroupTo(t, 0.5);
-    const lowerAfterScan = pairsShown(t);
-    // The cuts join their wholes only below 0.8: the case needs pairs the scan did not accept.
-    expect(lowerAfterScan.length).toBeGreaterThan(atScan.length);
-    await regroupTo(t, 0.8);
-    expect(pairsShown(t)).toEqual(atScan);
+    const { atScan, lowerAfterScan } = await scanned(t, folder());
 
     // A plain reload (the saved pairs stand for the search), then the same lower threshold.
     t.persistence.close();
     closeCorpusDb();
     t = await tab();
+    expect(pairsShown(t)).toEqual(atScan);
+    await regroupTo(t, 0.5);
+    expect(pairsShown(t)).toEqual(lowerAfterScan);
+  });
+
+  it('after the unchanged folder was chosen again, at a lower similarity threshold, shows the pairs the same regroup shows after the scan', async () => {
+    const t = await tab();
+    const files = folder();
+    const { atScan, lowerAfterScan } = await scanned(t, files);
+
+    // The same folder again: nothing is read, the saved pairs decided at 0.8 are carried by the merge.
+    await t.session.start({ kind: 'file-list', files, sync: true });
+    await settled(t);
     expect(pairsShown(t)).toEqual(atScan);
     await regroupTo(t, 0.5);
     expect(pairsShown(t)).toEqual(lowerAfterScan);
