@@ -57,6 +57,15 @@ import { printTop, printWorkerProfiles, profileWorkers, summarizeProfile, type C
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** A long animation frame as `--tasks` prints it. */
+interface LongFrame {
+  start: number;
+  ms: number;
+  blocking: number;
+  layout: number;
+  scripts: Array<{ what: string; ms: number; forced: number }>;
+}
+
 /** `npm run bench -- ingest`'s options. */
 const INGEST_OPTIONS = {
   files: { type: 'string' }, mb: { type: 'string' }, source: { type: 'string' }, seed: { type: 'string' }, text: { type: 'string' },
@@ -451,7 +460,8 @@ export async function main(args: string[]): Promise<void> {
 
   const outDir = mkdtempSync(join(tmpdir(), 'simsift-bench-build-'));
   // Profiled builds keep their function names.
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !o.profile === true } });
+  // Unminified for a profile or the long frames' function names.
+  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !(o.profile === true || o.tasks === true) } });
   const port = numberOption(o.port ?? process.env.SIMSIFT_BENCH_PORT, 4390, 'port');
   const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port, strictPort: o.port !== undefined || process.env.SIMSIFT_BENCH_PORT !== undefined } });
   const url = server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`;
@@ -529,8 +539,8 @@ export async function main(args: string[]): Promise<void> {
       await expect(keep).not.toBeChecked();
     }
     await page.evaluate(() => {
-      const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } };
-      w.__bench = { inputAt: 0, handlerMs: 0, doneAt: 0, tasks: [] };
+      const w = window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]>; frames: LongFrame[] } };
+      w.__bench = { inputAt: 0, handlerMs: 0, doneAt: 0, tasks: [], frames: [] };
       // Capture runs before the app's (React's root) listener, bubbling on window after it.
       const mark = () => {
         if (!w.__bench.inputAt) performance.mark('bench:scan-start');
@@ -544,6 +554,17 @@ export async function main(args: string[]): Promise<void> {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) w.__bench.tasks.push([e.startTime, e.duration]);
       }).observe({ type: 'longtask' });
+      // Long animation frames say what a long task ran: its scripts (and the layout they forced) and the frame's own style and layout.
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as PerformanceEntry[] & Array<{ blockingDuration: number; styleAndLayoutStart: number; scripts: Array<{ invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }> }>) {
+          if (e.duration < 50) continue;
+          const scripts = e.scripts
+            .filter((x) => x.duration >= 10)
+            .map((x) => ({ what: `${x.invoker} ${x.sourceFunctionName || '?'} ${x.sourceURL.split('/').pop() ?? ''}`.trim(), ms: Math.round(x.duration), forced: Math.round(x.forcedStyleAndLayoutDuration) }));
+          const layout = e.styleAndLayoutStart > 0 ? Math.round(e.startTime + e.duration - e.styleAndLayoutStart) : 0;
+          w.__bench.frames.push({ start: e.startTime, ms: Math.round(e.duration), blocking: Math.round(e.blockingDuration), layout, scripts });
+        }
+      }).observe({ type: 'long-animation-frame' });
       const rootEl = document.querySelector('[data-scan-state]')!;
       new MutationObserver(() => {
         if (rootEl.getAttribute('data-scan-state') === 'done' && !w.__bench.doneAt) {
@@ -603,7 +624,7 @@ export async function main(args: string[]): Promise<void> {
         .filter((e) => e.name.startsWith('simsift:'))
         .map((e) => ({ name: e.name.slice('simsift:'.length), start: e.startTime, ms: e.duration, detail: (e as PerformanceMeasure).detail as Record<string, number> | null })),
     );
-    const m = await page.evaluate(() => (window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]> } }).__bench);
+    const m = await page.evaluate(() => (window as unknown as { __bench: { inputAt: number; handlerMs: number; doneAt: number; tasks: Array<[number, number]>; frames: LongFrame[] } }).__bench);
     const pageOrigin = await page.evaluate(() => performance.timeOrigin);
     usage?.sampleNow();
     const summary = await page.getByRole('region', { name: 'Results' }).locator('p').first().textContent();
@@ -727,7 +748,13 @@ export async function main(args: string[]): Promise<void> {
         console.log(`  the reload's profile: ${saved}`);
       }
     }
-    if (o.tasks === true) console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
+    if (o.tasks === true) {
+      console.log(`  long tasks [ms after input, ms]: ${JSON.stringify(during.map(([st, d]) => [Math.round(st - m.inputAt), Math.round(d)]))}`);
+      console.log('  long animation frames over 50 ms (ms after input: frame ms, blocking ms, its own style and layout ms; scripts over 10 ms with the layout they forced):');
+      for (const f of m.frames.filter((x) => x.start >= m.inputAt)) {
+        console.log(`    ${Math.round(f.start - m.inputAt)}: ${f.ms} ms, blocking ${f.blocking}, layout ${f.layout}${f.scripts.map((x) => `; ${x.what} ${x.ms} ms${x.forced ? ` (forced layout ${x.forced})` : ''}`).join('')}`);
+      }
+    }
   } finally {
     usage?.stop();
     for (const clean of cleanup) clean();
