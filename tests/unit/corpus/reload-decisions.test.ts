@@ -6,35 +6,15 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { realTextSources } from '../../../bench/real-corpus.ts';
 import { closeCorpusDb, writeTransaction } from '../../../src/storage/database.ts';
 import { getSettings, putSettings } from '../../../src/storage/settings-repository.ts';
 import { FINGERPRINT_RULE, UNSTAMPED_RULE } from '../../../src/core/simhash/fingerprint-rule.ts';
 import { decisionsOf, type ScanResult } from '../../../src/scan/scan-result.ts';
 import { describeChecks, describeRejected, pairsWithin, verifiedAndRejected } from '../../../src/ui/histogram/distance-histogram.ts';
-import { fileOf, settled, tabsPerTest } from './corpus-model.ts';
+import { settled, tabsPerTest } from './corpus-model.ts';
+import { proseWithCuts as folder } from './prose-cuts.ts';
 
 const tab = tabsPerTest('reload-decisions');
-
-/**
- * Real prose, each document whole and cut to 60% and 75% of its lines: the cuts' candidates with the
- * whole are below the 0.8 threshold and the feature-set sizes say so without measuring.
- */
-function folder(): File[] {
-  const decoder = new TextDecoder();
-  return realTextSources({ kernel: 'if-installed' })
-    .filter((s) => !s.path.startsWith('kernel/'))
-    .slice(0, 12)
-    .flatMap((s, i) => {
-      const lines = decoder.decode(s.bytes).split('\n');
-      const t = 1_700_000_000_000 + i * 1000;
-      return [
-        fileOf(`f/whole/${s.path}`, lines.join('\n'), t),
-        fileOf(`f/cut60/${s.path}`, lines.slice(0, Math.ceil(lines.length * 0.6)).join('\n'), t),
-        fileOf(`f/cut75/${s.path}`, lines.slice(0, Math.ceil(lines.length * 0.75)).join('\n'), t),
-      ];
-    });
-}
 
 /** The histogram's caption tail and legend words for `result` at its k, as DistanceHistogram computes them. */
 function told(result: ScanResult): { caption: string; legend: string } {

@@ -5,28 +5,11 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { realTextSources } from '../../../bench/real-corpus.ts';
 import { closeCorpusDb } from '../../../src/storage/database.ts';
-import { fileOf, settled, tabsPerTest } from './corpus-model.ts';
+import { settled, tabsPerTest } from './corpus-model.ts';
+import { proseWithCuts as folder } from './prose-cuts.ts';
 
 const tab = tabsPerTest('reload-regroup');
-
-/** Real prose, each document whole and cut to 60% and 75% of its lines: the cuts are near the whole only below 0.8. */
-function folder(): File[] {
-  const decoder = new TextDecoder();
-  return realTextSources({ kernel: 'if-installed' })
-    .filter((s) => !s.path.startsWith('kernel/'))
-    .slice(0, 12)
-    .flatMap((s, i) => {
-      const lines = decoder.decode(s.bytes).split('\n');
-      const t = 1_700_000_000_000 + i * 1000;
-      return [
-        fileOf(`f/whole/${s.path}`, lines.join('\n'), t),
-        fileOf(`f/cut60/${s.path}`, lines.slice(0, Math.ceil(lines.length * 0.6)).join('\n'), t),
-        fileOf(`f/cut75/${s.path}`, lines.slice(0, Math.ceil(lines.length * 0.75)).join('\n'), t),
-      ];
-    });
-}
 
 /** The verified pairs on show, as sorted "a b" path pairs. */
 function pairsShown(t: Awaited<ReturnType<typeof tab>>): string[] {
