@@ -73,6 +73,9 @@ export async function decideNearDuplicates(
   if (csvAhead) workers.index.call(signal, (api) => api.holdPairsCsvPaths(docs.paths)).catch(() => {});
   const { measured, docsRead, sizeRejected, sketchRejected } = await verifyCandidates(workers, signal, corpus, candidates, options.similarityThreshold);
   rememberJaccards(corpus, candidates);
+  // Left NaN by verification: a file's contents were not at hand (not kept, moved, unreadable).
+  let unmeasured = 0;
+  for (let p = 0; p < candidates.pairs.count; p++) if (Number.isNaN(candidates.jaccard[p])) unmeasured++;
   const t1 = performance.now();
   onGrouping?.();
 
@@ -118,6 +121,7 @@ export async function decideNearDuplicates(
     sizeRejected,
     sketchRejected,
     cached: candidates.pairs.count - unknown,
+    ...(unmeasured > 0 ? { unmeasured } : {}),
     docsRead,
     joinPairs: grouped.joinPairs,
     joinOnly: grouped.joinOnly,

@@ -117,8 +117,8 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
 /** Saved decision counts are whole, not negative, and no more ruled out than there were candidates. */
 function decisionsValid(d: CandidateDecisions): boolean {
   if (typeof d !== 'object' || d === null) return false;
-  const counts = [d.candidates, d.sizeRejected, d.sketchRejected, d.decidedBefore ?? 0];
-  return counts.every((n) => Number.isInteger(n) && n >= 0) && d.sizeRejected + d.sketchRejected <= d.candidates;
+  const counts = [d.candidates, d.sizeRejected, d.sketchRejected, d.decidedBefore ?? 0, d.unmeasured ?? 0];
+  return counts.every((n) => Number.isInteger(n) && n >= 0) && d.sizeRejected + d.sketchRejected + (d.unmeasured ?? 0) <= d.candidates;
 }
 
 /** The record's passages, checked (offsets ascending within the keys), or undefined when it has none. */

@@ -22,6 +22,11 @@ export interface CandidateDecisions {
    * not checked again (counted in the histogram, not in `candidates`); absent elsewhere.
    */
   decidedBefore?: number;
+  /**
+   * Candidates that could not be measured (a file's contents not at hand: not kept after a reload, moved
+   * or unreadable): neither verified nor ruled out; absent: none.
+   */
+  unmeasured?: number;
 }
 
 /** How the candidates were decided, or not known (a reload of pairs saved without the counts). */
@@ -34,5 +39,6 @@ export function decisionCounts(d: CandidateDecisions): CandidateDecisions {
     sizeRejected: d.sizeRejected,
     sketchRejected: d.sketchRejected,
     ...(d.decidedBefore !== undefined ? { decidedBefore: d.decidedBefore } : {}),
+    ...(d.unmeasured ? { unmeasured: d.unmeasured } : {}),
   };
 }

@@ -90,12 +90,15 @@ export function decisionsWithin(within: number, decided: KnownDecisions): Candid
 /** Whether the counts show every one of the `within` candidates was decided by its exact Jaccard (nothing ruled out by a bound or decided before). */
 export function checkedByJaccardOnly(within: number, decided: KnownDecisions): boolean {
   const d = decisionsWithin(within, decided);
-  return d !== null && d.sizeRejected + d.sketchRejected + (d.decidedBefore ?? 0) === 0;
+  return d !== null && d.sizeRejected + d.sketchRejected + (d.decidedBefore ?? 0) + (d.unmeasured ?? 0) === 0;
 }
 
 /** The legend's words after "candidates rejected": by exact Jaccard only when the caption says each was checked so. */
 export function describeRejected(within: number, decided: KnownDecisions): string {
-  return checkedByJaccardOnly(within, decided) ? ' by exact Jaccard' : ' (by set sizes, sketches or exact Jaccard)';
+  if (checkedByJaccardOnly(within, decided)) return ' by exact Jaccard';
+  // Candidates that could not be measured are grey too, rejected by nothing.
+  const unmeasured = decisionsWithin(within, decided)?.unmeasured ?? 0;
+  return unmeasured > 0 ? ' (by set sizes, sketches or exact Jaccard) or not measured' : ' (by set sizes, sketches or exact Jaccard)';
 }
 
 /**
@@ -109,7 +112,7 @@ export function describeChecks(within: number, verified: number | null, decided:
   const d = decisionsWithin(within, decided);
   if (d === null) return `, each decided by the feature-set sizes, MinHash sketches or exact Jaccard${tail}`;
   if (checkedByJaccardOnly(within, d)) return `, each checked by exact Jaccard${tail}`;
-  const { sizeRejected, sketchRejected, decidedBefore = 0 } = d;
+  const { sizeRejected, sketchRejected, decidedBefore = 0, unmeasured = 0 } = d;
   const by = [
     sizeRejected > 0 ? `${sizeRejected.toLocaleString('en')} by their feature-set sizes` : '',
     sketchRejected > 0 ? `${sketchRejected.toLocaleString('en')} by their MinHash sketches` : '',
@@ -117,6 +120,7 @@ export function describeChecks(within: number, verified: number | null, decided:
   const parts = [
     by.length > 0 ? `${by.join(' and ')} ruled out without measuring` : '',
     decidedBefore > 0 ? `${decidedBefore.toLocaleString('en')} of saved documents decided before` : '',
+    unmeasured > 0 ? `${unmeasured.toLocaleString('en')} not measured (a file's contents not at hand)` : '',
   ].filter(Boolean);
-  return `: ${parts.join(', ')}, the other ${(within - sizeRejected - sketchRejected - decidedBefore).toLocaleString('en')} checked by exact Jaccard${tail}`;
+  return `: ${parts.join(', ')}, the other ${(within - sizeRejected - sketchRejected - decidedBefore - unmeasured).toLocaleString('en')} checked by exact Jaccard${tail}`;
 }

@@ -72,6 +72,17 @@ describe('describeChecks: how the caption says the candidates were decided', () 
       ': 3 by their MinHash sketches ruled out without measuring, the other 7 checked by exact Jaccard: 2 verified',
     );
   });
+  it('names the candidates that could not be measured apart: never among those checked by exact Jaccard', () => {
+    // A regroup after a reload without kept contents: 5 of 25 candidates have a member whose text is not at hand.
+    expect(describeChecks(25, 3, { candidates: 25, sizeRejected: 0, sketchRejected: 0, unmeasured: 5 })).toBe(
+      ": 5 not measured (a file's contents not at hand), the other 20 checked by exact Jaccard: 3 verified",
+    );
+    expect(describeChecks(25, 3, { candidates: 25, sizeRejected: 4, sketchRejected: 0, unmeasured: 5 })).toBe(
+      ": 4 by their feature-set sizes ruled out without measuring, 5 not measured (a file's contents not at hand), the other 16 checked by exact Jaccard: 3 verified",
+    );
+    expect(describeRejected(25, { candidates: 25, sizeRejected: 0, sketchRejected: 0, unmeasured: 5 })).toBe(' (by set sizes, sketches or exact Jaccard) or not measured');
+    expect(describeRejected(25, { candidates: 25, sizeRejected: 0, sketchRejected: 0 })).toBe(' by exact Jaccard');
+  });
   it("after a merge into the saved corpus, names the saved documents' candidates decided before apart (the histogram counts them, the merge did not check them)", () => {
     expect(describeChecks(100, 9, { candidates: 70, sizeRejected: 40, sketchRejected: 5, decidedBefore: 30 })).toBe(
       ': 40 by their feature-set sizes and 5 by their MinHash sketches ruled out without measuring, 30 of saved documents decided before, the other 25 checked by exact Jaccard: 9 verified',
