@@ -72,9 +72,13 @@ export function DistanceHistogram({ counts, verifiedDistance, verifiedCount = 0,
       <h2 className="ss-panel-title">Pairs by Hamming distance</h2>
       {verifiedDistance && (
         <p className="ss-hist-legend ss-muted">
-          <span className="ss-hist-key ss-hist-key--verified" /> verified near-duplicates{' '}
-          <span className="ss-hist-key ss-hist-key--rejected" /> candidates rejected
-          {describeRejected(within, decided)}
+          <span className="ss-hist-legend-item">
+            <span className="ss-hist-key ss-hist-key--verified" /> verified near-duplicates
+          </span>{' '}
+          <span className="ss-hist-legend-item">
+            <span className="ss-hist-key ss-hist-key--rejected" /> candidates rejected
+            {describeRejected(within, decided)}
+          </span>
         </p>
       )}
       <div className="ss-hist-plot">
