@@ -92,7 +92,7 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     typeof record.threshold === 'number' &&
     typeof record.grouping === 'string' &&
     (record.pinned === undefined || (record.pinned instanceof ArrayBuffer && record.pinned.byteLength % 4 === 0)) &&
-    (record.containment === undefined || (typeof record.containment === 'number' && record.containment >= 0 && record.containment <= 1)) &&
+    containmentValid(record.containment) &&
     (record.decisions === undefined || decisionsValid(record.decisions));
   if (!ok) throw new StorageError('corrupt', 'verified pairs');
   const passages = savedPassages(record);
@@ -112,6 +112,11 @@ export async function getVerifiedPairs(): Promise<VerifiedPairs | null> {
     ...(passages ? { passages } : {}),
     ...(record.decisions ? { decisions: { ...record.decisions } } : {}),
   };
+}
+
+/** A saved containment threshold is a fraction (absent: saved before containment). */
+function containmentValid(c: unknown): boolean {
+  return c === undefined || (typeof c === 'number' && c >= 0 && c <= 1);
 }
 
 /** Saved decision counts are whole, not negative, and no more ruled out than there were candidates. */
@@ -147,7 +152,7 @@ export type SavedView = Pick<VerifiedPairs, 'threshold' | 'grouping' | 'containm
 export async function getSavedView(): Promise<SavedView | null> {
   const record = await readTransaction(['meta'], (tx) => tx.objectStore('meta').get('verified'));
   if (!record || record.key !== 'verified' || typeof record.threshold !== 'number' || typeof record.grouping !== 'string') return null;
-  const containment = typeof record.containment === 'number' && record.containment >= 0 && record.containment <= 1 ? { containment: record.containment } : {};
+  const containment = record.containment !== undefined && containmentValid(record.containment) ? { containment: record.containment } : {};
   return { threshold: record.threshold, grouping: record.grouping, ...containment };
 }
 

@@ -83,22 +83,21 @@ export function yTicks(max: number, scale: 'linear' | 'log'): AxisTick[] {
 }
 
 /** The decision counts when they are of the `within` candidates (with a merge's, those decided before), else null: not known (a reload of pairs saved without them) or of another search. */
-export function decisionsWithin(within: number, decided: KnownDecisions): CandidateDecisions | null {
+function decisionsWithin(within: number, decided: KnownDecisions): CandidateDecisions | null {
   return decided !== 'not known' && decided.candidates + (decided.decidedBefore ?? 0) === within ? decided : null;
 }
 
-/** Whether the counts show every one of the `within` candidates was decided by its exact Jaccard (nothing ruled out by a bound or decided before). */
-export function checkedByJaccardOnly(within: number, decided: KnownDecisions): boolean {
-  const d = decisionsWithin(within, decided);
-  return d !== null && d.sizeRejected + d.sketchRejected + (d.decidedBefore ?? 0) + (d.unmeasured ?? 0) === 0;
+/** Whether every candidate was decided by its exact Jaccard (nothing ruled out by a bound, decided before or left unmeasured). */
+function byJaccardOnly(d: CandidateDecisions): boolean {
+  return d.sizeRejected + d.sketchRejected + (d.decidedBefore ?? 0) + (d.unmeasured ?? 0) === 0;
 }
 
 /** The legend's words after "candidates rejected": by exact Jaccard only when the caption says each was checked so. */
 export function describeRejected(within: number, decided: KnownDecisions): string {
-  if (checkedByJaccardOnly(within, decided)) return ' by exact Jaccard';
+  const d = decisionsWithin(within, decided);
+  if (d !== null && byJaccardOnly(d)) return ' by exact Jaccard';
   // Candidates that could not be measured are grey too, rejected by nothing.
-  const unmeasured = decisionsWithin(within, decided)?.unmeasured ?? 0;
-  return unmeasured > 0 ? ' (by set sizes, sketches or exact Jaccard) or not measured' : ' (by set sizes, sketches or exact Jaccard)';
+  return (d?.unmeasured ?? 0) > 0 ? ' (by set sizes, sketches or exact Jaccard) or not measured' : ' (by set sizes, sketches or exact Jaccard)';
 }
 
 /**
@@ -111,7 +110,7 @@ export function describeChecks(within: number, verified: number | null, decided:
   const tail = verified === null ? '' : `: ${verified.toLocaleString('en')} verified`;
   const d = decisionsWithin(within, decided);
   if (d === null) return `, each decided by the feature-set sizes, MinHash sketches or exact Jaccard${tail}`;
-  if (checkedByJaccardOnly(within, d)) return `, each checked by exact Jaccard${tail}`;
+  if (byJaccardOnly(d)) return `, each checked by exact Jaccard${tail}`;
   const { sizeRejected, sketchRejected, decidedBefore = 0, unmeasured = 0 } = d;
   const by = [
     sizeRejected > 0 ? `${sizeRejected.toLocaleString('en')} by their feature-set sizes` : '',
